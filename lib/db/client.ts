@@ -1,0 +1,45 @@
+import postgres from "postgres";
+
+export type Sql = postgres.Sql;
+
+/**
+ * Options shared by every connection the app opens. Numerics stay strings (money is
+ * converted to integer cents by the caller), `date` columns stay 'YYYY-MM-DD' strings.
+ */
+export function connect(url: string, options: { max?: number } = {}): Sql {
+  return postgres(url, {
+    max: options.max ?? Number(process.env.DATABASE_POOL_SIZE ?? 10),
+    idle_timeout: 20,
+    onnotice: () => {},
+    types: {
+      date: {
+        to: 1082,
+        from: [1082],
+        serialize: (value: string) => value,
+        parse: (value: string) => value,
+      },
+    },
+  });
+}
+
+const globalForDb = globalThis as unknown as { __crmSql?: Sql };
+
+/**
+ * The application's one pool. `DATABASE_URL` is required here: `npm start` sets it to
+ * the embedded PGlite server when the user did not, so the app has a single code path.
+ */
+export function getSql(): Sql {
+  if (!globalForDb.__crmSql) {
+    const url = process.env.DATABASE_URL;
+    if (!url) throw new Error("DATABASE_URL is not set (npm start sets it for the embedded database)");
+    // PGlite serves one session: one connection, queries queue in the server.
+    const embedded = process.env.DATABASE_EMBEDDED === "1";
+    globalForDb.__crmSql = connect(url, { max: embedded ? 1 : undefined });
+  }
+  return globalForDb.__crmSql;
+}
+
+/** Replaces the pool, for tests and scripts that bring their own database. */
+export function setSql(sql: Sql | undefined): void {
+  globalForDb.__crmSql = sql;
+}

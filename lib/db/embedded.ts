@@ -1,0 +1,40 @@
+import { mkdir } from "node:fs/promises";
+import { PGlite } from "@electric-sql/pglite";
+import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+
+export interface EmbeddedDatabase {
+  url: string;
+  db: PGlite;
+  stop(): Promise<void>;
+}
+
+/**
+ * PGlite (Postgres compiled to WASM) served over the Postgres wire protocol, so the app
+ * reaches it exactly as it reaches a real server. `dataDir` undefined keeps it in memory
+ * (tests); `loadDataDir` starts from a dump (a migrated template, for fast test setup).
+ */
+export async function startEmbeddedDatabase(options: {
+  dataDir?: string;
+  port?: number;
+  loadDataDir?: Blob | File;
+  maxConnections?: number;
+}): Promise<EmbeddedDatabase> {
+  if (options.dataDir) await mkdir(options.dataDir, { recursive: true });
+  const db = await PGlite.create({ dataDir: options.dataDir, loadDataDir: options.loadDataDir });
+  const server = new PGLiteSocketServer({
+    db,
+    port: options.port ?? 0,
+    host: "127.0.0.1",
+    maxConnections: options.maxConnections ?? 16,
+  });
+  await server.start();
+  const url = `postgres://postgres:postgres@${server.getServerConn()}/postgres`;
+  return {
+    url,
+    db,
+    async stop() {
+      await server.stop();
+      await db.close();
+    },
+  };
+}

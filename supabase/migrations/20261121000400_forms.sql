@@ -1,0 +1,86 @@
+-- Lead-capture forms (spec 2.1-2.3) and the submission rate limit (spec 4.2.1).
+
+create table public.forms (
+  id uuid primary key default gen_random_uuid(),
+  workspace_id uuid not null references public.workspaces (id) on delete cascade,
+  name text not null check (length(btrim(name)) between 1 and 200),
+  allowed_domains text[] not null default '{}',
+  -- lowercase hex SHA-256 of the raw key; the raw key is shown once, when generated
+  api_key text check (api_key is null or api_key ~ '^[0-9a-f]{64}$'),
+  success_redirect_url text,
+  captcha_required boolean not null default false,
+  require_verification boolean not null default true,
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now()
+);
+create index forms_workspace_idx on public.forms (workspace_id);
+create trigger forms_updated_at before update on public.forms
+  for each row execute function public.set_updated_at();
+
+create table public.form_submissions (
+  id uuid primary key default gen_random_uuid(),
+  workspace_id uuid not null references public.workspaces (id) on delete cascade,
+  form_id uuid not null references public.forms (id) on delete cascade,
+  contact_id uuid references public.contacts (id) on delete cascade,
+  payload json not null,
+  ip_address inet,
+  submission_type text not null default 'direct'
+    check (submission_type in ('direct', 'verified_email', 'api_key')),
+  created_at timestamptz not null default now()
+);
+create index form_submissions_form_created_idx on public.form_submissions (form_id, created_at desc);
+create index form_submissions_contact_idx on public.form_submissions (contact_id);
+create index form_submissions_workspace_idx on public.form_submissions (workspace_id);
+
+create table public.pending_form_submissions (
+  id uuid primary key default gen_random_uuid(),
+  workspace_id uuid not null references public.workspaces (id) on delete cascade,
+  form_id uuid not null references public.forms (id) on delete cascade,
+  email text not null,
+  payload json not null,
+  token text not null unique,
+  ip_address inet,
+  expires_at timestamptz not null default (now() + interval '24 hours'),
+  created_at timestamptz not null default now()
+);
+create index pending_form_submissions_form_idx on public.pending_form_submissions (form_id);
+create index pending_form_submissions_workspace_idx on public.pending_form_submissions (workspace_id);
+create index pending_form_submissions_expires_idx on public.pending_form_submissions (expires_at);
+
+-- Spec 4.2.1: sliding-window rate limit kept in a table, evaluated by a function.
+-- One row per accepted hit; a key is e.g. 'form:<form_id>:<ip>'.
+create table public.rate_limit_hits (
+  key text not null,
+  hit_at timestamptz not null default clock_timestamp()
+);
+create index rate_limit_hits_key_time_idx on public.rate_limit_hits (key, hit_at);
+
+-- Returns (allowed, retry_after_seconds). Hits of the same key are serialised by an
+-- advisory lock so that concurrent requests cannot all slip under the limit.
+create or replace function public.check_rate_limit(
+  p_key text,
+  p_limit integer default 5,
+  p_window_seconds integer default 60
+) returns table (allowed boolean, retry_after_seconds integer)
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  v_now timestamptz := clock_timestamp();
+  v_window interval := make_interval(secs => p_window_seconds);
+  v_count integer;
+  v_oldest timestamptz;
+begin
+  perform pg_advisory_xact_lock(hashtextextended(p_key, 0));
+  delete from public.rate_limit_hits h where h.key = p_key and h.hit_at <= v_now - v_window;
+  select count(*), min(h.hit_at) into v_count, v_oldest
+    from public.rate_limit_hits h where h.key = p_key;
+  if v_count >= p_limit then
+    return query select false, greatest(1, ceil(extract(epoch from (v_oldest + v_window - v_now)))::integer);
+    return;
+  end if;
+  insert into public.rate_limit_hits (key, hit_at) values (p_key, v_now);
+  return query select true, 0;
+end
+$$;

@@ -1,0 +1,121 @@
+-- Events, registrations and provider connections (spec 2.7-2.10), public API keys.
+
+create table public.events (
+  id uuid primary key default gen_random_uuid(),
+  workspace_id uuid not null references public.workspaces (id) on delete cascade,
+  name text not null,
+  description text,
+  location text,
+  start_time timestamptz,
+  end_time timestamptz,
+  timezone text not null default 'UTC',
+  external_event_id text,
+  is_published boolean not null default false,
+  website_title text,
+  website_description text,
+  ticket_price numeric(10,2),
+  ticket_class_count integer not null default 0,
+  eventbrite_url text,
+  last_synced_at timestamptz,
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now(),
+  constraint events_workspace_external_key unique (workspace_id, external_event_id),
+  constraint events_end_after_start check (end_time is null or start_time is null or end_time >= start_time)
+);
+create index events_workspace_start_idx on public.events (workspace_id, start_time);
+create index events_published_idx on public.events (workspace_id, is_published, end_time);
+create trigger events_updated_at before update on public.events
+  for each row execute function public.set_updated_at();
+
+create table public.event_registrations (
+  id uuid primary key default gen_random_uuid(),
+  workspace_id uuid not null references public.workspaces (id) on delete cascade,
+  event_id uuid not null references public.events (id) on delete cascade,
+  contact_id uuid not null references public.contacts (id) on delete cascade,
+  amount_paid numeric(10,2) not null default 0,
+  status text not null default 'registered' check (status in ('registered', 'cancelled')),
+  external_attendee_id text unique,
+  external_order_id text,
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now()
+);
+create index event_registrations_event_idx on public.event_registrations (event_id, status);
+create index event_registrations_contact_idx on public.event_registrations (contact_id);
+create index event_registrations_workspace_idx on public.event_registrations (workspace_id);
+-- an RSVP (no ticketing attendee) registers a contact for an event once
+create unique index event_registrations_rsvp_key on public.event_registrations (event_id, contact_id)
+  where external_attendee_id is null;
+create trigger event_registrations_updated_at before update on public.event_registrations
+  for each row execute function public.set_updated_at();
+
+create table public.ticketing_connections (
+  id uuid primary key default gen_random_uuid(),
+  workspace_id uuid not null unique references public.workspaces (id) on delete cascade,
+  access_token text not null,
+  organization_id text,
+  organization_name text,
+  webhook_id text,
+  auto_subscribe_attendees boolean not null default false,
+  connected_at timestamptz not null default now(),
+  updated_at timestamptz not null default now()
+);
+create index ticketing_connections_webhook_idx on public.ticketing_connections (webhook_id);
+create trigger ticketing_connections_updated_at before update on public.ticketing_connections
+  for each row execute function public.set_updated_at();
+
+create table public.payproc_connections (
+  id uuid primary key default gen_random_uuid(),
+  workspace_id uuid not null unique references public.workspaces (id) on delete cascade,
+  payproc_account_id text unique,
+  livemode boolean not null default false,
+  auto_subscribe_purchasers boolean not null default false,
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now()
+);
+create trigger payproc_connections_updated_at before update on public.payproc_connections
+  for each row execute function public.set_updated_at();
+
+create table public.api_keys (
+  id uuid primary key default gen_random_uuid(),
+  workspace_id uuid not null references public.workspaces (id) on delete cascade,
+  name text not null,
+  key_hash text not null unique check (key_hash ~ '^[0-9a-f]{64}$'),
+  created_at timestamptz not null default now(),
+  last_used_at timestamptz,
+  revoked_at timestamptz
+);
+create index api_keys_workspace_idx on public.api_keys (workspace_id);
+
+-- Campaigns and enrollments (spec 2.4.2; 3.2 cancels an event's enrollments on refund).
+create table public.campaigns (
+  id uuid primary key default gen_random_uuid(),
+  workspace_id uuid not null references public.workspaces (id) on delete cascade,
+  name text not null,
+  event_id uuid references public.events (id) on delete set null,
+  status text not null default 'active' check (status in ('draft', 'active', 'paused', 'archived')),
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now()
+);
+create index campaigns_workspace_idx on public.campaigns (workspace_id);
+create index campaigns_event_idx on public.campaigns (event_id);
+create trigger campaigns_updated_at before update on public.campaigns
+  for each row execute function public.set_updated_at();
+
+create table public.campaign_enrollments (
+  id uuid primary key default gen_random_uuid(),
+  workspace_id uuid not null references public.workspaces (id) on delete cascade,
+  campaign_id uuid not null references public.campaigns (id) on delete cascade,
+  contact_id uuid not null references public.contacts (id) on delete cascade,
+  event_id uuid references public.events (id) on delete set null,
+  status text not null default 'active' check (status in ('active', 'completed', 'cancelled')),
+  enrolled_at timestamptz not null default now(),
+  cancelled_at timestamptz
+);
+create index campaign_enrollments_campaign_idx on public.campaign_enrollments (campaign_id);
+create index campaign_enrollments_contact_idx on public.campaign_enrollments (contact_id, status);
+create index campaign_enrollments_event_idx on public.campaign_enrollments (event_id);
+create index campaign_enrollments_workspace_idx on public.campaign_enrollments (workspace_id);
+create unique index campaign_enrollments_active_key on public.campaign_enrollments (campaign_id, contact_id)
+  where status = 'active';
+create trigger campaign_enrollments_fill_workspace before insert on public.campaign_enrollments
+  for each row execute function public.fill_workspace_from_contact();
