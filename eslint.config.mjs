@@ -5,7 +5,15 @@ const config = [
   ...nextVitals,
   ...nextTs,
   {
-    ignores: ["node_modules/**", ".next/**", ".data/**", ".scratch/**", "next-env.d.ts", "test-results/**", "playwright-report/**"],
+    ignores: [
+      "node_modules/**",
+      ".next/**",
+      ".data/**",
+      ".scratch/**",
+      "next-env.d.ts",
+      "test-results/**",
+      "playwright-report/**",
+    ],
   },
   {
     rules: {

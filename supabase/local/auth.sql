@@ -31,7 +31,7 @@ create table if not exists auth.users (
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now()
 );
-grant select on auth.users to service_role;
+grant select, insert, update, delete on auth.users to service_role;
 
 create or replace function auth.jwt() returns jsonb
 language sql stable

@@ -5,7 +5,6 @@ import { connect, setSql, type Sql } from "@/lib/db/client";
 import { startEmbeddedDatabase } from "@/lib/db/embedded";
 import { TEMPLATE_DUMP, templateDatabaseUrl } from "./template";
 
-
 export interface TestDatabase {
   /** superuser connection: for arranging and asserting, never used by app code */
   sql: Sql;
@@ -17,7 +16,7 @@ export interface TestDatabase {
  * A fresh, migrated database for one test file, installed as the app's pool so that
  * withUser/withService use it. Call at the top level of a test file.
  */
-export function useTestDatabase(): TestDatabase {
+export function setupTestDatabase(): TestDatabase {
   const handle = {} as TestDatabase;
   let stop = async () => {};
   beforeAll(async () => {

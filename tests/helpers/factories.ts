@@ -15,7 +15,10 @@ export function unique(prefix = "x"): string {
 }
 
 /** A user with a profile (no workspace). */
-export async function createUser(sql: Sql, opts: { email?: string; timezone?: string } = {}): Promise<TestUser> {
+export async function createUser(
+  sql: Sql,
+  opts: { email?: string; timezone?: string } = {},
+): Promise<TestUser> {
   const email = opts.email ?? `${unique("user")}@example.test`;
   const [user] = await sql`insert into auth.users (email) values (${email}) returning id`;
   await sql`insert into public.user_profiles (id, email, first_name, last_name, timezone)
@@ -29,15 +32,24 @@ export interface TestWorkspace {
 }
 
 /** A workspace with an owner. */
-export async function createWorkspace(sql: Sql, opts: { name?: string; owner?: TestUser } = {}): Promise<TestWorkspace> {
+export async function createWorkspace(
+  sql: Sql,
+  opts: { name?: string; owner?: TestUser } = {},
+): Promise<TestWorkspace> {
   const owner = opts.owner ?? (await createUser(sql));
-  const [ws] = await sql`insert into public.workspaces (name) values (${opts.name ?? unique("ws")}) returning id`;
+  const [ws] =
+    await sql`insert into public.workspaces (name) values (${opts.name ?? unique("ws")}) returning id`;
   await sql`insert into public.workspace_members (workspace_id, user_id, role) values (${ws.id}, ${owner.id}, 'owner')`;
   return { id: ws.id, owner };
 }
 
 /** A new user who is a member of the workspace with the given role. */
-export async function addMember(sql: Sql, workspaceId: string, role: Role, user?: TestUser): Promise<TestUser> {
+export async function addMember(
+  sql: Sql,
+  workspaceId: string,
+  role: Role,
+  user?: TestUser,
+): Promise<TestUser> {
   const u = user ?? (await createUser(sql));
   await sql`insert into public.workspace_members (workspace_id, user_id, role) values (${workspaceId}, ${u.id}, ${role})`;
   return u;

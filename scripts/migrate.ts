@@ -1,0 +1,25 @@
+/** npm run db:migrate: apply pending migrations to DATABASE_URL (or the embedded database). */
+import path from "node:path";
+import { connect } from "../lib/db/client";
+import { startEmbeddedDatabase } from "../lib/db/embedded";
+import { migrate } from "../lib/db/migrate";
+
+async function main() {
+  let url = process.env.DATABASE_URL;
+  let stop = async () => {};
+  if (!url) {
+    const db = await startEmbeddedDatabase({ dataDir: path.join(process.env.DATA_DIR ?? ".data", "pglite") });
+    url = db.url;
+    stop = db.stop;
+  }
+  const sql = connect(url, { max: 1 });
+  const applied = await migrate(sql, (line) => console.log(line));
+  console.log(applied.length ? `${applied.length} migration(s) applied` : "database is up to date");
+  await sql.end();
+  await stop();
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

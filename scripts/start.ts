@@ -1,0 +1,100 @@
+/**
+ * npm start: the whole service on one machine.
+ * - DATABASE_URL unset: PGlite persisted under ./.data/pglite, served over the Postgres
+ *   wire protocol from this process; Next.js reaches it through DATABASE_URL like any server.
+ * - Migrations applied; on an empty embedded database a demo workspace is seeded and
+ *   its owner's credentials printed.
+ * - `next build` (unless SKIP_BUILD=1), then `next start` (or `next dev` with --dev).
+ */
+import { randomBytes } from "node:crypto";
+import { spawn } from "node:child_process";
+import { readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { connect, setSql } from "../lib/db/client";
+import { withService } from "../lib/db/doors";
+import { startEmbeddedDatabase } from "../lib/db/embedded";
+import { migrate } from "../lib/db/migrate";
+import { seedDemo } from "../lib/seed/demo";
+
+const dev = process.argv.includes("--dev");
+const port = process.env.PORT ?? "3000";
+const dataDir = process.env.DATA_DIR ?? path.join(process.cwd(), ".data");
+
+function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { stdio: "inherit", env });
+    child.on("exit", (code) => resolve(code ?? 1));
+  });
+}
+
+async function demoCredentials(): Promise<{ email: string; password: string } | null> {
+  try {
+    return JSON.parse(await readFile(path.join(dataDir, "demo-credentials.json"), "utf8"));
+  } catch {
+    return null;
+  }
+}
+
+async function main() {
+  let url = process.env.DATABASE_URL;
+  let stopDb = async () => {};
+  const embedded = !url;
+  if (!url) {
+    const db = await startEmbeddedDatabase({
+      dataDir: path.join(dataDir, "pglite"),
+      port: Number(process.env.EMBEDDED_DB_PORT ?? 0),
+    });
+    url = db.url;
+    stopDb = db.stop;
+    console.log(`Embedded database (PGlite) at ${path.join(dataDir, "pglite")}, serving ${url}`);
+  }
+
+  const sql = connect(url, { max: 1 });
+  setSql(sql);
+  for (const file of await migrate(sql)) console.log(`  migration applied: ${file}`);
+  const [{ n }] = await sql`select count(*)::int as n from public.workspaces`;
+  if (embedded && n === 0 && process.env.SEED_DEMO !== "0") {
+    const password = randomBytes(9).toString("base64url");
+    const { email } = await withService((db) => seedDemo(db, password));
+    await writeFile(path.join(dataDir, "demo-credentials.json"), JSON.stringify({ email, password }), {
+      mode: 0o600,
+    });
+  }
+  await sql.end();
+  setSql(undefined);
+
+  const creds = embedded ? await demoCredentials() : null;
+  const env = {
+    ...process.env,
+    DATABASE_URL: url,
+    DATABASE_EMBEDDED: embedded ? "1" : "0",
+    PORT: port,
+    DATA_DIR: dataDir,
+  };
+  const next = path.join(process.cwd(), "node_modules", ".bin", "next");
+  if (!dev && process.env.SKIP_BUILD !== "1") {
+    const code = await run(next, ["build"], { ...env, NODE_ENV: "production" });
+    if (code !== 0) {
+      await stopDb();
+      process.exit(code);
+    }
+  }
+  if (creds) {
+    console.log(`\n  Demo workspace ready. Sign in at http://localhost:${port}/sign-in`);
+    console.log(`    email:    ${creds.email}`);
+    console.log(`    password: ${creds.password}\n`);
+  }
+  const child = spawn(next, [dev ? "dev" : "start", "-p", port], { stdio: "inherit", env });
+  const shutdown = () => child.kill("SIGTERM");
+  process.on("SIGINT", shutdown);
+  process.on("SIGTERM", shutdown);
+  child.on("exit", async (code) => {
+    await stopDb();
+    process.exit(code ?? 0);
+  });
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

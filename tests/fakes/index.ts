@@ -1,0 +1,19 @@
+/**
+ * Local HTTP servers standing in for Stripe, Eventbrite and Resend, the only fakes in
+ * the project. Each provider module adds itself here; `env` points the app at them.
+ */
+export interface RunningFakes {
+  env: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+export async function startFakes(): Promise<RunningFakes> {
+  const stops: (() => Promise<void>)[] = [];
+  const env: Record<string, string> = {};
+  return {
+    env,
+    async stop() {
+      await Promise.all(stops.map((s) => s()));
+    },
+  };
+}
