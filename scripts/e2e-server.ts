@@ -9,10 +9,12 @@ import path from "node:path";
 import { connect } from "../lib/db/client";
 import { startFakes } from "../tests/fakes";
 
+const port = process.env.PORT ?? "3100";
+
 async function freshDatabaseUrl(): Promise<string | undefined> {
   const base = process.env.DATABASE_URL;
   if (!base) return undefined;
-  const name = `${new URL(base).pathname.slice(1) || "postgres"}_e2e`;
+  const name = `${new URL(base).pathname.slice(1) || "postgres"}_e2e_${port}`;
   const admin = connect(base, { max: 1 });
   await admin.unsafe(`drop database if exists "${name}" with (force)`);
   await admin.unsafe(`create database "${name}"`);
@@ -23,7 +25,7 @@ async function freshDatabaseUrl(): Promise<string | undefined> {
 }
 
 async function main() {
-  const dataDir = path.join(process.cwd(), ".data", "e2e");
+  const dataDir = path.join(process.cwd(), ".data", `e2e-${port}`);
   await rm(dataDir, { recursive: true, force: true });
   const url = await freshDatabaseUrl();
   const fakes = await startFakes();
@@ -31,8 +33,8 @@ async function main() {
     ...process.env,
     ...fakes.env,
     DATA_DIR: dataDir,
-    PORT: process.env.PORT ?? "3100",
-    APP_URL: `http://localhost:${process.env.PORT ?? "3100"}`,
+    PORT: port,
+    APP_URL: `http://localhost:${port}`,
     SEED_DEMO: "0",
   };
   if (url) env.DATABASE_URL = url;
