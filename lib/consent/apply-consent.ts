@@ -14,7 +14,13 @@ export async function suppressionReasons(db: Db, contactId: string): Promise<Sup
  */
 export async function applyConsent(
   db: Db,
-  input: { workspaceId: string; contactId: string; change: ConsentChange; actorUserId?: string | null; writeColumns?: boolean },
+  input: {
+    workspaceId: string;
+    contactId: string;
+    change: ConsentChange;
+    actorUserId?: string | null;
+    writeColumns?: boolean;
+  },
 ): Promise<void> {
   const { change, contactId, workspaceId } = input;
   if (input.writeColumns) {

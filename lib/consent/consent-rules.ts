@@ -32,7 +32,9 @@ export interface ConsentChange {
   flow: ConsentFlow;
   action: "subscribed" | "unsubscribed";
   /** contact columns to write */
-  columns: Partial<Pick<ContactRow, "is_subscribed" | "opt_in_timestamp" | "opt_in_source" | "opt_in_ip" | "unsubscribed_at">>;
+  columns: Partial<
+    Pick<ContactRow, "is_subscribed" | "opt_in_timestamp" | "opt_in_source" | "opt_in_ip" | "unsubscribed_at">
+  >;
   /** suppressions to delete; never contains 'complaint' */
   clear: SuppressionReason[];
   /** suppression to create */
@@ -55,7 +57,11 @@ export function decideConsent(flow: ConsentFlow, ctx: ConsentContext): ConsentDe
   const now = ctx.now ?? new Date();
   const has = (reason: SuppressionReason) => ctx.suppressions.includes(reason);
   const cleanlySubscribed = Boolean(ctx.contact?.is_subscribed && !ctx.contact.unsubscribed_at);
-  const subscribe = (columns: ConsentChange["columns"], clear: SuppressionReason[], extra: Partial<ConsentChange> = {}): ConsentChange => ({
+  const subscribe = (
+    columns: ConsentChange["columns"],
+    clear: SuppressionReason[],
+    extra: Partial<ConsentChange> = {},
+  ): ConsentChange => ({
     flow,
     action: "subscribed",
     columns: { is_subscribed: true, unsubscribed_at: null, ...columns },
@@ -69,30 +75,44 @@ export function decideConsent(flow: ConsentFlow, ctx: ConsentContext): ConsentDe
     // 4.2.3 (form) and 4.13 (RSVP): consent with the submitter's IP; every suppression but complaint goes.
     case "form":
     case "rsvp":
-      return subscribe({ opt_in_timestamp: now, opt_in_ip: ctx.ip ?? null, opt_in_source: ctx.source ?? null }, NON_COMPLAINT);
+      return subscribe(
+        { opt_in_timestamp: now, opt_in_ip: ctx.ip ?? null, opt_in_source: ctx.source ?? null },
+        NON_COMPLAINT,
+      );
     // 4.6: refused past a bounce or complaint; unsubscribe and manual go; opt-in IP and time recorded.
     case "resubscribe_link":
-      if (has("complaint")) return { skip: "This address reported our email as spam, so it cannot be re-subscribed." };
+      if (has("complaint"))
+        return { skip: "This address reported our email as spam, so it cannot be re-subscribed." };
       if (has("bounce")) return { skip: "Email to this address bounced, so it cannot be re-subscribed." };
       return subscribe({ opt_in_timestamp: now, opt_in_ip: ctx.ip ?? null }, ["unsubscribe", "manual"]);
     // 4.9: a legal basis is required; every suppression but complaint goes.
     case "manual":
       if (!ctx.legalBasis) return { skip: "Choose the legal basis for this consent." };
       return subscribe(
-        { opt_in_timestamp: now, opt_in_ip: ctx.ip ?? null, opt_in_source: `Admin Manual Entry: ${ctx.legalBasis}` },
+        {
+          opt_in_timestamp: now,
+          opt_in_ip: ctx.ip ?? null,
+          opt_in_source: `Admin Manual Entry: ${ctx.legalBasis}`,
+        },
         NON_COMPLAINT,
         { legalBasis: ctx.legalBasis },
       );
     // 4.5 step 5: never past a complaint; no IP; every other suppression goes.
     case "ticketing_auto_subscribe":
       if (has("complaint")) return { skip: "complaint suppression" };
-      return subscribe({ opt_in_timestamp: now, opt_in_ip: null, opt_in_source: "ticketing_auto_subscribe" }, NON_COMPLAINT);
+      return subscribe(
+        { opt_in_timestamp: now, opt_in_ip: null, opt_in_source: "ticketing_auto_subscribe" },
+        NON_COMPLAINT,
+      );
     // 4.4 step 6: never past a complaint or manual block; clean consent kept; bounce and unsubscribe go.
     case "payproc_auto_subscribe":
       if (has("complaint")) return { skip: "complaint suppression" };
       if (has("manual")) return { skip: "manual suppression" };
       if (cleanlySubscribed) return { skip: "already subscribed" };
-      return subscribe({ opt_in_timestamp: now, opt_in_ip: null, opt_in_source: "payproc_auto_subscribe" }, ["bounce", "unsubscribe"]);
+      return subscribe({ opt_in_timestamp: now, opt_in_ip: null, opt_in_source: "payproc_auto_subscribe" }, [
+        "bounce",
+        "unsubscribe",
+      ]);
     // 4.15 CSV import 'Mark as Subscribed': consent proof; existing consent of subscribed contacts kept.
     case "csv_import":
       if (cleanlySubscribed) return { skip: "already subscribed" };

@@ -27,5 +27,8 @@ export function ineligibilityReason(kind: EmailKind, contact: EligibilityInput):
 
 /** Spec 4.8: eligible for transactional email but blocked from marketing. */
 export function blockedFromMarketingOnly(contact: EligibilityInput): boolean {
-  return ineligibilityReason("transactional", contact) === null && ineligibilityReason("marketing", contact) !== null;
+  return (
+    ineligibilityReason("transactional", contact) === null &&
+    ineligibilityReason("marketing", contact) !== null
+  );
 }

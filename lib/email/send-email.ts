@@ -33,7 +33,11 @@ interface Recipient {
   subscribe_footer_link_text: string;
 }
 
-async function loadRecipient(db: Db, workspaceId: string, contactId: string | null): Promise<Recipient | null> {
+async function loadRecipient(
+  db: Db,
+  workspaceId: string,
+  contactId: string | null,
+): Promise<Recipient | null> {
   const [row] = await db<Recipient[]>`
     select c.is_subscribed, c.unsubscribed_at,
            coalesce((select array_agg(s.reason) from public.contact_suppressions s where s.contact_id = c.id), '{}') as suppressions,
@@ -58,14 +62,21 @@ function render(input: SendEmailInput, r: Recipient | null) {
     const hadTag = html.includes("{{unsubscribe_url}}");
     html = html.replaceAll("{{unsubscribe_url}}", escapeHtml(url));
     text = text?.replaceAll("{{unsubscribe_url}}", url);
-    if (!hadTag) html += `<p style="font-size:12px;color:#666"><a href="${escapeHtml(url)}">Unsubscribe</a></p>`;
+    if (!hadTag)
+      html += `<p style="font-size:12px;color:#666"><a href="${escapeHtml(url)}">Unsubscribe</a></p>`;
     if (text !== undefined && !text.includes(url)) text += `\n\nUnsubscribe: ${url}`;
     headers["List-Unsubscribe"] = `<${url}>`;
     headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click";
-  } else if (input.kind === "transactional" && input.contactId && r?.subscribe_footer_enabled && blockedFromMarketingOnly(r)) {
+  } else if (
+    input.kind === "transactional" &&
+    input.contactId &&
+    r?.subscribe_footer_enabled &&
+    blockedFromMarketingOnly(r)
+  ) {
     const url = `${appUrl()}/api/subscribe/${input.contactId}`;
     html += `<p style="font-size:12px;color:#666">${escapeHtml(r.subscribe_footer_message)} <a href="${escapeHtml(url)}">${escapeHtml(r.subscribe_footer_link_text)}</a></p>`;
-    if (text !== undefined) text += `\n\n${r.subscribe_footer_message} ${r.subscribe_footer_link_text}: ${url}`;
+    if (text !== undefined)
+      text += `\n\n${r.subscribe_footer_message} ${r.subscribe_footer_link_text}: ${url}`;
   }
   return { html, text, headers };
 }
@@ -95,7 +106,8 @@ export async function sendEmail(db: Db, input: SendEmailInput): Promise<SendEmai
     headers: db.json(headers),
   };
   if (skipReason) {
-    const [row] = await db`insert into public.email_sends ${db({ ...base, status: "skipped", skip_reason: skipReason })} returning id`;
+    const [row] =
+      await db`insert into public.email_sends ${db({ ...base, status: "skipped", skip_reason: skipReason })} returning id`;
     return { id: row.id, status: "skipped", skipReason };
   }
   if (!process.env.RESEND_API_KEY) {

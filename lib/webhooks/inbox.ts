@@ -1,0 +1,83 @@
+import type { Db } from "@/lib/db/doors";
+
+export type Provider = "payproc" | "ticketing" | "email";
+
+export interface InboxRow {
+  id: string;
+  provider: Provider;
+  event_id: string;
+  event_type: string;
+  workspace_id: string | null;
+  payload: Record<string, unknown>;
+  attempts: number;
+}
+
+/**
+ * Keeps an inbound delivery before anything is done with it (DESIGN 4). A replayed provider
+ * event id hits the unique key: `duplicate` is true and the caller acknowledges without
+ * processing it again.
+ */
+export async function storeDelivery(
+  db: Db,
+  input: {
+    provider: Provider;
+    eventId: string;
+    eventType: string;
+    payload: unknown;
+    workspaceId?: string | null;
+  },
+): Promise<{ id: string; duplicate: boolean }> {
+  const [row] = await db`
+    insert into public.webhook_inbox (provider, event_id, event_type, workspace_id, payload)
+    values (${input.provider}, ${input.eventId}, ${input.eventType}, ${input.workspaceId ?? null},
+            ${db.json(input.payload as never)})
+    on conflict (provider, event_id) do nothing
+    returning id`;
+  if (row) return { id: row.id, duplicate: false };
+  const [existing] = await db`
+    select id from public.webhook_inbox where provider = ${input.provider} and event_id = ${input.eventId}`;
+  return { id: existing.id, duplicate: true };
+}
+
+/**
+ * Claims one stored delivery for processing (skipping rows another worker holds), so a
+ * delivery is processed by one worker at a time. Returns null when it is already done.
+ */
+export async function claimDelivery(db: Db, id: string): Promise<InboxRow | null> {
+  const [row] = await db<InboxRow[]>`
+    update public.webhook_inbox set status = 'processing', attempts = attempts + 1
+    where id = (
+      select id from public.webhook_inbox
+      where id = ${id} and status in ('pending', 'failed', 'processing')
+      for update skip locked)
+    returning id, provider, event_id, event_type, workspace_id, payload, attempts`;
+  return row ?? null;
+}
+
+export async function finishDelivery(
+  db: Db,
+  id: string,
+  outcome: { status: "done" | "ignored" } | { error: string },
+): Promise<void> {
+  if ("error" in outcome) {
+    await db`update public.webhook_inbox set status = 'failed', last_error = ${outcome.error} where id = ${id}`;
+  } else {
+    await db`update public.webhook_inbox set status = ${outcome.status}, last_error = null, processed_at = now() where id = ${id}`;
+  }
+}
+
+/** Deliveries still to do: never finished (a crash after the answer) or failed, oldest first. */
+export async function pendingDeliveries(
+  db: Db,
+  provider: Provider,
+  olderThanSeconds = 30,
+  limit = 50,
+): Promise<string[]> {
+  const rows = await db`
+    select id from public.webhook_inbox
+    where provider = ${provider} and status in ('pending', 'processing', 'failed') and attempts < 10
+      and received_at < now() - make_interval(secs => ${olderThanSeconds})
+    order by received_at
+    limit ${limit}`;
+  return rows.map((r) => r.id as string);
+}
