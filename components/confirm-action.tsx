@@ -6,7 +6,7 @@ import { FormMessage, SubmitButton } from "./form-controls";
 
 /**
  * A destructive action behind a confirmation step: the trigger opens a modal <dialog>
- * (focus moves into it, Escape or Cancel closes it, focus returns to the trigger) whose
+ * (focus moves to Cancel, Escape or Cancel closes it, focus returns to the trigger) whose
  * form runs the server action. A refusal is announced inside the dialog.
  */
 export function ConfirmAction({
@@ -27,6 +27,7 @@ export function ConfirmAction({
   confirmLabel: string;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
+  const cancel = useRef<HTMLButtonElement>(null);
   const id = useId();
   const [state, formAction] = useActionState(action, {});
   return (
@@ -36,7 +37,11 @@ export function ConfirmAction({
         className="secondary"
         aria-haspopup="dialog"
         aria-label={triggerAccessibleName}
-        onClick={() => dialog.current?.showModal()}
+        onClick={() => {
+          dialog.current?.showModal();
+          // Start on the safe choice: Enter or Space then cancels rather than destroys.
+          cancel.current?.focus();
+        }}
       >
         {triggerLabel}
       </button>
@@ -52,7 +57,7 @@ export function ConfirmAction({
             <SubmitButton className="danger" pendingLabel="Working…">
               {confirmLabel}
             </SubmitButton>
-            <button type="button" className="secondary" autoFocus onClick={() => dialog.current?.close()}>
+            <button ref={cancel} type="button" className="secondary" onClick={() => dialog.current?.close()}>
               Cancel
             </button>
           </div>

@@ -21,7 +21,7 @@ export default async function SettingsPage() {
         <section className="card" aria-labelledby="workspace-heading">
           <h2 id="workspace-heading">Workspace</h2>
           {isAdmin(role) ? (
-            <WorkspaceNameForm key={workspaceName} name={workspaceName} />
+            <WorkspaceNameForm name={workspaceName} />
           ) : (
             <p>
               <strong>{workspaceName}</strong>
