@@ -1,6 +1,7 @@
 import { redirect } from "next/navigation";
-import { currentMember } from "@/lib/auth/context";
+import { getClaims } from "@/lib/auth/session";
 
+// Signed in: the dashboard (which sends a user in no workspace to /no-workspace).
 export default async function Home() {
-  redirect((await currentMember()) ? "/contacts" : "/sign-in");
+  redirect((await getClaims()) ? "/contacts" : "/sign-in");
 }

@@ -1,32 +1,42 @@
 import { switchWorkspaceAction } from "@/app/(dashboard)/workspace-actions";
 import type { Membership } from "@/lib/workspaces/list-memberships";
+import { CreateWorkspaceForm } from "./create-workspace-form";
 
-/** Shows the current workspace; with several memberships, a select to switch. */
+/**
+ * The current workspace and the member's role in it; with several memberships, a select
+ * to switch (the choice is kept in a cookie); and a way to create another workspace.
+ */
 export function WorkspaceSwitcher({ current, memberships }: { current: string; memberships: Membership[] }) {
   const active = memberships.find((m) => m.workspaceId === current)!;
-  if (memberships.length === 1) {
-    return (
+  return (
+    <div className="stack">
       <div>
         <strong data-testid="workspace-name">{active.workspaceName}</strong>
-        <div className="hint">{active.role}</div>
+        <div className="hint">
+          Your role: <span data-testid="workspace-role">{active.role}</span>
+        </div>
       </div>
-    );
-  }
-  return (
-    <form action={switchWorkspaceAction} className="stack">
-      <label>
-        Workspace
-        <select name="workspaceId" defaultValue={current} data-testid="workspace-select">
-          {memberships.map((m) => (
-            <option key={m.workspaceId} value={m.workspaceId}>
-              {m.workspaceName} ({m.role})
-            </option>
-          ))}
-        </select>
-      </label>
-      <button type="submit" className="secondary">
-        Switch
-      </button>
-    </form>
+      {memberships.length > 1 && (
+        <form action={switchWorkspaceAction} className="stack">
+          <label>
+            Workspace
+            <select key={current} name="workspaceId" defaultValue={current} data-testid="workspace-select">
+              {memberships.map((m) => (
+                <option key={m.workspaceId} value={m.workspaceId}>
+                  {m.workspaceName} ({m.role})
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="submit" className="secondary">
+            Switch
+          </button>
+        </form>
+      )}
+      <details>
+        <summary>New workspace</summary>
+        <CreateWorkspaceForm />
+      </details>
+    </div>
   );
 }

@@ -18,14 +18,20 @@ export interface MemberContext {
  * server-side membership list, never from the client. Redirects to sign-in without a session.
  */
 export async function requireMember(): Promise<MemberContext> {
-  const ctx = await currentMember();
-  if (!ctx) redirect("/sign-in");
+  const claims = await getClaims();
+  if (!claims) redirect("/sign-in");
+  const ctx = await memberContext(claims);
+  // Signed in but in no workspace (they left or were removed): a page to create one.
+  if (!ctx) redirect("/no-workspace");
   return ctx;
 }
 
 export async function currentMember(): Promise<MemberContext | null> {
   const claims = await getClaims();
-  if (!claims) return null;
+  return claims ? memberContext(claims) : null;
+}
+
+async function memberContext(claims: Claims): Promise<MemberContext | null> {
   const memberships = await withUser(claims, listMemberships);
   if (memberships.length === 0) return null;
   const chosen = (await cookies()).get(WORKSPACE_COOKIE)?.value;

@@ -13,20 +13,31 @@ const DUMMY_HASH = bcrypt.hashSync("not-a-real-password", BCRYPT_ROUNDS);
 export const INVALID_CREDENTIALS = "The email or password is incorrect.";
 export const EMAIL_TAKEN = "An account with this email already exists. Sign in instead.";
 
+/** Emails are case-insensitive: stored and compared trimmed and lowercased. */
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export function hashPassword(password: string): Promise<string> {
+  return bcrypt.hash(password, BCRYPT_ROUNDS);
+}
+
 /** Local provider: users live in auth.users with a bcrypt hash. */
 export async function signUpLocal(db: Db, input: SignUpInput & { timezone?: string }): Promise<AuthResult> {
-  const hash = await bcrypt.hash(input.password, BCRYPT_ROUNDS);
+  const email = normalizeEmail(input.email);
+  const hash = await hashPassword(input.password);
   const [user] = await db`
-    insert into auth.users (email, encrypted_password) values (${input.email}, ${hash})
+    insert into auth.users (email, encrypted_password) values (${email}, ${hash})
     on conflict (email) do nothing
     returning id`;
   if (!user) return { error: EMAIL_TAKEN };
-  const { workspaceId } = await createAccountRows(db, { userId: user.id, ...input });
-  return { data: { userId: user.id, email: input.email, workspaceId } };
+  const { workspaceId } = await createAccountRows(db, { userId: user.id, ...input, email });
+  return { data: { userId: user.id, email, workspaceId } };
 }
 
 export async function signInLocal(db: Db, input: SignInInput): Promise<AuthResult> {
-  const [user] = await db`select id, email, encrypted_password from auth.users where email = ${input.email}`;
+  const email = normalizeEmail(input.email);
+  const [user] = await db`select id, email, encrypted_password from auth.users where email = ${email}`;
   const ok = await bcrypt.compare(input.password, user?.encrypted_password ?? DUMMY_HASH);
   if (!user || !ok) return { error: INVALID_CREDENTIALS };
   return { data: { userId: user.id, email: user.email } };
@@ -34,9 +45,9 @@ export async function signInLocal(db: Db, input: SignInInput): Promise<AuthResul
 
 /** Creates a user with a password (members added by email, the demo seed). */
 export async function createLocalUser(db: Db, email: string, password: string): Promise<string> {
-  const hash = await bcrypt.hash(password, BCRYPT_ROUNDS);
+  const hash = await hashPassword(password);
   const [user] = await db`
-    insert into auth.users (email, encrypted_password) values (${email}, ${hash})
+    insert into auth.users (email, encrypted_password) values (${normalizeEmail(email)}, ${hash})
     on conflict (email) do update set email = excluded.email
     returning id`;
   return user.id;

@@ -16,3 +16,17 @@ export function fieldErrors(error: z.ZodError): Record<string, string> {
   }
   return out;
 }
+
+/**
+ * A domain error as form state: beside its field when the form shows that field,
+ * otherwise as the form's message.
+ */
+export function errorState(
+  result: { error: string; field?: string },
+  options: { values?: Record<string, string>; fields?: string[] } = {},
+): FormState {
+  const { values, fields = [] } = options;
+  return result.field && fields.includes(result.field)
+    ? { errors: { [result.field]: result.error }, values }
+    : { message: result.error, values };
+}

@@ -39,3 +39,21 @@ test("bad sign-up input gets a clear message", async ({ page }) => {
   await expect(page.getByText("Use at least 8 characters for your password.")).toBeVisible();
   await expect(page.getByText("Name your workspace.")).toBeVisible();
 });
+
+test("a duplicate sign-up shows a clear message", async ({ page }) => {
+  const email = `dup-${Date.now()}@example.test`;
+  const signUp = async () => {
+    await page.goto("/sign-up");
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password").fill(password);
+    await page.getByLabel("Workspace name").fill("Twice");
+    await page.getByRole("button", { name: "Create account" }).click();
+  };
+  await signUp();
+  await expect(page).toHaveURL(/\/contacts$/);
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/sign-in$/);
+  await signUp();
+  await expect(page.getByText("An account with this email already exists. Sign in instead.")).toBeVisible();
+  await expect(page).toHaveURL(/\/sign-up$/);
+});

@@ -1,0 +1,44 @@
+"use client";
+
+import { useActionState, useId } from "react";
+import { changeRoleAction } from "@/app/(dashboard)/settings/members/actions";
+import { FormMessage, SubmitButton } from "@/components/form-controls";
+import type { FormState } from "@/lib/http/form-state";
+import type { Role } from "@/lib/workspaces/list-memberships";
+
+/** A member's role, changeable by those allowed to; the outcome is announced beside it. */
+export function RoleForm({
+  userId,
+  role,
+  roles,
+  memberLabel,
+}: {
+  userId: string;
+  role: Role;
+  roles: Role[];
+  memberLabel: string;
+}) {
+  const id = useId();
+  const [state, action] = useActionState<FormState, FormData>(changeRoleAction, {});
+  return (
+    <form action={action} aria-describedby={`${id}-message`}>
+      <input type="hidden" name="userId" value={userId} />
+      <div className="row">
+        <label htmlFor={`${id}-role`} className="sr-only">
+          Role for {memberLabel}
+        </label>
+        <select id={`${id}-role`} key={role} name="role" defaultValue={role}>
+          {roles.map((r) => (
+            <option key={r} value={r}>
+              {r}
+            </option>
+          ))}
+        </select>
+        <SubmitButton className="secondary" pendingLabel="Saving…">
+          Change role<span className="sr-only"> for {memberLabel}</span>
+        </SubmitButton>
+      </div>
+      <FormMessage state={state} id={`${id}-message`} />
+    </form>
+  );
+}

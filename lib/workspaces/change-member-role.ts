@@ -1,0 +1,39 @@
+import type { Db } from "@/lib/db/doors";
+import type { Role } from "./list-memberships";
+import { callerRole, isAdmin, MESSAGES, refusal, targetMember } from "./member-permissions";
+import { changeMemberRoleSchema, invalid, type ChangeMemberRoleInput, type Result } from "./schemas";
+
+/**
+ * Issue 2: Admin+ change a member's role; only owners promote to or demote from owner;
+ * the last owner cannot be demoted (also refused by RLS and the keep_one_owner trigger).
+ */
+export async function changeMemberRole(
+  db: Db,
+  input: ChangeMemberRoleInput,
+): Promise<Result<{ userId: string; role: Role }>> {
+  const parsed = changeMemberRoleSchema.safeParse(input);
+  if (!parsed.success) return invalid(parsed.error);
+  const { workspaceId, userId, role } = parsed.data;
+
+  const caller = await callerRole(db, workspaceId);
+  if (!isAdmin(caller)) return { error: MESSAGES.notAdmin };
+  const target = await targetMember(db, workspaceId, userId);
+  if (!target) return { error: MESSAGES.notMember };
+  if (target.role === role) return { data: { userId, role } };
+  if ((target.role === "owner" || role === "owner") && caller !== "owner")
+    return { error: MESSAGES.ownerToChange, field: "role" };
+  if (target.role === "owner" && target.otherOwners === 0) return { error: MESSAGES.lastOwnerDemote };
+
+  try {
+    const updated = await db.savepoint(
+      (sp) => sp`
+      update public.workspace_members set role = ${role}
+      where workspace_id = ${workspaceId} and user_id = ${userId}
+      returning user_id`,
+    );
+    if (updated.length === 0) return { error: MESSAGES.ownerToChange };
+  } catch (error) {
+    return refusal(error, { lastOwner: MESSAGES.lastOwnerDemote, forbidden: MESSAGES.ownerToChange });
+  }
+  return { data: { userId, role } };
+}

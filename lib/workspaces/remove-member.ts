@@ -1,0 +1,41 @@
+import type { Db } from "@/lib/db/doors";
+import { callerRole, isAdmin, MESSAGES, refusal, targetMember } from "./member-permissions";
+import { invalid, removeMemberSchema, type RemoveMemberInput, type Result } from "./schemas";
+
+/**
+ * Issue 2: Admin+ remove members, only owners remove an owner; any member may leave
+ * (remove themself) except the last owner. RLS and the keep_one_owner trigger refuse
+ * the same cases in the database.
+ */
+export async function removeMember(
+  db: Db,
+  input: RemoveMemberInput,
+): Promise<Result<{ userId: string; left: boolean }>> {
+  const parsed = removeMemberSchema.safeParse(input);
+  if (!parsed.success) return invalid(parsed.error);
+  const { workspaceId, userId } = parsed.data;
+
+  const caller = await callerRole(db, workspaceId);
+  if (!caller) return { error: MESSAGES.notMember };
+  const target = await targetMember(db, workspaceId, userId);
+  if (!target) return { error: MESSAGES.notMember };
+  const lastOwner = target.isSelf ? MESSAGES.lastOwnerLeave : MESSAGES.lastOwnerDemote;
+  if (!target.isSelf) {
+    if (!isAdmin(caller)) return { error: MESSAGES.notAdmin };
+    if (target.role === "owner" && caller !== "owner") return { error: MESSAGES.ownerToRemove };
+  }
+  if (target.role === "owner" && target.otherOwners === 0) return { error: lastOwner };
+
+  try {
+    const deleted = await db.savepoint(
+      (sp) => sp`
+      delete from public.workspace_members
+      where workspace_id = ${workspaceId} and user_id = ${userId}
+      returning user_id`,
+    );
+    if (deleted.length === 0) return { error: MESSAGES.ownerToRemove };
+  } catch (error) {
+    return refusal(error, { lastOwner, forbidden: MESSAGES.ownerToRemove });
+  }
+  return { data: { userId, left: target.isSelf } };
+}

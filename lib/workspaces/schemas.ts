@@ -1,0 +1,35 @@
+import { z } from "zod";
+import { emailSchema } from "@/lib/auth/schemas";
+
+export const ROLES = ["owner", "admin", "member"] as const;
+
+export const roleSchema = z.enum(ROLES, { error: "Choose a role: owner, admin or member." });
+
+const workspaceId = z.uuid({ error: "Unknown workspace." });
+const userId = z.uuid({ error: "Unknown member." });
+
+export const workspaceNameSchema = z
+  .string({ error: "Name your workspace." })
+  .trim()
+  .min(1, "Name your workspace.")
+  .max(200, "That name is too long.");
+
+export const addMemberSchema = z.object({ workspaceId, email: emailSchema, role: roleSchema });
+export const changeMemberRoleSchema = z.object({ workspaceId, userId, role: roleSchema });
+export const removeMemberSchema = z.object({ workspaceId, userId });
+export const listMembersSchema = z.object({ workspaceId });
+export const createWorkspaceSchema = z.object({ name: workspaceNameSchema });
+export const renameWorkspaceSchema = z.object({ workspaceId, name: workspaceNameSchema });
+
+export type AddMemberInput = z.input<typeof addMemberSchema>;
+export type ChangeMemberRoleInput = z.input<typeof changeMemberRoleSchema>;
+export type RemoveMemberInput = z.input<typeof removeMemberSchema>;
+
+/** What every operation here returns: its data, or an error a person can act on. */
+export type Result<T> = { data: T } | { error: string; field?: string };
+
+/** The first problem zod found, as a Result error naming its field. */
+export function invalid(error: z.ZodError): { error: string; field?: string } {
+  const issue = error.issues[0];
+  return { error: issue.message, field: issue.path[0] === undefined ? undefined : String(issue.path[0]) };
+}

@@ -1,0 +1,67 @@
+import { describe, expect, test } from "vitest";
+import { withUser, type Db } from "@/lib/db/doors";
+import { setupTestDatabase } from "../helpers/db";
+import { addMember as seedMember, createUser, createWorkspace, type TestUser } from "../helpers/factories";
+
+// The member rules of issue 2 as the database enforces them on its own (RLS policies on
+// workspace_members, trigger keep_one_owner), beneath the domain checks of members.test.ts.
+const db = setupTestDatabase();
+
+const as =
+  (user: TestUser) =>
+  <T>(fn: (tx: Db) => Promise<T>): Promise<T> =>
+    withUser(user.claims, fn);
+
+async function rows(workspaceId: string): Promise<Record<string, string>> {
+  const list = await db.sql`select user_id, role from workspace_members where workspace_id = ${workspaceId}`;
+  return Object.fromEntries(list.map((r) => [r.user_id, r.role]));
+}
+
+describe("the database holds the same lines without the domain checks", () => {
+  test("RLS: an admin's direct delete of an owner removes nothing", async () => {
+    const ws = await createWorkspace(db.sql);
+    const admin = await seedMember(db.sql, ws.id, "admin");
+    const deleted = await as(admin)(
+      (tx) =>
+        tx`delete from workspace_members where workspace_id = ${ws.id} and user_id = ${ws.owner.id} returning 1`,
+    );
+    expect(deleted).toHaveLength(0);
+    expect((await rows(ws.id))[ws.owner.id]).toBe("owner");
+  });
+
+  test("RLS: an admin cannot insert an owner membership", async () => {
+    const ws = await createWorkspace(db.sql);
+    const admin = await seedMember(db.sql, ws.id, "admin");
+    const other = await createUser(db.sql);
+    await expect(
+      as(admin)(
+        (tx) =>
+          tx`insert into workspace_members (workspace_id, user_id, role) values (${ws.id}, ${other.id}, 'owner')`,
+      ),
+    ).rejects.toMatchObject({ code: "42501" });
+    expect((await rows(ws.id))[other.id]).toBeUndefined();
+  });
+
+  test("trigger keep_one_owner: the last owner's own delete or demotion is refused", async () => {
+    const ws = await createWorkspace(db.sql);
+    await expect(
+      as(ws.owner)((tx) => tx`delete from workspace_members where workspace_id = ${ws.id}`),
+    ).rejects.toMatchObject({ code: "P0001" });
+    await expect(
+      as(ws.owner)((tx) => tx`update workspace_members set role = 'member' where workspace_id = ${ws.id}`),
+    ).rejects.toMatchObject({ code: "P0001" });
+    expect(await rows(ws.id)).toEqual({ [ws.owner.id]: "owner" });
+  });
+
+  test("find_user_id_by_email answers only Admin+ of the workspace", async () => {
+    const ws = await createWorkspace(db.sql);
+    const member = await seedMember(db.sql, ws.id, "member");
+    const target = await createUser(db.sql);
+    const lookup = (user: TestUser) =>
+      as(user)(
+        async (tx) => (await tx`select public.find_user_id_by_email(${ws.id}, ${target.email}) as id`)[0].id,
+      );
+    expect(await lookup(ws.owner)).toBe(target.id);
+    expect(await lookup(member)).toBeNull();
+  });
+});

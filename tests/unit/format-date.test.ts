@@ -1,0 +1,50 @@
+import { describe, expect, test } from "vitest";
+import { formatDate, formatDateTime, isoInstant, viewerTimeZone } from "@/lib/format/date";
+import { isTimeZone, timeZones } from "@/lib/format/time-zones";
+
+// 23:30 UTC on 31 Dec 2025: already 1 Jan 2026 in Berlin, still 31 Dec in New York.
+const instant = new Date("2025-12-31T23:30:00Z");
+
+describe("lib/format/date", () => {
+  test("renders a timestamp in the viewer's time zone", () => {
+    expect(formatDateTime(instant, "Europe/Berlin")).toBe("1 Jan 2026, 00:30 GMT+1");
+    expect(formatDateTime(instant, "America/New_York")).toBe("31 Dec 2025, 18:30 EST");
+  });
+
+  test("the date is the viewer's calendar day, not the server's", () => {
+    expect(formatDate(instant, "Europe/Berlin")).toBe("1 Jan 2026");
+    expect(formatDate(instant, "America/New_York")).toBe("31 Dec 2025");
+  });
+
+  test("falls back to UTC when the profile has no zone or an unknown one", () => {
+    expect(formatDateTime(instant, null)).toBe("31 Dec 2025, 23:30 UTC");
+    expect(formatDateTime(instant, undefined)).toBe("31 Dec 2025, 23:30 UTC");
+    expect(formatDateTime(instant, "Mars/Olympus_Mons")).toBe("31 Dec 2025, 23:30 UTC");
+    expect(viewerTimeZone("Not/A_Zone")).toBe("UTC");
+  });
+
+  test("accepts ISO strings and epoch milliseconds as well as Dates", () => {
+    expect(formatDate("2025-12-31T23:30:00Z", "Asia/Tokyo")).toBe("1 Jan 2026");
+    expect(formatDate(instant.getTime(), "UTC")).toBe("31 Dec 2025");
+    expect(isoInstant("2025-12-31T23:30:00+01:00")).toBe("2025-12-31T22:30:00.000Z");
+  });
+
+  test("follows daylight saving time in the viewer's zone", () => {
+    expect(formatDateTime(new Date("2025-07-01T12:00:00Z"), "America/New_York")).toBe(
+      "1 Jul 2025, 08:00 EDT",
+    );
+  });
+});
+
+describe("lib/format/time-zones", () => {
+  test("the choice is the runtime's IANA list plus UTC, each once", () => {
+    const zones = timeZones();
+    expect(zones[0]).toBe("UTC");
+    expect(new Set(zones).size).toBe(zones.length);
+    expect(zones).toContain("Europe/Berlin");
+    expect(isTimeZone("America/New_York")).toBe(true);
+    expect(isTimeZone("UTC")).toBe(true);
+    expect(isTimeZone("Europe/Nowhere")).toBe(false);
+    expect(isTimeZone("")).toBe(false);
+  });
+});
