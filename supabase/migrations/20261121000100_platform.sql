@@ -105,7 +105,9 @@ create trigger workspace_members_keep_one_owner
   for each row execute function public.keep_one_owner();
 
 -- Fills workspace_id on dependent rows from their contact, so a row written with only
--- the spec's columns (contact_id, tag_id, ...) is valid and still tenant-scoped.
+-- the spec's columns (contact_id, tag_id, ...) is valid and still tenant-scoped. It only
+-- fills an empty workspace_id; that the row's workspace matches its contact's (and its tag's,
+-- form's, ...) is enforced by composite foreign keys (workspace_id, x_id).
 create or replace function public.fill_workspace_from_contact() returns trigger
 language plpgsql
 set search_path = ''

@@ -1,4 +1,11 @@
 -- Contacts (spec 2.4) and the records that hang off them (spec 2.4.2, 2.10).
+--
+-- Tenant integrity: every link between two workspace-scoped rows is a composite foreign
+-- key (workspace_id, x_id) -> parent (workspace_id, id), so a row can only point at a row of
+-- its own workspace, whoever writes it (spec 5.4: "every table is limited to the rows of the
+-- caller's workspaces"). Each parent carries `unique (workspace_id, id)` for that. Set-null
+-- rules name the column (`on delete set null (contact_id)`, PostgreSQL 15+) so that
+-- workspace_id is kept. Each such key has an index whose leading columns are its columns.
 
 create table public.contacts (
   id uuid primary key default gen_random_uuid(),
@@ -31,6 +38,7 @@ create table public.contacts (
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now(),
   constraint contacts_workspace_email_key unique (workspace_id, email),
+  constraint contacts_workspace_id_id_key unique (workspace_id, id),
   constraint contacts_birthday_paired check ((birth_month is null) = (birth_day is null))
 );
 create index contacts_workspace_created_idx on public.contacts (workspace_id, created_at desc, id desc);
@@ -89,18 +97,21 @@ create table public.tags (
   name text not null check (length(btrim(name)) between 1 and 100),
   color text,
   created_at timestamptz not null default now(),
-  constraint tags_workspace_name_key unique (workspace_id, name)
+  constraint tags_workspace_name_key unique (workspace_id, name),
+  constraint tags_workspace_id_id_key unique (workspace_id, id)
 );
 
 create table public.contact_tags (
-  contact_id uuid not null references public.contacts (id) on delete cascade,
-  tag_id uuid not null references public.tags (id) on delete cascade,
+  contact_id uuid not null,
+  tag_id uuid not null,
   workspace_id uuid not null references public.workspaces (id) on delete cascade,
   created_at timestamptz not null default now(),
-  primary key (contact_id, tag_id)
+  primary key (contact_id, tag_id),
+  foreign key (workspace_id, contact_id) references public.contacts (workspace_id, id) on delete cascade,
+  foreign key (workspace_id, tag_id) references public.tags (workspace_id, id) on delete cascade
 );
-create index contact_tags_tag_contact_idx on public.contact_tags (tag_id, contact_id);
-create index contact_tags_workspace_idx on public.contact_tags (workspace_id);
+create index contact_tags_tag_contact_idx on public.contact_tags (tag_id, workspace_id, contact_id);
+create index contact_tags_workspace_contact_idx on public.contact_tags (workspace_id, contact_id);
 create trigger contact_tags_fill_workspace before insert on public.contact_tags
   for each row execute function public.fill_workspace_from_contact();
 
@@ -111,7 +122,8 @@ create table public.products (
   payproc_product_id text,
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now(),
-  constraint products_workspace_payproc_key unique (workspace_id, payproc_product_id)
+  constraint products_workspace_payproc_key unique (workspace_id, payproc_product_id),
+  constraint products_workspace_id_id_key unique (workspace_id, id)
 );
 create trigger products_updated_at before update on public.products
   for each row execute function public.set_updated_at();
@@ -119,7 +131,7 @@ create trigger products_updated_at before update on public.products
 create table public.tasks (
   id uuid primary key default gen_random_uuid(),
   workspace_id uuid not null references public.workspaces (id) on delete cascade,
-  contact_id uuid references public.contacts (id) on delete set null,
+  contact_id uuid,
   title text not null default '',
   description text,
   kind text not null default 'general' check (kind in ('general', 'refund_review')),
@@ -130,10 +142,13 @@ create table public.tasks (
   payproc_payment_intent_id text,
   created_by uuid references public.user_profiles (id) on delete set null,
   created_at timestamptz not null default now(),
-  updated_at timestamptz not null default now()
+  updated_at timestamptz not null default now(),
+  constraint tasks_workspace_id_id_key unique (workspace_id, id),
+  foreign key (workspace_id, contact_id) references public.contacts (workspace_id, id)
+    on delete set null (contact_id)
 );
 create index tasks_workspace_status_idx on public.tasks (workspace_id, status, due_date);
-create index tasks_contact_idx on public.tasks (contact_id);
+create index tasks_contact_idx on public.tasks (contact_id, workspace_id);
 create index tasks_assigned_user_idx on public.tasks (assigned_user_id);
 create index tasks_created_by_idx on public.tasks (created_by);
 create index tasks_intent_idx on public.tasks (workspace_id, payproc_payment_intent_id) where payproc_payment_intent_id is not null;
@@ -144,18 +159,20 @@ create trigger tasks_updated_at before update on public.tasks
 create table public.notes (
   id uuid primary key default gen_random_uuid(),
   workspace_id uuid not null references public.workspaces (id) on delete cascade,
-  contact_id uuid references public.contacts (id) on delete cascade,
-  task_id uuid references public.tasks (id) on delete cascade,
+  contact_id uuid,
+  task_id uuid,
   type text not null default 'contact' check (type in ('contact', 'task')),
   content text not null default '',
   content_text text not null default '',
   created_by uuid references public.user_profiles (id) on delete set null,
   created_at timestamptz not null default now(),
-  updated_at timestamptz not null default now()
+  updated_at timestamptz not null default now(),
+  foreign key (workspace_id, contact_id) references public.contacts (workspace_id, id) on delete cascade,
+  foreign key (workspace_id, task_id) references public.tasks (workspace_id, id) on delete cascade
 );
 create index notes_contact_created_idx on public.notes (contact_id, created_at desc);
-create index notes_task_idx on public.notes (task_id);
-create index notes_workspace_idx on public.notes (workspace_id);
+create index notes_task_idx on public.notes (task_id, workspace_id);
+create index notes_workspace_contact_idx on public.notes (workspace_id, contact_id);
 create index notes_created_by_idx on public.notes (created_by);
 create trigger notes_fill_workspace before insert on public.notes
   for each row execute function public.fill_workspace_from_contact();
@@ -166,49 +183,54 @@ create table public.companies (
   id uuid primary key default gen_random_uuid(),
   workspace_id uuid not null references public.workspaces (id) on delete cascade,
   name text not null,
-  created_at timestamptz not null default now()
+  created_at timestamptz not null default now(),
+  constraint companies_workspace_id_id_key unique (workspace_id, id)
 );
-create index companies_workspace_idx on public.companies (workspace_id);
 
 create table public.company_contacts (
-  company_id uuid not null references public.companies (id) on delete cascade,
-  contact_id uuid not null references public.contacts (id) on delete cascade,
+  company_id uuid not null,
+  contact_id uuid not null,
   workspace_id uuid not null references public.workspaces (id) on delete cascade,
   created_at timestamptz not null default now(),
-  primary key (company_id, contact_id)
+  primary key (company_id, contact_id),
+  foreign key (workspace_id, company_id) references public.companies (workspace_id, id) on delete cascade,
+  foreign key (workspace_id, contact_id) references public.contacts (workspace_id, id) on delete cascade
 );
-create index company_contacts_contact_idx on public.company_contacts (contact_id);
-create index company_contacts_workspace_idx on public.company_contacts (workspace_id);
+create index company_contacts_contact_idx on public.company_contacts (contact_id, workspace_id);
+create index company_contacts_workspace_company_idx on public.company_contacts (workspace_id, company_id);
 create trigger company_contacts_fill_workspace before insert on public.company_contacts
   for each row execute function public.fill_workspace_from_contact();
 
 create table public.deals (
   id uuid primary key default gen_random_uuid(),
   workspace_id uuid not null references public.workspaces (id) on delete cascade,
-  contact_id uuid references public.contacts (id) on delete set null,
+  contact_id uuid,
   title text not null,
   value numeric(10,2),
   stage text,
   created_at timestamptz not null default now(),
-  updated_at timestamptz not null default now()
+  updated_at timestamptz not null default now(),
+  constraint deals_workspace_id_id_key unique (workspace_id, id),
+  foreign key (workspace_id, contact_id) references public.contacts (workspace_id, id)
+    on delete set null (contact_id)
 );
-create index deals_workspace_idx on public.deals (workspace_id);
-create index deals_contact_idx on public.deals (contact_id);
+create index deals_contact_idx on public.deals (contact_id, workspace_id);
 create trigger deals_updated_at before update on public.deals
   for each row execute function public.set_updated_at();
 
 create table public.deal_payments (
   id uuid primary key default gen_random_uuid(),
   workspace_id uuid not null references public.workspaces (id) on delete cascade,
-  deal_id uuid not null references public.deals (id) on delete cascade,
+  deal_id uuid not null,
   label text not null default '',
   amount numeric(10,2) not null default 0,
   currency text not null default 'usd',
   status text not null default 'pending' check (status in ('pending', 'paid', 'cancelled')),
   paid_at timestamptz,
-  created_at timestamptz not null default now()
+  created_at timestamptz not null default now(),
+  foreign key (workspace_id, deal_id) references public.deals (workspace_id, id) on delete cascade
 );
-create index deal_payments_deal_idx on public.deal_payments (deal_id);
+create index deal_payments_deal_idx on public.deal_payments (deal_id, workspace_id);
 create index deal_payments_workspace_idx on public.deal_payments (workspace_id);
 
 create table public.appointments (
@@ -217,19 +239,21 @@ create table public.appointments (
   title text not null,
   start_time timestamptz,
   end_time timestamptz,
-  created_at timestamptz not null default now()
+  created_at timestamptz not null default now(),
+  constraint appointments_workspace_id_id_key unique (workspace_id, id)
 );
-create index appointments_workspace_idx on public.appointments (workspace_id);
 
 create table public.appointment_external_attendees (
   id uuid primary key default gen_random_uuid(),
   workspace_id uuid not null references public.workspaces (id) on delete cascade,
-  appointment_id uuid not null references public.appointments (id) on delete cascade,
-  contact_id uuid not null references public.contacts (id) on delete cascade,
-  created_at timestamptz not null default now()
+  appointment_id uuid not null,
+  contact_id uuid not null,
+  created_at timestamptz not null default now(),
+  foreign key (workspace_id, appointment_id) references public.appointments (workspace_id, id) on delete cascade,
+  foreign key (workspace_id, contact_id) references public.contacts (workspace_id, id) on delete cascade
 );
-create index appointment_attendees_appointment_idx on public.appointment_external_attendees (appointment_id);
-create index appointment_attendees_contact_idx on public.appointment_external_attendees (contact_id);
+create index appointment_attendees_appointment_idx on public.appointment_external_attendees (appointment_id, workspace_id);
+create index appointment_attendees_contact_idx on public.appointment_external_attendees (contact_id, workspace_id);
 create index appointment_attendees_workspace_idx on public.appointment_external_attendees (workspace_id);
 create trigger appointment_attendees_fill_workspace before insert on public.appointment_external_attendees
   for each row execute function public.fill_workspace_from_contact();
@@ -238,19 +262,21 @@ create table public.agreements (
   id uuid primary key default gen_random_uuid(),
   workspace_id uuid not null references public.workspaces (id) on delete cascade,
   title text not null,
-  created_at timestamptz not null default now()
+  created_at timestamptz not null default now(),
+  constraint agreements_workspace_id_id_key unique (workspace_id, id)
 );
-create index agreements_workspace_idx on public.agreements (workspace_id);
 
 create table public.agreement_contacts (
-  agreement_id uuid not null references public.agreements (id) on delete cascade,
-  contact_id uuid not null references public.contacts (id) on delete cascade,
+  agreement_id uuid not null,
+  contact_id uuid not null,
   workspace_id uuid not null references public.workspaces (id) on delete cascade,
   created_at timestamptz not null default now(),
-  primary key (agreement_id, contact_id)
+  primary key (agreement_id, contact_id),
+  foreign key (workspace_id, agreement_id) references public.agreements (workspace_id, id) on delete cascade,
+  foreign key (workspace_id, contact_id) references public.contacts (workspace_id, id) on delete cascade
 );
-create index agreement_contacts_contact_idx on public.agreement_contacts (contact_id);
-create index agreement_contacts_workspace_idx on public.agreement_contacts (workspace_id);
+create index agreement_contacts_contact_idx on public.agreement_contacts (contact_id, workspace_id);
+create index agreement_contacts_workspace_agreement_idx on public.agreement_contacts (workspace_id, agreement_id);
 create trigger agreement_contacts_fill_workspace before insert on public.agreement_contacts
   for each row execute function public.fill_workspace_from_contact();
 
@@ -258,8 +284,8 @@ create trigger agreement_contacts_fill_workspace before insert on public.agreeme
 create table public.transactions (
   id uuid primary key default gen_random_uuid(),
   workspace_id uuid not null references public.workspaces (id) on delete cascade,
-  contact_id uuid references public.contacts (id) on delete set null,
-  product_id uuid references public.products (id) on delete set null,
+  contact_id uuid,
+  product_id uuid,
   amount_paid numeric(10,2) not null default 0 check (amount_paid >= 0),
   currency text not null default 'usd' check (currency = lower(currency)),
   external_payproc_transaction_id text unique,
@@ -268,9 +294,13 @@ create table public.transactions (
   amount_refunded numeric(10,2) not null default 0 check (amount_refunded >= 0),
   constraint transactions_refund_within_paid check (amount_refunded <= amount_paid),
   transaction_date timestamptz not null default now(),
-  created_at timestamptz not null default now()
+  created_at timestamptz not null default now(),
+  foreign key (workspace_id, contact_id) references public.contacts (workspace_id, id)
+    on delete set null (contact_id),
+  foreign key (workspace_id, product_id) references public.products (workspace_id, id)
+    on delete set null (product_id)
 );
 create index transactions_workspace_intent_idx on public.transactions (workspace_id, payproc_payment_intent_id);
-create index transactions_contact_idx on public.transactions (contact_id, transaction_date desc);
-create index transactions_product_idx on public.transactions (product_id);
+create index transactions_contact_idx on public.transactions (contact_id, workspace_id, transaction_date desc);
+create index transactions_product_idx on public.transactions (product_id, workspace_id);
 create index transactions_null_intent_idx on public.transactions (workspace_id) where payproc_payment_intent_id is null;

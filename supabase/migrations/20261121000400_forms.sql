@@ -11,39 +11,43 @@ create table public.forms (
   captcha_required boolean not null default false,
   require_verification boolean not null default true,
   created_at timestamptz not null default now(),
-  updated_at timestamptz not null default now()
+  updated_at timestamptz not null default now(),
+  constraint forms_workspace_id_id_key unique (workspace_id, id)
 );
-create index forms_workspace_idx on public.forms (workspace_id);
 create trigger forms_updated_at before update on public.forms
   for each row execute function public.set_updated_at();
 
 create table public.form_submissions (
   id uuid primary key default gen_random_uuid(),
   workspace_id uuid not null references public.workspaces (id) on delete cascade,
-  form_id uuid not null references public.forms (id) on delete cascade,
-  contact_id uuid references public.contacts (id) on delete cascade,
+  form_id uuid not null,
+  contact_id uuid,
   payload json not null,
   ip_address inet,
   submission_type text not null default 'direct'
     check (submission_type in ('direct', 'verified_email', 'api_key')),
-  created_at timestamptz not null default now()
+  created_at timestamptz not null default now(),
+  -- the form and the contact belong to the submission's workspace (spec 5.4)
+  foreign key (workspace_id, form_id) references public.forms (workspace_id, id) on delete cascade,
+  foreign key (workspace_id, contact_id) references public.contacts (workspace_id, id) on delete cascade
 );
 create index form_submissions_form_created_idx on public.form_submissions (form_id, created_at desc);
-create index form_submissions_contact_idx on public.form_submissions (contact_id);
-create index form_submissions_workspace_idx on public.form_submissions (workspace_id);
+create index form_submissions_contact_idx on public.form_submissions (contact_id, workspace_id);
+create index form_submissions_workspace_form_idx on public.form_submissions (workspace_id, form_id);
 
 create table public.pending_form_submissions (
   id uuid primary key default gen_random_uuid(),
   workspace_id uuid not null references public.workspaces (id) on delete cascade,
-  form_id uuid not null references public.forms (id) on delete cascade,
+  form_id uuid not null,
   email text not null,
   payload json not null,
   token text not null unique,
   ip_address inet,
   expires_at timestamptz not null default (now() + interval '24 hours'),
-  created_at timestamptz not null default now()
+  created_at timestamptz not null default now(),
+  foreign key (workspace_id, form_id) references public.forms (workspace_id, id) on delete cascade
 );
-create index pending_form_submissions_form_idx on public.pending_form_submissions (form_id);
+create index pending_form_submissions_form_idx on public.pending_form_submissions (form_id, workspace_id);
 create index pending_form_submissions_workspace_idx on public.pending_form_submissions (workspace_id);
 create index pending_form_submissions_expires_idx on public.pending_form_submissions (expires_at);
 

@@ -5,36 +5,44 @@ create table public.automations (
   workspace_id uuid not null references public.workspaces (id) on delete cascade,
   name text not null,
   trigger_type text not null check (trigger_type in ('form_submitted', 'product_refunded', 'event_registration')),
-  form_id uuid references public.forms (id) on delete cascade,
-  product_id uuid references public.products (id) on delete cascade,
-  event_id uuid references public.events (id) on delete cascade,
+  form_id uuid,
+  product_id uuid,
+  event_id uuid,
   action_type text not null check (action_type in ('add_tag', 'enroll_campaign', 'create_task')),
   action_config jsonb not null default '{}'::jsonb,
   is_active boolean not null default true,
   created_at timestamptz not null default now(),
-  updated_at timestamptz not null default now()
+  updated_at timestamptz not null default now(),
+  constraint automations_workspace_id_id_key unique (workspace_id, id),
+  -- an automation's subject belongs to its own workspace (spec 5.4)
+  foreign key (workspace_id, form_id) references public.forms (workspace_id, id) on delete cascade,
+  foreign key (workspace_id, product_id) references public.products (workspace_id, id) on delete cascade,
+  foreign key (workspace_id, event_id) references public.events (workspace_id, id) on delete cascade
 );
 create index automations_trigger_idx on public.automations (workspace_id, trigger_type);
-create index automations_form_idx on public.automations (form_id);
-create index automations_product_idx on public.automations (product_id);
-create index automations_event_idx on public.automations (event_id);
+create index automations_form_idx on public.automations (form_id, workspace_id);
+create index automations_product_idx on public.automations (product_id, workspace_id);
+create index automations_event_idx on public.automations (event_id, workspace_id);
 create trigger automations_updated_at before update on public.automations
   for each row execute function public.set_updated_at();
 
 create table public.automation_runs (
   id uuid primary key default gen_random_uuid(),
   workspace_id uuid not null references public.workspaces (id) on delete cascade,
-  automation_id uuid not null references public.automations (id) on delete cascade,
-  contact_id uuid references public.contacts (id) on delete set null,
+  automation_id uuid not null,
+  contact_id uuid,
   trigger_type text not null,
   status text not null check (status in ('succeeded', 'failed', 'skipped')),
   error text,
   payload jsonb not null default '{}'::jsonb,
-  created_at timestamptz not null default now()
+  created_at timestamptz not null default now(),
+  foreign key (workspace_id, automation_id) references public.automations (workspace_id, id) on delete cascade,
+  foreign key (workspace_id, contact_id) references public.contacts (workspace_id, id)
+    on delete set null (contact_id)
 );
 create index automation_runs_automation_idx on public.automation_runs (automation_id, created_at desc);
-create index automation_runs_contact_idx on public.automation_runs (contact_id);
-create index automation_runs_workspace_idx on public.automation_runs (workspace_id);
+create index automation_runs_contact_idx on public.automation_runs (contact_id, workspace_id);
+create index automation_runs_workspace_automation_idx on public.automation_runs (workspace_id, automation_id);
 
 -- Inbound webhooks are kept here before they are processed; a replayed provider
 -- event id hits the unique key and is acknowledged without being processed twice.

@@ -1,0 +1,165 @@
+import { randomBytes } from "node:crypto";
+import type { Sql } from "@/lib/db/client";
+import { unique, type TestWorkspace } from "./factories";
+
+export type Row = Record<string, unknown>;
+
+interface TableShape {
+  /** required columns besides workspace_id and the links */
+  fields?: (ws: TestWorkspace) => Row;
+  /** column -> parent table; the parent row is created in the same workspace */
+  links?: Record<string, string>;
+  /** the columns that identify a row (default: id) */
+  key?: string[];
+  /** a column and a new value: the write an UPDATE test makes */
+  change: Row;
+}
+
+const hex64 = () => randomBytes(32).toString("hex");
+const PAST = new Date("2000-01-01T00:00:00Z");
+
+/** Every workspace-scoped table: how to make a valid row of it in a given workspace. */
+export const TABLES: Record<string, TableShape> = {
+  contacts: { fields: () => ({ email: `${unique("c")}@example.test` }), change: { first_name: "Changed" } },
+  tags: { fields: () => ({ name: unique("tag") }), change: { color: "red" } },
+  contact_tags: {
+    links: { contact_id: "contacts", tag_id: "tags" },
+    key: ["contact_id", "tag_id"],
+    change: { created_at: PAST },
+  },
+  products: { fields: () => ({ name: "Ticket" }), change: { name: "Changed" } },
+  tasks: { links: { contact_id: "contacts" }, change: { title: "Changed" } },
+  notes: {
+    fields: () => ({ content: "<p>Hi</p>", content_text: "Hi" }),
+    links: { contact_id: "contacts", task_id: "tasks" },
+    change: { content_text: "Changed" },
+  },
+  companies: { fields: () => ({ name: "Acme" }), change: { name: "Changed" } },
+  company_contacts: {
+    links: { company_id: "companies", contact_id: "contacts" },
+    key: ["company_id", "contact_id"],
+    change: { created_at: PAST },
+  },
+  deals: {
+    fields: () => ({ title: "Deal" }),
+    links: { contact_id: "contacts" },
+    change: { title: "Changed" },
+  },
+  deal_payments: {
+    fields: () => ({ label: "Deposit" }),
+    links: { deal_id: "deals" },
+    change: { label: "Changed" },
+  },
+  appointments: { fields: () => ({ title: "Meeting" }), change: { title: "Changed" } },
+  appointment_external_attendees: {
+    links: { appointment_id: "appointments", contact_id: "contacts" },
+    change: { created_at: PAST },
+  },
+  agreements: { fields: () => ({ title: "Contract" }), change: { title: "Changed" } },
+  agreement_contacts: {
+    links: { agreement_id: "agreements", contact_id: "contacts" },
+    key: ["agreement_id", "contact_id"],
+    change: { created_at: PAST },
+  },
+  transactions: {
+    fields: () => ({ amount_paid: "10.00" }),
+    links: { contact_id: "contacts", product_id: "products" },
+    change: { status: "refunded" },
+  },
+  contact_suppressions: {
+    fields: () => ({ reason: "manual" }),
+    links: { contact_id: "contacts" },
+    change: { created_at: PAST },
+  },
+  consent_events: {
+    fields: () => ({ action: "subscribed", flow: "test" }),
+    links: { contact_id: "contacts" },
+    change: { flow: "changed" },
+  },
+  broadcasts: { fields: () => ({ subject: "News" }), change: { subject: "Changed" } },
+  email_sends: {
+    fields: () => ({ to_email: "to@example.test", kind: "transactional" }),
+    links: { contact_id: "contacts", broadcast_id: "broadcasts" },
+    change: { subject: "Changed" },
+  },
+  notifications: {
+    fields: () => ({ type: "test", title: "Hello" }),
+    links: { contact_id: "contacts" },
+    change: { title: "Changed" },
+  },
+  notification_reads: {
+    fields: (ws) => ({ user_id: ws.owner.id }),
+    links: { notification_id: "notifications" },
+    key: ["notification_id", "user_id"],
+    change: { read_at: PAST },
+  },
+  forms: { fields: () => ({ name: "Signup" }), change: { name: "Changed" } },
+  form_submissions: {
+    fields: () => ({ payload: '{"email":"a@example.test"}' }),
+    links: { form_id: "forms", contact_id: "contacts" },
+    change: { submission_type: "api_key" },
+  },
+  pending_form_submissions: {
+    fields: () => ({ email: "p@example.test", payload: "{}", token: hex64() }),
+    links: { form_id: "forms" },
+    change: { email: "changed@example.test" },
+  },
+  events: { fields: () => ({ name: "Gala" }), change: { name: "Changed" } },
+  event_registrations: {
+    links: { event_id: "events", contact_id: "contacts" },
+    change: { status: "cancelled" },
+  },
+  ticketing_connections: {
+    fields: () => ({ access_token: "token" }),
+    change: { organization_name: "Changed" },
+  },
+  payproc_connections: { change: { livemode: true } },
+  api_keys: { fields: () => ({ name: "Key", key_hash: hex64() }), change: { name: "Changed" } },
+  campaigns: { fields: () => ({ name: "Drip" }), links: { event_id: "events" }, change: { name: "Changed" } },
+  campaign_enrollments: {
+    links: { campaign_id: "campaigns", contact_id: "contacts", event_id: "events" },
+    change: { status: "completed" },
+  },
+  automations: {
+    fields: () => ({ name: "Auto", trigger_type: "form_submitted", action_type: "add_tag" }),
+    links: { form_id: "forms", product_id: "products", event_id: "events" },
+    change: { name: "Changed" },
+  },
+  automation_runs: {
+    fields: () => ({ trigger_type: "form_submitted", status: "succeeded" }),
+    links: { automation_id: "automations", contact_id: "contacts" },
+    change: { error: "changed" },
+  },
+};
+
+/** A valid, not yet inserted row of `table` in `ws`; its parents are inserted (as superuser). */
+export async function buildRow(
+  sql: Sql,
+  table: string,
+  ws: TestWorkspace,
+  overrides: Row = {},
+): Promise<Row> {
+  const shape = TABLES[table];
+  const row: Row = { workspace_id: ws.id, ...shape.fields?.(ws) };
+  for (const [column, parent] of Object.entries(shape.links ?? {})) {
+    if (!(column in overrides)) row[column] = (await insertRow(sql, parent, ws)).id;
+  }
+  return { ...row, ...overrides };
+}
+
+/** Inserts a valid row of `table` in `ws` (as superuser) and returns it. */
+export async function insertRow(
+  sql: Sql,
+  table: string,
+  ws: TestWorkspace,
+  overrides: Row = {},
+): Promise<Row> {
+  const row = await buildRow(sql, table, ws, overrides);
+  const [inserted] = await sql`insert into ${sql(table)} ${sql(row)} returning *`;
+  return inserted;
+}
+
+/** The identifying columns of a row, as a jsonb value to match with `to_jsonb(t) @> key`. */
+export function keyOf(table: string, row: Row): Record<string, string> {
+  return Object.fromEntries((TABLES[table].key ?? ["id"]).map((k) => [k, String(row[k])]));
+}
