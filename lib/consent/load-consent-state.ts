@@ -5,6 +5,7 @@ export interface ConsentState {
   id: string;
   workspace_id: string;
   email: string;
+  workspace_name: string;
   is_subscribed: boolean;
   unsubscribed_at: Date | null;
   suppressions: SuppressionReason[];
@@ -28,10 +29,11 @@ export async function loadConsentState(
 ): Promise<ConsentState | null> {
   if (!isUuid(input.contactId)) return null;
   const [row] = await db<ConsentState[]>`
-    select c.id, c.workspace_id, c.email, c.is_subscribed, c.unsubscribed_at,
+    select c.id, c.workspace_id, c.email, w.name as workspace_name, c.is_subscribed, c.unsubscribed_at,
            coalesce((select array_agg(s.reason order by s.reason) from public.contact_suppressions s
                      where s.contact_id = c.id), '{}') as suppressions
     from public.contacts c
+    join public.workspaces w on w.id = c.workspace_id
     where c.id = ${input.contactId}
       ${input.workspaceId ? db`and c.workspace_id = ${input.workspaceId}` : db``}
     for update of c`;

@@ -13,7 +13,7 @@ export interface UnsubscribeInput {
 }
 
 export type UnsubscribeResult =
-  { data: { contactId: string; workspaceId: string; changed: boolean } } | { error: "not_found" };
+  { data: { contactId: string; workspaceId: string; workspaceName: string; changed: boolean } } | { error: "not_found" };
 
 /**
  * Spec 3.3 / 4.7: the unsubscribe link, and plain unsubscribe in the dashboard (4.9): is_subscribed
@@ -23,7 +23,11 @@ export type UnsubscribeResult =
 export async function unsubscribeContact(db: Db, input: UnsubscribeInput): Promise<UnsubscribeResult> {
   const state = await loadConsentState(db, input);
   if (!state) return { error: "not_found" };
-  const result = { contactId: state.id, workspaceId: state.workspace_id };
+  const result = {
+    contactId: state.id,
+    workspaceId: state.workspace_id,
+    workspaceName: state.workspace_name,
+  };
   const already = !state.is_subscribed && state.unsubscribed_at && state.suppressions.includes("unsubscribe");
   if (already) return { data: { ...result, changed: false } };
 
