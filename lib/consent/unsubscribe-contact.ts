@@ -13,7 +13,8 @@ export interface UnsubscribeInput {
 }
 
 export type UnsubscribeResult =
-  { data: { contactId: string; workspaceId: string; workspaceName: string; changed: boolean } } | { error: "not_found" };
+  | { data: { contactId: string; workspaceId: string; workspaceName: string; changed: boolean } }
+  | { error: "not_found" };
 
 /**
  * Spec 3.3 / 4.7: the unsubscribe link, and plain unsubscribe in the dashboard (4.9): is_subscribed
