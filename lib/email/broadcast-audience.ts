@@ -52,3 +52,12 @@ export function marketingSkipReasonSql(db: Db) {
     when not c.is_subscribed then 'not opted in'
   end`;
 }
+
+/** The choices the compose form offers: the workspace's tags and contact sources. */
+export async function audienceOptions(db: Db, workspaceId: string) {
+  const tags = await db<{ id: string; name: string }[]>`
+    select id, name from public.tags where workspace_id = ${workspaceId} order by name`;
+  const sources = await db<{ source: string }[]>`
+    select distinct source from public.contacts where workspace_id = ${workspaceId} order by source`;
+  return { tags, sources: sources.map((s) => s.source) };
+}
