@@ -1,13 +1,14 @@
 "use client";
 
-import { useActionState, useId } from "react";
+import { useActionState, useId, useState } from "react";
 import { manualSubscribeAction, unsubscribeAction } from "@/app/(dashboard)/consent/actions";
 import { EmailStatusBadge } from "@/components/email-status-badge";
-import { FormMessage, SubmitButton } from "@/components/form-controls";
+import { SubmitButton } from "@/components/form-controls";
 import { LEGAL_BASES } from "@/lib/consent/consent-rules";
 import type { EmailStatus } from "@/lib/consent/email-status";
 import type { FormState } from "@/lib/http/form-state";
 import { DialogButton } from "./confirm-dialog";
+import { StatusMessage } from "./status-message";
 
 export interface SubscriptionControlsProps {
   contactId: string;
@@ -21,30 +22,27 @@ function ManualSubscribeForm({
   contactId,
   hasComplaint,
   close,
+  onDone,
 }: {
   contactId: string;
   hasComplaint: boolean;
   close: () => void;
+  onDone: (message: string) => void;
 }) {
-  const [state, action] = useActionState<FormState, FormData>(
-    manualSubscribeAction.bind(null, contactId),
-    {},
-  );
+  const [state, action] = useActionState<FormState, FormData>(async (prev, form) => {
+    const result = await manualSubscribeAction(contactId, prev, form);
+    if (result.success) {
+      onDone(result.success);
+      close();
+    }
+    return result;
+  }, {});
   const id = useId();
   const basisError = state.errors?.legalBasis;
   const attestError = state.errors?.attested;
-  if (state.success)
-    return (
-      <>
-        <FormMessage state={state} />
-        <button type="button" onClick={close}>
-          Close
-        </button>
-      </>
-    );
   return (
     <form action={action} className="stack" noValidate>
-      <FormMessage state={state} />
+      <StatusMessage state={{ message: state.message }} />
       {hasComplaint && (
         <div className="alert error">
           This address reported your email as spam. The complaint suppression is permanent: it stays, and this
@@ -98,14 +96,20 @@ export function SubscriptionControls({
   subscribed,
   hasComplaint,
 }: SubscriptionControlsProps) {
-  const [unsubState, unsubscribe] = useActionState<FormState>(unsubscribeAction.bind(null, contactId), {});
+  const [notice, setNotice] = useState<FormState>({});
+  const [, unsubscribe] = useActionState<FormState>(async (prev) => {
+    const result = await unsubscribeAction(contactId, prev);
+    setNotice(result);
+    return result;
+  }, {});
+  const headingId = useId();
   return (
-    <section className="card stack" aria-labelledby={`subscription-${contactId}`}>
+    <section className="card stack" aria-labelledby={headingId}>
       <div className="row">
-        <h2 id={`subscription-${contactId}`}>Email subscription</h2>
+        <h2 id={headingId}>Email subscription</h2>
         <EmailStatusBadge status={status} />
       </div>
-      <FormMessage state={unsubState} />
+      <StatusMessage state={notice} />
       {subscribed ? (
         <form action={unsubscribe}>
           <SubmitButton className="secondary" pendingLabel="Unsubscribing…">
@@ -114,7 +118,14 @@ export function SubscriptionControls({
         </form>
       ) : (
         <DialogButton label="Subscribe…" title="Subscribe this contact">
-          {(close) => <ManualSubscribeForm contactId={contactId} hasComplaint={hasComplaint} close={close} />}
+          {(close) => (
+            <ManualSubscribeForm
+              contactId={contactId}
+              hasComplaint={hasComplaint}
+              close={close}
+              onDone={(success) => setNotice({ success })}
+            />
+          )}
         </DialogButton>
       )}
     </section>

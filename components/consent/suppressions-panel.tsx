@@ -1,8 +1,9 @@
 "use client";
 
-import { useActionState } from "react";
+import { useActionState, useState } from "react";
 import { addManualBlockAction, removeSuppressionAction } from "@/app/(dashboard)/consent/actions";
-import { FormMessage, SubmitButton } from "@/components/form-controls";
+import { SubmitButton } from "@/components/form-controls";
+import { StatusMessage } from "./status-message";
 import { LocalTime } from "@/components/local-time";
 import type { FormState } from "@/lib/http/form-state";
 import { DialogButton } from "./confirm-dialog";
@@ -19,14 +20,28 @@ const DESCRIPTION: Record<string, string> = {
   unsubscribe: "Unsubscribed. Blocks marketing email only.",
 };
 
-function RemoveForm({ contactId, reason, close }: { contactId: string; reason: string; close: () => void }) {
-  const [state, action] = useActionState<FormState, FormData>(
-    removeSuppressionAction.bind(null, contactId),
-    {},
-  );
+function RemoveForm({
+  contactId,
+  reason,
+  close,
+  onDone,
+}: {
+  contactId: string;
+  reason: string;
+  close: () => void;
+  onDone: (state: FormState) => void;
+}) {
+  const [state, action] = useActionState<FormState, FormData>(async (prev, form) => {
+    const result = await removeSuppressionAction(contactId, prev, form);
+    if (result.success) {
+      onDone(result);
+      close();
+    }
+    return result;
+  }, {});
   return (
     <form action={action} className="stack">
-      <FormMessage state={state} />
+      <StatusMessage state={state} />
       <p>
         Remove the <strong>{reason}</strong> suppression? Email that it blocks can then be sent to this
         contact again.
@@ -37,7 +52,7 @@ function RemoveForm({ contactId, reason, close }: { contactId: string; reason: s
           Remove suppression
         </SubmitButton>
         <button type="button" className="secondary" onClick={close}>
-          {state.success ? "Close" : "Cancel"}
+          Cancel
         </button>
       </div>
     </form>
@@ -52,12 +67,17 @@ export function SuppressionsPanel({
   contactId: string;
   suppressions: SuppressionItem[];
 }) {
-  const [blockState, block] = useActionState<FormState>(addManualBlockAction.bind(null, contactId), {});
+  const [notice, setNotice] = useState<FormState>({});
+  const [, block] = useActionState<FormState>(async (prev) => {
+    const result = await addManualBlockAction(contactId, prev);
+    setNotice(result);
+    return result;
+  }, {});
   const blocked = suppressions.some((s) => s.reason === "manual");
   return (
     <section className="card stack" aria-labelledby={`suppressions-${contactId}`}>
       <h2 id={`suppressions-${contactId}`}>Suppressions</h2>
-      <FormMessage state={blockState} />
+      <StatusMessage state={notice} />
       {suppressions.length === 0 ? (
         <p className="hint">No suppressions: eligibility depends on the subscription alone.</p>
       ) : (
@@ -95,7 +115,14 @@ export function SuppressionsPanel({
                       title={`Remove the ${s.reason} suppression`}
                       className="secondary"
                     >
-                      {(close) => <RemoveForm contactId={contactId} reason={s.reason} close={close} />}
+                      {(close) => (
+                        <RemoveForm
+                          contactId={contactId}
+                          reason={s.reason}
+                          close={close}
+                          onDone={setNotice}
+                        />
+                      )}
                     </DialogButton>
                   )}
                 </td>
