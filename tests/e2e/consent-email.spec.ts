@@ -95,7 +95,9 @@ test("4.9: the manual subscribe dialog refuses to confirm without a legal basis 
   const owner = await signUp(page);
   const contact = await createContactFor(owner, { first_name: "Nia" });
   await page.goto(`/consent/${contact.id}`);
-  await expect(page.getByRole("region", { name: "Email subscription" }).getByText("Not Opted In")).toBeVisible();
+  await expect(
+    page.getByRole("region", { name: "Email subscription" }).getByText("Not Opted In"),
+  ).toBeVisible();
   await page.getByRole("button", { name: "Subscribe…" }).click();
   const dialog = page.getByRole("dialog", { name: "Subscribe this contact" });
   await dialog.getByRole("button", { name: "Confirm subscription" }).click();
@@ -124,4 +126,24 @@ test("4.9: the manual subscribe dialog refuses to confirm without a legal basis 
     is_subscribed: false,
     suppressions: ["unsubscribe"],
   });
+});
+
+test("4.7 RFC 8058: the mail client's one-click POST to the unsubscribe URL unsubscribes", async ({
+  page,
+}) => {
+  const owner = await signUp(page);
+  const contact = await createContactFor(owner, { is_subscribed: true });
+  const res = await page.request.post(`/unsubscribe/${contact.id}`, {
+    form: { "List-Unsubscribe": "One-Click" },
+  });
+  expect(res.status()).toBe(200);
+  expect(await res.json()).toEqual({ unsubscribed: true });
+  expect(await contactConsent(contact.id)).toMatchObject({
+    is_subscribed: false,
+    suppressions: ["unsubscribe"],
+  });
+  const unknown = await page.request.post("/unsubscribe/00000000-0000-4000-8000-000000000000", {
+    form: { "List-Unsubscribe": "One-Click" },
+  });
+  expect(unknown.status()).toBe(404);
 });
