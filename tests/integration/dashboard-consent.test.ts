@@ -173,3 +173,33 @@ describe("6.3 notifications", () => {
     ).toEqual({ marked: 0 });
   });
 });
+
+describe("4.8 email settings", () => {
+  test("4.8: an admin saves footer and tracking URL; a plain member cannot (RLS), and nothing changes", async () => {
+    const { updateEmailSettings, getEmailSettings } = await import("@/lib/email/email-settings");
+    const ws = await createWorkspace(db.sql);
+    const admin = await addMember(db.sql, ws.id, "admin");
+    const member = await addMember(db.sql, ws.id, "member");
+    const input = {
+      subscribeFooterEnabled: false,
+      subscribeFooterMessage: "Miss us?",
+      subscribeFooterLinkText: "Join",
+      trackingUrl: "https://t.example.com",
+    };
+    expect(await withUser(member.claims, (tx) => updateEmailSettings(tx, ws.id, input))).toEqual({
+      error: "Only owners and admins can change the email settings.",
+    });
+    expect(await withUser(member.claims, (tx) => getEmailSettings(tx, ws.id))).toMatchObject({
+      subscribe_footer_enabled: true,
+      tracking_url: null,
+    });
+    expect(await withUser(admin.claims, (tx) => updateEmailSettings(tx, ws.id, input))).toEqual({
+      data: {
+        subscribe_footer_enabled: false,
+        subscribe_footer_message: "Miss us?",
+        subscribe_footer_link_text: "Join",
+        tracking_url: "https://t.example.com",
+      },
+    });
+  });
+});
