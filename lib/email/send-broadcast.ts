@@ -30,6 +30,17 @@ interface Candidate {
   suppressions: SuppressionReason[];
 }
 
+/**
+ * Contacts without a row for the broadcast. NOT IN over the broadcast's rows is planned as a
+ * hashed subplan whatever the statistics say; the equivalent NOT EXISTS was planned as a nested
+ * loop while email_sends was still "empty" to the planner, which made each batch scan every row
+ * (2.3 s per batch at 10,000 contacts in the benchmark).
+ */
+function notYetClaimed(db: Db, broadcastId: string) {
+  return db`c.id not in (select e.contact_id from public.email_sends e
+                         where e.broadcast_id = ${broadcastId} and e.contact_id is not null)`;
+}
+
 type Claim = { error: string } | { queued: QueuedEmail[] };
 
 /**
@@ -63,7 +74,7 @@ export async function claimBroadcastBatch(
            coalesce((select array_agg(s.reason) from public.contact_suppressions s where s.contact_id = c.id), '{}') as suppressions
     from public.contacts c
     where ${audienceCondition(db, input.workspaceId, broadcast.audience)}
-      and not exists (select 1 from public.email_sends e where e.broadcast_id = ${broadcast.id} and e.contact_id = c.id)
+      and ${notYetClaimed(db, broadcast.id)}
     order by c.id
     limit ${size}`;
   if (candidates.length === 0) {
@@ -143,7 +154,7 @@ export async function recordBroadcastDelivery(db: Db, delivery: Delivery): Promi
   await db`
     update public.email_sends e set status = 'sent', provider_message_id = v.provider_id, sent_at = now()
     from (select unnest(${delivery.ids}::uuid[]) as id, unnest(${delivery.providerIds}::text[]) as provider_id) v
-    where e.id = v.id and e.status = 'queued'`;
+    where e.id = v.id and e.id = any(${delivery.ids}::uuid[]) and e.status = 'queued'`;
 }
 
 export interface BroadcastProgress {
@@ -172,7 +183,7 @@ export async function broadcastProgress(
   const [{ remaining }] = await db`
     select count(*)::int as remaining from public.contacts c
     where ${audienceCondition(db, input.workspaceId, broadcast.audience)}
-      and not exists (select 1 from public.email_sends e where e.broadcast_id = ${broadcast.id} and e.contact_id = c.id)`;
+      and ${notYetClaimed(db, broadcast.id)}`;
   const done = broadcast.status === "sent";
   return {
     status: broadcast.status,
