@@ -126,6 +126,19 @@ test("4.9: the manual subscribe dialog refuses to confirm without a legal basis 
     is_subscribed: false,
     suppressions: ["unsubscribe"],
   });
+
+  // the consent ledger, exportable per contact as CSV, for this workspace only
+  const csv = await page.request.get(`/api/consent/${contact.id}/ledger`);
+  expect(csv.headers()["content-type"]).toContain("text/csv");
+  const lines = (await csv.text()).trim().split("\r\n");
+  expect(lines).toHaveLength(3);
+  expect(lines[1]).toContain(",subscribed,manual,Admin Manual Entry: Written Consent,Written Consent,");
+  expect(lines[2]).toContain(",unsubscribed,manual_unsubscribe,");
+  const stranger = await page.context().browser()!.newContext();
+  const other = await stranger.newPage();
+  await signUp(other);
+  expect((await other.request.get(`/api/consent/${contact.id}/ledger`)).status()).toBe(404);
+  await stranger.close();
 });
 
 test("4.7 RFC 8058: the mail client's one-click POST to the unsubscribe URL unsubscribes", async ({
