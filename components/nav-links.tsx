@@ -8,6 +8,7 @@ const LINKS = [
   { href: "/forms", label: "Forms" },
   { href: "/events", label: "Events" },
   { href: "/tasks", label: "Tasks" },
+  { href: "/broadcasts", label: "Broadcasts" },
   { href: "/notifications", label: "Notifications" },
   { href: "/settings", label: "Settings" },
 ];

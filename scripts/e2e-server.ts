@@ -36,6 +36,8 @@ async function main() {
     PORT: port,
     APP_URL: `http://localhost:${port}`,
     SEED_DEMO: "0",
+    // a known address for the embedded database, so e2e tests can arrange data (tests/e2e/helpers/app-db.ts)
+    EMBEDDED_DB_PORT: process.env.EMBEDDED_DB_PORT ?? String(Number(port) + 20000),
   };
   if (url) env.DATABASE_URL = url;
   else delete env.DATABASE_URL;

@@ -1,14 +1,21 @@
 import { requireMember } from "@/lib/auth/context";
+import { withUser } from "@/lib/db/doors";
+import { countUnreadNotifications } from "@/lib/notifications/list-notifications";
+import { NotificationBell } from "@/components/notifications/notification-bell";
 import { signOutAction } from "@/app/(auth)/actions";
 import { NavLinks } from "@/components/nav-links";
 import { WorkspaceSwitcher } from "@/components/workspace-switcher";
 
 export default async function DashboardLayout({ children }: { children: React.ReactNode }) {
   const ctx = await requireMember();
+  const unread = await withUser(ctx.claims, (db) =>
+    countUnreadNotifications(db, { workspaceId: ctx.workspace.workspaceId, userId: ctx.userId }),
+  );
   return (
     <div className="shell">
       <aside className="sidebar">
         <WorkspaceSwitcher current={ctx.workspace.workspaceId} memberships={ctx.memberships} />
+        <NotificationBell unread={unread} />
         <nav aria-label="Main">
           <NavLinks />
         </nav>

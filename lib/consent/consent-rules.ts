@@ -84,6 +84,8 @@ export function decideConsent(flow: ConsentFlow, ctx: ConsentContext): ConsentDe
       if (has("complaint"))
         return { skip: "This address reported our email as spam, so it cannot be re-subscribed." };
       if (has("bounce")) return { skip: "Email to this address bounced, so it cannot be re-subscribed." };
+      // 4.6 step 3: an already subscribed contact keeps its consent proof; only stale state is cleaned.
+      if (ctx.contact?.is_subscribed) return subscribe({}, ["unsubscribe", "manual"], { ip: ctx.ip ?? null });
       return subscribe({ opt_in_timestamp: now, opt_in_ip: ctx.ip ?? null }, ["unsubscribe", "manual"]);
     // 4.9: a legal basis is required; every suppression but complaint goes.
     case "manual":

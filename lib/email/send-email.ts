@@ -1,9 +1,9 @@
-import { Resend } from "resend";
 import type { Db } from "@/lib/db/doors";
-import { appUrl } from "@/lib/config";
-import { escapeHtml } from "@/lib/html/escape";
-import { blockedFromMarketingOnly, ineligibilityReason, type EmailKind } from "@/lib/consent/eligibility";
-import type { SuppressionReason } from "@/lib/consent/email-status";
+import { ineligibilityReason, type EmailKind } from "@/lib/consent/eligibility";
+import { renderEmail, type RenderRecipient } from "./render-email";
+import { emailFrom, resendClient } from "./resend-client";
+
+export { unsubscribeUrl } from "./render-email";
 
 export interface SendEmailInput {
   workspaceId: string;
@@ -23,14 +23,8 @@ export interface SendEmailResult {
   skipReason?: string;
 }
 
-interface Recipient {
-  is_subscribed: boolean;
-  unsubscribed_at: Date | null;
-  suppressions: SuppressionReason[];
-  tracking_url: string | null;
-  subscribe_footer_enabled: boolean;
-  subscribe_footer_message: string;
-  subscribe_footer_link_text: string;
+interface Recipient extends RenderRecipient {
+  contact_id: string | null;
 }
 
 async function loadRecipient(
@@ -39,7 +33,7 @@ async function loadRecipient(
   contactId: string | null,
 ): Promise<Recipient | null> {
   const [row] = await db<Recipient[]>`
-    select c.is_subscribed, c.unsubscribed_at,
+    select c.id as contact_id, coalesce(c.is_subscribed, false) as is_subscribed, c.unsubscribed_at,
            coalesce((select array_agg(s.reason) from public.contact_suppressions s where s.contact_id = c.id), '{}') as suppressions,
            w.tracking_url, w.subscribe_footer_enabled, w.subscribe_footer_message, w.subscribe_footer_link_text
     from public.workspaces w
@@ -48,55 +42,28 @@ async function loadRecipient(
   return row ?? null;
 }
 
-/** Spec 4.7: marketing email carries {tracking_url}/unsubscribe/{contact_id} (platform URL as fallback). */
-export function unsubscribeUrl(trackingUrl: string | null, contactId: string): string {
-  return `${(trackingUrl || appUrl()).replace(/\/+$/, "")}/unsubscribe/${contactId}`;
+/** Spec 8.3, for one send: the reason it is skipped, or null. */
+function skipReasonFor(input: SendEmailInput, r: Recipient | null): string | null {
+  if (!r) return "unknown workspace";
+  if (input.contactId && !r.contact_id) return "contact not found";
+  // marketing needs recorded consent, which only a contact can have
+  if (!input.contactId) return input.kind === "marketing" ? "not a contact" : null;
+  return ineligibilityReason(input.kind, r);
 }
-
-/** Builds what is actually sent: unsubscribe link and headers (marketing) or the subscribe footer (4.8). */
-function render(input: SendEmailInput, r: Recipient | null) {
-  let { html, text } = input;
-  const headers: Record<string, string> = {};
-  if (input.kind === "marketing" && input.contactId && r) {
-    const url = unsubscribeUrl(r.tracking_url, input.contactId);
-    const hadTag = html.includes("{{unsubscribe_url}}");
-    html = html.replaceAll("{{unsubscribe_url}}", escapeHtml(url));
-    text = text?.replaceAll("{{unsubscribe_url}}", url);
-    if (!hadTag)
-      html += `<p style="font-size:12px;color:#666"><a href="${escapeHtml(url)}">Unsubscribe</a></p>`;
-    if (text !== undefined && !text.includes(url)) text += `\n\nUnsubscribe: ${url}`;
-    headers["List-Unsubscribe"] = `<${url}>`;
-    headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click";
-  } else if (
-    input.kind === "transactional" &&
-    input.contactId &&
-    r?.subscribe_footer_enabled &&
-    blockedFromMarketingOnly(r)
-  ) {
-    const url = `${appUrl()}/api/subscribe/${input.contactId}`;
-    html += `<p style="font-size:12px;color:#666">${escapeHtml(r.subscribe_footer_message)} <a href="${escapeHtml(url)}">${escapeHtml(r.subscribe_footer_link_text)}</a></p>`;
-    if (text !== undefined)
-      text += `\n\n${r.subscribe_footer_message} ${r.subscribe_footer_link_text}: ${url}`;
-  }
-  return { html, text, headers };
-}
-
-let resend: Resend | undefined;
 
 /**
- * The one way email leaves the service. Checks eligibility (spec 8.3), renders the
+ * The one way a single email leaves the service. Checks eligibility (spec 8.3), renders the
  * unsubscribe link or subscribe footer, then sends through Resend when RESEND_API_KEY is
  * set and otherwise keeps the email in the dev outbox. Every email, sent or skipped, is an
- * email_sends row. Delivery happens inside the caller's transaction: a failed delivery is
- * recorded as 'failed', never thrown.
+ * email_sends row. A failed delivery is recorded as 'failed', never thrown.
  */
 export async function sendEmail(db: Db, input: SendEmailInput): Promise<SendEmailResult> {
   const recipient = await loadRecipient(db, input.workspaceId, input.contactId);
-  const skipReason = input.contactId && recipient ? ineligibilityReason(input.kind, recipient) : null;
-  const { html, text, headers } = render(input, recipient);
+  const skipReason = skipReasonFor(input, recipient);
+  const { html, text, headers } = renderEmail(input, skipReason ? null : recipient);
   const base = {
     workspace_id: input.workspaceId,
-    contact_id: input.contactId,
+    contact_id: recipient?.contact_id ?? null,
     broadcast_id: input.broadcastId ?? null,
     to_email: input.to,
     kind: input.kind,
@@ -110,14 +77,14 @@ export async function sendEmail(db: Db, input: SendEmailInput): Promise<SendEmai
       await db`insert into public.email_sends ${db({ ...base, status: "skipped", skip_reason: skipReason })} returning id`;
     return { id: row.id, status: "skipped", skipReason };
   }
-  if (!process.env.RESEND_API_KEY) {
+  const resend = resendClient();
+  if (!resend) {
     const [row] = await db`
       insert into public.email_sends ${db({ ...base, status: "outbox", provider: "outbox", sent_at: new Date() })} returning id`;
     return { id: row.id, status: "outbox" };
   }
-  resend ??= new Resend(process.env.RESEND_API_KEY);
   const { data, error } = await resend.emails.send({
-    from: process.env.EMAIL_FROM ?? "CRM <no-reply@example.com>",
+    from: emailFrom(),
     to: input.to,
     subject: input.subject,
     html,
@@ -133,5 +100,5 @@ export async function sendEmail(db: Db, input: SendEmailInput): Promise<SendEmai
       provider_message_id: data?.id ?? null,
       sent_at: error ? null : new Date(),
     })} returning id`;
-  return { id: row.id, status: error ? "failed" : "sent" };
+  return error ? { id: row.id, status: "failed", skipReason: error.message } : { id: row.id, status: "sent" };
 }

@@ -1,14 +1,60 @@
 import type { Metadata } from "next";
+import Link from "next/link";
+import { LocalTime } from "@/components/local-time";
 import { requireMember } from "@/lib/auth/context";
+import { withUser } from "@/lib/db/doors";
+import { listNotifications } from "@/lib/notifications/list-notifications";
+import { markAllNotificationsReadAction, markNotificationReadAction } from "./actions";
 
 export const metadata: Metadata = { title: "Notifications" };
 
 export default async function NotificationsPage() {
-  await requireMember();
+  const ctx = await requireMember();
+  const items = await withUser(ctx.claims, (db) =>
+    listNotifications(db, { workspaceId: ctx.workspace.workspaceId, userId: ctx.userId }),
+  );
+  const unread = items.filter((n) => !n.read).length;
   return (
     <>
-      <h1>Notifications</h1>
-      <div className="card empty">Nothing here yet.</div>
+      <div className="topbar">
+        <h1>Notifications</h1>
+        {unread > 0 && (
+          <form action={markAllNotificationsReadAction}>
+            <button type="submit" className="secondary">
+              Mark all read
+            </button>
+          </form>
+        )}
+      </div>
+      {items.length === 0 ? (
+        <div className="card empty">No notifications yet.</div>
+      ) : (
+        <ul className="stack" aria-label="Notifications" style={{ listStyle: "none", padding: 0 }}>
+          {items.map((n) => (
+            <li key={n.id} className="card stack" data-read={n.read}>
+              <div className="row">
+                {!n.read && <span className="badge subscribed">Unread</span>}
+                <strong>{n.title}</strong>
+                <span className="hint">
+                  <LocalTime value={n.created_at} />
+                </span>
+              </div>
+              {n.body && <p>{n.body}</p>}
+              <div className="row">
+                {n.action_url?.startsWith("/") && <Link href={n.action_url}>{n.action_label ?? "Open"}</Link>}
+                {!n.read && (
+                  <form action={markNotificationReadAction}>
+                    <input type="hidden" name="id" value={n.id} />
+                    <button type="submit" className="link">
+                      Mark read<span className="sr-only">: {n.title}</span>
+                    </button>
+                  </form>
+                )}
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
     </>
   );
 }

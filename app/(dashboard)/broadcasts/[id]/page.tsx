@@ -1,0 +1,80 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { BroadcastSender } from "@/components/email/broadcast-sender";
+import { requireMember } from "@/lib/auth/context";
+import { withUser } from "@/lib/db/doors";
+import { audienceOptions } from "@/lib/email/broadcast-audience";
+import { getBroadcast, previewBroadcast } from "@/lib/email/broadcasts";
+import { broadcastProgress } from "@/lib/email/send-broadcast";
+
+export const metadata: Metadata = { title: "Broadcast" };
+
+export default async function BroadcastPage({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  const ctx = await requireMember();
+  const workspaceId = ctx.workspace.workspaceId;
+  const data = await withUser(ctx.claims, async (db) => {
+    const broadcast = await getBroadcast(db, { workspaceId, broadcastId: id });
+    if (!broadcast) return null;
+    return {
+      broadcast,
+      preview: await previewBroadcast(db, { workspaceId, audience: broadcast.audience }),
+      progress: (await broadcastProgress(db, { workspaceId, broadcastId: id }))!,
+      options: await audienceOptions(db, workspaceId),
+    };
+  });
+  if (!data) notFound();
+  const { broadcast, preview, progress, options } = data;
+  const tagName = (tagId: string) => options.tags.find((t) => t.id === tagId)?.name ?? "(deleted tag)";
+  const a = broadcast.audience;
+  return (
+    <div className="stack">
+      <div className="topbar">
+        <h1>{broadcast.subject}</h1>
+        <Link href="/broadcasts">All broadcasts</Link>
+      </div>
+      <section className="card stack" aria-labelledby="audience-heading">
+        <h2 id="audience-heading">Audience</h2>
+        <p>
+          {a.tagIds.length
+            ? `Contacts tagged ${a.tagMode} of: ${a.tagIds.map(tagName).join(", ")}`
+            : "Every contact"}
+          {a.excludeTagIds.length ? `, leaving out ${a.excludeTagIds.map(tagName).join(", ")}` : ""}
+          {a.source ? `, source ${a.source}` : ""}.
+        </p>
+        {!progress.done && (
+          <>
+            <p data-testid="broadcast-eligible">
+              <strong>{preview.eligible}</strong> of {preview.total} can receive it now.
+            </p>
+            {preview.skipped.length > 0 && (
+              <table className="data">
+                <caption>Skipped, and why</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Reason</th>
+                    <th scope="col">Contacts</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {preview.skipped.map((s) => (
+                    <tr key={s.reason}>
+                      <td>{s.reason}</td>
+                      <td>{s.count}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+          </>
+        )}
+        <BroadcastSender broadcastId={broadcast.id} eligible={preview.eligible} initial={progress} />
+      </section>
+      <section className="card stack" aria-labelledby="message-heading">
+        <h2 id="message-heading">Message</h2>
+        <iframe className="email-preview" title="Message preview" sandbox="" srcDoc={broadcast.body_html} />
+      </section>
+    </div>
+  );
+}

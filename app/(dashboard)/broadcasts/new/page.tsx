@@ -1,0 +1,20 @@
+import type { Metadata } from "next";
+import { BroadcastForm } from "@/components/email/broadcast-form";
+import { requireMember } from "@/lib/auth/context";
+import { withUser } from "@/lib/db/doors";
+import { audienceOptions } from "@/lib/email/broadcast-audience";
+
+export const metadata: Metadata = { title: "New broadcast" };
+
+export default async function NewBroadcastPage() {
+  const ctx = await requireMember();
+  const options = await withUser(ctx.claims, (db) => audienceOptions(db, ctx.workspace.workspaceId));
+  return (
+    <div className="stack">
+      <h1>New broadcast</h1>
+      <div className="card">
+        <BroadcastForm tags={options.tags} sources={options.sources} />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,16 @@
+import { withService } from "@/lib/db/doors";
+import { unsubscribeContact } from "@/lib/consent/unsubscribe-contact";
+import { clientIp } from "@/lib/http/client-ip";
+
+/**
+ * RFC 8058 one-click unsubscribe: mail clients POST `List-Unsubscribe=One-Click` to the
+ * List-Unsubscribe URL ({tracking_url}/unsubscribe/{contact_id}); proxy.ts rewrites that POST here.
+ */
+export async function POST(request: Request, { params }: { params: Promise<{ contactId: string }> }) {
+  const { contactId } = await params;
+  const result = await withService((db) =>
+    unsubscribeContact(db, { contactId, flow: "unsubscribe_link", ip: clientIp(request.headers) }),
+  );
+  if ("error" in result) return Response.json({ error: "Unknown contact." }, { status: 404 });
+  return Response.json({ unsubscribed: true });
+}

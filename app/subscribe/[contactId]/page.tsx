@@ -1,0 +1,45 @@
+import type { Metadata } from "next";
+import { RecipientCard } from "@/components/recipient/recipient-card";
+import { withService } from "@/lib/db/doors";
+import { getSubscribeTarget } from "@/lib/consent/get-subscribe-target";
+import { RESUBSCRIBE_ERROR_MESSAGES } from "@/lib/consent/resubscribe-contact";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Subscribe", robots: { index: false } };
+
+/** Asks before re-subscribing; the button is a plain GET to spec 4.6's endpoint (works without JS). */
+export default async function SubscribePage({ params }: { params: Promise<{ contactId: string }> }) {
+  const { contactId } = await params;
+  const target = await withService((db) => getSubscribeTarget(db, contactId));
+  if (!target)
+    return (
+      <RecipientCard title="Link not valid">
+        <p>{RESUBSCRIBE_ERROR_MESSAGES.not_found}</p>
+      </RecipientCard>
+    );
+  if (target.blocked)
+    return (
+      <RecipientCard title="We cannot subscribe this address">
+        <p role="alert">{RESUBSCRIBE_ERROR_MESSAGES[target.blocked]}</p>
+      </RecipientCard>
+    );
+  if (target.subscribed)
+    return (
+      <RecipientCard title="You are subscribed">
+        <p>
+          {target.maskedEmail} already receives email from <strong>{target.workspaceName}</strong>.
+        </p>
+      </RecipientCard>
+    );
+  return (
+    <RecipientCard title="Subscribe to our emails?">
+      <p>
+        Do you want <strong>{target.maskedEmail}</strong> to receive news and offers by email from{" "}
+        <strong>{target.workspaceName}</strong>? You can unsubscribe at any time with the link in every email.
+      </p>
+      <form method="get" action={`/api/subscribe/${contactId}`}>
+        <button type="submit">Yes, subscribe me</button>
+      </form>
+    </RecipientCard>
+  );
+}

@@ -1,0 +1,146 @@
+"use client";
+
+import { useActionState, useState } from "react";
+import { addManualBlockAction, removeSuppressionAction } from "@/app/(dashboard)/consent/actions";
+import { SubmitButton } from "@/components/form-controls";
+import { StatusMessage } from "./status-message";
+import { LocalTime } from "@/components/local-time";
+import type { FormState } from "@/lib/http/form-state";
+import { DialogButton } from "./confirm-dialog";
+
+export interface SuppressionItem {
+  reason: string;
+  created_at: Date | string;
+}
+
+const DESCRIPTION: Record<string, string> = {
+  complaint: "Reported your email as spam. Permanent: blocks all email.",
+  bounce: "Email could not be delivered. Blocks all email.",
+  manual: "Blocked by an administrator. Blocks all email.",
+  unsubscribe: "Unsubscribed. Blocks marketing email only.",
+};
+
+function RemoveForm({
+  contactId,
+  reason,
+  close,
+  onDone,
+}: {
+  contactId: string;
+  reason: string;
+  close: () => void;
+  onDone: (state: FormState) => void;
+}) {
+  const [state, action] = useActionState<FormState, FormData>(async (prev, form) => {
+    const result = await removeSuppressionAction(contactId, prev, form);
+    if (result.success) {
+      onDone(result);
+      close();
+    }
+    return result;
+  }, {});
+  return (
+    <form action={action} className="stack">
+      <StatusMessage state={state} />
+      <p>
+        Remove the <strong>{reason}</strong> suppression? Email that it blocks can then be sent to this
+        contact again.
+      </p>
+      <input type="hidden" name="reason" value={reason} />
+      <div className="row">
+        <SubmitButton className="danger" pendingLabel="Removing…">
+          Remove suppression
+        </SubmitButton>
+        <button type="button" className="secondary" onClick={close}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** Spec 2.6 in the dashboard: each suppression with reason and date, remove (never a complaint), add a manual block. */
+export function SuppressionsPanel({
+  contactId,
+  suppressions,
+}: {
+  contactId: string;
+  suppressions: SuppressionItem[];
+}) {
+  const [notice, setNotice] = useState<FormState>({});
+  const [, block] = useActionState<FormState>(async (prev) => {
+    const result = await addManualBlockAction(contactId, prev);
+    setNotice(result);
+    return result;
+  }, {});
+  const blocked = suppressions.some((s) => s.reason === "manual");
+  return (
+    <section className="card stack" aria-labelledby={`suppressions-${contactId}`}>
+      <h2 id={`suppressions-${contactId}`}>Suppressions</h2>
+      <StatusMessage state={notice} />
+      {suppressions.length === 0 ? (
+        <p className="hint">No suppressions: eligibility depends on the subscription alone.</p>
+      ) : (
+        <table className="data">
+          <caption className="sr-only">Suppressions of this contact</caption>
+          <thead>
+            <tr>
+              <th scope="col">Reason</th>
+              <th scope="col">Since</th>
+              <th scope="col">
+                <span className="sr-only">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {suppressions.map((s) => (
+              <tr key={s.reason}>
+                <td>
+                  <strong>{s.reason}</strong>
+                  <div className="hint">{DESCRIPTION[s.reason]}</div>
+                </td>
+                <td>
+                  <LocalTime value={s.created_at} />
+                </td>
+                <td>
+                  {s.reason === "complaint" ? (
+                    <span className="hint">Permanent</span>
+                  ) : (
+                    <DialogButton
+                      label={
+                        <>
+                          Remove<span className="sr-only"> {s.reason} suppression</span>
+                        </>
+                      }
+                      title={`Remove the ${s.reason} suppression`}
+                      className="secondary"
+                    >
+                      {(close) => (
+                        <RemoveForm
+                          contactId={contactId}
+                          reason={s.reason}
+                          close={close}
+                          onDone={setNotice}
+                        />
+                      )}
+                    </DialogButton>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {!blocked && (
+        <form action={block} className="row">
+          <SubmitButton className="secondary" pendingLabel="Blocking…">
+            Block all email
+          </SubmitButton>
+          <span className="hint">
+            Adds a manual suppression: no marketing or transactional email is sent.
+          </span>
+        </form>
+      )}
+    </section>
+  );
+}

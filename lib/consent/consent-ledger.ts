@@ -1,0 +1,55 @@
+import type { Db } from "@/lib/db/doors";
+
+export interface LedgerEntry {
+  id: string;
+  action: "subscribed" | "unsubscribed" | "suppressed" | "unsuppressed";
+  flow: string;
+  source: string | null;
+  legal_basis: string | null;
+  reason: string | null;
+  ip: string | null;
+  actor: string | null;
+  created_at: Date;
+}
+
+/** Issue 5 item 8: a contact's consent ledger, newest first, with who acted (null = the system or the person). */
+export async function getConsentLedger(
+  db: Db,
+  input: { workspaceId: string; contactId: string },
+): Promise<LedgerEntry[]> {
+  return db<LedgerEntry[]>`
+    select e.id, e.action, e.flow, e.source, e.legal_basis, e.reason, host(e.ip) as ip, e.created_at,
+           nullif(btrim(concat_ws(' ', p.first_name, p.last_name)), '') as actor
+    from public.consent_events e
+    left join public.user_profiles p on p.id = e.actor_user_id
+    where e.contact_id = ${input.contactId} and e.workspace_id = ${input.workspaceId}
+    order by e.created_at desc, e.id`;
+}
+
+const SELF_SERVICE = new Set(["unsubscribe_link", "resubscribe_link", "form", "rsvp"]);
+
+/** Who made a change: the member, the person themself (links, forms, RSVP) or the system. */
+export function actorLabel(entry: Pick<LedgerEntry, "actor" | "flow">): string {
+  return entry.actor ?? (SELF_SERVICE.has(entry.flow) ? "Contact" : "System");
+}
+
+function csvCell(value: unknown): string {
+  if (value === null || value === undefined) return "";
+  let text = value instanceof Date ? value.toISOString() : String(value);
+  // a cell a spreadsheet would run as a formula is prefixed, so it stays text
+  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** The ledger as CSV (RFC 4180), oldest first, for a GDPR request. */
+export function consentLedgerCsv(email: string, entries: LedgerEntry[]): string {
+  const header = ["timestamp", "email", "action", "flow", "source", "legal_basis", "reason", "ip", "actor"];
+  const rows = [...entries]
+    .reverse()
+    .map((e) =>
+      [e.created_at, email, e.action, e.flow, e.source, e.legal_basis, e.reason, e.ip, actorLabel(e)]
+        .map(csvCell)
+        .join(","),
+    );
+  return [header.join(","), ...rows].join("\r\n") + "\r\n";
+}

@@ -1,0 +1,56 @@
+import { z } from "zod";
+import type { Db } from "@/lib/db/doors";
+import { applyConsent } from "./apply-consent";
+import { decideConsent, LEGAL_BASES } from "./consent-rules";
+import { loadConsentState } from "./load-consent-state";
+
+export const manualSubscribeSchema = z.object({
+  legalBasis: z.enum(LEGAL_BASES, { error: "Choose the legal basis for this consent." }),
+  attested: z.literal(true, { error: "Confirm that the contact gave this consent." }),
+});
+
+export interface ManualSubscribeInput {
+  workspaceId: string;
+  contactId: string;
+  legalBasis: unknown;
+  attested: unknown;
+  /** the admin's IP (spec 4.9) */
+  ip: string | null;
+  actorUserId: string;
+}
+
+export type ManualSubscribeResult =
+  { data: { contactId: string } } | { error: string; field?: "legalBasis" | "attested" };
+
+/**
+ * Spec 4.9: allowed for any non-subscribed contact; requires a legal basis of the three and a
+ * checked attestation. Sets is_subscribed, opt_in_timestamp, opt_in_source 'Admin Manual Entry:
+ * <legal_basis>' and opt_in_ip (the admin's), clears unsubscribed_at and every suppression but a
+ * complaint, which stays (spec 3.3) and keeps blocking all email.
+ */
+export async function manualSubscribe(db: Db, input: ManualSubscribeInput): Promise<ManualSubscribeResult> {
+  const parsed = manualSubscribeSchema.safeParse({ legalBasis: input.legalBasis, attested: input.attested });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return { error: issue.message, field: issue.path[0] as "legalBasis" | "attested" };
+  }
+  const state = await loadConsentState(db, input);
+  if (!state) return { error: "Contact not found." };
+  if (state.is_subscribed && !state.unsubscribed_at) return { error: "This contact is already subscribed." };
+
+  const change = decideConsent("manual", {
+    contact: state,
+    suppressions: state.suppressions,
+    ip: input.ip,
+    legalBasis: parsed.data.legalBasis,
+  });
+  if ("skip" in change) return { error: change.skip };
+  await applyConsent(db, {
+    workspaceId: state.workspace_id,
+    contactId: state.id,
+    change,
+    actorUserId: input.actorUserId,
+    writeColumns: true,
+  });
+  return { data: { contactId: state.id } };
+}

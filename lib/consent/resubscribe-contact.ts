@@ -1,0 +1,55 @@
+import type { Db } from "@/lib/db/doors";
+import { applyConsent } from "./apply-consent";
+import { decideConsent } from "./consent-rules";
+import { loadConsentState } from "./load-consent-state";
+
+/** Why a re-subscribe was refused: a fixed set of codes, each with its own page text. */
+export type ResubscribeError = "not_found" | "complaint" | "bounce";
+
+export const RESUBSCRIBE_ERROR_MESSAGES: Record<ResubscribeError, string> = {
+  not_found: "This subscribe link is not valid. It may have been mistyped or the contact removed.",
+  complaint:
+    "This address reported our email as spam, so it cannot be re-subscribed. Please contact us directly if this was a mistake.",
+  bounce:
+    "Email to this address could not be delivered (it bounced), so it cannot be re-subscribed. Please contact us to update your address.",
+};
+
+export function isResubscribeError(value: unknown): value is ResubscribeError {
+  return typeof value === "string" && Object.hasOwn(RESUBSCRIBE_ERROR_MESSAGES, value);
+}
+
+/**
+ * Spec 4.6, GET /api/subscribe/{contact_id}: refused past a bounce or complaint suppression;
+ * otherwise is_subscribed true, unsubscribed_at null, 'unsubscribe' and 'manual' suppressions
+ * deleted, opt-in IP and time recorded. An already subscribed contact keeps its consent proof
+ * and has only a stale unsubscribed_at or leftover soft suppressions cleaned (step 3).
+ */
+export async function resubscribeContact(
+  db: Db,
+  input: { contactId: string; ip?: string | null },
+): Promise<{ data: { changed: boolean } } | { error: ResubscribeError }> {
+  const state = await loadConsentState(db, { contactId: input.contactId });
+  if (!state) return { error: "not_found" };
+  if (state.suppressions.includes("complaint")) return { error: "complaint" };
+  if (state.suppressions.includes("bounce")) return { error: "bounce" };
+
+  const clean =
+    state.is_subscribed &&
+    !state.unsubscribed_at &&
+    !state.suppressions.some((r) => r === "unsubscribe" || r === "manual");
+  if (clean) return { data: { changed: false } };
+
+  const change = decideConsent("resubscribe_link", {
+    contact: state,
+    suppressions: state.suppressions,
+    ip: input.ip,
+  });
+  if ("skip" in change) throw new Error(change.skip);
+  await applyConsent(db, {
+    workspaceId: state.workspace_id,
+    contactId: state.id,
+    change,
+    writeColumns: true,
+  });
+  return { data: { changed: true } };
+}

@@ -1,0 +1,49 @@
+import type { Db } from "@/lib/db/doors";
+import { applyConsent } from "./apply-consent";
+import { decideConsent } from "./consent-rules";
+import { loadConsentState } from "./load-consent-state";
+
+export interface UnsubscribeInput {
+  contactId: string;
+  /** set by the dashboard (the member's workspace); the public link knows only the contact */
+  workspaceId?: string;
+  flow: "unsubscribe_link" | "manual_unsubscribe";
+  ip?: string | null;
+  actorUserId?: string | null;
+}
+
+export type UnsubscribeResult =
+  | { data: { contactId: string; workspaceId: string; workspaceName: string; changed: boolean } }
+  | { error: "not_found" };
+
+/**
+ * Spec 3.3 / 4.7: the unsubscribe link, and plain unsubscribe in the dashboard (4.9): is_subscribed
+ * false, unsubscribed_at now, an 'unsubscribe' suppression. Opening the link again (or the mail
+ * client's one-click POST after the person clicked) changes nothing: the first time is kept.
+ */
+export async function unsubscribeContact(db: Db, input: UnsubscribeInput): Promise<UnsubscribeResult> {
+  const state = await loadConsentState(db, input);
+  if (!state) return { error: "not_found" };
+  const result = {
+    contactId: state.id,
+    workspaceId: state.workspace_id,
+    workspaceName: state.workspace_name,
+  };
+  const already = !state.is_subscribed && state.unsubscribed_at && state.suppressions.includes("unsubscribe");
+  if (already) return { data: { ...result, changed: false } };
+
+  const change = decideConsent(input.flow, {
+    contact: state,
+    suppressions: state.suppressions,
+    ip: input.ip,
+  });
+  if ("skip" in change) throw new Error(`unsubscribe cannot be skipped: ${change.skip}`);
+  await applyConsent(db, {
+    workspaceId: state.workspace_id,
+    contactId: state.id,
+    change,
+    actorUserId: input.actorUserId,
+    writeColumns: true,
+  });
+  return { data: { ...result, changed: true } };
+}

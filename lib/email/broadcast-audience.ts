@@ -1,0 +1,63 @@
+import { z } from "zod";
+import type { Db } from "@/lib/db/doors";
+
+/**
+ * A broadcast's audience: the contact list's filters (spec 4.15 tag resolution) that make sense
+ * for a send: include tags (any/all), exclude tags, source. Written here in SQL, set-based.
+ */
+export const audienceSchema = z.object({
+  tagIds: z.array(z.uuid()).max(50).default([]),
+  tagMode: z.enum(["any", "all"]).default("any"),
+  excludeTagIds: z.array(z.uuid()).max(50).default([]),
+  source: z
+    .string()
+    .trim()
+    .max(100)
+    .optional()
+    .transform((v) => v || undefined),
+});
+export type Audience = z.output<typeof audienceSchema>;
+
+/**
+ * The SQL condition selecting the audience's contacts, on a `public.contacts` aliased `c`.
+ * 'all' intersects the tags' contact sets, 'any' unions them; excluded tags subtract from the
+ * included set, or from all of the workspace's contacts when no tag is included.
+ */
+export function audienceCondition(db: Db, workspaceId: string, audience: Audience) {
+  const { tagIds, tagMode, excludeTagIds, source } = audience;
+  const include =
+    tagIds.length === 0
+      ? db``
+      : tagMode === "all"
+        ? db`and c.id in (select ct.contact_id from public.contact_tags ct where ct.tag_id in ${db(tagIds)}
+                          group by ct.contact_id having count(distinct ct.tag_id) = ${new Set(tagIds).size})`
+        : db`and exists (select 1 from public.contact_tags ct where ct.contact_id = c.id and ct.tag_id in ${db(tagIds)})`;
+  const exclude = excludeTagIds.length
+    ? db`and not exists (select 1 from public.contact_tags ct where ct.contact_id = c.id and ct.tag_id in ${db(excludeTagIds)})`
+    : db``;
+  return db`c.workspace_id = ${workspaceId} ${source ? db`and c.source = ${source}` : db``} ${include} ${exclude}`;
+}
+
+/**
+ * Spec 8.3 for marketing, as SQL over the same contact (the preview's counterpart of
+ * ineligibilityReason; a test holds the two to the same answers). Null: eligible.
+ */
+export function marketingSkipReasonSql(db: Db) {
+  return db`case
+    when exists (select 1 from public.contact_suppressions s where s.contact_id = c.id and s.reason = 'bounce') then 'bounce suppression'
+    when exists (select 1 from public.contact_suppressions s where s.contact_id = c.id and s.reason = 'complaint') then 'complaint suppression'
+    when exists (select 1 from public.contact_suppressions s where s.contact_id = c.id and s.reason = 'manual') then 'manual suppression'
+    when exists (select 1 from public.contact_suppressions s where s.contact_id = c.id) then 'unsubscribe suppression'
+    when c.unsubscribed_at is not null then 'unsubscribed'
+    when not c.is_subscribed then 'not opted in'
+  end`;
+}
+
+/** The choices the compose form offers: the workspace's tags and contact sources. */
+export async function audienceOptions(db: Db, workspaceId: string) {
+  const tags = await db<{ id: string; name: string }[]>`
+    select id, name from public.tags where workspace_id = ${workspaceId} order by name`;
+  const sources = await db<{ source: string }[]>`
+    select distinct source from public.contacts where workspace_id = ${workspaceId} order by source`;
+  return { tags, sources: sources.map((s) => s.source) };
+}

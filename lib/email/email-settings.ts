@@ -1,0 +1,64 @@
+import { z } from "zod";
+import type { Db } from "@/lib/db/doors";
+
+export interface EmailSettings {
+  tracking_url: string | null;
+  subscribe_footer_enabled: boolean;
+  subscribe_footer_message: string;
+  subscribe_footer_link_text: string;
+}
+
+const trackingUrl = z
+  .string()
+  .trim()
+  .max(300, "Keep the tracking URL under 300 characters.")
+  .refine((value) => {
+    if (value === "") return true;
+    try {
+      const url = new URL(value);
+      return url.protocol === "https:" && !url.username && !url.password && !url.search && !url.hash;
+    } catch {
+      return false;
+    }
+  }, "Enter an https:// address without query or fragment, such as https://links.example.com.")
+  .transform((value) => (value === "" ? null : value.replace(/\/+$/, "")));
+
+/** Spec 4.8 footer settings and the {tracking_url} of 4.7, as the settings form sends them. */
+export const emailSettingsSchema = z.object({
+  subscribeFooterEnabled: z.preprocess((v) => v === "on" || v === true, z.boolean()),
+  subscribeFooterMessage: z
+    .string()
+    .trim()
+    .min(1, "Write the footer message.")
+    .max(500, "Keep the footer message under 500 characters."),
+  subscribeFooterLinkText: z
+    .string()
+    .trim()
+    .min(1, "Write the link text.")
+    .max(100, "Keep the link text under 100 characters."),
+  trackingUrl,
+});
+
+export async function getEmailSettings(db: Db, workspaceId: string): Promise<EmailSettings | null> {
+  const [row] = await db<EmailSettings[]>`
+    select tracking_url, subscribe_footer_enabled, subscribe_footer_message, subscribe_footer_link_text
+    from public.workspaces where id = ${workspaceId}`;
+  return row ?? null;
+}
+
+/** Saves the settings; RLS lets only owners and admins update their workspace. */
+export async function updateEmailSettings(
+  db: Db,
+  workspaceId: string,
+  input: z.output<typeof emailSettingsSchema>,
+): Promise<{ data: EmailSettings } | { error: string }> {
+  const [row] = await db<EmailSettings[]>`
+    update public.workspaces set
+      subscribe_footer_enabled = ${input.subscribeFooterEnabled},
+      subscribe_footer_message = ${input.subscribeFooterMessage},
+      subscribe_footer_link_text = ${input.subscribeFooterLinkText},
+      tracking_url = ${input.trackingUrl}
+    where id = ${workspaceId}
+    returning tracking_url, subscribe_footer_enabled, subscribe_footer_message, subscribe_footer_link_text`;
+  return row ? { data: row } : { error: "Only owners and admins can change the email settings." };
+}

@@ -1,0 +1,20 @@
+import { Resend } from "resend";
+
+let cached: { key: string; base: string | undefined; client: Resend } | undefined;
+
+/**
+ * The Resend SDK client when RESEND_API_KEY is set, else null (the dev outbox). RESEND_BASE_URL
+ * points the SDK at another server (the test fake). Rebuilt when either changes.
+ */
+export function resendClient(): Resend | null {
+  const key = process.env.RESEND_API_KEY;
+  if (!key) return null;
+  const base = process.env.RESEND_BASE_URL;
+  if (cached?.key !== key || cached.base !== base)
+    cached = { key, base, client: new Resend(key, base ? { baseUrl: base } : undefined) };
+  return cached.client;
+}
+
+export function emailFrom(): string {
+  return process.env.EMAIL_FROM ?? "CRM <no-reply@example.com>";
+}

@@ -1,0 +1,212 @@
+import { createHash } from "node:crypto";
+import type { Db } from "@/lib/db/doors";
+import { ineligibilityReason } from "@/lib/consent/eligibility";
+import type { SuppressionReason } from "@/lib/consent/email-status";
+import { audienceCondition } from "./broadcast-audience";
+import { getBroadcast } from "./broadcasts";
+import { renderEmail, type RenderRecipient } from "./render-email";
+import { emailFrom, resendClient } from "./resend-client";
+
+/** Runs a function in its own transaction (withUser or withService bound to an identity). */
+export type TxRunner = <T>(fn: (db: Db) => Promise<T>) => Promise<T>;
+
+/** Resend's batch endpoint takes at most 100 emails. */
+export const BROADCAST_BATCH_SIZE = 100;
+
+interface QueuedEmail {
+  id: string;
+  to_email: string;
+  subject: string;
+  html: string;
+  text_body: string | null;
+  headers: Record<string, string>;
+}
+
+interface Candidate {
+  id: string;
+  email: string;
+  is_subscribed: boolean;
+  unsubscribed_at: Date | null;
+  suppressions: SuppressionReason[];
+}
+
+/**
+ * Contacts without a row for the broadcast. NOT IN over the broadcast's rows is planned as a
+ * hashed subplan whatever the statistics say; the equivalent NOT EXISTS was planned as a nested
+ * loop while email_sends was still "empty" to the planner, which made each batch scan every row
+ * (2.3 s per batch at 10,000 contacts in the benchmark).
+ */
+function notYetClaimed(db: Db, broadcastId: string) {
+  return db`c.id not in (select e.contact_id from public.email_sends e
+                         where e.broadcast_id = ${broadcastId} and e.contact_id is not null)`;
+}
+
+type Claim = { error: string } | { queued: QueuedEmail[] };
+
+/**
+ * Phase 1, in its own transaction under the broadcast's row lock: the rows still 'queued' by an
+ * interrupted run come back first (their delivery is retried with the same idempotency key);
+ * otherwise the next contacts of the audience without a row get one, eligible or skipped with
+ * the reason (spec 8.3). The unique (broadcast_id, contact_id) index makes a second row for a
+ * contact impossible, so no resume and no concurrent run reaches anyone twice.
+ */
+export async function claimBroadcastBatch(
+  db: Db,
+  input: { workspaceId: string; broadcastId: string; batchSize?: number },
+): Promise<Claim> {
+  const size = input.batchSize ?? BROADCAST_BATCH_SIZE;
+  const broadcast = await getBroadcast(db, input);
+  if (!broadcast) return { error: "Broadcast not found." };
+  await db`select 1 from public.broadcasts where id = ${broadcast.id} for update`;
+  const [{ status }] = await db`select status from public.broadcasts where id = ${broadcast.id}`;
+  if (status === "sent") return { queued: [] };
+
+  const leftover = await db<QueuedEmail[]>`
+    select id, to_email, subject, html, text_body, headers from public.email_sends
+    where broadcast_id = ${broadcast.id} and status = 'queued' order by id limit ${size}`;
+  if (leftover.length) return { queued: leftover };
+
+  const [settings] = await db`
+    select tracking_url, subscribe_footer_enabled, subscribe_footer_message, subscribe_footer_link_text
+    from public.workspaces where id = ${input.workspaceId}`;
+  const candidates = await db<Candidate[]>`
+    select c.id, c.email, c.is_subscribed, c.unsubscribed_at,
+           coalesce((select array_agg(s.reason) from public.contact_suppressions s where s.contact_id = c.id), '{}') as suppressions
+    from public.contacts c
+    where ${audienceCondition(db, input.workspaceId, broadcast.audience)}
+      and ${notYetClaimed(db, broadcast.id)}
+    order by c.id
+    limit ${size}`;
+  if (candidates.length === 0) {
+    await db`update public.broadcasts set status = 'sent', sent_at = now() where id = ${broadcast.id}`;
+    return { queued: [] };
+  }
+
+  const direct = resendClient() === null; // the dev outbox: stored is delivered
+  const rows = candidates.map((c) => {
+    const skip = ineligibilityReason("marketing", c);
+    const recipient = { ...(settings as Omit<RenderRecipient, keyof Candidate>), ...c };
+    const rendered = renderEmail(
+      { kind: "marketing", contactId: c.id, html: broadcast.body_html, text: broadcast.body_text },
+      skip ? null : recipient,
+    );
+    return {
+      workspace_id: input.workspaceId,
+      contact_id: c.id,
+      broadcast_id: broadcast.id,
+      to_email: c.email,
+      kind: "marketing",
+      subject: broadcast.subject,
+      html: rendered.html,
+      text_body: rendered.text ?? null,
+      headers: db.json(rendered.headers),
+      status: skip ? "skipped" : direct ? "outbox" : "queued",
+      skip_reason: skip,
+      provider: skip ? null : direct ? "outbox" : "resend",
+      sent_at: !skip && direct ? new Date() : null,
+    };
+  });
+  const inserted = await db<QueuedEmail[]>`
+    insert into public.email_sends ${db(rows)}
+    on conflict (broadcast_id, contact_id) where broadcast_id is not null do nothing
+    returning id, to_email, subject, html, text_body, headers, status`;
+  await db`update public.broadcasts set status = 'sending' where id = ${broadcast.id} and status <> 'sending'`;
+  return { queued: inserted.filter((r) => (r as unknown as { status: string }).status === "queued") };
+}
+
+type Delivery = { ids: string[] } & ({ providerIds: string[] } | { error: string });
+
+/**
+ * Phase 2, outside any transaction: one call to Resend's batch endpoint. The idempotency key is
+ * derived from the email rows, so re-delivering the same queued rows after a crash is answered
+ * by Resend from its first delivery instead of sending again.
+ */
+export async function deliverBroadcastBatch(broadcastId: string, queued: QueuedEmail[]): Promise<Delivery> {
+  const ids = queued.map((q) => q.id);
+  const resend = resendClient();
+  if (!resend) return { ids, error: "RESEND_API_KEY is not set" };
+  const key = createHash("sha256")
+    .update([...ids].sort().join(","))
+    .digest("hex")
+    .slice(0, 40);
+  const { data, error } = await resend.batch.send(
+    queued.map((q) => ({
+      from: emailFrom(),
+      to: q.to_email,
+      subject: q.subject,
+      html: q.html,
+      text: q.text_body ?? undefined,
+      headers: q.headers,
+    })),
+    { idempotencyKey: `broadcast-${broadcastId}-${key}` },
+  );
+  if (error || !data) return { ids, error: error ? `${error.name}: ${error.message}` : "no answer" };
+  return { ids, providerIds: data.data.map((d) => d.id) };
+}
+
+/** Phase 3: the batch's outcome on its rows, in one statement. */
+export async function recordBroadcastDelivery(db: Db, delivery: Delivery): Promise<void> {
+  if ("error" in delivery) {
+    await db`update public.email_sends set status = 'failed', skip_reason = ${delivery.error}
+             where id = any(${delivery.ids}::uuid[]) and status = 'queued'`;
+    return;
+  }
+  await db`
+    update public.email_sends e set status = 'sent', provider_message_id = v.provider_id, sent_at = now()
+    from (select unnest(${delivery.ids}::uuid[]) as id, unnest(${delivery.providerIds}::text[]) as provider_id) v
+    where e.id = v.id and e.id = any(${delivery.ids}::uuid[]) and e.status = 'queued'`;
+}
+
+export interface BroadcastProgress {
+  status: string;
+  processed: number;
+  sent: number;
+  skipped: number;
+  failed: number;
+  remaining: number;
+  done: boolean;
+}
+
+export async function broadcastProgress(
+  db: Db,
+  input: { workspaceId: string; broadcastId: string },
+): Promise<BroadcastProgress | null> {
+  const broadcast = await getBroadcast(db, input);
+  if (!broadcast) return null;
+  const [counts] = await db`
+    select count(*)::int as processed,
+           count(*) filter (where status in ('sent', 'outbox', 'bounced', 'complained'))::int as sent,
+           count(*) filter (where status = 'skipped')::int as skipped,
+           count(*) filter (where status = 'failed')::int as failed,
+           count(*) filter (where status = 'queued')::int as queued
+    from public.email_sends where broadcast_id = ${broadcast.id}`;
+  const [{ remaining }] = await db`
+    select count(*)::int as remaining from public.contacts c
+    where ${audienceCondition(db, input.workspaceId, broadcast.audience)}
+      and ${notYetClaimed(db, broadcast.id)}`;
+  const done = broadcast.status === "sent";
+  return {
+    status: broadcast.status,
+    processed: counts.processed,
+    sent: counts.sent,
+    skipped: counts.skipped,
+    failed: counts.failed,
+    remaining: done ? 0 : remaining + counts.queued,
+    done,
+  };
+}
+
+/** One step of a broadcast: claim a batch, deliver it, record the outcome, report progress. Call until done. */
+export async function sendBroadcastBatch(
+  run: TxRunner,
+  input: { workspaceId: string; broadcastId: string; batchSize?: number },
+): Promise<{ data: BroadcastProgress } | { error: string }> {
+  const claim = await run((db) => claimBroadcastBatch(db, input));
+  if ("error" in claim) return claim;
+  if (claim.queued.length) {
+    const delivery = await deliverBroadcastBatch(input.broadcastId, claim.queued);
+    await run((db) => recordBroadcastDelivery(db, delivery));
+  }
+  const progress = await run((db) => broadcastProgress(db, input));
+  return progress ? { data: progress } : { error: "Broadcast not found." };
+}

@@ -1,0 +1,55 @@
+/**
+ * The e2e app's own database, for arranging what the UI of this branch cannot create (a
+ * contact in a given state) and for asserting stored state. Same address as scripts/e2e-server.ts:
+ * `<db>_e2e_<port>` on DATABASE_URL's server, else the embedded database on port + 20000.
+ */
+import postgres from "postgres";
+
+const port = Number(process.env.E2E_PORT ?? 3100);
+
+export function appDatabaseUrl(): string {
+  const base = process.env.DATABASE_URL;
+  if (!base)
+    return `postgres://postgres:postgres@127.0.0.1:${process.env.EMBEDDED_DB_PORT ?? port + 20000}/postgres`;
+  const u = new URL(base);
+  u.pathname = `/${u.pathname.slice(1) || "postgres"}_e2e_${port}`;
+  return u.toString();
+}
+
+export async function withAppDb<T>(fn: (sql: postgres.Sql) => Promise<T>): Promise<T> {
+  const sql = postgres(appDatabaseUrl(), { max: 1, onnotice: () => {} });
+  try {
+    return await fn(sql);
+  } finally {
+    await sql.end();
+  }
+}
+
+/** A contact in the workspace owned by `ownerEmail` (the one that signed up). */
+export async function createContactFor(
+  ownerEmail: string,
+  fields: Record<string, unknown> = {},
+  suppressions: string[] = [],
+): Promise<{ id: string; email: string }> {
+  return withAppDb(async (sql) => {
+    const [ws] = await sql`
+      select m.workspace_id from workspace_members m join auth.users u on u.id = m.user_id
+      where u.email = ${ownerEmail} and m.role = 'owner' limit 1`;
+    const email = `contact-${Date.now()}-${Math.random().toString(36).slice(2, 7)}@example.test`;
+    const [c] =
+      await sql`insert into contacts ${sql({ workspace_id: ws.workspace_id, email, ...fields } as never)} returning id, email`;
+    for (const reason of suppressions)
+      await sql`insert into contact_suppressions (contact_id, reason) values (${c.id}, ${reason})`;
+    return { id: c.id, email: c.email };
+  });
+}
+
+export async function contactConsent(id: string) {
+  return withAppDb(async (sql) => {
+    const [c] = await sql`
+      select is_subscribed, unsubscribed_at, opt_in_source,
+             array(select reason from contact_suppressions s where s.contact_id = contacts.id order by reason) as suppressions
+      from contacts where id = ${id}`;
+    return c;
+  });
+}
