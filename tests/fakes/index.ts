@@ -1,3 +1,5 @@
+import { startFakeEventbrite } from "./eventbrite";
+
 /**
  * Local HTTP servers standing in for Stripe, Eventbrite and Resend, the only fakes in
  * the project. Each provider module adds itself here; `env` points the app at them.
@@ -10,6 +12,9 @@ export interface RunningFakes {
 export async function startFakes(): Promise<RunningFakes> {
   const stops: (() => Promise<void>)[] = [];
   const env: Record<string, string> = {};
+  const eventbrite = await startFakeEventbrite();
+  stops.push(eventbrite.stop);
+  Object.assign(env, eventbrite.env);
   return {
     env,
     async stop() {
