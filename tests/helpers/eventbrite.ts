@@ -6,7 +6,7 @@ import { startFakeEventbrite, type FakeEventbrite } from "../fakes/eventbrite";
  * The fake Eventbrite for one test file, with the app's environment pointed at it.
  * Returns a handle whose `fake` is set once the server is up.
  */
-export function useFakeEventbrite(): { fake: FakeEventbrite } {
+export function setupFakeEventbrite(): { fake: FakeEventbrite } {
   const handle = {} as { fake: FakeEventbrite };
   const saved: Record<string, string | undefined> = {};
   beforeAll(async () => {

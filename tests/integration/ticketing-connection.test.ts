@@ -8,12 +8,12 @@ import {
 import { disconnectTicketing } from "@/lib/events/ticketing/disconnect-ticketing";
 import { runTicketingSync } from "@/lib/events/ticketing/run-ticketing-sync";
 import { setupTestDatabase } from "../helpers/db";
-import { connectToFake, registrationAutomation, useFakeEventbrite } from "../helpers/eventbrite";
+import { connectToFake, registrationAutomation, setupFakeEventbrite } from "../helpers/eventbrite";
 import { createContact, createWorkspace } from "../helpers/factories";
 import { freeClass, paidClass } from "../fakes/eventbrite";
 
 const db = setupTestDatabase();
-const eb = useFakeEventbrite();
+const eb = setupFakeEventbrite();
 
 const stateFor = (workspaceId: string, userId: string) =>
   signValue(TICKETING_OAUTH_PURPOSE, { workspaceId, userId });

@@ -6,12 +6,12 @@ import {
   processTicketingDelivery,
 } from "@/lib/events/ticketing/process-ticketing-deliveries";
 import { setupTestDatabase } from "../helpers/db";
-import { connectToFake, delivery, registrationAutomation, useFakeEventbrite } from "../helpers/eventbrite";
+import { connectToFake, delivery, registrationAutomation, setupFakeEventbrite } from "../helpers/eventbrite";
 import { createContact, createWorkspace } from "../helpers/factories";
 import { paidClass } from "../fakes/eventbrite";
 
 const db = setupTestDatabase();
-const eb = useFakeEventbrite();
+const eb = setupFakeEventbrite();
 
 const accept = (body: unknown) => withService((tx) => acceptTicketingDelivery(tx, body));
 
