@@ -60,7 +60,8 @@ export const getEventsSchema = z.object({
   search: z
     .string()
     .max(200)
-    .optional()
+    .nullish()
+    .catch(null)
     .transform((v) => v?.trim() || null),
   upcoming: tristate,
   published: tristate,
