@@ -1,8 +1,19 @@
 "use client";
 
-import { useActionState } from "react";
+import { useActionState, useId } from "react";
 import type { FormState } from "@/lib/http/form-state";
-import { FormMessage, SubmitButton } from "@/components/form-controls";
+import { SubmitButton } from "@/components/form-controls";
+
+/** The outcome of one of several forms on the page, announced when it appears. */
+function Outcome({ state }: { state: FormState }) {
+  const id = useId();
+  return (
+    <div id={id} role="status" aria-live="polite">
+      {state.message && <div className="alert error">{state.message}</div>}
+      {state.success && <div className="alert success">{state.success}</div>}
+    </div>
+  );
+}
 
 type Action = (prev: FormState, form: FormData) => Promise<FormState>;
 
@@ -11,7 +22,7 @@ export function AutoSubscribeForm({ action, enabled }: { action: Action; enabled
   const [state, formAction] = useActionState<FormState, FormData>(action, {});
   return (
     <form action={formAction} className="stack">
-      <FormMessage state={state} />
+      <Outcome state={state} />
       <label className="check">
         <input
           type="checkbox"
@@ -35,7 +46,7 @@ export function SyncForm({ action }: { action: (prev: FormState) => Promise<Form
   const [state, formAction] = useActionState<FormState>(action, {});
   return (
     <form action={formAction} className="stack">
-      <FormMessage state={state} />
+      <Outcome state={state} />
       <SubmitButton pendingLabel="Syncing…" className="secondary">
         Sync now
       </SubmitButton>
