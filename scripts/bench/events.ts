@@ -1,0 +1,164 @@
+/**
+ * Benchmark of GET /api/v1/public/events against `next start` on the real Postgres (issue 7):
+ * a workspace with 500 events (half past, half upcoming; four in five published, some with
+ * paid ticket classes), 32 connections, the key as a Bearer token; and the no-database
+ * health route of the same server, in the same run, for the ratio.
+ *
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/crm_events npx tsx scripts/bench/events.ts
+ *
+ * It creates and drops its own database (crm_bench_events) beside DATABASE_URL's, reuses
+ * `.next` when it is newer than the sources (else runs `next build`), and listens on 3271.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { readdirSync, statSync } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import autocannon from "autocannon";
+import { connect } from "../../lib/db/client";
+import { migrate } from "../../lib/db/migrate";
+import { hashApiKey, newApiKey } from "../../lib/api-keys/hash-api-key";
+
+const PORT = Number(process.env.BENCH_EVENTS_PORT ?? 3271);
+const CONNECTIONS = 32;
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const EVENTS = 500;
+const root = process.cwd();
+
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestSource(full) : statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+function ensureBuild(): void {
+  let built = 0;
+  try {
+    built = statSync(path.join(root, ".next", "BUILD_ID")).mtimeMs;
+  } catch {}
+  const sources = Math.max(...["app", "lib", "components"].map((d) => newestSource(path.join(root, d))));
+  if (built > sources) return;
+  console.log("building the app (next build)…");
+  const result = spawnSync(path.join(root, "node_modules", ".bin", "next"), ["build"], {
+    stdio: "inherit",
+    env: { ...process.env, NODE_ENV: "production" },
+  });
+  if (result.status !== 0) throw new Error("next build failed");
+}
+
+async function createDatabase(base: string) {
+  const name = "crm_bench_events";
+  const admin = connect(base, { max: 1 });
+  await admin.unsafe(`drop database if exists "${name}" with (force)`);
+  await admin.unsafe(`create database "${name}"`);
+  const u = new URL(base);
+  u.pathname = `/${name}`;
+  return {
+    url: u.toString(),
+    drop: async () => {
+      await admin.unsafe(`drop database if exists "${name}" with (force)`);
+      await admin.end();
+    },
+  };
+}
+
+/** 500 events: half ended, half upcoming; 4 in 5 published; every third with paid classes. */
+async function seed(url: string): Promise<{ key: string; returned: number }> {
+  const sql = connect(url, { max: 1 });
+  await migrate(sql);
+  const [ws] = await sql`insert into public.workspaces (name) values ('Bench') returning id`;
+  const day = 86_400_000;
+  const rows = Array.from({ length: EVENTS }, (_, i) => {
+    const start = new Date(Date.now() + (i - EVENTS / 2) * day + 3_600_000);
+    return {
+      workspace_id: ws.id,
+      name: `Event ${i}`,
+      description: `<p>Event number <strong>${i}</strong>: talks, food and music.</p>`,
+      location: i % 4 === 0 ? "Online" : `Hall ${i % 7}, 1 Main St, Springfield`,
+      start_time: start,
+      end_time: new Date(start.getTime() + 3 * 3_600_000),
+      timezone: "America/New_York",
+      is_published: i % 5 !== 0,
+      ticket_price: i % 3 === 0 ? "25.00" : null,
+      ticket_class_count: i % 3 === 0 ? 1 + (i % 2) : 0,
+    };
+  });
+  await sql`insert into public.events ${sql(rows)}`;
+  const key = newApiKey();
+  await sql`insert into public.api_keys (workspace_id, name, key_hash) values (${ws.id}, 'Bench', ${hashApiKey(key)})`;
+  const [{ n }] = await sql`
+    select count(*)::int as n from public.events where workspace_id = ${ws.id} and is_published and end_time > now()`;
+  await sql.end();
+  return { key, returned: n };
+}
+
+async function startServer(databaseUrl: string): Promise<ChildProcess> {
+  const child = spawn(path.join(root, "node_modules", ".bin", "next"), ["start", "-p", String(PORT)], {
+    env: { ...process.env, DATABASE_URL: databaseUrl, DATABASE_EMBEDDED: "0", PORT: String(PORT), NODE_ENV: "production" },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  for (let i = 0; i < 300; i++) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${PORT}/api/health`)).ok) return child;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  child.kill("SIGTERM");
+  throw new Error(`next start did not answer on ${PORT}`);
+}
+
+async function load(label: string, urlPath: string, headers: Record<string, string> = {}, duration = DURATION) {
+  const result = await autocannon({ url: `http://127.0.0.1:${PORT}${urlPath}`, connections: CONNECTIONS, duration, headers });
+  return {
+    label,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts + result.non2xx,
+    bytes: result.throughput.average,
+  };
+}
+
+export default async function run(): Promise<void> {
+  const base = process.env.DATABASE_URL;
+  if (!base) throw new Error("Set DATABASE_URL to a Postgres server (the benchmark creates its own database there).");
+  ensureBuild();
+  const db = await createDatabase(base);
+  let server: ChildProcess | undefined;
+  try {
+    const { key, returned } = await seed(db.url);
+    server = await startServer(db.url);
+    const auth = { Authorization: `Bearer ${key}` };
+    const body = await (await fetch(`http://127.0.0.1:${PORT}/api/v1/public/events`, { headers: auth })).text();
+    await load("warm-up", "/api/v1/public/events", auth, 3);
+    await load("warm-up", "/api/health", {}, 2);
+    const health = await load("GET /api/health (no database)", "/api/health");
+    const events = await load(`GET /api/v1/public/events (${returned} of ${EVENTS} events)`, "/api/v1/public/events", auth);
+    console.log(
+      `\nPublic events API, ${CONNECTIONS} connections, ${DURATION} s each, next start on Postgres; body ${(body.length / 1024).toFixed(1)} KiB\n`,
+    );
+    console.table(
+      [health, events].map((r) => ({
+        route: r.label,
+        "req/s": Math.round(r.rps),
+        "p50 ms": r.p50,
+        "p99 ms": r.p99,
+        "MB/s": (r.bytes / 1e6).toFixed(1),
+        errors: r.errors,
+        "ratio to health": (r.rps / health.rps).toFixed(2),
+      })),
+    );
+  } finally {
+    server?.kill("SIGTERM");
+    await db.drop();
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  run().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}
