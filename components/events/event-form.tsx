@@ -84,9 +84,15 @@ export function EventForm({
           <div className="row">
             <Field label="Starts" name="start" type="datetime-local" state={state} required />
             <Field label="Ends" name="end" type="datetime-local" state={state} required />
-            <label>
-              Time zone
-              <select name="timezone" defaultValue={v.timezone ?? "UTC"} aria-describedby="tz-hint">
+            <div className="field">
+              <label htmlFor="event-timezone">Time zone</label>
+              <select
+                id="event-timezone"
+                name="timezone"
+                defaultValue={v.timezone ?? "UTC"}
+                aria-describedby={state.errors?.timezone ? "tz-hint tz-error" : "tz-hint"}
+                aria-invalid={state.errors?.timezone ? true : undefined}
+              >
                 {timeZones.map((zone) => (
                   <option key={zone} value={zone}>
                     {zone}
@@ -96,8 +102,12 @@ export function EventForm({
               <span id="tz-hint" className="hint">
                 Start and end are times in this zone.
               </span>
-              {state.errors?.timezone && <span className="field-error">{state.errors.timezone}</span>}
-            </label>
+              {state.errors?.timezone && (
+                <span id="tz-error" className="field-error">
+                  {state.errors.timezone}
+                </span>
+              )}
+            </div>
           </div>
         </>
       )}
