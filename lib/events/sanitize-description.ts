@@ -41,10 +41,3 @@ export function sanitizeDescription(html: string | null | undefined): string | n
   const clean = sanitizeHtml(html ?? "", OPTIONS).trim();
   return clean === "" ? null : clean;
 }
-
-/** The text of a sanitised description, for previews and emails' plain-text part. */
-export function descriptionText(html: string | null | undefined): string {
-  return sanitizeHtml(html ?? "", { allowedTags: [], allowedAttributes: {} })
-    .replace(/\s+/g, " ")
-    .trim();
-}

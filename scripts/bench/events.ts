@@ -21,6 +21,7 @@ import { hashApiKey, newApiKey } from "../../lib/api-keys/hash-api-key";
 const PORT = Number(process.env.BENCH_EVENTS_PORT ?? 3271);
 const CONNECTIONS = 32;
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const EVENTS = 500;
 const root = process.cwd();
 
@@ -96,7 +97,13 @@ async function seed(url: string): Promise<{ key: string; returned: number }> {
 
 async function startServer(databaseUrl: string): Promise<ChildProcess> {
   const child = spawn(path.join(root, "node_modules", ".bin", "next"), ["start", "-p", String(PORT)], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, DATABASE_EMBEDDED: "0", PORT: String(PORT), NODE_ENV: "production" },
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      DATABASE_EMBEDDED: "0",
+      PORT: String(PORT),
+      NODE_ENV: "production",
+    },
     stdio: ["ignore", "ignore", "inherit"],
   });
   for (let i = 0; i < 300; i++) {
@@ -109,10 +116,26 @@ async function startServer(databaseUrl: string): Promise<ChildProcess> {
   throw new Error(`next start did not answer on ${PORT}`);
 }
 
-async function load(label: string, urlPath: string, headers: Record<string, string> = {}, duration = DURATION) {
-  const result = await autocannon({ url: `http://127.0.0.1:${PORT}${urlPath}`, connections: CONNECTIONS, duration, headers });
+interface Sample {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  bytes: number;
+}
+
+async function load(
+  urlPath: string,
+  headers: Record<string, string> = {},
+  duration = DURATION,
+): Promise<Sample> {
+  const result = await autocannon({
+    url: `http://127.0.0.1:${PORT}${urlPath}`,
+    connections: CONNECTIONS,
+    duration,
+    headers,
+  });
   return {
-    label,
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
@@ -121,9 +144,23 @@ async function load(label: string, urlPath: string, headers: Record<string, stri
   };
 }
 
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/** The median round of each figure; errors summed. */
+function summarise(samples: Sample[]): Sample {
+  return {
+    rps: median(samples.map((s) => s.rps)),
+    p50: median(samples.map((s) => s.p50)),
+    p99: median(samples.map((s) => s.p99)),
+    errors: samples.reduce((n, s) => n + s.errors, 0),
+    bytes: median(samples.map((s) => s.bytes)),
+  };
+}
+
 export default async function run(): Promise<void> {
   const base = process.env.DATABASE_URL;
-  if (!base) throw new Error("Set DATABASE_URL to a Postgres server (the benchmark creates its own database there).");
+  if (!base)
+    throw new Error("Set DATABASE_URL to a Postgres server (the benchmark creates its own database there).");
   ensureBuild();
   const db = await createDatabase(base);
   let server: ChildProcess | undefined;
@@ -131,13 +168,25 @@ export default async function run(): Promise<void> {
     const { key, returned } = await seed(db.url);
     server = await startServer(db.url);
     const auth = { Authorization: `Bearer ${key}` };
-    const body = await (await fetch(`http://127.0.0.1:${PORT}/api/v1/public/events`, { headers: auth })).text();
-    await load("warm-up", "/api/v1/public/events", auth, 3);
-    await load("warm-up", "/api/health", {}, 2);
-    const health = await load("GET /api/health (no database)", "/api/health");
-    const events = await load(`GET /api/v1/public/events (${returned} of ${EVENTS} events)`, "/api/v1/public/events", auth);
+    const body = await (
+      await fetch(`http://127.0.0.1:${PORT}/api/v1/public/events`, { headers: auth })
+    ).text();
+    await load("/api/v1/public/events", auth, 3);
+    await load("/api/health", {}, 2);
+    // alternating rounds, so both routes see the same machine (it is shared)
+    const healthRounds: Sample[] = [];
+    const eventRounds: Sample[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      healthRounds.push(await load("/api/health"));
+      eventRounds.push(await load("/api/v1/public/events", auth));
+    }
+    const health = { label: "GET /api/health (no database)", ...summarise(healthRounds) };
+    const events = {
+      label: `GET /api/v1/public/events (${returned} of ${EVENTS} events)`,
+      ...summarise(eventRounds),
+    };
     console.log(
-      `\nPublic events API, ${CONNECTIONS} connections, ${DURATION} s each, next start on Postgres; body ${(body.length / 1024).toFixed(1)} KiB\n`,
+      `\nPublic events API: ${CONNECTIONS} connections, median of ${ROUNDS} alternating ${DURATION}-s rounds, next start on Postgres, body ${(body.length / 1024).toFixed(1)} KiB\n`,
     );
     console.table(
       [health, events].map((r) => ({
