@@ -137,6 +137,8 @@ export async function deleteWebhook(token: string, webhookId: string): Promise<v
 export const listOrganizationEvents = (token: string, organizationId: string) =>
   all<EbEvent>(token, `/organizations/${encodeURIComponent(organizationId)}/events/`, "events", {
     expand: "ticket_classes,venue",
+    // every status: a re-sync must see events that were cancelled or ended since
+    status: "all",
   });
 
 export const getEvent = (token: string, eventId: string) =>
