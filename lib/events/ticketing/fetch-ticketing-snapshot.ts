@@ -1,4 +1,4 @@
-import { getEvent, listEventAttendees, listOrganizationEvents } from "../eventbrite/client";
+import { listEventAttendees, listOrganizationEvents } from "../eventbrite/client";
 import { mapEvent, type ImportedEvent } from "../eventbrite/map-event";
 import { ticketHolder, type TicketHolder } from "../eventbrite/map-attendee";
 
@@ -16,18 +16,13 @@ export interface TicketingSnapshot {
 export async function fetchTicketingSnapshot(
   token: string,
   organizationId: string,
-  options: { eventIds?: string[]; attendees?: boolean } = {},
 ): Promise<TicketingSnapshot> {
-  const events = options.eventIds
-    ? await Promise.all(options.eventIds.map((id) => getEvent(token, id)))
-    : await listOrganizationEvents(token, organizationId);
+  const events = await listOrganizationEvents(token, organizationId);
   const holders: TicketHolder[] = [];
-  if (options.attendees !== false) {
-    for (const event of events) {
-      for (const attendee of await listEventAttendees(token, String(event.id))) {
-        const holder = ticketHolder({ ...attendee, event_id: attendee.event_id ?? String(event.id) });
-        if (holder) holders.push(holder);
-      }
+  for (const event of events) {
+    for (const attendee of await listEventAttendees(token, String(event.id))) {
+      const holder = ticketHolder({ ...attendee, event_id: attendee.event_id ?? String(event.id) });
+      if (holder) holders.push(holder);
     }
   }
   return { events: events.map(mapEvent), holders };
