@@ -10,7 +10,7 @@
  * `.next` when it is newer than the sources (else runs `next build`), and listens on 3271.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { readdirSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import autocannon from "autocannon";
@@ -116,30 +116,74 @@ async function startServer(databaseUrl: string): Promise<ChildProcess> {
   throw new Error(`next start did not answer on ${PORT}`);
 }
 
+const TICKS_PER_SECOND = 100;
+
+/** CPU seconds used so far by a process and its descendants (Linux /proc), or NaN elsewhere. */
+function treeCpuSeconds(rootPid: number): number {
+  try {
+    const stats = readdirSync("/proc")
+      .filter((d) => /^\d+$/.test(d))
+      .map((d) => {
+        try {
+          const fields = readFileSync(`/proc/${d}/stat`, "utf8")
+            .replace(/^.*\) /, "")
+            .split(" ");
+          return { pid: Number(d), ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) };
+        } catch {
+          return null;
+        }
+      })
+      .filter((s): s is { pid: number; ppid: number; ticks: number } => s !== null);
+    const inTree = new Set([rootPid]);
+    for (let grew = true; grew;) {
+      grew = false;
+      for (const s of stats)
+        if (!inTree.has(s.pid) && inTree.has(s.ppid)) {
+          inTree.add(s.pid);
+          grew = true;
+        }
+    }
+    return stats.filter((s) => inTree.has(s.pid)).reduce((n, s) => n + s.ticks, 0) / TICKS_PER_SECOND;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+let serverPid = 0;
+
 interface Sample {
   rps: number;
   p50: number;
   p99: number;
   errors: number;
   bytes: number;
+  /** server CPU (the Next.js process tree, not Postgres) per request in ms: steadier than req/s on a shared machine */
+  cpuMs: number;
 }
 
+/** `refused`: the route is expected to answer 4xx, which is then not an error. */
 async function load(
   urlPath: string,
-  headers: Record<string, string> = {},
-  duration = DURATION,
+  {
+    headers = {},
+    duration = DURATION,
+    refused = false,
+  }: { headers?: Record<string, string>; duration?: number; refused?: boolean } = {},
 ): Promise<Sample> {
+  const cpuBefore = treeCpuSeconds(serverPid);
   const result = await autocannon({
     url: `http://127.0.0.1:${PORT}${urlPath}`,
     connections: CONNECTIONS,
     duration,
     headers,
   });
+  const cpuMs = ((treeCpuSeconds(serverPid) - cpuBefore) * 1000) / Math.max(1, result.requests.total);
   return {
+    cpuMs,
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
-    errors: result.errors + result.timeouts + result.non2xx,
+    errors: result.errors + result.timeouts + (refused ? 0 : result.non2xx),
     bytes: result.throughput.average,
   };
 }
@@ -154,6 +198,7 @@ function summarise(samples: Sample[]): Sample {
     p99: median(samples.map((s) => s.p99)),
     errors: samples.reduce((n, s) => n + s.errors, 0),
     bytes: median(samples.map((s) => s.bytes)),
+    cpuMs: median(samples.map((s) => s.cpuMs)),
   };
 }
 
@@ -167,18 +212,25 @@ export default async function run(): Promise<void> {
   try {
     const { key, returned } = await seed(db.url);
     server = await startServer(db.url);
+    serverPid = server.pid ?? 0;
     const auth = { Authorization: `Bearer ${key}` };
+    const unknownKey = { Authorization: "Bearer evk_unknown" };
     const body = await (
       await fetch(`http://127.0.0.1:${PORT}/api/v1/public/events`, { headers: auth })
     ).text();
-    await load("/api/v1/public/events", auth, 3);
-    await load("/api/health", {}, 2);
+    await load("/api/v1/public/events", { headers: auth, duration: 3 });
+    await load("/api/health", { duration: 2 });
     // alternating rounds, so both routes see the same machine (it is shared)
     const healthRounds: Sample[] = [];
     const eventRounds: Sample[] = [];
+    const refusedRounds: Sample[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       healthRounds.push(await load("/api/health"));
-      eventRounds.push(await load("/api/v1/public/events", auth));
+      eventRounds.push(await load("/api/v1/public/events", { headers: auth }));
+      // diagnostic: the key check alone (an unknown key is answered 401 after the lookup)
+      refusedRounds.push(
+        await load("/api/v1/public/events", { headers: unknownKey, duration: DURATION / 2, refused: true }),
+      );
     }
     const health = { label: "GET /api/health (no database)", ...summarise(healthRounds) };
     const events = {
@@ -189,12 +241,17 @@ export default async function run(): Promise<void> {
       `\nPublic events API: ${CONNECTIONS} connections, median of ${ROUNDS} alternating ${DURATION}-s rounds, next start on Postgres, body ${(body.length / 1024).toFixed(1)} KiB\n`,
     );
     console.table(
-      [health, events].map((r) => ({
+      [
+        health,
+        events,
+        { label: "  …unknown key: 401 after the key lookup", ...summarise(refusedRounds) },
+      ].map((r) => ({
         route: r.label,
         "req/s": Math.round(r.rps),
         "p50 ms": r.p50,
         "p99 ms": r.p99,
         "MB/s": (r.bytes / 1e6).toFixed(1),
+        "server CPU ms/req": r.cpuMs.toFixed(2),
         errors: r.errors,
         "ratio to health": (r.rps / health.rps).toFixed(2),
       })),

@@ -8,14 +8,19 @@
 const TTL_MS = 5_000;
 const MAX_ENTRIES = 1_000;
 
-const entries = new Map<string, { body: Promise<string>; expires: number }>();
+const entries = new Map<string, { body: Promise<Uint8Array<ArrayBuffer>>; expires: number }>();
+const encoder = new TextEncoder();
 
-export function cachedPublicEvents(workspaceId: string, load: () => Promise<unknown>): Promise<string> {
+/** The workspace's list as UTF-8 JSON bytes, encoded once per load. */
+export function cachedPublicEvents(
+  workspaceId: string,
+  load: () => Promise<unknown>,
+): Promise<Uint8Array<ArrayBuffer>> {
   const now = Date.now();
   const hit = entries.get(workspaceId);
   if (hit && hit.expires > now) return hit.body;
   if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value!);
-  const body = load().then((data) => JSON.stringify(data));
+  const body = load().then((data) => encoder.encode(JSON.stringify(data)));
   entries.set(workspaceId, { body, expires: now + TTL_MS });
   body.catch(() => entries.delete(workspaceId));
   return body;

@@ -38,7 +38,9 @@ export async function GET(request: Request) {
   const auth = await withService((db) => authenticateApiKey(db, key));
   if (auth === null) return refuse(401, "This API key is not valid.");
   if (auth === "revoked") return refuse(403, "This API key has been revoked.");
-  const body = await cachedPublicEvents(auth.workspaceId, () => withService((db) => listPublicEvents(db, auth)));
+  const body = await cachedPublicEvents(auth.workspaceId, () =>
+    withService((db) => listPublicEvents(db, auth)),
+  );
   return new Response(body, {
     headers: {
       ...CORS,
