@@ -1,4 +1,5 @@
 import { startFakeResend } from "./resend";
+import { startFakeEventbrite } from "./eventbrite";
 
 /**
  * Local HTTP servers standing in for Stripe, Eventbrite and Resend, the only fakes in
@@ -15,6 +16,9 @@ export async function startFakes(): Promise<RunningFakes> {
   const resend = await startFakeResend();
   stops.push(resend.stop);
   Object.assign(env, resend.env);
+  const eventbrite = await startFakeEventbrite();
+  stops.push(eventbrite.stop);
+  Object.assign(env, eventbrite.env);
   return {
     env,
     async stop() {

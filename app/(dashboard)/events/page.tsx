@@ -1,14 +1,147 @@
 import type { Metadata } from "next";
-import { requireMember } from "@/lib/auth/context";
+import Link from "next/link";
+import { requireMember, ADMIN_ROLES } from "@/lib/auth/context";
+import { withUser } from "@/lib/db/doors";
+import { getEvents } from "@/lib/events/get-events";
+import { getEventsSchema } from "@/lib/events/schemas";
+import { displayPrice } from "@/lib/events/ticket-pricing";
+import { viewerTimeZone } from "@/lib/events/viewer-time-zone";
+import { formatInZone } from "@/lib/events/zoned-time";
 
 export const metadata: Metadata = { title: "Events" };
 
-export default async function EventsPage() {
-  await requireMember();
+type Search = Record<string, string | string[] | undefined>;
+const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? "";
+
+export default async function EventsPage({ searchParams }: { searchParams: Promise<Search> }) {
+  const ctx = await requireMember();
+  const q = await searchParams;
+  const filters = getEventsSchema.parse({
+    search: one(q.search),
+    upcoming: one(q.upcoming),
+    published: one(q.published),
+    sortBy: one(q.sortBy) || undefined,
+    sortDir: one(q.sortDir) || undefined,
+    page: one(q.page) || undefined,
+  });
+  const [page, zone] = await withUser(ctx.claims, (db) =>
+    Promise.all([getEvents(db, { ...filters, workspaceId: ctx.workspace.workspaceId }), viewerTimeZone(db)]),
+  );
+  const tri = (v: boolean | null) => (v === null ? "" : String(v));
+  const params = {
+    search: filters.search ?? "",
+    upcoming: tri(filters.upcoming),
+    published: tri(filters.published),
+    sortBy: filters.sortBy,
+    sortDir: filters.sortDir,
+  };
+  const isAdmin = ADMIN_ROLES.includes(ctx.workspace.role);
+  const pages = Math.max(1, Math.ceil(page.total / page.pageSize));
+  const link = (n: number) => `/events?${new URLSearchParams({ ...params, page: String(n) })}`;
   return (
     <>
-      <h1>Events</h1>
-      <div className="card empty">Nothing here yet.</div>
+      <div className="topbar">
+        <h1>Events</h1>
+        <div className="row">
+          <Link href="/settings/ticketing">Eventbrite</Link>
+          <Link href="/settings/api-keys">API keys</Link>
+          {isAdmin && (
+            <Link className="button" href="/events/new">
+              New event
+            </Link>
+          )}
+        </div>
+      </div>
+      {one(q.deleted) && (
+        <div role="status" className="alert success">
+          The event was deleted.
+        </div>
+      )}
+      <form className="row card" method="get" aria-label="Filter events">
+        <label>
+          Search
+          <input name="search" type="search" defaultValue={params.search} placeholder="Name or location" />
+        </label>
+        <label>
+          When
+          <select name="upcoming" defaultValue={params.upcoming}>
+            <option value="">All</option>
+            <option value="true">Upcoming</option>
+            <option value="false">Past</option>
+          </select>
+        </label>
+        <label>
+          Status
+          <select name="published" defaultValue={params.published}>
+            <option value="">All</option>
+            <option value="true">Published</option>
+            <option value="false">Not published</option>
+          </select>
+        </label>
+        <label>
+          Sort by
+          <select name="sortBy" defaultValue={params.sortBy}>
+            <option value="start_time">Start</option>
+            <option value="name">Name</option>
+            <option value="created_at">Created</option>
+          </select>
+        </label>
+        <label>
+          Order
+          <select name="sortDir" defaultValue={params.sortDir}>
+            <option value="asc">Ascending</option>
+            <option value="desc">Descending</option>
+          </select>
+        </label>
+        <button type="submit" className="secondary">
+          Apply
+        </button>
+      </form>
+      {page.data.length === 0 ? (
+        <div className="card empty">No events match.</div>
+      ) : (
+        <table className="data" style={{ marginTop: "1rem" }}>
+          <caption className="sr-only">
+            Events, {page.total} in all; times in {zone}
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Starts ({zone})</th>
+              <th scope="col">Location</th>
+              <th scope="col">Price</th>
+              <th scope="col">Registrations</th>
+              <th scope="col">Status</th>
+            </tr>
+          </thead>
+          <tbody>
+            {page.data.map((e) => (
+              <tr key={e.id}>
+                <td>
+                  <Link href={`/events/${e.id}`}>{e.name}</Link>
+                  {e.external_event_id && <span className="badge"> Eventbrite</span>}
+                </td>
+                <td>{formatInZone(e.start_time, zone)}</td>
+                <td>{e.location ?? "—"}</td>
+                <td>{displayPrice(e.ticket_price, e.ticket_class_count)}</td>
+                <td>{e.registration_count}</td>
+                <td>
+                  <span className={`badge${e.is_published ? " subscribed" : ""}`}>
+                    {e.is_published ? "Published" : "Not published"}
+                  </span>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <nav className="pagination" aria-label="Pages">
+        {page.page > 1 && <Link href={link(page.page - 1)}>Previous</Link>}
+        <span>
+          Page {page.page} of {pages}
+        </span>
+        {page.page < pages && <Link href={link(page.page + 1)}>Next</Link>}
+      </nav>
     </>
   );
 }

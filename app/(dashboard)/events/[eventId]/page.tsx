@@ -1,0 +1,161 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { ADMIN_ROLES, requireMember } from "@/lib/auth/context";
+import { withUser } from "@/lib/db/doors";
+import { getEventById } from "@/lib/events/get-event-by-id";
+import { sanitizeDescription } from "@/lib/events/sanitize-description";
+import { displayPrice } from "@/lib/events/ticket-pricing";
+import { viewerTimeZone } from "@/lib/events/viewer-time-zone";
+import { formatInZone } from "@/lib/events/zoned-time";
+import { ConfirmButton } from "@/components/confirm-button";
+import { deleteEventAction } from "../actions";
+
+export const metadata: Metadata = { title: "Event" };
+
+const money = (amount: string) => `$${Number(amount).toFixed(2)}`;
+
+export default async function EventPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ eventId: string }>;
+  searchParams: Promise<Record<string, string | undefined>>;
+}) {
+  const { eventId } = await params;
+  const q = await searchParams;
+  const ctx = await requireMember();
+  if (!/^[0-9a-f-]{36}$/i.test(eventId)) notFound();
+  const [result, zone] = await withUser(ctx.claims, (db) =>
+    Promise.all([getEventById(db, { workspaceId: ctx.workspace.workspaceId, eventId }), viewerTimeZone(db)]),
+  );
+  if ("error" in result) notFound();
+  const { event, registrations } = result.data;
+  const isAdmin = ADMIN_ROLES.includes(ctx.workspace.role);
+  const active = registrations.filter((r) => r.status === "registered").length;
+  return (
+    <>
+      <p>
+        <Link href="/events">← Events</Link>
+      </p>
+      <div className="topbar">
+        <h1>{event.name}</h1>
+        {isAdmin && (
+          <div className="row">
+            <Link className="button secondary" href={`/events/${event.id}/edit`}>
+              Edit
+            </Link>
+            <ConfirmButton
+              label="Delete"
+              title="Delete this event?"
+              message={`"${event.name}" and its ${registrations.length} registration(s) will be deleted. This cannot be undone.`}
+              confirmLabel="Delete event"
+              action={deleteEventAction}
+              fields={{ eventId: event.id }}
+            />
+          </div>
+        )}
+      </div>
+      {q.saved && (
+        <div role="status" className="alert success">
+          Saved.
+        </div>
+      )}
+      {q.error && (
+        <div role="alert" className="alert error">
+          The event could not be deleted.
+        </div>
+      )}
+      <section className="card stack" aria-label="Details">
+        <dl className="stack">
+          <div>
+            <dt className="hint">When ({event.timezone})</dt>
+            <dd>
+              {formatInZone(event.start_time, event.timezone)} –{" "}
+              {formatInZone(event.end_time, event.timezone)}
+              {zone !== event.timezone && (
+                <span className="hint"> · your time: {formatInZone(event.start_time, zone)}</span>
+              )}
+            </dd>
+          </div>
+          <div>
+            <dt className="hint">Where</dt>
+            <dd>{event.location ?? "—"}</dd>
+          </div>
+          <div>
+            <dt className="hint">Price</dt>
+            <dd>{displayPrice(event.ticket_price, event.ticket_class_count)}</dd>
+          </div>
+          <div>
+            <dt className="hint">Public listing</dt>
+            <dd>
+              {event.is_published ? "Published" : "Not published"}
+              {event.website_title && ` · “${event.website_title}”`}
+            </dd>
+          </div>
+          <div>
+            <dt className="hint">Registration</dt>
+            <dd>
+              {event.external_event_id ? (
+                <>
+                  On Eventbrite{" "}
+                  {event.eventbrite_url && (
+                    <a href={event.eventbrite_url} target="_blank" rel="noopener noreferrer">
+                      (event page)
+                    </a>
+                  )}
+                  {event.last_synced_at && (
+                    <span className="hint"> · synced {formatInZone(event.last_synced_at, zone)}</span>
+                  )}
+                </>
+              ) : (
+                <Link href={`/rsvp/${event.id}`}>RSVP page</Link>
+              )}
+            </dd>
+          </div>
+        </dl>
+        {event.description && (
+          <div dangerouslySetInnerHTML={{ __html: sanitizeDescription(event.description) ?? "" }} />
+        )}
+      </section>
+      <h2>
+        Registrations ({active} active
+        {registrations.length > active ? `, ${registrations.length - active} cancelled` : ""})
+      </h2>
+      {registrations.length === 0 ? (
+        <div className="card empty">No registrations yet.</div>
+      ) : (
+        <table className="data">
+          <thead>
+            <tr>
+              <th scope="col">Contact</th>
+              <th scope="col">Email</th>
+              <th scope="col">Status</th>
+              <th scope="col">Amount</th>
+              <th scope="col">Registered ({zone})</th>
+            </tr>
+          </thead>
+          <tbody>
+            {registrations.map((r) => (
+              <tr key={r.id}>
+                <td>
+                  <Link href={`/contacts/${r.contact_id}`}>
+                    {[r.first_name, r.last_name].filter(Boolean).join(" ") || r.email}
+                  </Link>
+                </td>
+                <td>{r.email}</td>
+                <td>
+                  <span className={`badge ${r.status === "registered" ? "subscribed" : "unsubscribed"}`}>
+                    {r.status === "registered" ? "Registered" : "Cancelled"}
+                  </span>
+                </td>
+                <td>{money(r.amount_paid)}</td>
+                <td>{formatInZone(r.created_at, zone)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,27 @@
+import type { Metadata } from "next";
+import { redirect } from "next/navigation";
+import { ADMIN_ROLES, requireMember } from "@/lib/auth/context";
+import { withUser } from "@/lib/db/doors";
+import { viewerTimeZone } from "@/lib/events/viewer-time-zone";
+import { timeZones } from "@/lib/events/zoned-time";
+import { EventForm } from "@/components/events/event-form";
+import { createEventAction } from "../actions";
+
+export const metadata: Metadata = { title: "New event" };
+
+export default async function NewEventPage() {
+  const ctx = await requireMember();
+  if (!ADMIN_ROLES.includes(ctx.workspace.role)) redirect("/events");
+  const zone = await withUser(ctx.claims, viewerTimeZone);
+  return (
+    <>
+      <h1>New event</h1>
+      <EventForm
+        action={createEventAction}
+        initial={{ values: { timezone: zone } }}
+        timeZones={timeZones()}
+        submitLabel="Create event"
+      />
+    </>
+  );
+}

@@ -1,0 +1,91 @@
+import type { Metadata } from "next";
+import { ADMIN_ROLES, requireMember } from "@/lib/auth/context";
+import { appUrl } from "@/lib/config";
+import { withUser } from "@/lib/db/doors";
+import { listApiKeys } from "@/lib/api-keys/list-api-keys";
+import { viewerTimeZone } from "@/lib/events/viewer-time-zone";
+import { formatInZone } from "@/lib/events/zoned-time";
+import { ConfirmButton } from "@/components/confirm-button";
+import { IssueApiKeyForm } from "@/components/events/issue-api-key-form";
+import { issueApiKeyAction, revokeApiKeyAction } from "./actions";
+
+export const metadata: Metadata = { title: "API keys" };
+
+export default async function ApiKeysPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | undefined>>;
+}) {
+  const q = await searchParams;
+  const ctx = await requireMember();
+  const isAdmin = ADMIN_ROLES.includes(ctx.workspace.role);
+  const [keys, zone] = await withUser(ctx.claims, (db) =>
+    Promise.all([listApiKeys(db, { workspaceId: ctx.workspace.workspaceId }), viewerTimeZone(db)]),
+  );
+  return (
+    <>
+      <h1>Public events API keys</h1>
+      <p>
+        Your website reads your published, upcoming events from <code>{appUrl()}/api/v1/public/events</code>{" "}
+        with a key sent as <code>Authorization: Bearer &lt;key&gt;</code> or <code>?key=&lt;key&gt;</code>.
+      </p>
+      {q.revoked && (
+        <div role="status" className="alert success">
+          The key was revoked.
+        </div>
+      )}
+      {q.error && (
+        <div role="alert" className="alert error">
+          The key could not be revoked.
+        </div>
+      )}
+      {isAdmin && <IssueApiKeyForm action={issueApiKeyAction} />}
+      <h2>Keys</h2>
+      {keys.length === 0 ? (
+        <div className="card empty">No keys yet.</div>
+      ) : (
+        <table className="data">
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Created ({zone})</th>
+              <th scope="col">Last used</th>
+              <th scope="col">Status</th>
+              {isAdmin && <th scope="col">Actions</th>}
+            </tr>
+          </thead>
+          <tbody>
+            {keys.map((k) => (
+              <tr key={k.id}>
+                <td>{k.name}</td>
+                <td>{formatInZone(k.created_at, zone)}</td>
+                <td>{k.last_used_at ? formatInZone(k.last_used_at, zone) : "Never"}</td>
+                <td>
+                  {k.revoked_at ? (
+                    <span className="badge spam">Revoked {formatInZone(k.revoked_at, zone, false)}</span>
+                  ) : (
+                    <span className="badge subscribed">Active</span>
+                  )}
+                </td>
+                {isAdmin && (
+                  <td>
+                    {!k.revoked_at && (
+                      <ConfirmButton
+                        label={`Revoke ${k.name}`}
+                        title={`Revoke “${k.name}”?`}
+                        message="Requests with this key will be refused from now on. This cannot be undone."
+                        confirmLabel="Revoke key"
+                        action={revokeApiKeyAction}
+                        fields={{ keyId: k.id }}
+                      />
+                    )}
+                  </td>
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </>
+  );
+}

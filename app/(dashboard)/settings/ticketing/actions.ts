@@ -1,0 +1,68 @@
+"use server";
+
+import { redirect } from "next/navigation";
+import { ADMIN_ROLES, NotAuthorizedError, requireMember, withMember } from "@/lib/auth/context";
+import { signValue } from "@/lib/auth/tokens";
+import { authorizeUrl, eventbriteConfigured } from "@/lib/events/eventbrite/client";
+import {
+  TICKETING_OAUTH_PURPOSE,
+  ticketingRedirectUri,
+} from "@/lib/events/ticketing/complete-ticketing-connection";
+import { disconnectTicketing } from "@/lib/events/ticketing/disconnect-ticketing";
+import { runTicketingSync } from "@/lib/events/ticketing/run-ticketing-sync";
+import { setAutoSubscribeAttendees } from "@/lib/events/ticketing/set-auto-subscribe-attendees";
+import type { FormState } from "@/lib/http/form-state";
+
+const NOT_ALLOWED = "Only owners and admins can manage the Eventbrite connection.";
+
+async function asAdmin<T>(fn: Parameters<typeof withMember<T>>[0]): Promise<T | { error: string }> {
+  try {
+    return await withMember(fn, { roles: ADMIN_ROLES });
+  } catch (error) {
+    if (error instanceof NotAuthorizedError) return { error: NOT_ALLOWED };
+    throw error;
+  }
+}
+
+/** Connect: to Eventbrite's authorisation, with a state signed for this member and workspace. */
+export async function connectTicketingAction(): Promise<void> {
+  const ctx = await requireMember();
+  if (!ADMIN_ROLES.includes(ctx.workspace.role)) redirect("/settings/ticketing?error=forbidden");
+  if (!eventbriteConfigured()) redirect("/settings/ticketing?error=not_configured");
+  const state = await signValue(TICKETING_OAUTH_PURPOSE, {
+    workspaceId: ctx.workspace.workspaceId,
+    userId: ctx.userId,
+  });
+  redirect(authorizeUrl(state, ticketingRedirectUri()));
+}
+
+export async function disconnectTicketingAction(): Promise<void> {
+  const result = await asAdmin((db, ctx) =>
+    disconnectTicketing(db, { workspaceId: ctx.workspace.workspaceId }),
+  );
+  redirect("error" in result ? "/settings/ticketing?error=disconnect" : "/settings/ticketing?disconnected=1");
+}
+
+export async function setAutoSubscribeAction(_prev: FormState, form: FormData): Promise<FormState> {
+  const enabled = form.get("auto_subscribe_attendees") === "on";
+  const result = await asAdmin((db, ctx) =>
+    setAutoSubscribeAttendees(db, { workspaceId: ctx.workspace.workspaceId, enabled }),
+  );
+  if ("error" in result) return { message: result.error };
+  return {
+    success: enabled
+      ? "New Eventbrite attendees will be subscribed (never past a spam complaint)."
+      : "New Eventbrite attendees will not be subscribed.",
+  };
+}
+
+/** Manual re-sync: the signed-in admin's workspace, historical rules (no auto-subscribe). */
+export async function syncTicketingAction(_prev: FormState): Promise<FormState> {
+  const workspace = await asAdmin(async (_db, ctx) => ({ id: ctx.workspace.workspaceId }));
+  if ("error" in workspace) return { message: workspace.error };
+  const result = await runTicketingSync(workspace.id);
+  if ("error" in result) return { message: result.error };
+  return {
+    success: `Synced ${result.data.events} event(s); ${result.data.registrations} registration(s) added or updated.`,
+  };
+}

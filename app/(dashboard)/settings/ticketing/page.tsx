@@ -1,0 +1,127 @@
+import type { Metadata } from "next";
+import { ADMIN_ROLES, requireMember } from "@/lib/auth/context";
+import { withUser } from "@/lib/db/doors";
+import { eventbriteConfigured } from "@/lib/events/eventbrite/client";
+import { getTicketingConnection } from "@/lib/events/ticketing/ticketing-connection";
+import { viewerTimeZone } from "@/lib/events/viewer-time-zone";
+import { formatInZone } from "@/lib/events/zoned-time";
+import { ConfirmButton } from "@/components/confirm-button";
+import { AutoSubscribeForm, SyncForm } from "@/components/events/ticketing-controls";
+import {
+  connectTicketingAction,
+  disconnectTicketingAction,
+  setAutoSubscribeAction,
+  syncTicketingAction,
+} from "./actions";
+
+export const metadata: Metadata = { title: "Eventbrite" };
+
+const ERRORS: Record<string, string> = {
+  denied: "Eventbrite access was not granted.",
+  state: "The connection request could not be verified. Start again from this page.",
+  exchange: "Eventbrite did not accept the authorisation. Try connecting again.",
+  organization: "No Eventbrite organisation was found for that account.",
+  webhook: "Eventbrite refused to register the webhook. Try connecting again.",
+  forbidden: "Only owners and admins can manage the Eventbrite connection.",
+  not_configured:
+    "Eventbrite is not configured on this server (EVENTBRITE_CLIENT_ID and EVENTBRITE_CLIENT_SECRET).",
+  disconnect: "Eventbrite could not be reached to remove the webhook. Try again in a moment.",
+};
+
+export default async function TicketingSettingsPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | undefined>>;
+}) {
+  const q = await searchParams;
+  const ctx = await requireMember();
+  const isAdmin = ADMIN_ROLES.includes(ctx.workspace.role);
+  const [connection, zone, lastSync] = await withUser(ctx.claims, (db) =>
+    Promise.all([
+      getTicketingConnection(db, ctx.workspace.workspaceId),
+      viewerTimeZone(db),
+      db`select max(last_synced_at) as at from public.events where workspace_id = ${ctx.workspace.workspaceId}`,
+    ]),
+  );
+  return (
+    <>
+      <h1>Eventbrite</h1>
+      {q.error && (
+        <div role="alert" className="alert error">
+          {ERRORS[q.error] ?? "Something went wrong."}
+        </div>
+      )}
+      {q.connected && (
+        <div role="status" className="alert success">
+          Connected. Your events and attendees are being imported.
+        </div>
+      )}
+      {q.disconnected && (
+        <div role="status" className="alert success">
+          Disconnected. Imported events and registrations are kept.
+        </div>
+      )}
+      {!connection ? (
+        <section className="card stack">
+          <p>
+            Connect your Eventbrite organisation to import its events and attendees and receive new orders,
+            refunds and ticket transfers as they happen.
+          </p>
+          {isAdmin ? (
+            <form action={connectTicketingAction}>
+              <button type="submit">Connect Eventbrite</button>
+            </form>
+          ) : (
+            <p className="hint">An owner or admin can connect Eventbrite.</p>
+          )}
+          {!eventbriteConfigured() && <p className="hint">{ERRORS.not_configured}</p>}
+        </section>
+      ) : (
+        <section className="card stack">
+          <dl className="stack">
+            <div>
+              <dt className="hint">Organisation</dt>
+              <dd>{connection.organization_name ?? connection.organization_id}</dd>
+            </div>
+            <div>
+              <dt className="hint">Connected</dt>
+              <dd>{formatInZone(connection.connected_at, zone)}</dd>
+            </div>
+            <div>
+              <dt className="hint">Real-time updates</dt>
+              <dd>{connection.webhook_id ? "Webhook registered" : "No webhook"}</dd>
+            </div>
+            <div>
+              <dt className="hint">Last sync</dt>
+              <dd>{lastSync[0]?.at ? formatInZone(lastSync[0].at, zone) : "Not yet"}</dd>
+            </div>
+          </dl>
+          {isAdmin ? (
+            <>
+              <h2>Attendees</h2>
+              <AutoSubscribeForm
+                action={setAutoSubscribeAction}
+                enabled={connection.auto_subscribe_attendees}
+              />
+              <h2>Sync</h2>
+              <SyncForm action={syncTicketingAction} />
+              <h2>Disconnect</h2>
+              <ConfirmButton
+                label="Disconnect Eventbrite"
+                title="Disconnect Eventbrite?"
+                message="The webhook is removed and new orders stop arriving. Imported events and registrations stay."
+                confirmLabel="Disconnect"
+                action={disconnectTicketingAction}
+                fields={{}}
+              />
+            </>
+          ) : (
+            <p className="hint">
+              New attendees are {connection.auto_subscribe_attendees ? "" : "not "}subscribed automatically.
+            </p>
+          )}
+        </section>
+      )}
+    </>
+  );
+}

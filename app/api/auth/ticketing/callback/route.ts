@@ -1,0 +1,32 @@
+import { after } from "next/server";
+import { ADMIN_ROLES, requireMember } from "@/lib/auth/context";
+import { appUrl } from "@/lib/config";
+import { withUser } from "@/lib/db/doors";
+import { completeTicketingConnection } from "@/lib/events/ticketing/complete-ticketing-connection";
+import { runTicketingSync } from "@/lib/events/ticketing/run-ticketing-sync";
+
+const back = (query: string) => Response.redirect(`${appUrl()}/settings/ticketing?${query}`, 303);
+
+/**
+ * GET /api/auth/ticketing/callback (spec 4.5): Eventbrite sends the member back here with
+ * code and state. The state must be the one signed for this member's current workspace;
+ * then the connection is completed and the first import runs after the answer.
+ */
+export async function GET(request: Request) {
+  const url = new URL(request.url);
+  if (url.searchParams.get("error")) return back("error=denied");
+  const ctx = await requireMember();
+  if (!ADMIN_ROLES.includes(ctx.workspace.role)) return back("error=forbidden");
+  const workspaceId = ctx.workspace.workspaceId;
+  const result = await withUser(ctx.claims, (db) =>
+    completeTicketingConnection(db, {
+      workspaceId,
+      userId: ctx.userId,
+      code: url.searchParams.get("code") ?? "",
+      state: url.searchParams.get("state") ?? "",
+    }),
+  );
+  if ("error" in result) return back(`error=${result.error}`);
+  after(() => runTicketingSync(workspaceId).then(() => undefined));
+  return back("connected=1");
+}

@@ -1,0 +1,21 @@
+/** An events row as postgres.js returns it (spec 2.7). */
+export interface EventRow {
+  id: string;
+  workspace_id: string;
+  name: string;
+  description: string | null;
+  location: string | null;
+  start_time: Date | null;
+  end_time: Date | null;
+  timezone: string;
+  external_event_id: string | null;
+  is_published: boolean;
+  website_title: string | null;
+  website_description: string | null;
+  ticket_price: string | null;
+  ticket_class_count: number;
+  eventbrite_url: string | null;
+  last_synced_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}

@@ -1,0 +1,48 @@
+import { sanitizeDescription } from "../sanitize-description";
+import { ticketPricing } from "../ticket-pricing";
+import { isTimeZone } from "../zoned-time";
+import type { EbEvent } from "./types";
+
+/** An events row as the ticketing sync writes it. */
+export interface ImportedEvent {
+  external_event_id: string;
+  name: string;
+  description: string | null;
+  location: string | null;
+  start_time: string;
+  end_time: string | null;
+  timezone: string;
+  eventbrite_url: string | null;
+  ticket_price: string | null;
+  ticket_class_count: number;
+  /** whether Eventbrite lists it (live, started, ended or completed) */
+  listed: boolean;
+}
+
+const LISTED = new Set(["live", "started", "ended", "completed"]);
+
+function location(event: EbEvent): string | null {
+  if (event.online_event) return "Online";
+  const venue = event.venue;
+  const parts = [venue?.name, venue?.address?.localized_address_display].filter((p): p is string =>
+    Boolean(p?.trim()),
+  );
+  return parts.length ? parts.join(", ") : null;
+}
+
+/** Spec 2.7 and 4.5: an Eventbrite event with its ticket classes as an events row. */
+export function mapEvent(event: EbEvent): ImportedEvent {
+  const zone = event.start.timezone && isTimeZone(event.start.timezone) ? event.start.timezone : "UTC";
+  return {
+    external_event_id: String(event.id),
+    name: event.name?.text?.trim() || "Untitled event",
+    description: sanitizeDescription(event.description?.html ?? event.summary ?? null),
+    location: location(event),
+    start_time: event.start.utc,
+    end_time: event.end?.utc ?? null,
+    timezone: zone,
+    eventbrite_url: event.url ?? null,
+    ...ticketPricing(event.ticket_classes ?? []),
+    listed: LISTED.has(event.status ?? "live"),
+  };
+}

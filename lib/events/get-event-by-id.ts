@@ -1,0 +1,31 @@
+import type { Db } from "@/lib/db/doors";
+import type { EventRow } from "./event-row";
+
+export interface EventRegistrationItem {
+  id: string;
+  contact_id: string;
+  email: string;
+  first_name: string | null;
+  last_name: string | null;
+  status: "registered" | "cancelled";
+  amount_paid: string;
+  external_attendee_id: string | null;
+  created_at: Date;
+}
+
+/** An event of the workspace with its registrations (newest first), for the event page. */
+export async function getEventById(
+  db: Db,
+  input: { workspaceId: string; eventId: string },
+): Promise<{ data: { event: EventRow; registrations: EventRegistrationItem[] } } | { error: string }> {
+  const [event] = await db<EventRow[]>`
+    select * from public.events where id = ${input.eventId} and workspace_id = ${input.workspaceId}`;
+  if (!event) return { error: "This event does not exist." };
+  const registrations = await db<EventRegistrationItem[]>`
+    select r.id, r.contact_id, c.email, c.first_name, c.last_name, r.status, r.amount_paid,
+           r.external_attendee_id, r.created_at
+    from public.event_registrations r join public.contacts c on c.id = r.contact_id
+    where r.event_id = ${event.id}
+    order by r.created_at desc, r.id`;
+  return { data: { event, registrations } };
+}

@@ -1,0 +1,24 @@
+import { appUrl } from "@/lib/config";
+import { escapeHtml } from "@/lib/html/escape";
+import type { EventRow } from "../event-row";
+import { formatInZone } from "../zoned-time";
+
+/** The RSVP confirmation (transactional): what, when (in the event's zone) and where. */
+export function rsvpConfirmationEmail(event: EventRow, firstName: string | null) {
+  const title = event.website_title ?? event.name;
+  const when = formatInZone(event.start_time, event.timezone);
+  const where = event.location ?? "";
+  const url = `${appUrl()}/rsvp/${event.id}`;
+  const greeting = firstName ? `Hi ${firstName},` : "Hi,";
+  const subject = `You're registered: ${title}`;
+  const text = [greeting, "", `You're registered for ${title}.`, `When: ${when}`]
+    .concat(where ? [`Where: ${where}`] : [], ["", url])
+    .join("\n");
+  const html = [
+    `<p>${escapeHtml(greeting)}</p>`,
+    `<p>You're registered for <strong>${escapeHtml(title)}</strong>.</p>`,
+    `<p>When: ${escapeHtml(when)}${where ? `<br>Where: ${escapeHtml(where)}` : ""}</p>`,
+    `<p><a href="${escapeHtml(url)}">Event details</a></p>`,
+  ].join("");
+  return { subject, html, text };
+}

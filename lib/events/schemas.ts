@@ -1,0 +1,71 @@
+import { z } from "zod";
+import { isTimeZone } from "./zoned-time";
+
+const checkbox = z
+  .union([z.string(), z.boolean()])
+  .nullish()
+  .transform((v) => v === true || v === "on" || v === "true" || v === "1");
+
+const optionalText = (max: number, label: string) =>
+  z
+    .string()
+    .max(max, `${label} is too long (at most ${max} characters).`)
+    .optional()
+    .transform((v) => (v?.trim() ? v.trim() : null));
+
+const LOCAL = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/;
+
+/** The dashboard's event form (spec 2.7): times are wall-clock times in the event's zone. */
+export const eventFormSchema = z
+  .object({
+    name: z
+      .string()
+      .trim()
+      .min(1, "Name the event.")
+      .max(200, "The name is too long (at most 200 characters)."),
+    description: optionalText(100_000, "The description"),
+    location: optionalText(300, "The location"),
+    online: checkbox,
+    start: z.string().regex(LOCAL, "Enter the start date and time."),
+    end: z.string().regex(LOCAL, "Enter the end date and time."),
+    timezone: z.string().refine(isTimeZone, "Choose a time zone."),
+    is_published: checkbox,
+    website_title: optionalText(200, "The website title"),
+    website_description: optionalText(100_000, "The website description"),
+  })
+  .refine((e) => e.end >= e.start, {
+    path: ["end"],
+    message: "The end must not be before the start.",
+  });
+export type EventFormInput = z.infer<typeof eventFormSchema>;
+
+/** What a ticketing-linked event lets the workspace change (the rest comes from Eventbrite). */
+export const linkedEventFormSchema = z.object({
+  is_published: checkbox,
+  website_title: optionalText(200, "The website title"),
+  website_description: optionalText(100_000, "The website description"),
+});
+export type LinkedEventFormInput = z.infer<typeof linkedEventFormSchema>;
+
+const tristate = z
+  .union([z.boolean(), z.enum(["true", "false", "all", ""])])
+  .nullish()
+  .catch(null)
+  .transform((v) => (v === true || v === "true" ? true : v === false || v === "false" ? false : null));
+
+/** Spec 4.15 getEvents(params). */
+export const getEventsSchema = z.object({
+  page: z.coerce.number().int().min(1).catch(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).catch(25).default(25),
+  search: z
+    .string()
+    .max(200)
+    .nullish()
+    .catch(null)
+    .transform((v) => v?.trim() || null),
+  upcoming: tristate,
+  published: tristate,
+  sortBy: z.enum(["name", "created_at", "start_time"]).catch("start_time").default("start_time"),
+  sortDir: z.enum(["asc", "desc"]).catch("asc").default("asc"),
+});
+export type GetEventsParams = z.input<typeof getEventsSchema>;

@@ -1,0 +1,26 @@
+import { withService } from "@/lib/db/doors";
+import { fetchTicketingSnapshot } from "./fetch-ticketing-snapshot";
+import { importTicketingSnapshot } from "./import-ticketing-snapshot";
+import { getTicketingConnection } from "./ticketing-connection";
+
+/**
+ * Import and sync (issue 7 item 3), as a job: reads the connection, fetches the snapshot
+ * from Eventbrite with no transaction open, then writes it in one transaction. Historical:
+ * no auto-subscribe, no audit notes, no automations. The caller has checked that the
+ * workspace is the signed-in admin's (or is the system, after connecting).
+ */
+export async function runTicketingSync(
+  workspaceId: string,
+): Promise<{ data: { events: number; registrations: number } } | { error: string }> {
+  const connection = await withService((db) => getTicketingConnection(db, workspaceId));
+  if (!connection?.organization_id) return { error: "Connect Eventbrite first." };
+  let snapshot;
+  try {
+    snapshot = await fetchTicketingSnapshot(connection.access_token, connection.organization_id);
+  } catch (error) {
+    console.error("ticketing sync: Eventbrite could not be read", error);
+    return { error: "Eventbrite could not be reached. Try again in a moment." };
+  }
+  const data = await withService((db) => importTicketingSnapshot(db, { workspaceId, snapshot }));
+  return { data };
+}

@@ -1,0 +1,32 @@
+import type { Db } from "@/lib/db/doors";
+import { eventColumns } from "./create-event";
+import type { EventRow } from "./event-row";
+import type { EventFormInput, LinkedEventFormInput } from "./schemas";
+import { sanitizeDescription } from "./sanitize-description";
+
+/**
+ * Edits an event. A manual event takes the whole form; a ticketing-linked one only its
+ * publish toggle and website title and description, because the sync owns the rest.
+ */
+export async function updateEvent(
+  db: Db,
+  input: { workspaceId: string; eventId: string; event: EventFormInput | LinkedEventFormInput },
+): Promise<{ data: EventRow } | { error: string }> {
+  const [current] = await db`
+    select external_event_id from public.events
+    where id = ${input.eventId} and workspace_id = ${input.workspaceId} for update`;
+  if (!current) return { error: "This event does not exist." };
+  const columns =
+    current.external_event_id || !("name" in input.event)
+      ? {
+          is_published: input.event.is_published,
+          website_title: input.event.website_title,
+          website_description: sanitizeDescription(input.event.website_description),
+        }
+      : eventColumns(input.event);
+  const [event] = await db<EventRow[]>`
+    update public.events set ${db(columns)}
+    where id = ${input.eventId} and workspace_id = ${input.workspaceId} returning *`;
+  if (!event) return { error: "You cannot change this event." };
+  return { data: event };
+}

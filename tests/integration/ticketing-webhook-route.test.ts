@@ -1,0 +1,90 @@
+import { describe, expect, test, vi } from "vitest";
+import { setupTestDatabase } from "../helpers/db";
+import { connectToFake, delivery, setupFakeEventbrite } from "../helpers/eventbrite";
+import { createWorkspace } from "../helpers/factories";
+
+// after() needs Next's request scope: here it only records the work to run after the answer
+const afterAnswer = vi.hoisted(() => [] as (() => Promise<void>)[]);
+vi.mock("next/server", async (original) => ({
+  ...(await original<typeof import("next/server")>()),
+  after: (task: () => Promise<void>) => afterAnswer.push(task),
+}));
+
+const { POST } = await import("@/app/api/webhooks/ticketing/route");
+const { GET: retry } = await import("@/app/api/admin/retry-ticketing-webhooks/route");
+
+const db = setupTestDatabase();
+const eb = setupFakeEventbrite();
+
+const post = (body: unknown) =>
+  POST(new Request("http://crm.test/api/webhooks/ticketing", { method: "POST", body: JSON.stringify(body) }));
+
+describe("4.5 POST /api/webhooks/ticketing", () => {
+  test("4.5: answers 200 at once with the delivery kept, and processes it after the answer", async () => {
+    const ws = await createWorkspace(db.sql);
+    const { webhookId } = await connectToFake(db.sql, eb.fake, ws.id);
+    const ebEvent = eb.fake.addEvent();
+    const { order } = eb.fake.addOrder({
+      eventId: ebEvent.id,
+      buyer: { email: "a@example.test" },
+      attendees: [{ email: "a@example.test" }],
+    });
+    afterAnswer.length = 0;
+    const res = await post(delivery(eb.fake, webhookId, "order.placed", `/orders/${order.id}/`));
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ ok: true, duplicate: false });
+    const [kept] = await db.sql`select status from webhook_inbox where workspace_id = ${ws.id}`;
+    expect(kept.status).toBe("pending");
+    expect(await db.sql`select 1 from event_registrations where workspace_id = ${ws.id}`).toHaveLength(0);
+
+    for (const task of afterAnswer.splice(0)) await task();
+    expect(await db.sql`select 1 from event_registrations where workspace_id = ${ws.id}`).toHaveLength(1);
+    expect((await db.sql`select status from webhook_inbox where workspace_id = ${ws.id}`)[0].status).toBe(
+      "done",
+    );
+  });
+
+  test("refused deliveries get a 4xx and schedule nothing", async () => {
+    afterAnswer.length = 0;
+    const unknown = await post({
+      api_url: eb.fake.apiUrl("/orders/1/"),
+      config: { action: "order.placed", webhook_id: "nope" },
+    });
+    expect(unknown.status).toBe(403);
+    const garbage = await POST(
+      new Request("http://crm.test/api/webhooks/ticketing", { method: "POST", body: "{" }),
+    );
+    expect(garbage.status).toBe(400);
+    expect(afterAnswer).toHaveLength(0);
+  });
+
+  test("the retry route needs the service key and processes what a crash left undone", async () => {
+    process.env.SERVICE_API_KEY = "service-key-for-tests";
+    const ws = await createWorkspace(db.sql);
+    const { webhookId } = await connectToFake(db.sql, eb.fake, ws.id);
+    const ebEvent = eb.fake.addEvent();
+    const { order } = eb.fake.addOrder({
+      eventId: ebEvent.id,
+      buyer: { email: "b@example.test" },
+      attendees: [{ email: "b@example.test" }],
+    });
+    afterAnswer.length = 0;
+    await post(delivery(eb.fake, webhookId, "order.placed", `/orders/${order.id}/`));
+    afterAnswer.length = 0; // the process died before running them
+    await db.sql`update webhook_inbox set received_at = now() - interval '5 minutes' where workspace_id = ${ws.id}`;
+    const denied = await retry(
+      new Request("http://crm.test/api/admin/retry-ticketing-webhooks", {
+        headers: { Authorization: "Bearer wrong" },
+      }),
+    );
+    expect(denied.status).toBe(401);
+    const ok = await retry(
+      new Request("http://crm.test/api/admin/retry-ticketing-webhooks", {
+        headers: { Authorization: "Bearer service-key-for-tests" },
+      }),
+    );
+    expect(ok.status).toBe(200);
+    expect((await ok.json()).done).toBeGreaterThanOrEqual(1);
+    expect(await db.sql`select 1 from event_registrations where workspace_id = ${ws.id}`).toHaveLength(1);
+  });
+});
