@@ -99,6 +99,7 @@ export async function applyChargeRefund(
   if (decision.tier === 3 && input.runAutomations) {
     result.closedTaskIds = await closeReviewTasks(db, { ...scope, reason: SUPERSEDED_CLOSING_REASON });
     const byId = new Map(rows.map((r) => [r.id, r]));
+    const byName = [...rows].sort((a, b) => a.product_name.localeCompare(b.product_name));
     const task = await createReviewTask(db, {
       ...scope,
       contactId: rows.find((r) => r.contact_id)?.contact_id ?? null,
@@ -108,13 +109,13 @@ export async function applyChargeRefund(
         (min, r) => (r.transaction_date < min ? r.transaction_date : min),
         rows[0].transaction_date,
       ),
-      products: rows.map((r) => ({
+      products: byName.map((r) => ({
         name: r.product_name,
         paidCents: toCents(r.amount_paid),
         refundedCents: toCents(r.amount_refunded),
       })),
       reason: decision.reason,
-      matchingNames: decision.matchingIds.map((id) => byId.get(id)!.product_name),
+      matchingNames: decision.matchingIds.map((id) => byId.get(id)!.product_name).sort(),
       now: input.now,
     });
     result.reviewTaskId = task.id;

@@ -58,6 +58,7 @@ export interface StripeFake {
   /** refunds part of a charge: a refund object, and the charge's cumulative amount_refunded grows */
   refund(chargeId: string, amount: number, created?: number): { charge: Obj; refund: Obj };
   failNext(path: string | RegExp, failure: Failure, times?: number): void;
+  clearFailures(): void;
   sign(
     type: string,
     object: Obj,
@@ -193,6 +194,9 @@ export async function startStripeFake(options: { port?: number } = {}): Promise<
     },
     failNext(path, failure, times = 1) {
       failures.push({ path, failure, left: times });
+    },
+    clearFailures() {
+      failures.length = 0;
     },
     sign(type, object, opts = {}) {
       const event = buildEvent(type, object, opts);

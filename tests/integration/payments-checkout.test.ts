@@ -154,3 +154,196 @@ describe("checkout.session.completed (spec 4.4)", () => {
     expect(ce).toBe(1);
   });
 });
+
+describe("POST /api/webhooks/payproc: signature and workspace (spec 4.4 step 1)", () => {
+  test("a bad signature answers 400 and stores nothing", async () => {
+    const ws = await createWorkspace(db.sql);
+    const conn = await connectPayproc(db.sql, ws.id);
+    const p = makePurchase(stripe.fake, conn);
+    const forged = p.event.header.replace(/v1=[0-9a-f]+/, `v1=${"0".repeat(64)}`);
+    expect((await deliver(p.event, forged)).status).toBe(400);
+    expect((await deliver(p.event, "")).status).toBe(400);
+    const tampered = { ...p.event, payload: p.event.payload.replace("Ada Lovelace", "Eve Mallory") };
+    expect((await deliver(tampered)).status).toBe(400);
+    const [{ n }] =
+      await db.sql`select count(*)::int as n from webhook_inbox where event_id = ${p.event.event.id as string}`;
+    expect(n).toBe(0);
+    const [{ t }] = await db.sql`select count(*)::int as t from transactions where workspace_id = ${ws.id}`;
+    expect(t).toBe(0);
+  });
+
+  test("4.4 step 1: an event without an account goes to the single connection of its live mode", async () => {
+    // this file's other connections are test mode with accounts; live mode has exactly one
+    const ws = await createWorkspace(db.sql);
+    const conn = await connectPayproc(db.sql, ws.id, { account: null, livemode: true });
+    const p = makePurchase(stripe.fake, conn, { livemode: true, amounts: [500] });
+    expect(p.event.event.account).toBeUndefined();
+    expect(p.event.event.livemode).toBe(true);
+    expect((await deliver(p.event)).status).toBe(200);
+    const rows = await rowsOf(db.sql, p);
+    expect(rows.map((r) => r.workspace_id)).toEqual([ws.id]);
+    // no Stripe-Account header for a connection without an account
+    const fetched = stripe.fake.requests.filter((r) => r.path.includes(p.sessionId));
+    expect(fetched.map((r) => r.account)).toEqual([null]);
+  });
+
+  test("4.4 step 1: no fallback when several connections share the live mode; an unknown account is ignored", async () => {
+    const a = await createWorkspace(db.sql);
+    const b = await createWorkspace(db.sql);
+    await connectPayproc(db.sql, a.id, { account: null, livemode: false });
+    await connectPayproc(db.sql, b.id, { account: null, livemode: false });
+    const ambiguous = makePurchase(stripe.fake, { account: null }, { livemode: false });
+    expect((await deliver(ambiguous.event)).body).toMatchObject({
+      received: true,
+      ignored: expect.any(String),
+    });
+    const unknown = makePurchase(stripe.fake, { account: "acct_unknown123" });
+    const reply = await deliver(unknown.event);
+    expect(reply).toMatchObject({ status: 200, body: { received: true, ignored: expect.any(String) } });
+    const [{ n }] = await db.sql`
+      select count(*)::int as n from transactions
+      where external_payproc_transaction_id like ${ambiguous.sessionId + "%"} or external_payproc_transaction_id like ${unknown.sessionId + "%"}`;
+    expect(n).toBe(0);
+    const inbox = await db.sql`
+      select status from webhook_inbox where event_id in ${db.sql([ambiguous.event.event.id as string, unknown.event.event.id as string])}`;
+    expect(inbox.map((r) => r.status)).toEqual(["ignored", "ignored"]);
+  });
+
+  test("a Stripe failure while fetching line items answers 500, and Stripe's retry of the event is processed", async () => {
+    const ws = await createWorkspace(db.sql);
+    const conn = await connectPayproc(db.sql, ws.id);
+    const p = makePurchase(stripe.fake, conn, { amounts: [700] });
+    stripe.fake.failNext(`/v1/checkout/sessions/${p.sessionId}/line_items`, 500, 5);
+    expect((await deliver(p.event)).status).toBe(500);
+    const [failed] =
+      await db.sql`select status, attempts from webhook_inbox where event_id = ${p.event.event.id as string}`;
+    expect(failed.status).toBe("failed");
+    stripe.fake.clearFailures();
+    const retry = await deliver(p.event);
+    expect(retry.status).toBe(200);
+    expect(await rowsOf(db.sql, p)).toHaveLength(1);
+  });
+});
+
+describe("auto-subscribe purchasers (spec 4.4 step 6)", () => {
+  test("4.4 step 6: off: a new purchaser is not subscribed", async () => {
+    const ws = await createWorkspace(db.sql);
+    const conn = await connectPayproc(db.sql, ws.id, { autoSubscribe: false });
+    const p = await completePurchase(stripe.fake, conn);
+    const [c] =
+      await db.sql`select is_subscribed, opt_in_source from contacts where id = (select contact_id from transactions where external_payproc_transaction_id like ${p.sessionId + "%"} limit 1)`;
+    expect(c).toEqual({ is_subscribed: false, opt_in_source: null });
+  });
+
+  test("4.4 step 6: on: opts in (source payproc_auto_subscribe, no IP), clears unsubscribed_at, bounce and unsubscribe", async () => {
+    const ws = await createWorkspace(db.sql);
+    const conn = await connectPayproc(db.sql, ws.id, { autoSubscribe: true });
+    const c = await createContact(db.sql, ws.id, { unsubscribed_at: new Date("2025-01-01T00:00:00Z") });
+    await db.sql`insert into contact_suppressions (contact_id, reason) values (${c.id}, 'bounce'), (${c.id}, 'unsubscribe')`;
+    const before = Date.now();
+    await completePurchase(stripe.fake, conn, { email: c.email });
+    const [row] = await db.sql`select * from contacts where id = ${c.id}`;
+    expect(row).toMatchObject({
+      is_subscribed: true,
+      opt_in_source: "payproc_auto_subscribe",
+      opt_in_ip: null,
+      unsubscribed_at: null,
+    });
+    expect(row.opt_in_timestamp.getTime()).toBeGreaterThanOrEqual(before - 5000);
+    const supp = await db.sql`select reason from contact_suppressions where contact_id = ${c.id}`;
+    expect(supp).toEqual([]);
+  });
+
+  test("4.4 step 6: a new purchaser is created subscribed", async () => {
+    const ws = await createWorkspace(db.sql);
+    const conn = await connectPayproc(db.sql, ws.id, { autoSubscribe: true });
+    const email = "new.buyer@example.test";
+    await completePurchase(stripe.fake, conn, { email });
+    expect(await contactOf(ws.id, email)).toMatchObject({
+      is_subscribed: true,
+      opt_in_source: "payproc_auto_subscribe",
+      source: "payproc",
+    });
+  });
+
+  test.each(["complaint", "manual"])(
+    "4.4 step 6: skipped when the contact has a %s suppression",
+    async (reason) => {
+      const ws = await createWorkspace(db.sql);
+      const conn = await connectPayproc(db.sql, ws.id, { autoSubscribe: true });
+      const c = await createContact(db.sql, ws.id, { unsubscribed_at: new Date("2025-01-01T00:00:00Z") });
+      await db.sql`insert into contact_suppressions (contact_id, reason) values (${c.id}, ${reason}), (${c.id}, 'unsubscribe')`;
+      await completePurchase(stripe.fake, conn, { email: c.email });
+      const [row] =
+        await db.sql`select is_subscribed, opt_in_source, unsubscribed_at from contacts where id = ${c.id}`;
+      expect(row).toEqual({
+        is_subscribed: false,
+        opt_in_source: null,
+        unsubscribed_at: new Date("2025-01-01T00:00:00Z"),
+      });
+      const supp =
+        await db.sql`select reason from contact_suppressions where contact_id = ${c.id} order by reason`;
+      expect(supp.map((s) => s.reason)).toEqual([reason, "unsubscribe"].sort());
+    },
+  );
+
+  test("4.4 step 6: an already cleanly subscribed contact keeps opt_in_source, opt_in_timestamp and opt_in_ip", async () => {
+    const ws = await createWorkspace(db.sql);
+    const conn = await connectPayproc(db.sql, ws.id, { autoSubscribe: true });
+    const consent = {
+      is_subscribed: true,
+      opt_in_source: "form-123",
+      opt_in_timestamp: new Date("2024-05-01T10:00:00Z"),
+      opt_in_ip: "203.0.113.9",
+    };
+    const c = await createContact(db.sql, ws.id, consent);
+    await completePurchase(stripe.fake, conn, { email: c.email });
+    const [row] =
+      await db.sql`select is_subscribed, opt_in_source, opt_in_timestamp, opt_in_ip, unsubscribed_at from contacts where id = ${c.id}`;
+    expect(row).toEqual({ ...consent, unsubscribed_at: null });
+    const [{ n }] = await db.sql`select count(*)::int as n from consent_events where contact_id = ${c.id}`;
+    expect(n).toBe(0);
+  });
+
+  test("4.4 step 6: subscribed but with a stale unsubscribed_at is not 'cleanly subscribed': opted in again", async () => {
+    const ws = await createWorkspace(db.sql);
+    const conn = await connectPayproc(db.sql, ws.id, { autoSubscribe: true });
+    const c = await createContact(db.sql, ws.id, {
+      is_subscribed: true,
+      opt_in_source: "old",
+      unsubscribed_at: new Date(),
+    });
+    await completePurchase(stripe.fake, conn, { email: c.email });
+    const [row] = await db.sql`select opt_in_source, unsubscribed_at from contacts where id = ${c.id}`;
+    expect(row).toEqual({ opt_in_source: "payproc_auto_subscribe", unsubscribed_at: null });
+  });
+});
+
+describe("concurrency", () => {
+  test("4.4 step 3: concurrent first purchases by one new email make one contact (the 23505 case)", async () => {
+    const ws = await createWorkspace(db.sql);
+    const conn = await connectPayproc(db.sql, ws.id, { autoSubscribe: true });
+    const email = "race@example.test";
+    const purchases = Array.from({ length: 4 }, () =>
+      makePurchase(stripe.fake, conn, { email, amounts: [1000, 500] }),
+    );
+    const replies = await Promise.all(purchases.map((p) => deliver(p.event)));
+    expect(replies.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    const contacts = await db.sql`select id from contacts where workspace_id = ${ws.id}`;
+    expect(contacts).toHaveLength(1);
+    const [{ n, c }] = await db.sql`
+      select count(*)::int as n, count(distinct contact_id)::int as c from transactions where workspace_id = ${ws.id}`;
+    expect({ n, c }).toEqual({ n: 8, c: 1 });
+  });
+
+  test("4.4 step 5: the same event delivered twice at once is processed once", async () => {
+    const ws = await createWorkspace(db.sql);
+    const conn = await connectPayproc(db.sql, ws.id);
+    const p = makePurchase(stripe.fake, conn, { amounts: [1000, 2000, 3000] });
+    const replies = await Promise.all([deliver(p.event), deliver(p.event), deliver(p.event)]);
+    expect(replies.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(await rowsOf(db.sql, p)).toHaveLength(3);
+    const [{ n }] = await db.sql`select count(*)::int as n from contacts where workspace_id = ${ws.id}`;
+    expect(n).toBe(1);
+  });
+});
