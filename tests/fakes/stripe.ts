@@ -33,6 +33,7 @@ export type Failure = "network" | 429 | 500;
 export interface LoggedRequest {
   method: string;
   path: string;
+  query: URLSearchParams;
   account: string | null;
 }
 
@@ -98,7 +99,7 @@ export async function startStripeFake(options: { port?: number } = {}): Promise<
     const account = (req.headers["stripe-account"] as string | undefined) ?? null;
     const path = url.pathname;
     if (path.startsWith("/__control/")) return control(res, path, body);
-    requests.push({ method: req.method ?? "GET", path, account });
+    requests.push({ method: req.method ?? "GET", path, query: url.searchParams, account });
     const failure = failures.find(
       (f) => f.left > 0 && (typeof f.path === "string" ? path === f.path : f.path.test(path)),
     );
