@@ -62,7 +62,9 @@ export async function checkoutSessionCompleted(
   });
   await db`update public.transactions set contact_id = ${contact.id} where id in ${db(transactionIds)}`;
 
-  const change = consent.decision && !("skip" in consent.decision) ? consent.decision : null;
+  const decided = consent.decision && !("skip" in consent.decision) ? consent.decision : null;
+  // only the suppressions the contact has are cleared (none for a new contact: no statement)
+  const change = decided && { ...decided, clear: decided.clear.filter((reason) => suppressions.includes(reason)) };
   if (change) await applyConsent(db, { workspaceId, contactId: contact.id, change });
   return { status: "recorded", contactId: contact.id, transactionIds, subscribed: Boolean(change) };
 }
