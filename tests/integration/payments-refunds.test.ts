@@ -187,16 +187,22 @@ describe("successive refunds, replays and cents", () => {
   });
 
   test("3.1: two refund events for one intent at the same time give the right result", async () => {
-    const { ws, purchase } = await buy([1000, 2000], { autoTag: true });
-    const a = refundAtStripe(stripe.fake, purchase, 1000); // cumulative 1000
-    const b = refundAtStripe(stripe.fake, purchase, 2000); // cumulative 3000
-    const replies = await Promise.all([deliver(a), deliver(b)]);
-    expect(replies.map((r) => r.status)).toEqual([200, 200]);
+    const { ws, conn, purchase } = await buy([1000, 2000], { autoTag: true });
+    // three intents, each with two refund events delivered at once: more chances for a race
+    const purchases = [purchase];
+    for (let i = 0; i < 2; i++)
+      purchases.push(await completePurchase(stripe.fake, conn, { amounts: [1000, 2000] }));
+    const events = purchases.flatMap((p) => [
+      refundAtStripe(stripe.fake, p, 1000), // cumulative 1000
+      refundAtStripe(stripe.fake, p, 2000), // cumulative 3000
+    ]);
+    const replies = await Promise.all(events.map((e) => deliver(e)));
+    expect(replies.map((r) => r.status)).toEqual(events.map(() => 200));
     // in either order both products end refunded; without the row lock both events would
     // compute their delta from nothing recorded and the 10.00 product would be triggered twice
-    expect(await state(purchase)).toEqual(["refunded:10.00", "refunded:20.00"]);
+    for (const p of purchases) expect(await state(p)).toEqual(["refunded:10.00", "refunded:20.00"]);
     const runs = await triggerRuns(ws.id);
-    expect(runs).toHaveLength(2);
-    expect(new Set(runs).size).toBe(2);
+    expect(runs).toHaveLength(6);
+    expect(new Set(runs).size).toBe(6);
   });
 });
