@@ -1,6 +1,8 @@
 import { describe, expect, test } from "vitest";
+import { withUser } from "@/lib/db/doors";
+import { deletePayprocConnection, savePayprocConnection } from "@/lib/payments/save-payproc-connection";
 import { setupTestDatabase } from "../helpers/db";
-import { createContact, createWorkspace } from "../helpers/factories";
+import { addMember, createContact, createWorkspace } from "../helpers/factories";
 import {
   completePurchase,
   connectPayproc,
@@ -345,5 +347,49 @@ describe("concurrency", () => {
     expect(await rowsOf(db.sql, p)).toHaveLength(3);
     const [{ n }] = await db.sql`select count(*)::int as n from contacts where workspace_id = ${ws.id}`;
     expect(n).toBe(1);
+  });
+});
+
+describe("connection settings (spec 2.10, 5.4)", () => {
+  test("2.10: owners and admins save the connection; members cannot; an account belongs to one workspace", async () => {
+    const ws = await createWorkspace(db.sql);
+    const admin = await addMember(db.sql, ws.id, "admin");
+    const member = await addMember(db.sql, ws.id, "member");
+    const input = {
+      workspaceId: ws.id,
+      payprocAccountId: "acct_settings1",
+      livemode: true,
+      autoSubscribePurchasers: true,
+    };
+    expect(await withUser(admin.claims, (tx) => savePayprocConnection(tx, input))).toMatchObject({
+      data: {
+        workspace_id: ws.id,
+        payproc_account_id: "acct_settings1",
+        livemode: true,
+        auto_subscribe_purchasers: true,
+      },
+    });
+    const updated = await withUser(ws.owner.claims, (tx) =>
+      savePayprocConnection(tx, { ...input, livemode: false, autoSubscribePurchasers: false }),
+    );
+    expect(updated).toMatchObject({ data: { livemode: false, auto_subscribe_purchasers: false } });
+    await expect(
+      withUser(member.claims, (tx) =>
+        savePayprocConnection(tx, { ...input, payprocAccountId: "acct_member" }),
+      ),
+    ).rejects.toThrow();
+    const other = await createWorkspace(db.sql);
+    expect(
+      await withUser(other.owner.claims, (tx) =>
+        savePayprocConnection(tx, { ...input, workspaceId: other.id }),
+      ),
+    ).toEqual({ error: "This Stripe account is already connected to another workspace." });
+    const rows =
+      await db.sql`select workspace_id, payproc_account_id from payproc_connections where payproc_account_id like 'acct_settings%' or payproc_account_id = 'acct_member'`;
+    expect(rows).toEqual([{ workspace_id: ws.id, payproc_account_id: "acct_settings1" }]);
+    await withUser(admin.claims, (tx) => deletePayprocConnection(tx, ws.id));
+    const [{ n }] =
+      await db.sql`select count(*)::int as n from payproc_connections where workspace_id = ${ws.id}`;
+    expect(n).toBe(0);
   });
 });

@@ -1,7 +1,10 @@
 import { formatInTimeZone } from "date-fns-tz";
 import { describe, expect, test } from "vitest";
-import { withService } from "@/lib/db/doors";
+import { withService, withUser } from "@/lib/db/doors";
 import { applyChargeRefund } from "@/lib/payments/refund-engine";
+import { SUPERSEDED_CLOSING_REASON } from "@/lib/payments/review-task";
+import { completeTask } from "@/lib/tasks/complete-task";
+import { listTasks } from "@/lib/tasks/list-tasks";
 import { setupTestDatabase } from "../helpers/db";
 import { addMember, createUser, createWorkspace } from "../helpers/factories";
 import {
@@ -196,5 +199,52 @@ describe("the engine with automations off (spec 4.12)", () => {
       "refunded",
       "succeeded",
     ]);
+  });
+});
+
+describe("the tasks dashboard (spec 3.6)", () => {
+  test("3.6: open review tasks with description and due date; completing one keeps the member's note", async () => {
+    const { ws, owner, purchase } = await setup();
+    await deliver(refundAtStripe(stripe.fake, purchase, 300));
+    await deliver(refundAtStripe(stripe.fake, purchase, 400)); // supersedes the first
+    const member = await addMember(db.sql, ws.id, "member");
+    const open = await withUser(member.claims, (tx) => listTasks(tx, { workspaceId: ws.id, status: "open" }));
+    expect(open).toHaveLength(1);
+    expect(open[0]).toMatchObject({
+      title: "Review a refund of $7.00",
+      kind: "refund_review",
+      assignee: "Test User",
+    });
+    expect(open[0].description).toContain("Options:");
+    expect(open[0].dueDate).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+
+    const done = await withUser(member.claims, (tx) =>
+      completeTask(tx, {
+        workspaceId: ws.id,
+        taskId: open[0].id,
+        userId: member.id,
+        note: "Refunded shipping.",
+      }),
+    );
+    expect(done).toEqual({ success: true });
+    const again = await withUser(member.claims, (tx) =>
+      completeTask(tx, { workspaceId: ws.id, taskId: open[0].id, userId: member.id }),
+    );
+    expect(again).toMatchObject({ success: false });
+    const completed = await withUser(owner.claims, (tx) =>
+      listTasks(tx, { workspaceId: ws.id, status: "completed" }),
+    );
+    expect(completed.map((t) => [t.closingNote, t.closedBySystem])).toEqual([
+      ["Completed: Refunded shipping.", false],
+      [SUPERSEDED_CLOSING_REASON, true],
+    ]);
+    const [task] = await db.sql`select status, completed_at from tasks where id = ${open[0].id}`;
+    expect(task.status).toBe("completed");
+    expect(task.completed_at).toBeInstanceOf(Date);
+    const stranger = await createWorkspace(db.sql);
+    const hidden = await withUser(stranger.owner.claims, (tx) =>
+      listTasks(tx, { workspaceId: ws.id, status: "completed" }),
+    );
+    expect(hidden).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requireMember } from "@/lib/auth/context";
 import { withUser } from "@/lib/db/doors";
+import { getContactSummary } from "@/lib/payments/get-contact-summary";
 import { TransactionsFeed } from "@/components/payments/transactions-feed";
 
 export const metadata: Metadata = { title: "Contact transactions" };
@@ -16,11 +17,8 @@ export default async function ContactTransactionsPage({
   const { contactId } = await params;
   if (!/^[0-9a-f-]{36}$/i.test(contactId)) notFound();
   const ctx = await requireMember();
-  const [contact] = await withUser(
-    ctx.claims,
-    (db) => db`
-      select id, email, concat_ws(' ', first_name, last_name) as name from public.contacts
-      where id = ${contactId} and workspace_id = ${ctx.workspace.workspaceId}`,
+  const contact = await withUser(ctx.claims, (db) =>
+    getContactSummary(db, { workspaceId: ctx.workspace.workspaceId, contactId }),
   );
   if (!contact) notFound();
   return (
