@@ -4,7 +4,7 @@ import { POST } from "@/app/api/webhooks/payproc/route";
 import { startStripeFake, type SignedEvent, type StripeFake } from "../fakes/stripe";
 import type { FakeCheckoutInput, FakeLineItemInput } from "../fakes/stripe-objects";
 import { stripeId } from "../fakes/stripe-objects";
-import { unique } from "./factories";
+import { createContact, unique } from "./factories";
 
 /** The fake Stripe server for one test file; the app is pointed at it through its env. */
 export function setupStripeFake(): { fake: StripeFake } {
@@ -119,4 +119,32 @@ export async function rowsOf(sql: Sql, purchase: Purchase) {
     select t.*, p.payproc_product_id from transactions t join products p on p.id = t.product_id
     where t.external_payproc_transaction_id like ${purchase.sessionId + "\\_%"}
     order by array_position(${purchase.productIds}::text[], p.payproc_product_id)`;
+}
+
+/** A purchase made before the webhook existed: rows with a null payproc_payment_intent_id. */
+export async function historicPurchase(sql: Sql, fake: StripeFake, conn: Connection, amounts: number[]) {
+  const items = amounts.map((amountTotal) => ({
+    productId: stripeId("prod", 14),
+    name: "Old product",
+    amountTotal,
+  }));
+  const { session } = fake.addCheckout({ account: conn.account, email: "old@example.test", items });
+  const ids = [];
+  for (const item of items)
+    ids.push(await historicRow(sql, conn.workspaceId, `${session.id}_${item.productId}`, item.amountTotal));
+  return { sessionId: session.id as string, paymentIntentId: session.payment_intent as string | null, ids };
+}
+
+export async function historicRow(sql: Sql, workspaceId: string, externalId: string, cents = 1000) {
+  const c = await createContact(sql, workspaceId);
+  const [row] = await sql`
+    insert into transactions (workspace_id, contact_id, amount_paid, currency, external_payproc_transaction_id, transaction_date)
+    values (${workspaceId}, ${c.id}, ${cents / 100}, 'usd', ${externalId}, now() - interval '1 year')
+    returning id`;
+  return row.id as string;
+}
+
+export async function intentOf(sql: Sql, id: string) {
+  const [row] = await sql`select payproc_payment_intent_id from transactions where id = ${id}`;
+  return row.payproc_payment_intent_id;
 }
