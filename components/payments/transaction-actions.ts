@@ -12,6 +12,10 @@ import {
 import { revertTransactionRefund as revertRefund } from "@/lib/payments/revert-transaction-refund";
 import { recordRefundForm } from "@/lib/payments/schemas";
 
+const isUuid = (value: unknown): value is string =>
+  typeof value === "string" && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
+const NOT_FOUND: RefundResult = { success: false, error: "Transaction not found." };
+
 /** The workspace asked for, when the member belongs to it; else their current one. */
 function workspaceOf(ctx: MemberContext, requested?: string | null): string {
   return ctx.memberships.some((m) => m.workspaceId === requested) ? requested! : ctx.workspace.workspaceId;
@@ -29,8 +33,16 @@ export async function recordTransactionRefund(input: {
   workspaceId?: string;
 }): Promise<RefundResult> {
   const ctx = await requireMember();
+  if (!isUuid(input.transactionId)) return NOT_FOUND;
   const workspaceId = workspaceOf(ctx, input.workspaceId);
-  const result = await withService((db) => recordRefund(db, { ...input, workspaceId }));
+  const result = await withService((db) =>
+    recordRefund(db, {
+      workspaceId,
+      transactionId: input.transactionId,
+      refundAmount: Number(input.refundAmount),
+      runAutomations: input.runAutomations === true,
+    }),
+  );
   if (result.success) refresh();
   return result;
 }
@@ -41,6 +53,7 @@ export async function revertTransactionRefund(
   workspaceId?: string,
 ): Promise<RefundResult> {
   const ctx = await requireMember();
+  if (!isUuid(transactionId)) return NOT_FOUND;
   const result = await withUser(ctx.claims, (db) =>
     revertRefund(db, { transactionId, workspaceId: workspaceOf(ctx, workspaceId) }),
   );
@@ -54,6 +67,7 @@ export async function getContactTransactions(
   workspaceId?: string,
 ): Promise<{ data: FeedItem[] }> {
   const ctx = await requireMember();
+  if (!isUuid(contactId)) return { data: [] };
   const data = await withUser(ctx.claims, (db) =>
     feedOf(db, { contactId, workspaceId: workspaceOf(ctx, workspaceId) }),
   );
@@ -75,7 +89,6 @@ export async function recordRefundFormAction(_prev: FormState, form: FormData): 
 export async function revertRefundFormAction(_prev: FormState, form: FormData): Promise<FormState> {
   const transactionId = String(form.get("transactionId") ?? "");
   const workspaceId = String(form.get("workspaceId") ?? "");
-  if (!/^[0-9a-f-]{36}$/i.test(transactionId)) return { message: "Choose a transaction." };
   const result = await revertTransactionRefund(transactionId, workspaceId || undefined);
   return result.success ? { success: "Refund reverted." } : { message: result.error };
 }
