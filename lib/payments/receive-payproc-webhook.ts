@@ -79,7 +79,11 @@ export async function receivePayprocWebhook(
 
 type Process = (db: Db) => Promise<Record<string, unknown>>;
 
-/** The network part first (line items on the connected account), then the database part. */
+/**
+ * The network part first, then the database part. Line items are read where the session
+ * lives: on the event's connected account (Stripe-Account), or on the platform itself when
+ * the event carries no account (the live-mode fallback).
+ */
 async function prepare(event: Stripe.Event, connection: PayprocConnection, stripe: Stripe): Promise<Process> {
   if (event.type === "checkout.session.completed") {
     const session = event.data.object as Stripe.Checkout.Session;
@@ -88,7 +92,7 @@ async function prepare(event: Stripe.Event, connection: PayprocConnection, strip
         .listLineItems(
           session.id,
           { limit: 100, expand: ["data.price.product"] },
-          onAccount(connection.payproc_account_id),
+          onAccount(event.account),
         )
         .autoPagingToArray({ limit: 10_000 }),
     );

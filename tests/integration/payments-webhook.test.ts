@@ -28,14 +28,15 @@ describe("POST /api/webhooks/payproc: signature and workspace (spec 4.4 step 1)"
   test("4.4 step 1: an event without an account goes to the single connection of its live mode", async () => {
     // this file's other connections are test mode with accounts; live mode has exactly one
     const ws = await createWorkspace(db.sql);
-    const conn = await connectPayproc(db.sql, ws.id, { account: null, livemode: true });
-    const p = makePurchase(stripe.fake, conn, { livemode: true, amounts: [500] });
+    await connectPayproc(db.sql, ws.id, { account: "acct_fallbackWs1", livemode: true });
+    // a platform event (no connected account), e.g. from `stripe trigger` in development
+    const p = makePurchase(stripe.fake, { account: null }, { livemode: true, amounts: [500] });
     expect(p.event.event.account).toBeUndefined();
     expect(p.event.event.livemode).toBe(true);
     expect((await deliver(p.event)).status).toBe(200);
     const rows = await rowsOf(db.sql, p);
     expect(rows.map((r) => r.workspace_id)).toEqual([ws.id]);
-    // no Stripe-Account header for a connection without an account
+    // the session lives on the platform: no Stripe-Account header
     const fetched = stripe.fake.requests.filter((r) => r.path.includes(p.sessionId));
     expect(fetched.map((r) => r.account)).toEqual([null]);
   });
