@@ -89,11 +89,7 @@ async function prepare(event: Stripe.Event, connection: PayprocConnection, strip
     const session = event.data.object as Stripe.Checkout.Session;
     const items = await withStripeRetry(() =>
       stripe.checkout.sessions
-        .listLineItems(
-          session.id,
-          { limit: 100, expand: ["data.price.product"] },
-          onAccount(event.account),
-        )
+        .listLineItems(session.id, { limit: 100, expand: ["data.price.product"] }, onAccount(event.account))
         .autoPagingToArray({ limit: 10_000 }),
     );
     return async (db) => {
