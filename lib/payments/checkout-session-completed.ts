@@ -65,16 +65,20 @@ export async function checkoutSessionCompleted(
       ).contact
     : null;
 
-  const transactionIds = await insertPurchases(db, workspaceId, input, contact?.id ?? null);
-  if (transactionIds.length === 0) return { status: "duplicate" };
-
   const decided = consent.decision && !("skip" in consent.decision) ? consent.decision : null;
   // only the suppressions the contact has are cleared (none for a new contact: no statement)
   const change = decided && {
     ...decided,
     clear: decided.clear.filter((reason) => suppressions.includes(reason)),
   };
-  if (change && contact) await applyConsent(db, { workspaceId, contactId: contact.id, change });
+  // Independent writes, sent together (postgres.js pipelines them on the transaction). When a
+  // concurrent delivery of the session won, it already subscribed the contact, so this one
+  // decided no consent change and there is nothing to undo.
+  const [transactionIds] = await Promise.all([
+    insertPurchases(db, workspaceId, input, contact?.id ?? null),
+    change && contact ? applyConsent(db, { workspaceId, contactId: contact.id, change }) : null,
+  ]);
+  if (transactionIds.length === 0) return { status: "duplicate" };
   return { status: "recorded", contactId: contact?.id ?? null, transactionIds, subscribed: Boolean(change) };
 }
 

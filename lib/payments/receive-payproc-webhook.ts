@@ -1,6 +1,6 @@
 import Stripe from "stripe";
 import { withService, type Db } from "@/lib/db/doors";
-import { claimDelivery, finishDelivery, storeDelivery } from "@/lib/webhooks/inbox";
+import { claimDeliveryAsDone, finishDelivery, storeDelivery } from "@/lib/webhooks/inbox";
 import { checkoutSessionCompleted } from "./checkout-session-completed";
 import { idOf, productsOf, purchaserOf } from "./checkout-from-stripe";
 import { applyChargeRefund } from "./refund-engine";
@@ -19,8 +19,9 @@ const HANDLED = new Set(["checkout.session.completed", "charge.refunded"]);
  * POST /api/webhooks/payproc (spec 4.4): verify the Stripe signature (400, nothing stored),
  * keep the event in the durable inbox (a replayed event id is acknowledged and not processed
  * again), fetch what the event needs from Stripe outside any database transaction, then
- * process it in one transaction that holds the inbox row. A failure answers 500, so Stripe
- * delivers the event again and the failed inbox row is processed again.
+ * process it in one transaction that claims the inbox row and marks it done (rolled back with
+ * the work on a failure). A failure answers 500 and marks the row failed, so Stripe delivers
+ * the event again and the row is processed again.
  */
 export async function receivePayprocWebhook(
   rawBody: string,
@@ -60,10 +61,8 @@ export async function receivePayprocWebhook(
   try {
     const process = await prepare(event, connection, deps.stripe ?? stripeClient());
     const outcome = await withService(async (db) => {
-      if (!(await claimDelivery(db, delivery.id))) return { duplicate: true };
-      const result = await process(db);
-      await finishDelivery(db, delivery.id, { status: "done" });
-      return result;
+      if (!(await claimDeliveryAsDone(db, delivery.id))) return { duplicate: true };
+      return process(db);
     });
     return { status: 200, body: { received: true, ...outcome } };
   } catch (error) {
