@@ -81,3 +81,21 @@ export async function pendingDeliveries(
     limit ${limit}`;
   return rows.map((r) => r.id as string);
 }
+
+/**
+ * For a delivery processed within one database transaction (added for the payproc webhook):
+ * claims it and marks it done in one statement, skipping a row another worker holds. The
+ * caller does its work in the same transaction, so a failure rolls the mark back with it.
+ * Returns false when the delivery is already done, ignored or being processed elsewhere.
+ */
+export async function claimDeliveryAsDone(db: Db, id: string): Promise<boolean> {
+  const rows = await db`
+    update public.webhook_inbox
+    set status = 'done', attempts = attempts + 1, last_error = null, processed_at = now()
+    where id = (
+      select id from public.webhook_inbox
+      where id = ${id} and status in ('pending', 'failed', 'processing')
+      for update skip locked)
+    returning id`;
+  return rows.length > 0;
+}

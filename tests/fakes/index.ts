@@ -1,5 +1,8 @@
-import { startFakeResend } from "./resend";
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
 import { startFakeEventbrite } from "./eventbrite";
+import { startFakeResend } from "./resend";
+import { startStripeFake } from "./stripe";
 
 /**
  * Local HTTP servers standing in for Stripe, Eventbrite and Resend, the only fakes in
@@ -11,18 +14,18 @@ export interface RunningFakes {
 }
 
 export async function startFakes(): Promise<RunningFakes> {
-  const stops: (() => Promise<void>)[] = [];
-  const env: Record<string, string> = {};
-  const resend = await startFakeResend();
-  stops.push(resend.stop);
-  Object.assign(env, resend.env);
-  const eventbrite = await startFakeEventbrite();
-  stops.push(eventbrite.stop);
-  Object.assign(env, eventbrite.env);
+  const fakes = [await startFakeResend(), await startFakeEventbrite(), await startStripeFake()];
+  const env: Record<string, string> = Object.assign({}, ...fakes.map((f) => f.env));
+
+  // The e2e tests run in another process than the fakes: they find the fakes' addresses here.
+  const file = path.join(process.cwd(), ".data", `fakes-${process.env.PORT ?? "default"}.json`);
+  await mkdir(path.dirname(file), { recursive: true });
+  await writeFile(file, JSON.stringify(env));
+
   return {
     env,
     async stop() {
-      await Promise.all(stops.map((s) => s()));
+      await Promise.all(fakes.map((f) => f.stop()));
     },
   };
 }

@@ -1,0 +1,81 @@
+"use client";
+
+import { useActionState, useRef } from "react";
+import { disconnectAction, saveConnectionAction } from "@/app/(dashboard)/settings/payments/actions";
+import type { FormState } from "@/lib/http/form-state";
+import type { PayprocConnection } from "@/lib/payments/resolve-connection";
+import { Field, FormMessage, SubmitButton } from "@/components/form-controls";
+
+export function ConnectionForm({ connection }: { connection: PayprocConnection | null }) {
+  const [state, action] = useActionState<FormState, FormData>(saveConnectionAction, {});
+  const checked = (name: string, stored: boolean | undefined) =>
+    state.values ? state.values[name] === "on" : Boolean(stored);
+  return (
+    <form action={action} className="stack" noValidate aria-describedby="form-message">
+      <FormMessage state={state} />
+      <Field
+        label="Stripe account id"
+        name="payprocAccountId"
+        placeholder="acct_…"
+        hint="The connected account whose events belong to this workspace. Leave empty to take events without an account (test setups) when no other workspace does."
+        state={
+          state.values
+            ? state
+            : { ...state, values: { payprocAccountId: connection?.payproc_account_id ?? "" } }
+        }
+      />
+      <label className="check">
+        <input type="checkbox" name="livemode" defaultChecked={checked("livemode", connection?.livemode)} />
+        Live mode (events from Stripe&apos;s live mode rather than test mode)
+      </label>
+      <label className="check">
+        <input
+          type="checkbox"
+          name="autoSubscribePurchasers"
+          defaultChecked={checked("autoSubscribePurchasers", connection?.auto_subscribe_purchasers)}
+          aria-describedby="auto-subscribe-hint"
+        />
+        Subscribe purchasers to marketing email
+      </label>
+      <span id="auto-subscribe-hint" className="hint">
+        Never for contacts who reported spam or were blocked by an administrator; subscribed contacts keep
+        their original consent.
+      </span>
+      <div>
+        <SubmitButton>{connection ? "Save connection" : "Connect"}</SubmitButton>
+      </div>
+    </form>
+  );
+}
+
+/** Disconnecting asks for confirmation first. */
+export function DisconnectButton() {
+  const [state, action] = useActionState<FormState, FormData>(disconnectAction, {});
+  const dialog = useRef<HTMLDialogElement>(null);
+  return (
+    <div>
+      <div role="status" aria-live="polite">
+        {state.message && <div className="alert error">{state.message}</div>}
+      </div>
+      <button type="button" className="secondary" onClick={() => dialog.current?.showModal()}>
+        Disconnect
+      </button>
+      <dialog ref={dialog} aria-labelledby="disconnect-title">
+        <form action={action} className="stack" onSubmit={() => dialog.current?.close()}>
+          <h2 id="disconnect-title" style={{ margin: 0 }}>
+            Disconnect Stripe?
+          </h2>
+          <p>New purchases and refunds will no longer be recorded. Purchases already recorded stay.</p>
+          <div className="row">
+            <button type="submit" className="danger">
+              Disconnect
+            </button>
+            <button type="button" className="secondary" onClick={() => dialog.current?.close()} autoFocus>
+              Cancel
+            </button>
+          </div>
+        </form>
+      </dialog>
+    </div>
+  );
+}

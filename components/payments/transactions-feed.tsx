@@ -1,0 +1,98 @@
+import { requireMember } from "@/lib/auth/context";
+import { formatDate, viewerTimeZone } from "@/lib/dates/format";
+import { withUser } from "@/lib/db/doors";
+import { getContactTransactions, type FeedItem } from "@/lib/payments/get-contact-transactions";
+import { formatMoney } from "@/lib/payments/money";
+import { RefundControls } from "./refund-controls";
+
+const KIND_LABEL: Record<FeedItem["kind"], string> = {
+  transaction: "Purchase",
+  event_registration: "Event ticket",
+  deal_payment: "Deal payment",
+};
+
+function statusText(item: FeedItem): string {
+  if (item.kind !== "transaction") return item.status === "registered" ? "Paid" : item.status;
+  if (item.status === "refunded") return "Refunded";
+  if (item.refundedCents > 0) return `Partly refunded (${formatMoney(item.refundedCents, item.currency)})`;
+  return "Paid";
+}
+
+/**
+ * A contact's payments (spec 4.15 getContactTransactions), newest first, with recording and
+ * reverting refunds on purchases. Self-contained: give it the contact (and, optionally, the
+ * workspace; the member's current one otherwise).
+ */
+export async function TransactionsFeed({
+  contactId,
+  workspaceId,
+}: {
+  contactId: string;
+  workspaceId?: string;
+}) {
+  const ctx = await requireMember();
+  const ws = ctx.memberships.some((m) => m.workspaceId === workspaceId)
+    ? workspaceId!
+    : ctx.workspace.workspaceId;
+  const { items, timeZone } = await withUser(ctx.claims, async (db) => ({
+    items: await getContactTransactions(db, { workspaceId: ws, contactId }),
+    timeZone: await viewerTimeZone(db),
+  }));
+  return (
+    <section aria-labelledby="transactions-heading" className="stack" data-testid="transactions-feed">
+      <h2 id="transactions-heading">Transactions</h2>
+      {items.length === 0 ? (
+        <div className="card empty">No purchases, paid tickets or deal payments yet.</div>
+      ) : (
+        <table className="data">
+          <thead>
+            <tr>
+              <th scope="col">Date</th>
+              <th scope="col">What</th>
+              <th scope="col">Amount</th>
+              <th scope="col">Status</th>
+              <th scope="col">
+                <span className="sr-only">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {items.map((item) => (
+              <tr key={`${item.kind}:${item.id}`} data-testid={`feed-${item.id}`}>
+                <td>
+                  <time dateTime={item.date.toISOString()}>{formatDate(item.date, timeZone)}</time>
+                </td>
+                <td>
+                  <div>{item.description}</div>
+                  <span className="hint">{KIND_LABEL[item.kind]}</span>
+                </td>
+                <td>{formatMoney(item.amountCents, item.currency)}</td>
+                <td data-testid="feed-status">
+                  <span className={`badge ${item.status === "refunded" ? "unsubscribed" : ""}`}>
+                    {statusText(item)}
+                  </span>
+                  {item.kind === "transaction" && item.refundedCents > 0 && item.remainingCents > 0 && (
+                    <div className="hint">{formatMoney(item.remainingCents, item.currency)} left</div>
+                  )}
+                </td>
+                <td>
+                  {item.kind === "transaction" && (
+                    <RefundControls
+                      transactionId={item.id}
+                      workspaceId={ws}
+                      description={item.description}
+                      remaining={formatMoney(item.remainingCents, item.currency)}
+                      remainingCents={item.remainingCents}
+                      refunded={formatMoney(item.refundedCents, item.currency)}
+                      refundedCents={item.refundedCents}
+                    />
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,73 @@
+import { z } from "zod";
+
+const unixSeconds = z
+  .string()
+  .regex(/^\d{1,12}$/, "Give Unix timestamps in seconds.")
+  .transform(Number);
+
+const workspaceId = z.uuid({ error: "Give workspace_id, the workspace's id." });
+
+/** GET /api/admin/backfill-payment-intents (spec 4.11) */
+export const backfillIntentsQuery = z.object({
+  workspace_id: workspaceId,
+  limit: z
+    .string()
+    .regex(/^\d+$/, "limit is a whole number.")
+    .transform(Number)
+    .pipe(z.number().min(1, "limit is at least 1.").max(500, "limit is at most 500."))
+    .optional(),
+});
+
+/** GET /api/admin/backfill-refunds (spec 4.12); the cursor is accepted as starting_after or cursor. */
+export const backfillRefundsQuery = z.object({
+  workspace_id: workspaceId,
+  since: unixSeconds.optional(),
+  until: unixSeconds.optional(),
+  starting_after: z
+    .string()
+    .regex(/^[A-Za-z0-9_]{1,255}$/, "starting_after is a refund id.")
+    .optional(),
+  cursor: z
+    .string()
+    .regex(/^[A-Za-z0-9_]{1,255}$/, "cursor is a refund id.")
+    .optional(),
+  limit: z
+    .string()
+    .regex(/^\d+$/, "limit is a whole number.")
+    .transform(Number)
+    .pipe(z.number().min(1, "limit is at least 1.").max(100, "limit is at most 100."))
+    .optional(),
+});
+
+/** recordTransactionRefund from the dashboard form (spec 4.15): dollars with at most two decimals. */
+export const recordRefundForm = z.object({
+  transactionId: z.uuid({ error: "Choose a transaction." }),
+  workspaceId: z.uuid().optional(),
+  refundAmount: z
+    .string({ error: "Enter the amount to refund." })
+    .trim()
+    .regex(/^\d+(\.\d{1,2})?$/, "Enter an amount in dollars, like 12.50.")
+    .transform(Number)
+    .pipe(z.number().positive("The refund amount must be greater than zero.")),
+  runAutomations: z
+    .string()
+    .optional()
+    .transform((v) => v === "on" || v === "true"),
+});
+
+/** Payment connection settings (spec 2.10). */
+export const connectionForm = z.object({
+  payprocAccountId: z
+    .string()
+    .trim()
+    .regex(/^(acct_[A-Za-z0-9]{1,64})?$/, "A Stripe account id starts with acct_, like acct_1Abc2Def3Ghi.")
+    .transform((v) => v || null),
+  livemode: z
+    .string()
+    .optional()
+    .transform((v) => v === "on"),
+  autoSubscribePurchasers: z
+    .string()
+    .optional()
+    .transform((v) => v === "on"),
+});

@@ -1,0 +1,279 @@
+/**
+ * A local Stripe API for tests, benchmarks and the e2e app: checkout sessions (+ line items
+ * with expanded price.product), charges, refunds (created[gte]/[lte], starting_after,
+ * has_more) and payment intents, each scoped to the account in the Stripe-Account header.
+ * It signs webhook events the way Stripe does, and can be told to fail (a dropped
+ * connection, 429, 500) for retry tests. Control endpoints under /__control/ let a process
+ * that only knows the URL (the Playwright test) add purchases and refunds.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import Stripe from "stripe";
+import {
+  buildCharge,
+  buildCheckoutSession,
+  buildEvent,
+  buildLineItem,
+  buildPaymentIntent,
+  buildRefund,
+  type FakeCheckoutInput,
+} from "./stripe-objects";
+
+type Obj = Record<string, unknown>;
+interface Stored {
+  account: string | null;
+  obj: Obj;
+}
+export interface SignedEvent {
+  event: Obj;
+  payload: string;
+  header: string;
+}
+export type Failure = "network" | 429 | 500;
+export interface LoggedRequest {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  account: string | null;
+}
+
+export const FAKE_STRIPE_KEY = "sk_test_fake_key";
+export const FAKE_WEBHOOK_SECRET = "whsec_fake_test_secret";
+
+export interface StripeFake {
+  url: string;
+  env: Record<string, string>;
+  requests: LoggedRequest[];
+  stop(): Promise<void>;
+  addCheckout(input: FakeCheckoutInput): { session: Obj; items: Obj[] };
+  /** a charge for a payment intent (created with the intent when missing) */
+  addCharge(input: {
+    account?: string | null;
+    paymentIntent: string;
+    amount: number;
+    currency?: string;
+    livemode?: boolean;
+  }): Obj;
+  /** the id of the charge of a payment intent */
+  chargeIdOf(paymentIntentId: string): string | null;
+  /** refunds part of a charge: a refund object, and the charge's cumulative amount_refunded grows */
+  refund(chargeId: string, amount: number, created?: number): { charge: Obj; refund: Obj };
+  failNext(path: string | RegExp, failure: Failure, times?: number): void;
+  clearFailures(): void;
+  sign(
+    type: string,
+    object: Obj,
+    opts?: { account?: string | null; livemode?: boolean; id?: string },
+  ): SignedEvent;
+  checkoutEvent(session: Obj, opts?: { account?: string | null; id?: string }): SignedEvent;
+  refundEvent(charge: Obj, opts?: { account?: string | null; id?: string }): SignedEvent;
+}
+
+export async function startStripeFake(options: { port?: number } = {}): Promise<StripeFake> {
+  const sessions = new Map<string, Stored & { items: Obj[]; products: Map<string, Obj> }>();
+  const charges = new Map<string, Stored>();
+  const intents = new Map<string, Stored>();
+  const refunds: Stored[] = [];
+  const failures: { path: string | RegExp; failure: Failure; left: number }[] = [];
+  const requests: LoggedRequest[] = [];
+
+  const notFound = (res: ServerResponse, what: string) =>
+    send(res, 404, {
+      error: { type: "invalid_request_error", code: "resource_missing", message: `No such ${what}` },
+    });
+
+  function visible<T extends Stored>(stored: T | undefined, account: string | null): T | undefined {
+    return stored && stored.account === account ? stored : undefined;
+  }
+
+  function list(res: ServerResponse, url: string, all: Obj[], query: URLSearchParams) {
+    const limit = Math.min(Number(query.get("limit") ?? 10), 100);
+    const after = query.get("starting_after");
+    const start = after ? all.findIndex((o) => o.id === after) + 1 : 0;
+    const data = all.slice(start, start + limit);
+    send(res, 200, { object: "list", data, has_more: start + limit < all.length, url });
+  }
+
+  function handle(req: IncomingMessage, res: ServerResponse, body: string) {
+    const url = new URL(req.url ?? "/", "http://fake");
+    const account = (req.headers["stripe-account"] as string | undefined) ?? null;
+    const path = url.pathname;
+    if (path.startsWith("/__control/")) return control(res, path, body);
+    requests.push({ method: req.method ?? "GET", path, query: url.searchParams, account });
+    const failure = failures.find(
+      (f) => f.left > 0 && (typeof f.path === "string" ? path === f.path : f.path.test(path)),
+    );
+    if (failure) {
+      failure.left -= 1;
+      if (failure.failure === "network") return req.socket.destroy();
+      const type = failure.failure === 429 ? "rate_limit_error" : "api_error";
+      return send(res, failure.failure, { error: { type, message: `Injected ${failure.failure}` } });
+    }
+    if (req.headers.authorization !== `Bearer ${FAKE_STRIPE_KEY}`)
+      return send(res, 401, {
+        error: { type: "invalid_request_error", message: "Invalid API Key provided" },
+      });
+    const q = url.searchParams;
+    let m: RegExpExecArray | null;
+    if ((m = /^\/v1\/checkout\/sessions\/([^/]+)\/line_items$/.exec(path))) {
+      const s = visible(sessions.get(m[1]), account);
+      if (!s) return notFound(res, "checkout.session");
+      const expand = [...q.entries()].some(([k, v]) => k.startsWith("expand") && v === "data.price.product");
+      const items = s.items.map((item) => {
+        const price = item.price as Obj;
+        return expand
+          ? { ...item, price: { ...price, product: s.products.get(price.product as string) } }
+          : item;
+      });
+      return list(res, path, items, q);
+    }
+    if ((m = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(path))) {
+      const s = visible(sessions.get(m[1]), account);
+      return s ? send(res, 200, s.obj) : notFound(res, "checkout.session");
+    }
+    if ((m = /^\/v1\/charges\/([^/]+)$/.exec(path))) {
+      const c = visible(charges.get(m[1]), account);
+      return c ? send(res, 200, c.obj) : notFound(res, "charge");
+    }
+    if ((m = /^\/v1\/payment_intents\/([^/]+)$/.exec(path))) {
+      const p = visible(intents.get(m[1]), account);
+      return p ? send(res, 200, p.obj) : notFound(res, "payment_intent");
+    }
+    if (path === "/v1/refunds") {
+      const gte = q.get("created[gte]");
+      const lte = q.get("created[lte]");
+      const all = refunds
+        .filter((r) => r.account === account)
+        .map((r) => r.obj)
+        .filter((r) => (gte ? Number(r.created) >= Number(gte) : true))
+        .filter((r) => (lte ? Number(r.created) <= Number(lte) : true))
+        .sort((a, b) => Number(b.created) - Number(a.created) || String(b.id).localeCompare(String(a.id)));
+      return list(res, path, all, q);
+    }
+    return notFound(res, path);
+  }
+
+  const fake: Omit<StripeFake, "url" | "env" | "stop"> = {
+    requests,
+    addCheckout(input) {
+      const livemode = input.livemode ?? false;
+      const built = input.items.map((i) => buildLineItem(i, livemode));
+      const items = built.map((b) => b.item);
+      const session = buildCheckoutSession(input, items);
+      const products = new Map(built.map((b) => [b.product.id as string, b.product]));
+      const account = input.account ?? null;
+      sessions.set(session.id as string, { account, obj: session, items, products });
+      const total = Number(session.amount_total);
+      if (session.payment_intent)
+        fake.addCharge({ account, paymentIntent: session.payment_intent as string, amount: total, livemode });
+      return { session, items };
+    },
+    addCharge(input) {
+      const charge = buildCharge(input);
+      const account = input.account ?? null;
+      charges.set(charge.id as string, { account, obj: charge });
+      intents.set(input.paymentIntent, {
+        account,
+        obj: buildPaymentIntent(input.paymentIntent, input.amount, charge.id as string),
+      });
+      return charge;
+    },
+    chargeIdOf(paymentIntentId) {
+      return (intents.get(paymentIntentId)?.obj.latest_charge as string | undefined) ?? null;
+    },
+    refund(chargeId, amount, created) {
+      const stored = charges.get(chargeId);
+      if (!stored) throw new Error(`fake: no charge ${chargeId}`);
+      const charge = stored.obj;
+      const refund = buildRefund(charge, amount, created ?? Math.floor(Date.now() / 1000));
+      refunds.push({ account: stored.account, obj: refund });
+      charge.amount_refunded = Number(charge.amount_refunded) + amount;
+      charge.refunded = charge.amount_refunded === charge.amount;
+      const list = charge.refunds as { data: Obj[] };
+      list.data = [refund, ...list.data];
+      return { charge: structuredClone(charge), refund };
+    },
+    failNext(path, failure, times = 1) {
+      failures.push({ path, failure, left: times });
+    },
+    clearFailures() {
+      failures.length = 0;
+    },
+    sign(type, object, opts = {}) {
+      const event = buildEvent(type, object, opts);
+      const payload = JSON.stringify(event);
+      const header = Stripe.webhooks.generateTestHeaderString({ payload, secret: FAKE_WEBHOOK_SECRET });
+      return { event, payload, header };
+    },
+    checkoutEvent(session, opts = {}) {
+      const account =
+        opts.account === undefined ? (sessions.get(session.id as string)?.account ?? null) : opts.account;
+      return fake.sign("checkout.session.completed", session, {
+        ...opts,
+        account,
+        livemode: Boolean(session.livemode),
+      });
+    },
+    refundEvent(charge, opts = {}) {
+      const account =
+        opts.account === undefined ? (charges.get(charge.id as string)?.account ?? null) : opts.account;
+      return fake.sign("charge.refunded", charge, { ...opts, account, livemode: Boolean(charge.livemode) });
+    },
+  };
+
+  /** For a process that only knows the URL: add a purchase or a refund, get the signed event. */
+  function control(res: ServerResponse, path: string, body: string) {
+    const input = body ? JSON.parse(body) : {};
+    if (path === "/__control/checkout") {
+      const { session } = fake.addCheckout(input as FakeCheckoutInput);
+      return send(res, 200, fake.checkoutEvent(session));
+    }
+    if (path === "/__control/refund") {
+      const charge = [...charges.values()].find((c) => c.obj.payment_intent === input.paymentIntent);
+      if (!charge) return notFound(res, "charge");
+      const { charge: updated } = fake.refund(charge.obj.id as string, Number(input.amount));
+      return send(res, 200, fake.refundEvent(updated));
+    }
+    return notFound(res, path);
+  }
+
+  const server = createServer((req, res) => {
+    let body = "";
+    req.setEncoding("utf8");
+    req.on("data", (chunk) => (body += chunk));
+    req.on("end", () => {
+      try {
+        handle(req, res, body);
+      } catch (error) {
+        send(res, 500, { error: { type: "api_error", message: String(error) } });
+      }
+    });
+  });
+  server.keepAliveTimeout = 30_000;
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    ...fake,
+    url,
+    env: {
+      STRIPE_API_BASE: url,
+      STRIPE_SECRET_KEY: FAKE_STRIPE_KEY,
+      STRIPE_WEBHOOK_SECRET: FAKE_WEBHOOK_SECRET,
+    },
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function send(res: ServerResponse, status: number, body: unknown) {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(text),
+    "request-id": `req_fake_${Date.now()}`,
+  });
+  res.end(text);
+}
