@@ -1,13 +1,24 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 
+/** The token of an `Authorization: Bearer <token>` header, or null. */
+export function bearerToken(header: string | null): string | null {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? "");
+  return match ? match[1] : null;
+}
+
 /**
- * DESIGN 5: machine callers of the admin routes send `Authorization: Bearer <SERVICE_API_KEY>`.
- * Compared in constant time (on digests, so lengths never leak); refused when the key is unset.
+ * DESIGN 5: machine callers of the admin routes present SERVICE_API_KEY. Compared in constant
+ * time (on digests, so lengths never leak); never accepted when the key is unset or short.
  */
-export function hasServiceKey(headers: Headers): boolean {
+export function serviceKeyMatches(token: string): boolean {
   const expected = process.env.SERVICE_API_KEY;
-  const given = headers.get("authorization")?.match(/^Bearer\s+(\S+)\s*$/i)?.[1];
-  if (!expected || !given) return false;
+  if (!expected || expected.length < 16) return false;
   const digest = (value: string) => createHash("sha256").update(value).digest();
-  return timingSafeEqual(digest(given), digest(expected));
+  return timingSafeEqual(digest(token), digest(expected));
+}
+
+/** True when the request carries `Authorization: Bearer <SERVICE_API_KEY>`. */
+export function hasServiceKey(headers: Headers): boolean {
+  const token = bearerToken(headers.get("authorization"));
+  return token !== null && serviceKeyMatches(token);
 }

@@ -1,7 +1,7 @@
 import "server-only";
 import { getClaims } from "@/lib/auth/session";
 import { withUser } from "@/lib/db/doors";
-import { bearerToken, serviceKeyMatches } from "./service-key";
+import { bearerToken, serviceKeyMatches } from "@/lib/auth/service-key";
 
 export type BackfillCaller =
   { ok: true; via: "service_key" | "member" } | { ok: false; status: 401 | 403; error: string };

@@ -1,7 +1,7 @@
 import type Stripe from "stripe";
 import { describe, expect, test } from "vitest";
 import { productsOf, purchaserOf, sessionIdOf, splitName } from "@/lib/payments/checkout-from-stripe";
-import { bearerToken, serviceKeyMatches } from "@/lib/payments/service-key";
+import { bearerToken, serviceKeyMatches } from "@/lib/auth/service-key";
 
 const item = (product: unknown, amount: number, currency = "USD", description = "Item") =>
   ({ amount_total: amount, currency, description, price: { product } }) as unknown as Stripe.LineItem;
