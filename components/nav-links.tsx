@@ -7,6 +7,7 @@ const LINKS = [
   { href: "/contacts", label: "Contacts" },
   { href: "/forms", label: "Forms" },
   { href: "/events", label: "Events" },
+  { href: "/payments", label: "Payments" },
   { href: "/tasks", label: "Tasks" },
   { href: "/broadcasts", label: "Broadcasts" },
   { href: "/notifications", label: "Notifications" },

@@ -1,8 +1,4 @@
-/**
- * The settings sections other areas add. Each issue fills in its entry's `href` when its
- * page exists (for example `/settings/api-keys`); until then the entry is listed as
- * coming soon.
- */
+/** The settings pages of each area, listed on the settings index. */
 export interface SettingsSection {
   title: string;
   description: string;
@@ -10,8 +6,29 @@ export interface SettingsSection {
 }
 
 export const SETTINGS_SECTIONS: SettingsSection[] = [
-  { title: "Email", description: "The subscribe footer added to transactional email." },
-  { title: "Payments", description: "Your Stripe connection and purchaser auto-subscribe." },
-  { title: "Ticketing", description: "Your Eventbrite connection and attendee auto-subscribe." },
-  { title: "API keys", description: "Keys for the public events API, shown once, revocable." },
+  {
+    title: "Email",
+    description: "The subscribe footer added to transactional email, the tracking URL.",
+    href: "/settings/email",
+  },
+  {
+    title: "Outbox",
+    description: "Every email sent or skipped, with the rendered message.",
+    href: "/settings/email/outbox",
+  },
+  {
+    title: "Payments",
+    description: "Your Stripe connection and purchaser auto-subscribe.",
+    href: "/settings/payments",
+  },
+  {
+    title: "Ticketing",
+    description: "Your Eventbrite connection and attendee auto-subscribe.",
+    href: "/settings/ticketing",
+  },
+  {
+    title: "API keys",
+    description: "Keys for the public events API, shown once, revocable.",
+    href: "/settings/api-keys",
+  },
 ];
