@@ -1,0 +1,43 @@
+import type { Db } from "@/lib/db/doors";
+import { sendEmail } from "@/lib/email/send-email";
+import type { PublicForm } from "./form-row";
+import type { SubmittedBody } from "./parse-body";
+import { verificationEmail } from "./verification-email";
+import { newVerificationToken } from "./verification-token";
+
+export interface StageSubmissionInput {
+  form: Pick<PublicForm, "id" | "workspace_id" | "name" | "workspace_name">;
+  contactId: string;
+  email: string;
+  payload: SubmittedBody;
+  ip: string | null;
+}
+
+/**
+ * Spec 4.2.2 A (double opt-in): the payload is staged in pending_form_submissions under the
+ * digest of a single-use token, and the verification email carries the token. The contact
+ * is not touched. Rows that expired more than a week ago are swept here (their 410 page is
+ * kept for a week, then an old link reads as unknown).
+ */
+export async function stageSubmission(db: Db, input: StageSubmissionInput): Promise<{ pendingId: string }> {
+  const { token, digest } = newVerificationToken();
+  await db`delete from public.pending_form_submissions where expires_at < now() - interval '7 days'`;
+  const [pending] = await db`
+    insert into public.pending_form_submissions (workspace_id, form_id, email, payload, token, ip_address)
+    values (${input.form.workspace_id}, ${input.form.id}, ${input.email}, ${db.json(input.payload as never)},
+            ${digest}, ${input.ip})
+    returning id`;
+  const email = verificationEmail({
+    workspaceName: input.form.workspace_name,
+    formName: input.form.name,
+    token,
+  });
+  await sendEmail(db, {
+    workspaceId: input.form.workspace_id,
+    contactId: input.contactId,
+    to: input.email,
+    kind: "transactional",
+    ...email,
+  });
+  return { pendingId: pending.id };
+}
