@@ -1,0 +1,210 @@
+/**
+ * Benchmark of POST /api/forms/{form_id} against `next start` on the real Postgres (issue 4):
+ * - new contacts submitted with the form key (path B), 32 connections;
+ * - existing contacts without the key (path A: staging plus a verification email to the
+ *   dev outbox), 32 connections;
+ * - the no-database health route of the same server, in the same run, for the ratio.
+ * Every request has a new X-Forwarded-For address, so the per-IP limit of spec 4.2.1 is
+ * exercised (one limiter row per request) but never reached.
+ *
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/crm_forms npx tsx scripts/bench/forms.ts
+ *
+ * It creates and drops its own database (crm_bench_forms) beside DATABASE_URL's, reuses
+ * `.next` when it is newer than the sources (else runs `next build`), and listens on 3251.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { readdirSync, statSync } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import autocannon from "autocannon";
+import { connect } from "../../lib/db/client";
+import { migrate } from "../../lib/db/migrate";
+import { generateFormKey, hashFormKey } from "../../lib/forms/api-key";
+
+const PORT = Number(process.env.BENCH_FORMS_PORT ?? 3251);
+const CONNECTIONS = 32;
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const EXISTING = 20_000;
+const root = process.cwd();
+
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestSource(full));
+    else newest = Math.max(newest, statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+function ensureBuild(): void {
+  const buildId = path.join(root, ".next", "BUILD_ID");
+  let built = 0;
+  try {
+    built = statSync(buildId).mtimeMs;
+  } catch {}
+  const sources = Math.max(...["app", "lib", "components"].map((d) => newestSource(path.join(root, d))));
+  if (built > sources) return;
+  console.log("building the app (next build)…");
+  const result = spawnSync(path.join(root, "node_modules", ".bin", "next"), ["build"], {
+    stdio: "inherit",
+    env: { ...process.env, NODE_ENV: "production" },
+  });
+  if (result.status !== 0) throw new Error("next build failed");
+}
+
+async function createDatabase(base: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = "crm_bench_forms";
+  const admin = connect(base, { max: 1 });
+  await admin.unsafe(`drop database if exists "${name}" with (force)`);
+  await admin.unsafe(`create database "${name}"`);
+  const u = new URL(base);
+  u.pathname = `/${name}`;
+  return {
+    url: u.toString(),
+    drop: async () => {
+      await admin.unsafe(`drop database if exists "${name}" with (force)`);
+      await admin.end();
+    },
+  };
+}
+
+async function seed(url: string) {
+  const sql = connect(url, { max: 1 });
+  await migrate(sql);
+  const [ws] = await sql`insert into public.workspaces (name) values ('Bench') returning id`;
+  const key = generateFormKey();
+  const [keyed] = await sql`
+    insert into public.forms (workspace_id, name, api_key) values (${ws.id}, 'Keyed', ${hashFormKey(key)}) returning id`;
+  const [verifying] = await sql`
+    insert into public.forms (workspace_id, name) values (${ws.id}, 'Double opt-in') returning id`;
+  await sql`
+    insert into public.contacts (workspace_id, email, first_name)
+    select ${ws.id}, 'existing' || i || '@bench.test', 'Existing'
+    from generate_series(1, ${EXISTING}) as i`;
+  await sql`analyze`;
+  await sql.end();
+  return { keyedFormId: keyed.id as string, verifyingFormId: verifying.id as string, key };
+}
+
+function startServer(url: string): ChildProcess {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: "production",
+    DATABASE_URL: url,
+    DATABASE_EMBEDDED: "0",
+    PORT: String(PORT),
+    APP_URL: `http://localhost:${PORT}`,
+  };
+  delete env.RESEND_API_KEY;
+  return spawn(path.join(root, "node_modules", ".bin", "next"), ["start", "-p", String(PORT)], {
+    env,
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+}
+
+async function waitForHealth(): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${PORT}/api/health`)).ok) return;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error("next start did not answer /api/health within 60 s");
+}
+
+let counter = 0;
+const nextIp = () => {
+  counter += 1;
+  return `10.${(counter >> 16) & 255}.${(counter >> 8) & 255}.${counter & 255}`;
+};
+
+function submission(formId: string, body: () => object, headers: Record<string, string> = {}) {
+  return {
+    path: `/api/forms/${formId}`,
+    method: "POST" as const,
+    setupRequest: (req: autocannon.Request) => ({
+      ...req,
+      headers: { ...headers, "content-type": "application/json", "x-forwarded-for": nextIp() },
+      body: JSON.stringify(body()),
+    }),
+  };
+}
+
+async function load(title: string, options: Partial<autocannon.Options>, duration = DURATION, urlPath = "") {
+  return autocannon({
+    title,
+    url: `http://127.0.0.1:${PORT}${urlPath}`,
+    connections: CONNECTIONS,
+    duration,
+    ...options,
+  });
+}
+
+export default async function run(): Promise<void> {
+  const base = process.env.DATABASE_URL;
+  if (!base)
+    throw new Error("DATABASE_URL must point at a Postgres server (the bench creates its own database)");
+  ensureBuild();
+  const db = await createDatabase(base);
+  const { keyedFormId, verifyingFormId, key } = await seed(db.url);
+  const server = startServer(db.url);
+  try {
+    await waitForHealth();
+    let fresh = 0;
+    let existing = 0;
+    const newContact = submission(
+      keyedFormId,
+      () => ({ email: `lead${++fresh}@bench.test`, first_name: "Lead", is_subscribed: true }),
+      { "x-api-key": key },
+    );
+    const existingContact = submission(verifyingFormId, () => ({
+      email: `existing${(existing++ % EXISTING) + 1}@bench.test`,
+      first_name: "Changed",
+    }));
+    // warm-up: JIT, route compilation, pool connections
+    await load("warm-up", { requests: [newContact] }, 3);
+    await load("warm-up", { requests: [existingContact] }, 2);
+    await load("warm-up", {}, 2, "/api/health");
+
+    const health = await load("health (no database)", {}, DURATION, "/api/health");
+    const created = await load("new contact, key", { requests: [newContact] });
+    const staged = await load("existing contact, staged + email", { requests: [existingContact] });
+
+    const check = connect(db.url, { max: 1 });
+    const [counts] = await check`
+      select (select count(*)::int from public.form_submissions) as submissions,
+             (select count(*)::int from public.pending_form_submissions) as pending,
+             (select count(*)::int from public.email_sends where status = 'outbox') as outbox`;
+    await check.end();
+
+    const row = (r: autocannon.Result) => ({
+      scenario: r.title,
+      "req/s": Math.round(r.requests.average),
+      "p50 ms": r.latency.p50,
+      "p99 ms": r.latency.p99,
+      ratio: (r.requests.average / health.requests.average).toFixed(2),
+      errors: r.errors + r.timeouts + r.non2xx,
+    });
+    console.log(
+      `\nforms: ${CONNECTIONS} connections, ${DURATION} s each, next start on ${base.replace(/\/[^/]*$/, "/…")}`,
+    );
+    console.table([row(health), row(created), row(staged)]);
+    console.log(
+      `stored: ${counts.submissions} submissions, ${counts.pending} staged, ${counts.outbox} outbox emails` +
+        ` (targets: new contact >= 1000 req/s and ratio >= 0.4; existing >= 500 req/s)`,
+    );
+  } finally {
+    server.kill("SIGTERM");
+    await new Promise((r) => server.once("exit", r));
+    await db.drop();
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  run().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}
