@@ -210,7 +210,7 @@ describe("automations of a form (spec 6.2)", () => {
     const { id: formId } = await withUser(admin.claims, (tx) =>
       createForm(tx, { workspaceId: ws.id, settings: settings({}) }),
     );
-    for (const input of [
+    for (const input of <Record<string, string>[]>[
       { action_type: "add_tag", new_tag: "Webinar" },
       { action_type: "enroll_campaign", new_campaign: "Nurture" },
       { action_type: "create_task", task_title: "Call back", due_in_days: "2" },
