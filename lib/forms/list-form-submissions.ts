@@ -4,6 +4,7 @@ export interface SubmissionListItem {
   id: string;
   contact_id: string | null;
   contact_email: string | null;
+  contact_name: string | null;
   payload: unknown;
   ip_address: string | null;
   submission_type: "direct" | "verified_email" | "api_key";
@@ -27,7 +28,8 @@ export async function listFormSubmissions(
 ): Promise<{ items: SubmissionListItem[]; total: number; pending: PendingListItem[] }> {
   const page = Math.max(1, Math.floor(input.page) || 1);
   const items = await db<SubmissionListItem[]>`
-    select s.id, s.contact_id, c.email as contact_email, s.payload, host(s.ip_address) as ip_address,
+    select s.id, s.contact_id, c.email as contact_email,
+           nullif(concat_ws(' ', c.first_name, c.last_name), '') as contact_name, s.payload, host(s.ip_address) as ip_address,
            s.submission_type, s.created_at
     from public.form_submissions s
     left join public.contacts c on c.id = s.contact_id

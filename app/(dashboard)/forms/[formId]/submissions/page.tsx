@@ -80,11 +80,8 @@ export default async function SubmissionsPage({
                 <tr key={s.id}>
                   <td>{when(s.created_at)}</td>
                   <td>
-                    {s.contact_id ? (
-                      <Link href={`/contacts/${s.contact_id}`}>{s.contact_email}</Link>
-                    ) : (
-                      "Deleted"
-                    )}
+                    <Link href={`/contacts/${s.contact_id}`}>{s.contact_email}</Link>
+                    {s.contact_name && <div className="hint">{s.contact_name}</div>}
                   </td>
                   <td>{TYPE_LABEL[s.submission_type]}</td>
                   <td>{s.ip_address ?? "—"}</td>
@@ -101,7 +98,7 @@ export default async function SubmissionsPage({
           <nav className="pagination" aria-label="Pages">
             {page > 1 && <Link href={`?page=${page - 1}`}>← Newer</Link>}
             <span>
-              Page {page} of {pages} ({list.total} submissions)
+              Page {page} of {pages} ({list.total} {list.total === 1 ? "submission" : "submissions"})
             </span>
             {page < pages && <Link href={`?page=${page + 1}`}>Older →</Link>}
           </nav>
