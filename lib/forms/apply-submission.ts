@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { Db } from "@/lib/db/doors";
 import { mergeContact } from "@/lib/contacts/merge-contact";
 import { decideConsent } from "@/lib/consent/consent-rules";
@@ -55,27 +56,28 @@ export async function applySubmission(db: Db, input: ApplySubmissionInput): Prom
     extra: consent?.columns,
     via: verified ? `verified submission of the form “${form.name}”` : `the form “${form.name}”`,
   });
-  if (consent)
-    await applyConsent(db, { workspaceId: form.workspace_id, contactId: contact.id, change: consent });
-  if (fields.note) {
-    await addNote(db, {
-      workspaceId: form.workspace_id,
-      contactId: contact.id,
-      text: `Sent with the form “${form.name}”:\n\n${fields.note}`,
-      createdBy: null,
-    });
-  }
-  const [submission] = await db`
-    insert into public.form_submissions (workspace_id, form_id, contact_id, payload, ip_address, submission_type)
-    values (${form.workspace_id}, ${form.id}, ${contact.id}, ${db.json(input.payload as never)}, ${ip},
-            ${input.submissionType})
-    returning id`;
+  // Independent writes, pipelined on the transaction's connection.
+  const submissionId = randomUUID();
+  await Promise.all([
+    consent && applyConsent(db, { workspaceId: form.workspace_id, contactId: contact.id, change: consent }),
+    fields.note &&
+      addNote(db, {
+        workspaceId: form.workspace_id,
+        contactId: contact.id,
+        text: `Sent with the form “${form.name}”:\n\n${fields.note}`,
+        createdBy: null,
+      }),
+    db`
+      insert into public.form_submissions (id, workspace_id, form_id, contact_id, payload, ip_address, submission_type)
+      values (${submissionId}, ${form.workspace_id}, ${form.id}, ${contact.id}, ${db.json(input.payload as never)},
+              ${ip}, ${input.submissionType})`,
+  ]);
   await fireTrigger(db, {
     workspaceId: form.workspace_id,
     trigger: "form_submitted",
     contactId: contact.id,
     formId: form.id,
-    payload: { form_id: form.id, submission_id: submission.id, submission_type: input.submissionType },
+    payload: { form_id: form.id, submission_id: submissionId, submission_type: input.submissionType },
   });
-  return { contactId: contact.id, created, submissionId: submission.id };
+  return { contactId: contact.id, created, submissionId };
 }

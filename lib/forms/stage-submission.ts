@@ -21,23 +21,26 @@ export interface StageSubmissionInput {
  */
 export async function stageSubmission(db: Db, input: StageSubmissionInput): Promise<{ pendingId: string }> {
   const { token, digest } = newVerificationToken();
-  await db`delete from public.pending_form_submissions where expires_at < now() - interval '7 days'`;
-  const [pending] = await db`
-    insert into public.pending_form_submissions (workspace_id, form_id, email, payload, token, ip_address)
-    values (${input.form.workspace_id}, ${input.form.id}, ${input.email}, ${db.json(input.payload as never)},
-            ${digest}, ${input.ip})
-    returning id`;
   const email = verificationEmail({
     workspaceName: input.form.workspace_name,
     formName: input.form.name,
     token,
   });
-  await sendEmail(db, {
-    workspaceId: input.form.workspace_id,
-    contactId: input.contactId,
-    to: input.email,
-    kind: "transactional",
-    ...email,
-  });
+  // Independent statements, pipelined on the transaction's connection.
+  const [, [pending]] = await Promise.all([
+    db`delete from public.pending_form_submissions where expires_at < now() - interval '7 days'`,
+    db`
+      insert into public.pending_form_submissions (workspace_id, form_id, email, payload, token, ip_address)
+      values (${input.form.workspace_id}, ${input.form.id}, ${input.email}, ${db.json(input.payload as never)},
+              ${digest}, ${input.ip})
+      returning id`,
+    sendEmail(db, {
+      workspaceId: input.form.workspace_id,
+      contactId: input.contactId,
+      to: input.email,
+      kind: "transactional",
+      ...email,
+    }),
+  ]);
   return { pendingId: pending.id };
 }

@@ -1,8 +1,7 @@
 import { withService, type Db } from "@/lib/db/doors";
-import { checkRateLimit, formRateLimitKey } from "@/lib/rate-limit/check-rate-limit";
 import { applySubmission } from "./apply-submission";
 import { authenticateSubmission, type SubmissionCredentials } from "./authenticate-submission";
-import { findForm } from "./find-form";
+import { findFormAndLimit } from "./find-form-and-limit";
 import type { PublicForm } from "./form-row";
 import { parseBody, type RawBody, type SubmittedBody } from "./parse-body";
 import { stageSubmission } from "./stage-submission";
@@ -27,20 +26,16 @@ export type SubmitFormResponse = SubmitFormResult & { form: PublicForm | null };
 
 /**
  * POST /api/forms/{form_id}: the pipeline of spec 4.2, each step ending it when it fails.
- * 1-2 in one short transaction (the limiter's per-key lock ends with it; fail-open inside),
+ * 1-2 in one short transaction (the limiter's per-key lock ends with it; fail-open),
  * 3-6 without the database, 7 and the writes in a second transaction. Nothing is stored
  * by a request that stops before step 7.
  */
 export async function submitForm(request: SubmitFormRequest): Promise<SubmitFormResponse> {
-  const gate = await withService(async (db) => {
-    const form = await findForm(db, request.formId); // 1
-    if (!form) return { form: null, limit: null };
-    return { form, limit: await checkRateLimit(db, formRateLimitKey(form.id, request.ip)) }; // 2
-  });
+  const gate = await findFormAndLimit(request.formId, request.ip); // 1-2
+  if (!gate.form) return { outcome: "rejected", status: 404, error: "This form does not exist.", form: null };
   const { form, limit } = gate;
-  const reject = (status: 400 | 403 | 404 | 413 | 415 | 429, error: string, retryAfter?: number) =>
+  const reject = (status: 400 | 403 | 413 | 415 | 429, error: string, retryAfter?: number) =>
     ({ outcome: "rejected", status, error, retryAfter, form }) as const;
-  if (!form || !limit) return reject(404, "This form does not exist.");
   if (!limit.allowed)
     return reject(429, "Too many submissions. Try again in a minute.", limit.retryAfterSeconds);
 
