@@ -2,6 +2,7 @@ import { withService } from "@/lib/db/doors";
 import { formRateLimitKey, type RateLimitResult } from "@/lib/rate-limit/check-rate-limit";
 import { findForm } from "./find-form";
 import { isUuid, type PublicForm } from "./form-row";
+import { sweepRateLimitHitsNowAndThen } from "./sweep-rate-limit-hits";
 
 export type Gate = { form: null } | { form: PublicForm; limit: RateLimitResult };
 
@@ -15,6 +16,7 @@ export type Gate = { form: null } | { form: PublicForm; limit: RateLimitResult }
 export async function findFormAndLimit(formId: string, ip: string | null): Promise<Gate> {
   if (!isUuid(formId)) return { form: null };
   const key = formRateLimitKey(formId, ip);
+  sweepRateLimitHitsNowAndThen();
   try {
     return await withService(async (db) => {
       const [row] = await db<(PublicForm & { allowed: boolean; retry_after_seconds: number })[]>`

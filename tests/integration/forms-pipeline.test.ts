@@ -1,5 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, test } from "vitest";
+import { withService } from "@/lib/db/doors";
+import { sweepRateLimitHits } from "@/lib/forms/sweep-rate-limit-hits";
 import { setupTestDatabase } from "../helpers/db";
 import { createWorkspace } from "../helpers/factories";
 import { createForm, preflight, randomIp, storedCounts, submit } from "../helpers/forms";
@@ -299,5 +301,17 @@ describe("spec 4.2 CORS", () => {
       (await preflight(form.id, "https://shop.evil")).headers.get("access-control-allow-origin"),
     ).toBeNull();
     expect((await preflight(randomUUID(), listed)).status).toBe(404);
+  });
+});
+
+describe("spec 4.2.1: the limiter table stays bounded", () => {
+  test("4.2.1: the sweep deletes hits older than an hour and keeps the ones a window still needs", async () => {
+    await db.sql`insert into rate_limit_hits (key, hit_at) values
+      ('sweep:old', now() - interval '2 hours'), ('sweep:old', now() - interval '61 minutes'),
+      ('sweep:recent', now() - interval '30 seconds'), ('sweep:recent', now() - interval '59 minutes')`;
+    const deleted = await withService((tx) => sweepRateLimitHits(tx));
+    expect(deleted).toBeGreaterThanOrEqual(2);
+    const left = await db.sql`select key from rate_limit_hits where key like 'sweep:%' order by key`;
+    expect(left.map((r) => r.key)).toEqual(["sweep:recent", "sweep:recent"]);
   });
 });

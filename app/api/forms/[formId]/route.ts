@@ -26,6 +26,9 @@ export async function POST(request: Request, { params }: Context): Promise<Respo
       readBody: () => readLimitedBody(request, MAX_BODY_BYTES),
     });
   } catch (error) {
+    // A client that hangs up mid-body is not a server fault: nobody reads this answer.
+    if (request.signal.aborted || (error as { code?: string }).code === "ECONNRESET")
+      return Response.json({ success: false, error: "The request was aborted." }, { status: 400 });
     const id = randomUUID();
     console.error(`form submission failed (request ${id})`, error);
     return Response.json(

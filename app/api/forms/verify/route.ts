@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { withService } from "@/lib/db/doors";
 import { appUrl } from "@/lib/config";
 import { safeRedirectUrl } from "@/lib/forms/redirect-url";
@@ -16,7 +17,18 @@ const html = (status: number, title: string, message: string) =>
  */
 export async function GET(request: Request): Promise<Response> {
   const token = new URL(request.url).searchParams.get("token");
-  const result = await withService((db) => verifySubmission(db, token));
+  let result: Awaited<ReturnType<typeof verifySubmission>>;
+  try {
+    result = await withService((db) => verifySubmission(db, token));
+  } catch (error) {
+    const id = randomUUID();
+    console.error(`form verification failed (request ${id})`, error);
+    return html(
+      500,
+      "Something went wrong",
+      `Your details could not be confirmed just now. Please open the link again in a few minutes (reference ${id}).`,
+    );
+  }
   switch (result.outcome) {
     case "unknown":
       return html(
