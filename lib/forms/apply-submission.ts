@@ -12,7 +12,8 @@ import type { SubmissionFields } from "./submission-fields";
 export type SubmissionType = "direct" | "api_key" | "verified_email";
 
 export interface ApplySubmissionInput {
-  form: Pick<FormRow, "id" | "workspace_id" | "name">;
+  /** has_automations false (known from the form lookup) skips the automation query */
+  form: Pick<FormRow, "id" | "workspace_id" | "name"> & { has_automations?: boolean };
   fields: SubmissionFields;
   /** the complete submitted body, stored as it came */
   payload: SubmittedBody;
@@ -59,7 +60,13 @@ export async function applySubmission(db: Db, input: ApplySubmissionInput): Prom
   // Independent writes, pipelined on the transaction's connection.
   const submissionId = randomUUID();
   await Promise.all([
-    consent && applyConsent(db, { workspaceId: form.workspace_id, contactId: contact.id, change: consent }),
+    consent &&
+      applyConsent(db, {
+        workspaceId: form.workspace_id,
+        contactId: contact.id,
+        // a contact created by this statement has no suppressions to clear
+        change: created ? { ...consent, clear: [] } : consent,
+      }),
     fields.note &&
       addNote(db, {
         workspaceId: form.workspace_id,
@@ -72,12 +79,13 @@ export async function applySubmission(db: Db, input: ApplySubmissionInput): Prom
       values (${submissionId}, ${form.workspace_id}, ${form.id}, ${contact.id}, ${db.json(input.payload as never)},
               ${ip}, ${input.submissionType})`,
   ]);
-  await fireTrigger(db, {
-    workspaceId: form.workspace_id,
-    trigger: "form_submitted",
-    contactId: contact.id,
-    formId: form.id,
-    payload: { form_id: form.id, submission_id: submissionId, submission_type: input.submissionType },
-  });
+  if (form.has_automations !== false)
+    await fireTrigger(db, {
+      workspaceId: form.workspace_id,
+      trigger: "form_submitted",
+      contactId: contact.id,
+      formId: form.id,
+      payload: { form_id: form.id, submission_id: submissionId, submission_type: input.submissionType },
+    });
   return { contactId: contact.id, created, submissionId };
 }

@@ -19,12 +19,21 @@ export async function findFormAndLimit(formId: string, ip: string | null): Promi
   sweepRateLimitHitsNowAndThen();
   try {
     return await withService(async (db) => {
-      const [row] = await db<(PublicForm & { allowed: boolean; retry_after_seconds: number })[]>`
-        select f.*, w.name as workspace_name, rl.allowed, rl.retry_after_seconds
+      // The limiter's hits are short-lived bookkeeping: this commit need not wait for the
+      // disk (a crash could forget the last few milliseconds of hits, nothing else).
+      const [, [row]] = await Promise.all([
+        db`set local synchronous_commit = off`,
+        db<(PublicForm & { allowed: boolean; retry_after_seconds: number })[]>`
+        select f.*, w.name as workspace_name,
+               exists (select 1 from public.automations a
+                       where a.workspace_id = f.workspace_id and a.trigger_type = 'form_submitted' and a.is_active
+                         and (a.form_id is null or a.form_id = f.id)) as has_automations,
+               rl.allowed, rl.retry_after_seconds
         from public.forms f
         join public.workspaces w on w.id = f.workspace_id
         cross join lateral public.check_rate_limit(${key}, 5, 60) rl
-        where f.id = ${formId}`;
+        where f.id = ${formId}`,
+      ]);
       if (!row) return { form: null };
       const { allowed, retry_after_seconds, ...form } = row;
       return { form, limit: { allowed, retryAfterSeconds: retry_after_seconds } };

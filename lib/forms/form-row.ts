@@ -15,6 +15,8 @@ export interface FormRow {
 /** The form as the public endpoint needs it: the row plus its workspace's name (for emails). */
 export interface PublicForm extends FormRow {
   workspace_name: string;
+  /** whether any active form_submitted automation could fire for this form */
+  has_automations: boolean;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
