@@ -23,7 +23,7 @@ export async function POST(request: Request, { params }: Context): Promise<Respo
       referer: request.headers.get("referer"),
       apiKey: request.headers.get("x-api-key") || new URL(request.url).searchParams.get("api_key"),
       contentType: request.headers.get("content-type"),
-      readBody: () => readLimitedBody(request, MAX_BODY_BYTES),
+      body: await readLimitedBody(request, MAX_BODY_BYTES),
     });
   } catch (error) {
     // A client that hangs up mid-body is not a server fault: nobody reads this answer.
