@@ -13,7 +13,7 @@
  * `.next` when it is newer than the sources (else runs `next build`), and listens on 3251.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { readdirSync, statSync } from "node:fs";
+import { readFileSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import autocannon from "autocannon";
@@ -114,6 +114,27 @@ async function waitForHealth(): Promise<void> {
   throw new Error("next start did not answer /api/health within 60 s");
 }
 
+/** CPU milliseconds used so far by a process and its children that are still alive (Linux). */
+function cpuMs(pid: number): number {
+  try {
+    const ids = [
+      pid,
+      ...readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8")
+        .trim()
+        .split(/\s+/)
+        .filter(Boolean)
+        .map(Number),
+    ];
+    const ticks = ids.reduce((sum, id) => {
+      const fields = readFileSync(`/proc/${id}/stat`, "utf8").split(") ")[1].split(" ");
+      return sum + Number(fields[11]) + Number(fields[12]); // utime + stime
+    }, 0);
+    return (ticks * 1000) / 100; // USER_HZ
+  } catch {
+    return NaN;
+  }
+}
+
 let counter = 0;
 const nextIp = () => {
   counter += 1;
@@ -168,9 +189,18 @@ export default async function run(): Promise<void> {
     await load("warm-up", { requests: [existingContact] }, 2);
     await load("warm-up", {}, 2, "/api/health");
 
-    const health = await load("health (no database)", {}, DURATION, "/api/health");
-    const created = await load("new contact, key", { requests: [newContact] });
-    const staged = await load("existing contact, staged + email", { requests: [existingContact] });
+    const cpu: Record<string, number> = {};
+    const measured = async (run: () => Promise<autocannon.Result>) => {
+      const before = cpuMs(server.pid!);
+      const result = await run();
+      cpu[result.title!] = (cpuMs(server.pid!) - before) / (result.requests.total || 1);
+      return result;
+    };
+    const health = await measured(() => load("health (no database)", {}, DURATION, "/api/health"));
+    const created = await measured(() => load("new contact, key", { requests: [newContact] }));
+    const staged = await measured(() =>
+      load("existing contact, staged + email", { requests: [existingContact] }),
+    );
 
     const check = connect(db.url, { max: 1 });
     const [counts] = await check`
@@ -186,6 +216,7 @@ export default async function run(): Promise<void> {
       "p99 ms": r.latency.p99,
       ratio: (r.requests.average / health.requests.average).toFixed(2),
       errors: r.errors + r.timeouts + r.non2xx,
+      "server cpu ms/req": cpu[r.title!]?.toFixed(2),
     });
     console.log(
       `\nforms: ${CONNECTIONS} connections, ${DURATION} s each, next start on ${base.replace(/\/[^/]*$/, "/…")}`,
@@ -194,6 +225,10 @@ export default async function run(): Promise<void> {
     console.log(
       `stored: ${counts.submissions} submissions, ${counts.pending} staged, ${counts.outbox} outbox emails` +
         ` (targets: new contact >= 1000 req/s and ratio >= 0.4; existing >= 500 req/s)`,
+    );
+    console.log(
+      "server cpu ms/req: CPU time of the next-server process per request; unlike req/s it hardly" +
+        " depends on what else the machine runs, so health/forms of it estimates the idle ratio.",
     );
   } finally {
     server.kill("SIGTERM");
