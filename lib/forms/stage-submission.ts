@@ -16,8 +16,9 @@ export interface StageSubmissionInput {
 /**
  * Spec 4.2.2 A (double opt-in): the payload is staged in pending_form_submissions under the
  * digest of a single-use token, and the verification email carries the token. The contact
- * is not touched. Rows that expired more than a week ago are swept here (their 410 page is
- * kept for a week, then an old link reads as unknown).
+ * is not touched. A newer submission of the same form and email replaces a staged one, so
+ * an older link can never apply older details over newer ones. Rows that expired more than
+ * a week ago are swept here (their 410 page is kept for a week, then a link reads as unknown).
  */
 export async function stageSubmission(db: Db, input: StageSubmissionInput): Promise<{ pendingId: string }> {
   const { token, digest } = newVerificationToken();
@@ -26,9 +27,10 @@ export async function stageSubmission(db: Db, input: StageSubmissionInput): Prom
     formName: input.form.name,
     token,
   });
-  // Independent statements, pipelined on the transaction's connection.
-  const [, [pending]] = await Promise.all([
+  // Pipelined on the transaction's connection, executed in this order.
+  const [, , [pending]] = await Promise.all([
     db`delete from public.pending_form_submissions where expires_at < now() - interval '7 days'`,
+    db`delete from public.pending_form_submissions where form_id = ${input.form.id} and email = ${input.email}`,
     db`
       insert into public.pending_form_submissions (workspace_id, form_id, email, payload, token, ip_address)
       values (${input.form.workspace_id}, ${input.form.id}, ${input.email}, ${db.json(input.payload as never)},

@@ -121,6 +121,20 @@ describe("spec 4.3: GET /api/forms/verify", () => {
     expect(await db.sql`select 1 from pending_form_submissions where form_id = ${form.id}`).toHaveLength(0);
   });
 
+  test("4.2.2 A: a newer submission of the same email replaces the staged one; only the newest link works", async () => {
+    const ws = await createWorkspace(db.sql);
+    const form = await createForm(db.sql, ws.id);
+    const c = await stagedFor(form.id);
+    await submit(form.id, { json: { email: c.email, first_name: "Older" } });
+    const older = await verificationLink(db.sql, c.email);
+    await submit(form.id, { json: { email: c.email, first_name: "Newer" } });
+    const newer = await verificationLink(db.sql, c.email);
+    expect(await db.sql`select 1 from pending_form_submissions where form_id = ${form.id}`).toHaveLength(1);
+    expect((await openVerifyLink(older)).status).toBe(404);
+    expect((await openVerifyLink(newer)).status).toBe(303);
+    expect((await db.sql`select first_name from contacts where id = ${c.id}`)[0].first_name).toBe("Newer");
+  });
+
   test("4.3: a token is single-use: the second open answers 404 and applies nothing; two racing opens apply once", async () => {
     const ws = await createWorkspace(db.sql);
     const form = await createForm(db.sql, ws.id);
