@@ -2,7 +2,7 @@ import { withService, type Db } from "@/lib/db/doors";
 import { applySubmission } from "./apply-submission";
 import { authenticateSubmission, type SubmissionCredentials } from "./authenticate-submission";
 import { findFormAndLimit, RateLimitUnavailable } from "./find-form-and-limit";
-import type { PublicForm } from "./form-row";
+import { isUuid, type PublicForm } from "./form-row";
 import { parseBody, type RawBody, type SubmittedBody } from "./parse-body";
 import { stageSubmission } from "./stage-submission";
 import { honeypotTripped, submissionFields, type SubmissionFields } from "./submission-fields";
@@ -21,6 +21,8 @@ export type SubmitFormResult =
   | { outcome: "accepted"; contactId: string; created: boolean }
   | { outcome: "pending_verification" };
 
+const UNKNOWN_FORM = { outcome: "rejected", status: 404, error: "This form does not exist." } as const;
+
 /** The form the result is about, for CORS and the redirect; null when it is unknown. */
 export type SubmitFormResponse = SubmitFormResult & { form: PublicForm | null };
 
@@ -31,6 +33,7 @@ export type SubmitFormResponse = SubmitFormResult & { form: PublicForm | null };
  * 4.2.1 fail-open: when the limiter fails, the whole pipeline runs again without it.
  */
 export async function submitForm(request: SubmitFormRequest): Promise<SubmitFormResponse> {
+  if (!isUuid(request.formId)) return { ...UNKNOWN_FORM, form: null }; // 1, without a query
   try {
     return await withService((db) => runPipeline(db, request, true));
   } catch (error) {
@@ -47,7 +50,7 @@ async function runPipeline(
   limited: boolean,
 ): Promise<SubmitFormResponse> {
   const gate = await findFormAndLimit(db, { formId: request.formId, ip: request.ip, limited }); // 1-2
-  if (!gate.form) return { outcome: "rejected", status: 404, error: "This form does not exist.", form: null };
+  if (!gate.form) return { ...UNKNOWN_FORM, form: null };
   const { form, limit } = gate;
   const reject = (status: 400 | 403 | 413 | 415 | 429, error: string, retryAfter?: number) =>
     ({ outcome: "rejected", status, error, retryAfter, form }) as const;
