@@ -26,6 +26,7 @@ const CONNECTIONS = 32;
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const EXISTING = 20_000;
 const root = process.cwd();
+const BENCH_DB = "crm_bench_forms";
 
 function newestSource(dir: string): number {
   let newest = 0;
@@ -54,7 +55,7 @@ function ensureBuild(): void {
 }
 
 async function createDatabase(base: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = "crm_bench_forms";
+  const name = BENCH_DB;
   const admin = connect(base, { max: 1 });
   await admin.unsafe(`drop database if exists "${name}" with (force)`);
   await admin.unsafe(`create database "${name}"`);
@@ -135,6 +136,20 @@ function cpuMs(pid: number): number {
   }
 }
 
+/** CPU milliseconds of the Postgres backends serving the bench database (by process title). */
+function dbCpuMs(database: string): number {
+  let ticks = 0;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (!readFileSync(`/proc/${entry}/cmdline`, "utf8").includes(` ${database} `)) continue;
+      const fields = readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1].split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {}
+  }
+  return (ticks * 1000) / 100;
+}
+
 let counter = 0;
 const nextIp = () => {
   counter += 1;
@@ -190,10 +205,13 @@ export default async function run(): Promise<void> {
     await load("warm-up", { requests: [existingContact] }, 5);
 
     const cpu: Record<string, number> = {};
+    const dbCpu: Record<string, number> = {};
     const measured = async (run: () => Promise<autocannon.Result>) => {
-      const before = cpuMs(server.pid!);
+      const [before, dbBefore] = [cpuMs(server.pid!), dbCpuMs(BENCH_DB)];
       const result = await run();
-      cpu[result.title!] = (cpuMs(server.pid!) - before) / (result.requests.total || 1);
+      const total = result.requests.total || 1;
+      cpu[result.title!] = (cpuMs(server.pid!) - before) / total;
+      dbCpu[result.title!] = (dbCpuMs(BENCH_DB) - dbBefore) / total;
       return result;
     };
     // health before and after the form runs; the ratio uses their mean (the machine drifts)
@@ -220,6 +238,7 @@ export default async function run(): Promise<void> {
       ratio: (r.requests.average / healthRate).toFixed(2),
       errors: r.errors + r.timeouts + r.non2xx,
       "server cpu ms/req": cpu[r.title!]?.toFixed(2),
+      "db cpu ms/req": dbCpu[r.title!]?.toFixed(2),
     });
     console.log(
       `\nforms: ${CONNECTIONS} connections, ${DURATION} s each, next start on ${base.replace(/\/[^/]*$/, "/…")}`,
@@ -230,8 +249,8 @@ export default async function run(): Promise<void> {
         ` (targets: new contact >= 1000 req/s and ratio >= 0.4; existing >= 500 req/s)`,
     );
     console.log(
-      "server cpu ms/req: CPU time of the next-server process per request; unlike req/s it hardly" +
-        " depends on what else the machine runs, so health/forms of it estimates the idle ratio.",
+      "cpu ms/req: CPU time per request of the next-server process and of the Postgres backends;" +
+        " unlike req/s it hardly depends on what else the machine runs.",
     );
   } finally {
     server.kill("SIGTERM");
