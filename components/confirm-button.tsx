@@ -1,44 +1,49 @@
 "use client";
 
 import { useId, useRef } from "react";
+import { SubmitButton } from "./form-controls";
 
 /**
- * A destructive action behind a confirmation dialog: the button opens a modal dialog
- * (focus moves into it, Escape closes it) whose form runs the server action.
+ * A destructive action behind a confirmation dialog (native <dialog>: focus moves into it,
+ * Escape cancels). The confirm button submits a form to the given server action.
  */
 export function ConfirmButton({
+  action,
   label,
   title,
-  message,
+  body,
   confirmLabel,
-  action,
-  fields,
+  fields = {},
+  className = "danger",
 }: {
+  action: (form: FormData) => void | Promise<void>;
   label: string;
   title: string;
-  message: string;
+  body: string;
   confirmLabel: string;
-  action: (form: FormData) => Promise<void>;
-  fields: Record<string, string>;
+  fields?: Record<string, string>;
+  className?: string;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
+  const id = useId();
   return (
     <>
-      <button type="button" className="danger" onClick={() => dialog.current?.showModal()}>
+      <button type="button" className={className} onClick={() => dialog.current?.showModal()}>
         {label}
       </button>
-      <dialog ref={dialog} aria-labelledby={titleId}>
+      <dialog ref={dialog} aria-labelledby={`${id}-title`} aria-describedby={`${id}-body`}>
         <form action={action} className="stack">
-          <h2 id={titleId}>{title}</h2>
-          <p>{message}</p>
+          <h2 id={`${id}-title`} style={{ marginTop: 0 }}>
+            {title}
+          </h2>
+          <p id={`${id}-body`}>{body}</p>
           {Object.entries(fields).map(([name, value]) => (
             <input key={name} type="hidden" name={name} value={value} />
           ))}
           <div className="row">
-            <button type="submit" className="danger">
+            <SubmitButton className="danger" pendingLabel="Working…">
               {confirmLabel}
-            </button>
+            </SubmitButton>
             <button type="button" className="secondary" onClick={() => dialog.current?.close()} autoFocus>
               Cancel
             </button>

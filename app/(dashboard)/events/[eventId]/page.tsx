@@ -48,7 +48,7 @@ export default async function EventPage({
             <ConfirmButton
               label="Delete"
               title="Delete this event?"
-              message={`"${event.name}" and its ${registrations.length} registration(s) will be deleted. This cannot be undone.`}
+              body={`"${event.name}" and its ${registrations.length} registration(s) will be deleted. This cannot be undone.`}
               confirmLabel="Delete event"
               action={deleteEventAction}
               fields={{ eventId: event.id }}

@@ -73,7 +73,7 @@ export default async function ApiKeysPage({
                       <ConfirmButton
                         label={`Revoke ${k.name}`}
                         title={`Revoke “${k.name}”?`}
-                        message="Requests with this key will be refused from now on. This cannot be undone."
+                        body="Requests with this key will be refused from now on. This cannot be undone."
                         confirmLabel="Revoke key"
                         action={revokeApiKeyAction}
                         fields={{ keyId: k.id }}

@@ -109,7 +109,7 @@ export default async function TicketingSettingsPage({
               <ConfirmButton
                 label="Disconnect Eventbrite"
                 title="Disconnect Eventbrite?"
-                message="The webhook is removed and new orders stop arriving. Imported events and registrations stay."
+                body="The webhook is removed and new orders stop arriving. Imported events and registrations stay."
                 confirmLabel="Disconnect"
                 action={disconnectTicketingAction}
                 fields={{}}

@@ -1,0 +1,109 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { requireMember } from "@/lib/auth/context";
+import { withUser } from "@/lib/db/doors";
+import { formatDateTime, isoDateTime } from "@/lib/dates/format-date-time";
+import { viewerTimezone } from "@/lib/dates/viewer-timezone";
+import { isUuid } from "@/lib/forms/form-row";
+import { getForm } from "@/lib/forms/list-forms";
+import { listFormSubmissions, SUBMISSIONS_PAGE_SIZE } from "@/lib/forms/list-form-submissions";
+
+export const metadata: Metadata = { title: "Form submissions" };
+
+const TYPE_LABEL = { direct: "Direct", verified_email: "Verified email", api_key: "Form key" } as const;
+
+export default async function SubmissionsPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ formId: string }>;
+  searchParams: Promise<{ page?: string }>;
+}) {
+  const { formId } = await params;
+  if (!isUuid(formId)) notFound();
+  const page = Math.max(1, Number((await searchParams).page) || 1);
+  const ctx = await requireMember();
+  const workspaceId = ctx.workspace.workspaceId;
+  const data = await withUser(ctx.claims, async (db) => {
+    const form = await getForm(db, { workspaceId, formId });
+    if (!form) return null;
+    return {
+      form,
+      zone: await viewerTimezone(db),
+      list: await listFormSubmissions(db, { workspaceId, formId, page }),
+    };
+  });
+  if (!data) notFound();
+  const { form, zone, list } = data;
+  const pages = Math.max(1, Math.ceil(list.total / SUBMISSIONS_PAGE_SIZE));
+  const when = (d: Date) => <time dateTime={isoDateTime(d)}>{formatDateTime(d, zone)}</time>;
+  return (
+    <>
+      <p>
+        <Link href={`/forms/${form.id}`}>← {form.name}</Link>
+      </p>
+      <h1>Submissions of “{form.name}”</h1>
+      {list.pending.length > 0 && (
+        <section className="card stack" aria-labelledby="pending-heading" style={{ marginBottom: "1rem" }}>
+          <h2 id="pending-heading" style={{ margin: 0 }}>
+            Awaiting email verification ({list.pending.length})
+          </h2>
+          <ul>
+            {list.pending.map((p) => (
+              <li key={p.id}>
+                {p.email} — sent {when(p.created_at)}, link valid until {when(p.expires_at)}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      {list.total === 0 ? (
+        <div className="card empty">No submissions yet.</div>
+      ) : (
+        <>
+          <table className="data">
+            <caption className="sr-only">
+              Submissions, newest first, page {page} of {pages}
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">Time ({zone})</th>
+                <th scope="col">Contact</th>
+                <th scope="col">Type</th>
+                <th scope="col">IP address</th>
+                <th scope="col">Payload</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.items.map((s) => (
+                <tr key={s.id}>
+                  <td>{when(s.created_at)}</td>
+                  <td>
+                    <Link href={`/contacts/${s.contact_id}`}>{s.contact_email}</Link>
+                    {s.contact_name && <div className="hint">{s.contact_name}</div>}
+                  </td>
+                  <td>{TYPE_LABEL[s.submission_type]}</td>
+                  <td>{s.ip_address ?? "—"}</td>
+                  <td>
+                    <details>
+                      <summary>Show</summary>
+                      <pre className="snippet">{JSON.stringify(s.payload, null, 2)}</pre>
+                    </details>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <nav className="pagination" aria-label="Pages">
+            {page > 1 && <Link href={`?page=${page - 1}`}>← Newer</Link>}
+            <span>
+              Page {page} of {pages} ({list.total} {list.total === 1 ? "submission" : "submissions"})
+            </span>
+            {page < pages && <Link href={`?page=${page + 1}`}>Older →</Link>}
+          </nav>
+        </>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,26 @@
+"use client";
+
+import { useState } from "react";
+
+/** Copies text to the clipboard and says so (announced to screen readers). */
+export function CopyButton({ text, label = "Copy" }: { text: string; label?: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <>
+      <button
+        type="button"
+        className="secondary"
+        onClick={async () => {
+          await navigator.clipboard.writeText(text);
+          setCopied(true);
+          setTimeout(() => setCopied(false), 2000);
+        }}
+      >
+        {label}
+      </button>
+      <span role="status" aria-live="polite" className="hint" style={{ marginLeft: "0.5rem" }}>
+        {copied ? "Copied." : ""}
+      </span>
+    </>
+  );
+}

@@ -1,0 +1,66 @@
+import type { Db } from "@/lib/db/doors";
+import { createCampaign } from "@/lib/campaigns/create-campaign";
+import type { AutomationAction } from "./automation-action";
+
+/**
+ * Adds a form_submitted automation to a form (spec 6.2: "form verification fires the
+ * automations linked to the form"; path B fires them too). RLS: Admin+. Tags and campaigns
+ * named in the action are created in the workspace when they do not exist yet.
+ */
+export async function createFormAutomation(
+  db: Db,
+  input: { workspaceId: string; formId: string; action: AutomationAction },
+): Promise<{ id: string } | { error: string }> {
+  const [form] = await db`
+    select id from public.forms where id = ${input.formId} and workspace_id = ${input.workspaceId}`;
+  if (!form) return { error: "This form does not exist." };
+  const { action, workspaceId } = input;
+  let config: Record<string, unknown>;
+  let name: string;
+  switch (action.action_type) {
+    case "add_tag": {
+      const tag = action.tag_id
+        ? await findOne(db, "tags", workspaceId, action.tag_id)
+        : await upsertTag(db, workspaceId, action.new_tag);
+      if (!tag) return { error: "That tag does not exist." };
+      config = { tag_id: tag.id };
+      name = `Add tag “${tag.name}”`;
+      break;
+    }
+    case "enroll_campaign": {
+      const campaign = action.campaign_id
+        ? await findOne(db, "campaigns", workspaceId, action.campaign_id)
+        : {
+            ...(await createCampaign(db, { workspaceId, name: action.new_campaign })),
+            name: action.new_campaign,
+          };
+      if (!campaign) return { error: "That campaign does not exist." };
+      config = { campaign_id: campaign.id };
+      name = `Enroll in campaign “${campaign.name}”`;
+      break;
+    }
+    case "create_task":
+      config = { title: action.task_title, due_in_days: action.due_in_days };
+      name = `Create task “${action.task_title}”`;
+      break;
+  }
+  const [automation] = await db`
+    insert into public.automations (workspace_id, name, trigger_type, form_id, action_type, action_config)
+    values (${workspaceId}, ${name}, 'form_submitted', ${input.formId}, ${action.action_type}, ${db.json(config as never)})
+    returning id`;
+  return { id: automation.id };
+}
+
+async function findOne(db: Db, table: "tags" | "campaigns", workspaceId: string, id: string) {
+  const [row] = await db<{ id: string; name: string }[]>`
+    select id, name from ${db("public." + table)} where id = ${id} and workspace_id = ${workspaceId}`;
+  return row ?? null;
+}
+
+async function upsertTag(db: Db, workspaceId: string, name: string) {
+  const [tag] = await db<{ id: string; name: string }[]>`
+    insert into public.tags (workspace_id, name) values (${workspaceId}, ${name})
+    on conflict (workspace_id, name) do update set name = excluded.name
+    returning id, name`;
+  return tag;
+}

@@ -1,0 +1,91 @@
+import { randomUUID } from "node:crypto";
+import type { Db } from "@/lib/db/doors";
+import { mergeContact } from "@/lib/contacts/merge-contact";
+import { decideConsent } from "@/lib/consent/consent-rules";
+import { applyConsent } from "@/lib/consent/apply-consent";
+import { addNote } from "@/lib/notes/add-note";
+import { fireTrigger } from "@/lib/automations/fire-trigger";
+import type { FormRow } from "./form-row";
+import type { SubmittedBody } from "./parse-body";
+import type { SubmissionFields } from "./submission-fields";
+
+export type SubmissionType = "direct" | "api_key" | "verified_email";
+
+export interface ApplySubmissionInput {
+  /** has_automations false (known from the form lookup) skips the automation query */
+  form: Pick<FormRow, "id" | "workspace_id" | "name"> & { has_automations?: boolean };
+  fields: SubmissionFields;
+  /** the complete submitted body, stored as it came */
+  payload: SubmittedBody;
+  ip: string | null;
+  submissionType: SubmissionType;
+}
+
+export interface ApplySubmissionResult {
+  contactId: string;
+  created: boolean;
+  submissionId: string;
+}
+
+/**
+ * Writes a form submission to the contact: path B of spec 4.2.2 ('direct', 'api_key') and the
+ * verified submission of 4.3 ('verified_email').
+ * - Path B merges non-destructively (B.1: only empty fields are filled); a verified
+ *   submission comes from the address's owner, so its changed fields win (4.10), audited.
+ * - Consent (4.2.3) only when is_subscribed is truthy: a form grants consent, never
+ *   withdraws it (DESIGN 5). The 'form' rule depends on neither the stored contact nor its
+ *   suppressions, so it is decided once; its columns go in the merge's single update and
+ *   applyConsent then clears every suppression but a complaint and writes the ledger.
+ * - Concurrent creation of the same email is absorbed by mergeContact (B.3).
+ * - notes / message become one note (B.4); the payload itself is never copied into notes.
+ * - A form_submissions row with payload, IP and type, then the form's automations (6.2).
+ */
+export async function applySubmission(db: Db, input: ApplySubmissionInput): Promise<ApplySubmissionResult> {
+  const { form, fields, ip } = input;
+  const decision = fields.isSubscribed
+    ? decideConsent("form", { contact: null, suppressions: [], ip, source: fields.optInSource ?? form.id })
+    : null;
+  const consent = decision && !("skip" in decision) ? decision : null;
+  const verified = input.submissionType === "verified_email";
+
+  const { contact, created } = await mergeContact(db, {
+    workspaceId: form.workspace_id,
+    email: fields.email,
+    fields: fields.person,
+    source: "form",
+    mode: verified ? "overwrite" : "fill_empty",
+    extra: consent?.columns,
+    via: verified ? `verified submission of the form “${form.name}”` : `the form “${form.name}”`,
+  });
+  // Independent writes, pipelined on the transaction's connection.
+  const submissionId = randomUUID();
+  await Promise.all([
+    consent &&
+      applyConsent(db, {
+        workspaceId: form.workspace_id,
+        contactId: contact.id,
+        // a contact created by this statement has no suppressions to clear
+        change: created ? { ...consent, clear: [] } : consent,
+      }),
+    fields.note &&
+      addNote(db, {
+        workspaceId: form.workspace_id,
+        contactId: contact.id,
+        text: `Sent with the form “${form.name}”:\n\n${fields.note}`,
+        createdBy: null,
+      }),
+    db`
+      insert into public.form_submissions (id, workspace_id, form_id, contact_id, payload, ip_address, submission_type)
+      values (${submissionId}, ${form.workspace_id}, ${form.id}, ${contact.id}, ${db.json(input.payload as never)},
+              ${ip}, ${input.submissionType})`,
+  ]);
+  if (form.has_automations !== false)
+    await fireTrigger(db, {
+      workspaceId: form.workspace_id,
+      trigger: "form_submitted",
+      contactId: contact.id,
+      formId: form.id,
+      payload: { form_id: form.id, submission_id: submissionId, submission_type: input.submissionType },
+    });
+  return { contactId: contact.id, created, submissionId };
+}

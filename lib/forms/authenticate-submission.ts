@@ -1,0 +1,33 @@
+import { formKeyMatches } from "./api-key";
+import type { FormRow } from "./form-row";
+import { originAllowed, requestOrigin } from "./origin-allowed";
+
+export interface SubmissionCredentials {
+  /** header x-api-key, else query parameter api_key */
+  apiKey: string | null;
+  origin: string | null;
+  referer: string | null;
+}
+
+export type AuthResult = { ok: true; byKey: boolean } | { ok: false; error: string };
+
+/**
+ * Spec 5.1 (pipeline step 3). A request that carries a key is judged by the key alone: the
+ * right key skips the origin check (submission type 'api_key'), a wrong one is refused even
+ * in open mode. Without a key, the Origin (or Referer) must be in allowed_domains; an empty
+ * list is open mode.
+ */
+export function authenticateSubmission(
+  form: Pick<FormRow, "api_key" | "allowed_domains">,
+  credentials: SubmissionCredentials,
+): AuthResult {
+  if (credentials.apiKey) {
+    return formKeyMatches(form.api_key, credentials.apiKey)
+      ? { ok: true, byKey: true }
+      : { ok: false, error: "The form key is not valid." };
+  }
+  const origin = requestOrigin(credentials.origin, credentials.referer);
+  return originAllowed(form.allowed_domains, origin)
+    ? { ok: true, byKey: false }
+    : { ok: false, error: "This website is not allowed to submit this form." };
+}

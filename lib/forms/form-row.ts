@@ -1,0 +1,27 @@
+/** A forms row (spec 2.1) as postgres.js returns it. `api_key` is the SHA-256 hex digest. */
+export interface FormRow {
+  id: string;
+  workspace_id: string;
+  name: string;
+  allowed_domains: string[];
+  api_key: string | null;
+  success_redirect_url: string | null;
+  captcha_required: boolean;
+  require_verification: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** The form as the public endpoint needs it: the row plus its workspace's name (for emails). */
+export interface PublicForm extends FormRow {
+  workspace_name: string;
+  /** whether any active form_submitted automation could fire for this form */
+  has_automations: boolean;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Ids from URLs are checked before they reach SQL (a malformed uuid would be a 500). */
+export function isUuid(value: string): boolean {
+  return UUID.test(value);
+}

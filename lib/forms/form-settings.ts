@@ -1,0 +1,46 @@
+import { z } from "zod";
+import { parseAllowedDomains } from "./allowed-domains";
+
+/**
+ * What the dashboard editor writes to a form (spec 2.1): name, allowed domains (wildcard
+ * syntax checked), require_verification, the captcha flag and an http(s) success URL.
+ * Checkboxes arrive as 'on' or absent.
+ */
+export const formSettingsSchema = z
+  .object({
+    name: z.string().trim().min(1, "Name the form.").max(200, "Keep the name under 200 characters."),
+    allowed_domains: z.string().max(10_000, "The domain list is too long.").default(""),
+    require_verification: z.preprocess((v) => v === "on" || v === true, z.boolean()),
+    captcha_required: z.preprocess((v) => v === "on" || v === true, z.boolean()),
+    success_redirect_url: z
+      .string()
+      .trim()
+      .max(2000, "Keep the URL under 2000 characters.")
+      .default("")
+      .refine((v) => v === "" || isHttpUrl(v), "Enter a full http:// or https:// address."),
+  })
+  .transform((input, ctx) => {
+    const domains = parseAllowedDomains(input.allowed_domains);
+    if ("error" in domains) {
+      ctx.addIssue({ code: "custom", path: ["allowed_domains"], message: domains.error });
+      return z.NEVER;
+    }
+    return {
+      name: input.name,
+      allowed_domains: domains.domains,
+      require_verification: input.require_verification,
+      captcha_required: input.captcha_required,
+      success_redirect_url: input.success_redirect_url || null,
+    };
+  });
+
+export type FormSettings = z.output<typeof formSettingsSchema>;
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === "http:" || url.protocol === "https:") && Boolean(url.hostname);
+  } catch {
+    return false;
+  }
+}

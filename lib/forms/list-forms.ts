@@ -1,0 +1,50 @@
+import type { Db } from "@/lib/db/doors";
+
+export interface FormSummary {
+  id: string;
+  name: string;
+  allowed_domains: string[];
+  has_key: boolean;
+  require_verification: boolean;
+  captcha_required: boolean;
+  success_redirect_url: string | null;
+  submissions: number;
+  pending: number;
+  last_submission_at: Date | null;
+  created_at: Date;
+}
+
+/** The workspace's forms with their submission counts, newest first (one query). */
+export async function listForms(db: Db, workspaceId: string): Promise<FormSummary[]> {
+  return db<FormSummary[]>`
+    select f.id, f.name, f.allowed_domains, f.api_key is not null as has_key, f.require_verification,
+           f.captcha_required, f.success_redirect_url, f.created_at,
+           coalesce(s.n, 0)::int as submissions, s.last_at as last_submission_at,
+           coalesce(p.n, 0)::int as pending
+    from public.forms f
+    left join (select form_id, count(*) as n, max(created_at) as last_at
+               from public.form_submissions where workspace_id = ${workspaceId} group by form_id) s
+      on s.form_id = f.id
+    left join (select form_id, count(*) as n from public.pending_form_submissions
+               where workspace_id = ${workspaceId} and expires_at > now() group by form_id) p
+      on p.form_id = f.id
+    where f.workspace_id = ${workspaceId}
+    order by f.created_at desc, f.id`;
+}
+
+/** One form of the workspace, or null. */
+export async function getForm(
+  db: Db,
+  input: { workspaceId: string; formId: string },
+): Promise<FormSummary | null> {
+  const forms = await db<FormSummary[]>`
+    select f.id, f.name, f.allowed_domains, f.api_key is not null as has_key, f.require_verification,
+           f.captcha_required, f.success_redirect_url, f.created_at,
+           (select count(*)::int from public.form_submissions s where s.form_id = f.id) as submissions,
+           (select max(created_at) from public.form_submissions s where s.form_id = f.id) as last_submission_at,
+           (select count(*)::int from public.pending_form_submissions p
+             where p.form_id = f.id and p.expires_at > now()) as pending
+    from public.forms f
+    where f.id = ${input.formId} and f.workspace_id = ${input.workspaceId}`;
+  return forms[0] ?? null;
+}

@@ -1,0 +1,116 @@
+import { withService, type Db } from "@/lib/db/doors";
+import { applySubmission } from "./apply-submission";
+import { authenticateSubmission, type SubmissionCredentials } from "./authenticate-submission";
+import { findFormAndLimit, RateLimitUnavailable } from "./find-form-and-limit";
+import { isUuid, type PublicForm } from "./form-row";
+import { parseBody, type RawBody, type SubmittedBody } from "./parse-body";
+import { stageSubmission } from "./stage-submission";
+import { honeypotTripped, submissionFields, type SubmissionFields } from "./submission-fields";
+
+export interface SubmitFormRequest extends SubmissionCredentials {
+  formId: string;
+  ip: string | null;
+  contentType: string | null;
+  /** the body, read (at most 64 KiB + 1 byte) before any database work; judged at step 4 */
+  body: RawBody;
+}
+
+export type SubmitFormResult =
+  | { outcome: "rejected"; status: 400 | 403 | 404 | 413 | 415 | 429; error: string; retryAfter?: number }
+  | { outcome: "honeypot" }
+  | { outcome: "accepted"; contactId: string; created: boolean }
+  | { outcome: "pending_verification" };
+
+const UNKNOWN_FORM = { outcome: "rejected", status: 404, error: "This form does not exist." } as const;
+
+/** The form the result is about, for CORS and the redirect; null when it is unknown. */
+export type SubmitFormResponse = SubmitFormResult & { form: PublicForm | null };
+
+/**
+ * POST /api/forms/{form_id}: the pipeline of spec 4.2 in one short transaction (the body is
+ * already in memory, so the transaction never waits for a client). The limiter's per-key
+ * lock is held to its end, which only serialises requests of one form from one address.
+ * 4.2.1 fail-open: when the limiter fails, the whole pipeline runs again without it.
+ */
+export async function submitForm(request: SubmitFormRequest): Promise<SubmitFormResponse> {
+  if (!isUuid(request.formId)) return { ...UNKNOWN_FORM, form: null }; // 1, without a query
+  try {
+    return await withService((db) => runPipeline(db, request, true));
+  } catch (error) {
+    if (!(error instanceof RateLimitUnavailable)) throw error;
+    console.error("rate-limit check failed; allowing the request (fail-open)", error.cause);
+    return withService((db) => runPipeline(db, request, false));
+  }
+}
+
+/** The steps in order, each ending the pipeline when it fails. Nothing is stored before step 7. */
+async function runPipeline(
+  db: Db,
+  request: SubmitFormRequest,
+  limited: boolean,
+): Promise<SubmitFormResponse> {
+  const gate = await findFormAndLimit(db, { formId: request.formId, ip: request.ip, limited }); // 1-2
+  if (!gate.form) return { ...UNKNOWN_FORM, form: null };
+  const { form, limit } = gate;
+  const reject = (status: 400 | 403 | 413 | 415 | 429, error: string, retryAfter?: number) =>
+    ({ outcome: "rejected", status, error, retryAfter, form }) as const;
+  if (!limit.allowed)
+    return reject(429, "Too many submissions. Try again in a minute.", limit.retryAfterSeconds);
+
+  const auth = authenticateSubmission(form, request); // 3
+  if (!auth.ok) return reject(403, auth.error);
+  const parsed = parseBody(request.contentType, request.body); // 4
+  if (!parsed.ok) return reject(parsed.status, parsed.error);
+  if (honeypotTripped(parsed.body)) return { outcome: "honeypot", form }; // 5
+  const fields = submissionFields(parsed.body); // 6
+  if (!fields.ok) return reject(400, fields.error);
+
+  const result = await acceptSubmission(db, {
+    form,
+    fields: fields.fields,
+    payload: parsed.body,
+    ip: request.ip,
+    byKey: auth.byKey,
+  }); // 7
+  return { ...result, form };
+}
+
+/**
+ * Step 7, the verification check of spec 4.2.2: path A (stage and email) when the form
+ * requires verification, the request has no key and the email is already a contact;
+ * otherwise path B.
+ */
+export async function acceptSubmission(
+  db: Db,
+  input: {
+    form: PublicForm;
+    fields: SubmissionFields;
+    payload: SubmittedBody;
+    ip: string | null;
+    byKey: boolean;
+  },
+): Promise<SubmitFormResult> {
+  const { form, fields } = input;
+  if (form.require_verification && !input.byKey) {
+    const [existing] = await db`
+      select id from public.contacts where workspace_id = ${form.workspace_id} and email = ${fields.email}`;
+    if (existing) {
+      await stageSubmission(db, {
+        form,
+        contactId: existing.id,
+        email: fields.email,
+        payload: input.payload,
+        ip: input.ip,
+      });
+      return { outcome: "pending_verification" };
+    }
+  }
+  const applied = await applySubmission(db, {
+    form,
+    fields,
+    payload: input.payload,
+    ip: input.ip,
+    submissionType: input.byKey ? "api_key" : "direct",
+  });
+  return { outcome: "accepted", contactId: applied.contactId, created: applied.created };
+}
