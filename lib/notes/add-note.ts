@@ -1,0 +1,54 @@
+import type { Db } from "@/lib/db/doors";
+import { textToHtml } from "./text-to-html";
+
+export type NoteType = "contact" | "task";
+
+export interface Note {
+  id: string;
+  workspace_id: string;
+  contact_id: string | null;
+  task_id: string | null;
+  type: NoteType;
+  content: string;
+  content_text: string;
+  created_by: string | null;
+  created_at: Date;
+}
+
+export interface AddNoteInput {
+  workspaceId: string;
+  /** the contact whose timeline shows the note; null for a note on a task alone */
+  contactId: string | null;
+  type: NoteType;
+  /** the plain-text form (notes.content_text) */
+  text: string;
+  /**
+   * The HTML form (notes.content), for system notes that build their own markup; every
+   * interpolated value must already be escaped. Absent: the text escaped into <p> paragraphs.
+   */
+  html?: string;
+  /** the member who wrote it; null for a system note (shown as 'System') */
+  createdBy: string | null;
+  taskId?: string | null;
+}
+
+export const NOTE_MAX_LENGTH = 10_000;
+
+/**
+ * Spec 2.10: a note on a contact's timeline (type 'contact') or a task (type 'task'),
+ * stored both as HTML and as plain text. Trusts workspaceId and contactId as given: the
+ * caller has resolved them (RLS still limits a member to their own workspaces).
+ */
+export async function addNote(db: Db, input: AddNoteInput): Promise<{ data: Note } | { error: string }> {
+  const text = input.text.replace(/\r\n?/g, "\n").trim();
+  if (!text) return { error: "Write something in the note." };
+  if (text.length > NOTE_MAX_LENGTH)
+    return { error: `A note can be at most ${NOTE_MAX_LENGTH.toLocaleString("en-US")} characters.` };
+  const html = input.html ?? textToHtml(text);
+  const [note] = await db<Note[]>`
+    insert into public.notes (workspace_id, contact_id, task_id, type, content, content_text, created_by)
+    values (${input.workspaceId}, ${input.contactId}, ${input.taskId ?? null}, ${input.type},
+            ${html}, ${text}, ${input.createdBy})
+    returning id, workspace_id, contact_id, task_id, type, content, content_text, created_by, created_at`;
+  return { data: note };
+}
