@@ -113,7 +113,7 @@ async function stageFile(
       }
       if (rows.length > 0) await staging.add(rows);
       valid += rows.length;
-      progress.rowsRead = Math.max((batch.at(-1)?.rowNumber ?? 1) - 1, 0);
+      progress.rowsRead = valid + errors.length;
       input.onProgress?.({ ...progress });
     }
   } catch (error) {
