@@ -1,5 +1,6 @@
 import type { Db } from "@/lib/db/doors";
 import { CONTACT_NOT_FOUND } from "./types";
+import { isUuid } from "./schemas";
 
 /**
  * Deletes a contact. Spec 2.4.2 is carried by the foreign keys: tags, notes, companies,
@@ -11,6 +12,7 @@ export async function deleteContact(
   db: Db,
   input: { workspaceId: string; contactId: string },
 ): Promise<{ success: true } | { success?: false; error: string }> {
+  if (!isUuid(input.contactId)) return { error: CONTACT_NOT_FOUND };
   const deleted = await db`
     delete from public.contacts
     where id = ${input.contactId} and workspace_id = ${input.workspaceId}

@@ -2,6 +2,7 @@ import type { Db } from "@/lib/db/doors";
 import { emailStatus, type EmailStatus, type SuppressionReason } from "@/lib/consent/email-status";
 import { contactColumns } from "./contact-columns";
 import { CONTACT_NOT_FOUND, type Contact, type TagRef } from "./types";
+import { isUuid } from "./schemas";
 
 export interface ProfileName {
   first_name: string | null;
@@ -28,6 +29,7 @@ export async function getContactById(
   db: Db,
   input: { workspaceId: string; contactId: string },
 ): Promise<{ data: ContactDetails } | { error: string }> {
+  if (!isUuid(input.contactId)) return { error: CONTACT_NOT_FOUND };
   const [row] = await db<
     (Contact & {
       tags: TagRef[];

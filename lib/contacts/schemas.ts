@@ -75,3 +75,10 @@ export function firstIssue(error: z.ZodError): string {
 }
 
 export const uuidSchema = z.uuid({ error: "Not a valid id." });
+
+/** Ids from URLs and bound action arguments are checked before they reach a uuid column. */
+export function isUuid(value: unknown): value is string {
+  return (
+    typeof value === "string" && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)
+  );
+}

@@ -2,6 +2,7 @@ import type { Db } from "@/lib/db/doors";
 import { escapeHtml } from "@/lib/html/escape";
 import { addNote } from "@/lib/notes/add-note";
 import { CONTACT_NOT_FOUND, CONTACT_SOURCES } from "./types";
+import { isUuid } from "./schemas";
 
 export const INSUFFICIENT_PERMISSIONS = "Insufficient permissions";
 
@@ -22,6 +23,7 @@ export async function updateContactSource(
   db: Db,
   input: UpdateContactSourceInput,
 ): Promise<{ success: true } | { success?: false; error: string }> {
+  if (!isUuid(input.contactId)) return { error: CONTACT_NOT_FOUND };
   const [caller] = await db<{ allowed: boolean; name: string | null }[]>`
     select public.has_workspace_role(${input.workspaceId}, array['owner', 'admin']) as allowed,
       (select nullif(btrim(concat_ws(' ', p.first_name, p.last_name)), '') || coalesce(' <' || p.email || '>', '')

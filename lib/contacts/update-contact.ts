@@ -2,6 +2,7 @@ import type { Db } from "@/lib/db/doors";
 import { contactColumns, fieldColumns } from "./contact-columns";
 import { firstIssue, updateContactSchema } from "./schemas";
 import { CONTACT_NOT_FOUND, DUPLICATE_EMAIL_ERROR, type Contact } from "./types";
+import { isUuid } from "./schemas";
 
 export interface UpdateContactInput {
   workspaceId: string;
@@ -31,6 +32,7 @@ export async function updateContact(
   db: Db,
   input: UpdateContactInput,
 ): Promise<{ data: Contact } | { error: string }> {
+  if (!isUuid(input.contactId)) return { error: CONTACT_NOT_FOUND };
   const parsed = updateContactSchema.safeParse(input);
   if (!parsed.success) return { error: firstIssue(parsed.error) };
   const f = fieldColumns(parsed.data);

@@ -1,6 +1,8 @@
 import type { Db } from "@/lib/db/doors";
 import { attachTag } from "./attach-tag";
 import { tagNameSchema } from "./tag-schemas";
+import { isUuid } from "@/lib/contacts/schemas";
+import { CONTACT_NOT_FOUND } from "@/lib/contacts/types";
 
 /**
  * Tags a contact by the tag's name, creating the tag when the workspace has none by that
@@ -10,6 +12,7 @@ export async function attachTagByName(
   db: Db,
   input: { workspaceId: string; contactId: string; name: string },
 ): Promise<{ success: true; attached: boolean; tagId: string } | { success?: false; error: string }> {
+  if (!isUuid(input.contactId)) return { error: CONTACT_NOT_FOUND };
   const name = tagNameSchema.safeParse(input.name);
   if (!name.success) return { error: name.error.issues[0].message };
   const [tag] = await db<{ id: string }[]>`

@@ -1,6 +1,7 @@
 import type { Db } from "@/lib/db/doors";
 import { CONTACT_NOT_FOUND } from "@/lib/contacts/types";
 import { TAG_NOT_FOUND } from "./tag-schemas";
+import { isUuid } from "@/lib/contacts/schemas";
 
 /**
  * Tags a contact. Attaching a tag the contact already has is a no-op (spec 2.10:
@@ -11,6 +12,8 @@ export async function attachTag(
   db: Db,
   input: { workspaceId: string; contactId: string; tagId: string },
 ): Promise<{ success: true; attached: boolean } | { success?: false; error: string }> {
+  if (!isUuid(input.contactId)) return { error: CONTACT_NOT_FOUND };
+  if (!isUuid(input.tagId)) return { error: TAG_NOT_FOUND };
   const [found] = await db<{ contact: boolean; tag: boolean; attached: boolean }[]>`
     with ins as (
       insert into public.contact_tags (contact_id, tag_id, workspace_id)
