@@ -20,13 +20,13 @@ test("create a contact (with inline validation), tag it, and filter the list by 
 }) => {
   await signUp(page);
   await page.getByRole("link", { name: "New contact" }).click();
-  await page.getByLabel("Email").fill("not-an-email");
+  await page.getByLabel("Email", { exact: true }).fill("not-an-email");
   await page.getByLabel("Birth month").fill("5");
   await page.getByRole("button", { name: "Create contact" }).click();
   await expect(page.getByText("Enter a valid email address.")).toBeVisible();
   await expect(page.getByText("Enter both the birth month and the birth day, or neither.")).toBeVisible();
 
-  await page.getByLabel("Email").fill("ada@example.com");
+  await page.getByLabel("Email", { exact: true }).fill("ada@example.com");
   await page.getByLabel("First name").fill("Ada");
   await page.getByLabel("Last name").fill("Lovelace");
   await page.getByLabel("Phone").fill("2025550143");
@@ -47,7 +47,7 @@ test("create a contact (with inline validation), tag it, and filter the list by 
 
   // a second, untagged contact
   await page.goto("/contacts/new");
-  await page.getByLabel("Email").fill("grace@example.com");
+  await page.getByLabel("Email", { exact: true }).fill("grace@example.com");
   await page.getByLabel("First name").fill("Grace");
   await page.getByRole("button", { name: "Create contact" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Grace" })).toBeVisible();
