@@ -79,7 +79,10 @@ export async function* readCsv(
       if (e.row !== undefined) malformed.set(e.row, "A quoted value has a stray quote.");
     }
     pending = pending.slice(result.meta.cursor);
-    return (result.data as string[][]).map((cells, i) => ({
+    const data = result.data as string[][];
+    // the newline that ends the file does not start another record
+    if (final && data.length > 0 && data[data.length - 1].join("") === "") data.pop();
+    return data.map((cells, i) => ({
       rowNumber: ++rowNumber,
       cells,
       ...(malformed.has(i) ? { malformed: malformed.get(i) } : {}),
