@@ -2,6 +2,7 @@ import type postgres from "postgres";
 import type { Db } from "@/lib/db/doors";
 import { emailStatus, type EmailStatus, type SuppressionReason } from "@/lib/consent/email-status";
 import { contactColumns } from "./contact-columns";
+import { countSql, type ListFilters } from "./count-contacts";
 import {
   containsPattern,
   getContactsParamsSchema,
@@ -41,29 +42,25 @@ export async function getContacts(
   const parsed = getContactsParamsSchema.safeParse(params);
   if (!parsed.success) return { error: firstIssue(parsed.error) };
   const q = parsed.data;
-  const where = conditions(db, q);
-  const order = orderBy(db, q);
+  const f = listFilters(db, q);
   const offset = (q.page - 1) * q.pageSize;
 
-  // The page is chosen on ids alone (index-friendly), then the 25 rows are read in full.
-  const rowsQuery = db<(Contact & { tags: TagRef[]; suppressions: SuppressionReason[] })[]>`
-    with page as (
-      select c.id from public.contacts c
-      where ${where}
-      order by ${order}
-      limit ${q.pageSize} offset ${offset}
-    )
+  const { total, ids } = await pageIds(db, q, f, offset);
+
+  // the page's rows in full, with their tags and suppressions
+  const rows =
+    ids.length === 0
+      ? []
+      : await db<(Contact & { tags: TagRef[]; suppressions: SuppressionReason[] })[]>`
     select ${db.unsafe(contactColumns("c"))},
       coalesce((select json_agg(json_build_object('id', t.id, 'name', t.name, 'color', t.color) order by t.name)
          from public.contact_tags ct join public.tags t on t.id = ct.tag_id
          where ct.contact_id = c.id), '[]') as tags,
       coalesce((select json_agg(s.reason order by s.reason)
          from public.contact_suppressions s where s.contact_id = c.id), '[]') as suppressions
-    from page join public.contacts c on c.id = page.id
-    order by ${order}`;
-  const countQuery = db<{ total: number }[]>`
-    select count(*)::int as total from public.contacts c where ${where}`;
-  const [rows, [{ total }]] = await Promise.all([rowsQuery, countQuery]);
+    from unnest(${ids}::uuid[]) with ordinality as page(id, position)
+    join public.contacts c on c.id = page.id
+    order by page.position`;
 
   return {
     data: rows.map((row) => ({ ...row, emailStatus: emailStatus(row, row.suppressions) })),
@@ -73,13 +70,52 @@ export async function getContacts(
   };
 }
 
-function conditions(db: Db, q: ContactsQuery): Fragment {
-  const parts: Fragment[] = [db`c.workspace_id = ${q.workspaceId}`];
-  for (const word of searchTokens(q.search)) {
-    parts.push(
-      db`public.contact_search_text(c.email, c.first_name, c.last_name, c.phone) like ${containsPattern(word)}`,
-    );
+/**
+ * The total and the page's ids, chosen on ids and sort keys alone (index-friendly); a page
+ * past the end is not looked for. A search's matches are found once (m) for both.
+ * With included tags the plan follows the count: when the matches are dense enough that
+ * walking the sort index finds the page soon, each entry walked is tested with an index
+ * probe; otherwise the matches are read from contact_tags and sorted.
+ */
+async function pageIds(db: Db, q: ContactsQuery, f: ListFilters, offset: number) {
+  const order = orderBy(db, q);
+  if (f.search) {
+    const [row] = await db<{ total: number; ids: string[] }[]>`
+      with m as materialized (select * from ${f.search} where ${f.where(false)}),
+        t as materialized (select ${countSql(db, q, f)} as total)
+      select t.total::int as total,
+        case when t.total > ${offset} then array(
+          select c.id from m c order by ${order} limit ${q.pageSize} offset ${offset}
+        ) else '{}'::uuid[] end as ids
+      from t`;
+    return row;
   }
+  const [{ total, everyone }] = await db<{ total: number; everyone: number }[]>`
+    select ${countSql(db, q, f)}::int as total,
+      coalesce((select sum(n) from public.contact_counts where workspace_id = ${q.workspaceId}), 0)::float8 as everyone`;
+  if (total <= offset) return { total, ids: [] };
+  // entries walked to fill the page ~ (offset + size) * everyone / total; rows sorted ~ total
+  const walk = f.include.length === 0 || (offset + q.pageSize) * everyone < WALK_FACTOR * total * total;
+  const rows = await db<{ id: string }[]>`
+    select c.id from public.contacts c where ${f.where(walk)}
+    order by ${order} limit ${q.pageSize} offset ${offset}`;
+  return { total, ids: rows.map((r) => r.id) };
+}
+
+/** Reading and sorting a matching row costs about this many sort-index entries walked and probed. */
+const WALK_FACTOR = 2;
+
+/**
+ * What the list reads and its conditions. A search reads the search function's rows (the
+ * trigram index is usable only outside RLS; see its migration), otherwise contacts itself.
+ */
+function listFilters(db: Db, q: ContactsQuery): ListFilters {
+  const words = searchTokens(q.search);
+  // longest word first: the search function's index scan uses the first pattern
+  const patterns = words.sort((a, b) => b.length - a.length).map(containsPattern);
+  const search =
+    patterns.length > 0 ? db`public.search_contacts(${q.workspaceId}, ${patterns}::text[]) c` : null;
+  const parts: Fragment[] = [db`c.workspace_id = ${q.workspaceId}`];
   if (q.source) parts.push(db`c.source = ${q.source}`);
   if (q.eventId) {
     parts.push(db`c.id in (
@@ -87,20 +123,31 @@ function conditions(db: Db, q: ContactsQuery): Fragment {
       where r.event_id = ${q.eventId} and r.status = 'registered')`);
   }
   const include = [...new Set([...(q.tagId ? [q.tagId] : []), ...q.tagIds])];
-  if (include.length > 0 && q.tagMode === "any") {
-    parts.push(db`c.id in (
-      select ct.contact_id from public.contact_tags ct where ct.tag_id = any(${include}::uuid[]))`);
-  } else if (include.length > 0) {
-    parts.push(db`c.id in (
-      select ct.contact_id from public.contact_tags ct where ct.tag_id = any(${include}::uuid[])
-      group by ct.contact_id having count(*) = ${include.length})`);
-  }
+  const holders =
+    include.length === 0
+      ? null
+      : q.tagMode === "any"
+        ? db`select ct.contact_id from public.contact_tags ct where ct.tag_id = any(${include}::uuid[])`
+        : db`select ct.contact_id from public.contact_tags ct where ct.tag_id = any(${include}::uuid[])
+             group by ct.contact_id having count(*) = ${include.length}`;
+  // the same test for one row: an index probe on contact_tags (contact_id, tag_id)
+  const holds =
+    include.length === 0
+      ? null
+      : db`(select count(*) from public.contact_tags ct
+            where ct.contact_id = c.id and ct.tag_id = any(${include}::uuid[]))
+           ${q.tagMode === "any" ? db`> 0` : db`= ${include.length}`}`;
   const exclude = [...new Set(q.excludeTagIds)];
   if (exclude.length > 0) {
     parts.push(db`c.id not in (
       select ct.contact_id from public.contact_tags ct where ct.tag_id = any(${exclude}::uuid[]))`);
   }
-  return parts.reduce((all, part) => db`${all} and ${part}`);
+  const where = (walk: boolean) => {
+    const all = [...parts];
+    if (holders && holds) all.push(walk ? holds : db`c.id in (${holders})`);
+    return all.reduce((acc, part) => db`${acc} and ${part}`);
+  };
+  return { search, where, include, exclude };
 }
 
 /** Ties are broken by the following keys in the same direction, ending with the id. */

@@ -96,6 +96,55 @@ describe("4.15 getContacts tag resolution, against a brute-force reference on ra
   });
 });
 
+describe("4.15 getContacts total count", () => {
+  test("4.15 total: kept per-source counts stay exact through inserts, deletes, source changes and moves", async () => {
+    const ws = await createWorkspace(db.sql);
+    const other = await createWorkspace(db.sql);
+    const [vip] = await db.sql`insert into tags (workspace_id, name) values (${ws.id}, 'VIP') returning id`;
+    await db.sql`insert into contacts (workspace_id, email, source)
+      select ${ws.id}, 'n' || i || '@x.test', (array['form', 'import', 'manual'])[1 + i % 3] from generate_series(1, 60) i`;
+    await db.sql`insert into contact_tags (contact_id, tag_id)
+      select id, ${vip.id} from contacts where workspace_id = ${ws.id} and email like 'n1%'`;
+    await db.sql`delete from contacts where workspace_id = ${ws.id} and email like 'n2%'`;
+    // an owner may change sources (the protection trigger lets them): contacts move between counters
+    await withUser(
+      ws.owner.claims,
+      (tx) => tx`update contacts set source = 'event' where workspace_id = ${ws.id} and email like 'n3%'`,
+    );
+    const [{ moved }] = await db.sql`select count(*)::int as moved from contacts where source = 'event'`;
+    expect(moved).toBe(11);
+    await db.sql`update contacts set first_name = 'x' where workspace_id = ${ws.id}`;
+    await db.sql`insert into contacts (workspace_id, email, source) values (${other.id}, 'o@x.test', 'form')`;
+
+    const check = async (
+      params: Partial<GetContactsParams>,
+      where: (c: { source: string; vip: boolean }) => boolean,
+    ) => {
+      const rows =
+        await db.sql`select c.source, exists (select 1 from contact_tags ct where ct.contact_id = c.id) as vip
+        from contacts c where c.workspace_id = ${ws.id}`;
+      const expected = rows.filter((r) => where(r as never)).length;
+      const got = await list(ws.owner.claims, { workspaceId: ws.id, ...params });
+      expect({ params, total: got.total }).toEqual({ params, total: expected });
+    };
+    await check({}, () => true);
+    for (const source of ["form", "import", "manual", "event"]) {
+      await check({ source }, (c) => c.source === source);
+      await check({ source, excludeTagIds: [vip.id] }, (c) => c.source === source && !c.vip);
+    }
+    await check({ excludeTagIds: [vip.id] }, (c) => !c.vip);
+    await check({ tagIds: [vip.id], source: "form" }, (c) => c.vip && c.source === "form");
+  });
+
+  test("4.15 total: deleting a workspace with contacts removes its counts and nothing fails", async () => {
+    const ws = await createWorkspace(db.sql);
+    await createContact(db.sql, ws.id);
+    await db.sql`delete from workspaces where id = ${ws.id}`;
+    const [{ n }] = await db.sql`select count(*)::int as n from contact_counts where workspace_id = ${ws.id}`;
+    expect(n).toBe(0);
+  });
+});
+
 describe("4.15 getContacts filters, sorting and paging", () => {
   test("4.15 pageSize: default 25, at most 100; the total counts every match", async () => {
     const ws = await createWorkspace(db.sql);
