@@ -1,5 +1,6 @@
 import { mkdir } from "node:fs/promises";
 import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
 
 export interface EmbeddedDatabase {
@@ -20,7 +21,12 @@ export async function startEmbeddedDatabase(options: {
   maxConnections?: number;
 }): Promise<EmbeddedDatabase> {
   if (options.dataDir) await mkdir(options.dataDir, { recursive: true });
-  const db = await PGlite.create({ dataDir: options.dataDir, loadDataDir: options.loadDataDir });
+  // Extensions the migrations create (`create extension if not exists ...`) must be loaded here.
+  const db = await PGlite.create({
+    dataDir: options.dataDir,
+    loadDataDir: options.loadDataDir,
+    extensions: { pg_trgm },
+  });
   const server = new PGLiteSocketServer({
     db,
     port: options.port ?? 0,

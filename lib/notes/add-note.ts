@@ -1,33 +1,57 @@
 import type { Db } from "@/lib/db/doors";
-import { escapeHtml } from "@/lib/html/escape";
+import { textToHtml } from "./text-to-html";
+
+export { textToHtml };
+
+export type NoteType = "contact" | "task";
+
+export interface Note {
+  id: string;
+  workspace_id: string;
+  contact_id: string | null;
+  task_id: string | null;
+  type: NoteType;
+  content: string;
+  content_text: string;
+  created_by: string | null;
+  created_at: Date;
+}
 
 export interface AddNoteInput {
   workspaceId: string;
-  contactId?: string | null;
-  taskId?: string | null;
-  type?: "contact" | "task";
-  /** the plain-text form; also the source of the HTML form when `html` is not given */
+  /** the contact whose timeline shows the note; null for a note on a task alone */
+  contactId: string | null;
+  /** default 'contact' */
+  type?: NoteType;
+  /** the plain-text form (notes.content_text) */
   text: string;
-  /** an HTML form built by the caller from escaped parts */
+  /**
+   * The HTML form (notes.content), for system notes that build their own markup; every
+   * interpolated value must already be escaped. Absent: the text escaped into <p> paragraphs.
+   */
   html?: string;
-  /** null: a system note, shown as 'System' (spec 2.10) */
+  /** the member who wrote it; null for a system note (shown as 'System') */
   createdBy: string | null;
+  taskId?: string | null;
 }
 
-/** Plain text as HTML: escaped, one paragraph per blank-line-separated block. */
-export function textToHtml(text: string): string {
-  return text
-    .split(/\n{2,}/)
-    .map((block) => `<p>${escapeHtml(block).replace(/\n/g, "<br>")}</p>`)
-    .join("");
-}
+export const NOTE_MAX_LENGTH = 10_000;
 
-/** Inserts a note in both forms the spec stores: HTML (`content`) and plain text (`content_text`). */
-export async function addNote(db: Db, input: AddNoteInput): Promise<{ id: string }> {
-  const [note] = await db`
+/**
+ * Spec 2.10: a note on a contact's timeline (type 'contact') or a task (type 'task'),
+ * stored both as HTML and as plain text. Trusts workspaceId and contactId as given: the
+ * caller has resolved them (RLS still limits a member to their own workspaces).
+ */
+export async function addNote(db: Db, input: AddNoteInput): Promise<{ data: Note } | { error: string }> {
+  const text = input.text.replace(/\r\n?/g, "\n").trim();
+  if (!text) return { error: "Write something in the note." };
+  if (text.length > NOTE_MAX_LENGTH)
+    return { error: `A note can be at most ${NOTE_MAX_LENGTH.toLocaleString("en-US")} characters.` };
+  const html = input.html ?? textToHtml(text);
+  const [note] = await db<Note[]>`
     insert into public.notes (workspace_id, contact_id, task_id, type, content, content_text, created_by)
-    values (${input.workspaceId}, ${input.contactId ?? null}, ${input.taskId ?? null}, ${input.type ?? "contact"},
-            ${input.html ?? textToHtml(input.text)}, ${input.text}, ${input.createdBy})
-    returning id`;
-  return { id: note.id };
+    values (${input.workspaceId}, ${input.contactId}, ${input.taskId ?? null}, ${input.type ?? "contact"},
+            ${html}, ${text}, ${input.createdBy})
+    returning id, workspace_id, contact_id, task_id, type, content, content_text, created_by, created_at`;
+  return { data: note };
 }

@@ -1,14 +1,73 @@
 import type { Metadata } from "next";
+import Link from "next/link";
+import { ContactFilters } from "@/components/contacts/contact-filters";
+import { ContactsTable } from "@/components/contacts/contacts-table";
+import { Pagination } from "@/components/contacts/pagination";
 import { requireMember } from "@/lib/auth/context";
+import { getContacts } from "@/lib/contacts/get-contacts";
+import { getListOptions } from "@/lib/contacts/get-list-options";
+import { listQueryString, parseListQuery, type SearchParams } from "@/lib/contacts/list-query";
+import { withUser } from "@/lib/db/doors";
+import { getProfileTimezone } from "@/lib/profiles/get-profile-timezone";
 
 export const metadata: Metadata = { title: "Contacts" };
 
-export default async function ContactsPage() {
-  await requireMember();
+export default async function ContactsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const ctx = await requireMember();
+  const sp = await searchParams;
+  const { query, ignored } = parseListQuery(sp);
+  const workspaceId = ctx.workspace.workspaceId;
+  const [result, options, timeZone] = await withUser(ctx.claims, (db) =>
+    Promise.all([
+      getContacts(db, { ...query, workspaceId }),
+      getListOptions(db, { workspaceId }),
+      getProfileTimezone(db),
+    ]),
+  );
+  const filtered =
+    listQueryString({ ...query, page: 1, pageSize: 25, sortBy: "created_at", sortDir: "desc" }) !== "";
+
   return (
     <>
-      <h1>Contacts</h1>
-      <div className="card empty">Nothing here yet.</div>
+      <div className="topbar">
+        <h1>Contacts</h1>
+        <div className="row">
+          <Link href="/contacts/tags" className="button secondary">
+            Tags
+          </Link>
+          <Link href="/contacts/import" className="button secondary">
+            Import CSV
+          </Link>
+          <Link href="/contacts/new" className="button">
+            New contact
+          </Link>
+        </div>
+      </div>
+      <div role="status" aria-live="polite">
+        {sp.deleted === "1" && <div className="alert success">The contact was deleted.</div>}
+        {ignored && (
+          <div className="alert info">Some filters in the address were not valid and were ignored.</div>
+        )}
+      </div>
+      <ContactFilters query={query} options={options} />
+      <h2 className="sr-only">Results</h2>
+      {"error" in result ? (
+        <div className="alert error">{result.error}</div>
+      ) : result.data.length === 0 ? (
+        <div className="card empty" style={{ marginTop: "1rem" }}>
+          {filtered ? "No contacts match these filters." : "No contacts yet. Add one, or import a CSV file."}
+        </div>
+      ) : (
+        <div style={{ marginTop: "1rem" }}>
+          <ContactsTable rows={result.data} query={query} timeZone={timeZone} />
+          <Pagination
+            page={result.page}
+            pageSize={result.pageSize}
+            total={result.total}
+            href={(page) => `/contacts${listQueryString(query, { page })}`}
+          />
+        </div>
+      )}
     </>
   );
 }

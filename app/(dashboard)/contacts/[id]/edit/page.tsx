@@ -1,0 +1,40 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { ContactForm } from "@/components/contacts/contact-form";
+import { updateContactAction } from "../../actions";
+import { getContactByIdAction } from "../../actions";
+
+export const metadata: Metadata = { title: "Edit contact" };
+
+export default async function EditContactPage({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  if (!/^[0-9a-f-]{36}$/i.test(id)) notFound();
+  const result = await getContactByIdAction(id);
+  if ("error" in result) notFound();
+  const c = result.data.contact;
+  const initial: Record<string, string> = {
+    email: c.email,
+    firstName: c.first_name ?? "",
+    lastName: c.last_name ?? "",
+    phone: c.phone ?? "",
+    addressLine1: c.address_line1 ?? "",
+    addressLine2: c.address_line2 ?? "",
+    city: c.city ?? "",
+    state: c.state ?? "",
+    postalCode: c.postal_code ?? "",
+    country: c.country ?? "",
+    birthMonth: c.birth_month?.toString() ?? "",
+    birthDay: c.birth_day?.toString() ?? "",
+  };
+  return (
+    <>
+      <h1>Edit {c.email}</h1>
+      <ContactForm
+        action={updateContactAction.bind(null, c.id)}
+        initial={initial}
+        mode="edit"
+        cancelHref={`/contacts/${c.id}`}
+      />
+    </>
+  );
+}

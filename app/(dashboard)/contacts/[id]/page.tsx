@@ -1,0 +1,94 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { ChangeSourceDialog } from "@/components/contacts/change-source-dialog";
+import { ConfirmAction } from "@/components/contacts/confirm-action";
+import { ContactDetailsCard } from "@/components/contacts/contact-details";
+import { ContactTimeline } from "@/components/contacts/contact-timeline";
+import { contactName } from "@/components/contacts/contacts-table";
+import { NoteForm } from "@/components/contacts/note-form";
+import { TagEditor } from "@/components/contacts/tag-editor";
+import { ADMIN_ROLES, requireMember } from "@/lib/auth/context";
+import { getContactById } from "@/lib/contacts/get-contact-by-id";
+import { decodePosition, getContactTimeline } from "@/lib/contacts/get-contact-timeline";
+import { isUuid } from "@/lib/contacts/schemas";
+import { withUser } from "@/lib/db/doors";
+import { getProfileTimezone } from "@/lib/profiles/get-profile-timezone";
+import { listTags } from "@/lib/tags/list-tags";
+import { deleteContactAction, updateContactSourceAction } from "../actions";
+import { addNoteAction, attachTagAction, detachTagAction } from "./actions";
+
+export const metadata: Metadata = { title: "Contact" };
+
+export default async function ContactPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<{ before?: string }>;
+}) {
+  const { id } = await params;
+  if (!isUuid(id)) notFound();
+  const before = decodePosition((await searchParams).before);
+  const ctx = await requireMember();
+  const workspaceId = ctx.workspace.workspaceId;
+  const [details, timeline, tags, timeZone] = await withUser(ctx.claims, (db) =>
+    Promise.all([
+      getContactById(db, { workspaceId, contactId: id }),
+      getContactTimeline(db, { workspaceId, contactId: id, before }),
+      listTags(db, { workspaceId }),
+      getProfileTimezone(db),
+    ]),
+  );
+  if ("error" in details) notFound();
+  const c = details.data.contact;
+  const isAdmin = ADMIN_ROLES.includes(ctx.workspace.role);
+
+  return (
+    <>
+      <p>
+        <Link href="/contacts">← All contacts</Link>
+      </p>
+      <div className="topbar">
+        <h1>{contactName(c)}</h1>
+        <div className="row">
+          <Link href={`/contacts/${c.id}/edit`} className="button secondary">
+            Edit
+          </Link>
+          {isAdmin && (
+            <ChangeSourceDialog action={updateContactSourceAction.bind(null, c.id)} current={c.source} />
+          )}
+          <ConfirmAction
+            action={deleteContactAction.bind(null, c.id)}
+            label="Delete"
+            title={`Delete ${contactName(c)}?`}
+            body="The contact, its tags, notes and suppressions are deleted for good. Purchases, deals, tasks and sent emails are kept without the contact."
+            confirmLabel="Delete contact"
+          />
+        </div>
+      </div>
+      <ContactDetailsCard details={details.data} timeZone={timeZone} />
+      <section aria-labelledby="tags-heading">
+        <h2 id="tags-heading">Tags</h2>
+        <TagEditor
+          tags={details.data.tags}
+          allTags={tags.map((t) => t.name)}
+          attach={attachTagAction.bind(null, c.id)}
+          detach={detachTagAction.bind(null, c.id)}
+        />
+      </section>
+      <section aria-labelledby="timeline-heading" id="timeline">
+        <h2 id="timeline-heading">Timeline</h2>
+        {!before && <NoteForm action={addNoteAction.bind(null, c.id)} />}
+        <div style={{ marginTop: "1rem" }}>
+          <ContactTimeline
+            entries={timeline.data}
+            next={timeline.next}
+            contactId={c.id}
+            timeZone={timeZone}
+          />
+        </div>
+      </section>
+    </>
+  );
+}

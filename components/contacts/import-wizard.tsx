@@ -1,0 +1,162 @@
+"use client";
+
+import Papa from "papaparse";
+import { useId, useState } from "react";
+import { mapColumns, NO_EMAIL_COLUMN, type ColumnMapping } from "@/lib/contacts/import/csv-columns";
+import type { ImportReport } from "@/lib/contacts/import/import-report";
+import { ImportPreview } from "./import-preview";
+import { ImportResult } from "./import-result";
+
+type Progress = { phase: string; bytesRead: number; rowsRead: number; totalBytes: number };
+type Step =
+  | { kind: "choose"; error?: string }
+  | { kind: "preview"; file: File; mapping: ColumnMapping; sample: string[][] }
+  | { kind: "running"; file: File; progress: Progress | null }
+  | { kind: "done"; report: ImportReport }
+  | { kind: "failed"; error: string };
+
+const PHASES: Record<string, string> = {
+  contacts: "Saving contacts…",
+  tags: "Saving tags…",
+  notes: "Saving notes…",
+};
+
+/** Spec 4.15 CSV import: choose a file, check the column mapping, import with progress, read the report. */
+export function ImportWizard({ maxBytes }: { maxBytes: number }) {
+  const id = useId();
+  const [step, setStep] = useState<Step>({ kind: "choose" });
+  const [subscribed, setSubscribed] = useState(false);
+
+  async function choose(file: File | undefined) {
+    if (!file) return setStep({ kind: "choose" });
+    if (!/\.(csv|txt)$/i.test(file.name)) return setStep({ kind: "choose", error: "Choose a .csv file." });
+    if (file.size === 0) return setStep({ kind: "choose", error: "The file is empty." });
+    if (file.size > maxBytes)
+      return setStep({
+        kind: "choose",
+        error: `The file is larger than ${maxBytes / 1024 / 1024} MB. Import it from the command line (npm run import).`,
+      });
+    const head = await file.slice(0, 64 * 1024).text();
+    const rows = Papa.parse<string[]>(head, { preview: 6, skipEmptyLines: true }).data;
+    if (rows.length === 0) return setStep({ kind: "choose", error: "The file is empty." });
+    setStep({ kind: "preview", file, mapping: mapColumns(rows[0]), sample: rows.slice(1) });
+  }
+
+  async function run(file: File) {
+    setStep({ kind: "running", file, progress: null });
+    const query = new URLSearchParams({ filename: file.name, ...(subscribed ? { subscribed: "1" } : {}) });
+    try {
+      const response = await fetch(`/api/contacts/import?${query}`, {
+        method: "POST",
+        body: file,
+        headers: { "content-type": "text/csv" },
+      });
+      if (!response.ok || !response.body) {
+        const body = await response.json().catch(() => ({}));
+        return setStep({ kind: "failed", error: body.error ?? "The import could not start." });
+      }
+      const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+      let buffered = "";
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        buffered += value;
+        const lines = buffered.split("\n");
+        buffered = lines.pop() ?? "";
+        for (const line of lines.filter(Boolean)) {
+          const event = JSON.parse(line);
+          if (event.type === "progress") setStep({ kind: "running", file, progress: event });
+          else if (event.type === "done") return setStep({ kind: "done", report: event.report });
+          else if (event.type === "error") return setStep({ kind: "failed", error: event.error });
+        }
+      }
+      setStep({
+        kind: "failed",
+        error: "The connection closed before the import finished; nothing was changed.",
+      });
+    } catch {
+      setStep({
+        kind: "failed",
+        error: "The connection was lost; the import was rolled back and nothing was changed.",
+      });
+    }
+  }
+
+  return (
+    <div className="stack">
+      <div className="card stack">
+        <div className="field">
+          <label htmlFor={id}>CSV file</label>
+          <input
+            id={id}
+            type="file"
+            accept=".csv,text/csv"
+            disabled={step.kind === "running"}
+            aria-describedby={`${id}-hint`}
+            onChange={(e) => choose(e.target.files?.[0])}
+          />
+          <span id={`${id}-hint`} className="hint">
+            One contact per row and an Email column. Up to {maxBytes / 1024 / 1024} MB; larger files go
+            through the command line.
+          </span>
+        </div>
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={subscribed}
+            disabled={step.kind === "running"}
+            onChange={(e) => setSubscribed(e.target.checked)}
+          />
+          <span>
+            Mark as Subscribed: every person in this file agreed to receive marketing email. Consent is
+            recorded as &lsquo;CSV Import&rsquo; with your IP address and the time; contacts already
+            subscribed keep their consent.
+          </span>
+        </label>
+      </div>
+      <div role="status" aria-live="polite">
+        {step.kind === "choose" && step.error && <div className="alert error">{step.error}</div>}
+        {step.kind === "preview" && !step.mapping.hasEmail && (
+          <div className="alert error">{NO_EMAIL_COLUMN}</div>
+        )}
+        {step.kind === "failed" && <div className="alert error">{step.error}</div>}
+        {step.kind === "done" && (
+          <div className="alert success">
+            Import finished: {step.report.created} created, {step.report.updated} updated,{" "}
+            {step.report.skipped} skipped.
+          </div>
+        )}
+      </div>
+      {step.kind === "preview" && (
+        <>
+          <ImportPreview mapping={step.mapping} sample={step.sample} />
+          <div>
+            <button type="button" disabled={!step.mapping.hasEmail} onClick={() => run(step.file)}>
+              Import {step.file.name}
+            </button>
+          </div>
+        </>
+      )}
+      {step.kind === "running" && <ImportProgressBar file={step.file} progress={step.progress} />}
+      {step.kind === "done" && <ImportResult report={step.report} />}
+    </div>
+  );
+}
+
+function ImportProgressBar({ file, progress }: { file: File; progress: Progress | null }) {
+  const share = progress ? Math.min(progress.bytesRead / (progress.totalBytes || file.size), 1) : 0;
+  const label =
+    !progress || progress.phase === "reading"
+      ? `Reading ${file.name}: ${Math.round(share * 100)}%${progress ? `, ${progress.rowsRead.toLocaleString("en-US")} rows` : ""}`
+      : (PHASES[progress.phase] ?? "Saving…");
+  return (
+    <div className="card stack">
+      <progress
+        max={1}
+        value={progress?.phase === "reading" || !progress ? share : undefined}
+        aria-label="Import progress"
+      />
+      <span>{label}</span>
+    </div>
+  );
+}

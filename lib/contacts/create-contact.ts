@@ -1,0 +1,63 @@
+import type { Db } from "@/lib/db/doors";
+import { contactColumns, fieldColumns } from "./contact-columns";
+import { createContactSchema, firstIssue } from "./schemas";
+import { DUPLICATE_EMAIL_ERROR, type Contact } from "./types";
+
+export interface CreateContactInput {
+  workspaceId: string;
+  email: string;
+  firstName?: string;
+  lastName?: string;
+  phone?: string;
+  addressLine1?: string;
+  addressLine2?: string;
+  city?: string;
+  state?: string;
+  postalCode?: string;
+  country?: string;
+  birthMonth?: number;
+  birthDay?: number;
+  isSubscribed?: boolean;
+  /** the creating member's IP, recorded as opt_in_ip when isSubscribed */
+  ip?: string | null;
+}
+
+export const MANUAL_CONSENT_SOURCE = "Manual Consent";
+
+/**
+ * Spec 4.15 createContact: a contact created by a member (source 'manual'). Rejects a
+ * duplicate email in the workspace and a birth month without a day (or the reverse), or
+ * either out of range. With isSubscribed the consent is recorded: opt_in_source
+ * 'Manual Consent', the time and the member's IP. Trusts workspaceId (the caller's
+ * current workspace; RLS still refuses any other).
+ */
+export async function createContact(
+  db: Db,
+  input: CreateContactInput,
+): Promise<{ data: Contact } | { error: string }> {
+  const parsed = createContactSchema.safeParse(input);
+  if (!parsed.success) return { error: firstIssue(parsed.error) };
+  const { isSubscribed, ...fields } = parsed.data;
+  const f = fieldColumns(fields);
+  const [contact] = await db<Contact[]>`
+    insert into public.contacts (
+      workspace_id, source, email, first_name, last_name, phone, address_line1, address_line2,
+      city, state, postal_code, country, birth_month, birth_day,
+      is_subscribed, opt_in_timestamp, opt_in_source, opt_in_ip)
+    values (
+      ${input.workspaceId}, 'manual', ${f.email}, ${f.first_name}, ${f.last_name}, ${f.phone},
+      ${f.address_line1}, ${f.address_line2}, ${f.city}, ${f.state}, ${f.postal_code}, ${f.country},
+      ${f.birth_month}, ${f.birth_day}, ${isSubscribed},
+      ${isSubscribed ? db`now()` : null}, ${isSubscribed ? MANUAL_CONSENT_SOURCE : null},
+      ${isSubscribed ? (input.ip ?? null) : null}::inet)
+    on conflict (workspace_id, email) do nothing
+    returning ${db.unsafe(contactColumns("contacts"))}`;
+  if (!contact) return { error: DUPLICATE_EMAIL_ERROR };
+  if (isSubscribed) {
+    await db`
+      insert into public.consent_events (workspace_id, contact_id, action, flow, source, ip, actor_user_id)
+      values (${contact.workspace_id}, ${contact.id}, 'subscribed', 'create_contact', ${MANUAL_CONSENT_SOURCE},
+              ${contact.opt_in_ip}::inet, auth.uid())`;
+  }
+  return { data: contact };
+}

@@ -1,0 +1,21 @@
+import type { Db } from "@/lib/db/doors";
+import { CONTACT_NOT_FOUND } from "./types";
+import { isUuid } from "./schemas";
+
+/**
+ * Deletes a contact. Spec 2.4.2 is carried by the foreign keys: tags, notes, companies,
+ * appointment attendees, campaign enrollments, event registrations, suppressions and
+ * agreements go with it (cascade); deals, tasks, transactions and email sends stay, with
+ * contact_id set to null.
+ */
+export async function deleteContact(
+  db: Db,
+  input: { workspaceId: string; contactId: string },
+): Promise<{ success: true } | { success?: false; error: string }> {
+  if (!isUuid(input.contactId)) return { error: CONTACT_NOT_FOUND };
+  const deleted = await db`
+    delete from public.contacts
+    where id = ${input.contactId} and workspace_id = ${input.workspaceId}
+    returning id`;
+  return deleted.length > 0 ? { success: true } : { error: CONTACT_NOT_FOUND };
+}

@@ -1,0 +1,164 @@
+import type postgres from "postgres";
+import type { Db } from "@/lib/db/doors";
+import { emailStatus, type EmailStatus, type SuppressionReason } from "@/lib/consent/email-status";
+import { contactColumns } from "./contact-columns";
+import { countSql, type ListFilters } from "./count-contacts";
+import {
+  containsPattern,
+  getContactsParamsSchema,
+  searchTokens,
+  type ContactsQuery,
+  type GetContactsParams,
+} from "./get-contacts-params";
+import { firstIssue } from "./schemas";
+import type { Contact, TagRef } from "./types";
+
+export interface ContactListRow extends Contact {
+  tags: TagRef[];
+  suppressions: SuppressionReason[];
+  emailStatus: EmailStatus;
+}
+
+export interface ContactsPage {
+  data: ContactListRow[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+type Fragment = postgres.PendingQuery<postgres.Row[]>;
+
+/**
+ * Spec 4.15 getContacts: one page of the workspace's contacts, filtered, sorted, with each
+ * row's tags and suppressions (for the 3.4 badge) and the total count of matches.
+ * Tag resolution is set arithmetic: 'any' is the union of the tags' contact sets, 'all'
+ * their intersection, and excludeTagIds subtracts the holders of any excluded tag from
+ * that set (or from all the workspace's contacts when no include tags are given).
+ */
+export async function getContacts(
+  db: Db,
+  params: GetContactsParams,
+): Promise<ContactsPage | { error: string }> {
+  const parsed = getContactsParamsSchema.safeParse(params);
+  if (!parsed.success) return { error: firstIssue(parsed.error) };
+  const q = parsed.data;
+  const f = listFilters(db, q);
+  const offset = (q.page - 1) * q.pageSize;
+
+  const { total, ids } = await pageIds(db, q, f, offset);
+
+  // the page's rows in full, with their tags and suppressions
+  const rows =
+    ids.length === 0
+      ? []
+      : await db<(Contact & { tags: TagRef[]; suppressions: SuppressionReason[] })[]>`
+    select ${db.unsafe(contactColumns("c"))},
+      coalesce((select json_agg(json_build_object('id', t.id, 'name', t.name, 'color', t.color) order by t.name)
+         from public.contact_tags ct join public.tags t on t.id = ct.tag_id
+         where ct.contact_id = c.id), '[]') as tags,
+      coalesce((select json_agg(s.reason order by s.reason)
+         from public.contact_suppressions s where s.contact_id = c.id), '[]') as suppressions
+    from unnest(${ids}::uuid[]) with ordinality as page(id, position)
+    join public.contacts c on c.id = page.id
+    order by page.position`;
+
+  return {
+    data: rows.map((row) => ({ ...row, emailStatus: emailStatus(row, row.suppressions) })),
+    total,
+    page: q.page,
+    pageSize: q.pageSize,
+  };
+}
+
+/**
+ * The total and the page's ids, chosen on ids and sort keys alone (index-friendly); a page
+ * past the end is not looked for. A search's matches are found once (m) for both.
+ * With included tags the plan follows the count: when the matches are dense enough that
+ * walking the sort index finds the page soon, each entry walked is tested with an index
+ * probe; otherwise the matches are read from contact_tags and sorted.
+ */
+async function pageIds(db: Db, q: ContactsQuery, f: ListFilters, offset: number) {
+  const order = orderBy(db, q);
+  if (f.search) {
+    const [row] = await db<{ total: number; ids: string[] }[]>`
+      with m as materialized (select * from ${f.search} where ${f.where(false)}),
+        t as materialized (select ${countSql(db, q, f)} as total)
+      select t.total::int as total,
+        case when t.total > ${offset} then array(
+          select c.id from m c order by ${order} limit ${q.pageSize} offset ${offset}
+        ) else '{}'::uuid[] end as ids
+      from t`;
+    return row;
+  }
+  const [{ total, everyone }] = await db<{ total: number; everyone: number }[]>`
+    select ${countSql(db, q, f)}::int as total,
+      coalesce((select sum(n) from public.contact_counts where workspace_id = ${q.workspaceId}), 0)::float8 as everyone`;
+  if (total <= offset) return { total, ids: [] };
+  // entries walked to fill the page ~ (offset + size) * everyone / total; rows sorted ~ total
+  const walk = f.include.length === 0 || (offset + q.pageSize) * everyone < WALK_FACTOR * total * total;
+  const rows = await db<{ id: string }[]>`
+    select c.id from public.contacts c where ${f.where(walk)}
+    order by ${order} limit ${q.pageSize} offset ${offset}`;
+  return { total, ids: rows.map((r) => r.id) };
+}
+
+/** Reading and sorting a matching row costs about this many sort-index entries walked and probed. */
+const WALK_FACTOR = 2;
+
+/**
+ * What the list reads and its conditions. A search reads the search function's rows (the
+ * trigram index is usable only outside RLS; see its migration), otherwise contacts itself.
+ */
+function listFilters(db: Db, q: ContactsQuery): ListFilters {
+  const words = searchTokens(q.search);
+  // longest word first: the search function's index scan uses the first pattern
+  const patterns = words.sort((a, b) => b.length - a.length).map(containsPattern);
+  const search =
+    patterns.length > 0 ? db`public.search_contacts(${q.workspaceId}, ${patterns}::text[]) c` : null;
+  const parts: Fragment[] = [db`c.workspace_id = ${q.workspaceId}`];
+  if (q.source) parts.push(db`c.source = ${q.source}`);
+  if (q.eventId) {
+    parts.push(db`c.id in (
+      select r.contact_id from public.event_registrations r
+      where r.event_id = ${q.eventId} and r.status = 'registered')`);
+  }
+  const include = [...new Set([...(q.tagId ? [q.tagId] : []), ...q.tagIds])];
+  const holders =
+    include.length === 0
+      ? null
+      : q.tagMode === "any"
+        ? db`select ct.contact_id from public.contact_tags ct where ct.tag_id = any(${include}::uuid[])`
+        : db`select ct.contact_id from public.contact_tags ct where ct.tag_id = any(${include}::uuid[])
+             group by ct.contact_id having count(*) = ${include.length}`;
+  // the same test for one row: an index probe on contact_tags (contact_id, tag_id)
+  const holds =
+    include.length === 0
+      ? null
+      : db`(select count(*) from public.contact_tags ct
+            where ct.contact_id = c.id and ct.tag_id = any(${include}::uuid[]))
+           ${q.tagMode === "any" ? db`> 0` : db`= ${include.length}`}`;
+  const exclude = [...new Set(q.excludeTagIds)];
+  if (exclude.length > 0) {
+    parts.push(db`c.id not in (
+      select ct.contact_id from public.contact_tags ct where ct.tag_id = any(${exclude}::uuid[]))`);
+  }
+  const where = (walk: boolean) => {
+    const all = [...parts];
+    if (holders && holds) all.push(walk ? holds : db`c.id in (${holders})`);
+    return all.reduce((acc, part) => db`${acc} and ${part}`);
+  };
+  return { search, where, include, exclude };
+}
+
+/** Ties are broken by the following keys in the same direction, ending with the id. */
+function orderBy(db: Db, q: ContactsQuery): Fragment {
+  const dir = q.sortDir === "asc" ? db`asc` : db`desc`;
+  switch (q.sortBy) {
+    case "name":
+      return db`c.first_name ${dir}, c.last_name ${dir}, c.id ${dir}`;
+    case "source":
+      return db`c.source ${dir}, c.created_at ${dir}, c.id ${dir}`;
+    default:
+      return db`c.created_at ${dir}, c.id ${dir}`;
+  }
+}

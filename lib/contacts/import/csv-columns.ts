@@ -1,0 +1,89 @@
+/**
+ * CSV import columns (spec 4.15 leaves the names open): each field and the header names
+ * it answers to. Headers match case-insensitively and ignoring spaces, dashes, dots and
+ * underscores, so 'First Name', 'first_name' and 'FIRSTNAME' are the same column. Pure:
+ * the browser uses it for the preview, the server for the import.
+ */
+export const IMPORT_FIELDS = {
+  email: ["email", "e-mail", "email address", "e-mail address", "mail", "email_address"],
+  first_name: ["first name", "firstname", "first", "given name", "forename", "fname"],
+  last_name: ["last name", "lastname", "last", "surname", "family name", "lname"],
+  phone: ["phone", "phone number", "telephone", "tel", "mobile", "mobile phone", "cell", "cell phone"],
+  address_line1: ["address line 1", "address1", "address", "street", "street address", "address line1"],
+  address_line2: ["address line 2", "address2", "address line2", "apartment", "suite", "apt"],
+  city: ["city", "town"],
+  state: ["state", "province", "region", "state/province", "county"],
+  postal_code: ["postal code", "zip", "zip code", "zipcode", "postcode", "post code", "postal"],
+  country: ["country", "country code"],
+  birth_month: ["birth month", "birthmonth", "birthday month", "dob month"],
+  birth_day: ["birth day", "birthday day", "dob day", "day of birth"],
+  tags: ["tags", "tag", "labels", "label"],
+  notes: ["notes", "note", "comments", "comment"],
+} as const satisfies Record<string, readonly string[]>;
+
+export type ImportField = keyof typeof IMPORT_FIELDS;
+
+export const IMPORT_FIELD_LABELS: Record<ImportField, string> = {
+  email: "Email",
+  first_name: "First name",
+  last_name: "Last name",
+  phone: "Phone",
+  address_line1: "Address line 1",
+  address_line2: "Address line 2",
+  city: "City",
+  state: "State",
+  postal_code: "Postal code",
+  country: "Country",
+  birth_month: "Birth month",
+  birth_day: "Birth day",
+  tags: "Tags",
+  notes: "Notes",
+};
+
+const normalize = (header: string) => header.toLowerCase().replace(/[\s\-_.\/]+/g, "");
+
+const ALIASES = new Map<string, ImportField>(
+  (Object.entries(IMPORT_FIELDS) as [ImportField, readonly string[]][]).flatMap(([field, names]) =>
+    [field, ...names].map((name) => [normalize(name), field] as const),
+  ),
+);
+
+export interface ColumnMapping {
+  /** for each CSV column, the field it fills, or null when ignored */
+  fields: (ImportField | null)[];
+  /** the headers as written */
+  headers: string[];
+  hasEmail: boolean;
+}
+
+/** Maps a header row to fields; when two columns name the same field, the first wins. */
+export function mapColumns(headers: string[]): ColumnMapping {
+  const taken = new Set<ImportField>();
+  const fields = headers.map((header) => {
+    const field = ALIASES.get(normalize(header.replace(/^\uFEFF/, "")));
+    if (!field || taken.has(field)) return null;
+    taken.add(field);
+    return field;
+  });
+  return { fields, headers, hasEmail: taken.has("email") };
+}
+
+export const NO_EMAIL_COLUMN =
+  "The file has no email column. Name one column 'Email' (or 'E-mail', 'Email Address').";
+
+/** Tag names in a cell: separated by commas or semicolons, trimmed, without duplicates. */
+export function splitTags(cell: string): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const raw of cell.split(/[,;]/)) {
+    const name = raw
+      .replace(/[\u0000-\u001f\u007f]/g, "")
+      .trim()
+      .slice(0, 100);
+    if (name && !seen.has(name.toLowerCase())) {
+      seen.add(name.toLowerCase());
+      out.push(name);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,56 @@
+import Papa from "papaparse";
+import type { ImportField } from "./csv-columns";
+
+export interface ImportRowError {
+  row: number;
+  email: string;
+  reason: string;
+}
+
+/** What an import did, shown at the end and downloadable as CSV. */
+export interface ImportReport {
+  rowsRead: number;
+  valid: number;
+  skipped: number;
+  created: number;
+  updated: number;
+  unchanged: number;
+  subscribed: number;
+  consentKept: number;
+  consentSkippedComplaint: number;
+  tagsCreated: number;
+  tagsAttached: number;
+  notesAdded: number;
+  errors: ImportRowError[];
+  columns: { header: string; field: ImportField | null }[];
+  durationMs: number;
+}
+
+const SUMMARY: [keyof ImportReport, string][] = [
+  ["rowsRead", "Rows read"],
+  ["valid", "Valid rows"],
+  ["skipped", "Rows skipped"],
+  ["created", "Contacts created"],
+  ["updated", "Contacts updated"],
+  ["unchanged", "Contacts already up to date"],
+  ["subscribed", "Consent recorded"],
+  ["consentKept", "Already subscribed (consent kept)"],
+  ["consentSkippedComplaint", "Not subscribed: spam complaint on file"],
+  ["tagsCreated", "Tags created"],
+  ["tagsAttached", "Tags attached"],
+  ["notesAdded", "Notes added"],
+];
+
+export function reportSummary(report: ImportReport): [string, number][] {
+  return SUMMARY.map(([key, label]) => [label, report[key] as number]);
+}
+
+/** The report as CSV: the summary, a blank line, then each skipped row with its reason. */
+export function reportToCsv(report: ImportReport): string {
+  const summary = Papa.unparse({ fields: ["Summary", "Count"], data: reportSummary(report) });
+  const errors = Papa.unparse({
+    fields: ["Row", "Email", "Reason"],
+    data: report.errors.map((e) => [e.row, e.email, e.reason]),
+  });
+  return `${summary}\r\n\r\n${errors}\r\n`;
+}

@@ -1,0 +1,65 @@
+import { once } from "node:events";
+import { createWriteStream } from "node:fs";
+import { FIRST_NAMES, LAST_NAMES } from "./contacts-data";
+
+const HEADER =
+  "email,first_name,last_name,phone,address_line1,address_line2,city,state,postal_code,country,birth_month,birth_day,tags,notes";
+
+/** Row i of the generated import: every column filled, 1 to 3 tags of 200, a note on 10% of rows. */
+function row(i: number): string {
+  const tags = Array.from(
+    { length: 1 + (i % 3) },
+    (_, k) => `tag ${String(((i * 7 + k * 67) % 200) + 1).padStart(3, "0")}`,
+  );
+  const note = i % 10 === 3 ? `"Called on ${i % 28}/${1 + (i % 12)}, wants the ""premium"" plan"` : "";
+  return [
+    `u${i}@example.com`,
+    FIRST_NAMES[i % FIRST_NAMES.length],
+    LAST_NAMES[(i * 7) % LAST_NAMES.length],
+    `+1202${String(i).padStart(7, "0")}`,
+    `${i} Main Street`,
+    `Apt ${i % 300}`,
+    `City ${i % 500}`,
+    "NY",
+    String(10000 + (i % 89999)),
+    "US",
+    String(1 + (i % 12)),
+    String(1 + (i % 28)),
+    `"${tags.join(", ")}"`,
+    note,
+  ].join(",");
+}
+
+/** The emails already in the workspace before the import: every tenth row's. */
+export const isExisting = (i: number) => i % 10 === 0;
+export const emailOf = (i: number) => `u${i}@example.com`;
+
+async function writeLines(file: string, lines: (i: number) => string, count: number, header?: string) {
+  const out = createWriteStream(file);
+  let buffer = header ? `${header}\n` : "";
+  for (let i = 0; i < count; i++) {
+    buffer += `${lines(i)}\n`;
+    if (buffer.length > 1 << 20) {
+      if (!out.write(buffer)) await once(out, "drain");
+      buffer = "";
+    }
+  }
+  out.end(buffer);
+  await once(out, "finish");
+}
+
+export const writeImportCsv = (file: string, count: number) => writeLines(file, row, count, HEADER);
+
+/** The same rows as contacts columns (workspace id first), for a plain COPY into contacts. */
+export function writeCopyCsv(file: string, count: number, workspaceId: string) {
+  return writeLines(
+    file,
+    (i) => {
+      const cells = row(i)
+        .match(/("([^"]|"")*"|[^,]*)(,|$)/g)!
+        .map((c) => c.replace(/,$/, ""));
+      return [workspaceId, ...cells.slice(0, 12)].join(",");
+    },
+    count,
+  );
+}
