@@ -8,7 +8,12 @@ import { ContactTimeline } from "@/components/contacts/contact-timeline";
 import { contactName } from "@/components/contacts/contacts-table";
 import { NoteForm } from "@/components/contacts/note-form";
 import { TagEditor } from "@/components/contacts/tag-editor";
+import { ConsentLedgerList } from "@/components/consent/consent-ledger-list";
+import { SubscriptionControls } from "@/components/consent/subscription-controls";
+import { SuppressionsPanel } from "@/components/consent/suppressions-panel";
+import { TransactionsFeed } from "@/components/payments/transactions-feed";
 import { ADMIN_ROLES, requireMember } from "@/lib/auth/context";
+import { getContactConsent } from "@/lib/consent/get-contact-consent";
 import { getContactById } from "@/lib/contacts/get-contact-by-id";
 import { decodePosition, getContactTimeline } from "@/lib/contacts/get-contact-timeline";
 import { isUuid } from "@/lib/contacts/schemas";
@@ -32,15 +37,16 @@ export default async function ContactPage({
   const before = decodePosition((await searchParams).before);
   const ctx = await requireMember();
   const workspaceId = ctx.workspace.workspaceId;
-  const [details, timeline, tags, timeZone] = await withUser(ctx.claims, (db) =>
+  const [details, consent, timeline, tags, timeZone] = await withUser(ctx.claims, (db) =>
     Promise.all([
       getContactById(db, { workspaceId, contactId: id }),
+      getContactConsent(db, { workspaceId, contactId: id }),
       getContactTimeline(db, { workspaceId, contactId: id, before }),
       listTags(db, { workspaceId }),
       getProfileTimezone(db),
     ]),
   );
-  if ("error" in details) notFound();
+  if ("error" in details || !consent) notFound();
   const c = details.data.contact;
   const isAdmin = ADMIN_ROLES.includes(ctx.workspace.role);
 
@@ -77,6 +83,17 @@ export default async function ContactPage({
           detach={detachTagAction.bind(null, c.id)}
         />
       </section>
+      <div className="stack">
+        <SubscriptionControls
+          contactId={c.id}
+          status={consent.status}
+          subscribed={consent.subscribed}
+          hasComplaint={consent.suppressions.some((s) => s.reason === "complaint")}
+        />
+        <SuppressionsPanel contactId={c.id} suppressions={consent.suppressions} />
+        <ConsentLedgerList contactId={c.id} entries={consent.ledger} />
+      </div>
+      <TransactionsFeed contactId={c.id} workspaceId={workspaceId} />
       <section aria-labelledby="timeline-heading" id="timeline">
         <h2 id="timeline-heading">Timeline</h2>
         {!before && <NoteForm action={addNoteAction.bind(null, c.id)} />}
