@@ -45,6 +45,18 @@ test("create a contact (with inline validation), tag it, and filter the list by 
     page.getByRole("list", { name: "Timeline" }).getByText("Met at the <spring> fair"),
   ).toBeVisible();
 
+  // owners may change the source, with a reason; the timeline records it as 'System'
+  await page.getByRole("button", { name: "Change source" }).click();
+  const dialog = page.getByRole("dialog", { name: "Change the contact’s source" });
+  await dialog.getByLabel("New source").selectOption("import");
+  await dialog.getByLabel("Reason").fill("Came in the spring list");
+  await dialog.getByRole("button", { name: "Change source" }).click();
+  await expect(
+    page
+      .getByRole("list", { name: "Timeline" })
+      .getByText(/Source changed from manual to import by Cora Contacts/),
+  ).toBeVisible();
+
   // a second, untagged contact
   await page.goto("/contacts/new");
   await page.getByLabel("Email", { exact: true }).fill("grace@example.com");
@@ -68,6 +80,16 @@ test("create a contact (with inline validation), tag it, and filter the list by 
   await expect(page).toHaveURL(/excludeTagIds=/);
   await expect(page.getByRole("link", { name: "Grace" })).toBeVisible();
   await expect(page.getByRole("link", { name: "Ada Lovelace" })).toHaveCount(0);
+
+  // deleting asks first
+  await page.getByRole("link", { name: "Grace" }).click();
+  await page.getByRole("button", { name: "Delete" }).click();
+  await page
+    .getByRole("dialog", { name: "Delete Grace?" })
+    .getByRole("button", { name: "Delete contact" })
+    .click();
+  await expect(page.getByText("The contact was deleted.")).toBeVisible();
+  await expect(page.getByRole("link", { name: "Grace" })).toHaveCount(0);
 });
 
 test("import a CSV through the UI: preview, progress, report", async ({ page }) => {

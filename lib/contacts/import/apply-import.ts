@@ -173,6 +173,7 @@ async function importTags(db: Db, ws: string): Promise<{ tagsCreated: number; ta
     join contact_import_ids i on i.email = it.email
     join (select distinct on (lower(name)) id, name from public.tags
           where workspace_id = ${ws} order by lower(name), created_at, id) t on lower(t.name) = lower(it.name)
+    order by i.contact_id, t.id -- in key order: each page of the primary key is visited once
     on conflict (contact_id, tag_id) do nothing`;
   return { tagsCreated: created.count, tagsAttached: attached.count };
 }
