@@ -1,7 +1,7 @@
 /**
  * npm run bench [-- <area> ...]: runs the benchmark modules in this folder, each printing
- * its own table. A module is a file `<area>-<name>.ts` default-exporting a BenchModule;
- * arguments keep the modules whose area (or file name) matches. Benchmarks print figures,
+ * its own table. A module is a file `<area>.ts` or `<area>-<name>.ts` default-exporting a
+ * BenchModule or a run function; arguments keep the modules whose area (or file name) matches. Benchmarks print figures,
  * they do not pass or fail. They need DATABASE_URL (a real Postgres server): each module
  * creates and drops its own database beside it.
  */
@@ -25,7 +25,7 @@ async function main() {
   const filters = process.argv.slice(2).filter((a) => !a.startsWith("-"));
   const dir = path.dirname(new URL(import.meta.url).pathname);
   const files = (await readdir(dir))
-    .filter((f) => /^[a-z0-9]+-[a-z0-9-]+\.ts$/.test(f))
+    .filter((f) => /^[a-z0-9]+(-[a-z0-9-]+)?\.ts$/.test(f) && f !== "index.ts")
     .filter((f) => filters.length === 0 || filters.some((x) => f === `${x}.ts` || f.startsWith(`${x}-`)))
     .sort();
   if (files.length === 0) {
@@ -33,7 +33,10 @@ async function main() {
     process.exit(2);
   }
   for (const file of files) {
-    const mod = (await import(pathToFileURL(path.join(dir, file)).href)).default as BenchModule;
+    const exported = (await import(pathToFileURL(path.join(dir, file)).href)).default as
+      BenchModule | (() => Promise<void>);
+    const mod: BenchModule =
+      typeof exported === "function" ? { title: file.replace(/\.ts$/, ""), run: () => exported() } : exported;
     console.log(`\n=== ${mod.title} (${file})`);
     const started = Date.now();
     await mod.run(url);
