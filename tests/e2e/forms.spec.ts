@@ -56,7 +56,7 @@ test("an embedded form creates contacts from an allowed origin, is refused elsew
 
   await page.goto("/forms");
   await page.getByRole("link", { name: "New form" }).click();
-  await page.getByLabel("Name").fill("Website signup");
+  await page.getByLabel("Name", { exact: true }).fill("Website signup");
   await page.getByLabel("Allowed domains").fill("127.0.0.1");
   await expect(page.getByLabel("Require email verification")).toBeChecked();
   await page.getByRole("button", { name: "Create form" }).click();
