@@ -61,7 +61,7 @@ const bench: BenchModule = {
         // the bulk load ran without triggers: count what they would have kept
         await sql`insert into contact_counts (workspace_id, source, n)
                   select workspace_id, source, count(*) from contacts group by 1, 2
-                  on conflict (workspace_id, source) do update set n = excluded.n`;
+                  on conflict (workspace_id, source, shard) do update set n = excluded.n`;
         await sql`vacuum analyze`;
       }
       const [a] = await sql`select id from workspaces where name = 'Bench A'`;
