@@ -7,7 +7,9 @@ export type Sql = postgres.Sql;
  * converted to integer cents by the caller), `date` columns stay 'YYYY-MM-DD' strings.
  */
 export function connect(url: string, options: { max?: number } = {}): Sql {
-  return postgres(url, {
+  const socket = unixSocket(url);
+  return postgres(socket.url, {
+    path: socket.path,
     max: options.max ?? Number(process.env.DATABASE_POOL_SIZE ?? 10),
     idle_timeout: 20,
     onnotice: () => {},
@@ -20,6 +22,24 @@ export function connect(url: string, options: { max?: number } = {}): Sql {
       },
     },
   });
+}
+
+/**
+ * libpq's way to reach a server on the same machine through its Unix socket,
+ * `postgres://user@localhost/db?host=/var/run/postgresql`, which postgres.js does not read:
+ * the socket skips the TCP stack on every round trip.
+ */
+export function unixSocket(url: string): { url: string; path?: string } {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return { url };
+  }
+  const host = parsed.searchParams.get("host");
+  if (!host?.startsWith("/")) return { url };
+  parsed.searchParams.delete("host"); // postgres.js would send it to the server as a setting
+  return { url: parsed.toString(), path: `${host}/.s.PGSQL.${parsed.port || "5432"}` };
 }
 
 const globalForDb = globalThis as unknown as { __crmSql?: Sql };
