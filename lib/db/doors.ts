@@ -34,7 +34,11 @@ export function withUser<T>(claims: Claims, fn: (db: Db) => Promise<T>): Promise
  */
 export function withService<T>(fn: (db: Db) => Promise<T>): Promise<T> {
   return getSql().begin((tx) =>
-    pipelined(tx, tx`select set_config('role', 'service_role', true), set_config('request.jwt.claims', '', true)`, fn),
+    pipelined(
+      tx,
+      tx`select set_config('role', 'service_role', true), set_config('request.jwt.claims', '', true)`,
+      fn,
+    ),
   ) as Promise<T>;
 }
 
@@ -45,7 +49,11 @@ export function withService<T>(fn: (db: Db) => Promise<T>): Promise<T> {
  * order, so `fn` never runs a statement under the previous identity; if the setup fails, the
  * transaction is aborted and its error is the one thrown.
  */
-async function pipelined<T>(tx: Db, setup: postgres.PendingQuery<postgres.Row[]>, fn: (db: Db) => Promise<T>) {
+async function pipelined<T>(
+  tx: Db,
+  setup: postgres.PendingQuery<postgres.Row[]>,
+  fn: (db: Db) => Promise<T>,
+) {
   const identity = setup.execute();
   let result: T;
   try {
