@@ -3,6 +3,7 @@
 import { useId } from "react";
 import { useFormStatus } from "react-dom";
 import type { FormState } from "@/lib/http/form-state";
+import { SelectOptions, type SelectOption } from "./filter-select";
 
 /** What a field's control carries so that its label, hint and error are tied to it. */
 export interface FieldControlProps {
@@ -106,21 +107,13 @@ export function SelectField({
   name: string;
   state?: FormState;
   hint?: string;
-  options: readonly (string | { value: string; label: string })[];
+  options: readonly SelectOption[];
 } & React.SelectHTMLAttributes<HTMLSelectElement>) {
   return (
     <FieldWrapper label={label} hint={hint} error={state?.errors?.[name]}>
       {(control) => (
         <select name={name} defaultValue={state?.values?.[name]} {...control} {...rest}>
-          {options.map((option) => {
-            const { value, label: text } =
-              typeof option === "string" ? { value: option, label: option } : option;
-            return (
-              <option key={value} value={value}>
-                {text}
-              </option>
-            );
-          })}
+          <SelectOptions options={options} />
         </select>
       )}
     </FieldWrapper>
