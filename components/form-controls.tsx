@@ -3,6 +3,67 @@
 import { useId } from "react";
 import { useFormStatus } from "react-dom";
 import type { FormState } from "@/lib/http/form-state";
+import { SelectOptions, type SelectOption } from "./filter-select";
+
+/** What a field's control carries so that its label, hint and error are tied to it. */
+export interface FieldControlProps {
+  id: string;
+  "aria-labelledby"?: string;
+  "aria-describedby"?: string;
+  "aria-invalid"?: true;
+}
+
+/**
+ * The markup every field shares: the label, the control, then the hint and the error, both
+ * tied to the control for screen readers (aria-describedby). `children` renders the control
+ * with the props it is given. A control that is not a form element (a contenteditable region)
+ * cannot be named by a <label>: with `labelAsText` the label is plain text the control points
+ * at with aria-labelledby.
+ */
+export function FieldWrapper({
+  label,
+  hint,
+  error,
+  labelAsText = false,
+  children,
+}: {
+  label: string;
+  hint?: string;
+  error?: string;
+  labelAsText?: boolean;
+  children: (control: FieldControlProps) => React.ReactNode;
+}) {
+  const id = useId();
+  const described = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(" ") || undefined;
+  const control: FieldControlProps = {
+    id,
+    "aria-labelledby": labelAsText ? `${id}-label` : undefined,
+    "aria-describedby": described,
+    "aria-invalid": error ? true : undefined,
+  };
+  return (
+    <div className="field">
+      {labelAsText ? (
+        <span id={`${id}-label`} className="label">
+          {label}
+        </span>
+      ) : (
+        <label htmlFor={id}>{label}</label>
+      )}
+      {children(control)}
+      {hint && (
+        <span id={`${id}-hint`} className="hint">
+          {hint}
+        </span>
+      )}
+      {error && (
+        <span id={`${id}-error`} className="field-error">
+          {error}
+        </span>
+      )}
+    </div>
+  );
+}
 
 /** A labelled input whose error is tied to it for screen readers (aria-describedby). */
 export function Field({
@@ -18,32 +79,18 @@ export function Field({
   state?: FormState;
   hint?: string;
 } & React.InputHTMLAttributes<HTMLInputElement>) {
-  const id = useId();
-  const error = state?.errors?.[name];
-  const described = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(" ") || undefined;
   return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <input
-        id={id}
-        name={name}
-        type={type}
-        defaultValue={type === "password" ? undefined : state?.values?.[name]}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={described}
-        {...rest}
-      />
-      {hint && (
-        <span id={`${id}-hint`} className="hint">
-          {hint}
-        </span>
+    <FieldWrapper label={label} hint={hint} error={state?.errors?.[name]}>
+      {(control) => (
+        <input
+          name={name}
+          type={type}
+          defaultValue={type === "password" ? undefined : state?.values?.[name]}
+          {...control}
+          {...rest}
+        />
       )}
-      {error && (
-        <span id={`${id}-error`} className="field-error">
-          {error}
-        </span>
-      )}
-    </div>
+    </FieldWrapper>
   );
 }
 
@@ -60,43 +107,16 @@ export function SelectField({
   name: string;
   state?: FormState;
   hint?: string;
-  options: readonly (string | { value: string; label: string })[];
+  options: readonly SelectOption[];
 } & React.SelectHTMLAttributes<HTMLSelectElement>) {
-  const id = useId();
-  const error = state?.errors?.[name];
-  const described = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(" ") || undefined;
   return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <select
-        id={id}
-        name={name}
-        defaultValue={state?.values?.[name]}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={described}
-        {...rest}
-      >
-        {options.map((option) => {
-          const { value, label: text } =
-            typeof option === "string" ? { value: option, label: option } : option;
-          return (
-            <option key={value} value={value}>
-              {text}
-            </option>
-          );
-        })}
-      </select>
-      {hint && (
-        <span id={`${id}-hint`} className="hint">
-          {hint}
-        </span>
+    <FieldWrapper label={label} hint={hint} error={state?.errors?.[name]}>
+      {(control) => (
+        <select name={name} defaultValue={state?.values?.[name]} {...control} {...rest}>
+          <SelectOptions options={options} />
+        </select>
       )}
-      {error && (
-        <span id={`${id}-error`} className="field-error">
-          {error}
-        </span>
-      )}
-    </div>
+    </FieldWrapper>
   );
 }
 

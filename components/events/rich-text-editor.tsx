@@ -1,6 +1,7 @@
 "use client";
 
-import { useId, useRef, useState } from "react";
+import { useRef, useState } from "react";
+import { FieldWrapper } from "@/components/form-controls";
 
 const COMMANDS = [
   { command: "bold", label: "Bold", text: "B" },
@@ -26,7 +27,6 @@ export function RichTextEditor({
   hint?: string;
   error?: string;
 }) {
-  const id = useId();
   const editor = useRef<HTMLDivElement>(null);
   const [html, setHtml] = useState(defaultValue ?? "");
   const sync = () => setHtml(editor.current?.innerHTML ?? "");
@@ -39,54 +39,42 @@ export function RichTextEditor({
     const url = window.prompt("Link address (https://…)");
     if (url && /^(https?:\/\/|mailto:)/i.test(url.trim())) run("createLink", url.trim());
   };
-  const described = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(" ") || undefined;
   return (
-    <div className="field">
-      <span id={`${id}-label`} className="label">
-        {label}
-      </span>
-      <div className="row" role="toolbar" aria-label={`${label} formatting`}>
-        {COMMANDS.map((c) => (
-          <button
-            key={c.command}
-            type="button"
-            className="secondary"
-            aria-label={c.label}
-            onClick={() => run(c.command)}
-          >
-            {c.text}
-          </button>
-        ))}
-        <button type="button" className="secondary" onClick={addLink}>
-          Link
-        </button>
-      </div>
-      <div
-        ref={editor}
-        className="rich-text"
-        contentEditable
-        suppressContentEditableWarning
-        role="textbox"
-        aria-multiline="true"
-        aria-labelledby={`${id}-label`}
-        aria-describedby={described}
-        aria-invalid={error ? true : undefined}
-        tabIndex={0}
-        onInput={sync}
-        onBlur={sync}
-        dangerouslySetInnerHTML={{ __html: defaultValue ?? "" }}
-      />
-      <input type="hidden" name={name} value={html} />
-      {hint && (
-        <span id={`${id}-hint`} className="hint">
-          {hint}
-        </span>
+    <FieldWrapper label={label} hint={hint} error={error} labelAsText>
+      {(control) => (
+        <>
+          <div className="row" role="toolbar" aria-label={`${label} formatting`}>
+            {COMMANDS.map((c) => (
+              <button
+                key={c.command}
+                type="button"
+                className="secondary"
+                aria-label={c.label}
+                onClick={() => run(c.command)}
+              >
+                {c.text}
+              </button>
+            ))}
+            <button type="button" className="secondary" onClick={addLink}>
+              Link
+            </button>
+          </div>
+          <div
+            ref={editor}
+            className="rich-text"
+            contentEditable
+            suppressContentEditableWarning
+            role="textbox"
+            aria-multiline="true"
+            {...control}
+            tabIndex={0}
+            onInput={sync}
+            onBlur={sync}
+            dangerouslySetInnerHTML={{ __html: defaultValue ?? "" }}
+          />
+          <input type="hidden" name={name} value={html} />
+        </>
       )}
-      {error && (
-        <span id={`${id}-error`} className="field-error">
-          {error}
-        </span>
-      )}
-    </div>
+    </FieldWrapper>
   );
 }

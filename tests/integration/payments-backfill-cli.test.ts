@@ -2,19 +2,9 @@ import { spawn } from "node:child_process";
 import { describe, expect, test, vi } from "vitest";
 import type { Claims } from "@/lib/db/doors";
 import { runBackfillCli } from "@/lib/payments/backfill-cli";
-import { stripeClient } from "@/lib/payments/stripe-client";
-import type { RetryOptions } from "@/lib/payments/stripe-retry";
-import { setupTestDatabase } from "../helpers/db";
 import { addMember, createWorkspace } from "../helpers/factories";
-import {
-  completePurchase,
-  connectPayproc,
-  historicPurchase,
-  historicRow as historicRowOf,
-  intentOf as intentOfRow,
-  setupStripeFake,
-  type Connection,
-} from "../helpers/payments";
+import { completePurchase, connectPayproc } from "../helpers/payments";
+import { setupBackfillTest } from "../helpers/payments-backfill";
 import { stripeId } from "../fakes/stripe-objects";
 
 // The endpoints' session lookup reads Next.js cookies; here the signed-in member is chosen per test.
@@ -22,15 +12,7 @@ const session = vi.hoisted(() => ({ claims: null as Claims | null }));
 vi.mock("server-only", () => ({}));
 vi.mock("@/lib/auth/session", () => ({ getClaims: async () => session.claims }));
 
-const db = setupTestDatabase();
-const stripe = setupStripeFake();
-const FAST: RetryOptions = { attempts: 3, baseDelayMs: 1 };
-const deps = () => ({ stripe: stripeClient(), retry: FAST });
-const historic = (conn: Connection, amounts: number[]) =>
-  historicPurchase(db.sql, stripe.fake, conn, amounts);
-const historicRow = (workspaceId: string, externalId: string, cents?: number) =>
-  historicRowOf(db.sql, workspaceId, externalId, cents);
-const intentOf = (id: string) => intentOfRow(db.sql, id);
+const { db, stripe, deps, historic, historicRow, intentOf } = setupBackfillTest();
 
 describe("npm run backfill:payments (spec 4.12 CLI)", () => {
   async function missedHistory() {

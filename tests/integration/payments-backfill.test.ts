@@ -1,29 +1,11 @@
 import { describe, expect, test } from "vitest";
 import { backfillPaymentIntents } from "@/lib/payments/backfill-payment-intents";
 import { backfillRefunds } from "@/lib/payments/backfill-refunds";
-import { stripeClient } from "@/lib/payments/stripe-client";
-import type { RetryOptions } from "@/lib/payments/stripe-retry";
-import { setupTestDatabase } from "../helpers/db";
 import { createWorkspace } from "../helpers/factories";
-import {
-  completePurchase,
-  connectPayproc,
-  historicPurchase,
-  historicRow as historicRowOf,
-  intentOf as intentOfRow,
-  setupStripeFake,
-  type Connection,
-} from "../helpers/payments";
+import { completePurchase, connectPayproc } from "../helpers/payments";
+import { setupBackfillTest } from "../helpers/payments-backfill";
 
-const db = setupTestDatabase();
-const stripe = setupStripeFake();
-const FAST: RetryOptions = { attempts: 3, baseDelayMs: 1 };
-const deps = () => ({ stripe: stripeClient(), retry: FAST });
-const historic = (conn: Connection, amounts: number[]) =>
-  historicPurchase(db.sql, stripe.fake, conn, amounts);
-const historicRow = (workspaceId: string, externalId: string, cents?: number) =>
-  historicRowOf(db.sql, workspaceId, externalId, cents);
-const intentOf = (id: string) => intentOfRow(db.sql, id);
+const { db, stripe, deps, historic, historicRow, intentOf } = setupBackfillTest();
 
 describe("backfillPaymentIntents (spec 4.11)", () => {
   test("4.11: each row gets the intent, 'none', 'error_fetching' or 'invalid_format'; remaining drains to zero", async () => {

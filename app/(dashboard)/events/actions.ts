@@ -58,7 +58,7 @@ export async function updateEventAction(
   redirect(`/events/${eventId}?saved=1`);
 }
 
-export async function deleteEventAction(form: FormData): Promise<void> {
+export async function deleteEventAction(_prev: FormState, form: FormData): Promise<FormState> {
   const eventId = String(form.get("eventId") ?? "");
   const result = await asAdmin((db, ctx) =>
     deleteEvent(db, { workspaceId: ctx.workspace.workspaceId, eventId }),

@@ -7,6 +7,7 @@ import { getEventsSchema } from "@/lib/events/schemas";
 import { displayPrice } from "@/lib/events/ticket-pricing";
 import { viewerTimeZone } from "@/lib/events/viewer-time-zone";
 import { formatInZone } from "@/lib/events/zoned-time";
+import { FilterSelect } from "@/components/filter-select";
 
 export const metadata: Metadata = { title: "Events" };
 
@@ -62,37 +63,45 @@ export default async function EventsPage({ searchParams }: { searchParams: Promi
           Search
           <input name="search" type="search" defaultValue={params.search} placeholder="Name or location" />
         </label>
-        <label>
-          When
-          <select name="upcoming" defaultValue={params.upcoming}>
-            <option value="">All</option>
-            <option value="true">Upcoming</option>
-            <option value="false">Past</option>
-          </select>
-        </label>
-        <label>
-          Status
-          <select name="published" defaultValue={params.published}>
-            <option value="">All</option>
-            <option value="true">Published</option>
-            <option value="false">Not published</option>
-          </select>
-        </label>
-        <label>
-          Sort by
-          <select name="sortBy" defaultValue={params.sortBy}>
-            <option value="start_time">Start</option>
-            <option value="name">Name</option>
-            <option value="created_at">Created</option>
-          </select>
-        </label>
-        <label>
-          Order
-          <select name="sortDir" defaultValue={params.sortDir}>
-            <option value="asc">Ascending</option>
-            <option value="desc">Descending</option>
-          </select>
-        </label>
+        <FilterSelect
+          label="When"
+          name="upcoming"
+          defaultValue={params.upcoming}
+          options={[
+            { value: "", label: "All" },
+            { value: "true", label: "Upcoming" },
+            { value: "false", label: "Past" },
+          ]}
+        />
+        <FilterSelect
+          label="Status"
+          name="published"
+          defaultValue={params.published}
+          options={[
+            { value: "", label: "All" },
+            { value: "true", label: "Published" },
+            { value: "false", label: "Not published" },
+          ]}
+        />
+        <FilterSelect
+          label="Sort by"
+          name="sortBy"
+          defaultValue={params.sortBy}
+          options={[
+            { value: "start_time", label: "Start" },
+            { value: "name", label: "Name" },
+            { value: "created_at", label: "Created" },
+          ]}
+        />
+        <FilterSelect
+          label="Order"
+          name="sortDir"
+          defaultValue={params.sortDir}
+          options={[
+            { value: "asc", label: "Ascending" },
+            { value: "desc", label: "Descending" },
+          ]}
+        />
         <button type="submit" className="secondary">
           Apply
         </button>

@@ -72,7 +72,7 @@ export async function rotateFormKeyAction(formId: string, _prev: KeyState): Prom
   return { key: result.key };
 }
 
-export async function deleteFormAction(formId: string): Promise<void> {
+export async function deleteFormAction(formId: string, _prev: FormState): Promise<FormState> {
   if (!isUuid(formId)) redirect("/forms");
   const result = await asAdmin((db, ctx) =>
     deleteForm(db, { workspaceId: ctx.workspace.workspaceId, formId }),
@@ -99,12 +99,17 @@ export async function addAutomationAction(
   return { success: "Automation added." };
 }
 
-export async function removeAutomationAction(formId: string, form: FormData): Promise<void> {
+export async function removeAutomationAction(
+  formId: string,
+  _prev: FormState,
+  form: FormData,
+): Promise<FormState> {
   const automationId = String(form.get("automationId") ?? "");
-  if (!isUuid(automationId)) return;
+  if (!isUuid(automationId)) return {};
   const result = await asAdmin((db, ctx) =>
     deleteAutomation(db, { workspaceId: ctx.workspace.workspaceId, automationId }),
   );
   if (denied(result)) throw new NotAuthorizedError(ADMINS_ONLY);
   revalidatePath(`/forms/${formId}`);
+  return {};
 }

@@ -1,20 +1,12 @@
 import { z } from "zod";
+import { PERSON_FIELDS, type PersonField } from "@/lib/contacts/contact-row";
 import { textToHtml } from "@/lib/notes/text-to-html";
 import { IMPORT_FIELD_LABELS, splitTags, type ImportField } from "./csv-columns";
 
 /** A valid row, ready for the staging table. */
-export interface ImportRow {
+export interface ImportRow extends Record<PersonField, string | null> {
   rowNumber: number;
   email: string;
-  first_name: string | null;
-  last_name: string | null;
-  phone: string | null;
-  address_line1: string | null;
-  address_line2: string | null;
-  city: string | null;
-  state: string | null;
-  postal_code: string | null;
-  country: string | null;
   birth_month: number | null;
   birth_day: number | null;
   tags: string[];
@@ -23,17 +15,6 @@ export interface ImportRow {
 }
 
 const EMAIL = z.regexes.email;
-const TEXT_FIELDS = [
-  "first_name",
-  "last_name",
-  "phone",
-  "address_line1",
-  "address_line2",
-  "city",
-  "state",
-  "postal_code",
-  "country",
-] as const;
 const MAX_TEXT = 500;
 const MAX_NOTE = 10_000;
 
@@ -65,7 +46,7 @@ export function validateImportRow(
   if (dayText && day === null) reasons.push("Birth day must be a whole number from 1 to 31.");
 
   const row = { rowNumber, email, birth_month: month, birth_day: day } as ImportRow;
-  for (const field of TEXT_FIELDS) {
+  for (const field of PERSON_FIELDS) {
     const value = (cells[field] ?? "").trim();
     if (value.length > MAX_TEXT)
       reasons.push(`${IMPORT_FIELD_LABELS[field]} is longer than ${MAX_TEXT} characters.`);

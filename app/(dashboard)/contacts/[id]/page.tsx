@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { ChangeSourceDialog } from "@/components/contacts/change-source-dialog";
-import { ConfirmAction } from "@/components/contacts/confirm-action";
+import { ConfirmAction } from "@/components/confirm-action";
 import { ContactDetailsCard } from "@/components/contacts/contact-details";
 import { ContactTimeline } from "@/components/contacts/contact-timeline";
 import { contactName } from "@/components/contacts/contacts-table";

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { ConfirmAction } from "@/components/contacts/confirm-action";
+import { ConfirmAction } from "@/components/confirm-action";
 import { TagNameForm } from "@/components/contacts/tag-forms";
 import { requireMember } from "@/lib/auth/context";
 import { withUser } from "@/lib/db/doors";

@@ -8,7 +8,7 @@ import { sanitizeDescription } from "@/lib/events/sanitize-description";
 import { displayPrice } from "@/lib/events/ticket-pricing";
 import { viewerTimeZone } from "@/lib/events/viewer-time-zone";
 import { formatInZone } from "@/lib/events/zoned-time";
-import { ConfirmButton } from "@/components/confirm-button";
+import { ConfirmAction } from "@/components/confirm-action";
 import { deleteEventAction } from "../actions";
 
 export const metadata: Metadata = { title: "Event" };
@@ -45,7 +45,7 @@ export default async function EventPage({
             <Link className="button secondary" href={`/events/${event.id}/edit`}>
               Edit
             </Link>
-            <ConfirmButton
+            <ConfirmAction
               label="Delete"
               title="Delete this event?"
               body={`"${event.name}" and its ${registrations.length} registration(s) will be deleted. This cannot be undone.`}

@@ -7,7 +7,7 @@ import { automationChoices, listFormAutomations } from "@/lib/automations/list-f
 import { embedSnippets } from "@/lib/forms/embed-snippet";
 import { isUuid } from "@/lib/forms/form-row";
 import { getForm } from "@/lib/forms/list-forms";
-import { ConfirmButton } from "@/components/confirm-button";
+import { ConfirmAction } from "@/components/confirm-action";
 import { AddAutomationForm } from "@/components/forms/add-automation-form";
 import { EmbedPanel } from "@/components/forms/embed-panel";
 import { FormKeyPanel } from "@/components/forms/form-key-panel";
@@ -119,7 +119,7 @@ export default async function FormPage({ params }: { params: Promise<{ formId: s
                   </td>
                   {canEdit && (
                     <td>
-                      <ConfirmButton
+                      <ConfirmAction
                         action={removeAutomationAction.bind(null, form.id)}
                         fields={{ automationId: a.id }}
                         label="Remove"
@@ -144,7 +144,7 @@ export default async function FormPage({ params }: { params: Promise<{ formId: s
           <section className="card stack" aria-labelledby="danger-heading">
             <p>Deleting the form removes its submissions and automations. Contacts stay.</p>
             <div>
-              <ConfirmButton
+              <ConfirmAction
                 action={deleteFormAction.bind(null, form.id)}
                 label="Delete form"
                 title={`Delete “${form.name}”?`}

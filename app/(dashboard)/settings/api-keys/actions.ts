@@ -29,7 +29,7 @@ export async function issueApiKeyAction(_prev: IssueKeyState, form: FormData): P
   }
 }
 
-export async function revokeApiKeyAction(form: FormData): Promise<void> {
+export async function revokeApiKeyAction(_prev: FormState, form: FormData): Promise<FormState> {
   const keyId = String(form.get("keyId") ?? "");
   let ok = false;
   try {

@@ -5,7 +5,7 @@ import { withUser } from "@/lib/db/doors";
 import { listApiKeys } from "@/lib/api-keys/list-api-keys";
 import { viewerTimeZone } from "@/lib/events/viewer-time-zone";
 import { formatInZone } from "@/lib/events/zoned-time";
-import { ConfirmButton } from "@/components/confirm-button";
+import { ConfirmAction } from "@/components/confirm-action";
 import { IssueApiKeyForm } from "@/components/events/issue-api-key-form";
 import { issueApiKeyAction, revokeApiKeyAction } from "./actions";
 
@@ -70,7 +70,7 @@ export default async function ApiKeysPage({
                 {isAdmin && (
                   <td>
                     {!k.revoked_at && (
-                      <ConfirmButton
+                      <ConfirmAction
                         label={`Revoke ${k.name}`}
                         title={`Revoke “${k.name}”?`}
                         body="Requests with this key will be refused from now on. This cannot be undone."

@@ -92,9 +92,10 @@ export default async function MembersPage() {
                     <ConfirmAction
                       action={removeMemberAction}
                       fields={{ userId: m.userId }}
-                      triggerLabel="Leave workspace"
+                      label="Leave workspace"
+                      className="secondary"
                       title={`Leave ${workspaceName}?`}
-                      description="You will lose access to this workspace until an owner or admin adds you again."
+                      body="You will lose access to this workspace until an owner or admin adds you again."
                       confirmLabel="Leave workspace"
                     />
                   ) : (
@@ -102,10 +103,11 @@ export default async function MembersPage() {
                       <ConfirmAction
                         action={removeMemberAction}
                         fields={{ userId: m.userId }}
-                        triggerLabel="Remove"
-                        triggerAccessibleName={`Remove ${label}`}
+                        label="Remove"
+                        accessibleName={`Remove ${label}`}
+                        className="secondary"
                         title={`Remove ${label}?`}
-                        description={`${label} will lose access to ${workspaceName}. Their account is kept.`}
+                        body={`${label} will lose access to ${workspaceName}. Their account is kept.`}
                         confirmLabel="Remove member"
                       />
                     )

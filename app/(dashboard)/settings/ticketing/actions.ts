@@ -36,7 +36,7 @@ export async function connectTicketingAction(): Promise<void> {
   redirect(authorizeUrl(state, ticketingRedirectUri()));
 }
 
-export async function disconnectTicketingAction(): Promise<void> {
+export async function disconnectTicketingAction(_prev: FormState): Promise<FormState> {
   const result = await asAdmin((db, ctx) =>
     disconnectTicketing(db, { workspaceId: ctx.workspace.workspaceId }),
   );

@@ -5,7 +5,7 @@ import { eventbriteConfigured } from "@/lib/events/eventbrite/client";
 import { getTicketingConnection } from "@/lib/events/ticketing/ticketing-connection";
 import { viewerTimeZone } from "@/lib/events/viewer-time-zone";
 import { formatInZone } from "@/lib/events/zoned-time";
-import { ConfirmButton } from "@/components/confirm-button";
+import { ConfirmAction } from "@/components/confirm-action";
 import { AutoSubscribeForm, SyncForm } from "@/components/events/ticketing-controls";
 import {
   connectTicketingAction,
@@ -106,13 +106,12 @@ export default async function TicketingSettingsPage({
               <h2>Sync</h2>
               <SyncForm action={syncTicketingAction} />
               <h2>Disconnect</h2>
-              <ConfirmButton
+              <ConfirmAction
                 label="Disconnect Eventbrite"
                 title="Disconnect Eventbrite?"
                 body="The webhook is removed and new orders stop arriving. Imported events and registrations stay."
                 confirmLabel="Disconnect"
                 action={disconnectTicketingAction}
-                fields={{}}
               />
             </>
           ) : (
