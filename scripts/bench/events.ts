@@ -9,66 +9,29 @@
  * It creates and drops its own database (crm_bench_events) beside DATABASE_URL's, reuses
  * `.next` when it is newer than the sources (else runs `next build`), and listens on 3271.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import path from "node:path";
 import { pathToFileURL } from "node:url";
 import autocannon from "autocannon";
 import { connect } from "../../lib/db/client";
-import { migrate } from "../../lib/db/migrate";
 import { hashApiKey, newApiKey } from "../../lib/api-keys/hash-api-key";
+import {
+  databaseCpuMs,
+  ensureBuild,
+  httpBenchDatabase,
+  processTreeCpuMs,
+  startNextServer,
+  stopNextServer,
+} from "./lib/next-server";
 
 const PORT = Number(process.env.BENCH_EVENTS_PORT ?? 3271);
 const CONNECTIONS = 32;
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const EVENTS = 500;
-const root = process.cwd();
-
-function newestSource(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestSource(full) : statSync(full).mtimeMs);
-  }
-  return newest;
-}
-
-function ensureBuild(): void {
-  let built = 0;
-  try {
-    built = statSync(path.join(root, ".next", "BUILD_ID")).mtimeMs;
-  } catch {}
-  const sources = Math.max(...["app", "lib", "components"].map((d) => newestSource(path.join(root, d))));
-  if (built > sources) return;
-  console.log("building the app (next build)…");
-  const result = spawnSync(path.join(root, "node_modules", ".bin", "next"), ["build"], {
-    stdio: "inherit",
-    env: { ...process.env, NODE_ENV: "production" },
-  });
-  if (result.status !== 0) throw new Error("next build failed");
-}
-
-async function createDatabase(base: string) {
-  const name = "crm_bench_events";
-  const admin = connect(base, { max: 1 });
-  await admin.unsafe(`drop database if exists "${name}" with (force)`);
-  await admin.unsafe(`create database "${name}"`);
-  const u = new URL(base);
-  u.pathname = `/${name}`;
-  return {
-    url: u.toString(),
-    drop: async () => {
-      await admin.unsafe(`drop database if exists "${name}" with (force)`);
-      await admin.end();
-    },
-  };
-}
+const BENCH_DB = "crm_bench_events";
 
 /** 500 events: half ended, half upcoming; 4 in 5 published; every third with paid classes. */
 async function seed(url: string): Promise<{ key: string; returned: number }> {
   const sql = connect(url, { max: 1 });
-  await migrate(sql);
   const [ws] = await sql`insert into public.workspaces (name) values ('Bench') returning id`;
   const day = 86_400_000;
   const rows = Array.from({ length: EVENTS }, (_, i) => {
@@ -95,60 +58,6 @@ async function seed(url: string): Promise<{ key: string; returned: number }> {
   return { key, returned: n };
 }
 
-async function startServer(databaseUrl: string): Promise<ChildProcess> {
-  const child = spawn(path.join(root, "node_modules", ".bin", "next"), ["start", "-p", String(PORT)], {
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      DATABASE_EMBEDDED: "0",
-      PORT: String(PORT),
-      NODE_ENV: "production",
-    },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  for (let i = 0; i < 300; i++) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${PORT}/api/health`)).ok) return child;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  child.kill("SIGTERM");
-  throw new Error(`next start did not answer on ${PORT}`);
-}
-
-const TICKS_PER_SECOND = 100;
-
-/** CPU seconds used so far by a process and its descendants (Linux /proc), or NaN elsewhere. */
-function treeCpuSeconds(rootPid: number): number {
-  try {
-    const stats = readdirSync("/proc")
-      .filter((d) => /^\d+$/.test(d))
-      .map((d) => {
-        try {
-          const fields = readFileSync(`/proc/${d}/stat`, "utf8")
-            .replace(/^.*\) /, "")
-            .split(" ");
-          return { pid: Number(d), ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) };
-        } catch {
-          return null;
-        }
-      })
-      .filter((s): s is { pid: number; ppid: number; ticks: number } => s !== null);
-    const inTree = new Set([rootPid]);
-    for (let grew = true; grew;) {
-      grew = false;
-      for (const s of stats)
-        if (!inTree.has(s.pid) && inTree.has(s.ppid)) {
-          inTree.add(s.pid);
-          grew = true;
-        }
-    }
-    return stats.filter((s) => inTree.has(s.pid)).reduce((n, s) => n + s.ticks, 0) / TICKS_PER_SECOND;
-  } catch {
-    return Number.NaN;
-  }
-}
-
 let serverPid = 0;
 
 interface Sample {
@@ -159,6 +68,8 @@ interface Sample {
   bytes: number;
   /** server CPU (the Next.js process tree, not Postgres) per request in ms: steadier than req/s on a shared machine */
   cpuMs: number;
+  /** Postgres backends' CPU per request in ms */
+  dbCpuMs: number;
 }
 
 /** `refused`: the route is expected to answer 4xx, which is then not an error. */
@@ -170,16 +81,17 @@ async function load(
     refused = false,
   }: { headers?: Record<string, string>; duration?: number; refused?: boolean } = {},
 ): Promise<Sample> {
-  const cpuBefore = treeCpuSeconds(serverPid);
+  const [cpuBefore, dbBefore] = [processTreeCpuMs(serverPid), databaseCpuMs(BENCH_DB)];
   const result = await autocannon({
     url: `http://127.0.0.1:${PORT}${urlPath}`,
     connections: CONNECTIONS,
     duration,
     headers,
   });
-  const cpuMs = ((treeCpuSeconds(serverPid) - cpuBefore) * 1000) / Math.max(1, result.requests.total);
+  const requests = Math.max(1, result.requests.total);
   return {
-    cpuMs,
+    cpuMs: (processTreeCpuMs(serverPid) - cpuBefore) / requests,
+    dbCpuMs: (databaseCpuMs(BENCH_DB) - dbBefore) / requests,
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
@@ -199,6 +111,7 @@ function summarise(samples: Sample[]): Sample {
     errors: samples.reduce((n, s) => n + s.errors, 0),
     bytes: median(samples.map((s) => s.bytes)),
     cpuMs: median(samples.map((s) => s.cpuMs)),
+    dbCpuMs: median(samples.map((s) => s.dbCpuMs)),
   };
 }
 
@@ -207,11 +120,11 @@ export default async function run(): Promise<void> {
   if (!base)
     throw new Error("Set DATABASE_URL to a Postgres server (the benchmark creates its own database there).");
   ensureBuild();
-  const db = await createDatabase(base);
-  let server: ChildProcess | undefined;
+  const db = await httpBenchDatabase(base, BENCH_DB);
+  let server: Awaited<ReturnType<typeof startNextServer>> | undefined;
   try {
     const { key, returned } = await seed(db.url);
-    server = await startServer(db.url);
+    server = await startNextServer(PORT, { DATABASE_URL: db.url });
     serverPid = server.pid ?? 0;
     const auth = { Authorization: `Bearer ${key}` };
     const unknownKey = { Authorization: "Bearer evk_unknown" };
@@ -252,12 +165,13 @@ export default async function run(): Promise<void> {
         "p99 ms": r.p99,
         "MB/s": (r.bytes / 1e6).toFixed(1),
         "server CPU ms/req": r.cpuMs.toFixed(2),
+        "db CPU ms/req": r.dbCpuMs.toFixed(2),
         errors: r.errors,
         "ratio to health": (r.rps / health.rps).toFixed(2),
       })),
     );
   } finally {
-    server?.kill("SIGTERM");
+    if (server) await stopNextServer(server);
     await db.drop();
   }
 }

@@ -12,67 +12,27 @@
  * It creates and drops its own database (crm_bench_forms) beside DATABASE_URL's, reuses
  * `.next` when it is newer than the sources (else runs `next build`), and listens on 3251.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { readFileSync, readdirSync, statSync } from "node:fs";
-import path from "node:path";
 import { pathToFileURL } from "node:url";
 import autocannon from "autocannon";
 import { connect } from "../../lib/db/client";
-import { migrate } from "../../lib/db/migrate";
 import { generateFormKey, hashFormKey } from "../../lib/forms/api-key";
+import {
+  databaseCpuMs,
+  ensureBuild,
+  httpBenchDatabase,
+  processTreeCpuMs,
+  startNextServer,
+  stopNextServer,
+} from "./lib/next-server";
 
 const PORT = Number(process.env.BENCH_FORMS_PORT ?? 3251);
 const CONNECTIONS = 32;
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const EXISTING = 20_000;
-const root = process.cwd();
 const BENCH_DB = "crm_bench_forms";
-
-function newestSource(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestSource(full));
-    else newest = Math.max(newest, statSync(full).mtimeMs);
-  }
-  return newest;
-}
-
-function ensureBuild(): void {
-  const buildId = path.join(root, ".next", "BUILD_ID");
-  let built = 0;
-  try {
-    built = statSync(buildId).mtimeMs;
-  } catch {}
-  const sources = Math.max(...["app", "lib", "components"].map((d) => newestSource(path.join(root, d))));
-  if (built > sources) return;
-  console.log("building the app (next build)…");
-  const result = spawnSync(path.join(root, "node_modules", ".bin", "next"), ["build"], {
-    stdio: "inherit",
-    env: { ...process.env, NODE_ENV: "production" },
-  });
-  if (result.status !== 0) throw new Error("next build failed");
-}
-
-async function createDatabase(base: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = BENCH_DB;
-  const admin = connect(base, { max: 1 });
-  await admin.unsafe(`drop database if exists "${name}" with (force)`);
-  await admin.unsafe(`create database "${name}"`);
-  const u = new URL(base);
-  u.pathname = `/${name}`;
-  return {
-    url: u.toString(),
-    drop: async () => {
-      await admin.unsafe(`drop database if exists "${name}" with (force)`);
-      await admin.end();
-    },
-  };
-}
 
 async function seed(url: string) {
   const sql = connect(url, { max: 1 });
-  await migrate(sql);
   const [ws] = await sql`insert into public.workspaces (name) values ('Bench') returning id`;
   const key = generateFormKey();
   const [keyed] = await sql`
@@ -86,68 +46,6 @@ async function seed(url: string) {
   await sql`analyze`;
   await sql.end();
   return { keyedFormId: keyed.id as string, verifyingFormId: verifying.id as string, key };
-}
-
-function startServer(url: string): ChildProcess {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    NODE_ENV: "production",
-    DATABASE_URL: url,
-    DATABASE_EMBEDDED: "0",
-    PORT: String(PORT),
-    APP_URL: `http://localhost:${PORT}`,
-  };
-  delete env.RESEND_API_KEY;
-  return spawn(path.join(root, "node_modules", ".bin", "next"), ["start", "-p", String(PORT)], {
-    env,
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-}
-
-async function waitForHealth(): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${PORT}/api/health`)).ok) return;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error("next start did not answer /api/health within 60 s");
-}
-
-/** CPU milliseconds used so far by a process and its children that are still alive (Linux). */
-function cpuMs(pid: number): number {
-  try {
-    const ids = [
-      pid,
-      ...readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8")
-        .trim()
-        .split(/\s+/)
-        .filter(Boolean)
-        .map(Number),
-    ];
-    const ticks = ids.reduce((sum, id) => {
-      const fields = readFileSync(`/proc/${id}/stat`, "utf8").split(") ")[1].split(" ");
-      return sum + Number(fields[11]) + Number(fields[12]); // utime + stime
-    }, 0);
-    return (ticks * 1000) / 100; // USER_HZ
-  } catch {
-    return NaN;
-  }
-}
-
-/** CPU milliseconds of the Postgres backends serving the bench database (by process title). */
-function dbCpuMs(database: string): number {
-  let ticks = 0;
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (!readFileSync(`/proc/${entry}/cmdline`, "utf8").includes(` ${database} `)) continue;
-      const fields = readFileSync(`/proc/${entry}/stat`, "utf8").split(") ")[1].split(" ");
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {}
-  }
-  return (ticks * 1000) / 100;
 }
 
 let counter = 0;
@@ -183,11 +81,15 @@ export default async function run(): Promise<void> {
   if (!base)
     throw new Error("DATABASE_URL must point at a Postgres server (the bench creates its own database)");
   ensureBuild();
-  const db = await createDatabase(base);
+  const db = await httpBenchDatabase(base, BENCH_DB);
   const { keyedFormId, verifyingFormId, key } = await seed(db.url);
-  const server = startServer(db.url);
+  // the dev outbox, not Resend: the existing-contact path's email is stored, not sent
+  const server = await startNextServer(PORT, {
+    DATABASE_URL: db.url,
+    APP_URL: `http://localhost:${PORT}`,
+    RESEND_API_KEY: undefined,
+  });
   try {
-    await waitForHealth();
     let fresh = 0;
     let existing = 0;
     const newContact = submission(
@@ -207,11 +109,11 @@ export default async function run(): Promise<void> {
     const cpu: Record<string, number> = {};
     const dbCpu: Record<string, number> = {};
     const measured = async (run: () => Promise<autocannon.Result>) => {
-      const [before, dbBefore] = [cpuMs(server.pid!), dbCpuMs(BENCH_DB)];
+      const [before, dbBefore] = [processTreeCpuMs(server.pid!), databaseCpuMs(BENCH_DB)];
       const result = await run();
       const total = result.requests.total || 1;
-      cpu[result.title!] = (cpuMs(server.pid!) - before) / total;
-      dbCpu[result.title!] = (dbCpuMs(BENCH_DB) - dbBefore) / total;
+      cpu[result.title!] = (processTreeCpuMs(server.pid!) - before) / total;
+      dbCpu[result.title!] = (databaseCpuMs(BENCH_DB) - dbBefore) / total;
       return result;
     };
     // health before and after the form runs; the ratio uses their mean (the machine drifts)
@@ -253,8 +155,7 @@ export default async function run(): Promise<void> {
         " unlike req/s it hardly depends on what else the machine runs.",
     );
   } finally {
-    server.kill("SIGTERM");
-    await new Promise((r) => server.once("exit", r));
+    await stopNextServer(server);
     await db.drop();
   }
 }

@@ -1,0 +1,154 @@
+/**
+ * What the HTTP benchmarks (forms, payments, events) share: a production build of the app, a
+ * fresh migrated database beside DATABASE_URL's, `next start` on it, and the CPU the server
+ * and the database spend (Linux /proc), which, unlike requests per second, hardly depends on
+ * what else the machine runs.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { connect } from "../../../lib/db/client";
+import { migrate } from "../../../lib/db/migrate";
+
+const root = process.cwd();
+
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestSource(full) : statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+/** Reuses `.next` when it is newer than every source file (BENCH_BUILD=1 forces a build). */
+export function ensureBuild(): void {
+  let built = 0;
+  try {
+    built = statSync(path.join(root, ".next", "BUILD_ID")).mtimeMs;
+  } catch {}
+  const sources = Math.max(...["app", "lib", "components"].map((d) => newestSource(path.join(root, d))));
+  if (process.env.BENCH_BUILD !== "1" && built > sources) return;
+  console.log("building the app (next build)…");
+  const result = spawnSync(path.join(root, "node_modules", ".bin", "next"), ["build"], {
+    stdio: "inherit",
+    env: { ...process.env, NODE_ENV: "production" },
+  });
+  if (result.status !== 0) throw new Error("next build failed");
+}
+
+/** A new, migrated database `name` on DATABASE_URL's server; drop() removes it. */
+export async function httpBenchDatabase(
+  baseUrl: string,
+  name: string,
+): Promise<{ url: string; drop: () => Promise<void> }> {
+  const admin = connect(baseUrl, { max: 1 });
+  await admin.unsafe(`drop database if exists "${name}" with (force)`);
+  await admin.unsafe(`create database "${name}"`);
+  const u = new URL(baseUrl);
+  u.pathname = `/${name}`;
+  const sql = connect(u.toString(), { max: 1 });
+  await migrate(sql);
+  await sql.end();
+  return {
+    url: u.toString(),
+    drop: async () => {
+      await admin.unsafe(`drop database if exists "${name}" with (force)`);
+      await admin.end();
+    },
+  };
+}
+
+/**
+ * `next start` on `port` with this process's environment plus `env` (an undefined value
+ * unsets the variable), once /api/health answers.
+ */
+export async function startNextServer(
+  port: number,
+  env: Record<string, string | undefined>,
+): Promise<ChildProcess> {
+  const merged: NodeJS.ProcessEnv = { ...process.env, DATABASE_EMBEDDED: "0", ...env };
+  for (const [name, value] of Object.entries(env)) if (value === undefined) delete merged[name]; // unset
+  const child = spawn(path.join(root, "node_modules", ".bin", "next"), ["start", "-p", String(port)], {
+    env: { ...merged, NODE_ENV: "production", PORT: String(port) },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    const ok = await fetch(`http://127.0.0.1:${port}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return child;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  await stopNextServer(child);
+  throw new Error(`next start did not answer /api/health on ${port} within 60 s`);
+}
+
+export async function stopNextServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once("exit", r));
+  child.kill("SIGTERM");
+  await exited;
+}
+
+const TICKS_PER_SECOND = 100; // USER_HZ
+
+interface ProcStat {
+  pid: number;
+  ppid: number;
+  ticks: number;
+  cmdline: string;
+}
+
+function processes(): ProcStat[] {
+  const all: ProcStat[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const fields = readFileSync(`/proc/${entry}/stat`, "utf8")
+        .replace(/^.*\) /, "")
+        .split(" ");
+      all.push({
+        pid: Number(entry),
+        ppid: Number(fields[1]),
+        ticks: Number(fields[11]) + Number(fields[12]), // utime + stime
+        cmdline: readFileSync(`/proc/${entry}/cmdline`, "utf8"),
+      });
+    } catch {} // the process ended meanwhile
+  }
+  return all;
+}
+
+/** CPU milliseconds used so far by a process and its descendants, or NaN off Linux. */
+export function processTreeCpuMs(rootPid: number): number {
+  try {
+    const all = processes();
+    const tree = new Set([rootPid]);
+    for (let grew = true; grew;) {
+      grew = false;
+      for (const p of all)
+        if (!tree.has(p.pid) && tree.has(p.ppid)) {
+          tree.add(p.pid);
+          grew = true;
+        }
+    }
+    const ticks = all.filter((p) => tree.has(p.pid)).reduce((n, p) => n + p.ticks, 0);
+    return (ticks * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** CPU milliseconds used so far by the Postgres backends connected to `database` (by process title). */
+export function databaseCpuMs(database: string): number {
+  try {
+    const ticks = processes()
+      .filter((p) => p.cmdline.includes(` ${database} `))
+      .reduce((n, p) => n + p.ticks, 0);
+    return (ticks * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return Number.NaN;
+  }
+}
