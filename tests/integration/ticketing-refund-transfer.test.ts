@@ -123,6 +123,46 @@ describe("4.5 attendee.updated", () => {
     expect(await runsOf(automationId)).toHaveLength(2);
   });
 
+  test("3.2 on a transfer: the giver's enrollments for the event end with its last ticket, other campaigns stay", async () => {
+    const ctx = await arrange();
+    const { order, attendees } = eb.fake.addOrder({
+      eventId: ctx.ebEventId,
+      buyer: { email: "giver@example.test" },
+      attendees: [{ email: "giver@example.test" }, { email: "giver@example.test" }],
+    });
+    await deliver(delivery(eb.fake, ctx.webhookId, "order.placed", `/orders/${order.id}/`));
+    const [giver] =
+      await db.sql`select id from contacts where workspace_id = ${ctx.ws.id} and email = 'giver@example.test'`;
+    const [drip] =
+      await db.sql`insert into campaigns (workspace_id, name, event_id) values (${ctx.ws.id}, 'Event drip', ${ctx.eventId}) returning id`;
+    const [newsletter] =
+      await db.sql`insert into campaigns (workspace_id, name) values (${ctx.ws.id}, 'Newsletter') returning id`;
+    const [forEvent] =
+      await db.sql`insert into campaign_enrollments (campaign_id, contact_id) values (${drip.id}, ${giver.id}) returning id`;
+    const [unrelated] =
+      await db.sql`insert into campaign_enrollments (campaign_id, contact_id) values (${newsletter.id}, ${giver.id}) returning id`;
+    const statusOf = async (id: string) =>
+      (await db.sql`select status from campaign_enrollments where id = ${id}`)[0].status;
+    const transfer = async (attendeeId: string, email: string) => {
+      eb.fake.attendees.get(attendeeId)!.profile = { email, first_name: "Taker" };
+      const path = `/events/${ctx.ebEventId}/attendees/${attendeeId}/`;
+      expect((await deliver(delivery(eb.fake, ctx.webhookId, "attendee.updated", path))).outcome).toBe(
+        "done",
+      );
+    };
+
+    await transfer(attendees[0].id, "first-taker@example.test");
+    expect(await statusOf(forEvent.id)).toBe("active"); // the giver still holds the second ticket
+    await transfer(attendees[1].id, "second-taker@example.test");
+    expect(await statusOf(forEvent.id)).toBe("cancelled");
+    expect(await statusOf(unrelated.id)).toBe("active");
+    const regs = await registrationsOf(ctx.eventId);
+    expect(regs.map((r) => r.email).sort()).toEqual([
+      "first-taker@example.test",
+      "second-taker@example.test",
+    ]);
+  });
+
   test("a name-only change updates the contact with diff-and-audit and fires nothing", async () => {
     const ctx = await arrange();
     const { automationId } = await registrationAutomation(db.sql, ctx.ws.id);

@@ -2,6 +2,7 @@ import type { Db } from "@/lib/db/doors";
 import { fireTrigger } from "@/lib/automations/fire-trigger";
 import { ticketHolder } from "../eventbrite/map-attendee";
 import type { EbAttendee } from "../eventbrite/types";
+import { cancelEnrollmentsWithoutTicket } from "./cancel-enrollments-without-ticket";
 import { upsertTicketingContact } from "./upsert-ticketing-contact";
 
 export type AttendeeUpdatedResult =
@@ -15,6 +16,8 @@ export type AttendeeUpdatedResult =
  * - the ticket's email differs from the registered contact's (a transfer): the contact of
  *   the new email is created (or merged), the registration re-pointed to it, the
  *   event_registration automations fired, and it is auto-subscribed when the connection says so;
+ *   the previous holder's enrollments for the event are cancelled when it has no ticket left
+ *   (the rule of 3.2 for a refund: the ticket is no longer theirs);
  * - the same email: only the details changed, merged with diff-and-audit (4.10).
  * An attendee not stored yet is left to its order.placed, which reads the current details.
  */
@@ -51,6 +54,10 @@ export async function handleAttendeeUpdated(
     via: "ticketing attendee update",
   });
   await db`update public.event_registrations set contact_id = ${contact.id} where id = ${registration.id}`;
+  // the giver may hold no ticket for the event now: its campaigns for the event stop (3.2)
+  await cancelEnrollmentsWithoutTicket(db, workspaceId, [
+    { event_id: registration.event_id, contact_id: registration.contact_id },
+  ]);
   await fireTrigger(db, {
     workspaceId,
     trigger: "event_registration",
