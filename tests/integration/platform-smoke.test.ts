@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { withService, withUser } from "@/lib/db/doors";
+import { TransactionAborted, withService, withUser } from "@/lib/db/doors";
 import { setupTestDatabase } from "../helpers/db";
 import { createContact, createUser, createWorkspace } from "../helpers/factories";
 
@@ -38,5 +38,67 @@ describe("lib/db doors", () => {
     const [{ n }] =
       await db.sql`select count(*)::int as n from contacts where email = 'rollback@example.test'`;
     expect(n).toBe(0);
+  });
+
+  const countOf = async (email: string) =>
+    (await db.sql`select count(*)::int as n from contacts where email = ${email}`)[0].n;
+
+  test("a failed statement whose error the function swallows: nothing is committed, TransactionAborted", async () => {
+    const ws = await createWorkspace(db.sql);
+    await expect(
+      withService(async (tx) => {
+        await tx`insert into contacts (workspace_id, email) values (${ws.id}, 'swallowed@example.test')`;
+        await tx`select 1 / 0`.catch(() => null);
+        return "looks fine";
+      }),
+    ).rejects.toThrow(TransactionAborted);
+    expect(await countOf("swallowed@example.test")).toBe(0);
+  });
+
+  test("savepoint: a failure inside rolls back to it, the transaction goes on and commits", async () => {
+    const ws = await createWorkspace(db.sql);
+    const outcome = await withService(async (tx) => {
+      await tx`insert into contacts (workspace_id, email) values (${ws.id}, 'kept@example.test')`;
+      const duplicate = await tx
+        .savepoint(
+          (sp) => sp`insert into contacts (workspace_id, email) values (${ws.id}, 'kept@example.test')`,
+        )
+        .then(
+          () => "inserted",
+          (error: { code?: string }) => error.code,
+        );
+      const nested = await tx.savepoint(async (sp) => {
+        await sp`insert into contacts (workspace_id, email) values (${ws.id}, 'inner@example.test')`;
+        await sp
+          .savepoint(async (inner) => {
+            await inner`insert into contacts (workspace_id, email) values (${ws.id}, 'dropped@example.test')`;
+            throw new Error("inner");
+          })
+          .catch(() => null);
+        return "ok";
+      });
+      return { duplicate, nested };
+    });
+    expect(outcome).toEqual({ duplicate: "23505", nested: "ok" });
+    expect(await countOf("kept@example.test")).toBe(1);
+    expect(await countOf("inner@example.test")).toBe(1);
+    expect(await countOf("dropped@example.test")).toBe(0);
+  });
+
+  test("the identity is set before the function's first statement, and does not outlive its transaction", async () => {
+    const ws = await createWorkspace(db.sql);
+    // many transactions on few connections: each sees its own identity from its first statement
+    const seen = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        i % 2 === 0
+          ? withUser(ws.owner.claims, async (tx) => (await tx`select current_user as r, auth.uid() as u`)[0])
+          : withService(async (tx) => (await tx`select current_user as r, auth.uid() as u`)[0]),
+      ),
+    );
+    seen.forEach((row, i) =>
+      expect(row).toEqual(
+        i % 2 === 0 ? { r: "authenticated", u: ws.owner.id } : { r: "service_role", u: null },
+      ),
+    );
   });
 });
