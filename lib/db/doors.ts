@@ -18,13 +18,10 @@ export interface Claims {
  * policies decide what the member sees. The claims travel as a bound parameter.
  */
 export function withUser<T>(claims: Claims, fn: (db: Db) => Promise<T>): Promise<T> {
-  return getSql().begin((tx) =>
-    pipelined(
-      tx,
-      tx`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${JSON.stringify(claims)}, true)`,
-      fn,
-    ),
-  ) as Promise<T>;
+  return getSql().begin(async (tx) => {
+    await tx`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${JSON.stringify(claims)}, true)`;
+    return fn(tx);
+  }) as Promise<T>;
 }
 
 /**
@@ -33,35 +30,8 @@ export function withUser<T>(claims: Claims, fn: (db: Db) => Promise<T>): Promise
  * the spec's "service-level identity that has no user session".
  */
 export function withService<T>(fn: (db: Db) => Promise<T>): Promise<T> {
-  return getSql().begin((tx) =>
-    pipelined(
-      tx,
-      tx`select set_config('role', 'service_role', true), set_config('request.jwt.claims', '', true)`,
-      fn,
-    ),
-  ) as Promise<T>;
-}
-
-/**
- * Sends the identity statement and, in the same tick, `fn`'s first query: postgres.js writes
- * queries issued in one tick to the socket together, so setting the identity costs no round
- * trip of its own (one per transaction, on every request). The connection runs them in
- * order, so `fn` never runs a statement under the previous identity; if the setup fails, the
- * transaction is aborted and its error is the one thrown.
- */
-async function pipelined<T>(
-  tx: Db,
-  setup: postgres.PendingQuery<postgres.Row[]>,
-  fn: (db: Db) => Promise<T>,
-) {
-  const identity = setup.execute();
-  let result: T;
-  try {
-    result = await fn(tx);
-  } catch (error) {
-    await identity; // a failed setup is the cause of everything after it
-    throw error;
-  }
-  await identity;
-  return result;
+  return getSql().begin(async (tx) => {
+    await tx`select set_config('role', 'service_role', true), set_config('request.jwt.claims', '', true)`;
+    return fn(tx);
+  }) as Promise<T>;
 }
