@@ -69,7 +69,17 @@ export async function startNextServer(
 ): Promise<ChildProcess> {
   const merged: NodeJS.ProcessEnv = { ...process.env, DATABASE_EMBEDDED: "0", ...env };
   for (const [name, value] of Object.entries(env)) if (value === undefined) delete merged[name]; // unset
-  const child = spawn(path.join(root, "node_modules", ".bin", "next"), ["start", "-p", String(port)], {
+  // BENCH_CPU_PROF=<dir>: the server writes a V8 CPU profile there when it stops
+  const profile = process.env.BENCH_CPU_PROF;
+  const next = path.join(root, "node_modules", "next", "dist", "bin", "next");
+  const args = [
+    ...(profile ? ["--cpu-prof", `--cpu-prof-dir=${profile}`] : []),
+    next,
+    "start",
+    "-p",
+    String(port),
+  ];
+  const child = spawn(process.execPath, args, {
     env: { ...merged, NODE_ENV: "production", PORT: String(port) },
     stdio: ["ignore", "ignore", "inherit"],
   });
