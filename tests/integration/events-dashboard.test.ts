@@ -181,6 +181,7 @@ describe("4.15 getEvents(params)", () => {
     const ids = {
       future: await insertEvent(ws.id, {
         name: "Bravo Future",
+        created_at: hours(-4), // explicit: rows inserted within one clock tick would tie
         location: "Berlin",
         start_time: hours(10),
         end_time: hours(12),
@@ -188,12 +189,14 @@ describe("4.15 getEvents(params)", () => {
       }),
       running: await insertEvent(ws.id, {
         name: "alpha running",
+        created_at: hours(-3), // explicit: rows inserted within one clock tick would tie
         location: "Online",
         start_time: hours(-2),
         end_time: hours(2),
       }),
       past: await insertEvent(ws.id, {
         name: "Charlie Past",
+        created_at: hours(-2), // explicit: rows inserted within one clock tick would tie
         location: "Paris 100%",
         start_time: hours(-10),
         end_time: hours(-8),
@@ -201,6 +204,7 @@ describe("4.15 getEvents(params)", () => {
       }),
       pastNoEnd: await insertEvent(ws.id, {
         name: "Delta no end",
+        created_at: hours(-1), // explicit: rows inserted within one clock tick would tie
         location: null,
         start_time: hours(-30),
         end_time: null,
