@@ -1,22 +1,10 @@
 import type { Db } from "@/lib/db/doors";
 import { contactColumns, fieldColumns } from "./contact-columns";
 import { createContactSchema, firstIssue } from "./schemas";
-import { DUPLICATE_EMAIL_ERROR, type Contact } from "./types";
+import { DUPLICATE_EMAIL_ERROR, type Contact, type ContactFieldsInput } from "./types";
 
-export interface CreateContactInput {
+export interface CreateContactInput extends ContactFieldsInput {
   workspaceId: string;
-  email: string;
-  firstName?: string;
-  lastName?: string;
-  phone?: string;
-  addressLine1?: string;
-  addressLine2?: string;
-  city?: string;
-  state?: string;
-  postalCode?: string;
-  country?: string;
-  birthMonth?: number;
-  birthDay?: number;
   isSubscribed?: boolean;
   /** the creating member's IP, recorded as opt_in_ip when isSubscribed */
   ip?: string | null;

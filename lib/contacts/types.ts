@@ -13,3 +13,19 @@ export interface TagRef {
 
 export const DUPLICATE_EMAIL_ERROR = "A contact with this email already exists in this workspace.";
 export const CONTACT_NOT_FOUND = "Contact not found.";
+
+/** The editable fields of a contact, as createContact and updateContact take them (spec 4.15). */
+export interface ContactFieldsInput {
+  email: string;
+  firstName?: string;
+  lastName?: string;
+  phone?: string;
+  addressLine1?: string;
+  addressLine2?: string;
+  city?: string;
+  state?: string;
+  postalCode?: string;
+  country?: string;
+  birthMonth?: number;
+  birthDay?: number;
+}

@@ -1,24 +1,11 @@
 import type { Db } from "@/lib/db/doors";
 import { contactColumns, fieldColumns } from "./contact-columns";
-import { firstIssue, updateContactSchema } from "./schemas";
-import { CONTACT_NOT_FOUND, DUPLICATE_EMAIL_ERROR, type Contact } from "./types";
-import { isUuid } from "./schemas";
+import { firstIssue, isUuid, updateContactSchema } from "./schemas";
+import { CONTACT_NOT_FOUND, DUPLICATE_EMAIL_ERROR, type Contact, type ContactFieldsInput } from "./types";
 
-export interface UpdateContactInput {
+export interface UpdateContactInput extends ContactFieldsInput {
   workspaceId: string;
   contactId: string;
-  email: string;
-  firstName?: string;
-  lastName?: string;
-  phone?: string;
-  addressLine1?: string;
-  addressLine2?: string;
-  city?: string;
-  state?: string;
-  postalCode?: string;
-  country?: string;
-  birthMonth?: number;
-  birthDay?: number;
 }
 
 /**
