@@ -2,6 +2,7 @@
 
 import { useActionState, useEffect, useId, useRef } from "react";
 import type { FormState } from "@/lib/http/form-state";
+import { ConfirmAction } from "@/components/confirm-action";
 import { Field, SubmitButton } from "@/components/form-controls";
 import { recordRefundFormAction, revertRefundFormAction } from "./transaction-actions";
 
@@ -73,35 +74,16 @@ function RecordRefund({ transactionId, workspaceId, description, remaining }: Pr
 }
 
 function RevertRefund({ transactionId, workspaceId, description, refunded }: Props) {
-  const [state, action] = useActionState<FormState, FormData>(revertRefundFormAction, {});
-  const dialog = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
   return (
-    <>
-      <button type="button" className="secondary" onClick={() => dialog.current?.showModal()}>
-        Revert refund<span className="sr-only"> for {description}</span>
-      </button>
-      <span role="status" aria-live="polite">
-        {state.message && <span className="field-error">{state.message}</span>}
-      </span>
-      <dialog ref={dialog} aria-labelledby={titleId}>
-        <form action={action} className="stack" onSubmit={() => dialog.current?.close()}>
-          <h2 id={titleId} style={{ margin: 0 }}>
-            Revert the refund of {refunded}?
-          </h2>
-          <p>{description} will show as paid in full again. Nothing is sent to the payment processor.</p>
-          <input type="hidden" name="transactionId" value={transactionId} />
-          <input type="hidden" name="workspaceId" value={workspaceId} />
-          <div className="row">
-            <button type="submit" className="danger">
-              Revert refund
-            </button>
-            <button type="button" className="secondary" onClick={() => dialog.current?.close()} autoFocus>
-              Cancel
-            </button>
-          </div>
-        </form>
-      </dialog>
-    </>
+    <ConfirmAction
+      action={revertRefundFormAction}
+      fields={{ transactionId, workspaceId }}
+      label="Revert refund"
+      accessibleName={`Revert refund for ${description}`}
+      title={`Revert the refund of ${refunded}?`}
+      body={`${description} will show as paid in full again. Nothing is sent to the payment processor.`}
+      confirmLabel="Revert refund"
+      className="secondary"
+    />
   );
 }
