@@ -11,6 +11,26 @@ const db = setupTestDatabase();
 const eb = setupFakeEventbrite();
 const { accept, deliver, arrange, registrationsOf, runsOf } = ticketingSteps(db, eb);
 
+/**
+ * The contact of `email` enrolled in a campaign of the event (`forEvent`) and in a campaign
+ * with no event (`unrelated`); `enroll` adds more enrollments.
+ */
+async function enrollContact(ctx: { ws: { id: string }; eventId: string }, email: string) {
+  const [contact] =
+    await db.sql`select id from contacts where workspace_id = ${ctx.ws.id} and email = ${email}`;
+  const campaign = async (name: string, eventId: string | null = null) =>
+    (
+      await db.sql`insert into campaigns (workspace_id, name, event_id) values (${ctx.ws.id}, ${name}, ${eventId}) returning id`
+    )[0].id as string;
+  const enroll = async (campaignId: string, eventId: string | null = null) =>
+    (
+      await db.sql`insert into campaign_enrollments (campaign_id, contact_id, event_id) values (${campaignId}, ${contact.id}, ${eventId}) returning id`
+    )[0].id as string;
+  const forEvent = await enroll(await campaign("Event drip", ctx.eventId));
+  const unrelated = await enroll(await campaign("Newsletter"));
+  return { contactId: contact.id as string, forEvent, unrelated, campaign, enroll };
+}
+
 describe("4.5 order.refunded and 3.2", () => {
   async function arrangeEnrolled() {
     const ctx = await arrange();
@@ -26,28 +46,17 @@ describe("4.5 order.refunded and 3.2", () => {
     });
     await deliver(delivery(eb.fake, ctx.webhookId, "order.placed", `/orders/${first.id}/`));
     await deliver(delivery(eb.fake, ctx.webhookId, "order.placed", `/orders/${second.id}/`));
-    const [contact] =
-      await db.sql`select id from contacts where workspace_id = ${ctx.ws.id} and email = 'fan@example.test'`;
-    const [campaign] =
-      await db.sql`insert into campaigns (workspace_id, name, event_id) values (${ctx.ws.id}, 'Event drip', ${ctx.eventId}) returning id`;
-    const [other] =
-      await db.sql`insert into campaigns (workspace_id, name) values (${ctx.ws.id}, 'Newsletter') returning id`;
-    const [byCampaign] =
-      await db.sql`insert into campaign_enrollments (campaign_id, contact_id) values (${campaign.id}, ${contact.id}) returning id`;
-    const [byEvent] =
-      await db.sql`insert into campaign_enrollments (campaign_id, contact_id, event_id) values (${other.id}, ${contact.id}, ${ctx.eventId}) returning id`;
-    const [third] =
-      await db.sql`insert into campaigns (workspace_id, name) values (${ctx.ws.id}, 'Other drip') returning id`;
-    const [unrelated] =
-      await db.sql`insert into campaign_enrollments (campaign_id, contact_id) values (${third.id}, ${contact.id}) returning id`;
+    const fan = await enrollContact(ctx, "fan@example.test");
+    // enrolled for the event on the enrollment itself, in a campaign that has no event
+    const byEvent = await fan.enroll(await fan.campaign("Other drip"), ctx.eventId);
     return {
       ...ctx,
       first,
       second,
       attendees,
-      contactId: contact.id,
-      enrollments: [byCampaign.id, byEvent.id],
-      unrelatedId: unrelated.id as string,
+      contactId: fan.contactId,
+      enrollments: [fan.forEvent, byEvent],
+      unrelatedId: fan.unrelated,
     };
   }
 
@@ -131,16 +140,7 @@ describe("4.5 attendee.updated", () => {
       attendees: [{ email: "giver@example.test" }, { email: "giver@example.test" }],
     });
     await deliver(delivery(eb.fake, ctx.webhookId, "order.placed", `/orders/${order.id}/`));
-    const [giver] =
-      await db.sql`select id from contacts where workspace_id = ${ctx.ws.id} and email = 'giver@example.test'`;
-    const [drip] =
-      await db.sql`insert into campaigns (workspace_id, name, event_id) values (${ctx.ws.id}, 'Event drip', ${ctx.eventId}) returning id`;
-    const [newsletter] =
-      await db.sql`insert into campaigns (workspace_id, name) values (${ctx.ws.id}, 'Newsletter') returning id`;
-    const [forEvent] =
-      await db.sql`insert into campaign_enrollments (campaign_id, contact_id) values (${drip.id}, ${giver.id}) returning id`;
-    const [unrelated] =
-      await db.sql`insert into campaign_enrollments (campaign_id, contact_id) values (${newsletter.id}, ${giver.id}) returning id`;
+    const { forEvent, unrelated } = await enrollContact(ctx, "giver@example.test");
     const statusOf = async (id: string) =>
       (await db.sql`select status from campaign_enrollments where id = ${id}`)[0].status;
     const transfer = async (attendeeId: string, email: string) => {
@@ -152,10 +152,10 @@ describe("4.5 attendee.updated", () => {
     };
 
     await transfer(attendees[0].id, "first-taker@example.test");
-    expect(await statusOf(forEvent.id)).toBe("active"); // the giver still holds the second ticket
+    expect(await statusOf(forEvent)).toBe("active"); // the giver still holds the second ticket
     await transfer(attendees[1].id, "second-taker@example.test");
-    expect(await statusOf(forEvent.id)).toBe("cancelled");
-    expect(await statusOf(unrelated.id)).toBe("active");
+    expect(await statusOf(forEvent)).toBe("cancelled");
+    expect(await statusOf(unrelated)).toBe("active");
     const regs = await registrationsOf(ctx.eventId);
     expect(regs.map((r) => r.email).sort()).toEqual([
       "first-taker@example.test",
