@@ -31,10 +31,41 @@ export function withUser<T>(claims: Claims, fn: (db: Db) => Promise<T>): Promise
  * the spec's "service-level identity that has no user session".
  */
 export function withService<T>(fn: (db: Db) => Promise<T>): Promise<T> {
-  return transaction(
-    (sql) => sql`select set_config('role', 'service_role', true), set_config('request.jwt.claims', '', true)`,
-    fn,
-  );
+  return transaction(serviceIdentity, fn);
+}
+
+const serviceIdentity = (sql: postgres.Sql) =>
+  sql`select set_config('role', 'service_role', true), set_config('request.jwt.claims', '', true)`;
+
+/**
+ * One statement in a transaction of its own as service_role: BEGIN, the identity, the
+ * statement and COMMIT leave in one socket write, so the whole transaction costs one round
+ * trip instead of three (withService must wait for the statement's answer before it can send
+ * COMMIT). For the hot paths whose transaction is a single statement, such as keeping a
+ * webhook in the inbox before it is processed. A failed statement leaves the transaction
+ * aborted, COMMIT rolls it back, and the statement's error is thrown.
+ */
+export async function withServiceStatement<T extends readonly postgres.Row[]>(
+  statement: (db: Db) => postgres.PendingQuery<T>,
+): Promise<T> {
+  const conn = await getSql().reserve();
+  try {
+    const [begin, identity, result, commit] = await Promise.allSettled([
+      conn`begin`.execute(),
+      serviceIdentity(conn).execute(),
+      statement(conn as unknown as Db).execute(),
+      conn`commit`.execute(),
+    ]);
+    if (commit.status === "rejected") await conn`rollback`.catch(() => {}); // e.g. a lost connection
+    // in order: a failed BEGIN or identity is the cause of everything after it
+    for (const outcome of [begin, identity, result, commit])
+      if (outcome.status === "rejected") throw outcome.reason;
+    if ((commit as PromiseFulfilledResult<postgres.RowList<postgres.Row[]>>).value.command !== "COMMIT")
+      throw new TransactionAborted();
+    return (result as PromiseFulfilledResult<T>).value;
+  } finally {
+    conn.release();
+  }
 }
 
 /** COMMIT found the transaction aborted (a failed statement whose error `fn` swallowed): nothing was written. */

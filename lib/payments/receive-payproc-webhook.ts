@@ -1,10 +1,10 @@
 import Stripe from "stripe";
-import { withService, type Db } from "@/lib/db/doors";
-import { claimDeliveryAsDone, finishDelivery, storeDelivery } from "@/lib/webhooks/inbox";
+import { withService, withServiceStatement, type Db } from "@/lib/db/doors";
+import { claimDeliveryAsDone, finishDelivery } from "@/lib/webhooks/inbox";
 import { checkoutSessionCompleted } from "./checkout-session-completed";
 import { idOf, productsOf, purchaserOf } from "./checkout-from-stripe";
 import { applyChargeRefund } from "./refund-engine";
-import { resolveConnection, type PayprocConnection } from "./resolve-connection";
+import { keepPayprocEvent, type PayprocConnection } from "./resolve-connection";
 import { onAccount, stripeClient, webhookSecret } from "./stripe-client";
 import { withStripeRetry } from "./stripe-retry";
 
@@ -37,43 +37,55 @@ export async function receivePayprocWebhook(
   if (!HANDLED.has(event.type))
     return { status: 200, body: { received: true, ignored: "event type not handled" } };
 
-  const { connection, delivery, done } = await withService(async (db) => {
-    const connection = await resolveConnection(db, { account: event.account, livemode: event.livemode });
-    const delivery = await storeDelivery(db, {
-      provider: "payproc",
-      eventId: event.id,
-      eventType: event.type,
-      payload: event,
-      workspaceId: connection?.workspace_id,
-    });
-    const done = delivery.duplicate
-      ? (
-          await db`select status in ('done', 'ignored') as done from public.webhook_inbox where id = ${delivery.id}`
-        )[0].done
-      : false;
-    if (!connection && !delivery.duplicate) await finishDelivery(db, delivery.id, { status: "ignored" });
-    return { connection, delivery, done: done as boolean };
-  });
-  if (done) return { status: 200, body: { received: true, duplicate: true } };
+  const [kept] = await withServiceStatement((db) => keepPayprocEvent(db, event));
+  const connection = kept.connection;
+  let deliveryId = kept.kept_id ?? kept.existing_id;
+  let status = kept.kept_id ? null : kept.existing_status;
+  if (!deliveryId) {
+    // a concurrent delivery of this event kept it while the statement waited on the key
+    const [row] = await withService(
+      (db) =>
+        db`select id, status from public.webhook_inbox where provider = 'payproc' and event_id = ${event.id}`,
+    );
+    [deliveryId, status] = [row.id as string, row.status as string];
+  }
+  if (status === "done" || status === "ignored")
+    return { status: 200, body: { received: true, duplicate: true } };
   if (!connection)
     return { status: 200, body: { received: true, ignored: "no payproc connection for this event" } };
 
   try {
     const process = await prepare(event, connection, deps.stripe ?? stripeClient());
-    const outcome = await withService(async (db) => {
-      if (!(await claimDeliveryAsDone(db, delivery.id))) return { duplicate: true };
-      return process(db);
+    const outcome = await withService((db) => claimed(db, deliveryId, process)).catch((error) => {
+      if (error instanceof ClaimedElsewhere) return { duplicate: true };
+      throw error;
     });
     return { status: 200, body: { received: true, ...outcome } };
   } catch (error) {
     console.error(`payproc webhook ${event.id} (${event.type}) failed`, error);
     const message = error instanceof Error ? error.message : String(error);
-    await withService((db) => finishDelivery(db, delivery.id, { error: message }));
+    await withService((db) => finishDelivery(db, deliveryId, { error: message }));
     return {
       status: 500,
       body: { received: false, error: "The event could not be processed; it will be retried." },
     };
   }
+}
+
+class ClaimedElsewhere extends Error {}
+
+/**
+ * Claims the inbox row (marking it done) and processes the event, in the caller's transaction.
+ * The claim and the work's first statement are sent together rather than one round trip
+ * apart. When another worker holds or has finished the row, the work is thrown away:
+ * ClaimedElsewhere rolls it back, and the delivery is acknowledged as a duplicate.
+ */
+async function claimed(db: Db, deliveryId: string, process: Process): Promise<Record<string, unknown>> {
+  const [claim, work] = await Promise.allSettled([claimDeliveryAsDone(db, deliveryId), process(db)]);
+  if (claim.status === "rejected") throw claim.reason;
+  if (!claim.value) throw new ClaimedElsewhere();
+  if (work.status === "rejected") throw work.reason;
+  return work.value;
 }
 
 type Process = (db: Db) => Promise<Record<string, unknown>>;

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { TransactionAborted, withService, withUser } from "@/lib/db/doors";
+import { TransactionAborted, withService, withServiceStatement, withUser } from "@/lib/db/doors";
 import { setupTestDatabase } from "../helpers/db";
 import { createContact, createUser, createWorkspace } from "../helpers/factories";
 
@@ -53,6 +53,49 @@ describe("lib/db doors", () => {
       }),
     ).rejects.toThrow(TransactionAborted);
     expect(await countOf("swallowed@example.test")).toBe(0);
+  });
+
+  test("withServiceStatement: the statement runs as service_role in its own committed transaction", async () => {
+    const ws = await createWorkspace(db.sql);
+    const rows = await withServiceStatement(
+      (tx) => tx`
+        with added as (
+          insert into contacts (workspace_id, email) values (${ws.id}, 'one-statement@example.test') returning id
+        )
+        select current_user as role, auth.uid() as uid, (select count(*)::int from added) as added`,
+    );
+    expect([...rows]).toEqual([{ role: "service_role", uid: null, added: 1 }]);
+    expect(await countOf("one-statement@example.test")).toBe(1);
+    // interleaved with members' transactions on few connections, each sees its own identity
+    const seen = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        i % 2 === 0
+          ? withUser(ws.owner.claims, async (tx) => (await tx`select current_user as r, auth.uid() as u`)[0])
+          : withServiceStatement((tx) => tx`select current_user as r, auth.uid() as u`).then((r) => r[0]),
+      ),
+    );
+    seen.forEach((row, i) =>
+      expect(row).toEqual(
+        i % 2 === 0 ? { r: "authenticated", u: ws.owner.id } : { r: "service_role", u: null },
+      ),
+    );
+  });
+
+  test("withServiceStatement: a failing statement throws its own error and stores nothing", async () => {
+    const ws = await createWorkspace(db.sql);
+    await expect(
+      withServiceStatement(
+        (tx) => tx`
+          with added as (
+            insert into contacts (workspace_id, email) values (${ws.id}, 'one-statement-fails@example.test') returning id
+          )
+          select 1 / (select count(*)::int - 1 from added) as boom`,
+      ),
+    ).rejects.toThrow(/division by zero/);
+    expect(await countOf("one-statement-fails@example.test")).toBe(0);
+    // the connection is usable afterwards (nothing left open on it)
+    const [{ ok }] = await withServiceStatement((tx) => tx`select true as ok`);
+    expect(ok).toBe(true);
   });
 
   test("savepoint: a failure inside rolls back to it, the transaction goes on and commits", async () => {
