@@ -52,10 +52,14 @@ function withoutUnchanged(stored: ContactRow, extra: Record<string, unknown>): R
  * Creates the contact, or merges into the existing one of that email (the one writer every
  * flow uses: forms, verification, payments, ticketing).
  *
+ * One statement inserts the contact or, when the email is taken, reads the stored contact
+ * under a row lock (one round trip for either case).
+ *
  * Concurrent creation (spec 4.2.2 B.3, 4.4 step 3): the insert is `on conflict do nothing`,
  * which waits for a concurrent inserter and yields no row instead of raising 23505 (and,
- * unlike a caught 23505, leaves the caller's transaction usable); the existing row is then
- * re-read under a row lock and merged with the same rules.
+ * unlike a caught 23505, leaves the caller's transaction usable). The statement's snapshot
+ * predates that inserter's row, so it returns nothing; the row is then read under a row lock
+ * and merged with the same rules.
  */
 export async function mergeContact(db: Db, input: MergeContactInput): Promise<MergeContactResult> {
   const email = input.email.trim().toLowerCase();
@@ -64,16 +68,28 @@ export async function mergeContact(db: Db, input: MergeContactInput): Promise<Me
     typeof input.extra === "function" ? input.extra(existing) : (input.extra ?? {});
 
   const row = { ...fields, ...extraFor(null), workspace_id: input.workspaceId, email, source: input.source };
-  const [created] = await db<ContactRow[]>`
-    insert into public.contacts ${db(row)}
-    on conflict (workspace_id, email) do nothing
-    returning *`;
-  if (created) return { contact: created, created: true, overwritten: [] };
-
-  const [stored] = await db<ContactRow[]>`
-    select * from public.contacts
-    where workspace_id = ${input.workspaceId} and email = ${email}
-    for update`;
+  const [found] = await db<(ContactRow & { created: boolean })[]>`
+    with created as (
+      insert into public.contacts ${db(row)}
+      on conflict (workspace_id, email) do nothing
+      returning *
+    ), stored as (
+      select * from public.contacts
+      where workspace_id = ${input.workspaceId} and email = ${email}
+      for update
+    )
+    select true as created, * from created
+    union all
+    select false, * from stored where not exists (select from created)`;
+  const { created, ...foundRow } = found ?? { created: false };
+  if (created) return { contact: foundRow as ContactRow, created: true, overwritten: [] };
+  // no row at all: a concurrent writer created the contact after this statement's snapshot
+  const [stored] = found
+    ? [foundRow as ContactRow]
+    : await db<ContactRow[]>`
+        select * from public.contacts
+        where workspace_id = ${input.workspaceId} and email = ${email}
+        for update`;
   const { updates, overwritten } = diffContact(stored, fields, input.mode);
   const changes = { ...updates, ...withoutUnchanged(stored, extraFor(stored)) };
   if (Object.keys(changes).length === 0) return { contact: stored, created: false, overwritten };

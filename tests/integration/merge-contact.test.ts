@@ -3,6 +3,7 @@ import { withService } from "@/lib/db/doors";
 import { mergeContact, type MergeContactInput } from "@/lib/contacts/merge-contact";
 import { setupTestDatabase } from "../helpers/db";
 import { createContact, createWorkspace } from "../helpers/factories";
+import { waitFor } from "../helpers/wait-for";
 
 const db = setupTestDatabase();
 
@@ -160,4 +161,58 @@ describe("merge-contact", () => {
     expect(rows).toHaveLength(1);
     expect(new Set(results.map((r) => r.contact.id)).size).toBe(1);
   });
+  test.runIf(process.env.TEST_DB === "postgres")(
+    "4.2.2 B.3: a writer that waited on a concurrent creation merges into the contact it created",
+    async () => {
+      const ws = await createWorkspace(db.sql);
+      let release = () => {};
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const first = withService(async (tx) => {
+        const r = await mergeContact(tx, {
+          workspaceId: ws.id,
+          email: "waited@example.test",
+          fields: { first_name: "Ada" },
+          source: "form",
+          mode: "fill_empty",
+          via: "form submission",
+        });
+        await held;
+        return r;
+      });
+      const waitingOnKey = async () =>
+        (
+          await db.sql`select count(*)::int as n from pg_locks
+                       where locktype = 'transactionid' and not granted
+                         and database is null`
+        )[0].n as number;
+      try {
+        await waitFor(
+          async () =>
+            (
+              await db.sql`select count(*)::int as n from pg_stat_activity where state = 'idle in transaction'
+                          and datname = current_database()`
+            )[0].n > 0,
+          "the first writer holds its new contact uncommitted",
+        );
+        const second = merge({
+          workspaceId: ws.id,
+          email: "waited@example.test",
+          fields: { first_name: "Other", last_name: "Lovelace" },
+          source: "payproc",
+          mode: "fill_empty",
+        });
+        await waitFor(async () => (await waitingOnKey()) > 0, "the second writer waits on the unique key");
+        release();
+        const [a, b] = await Promise.all([first, second]);
+        expect(a.created).toBe(true);
+        // the second statement's snapshot predates the first's row: it is read again, under a lock
+        expect(b).toMatchObject({ created: false, contact: { id: a.contact.id } });
+      } finally {
+        release();
+      }
+      const rows = await db.sql`
+        select first_name, last_name, source from contacts where workspace_id = ${ws.id} and email = 'waited@example.test'`;
+      expect(rows).toEqual([{ first_name: "Ada", last_name: "Lovelace", source: "form" }]);
+    },
+  );
 });
