@@ -24,6 +24,14 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const ACCOUNT = "acct_benchPayments1";
 const BENCH_DB = "crm_bench_payments";
 
+const HISTORY_CONTACTS = 20_000;
+
+/**
+ * A shop with history: the workspace already holds 20,000 contacts, and the statistics are
+ * current, as autovacuum keeps them in production. On a new, never analysed database the
+ * planner sees empty tables, and the plans each pooled connection caches for its prepared
+ * statements at its first requests stay in use after the tables have grown.
+ */
 async function seedWorkspace(url: string): Promise<void> {
   const sql = connect(url, { max: 1 });
   const [user] = await sql`insert into auth.users (email) values ('bench-owner@example.test') returning id`;
@@ -32,6 +40,10 @@ async function seedWorkspace(url: string): Promise<void> {
   await sql`insert into workspace_members (workspace_id, user_id, role) values (${ws.id}, ${user.id}, 'owner')`;
   await sql`insert into payproc_connections (workspace_id, payproc_account_id, auto_subscribe_purchasers)
             values (${ws.id}, ${ACCOUNT}, true)`;
+  await sql`insert into contacts (workspace_id, email, first_name, last_name, source)
+            select ${ws.id}, 'customer' || i || '@example.test', 'Customer', 'Number' || i, 'import'
+            from generate_series(1, ${HISTORY_CONTACTS}) as i`;
+  await sql`analyze`;
   await sql.end();
 }
 
