@@ -1,6 +1,6 @@
 import Stripe from "stripe";
 import { withService, withServiceStatement, type Db } from "@/lib/db/doors";
-import { claimDeliveryAsDone, finishDelivery } from "@/lib/webhooks/inbox";
+import { claimDeliveryAsDone, finishDelivery, type Claim } from "@/lib/webhooks/inbox";
 import { checkoutSessionCompleted } from "./checkout-session-completed";
 import { idOf, productsOf, purchaserOf } from "./checkout-from-stripe";
 import { applyChargeRefund } from "./refund-engine";
@@ -21,7 +21,8 @@ const HANDLED = new Set(["checkout.session.completed", "charge.refunded"]);
  * again), fetch what the event needs from Stripe outside any database transaction, then
  * process it in one transaction that claims the inbox row and marks it done (rolled back with
  * the work on a failure). A failure answers 500 and marks the row failed, so Stripe delivers
- * the event again and the row is processed again.
+ * the event again and the row is processed again. A delivery that finds another delivery of
+ * the same event processing it answers 409, for the same reason.
  */
 export async function receivePayprocWebhook(
   rawBody: string,
@@ -57,9 +58,11 @@ export async function receivePayprocWebhook(
   try {
     const process = await prepare(event, connection, deps.stripe ?? stripeClient());
     const outcome = await withService((db) => claimed(db, deliveryId, process)).catch((error) => {
-      if (error instanceof ClaimedElsewhere) return { duplicate: true };
+      if (error instanceof NotClaimed) return error.claim;
       throw error;
     });
+    if (outcome === "finished") return { status: 200, body: { received: true, duplicate: true } };
+    if (outcome === "busy") return BUSY;
     return { status: 200, body: { received: true, ...outcome } };
   } catch (error) {
     console.error(`payproc webhook ${event.id} (${event.type}) failed`, error);
@@ -72,18 +75,31 @@ export async function receivePayprocWebhook(
   }
 }
 
-class ClaimedElsewhere extends Error {}
+/**
+ * Another delivery of the same event holds its inbox row. It may still fail, so this one is
+ * not acknowledged: Stripe delivers the event again later, and finds it done or failed.
+ */
+const BUSY: WebhookReply = {
+  status: 409,
+  body: { received: false, error: "The event is being processed by another delivery; it will be retried." },
+};
+
+class NotClaimed extends Error {
+  constructor(readonly claim: Exclude<Claim, "claimed">) {
+    super(`the inbox row is ${claim}`);
+  }
+}
 
 /**
  * Claims the inbox row (marking it done) and processes the event, in the caller's transaction.
  * The claim and the work's first statement are sent together rather than one round trip
  * apart. When another worker holds or has finished the row, the work is thrown away:
- * ClaimedElsewhere rolls it back, and the delivery is acknowledged as a duplicate.
+ * NotClaimed rolls it back.
  */
 async function claimed(db: Db, deliveryId: string, process: Process): Promise<Record<string, unknown>> {
   const [claim, work] = await Promise.allSettled([claimDeliveryAsDone(db, deliveryId), process(db)]);
   if (claim.status === "rejected") throw claim.reason;
-  if (!claim.value) throw new ClaimedElsewhere();
+  if (claim.value !== "claimed") throw new NotClaimed(claim.value);
   if (work.status === "rejected") throw work.reason;
   return work.value;
 }

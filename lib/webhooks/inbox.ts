@@ -82,20 +82,30 @@ export async function pendingDeliveries(
   return rows.map((r) => r.id as string);
 }
 
+/** What claiming a delivery found: claimed now, finished already, or held by another worker. */
+export type Claim = "claimed" | "finished" | "busy";
+
 /**
  * For a delivery processed within one database transaction (added for the payproc webhook):
  * claims it and marks it done in one statement, skipping a row another worker holds. The
  * caller does its work in the same transaction, so a failure rolls the mark back with it.
- * Returns false when the delivery is already done, ignored or being processed elsewhere.
+ * When the row is not claimed, says whether it is finished (done or ignored) or held by
+ * another worker, whose outcome is not known yet.
  */
-export async function claimDeliveryAsDone(db: Db, id: string): Promise<boolean> {
-  const rows = await db`
-    update public.webhook_inbox
-    set status = 'done', attempts = attempts + 1, last_error = null, processed_at = now()
-    where id = (
+export async function claimDeliveryAsDone(db: Db, id: string): Promise<Claim> {
+  const [row] = await db`
+    with claimable as (
       select id from public.webhook_inbox
       where id = ${id} and status in ('pending', 'failed', 'processing')
-      for update skip locked)
-    returning id`;
-  return rows.length > 0;
+      for update skip locked
+    ), claimed as (
+      update public.webhook_inbox
+      set status = 'done', attempts = attempts + 1, last_error = null, processed_at = now()
+      where id = (select id from claimable)
+      returning id
+    )
+    select exists (select from claimed) as claimed,
+           (select status from public.webhook_inbox where id = ${id}) as status`;
+  if (row.claimed) return "claimed";
+  return row.status === "done" || row.status === "ignored" ? "finished" : "busy";
 }

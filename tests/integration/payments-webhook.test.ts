@@ -4,6 +4,7 @@ import { deletePayprocConnection, savePayprocConnection } from "@/lib/payments/s
 import { setupTestDatabase } from "../helpers/db";
 import { addMember, createWorkspace } from "../helpers/factories";
 import { connectPayproc, deliver, makePurchase, rowsOf, setupStripeFake } from "../helpers/payments";
+import { waitFor } from "../helpers/wait-for";
 
 const db = setupTestDatabase();
 const stripe = setupStripeFake();
@@ -77,6 +78,59 @@ describe("POST /api/webhooks/payproc: signature and workspace (spec 4.4 step 1)"
     expect(retry.status).toBe(200);
     expect(await rowsOf(db.sql, p)).toHaveLength(1);
   });
+});
+
+describe("POST /api/webhooks/payproc: the durable inbox (DESIGN 4)", () => {
+  test.runIf(process.env.TEST_DB === "postgres")(
+    "a delivery that finds the event held by another delivery answers 409 and changes nothing; Stripe's later delivery is processed",
+    async () => {
+      const ws = await createWorkspace(db.sql);
+      const conn = await connectPayproc(db.sql, ws.id);
+      const p = makePurchase(stripe.fake, conn, { amounts: [1500] });
+      const eventId = p.event.event.id as string;
+      // a first delivery that failed leaves the event in the inbox, to be processed again
+      stripe.fake.failNext(`/v1/checkout/sessions/${p.sessionId}/line_items`, 500, 5);
+      expect((await deliver(p.event)).status).toBe(500);
+      stripe.fake.clearFailures();
+
+      // another worker holds the row (as a concurrent delivery does while it processes it)
+      let release = () => {};
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const holding = db.sql.begin(async (tx) => {
+        await tx`select id from webhook_inbox where event_id = ${eventId} for update`;
+        await held;
+      });
+      try {
+        await waitFor(
+          async () =>
+            (
+              await db.sql`select count(*)::int as n from pg_stat_activity where state = 'idle in transaction'
+                          and datname = current_database()`
+            )[0].n > 0,
+          "the row is held",
+        );
+        const busy = await deliver(p.event);
+        expect(busy).toEqual({
+          status: 409,
+          body: {
+            received: false,
+            error: "The event is being processed by another delivery; it will be retried.",
+          },
+        });
+        expect(await rowsOf(db.sql, p)).toHaveLength(0);
+      } finally {
+        release();
+        await holding;
+      }
+      const [before] = await db.sql`select status, attempts from webhook_inbox where event_id = ${eventId}`;
+      expect(before).toEqual({ status: "failed", attempts: 0 }); // attempts count claims
+
+      expect((await deliver(p.event)).status).toBe(200);
+      expect(await rowsOf(db.sql, p)).toHaveLength(1);
+      const [after] = await db.sql`select status, attempts from webhook_inbox where event_id = ${eventId}`;
+      expect(after).toEqual({ status: "done", attempts: 1 });
+    },
+  );
 });
 
 describe("connection settings (spec 2.10, 5.4)", () => {
