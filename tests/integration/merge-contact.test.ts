@@ -3,7 +3,7 @@ import { withService } from "@/lib/db/doors";
 import { mergeContact, type MergeContactInput } from "@/lib/contacts/merge-contact";
 import { setupTestDatabase } from "../helpers/db";
 import { createContact, createWorkspace } from "../helpers/factories";
-import { waitFor } from "../helpers/wait-for";
+import { waitFor, waitForIdleTransaction } from "../helpers/wait-for";
 
 const db = setupTestDatabase();
 
@@ -186,14 +186,7 @@ describe("merge-contact", () => {
                          and database is null`
         )[0].n as number;
       try {
-        await waitFor(
-          async () =>
-            (
-              await db.sql`select count(*)::int as n from pg_stat_activity where state = 'idle in transaction'
-                          and datname = current_database()`
-            )[0].n > 0,
-          "the first writer holds its new contact uncommitted",
-        );
+        await waitForIdleTransaction(db.sql, "the first writer holds its new contact uncommitted");
         const second = merge({
           workspaceId: ws.id,
           email: "waited@example.test",

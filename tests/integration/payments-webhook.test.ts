@@ -4,7 +4,7 @@ import { deletePayprocConnection, savePayprocConnection } from "@/lib/payments/s
 import { setupTestDatabase } from "../helpers/db";
 import { addMember, createWorkspace } from "../helpers/factories";
 import { connectPayproc, deliver, makePurchase, rowsOf, setupStripeFake } from "../helpers/payments";
-import { waitFor } from "../helpers/wait-for";
+import { waitForIdleTransaction } from "../helpers/wait-for";
 
 const db = setupTestDatabase();
 const stripe = setupStripeFake();
@@ -101,14 +101,7 @@ describe("POST /api/webhooks/payproc: the durable inbox (DESIGN 4)", () => {
         await held;
       });
       try {
-        await waitFor(
-          async () =>
-            (
-              await db.sql`select count(*)::int as n from pg_stat_activity where state = 'idle in transaction'
-                          and datname = current_database()`
-            )[0].n > 0,
-          "the row is held",
-        );
+        await waitForIdleTransaction(db.sql, "the row is held");
         const busy = await deliver(p.event);
         expect(busy).toEqual({
           status: 409,
