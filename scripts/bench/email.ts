@@ -12,14 +12,14 @@
  */
 import { randomUUID } from "node:crypto";
 import { pathToFileURL } from "node:url";
-import { connect, setSql, type Sql } from "../../lib/db/client";
+import type { Sql } from "../../lib/db/client";
 import { withUser, type Claims } from "../../lib/db/doors";
-import { migrate } from "../../lib/db/migrate";
 import { audienceSchema } from "../../lib/email/broadcast-audience";
 import { createBroadcast, previewBroadcast } from "../../lib/email/broadcasts";
 import { sendBroadcastBatch } from "../../lib/email/send-broadcast";
 import { signWebhook } from "../../lib/email/webhook-signature";
 import { startFakeResend } from "../../tests/fakes/resend";
+import { benchDatabase } from "./lib/database";
 
 const CONTACTS = Number(process.env.BENCH_EMAIL_CONTACTS ?? 10_000);
 const WEBHOOKS = Number(process.env.BENCH_EMAIL_WEBHOOKS ?? 1_000);
@@ -70,18 +70,11 @@ async function broadcastRun(workspaceId: string, claims: Claims) {
 export default async function run(): Promise<void> {
   const base = process.env.DATABASE_URL;
   if (!base) throw new Error("Set DATABASE_URL to a Postgres server");
-  const name = "crm_bench_email";
-  const admin = connect(base, { max: 1 });
-  await admin.unsafe(`drop database if exists "${name}" with (force)`);
-  await admin.unsafe(`create database "${name}"`);
-  const u = new URL(base);
-  u.pathname = `/${name}`;
-  const sql = connect(u.toString(), { max: 10 });
+  const db = await benchDatabase(base, "crm_bench_email", { max: 10, keep: false });
+  const sql = db.sql;
   const resend = await startFakeResend();
   const rows: Record<string, string | number>[] = [];
   try {
-    await migrate(sql);
-    setSql(sql);
     const { workspaceId, claims } = await seed(sql);
 
     const times: number[] = [];
@@ -150,11 +143,8 @@ export default async function run(): Promise<void> {
     });
     console.table(rows);
   } finally {
-    setSql(undefined);
     await resend.stop();
-    await sql.end();
-    await admin.unsafe(`drop database if exists "${name}" with (force)`);
-    await admin.end();
+    await db.drop();
   }
 }
 

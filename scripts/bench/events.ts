@@ -16,11 +16,11 @@ import { hashApiKey, newApiKey } from "../../lib/api-keys/hash-api-key";
 import {
   databaseCpuMs,
   ensureBuild,
-  httpBenchDatabase,
   processTreeCpuMs,
   startNextServer,
   stopNextServer,
 } from "./lib/next-server";
+import { freshDatabase } from "./lib/database";
 
 const PORT = Number(process.env.BENCH_EVENTS_PORT ?? 3271);
 const CONNECTIONS = 32;
@@ -120,7 +120,7 @@ export default async function run(): Promise<void> {
   if (!base)
     throw new Error("Set DATABASE_URL to a Postgres server (the benchmark creates its own database there).");
   ensureBuild();
-  const db = await httpBenchDatabase(base, BENCH_DB);
+  const db = await freshDatabase(base, BENCH_DB);
   let server: Awaited<ReturnType<typeof startNextServer>> | undefined;
   try {
     const { key, returned } = await seed(db.url);

@@ -19,11 +19,11 @@ import { generateFormKey, hashFormKey } from "../../lib/forms/api-key";
 import {
   databaseCpuMs,
   ensureBuild,
-  httpBenchDatabase,
   processTreeCpuMs,
   startNextServer,
   stopNextServer,
 } from "./lib/next-server";
+import { freshDatabase } from "./lib/database";
 
 const PORT = Number(process.env.BENCH_FORMS_PORT ?? 3251);
 const CONNECTIONS = 32;
@@ -81,7 +81,7 @@ export default async function run(): Promise<void> {
   if (!base)
     throw new Error("DATABASE_URL must point at a Postgres server (the bench creates its own database)");
   ensureBuild();
-  const db = await httpBenchDatabase(base, BENCH_DB);
+  const db = await freshDatabase(base, BENCH_DB);
   const { keyedFormId, verifyingFormId, key } = await seed(db.url);
   // the dev outbox, not Resend: the existing-contact path's email is stored, not sent
   const server = await startNextServer(PORT, {

@@ -12,11 +12,11 @@ import { startStripeFake, type StripeFake } from "../../tests/fakes/stripe";
 import {
   databaseCpuMs,
   ensureBuild,
-  httpBenchDatabase,
   processTreeCpuMs,
   startNextServer,
   stopNextServer,
 } from "./lib/next-server";
+import { freshDatabase } from "./lib/database";
 
 const PORT = 3261;
 const CONNECTIONS = 16;
@@ -88,7 +88,7 @@ export default async function run(): Promise<void> {
   const base = process.env.DATABASE_URL;
   if (!base) throw new Error("DATABASE_URL (a real Postgres server) is required for the payments benchmark");
   ensureBuild();
-  const db = await httpBenchDatabase(base, BENCH_DB);
+  const db = await freshDatabase(base, BENCH_DB);
   const fake = await startStripeFake();
   let app: Awaited<ReturnType<typeof startNextServer>> | undefined;
   try {

@@ -2,14 +2,14 @@ import { connect, setSql, type Sql } from "../../../lib/db/client";
 import { migrate } from "../../../lib/db/migrate";
 
 /**
- * A fresh, migrated database beside DATABASE_URL's, installed as the app's pool; drop()
- * removes it. BENCH_KEEP=1 keeps it, and reuses a kept one (`reused` true: skip loading).
+ * A migrated database `name` on DATABASE_URL's server: a new one, unless `keep` finds one an
+ * earlier run kept (`reused` true: skip loading). drop() removes it, unless it is kept.
  */
-export async function benchDatabase(
+export async function freshDatabase(
   baseUrl: string,
   name: string,
-): Promise<{ sql: Sql; reused: boolean; drop(): Promise<void> }> {
-  const keep = process.env.BENCH_KEEP === "1";
+  keep = false,
+): Promise<{ url: string; reused: boolean; drop(): Promise<void> }> {
   const admin = connect(baseUrl, { max: 1 });
   const [exists] = await admin`select 1 from pg_database where datname = ${name}`;
   const reused = keep && Boolean(exists);
@@ -19,17 +19,38 @@ export async function benchDatabase(
   }
   const u = new URL(baseUrl);
   u.pathname = `/${name}`;
-  const sql = connect(u.toString(), { max: 4 });
-  await migrate(sql);
+  const migrator = connect(u.toString(), { max: 1 });
+  await migrate(migrator);
+  await migrator.end();
+  return {
+    url: u.toString(),
+    reused,
+    async drop() {
+      if (!keep) await admin.unsafe(`drop database if exists "${name}" with (force)`);
+      await admin.end();
+    },
+  };
+}
+
+/**
+ * freshDatabase installed as the app's pool, for the in-process benchmarks. BENCH_KEEP=1
+ * keeps the database and reuses a kept one, unless `keep` says otherwise.
+ */
+export async function benchDatabase(
+  baseUrl: string,
+  name: string,
+  options: { max?: number; keep?: boolean } = {},
+): Promise<{ sql: Sql; reused: boolean; drop(): Promise<void> }> {
+  const db = await freshDatabase(baseUrl, name, options.keep ?? process.env.BENCH_KEEP === "1");
+  const sql = connect(db.url, { max: options.max ?? 4 });
   setSql(sql);
   return {
     sql,
-    reused,
+    reused: db.reused,
     async drop() {
       setSql(undefined);
       await sql.end();
-      if (!keep) await admin.unsafe(`drop database if exists "${name}" with (force)`);
-      await admin.end();
+      await db.drop();
     },
   };
 }

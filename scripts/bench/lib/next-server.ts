@@ -1,14 +1,12 @@
 /**
- * What the HTTP benchmarks (forms, payments, events) share: a production build of the app, a
- * fresh migrated database beside DATABASE_URL's, `next start` on it, and the CPU the server
+ * What the HTTP benchmarks (forms, payments, events) share: a production build of the app,
+ * `next start` on a fresh database (freshDatabase in ./database), and the CPU the server
  * and the database spend (Linux /proc), which, unlike requests per second, hardly depends on
  * what else the machine runs.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { connect } from "../../../lib/db/client";
-import { migrate } from "../../../lib/db/migrate";
 
 const root = process.cwd();
 
@@ -35,28 +33,6 @@ export function ensureBuild(): void {
     env: { ...process.env, NODE_ENV: "production" },
   });
   if (result.status !== 0) throw new Error("next build failed");
-}
-
-/** A new, migrated database `name` on DATABASE_URL's server; drop() removes it. */
-export async function httpBenchDatabase(
-  baseUrl: string,
-  name: string,
-): Promise<{ url: string; drop: () => Promise<void> }> {
-  const admin = connect(baseUrl, { max: 1 });
-  await admin.unsafe(`drop database if exists "${name}" with (force)`);
-  await admin.unsafe(`create database "${name}"`);
-  const u = new URL(baseUrl);
-  u.pathname = `/${name}`;
-  const sql = connect(u.toString(), { max: 1 });
-  await migrate(sql);
-  await sql.end();
-  return {
-    url: u.toString(),
-    drop: async () => {
-      await admin.unsafe(`drop database if exists "${name}" with (force)`);
-      await admin.end();
-    },
-  };
 }
 
 /**
