@@ -1,4 +1,5 @@
 -- Consent, suppressions, email and notifications (spec 2.6, 3.3, 4.6-4.9, 6.3, 8.3).
+-- Row-level security and grants: *_rls.sql.
 
 create table public.contact_suppressions (
   id uuid primary key default gen_random_uuid(),
@@ -12,6 +13,7 @@ create table public.contact_suppressions (
   foreign key (workspace_id, contact_id) references public.contacts (workspace_id, id) on delete cascade
 );
 create index contact_suppressions_workspace_contact_idx on public.contact_suppressions (workspace_id, contact_id);
+-- Spec 5.4: a row written without workspace_id takes its contact's
 create trigger contact_suppressions_fill_workspace before insert on public.contact_suppressions
   for each row execute function public.fill_workspace_from_contact();
 
@@ -36,6 +38,7 @@ begin
   return coalesce(new, old);
 end
 $$;
+-- Spec 3.3: a complaint suppression is never removed by any flow
 create trigger contact_suppressions_keep_complaints
   before update or delete on public.contact_suppressions
   for each row execute function public.keep_complaint_suppressions();
@@ -58,8 +61,33 @@ create table public.consent_events (
 create index consent_events_contact_idx on public.consent_events (contact_id, created_at desc);
 create index consent_events_workspace_contact_idx on public.consent_events (workspace_id, contact_id);
 create index consent_events_actor_idx on public.consent_events (actor_user_id);
+-- Spec 5.4: a row written without workspace_id takes its contact's
 create trigger consent_events_fill_workspace before insert on public.consent_events
   for each row execute function public.fill_workspace_from_contact();
+
+-- Beyond the spec (spec 3.3 consent state; proof for GDPR requests): the consent ledger is
+-- append-only. RLS already gives
+-- members no UPDATE or DELETE; this trigger holds the same line for the system
+-- (service_role bypasses RLS). Deleting the contact or its workspace still cascades: then
+-- the contact row is already gone when the trigger runs (an erasure request removes the
+-- proof together with the person).
+create or replace function public.keep_consent_events() returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  if tg_op = 'UPDATE' or exists (select 1 from public.contacts c where c.id = old.contact_id) then
+    raise exception 'The consent ledger is append-only.' using errcode = 'P0001';
+  end if;
+  return old;
+end
+$$;
+
+-- Beyond the spec (spec 3.3): no consent ledger entry is changed, none removed while its
+-- contact exists
+create trigger consent_events_append_only
+  before update or delete on public.consent_events
+  for each row execute function public.keep_consent_events();
 
 create table public.broadcasts (
   id uuid primary key default gen_random_uuid(),
@@ -72,10 +100,14 @@ create table public.broadcasts (
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now(),
   sent_at timestamptz,
+  -- Beyond the spec (spec 6.4 outgoing email): a broadcast keeps the plain-text body it was
+  -- composed in beside the HTML made from it, so every email carries both parts.
+  body_text text not null default '',
   constraint broadcasts_workspace_id_id_key unique (workspace_id, id)
 );
 create index broadcasts_workspace_idx on public.broadcasts (workspace_id, created_at desc);
 create index broadcasts_created_by_idx on public.broadcasts (created_by);
+-- broadcasts.updated_at kept by the database
 create trigger broadcasts_updated_at before update on public.broadcasts
   for each row execute function public.set_updated_at();
 

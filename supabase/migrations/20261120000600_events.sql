@@ -1,4 +1,5 @@
--- Events, registrations and provider connections (spec 2.7-2.10), public API keys.
+-- Events, registrations, the ticketing connection (spec 2.7-2.9) and campaigns (spec 2.4.2).
+-- Row-level security and grants: *_rls.sql.
 
 create table public.events (
   id uuid primary key default gen_random_uuid(),
@@ -25,6 +26,7 @@ create table public.events (
 );
 create index events_workspace_start_idx on public.events (workspace_id, start_time);
 create index events_published_idx on public.events (workspace_id, is_published, end_time);
+-- events.updated_at kept by the database
 create trigger events_updated_at before update on public.events
   for each row execute function public.set_updated_at();
 
@@ -49,6 +51,7 @@ create index event_registrations_workspace_event_idx on public.event_registratio
 -- an RSVP (no ticketing attendee) registers a contact for an event once
 create unique index event_registrations_rsvp_key on public.event_registrations (event_id, contact_id)
   where external_attendee_id is null;
+-- event_registrations.updated_at kept by the database
 create trigger event_registrations_updated_at before update on public.event_registrations
   for each row execute function public.set_updated_at();
 
@@ -64,31 +67,9 @@ create table public.ticketing_connections (
   updated_at timestamptz not null default now()
 );
 create index ticketing_connections_webhook_idx on public.ticketing_connections (webhook_id);
+-- ticketing_connections.updated_at kept by the database
 create trigger ticketing_connections_updated_at before update on public.ticketing_connections
   for each row execute function public.set_updated_at();
-
-create table public.payproc_connections (
-  id uuid primary key default gen_random_uuid(),
-  workspace_id uuid not null unique references public.workspaces (id) on delete cascade,
-  payproc_account_id text unique,
-  livemode boolean not null default false,
-  auto_subscribe_purchasers boolean not null default false,
-  created_at timestamptz not null default now(),
-  updated_at timestamptz not null default now()
-);
-create trigger payproc_connections_updated_at before update on public.payproc_connections
-  for each row execute function public.set_updated_at();
-
-create table public.api_keys (
-  id uuid primary key default gen_random_uuid(),
-  workspace_id uuid not null references public.workspaces (id) on delete cascade,
-  name text not null,
-  key_hash text not null unique check (key_hash ~ '^[0-9a-f]{64}$'),
-  created_at timestamptz not null default now(),
-  last_used_at timestamptz,
-  revoked_at timestamptz
-);
-create index api_keys_workspace_idx on public.api_keys (workspace_id);
 
 -- Campaigns and enrollments (spec 2.4.2; 3.2 cancels an event's enrollments on refund).
 create table public.campaigns (
@@ -104,6 +85,7 @@ create table public.campaigns (
     on delete set null (event_id)
 );
 create index campaigns_event_idx on public.campaigns (event_id, workspace_id);
+-- campaigns.updated_at kept by the database
 create trigger campaigns_updated_at before update on public.campaigns
   for each row execute function public.set_updated_at();
 
@@ -127,5 +109,6 @@ create index campaign_enrollments_event_idx on public.campaign_enrollments (even
 create index campaign_enrollments_workspace_contact_idx on public.campaign_enrollments (workspace_id, contact_id);
 create unique index campaign_enrollments_active_key on public.campaign_enrollments (campaign_id, contact_id)
   where status = 'active';
+-- Spec 5.4: a row written without workspace_id takes its contact's
 create trigger campaign_enrollments_fill_workspace before insert on public.campaign_enrollments
   for each row execute function public.fill_workspace_from_contact();

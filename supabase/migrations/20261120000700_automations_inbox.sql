@@ -1,4 +1,5 @@
--- Automations (spec 6.2) and the durable webhook inbox (DESIGN 4).
+-- Automations (spec 6.2) and the durable webhook inbox (spec 6.1, DESIGN 4).
+-- Row-level security and grants: *_rls.sql.
 
 create table public.automations (
   id uuid primary key default gen_random_uuid(),
@@ -23,6 +24,7 @@ create index automations_trigger_idx on public.automations (workspace_id, trigge
 create index automations_form_idx on public.automations (form_id, workspace_id);
 create index automations_product_idx on public.automations (product_id, workspace_id);
 create index automations_event_idx on public.automations (event_id, workspace_id);
+-- automations.updated_at kept by the database
 create trigger automations_updated_at before update on public.automations
   for each row execute function public.set_updated_at();
 
