@@ -16,7 +16,7 @@ import { ADMIN_ROLES, requireMember } from "@/lib/auth/context";
 import { getContactConsent } from "@/lib/consent/get-contact-consent";
 import { getContactById } from "@/lib/contacts/get-contact-by-id";
 import { decodePosition, getContactTimeline } from "@/lib/contacts/get-contact-timeline";
-import { isUuid } from "@/lib/contacts/schemas";
+import { notFoundUnlessUuid } from "@/lib/ids/not-found-unless-uuid";
 import { withUser } from "@/lib/db/doors";
 import { getProfileTimezone } from "@/lib/profiles/get-profile-timezone";
 import { listTags } from "@/lib/tags/list-tags";
@@ -33,7 +33,7 @@ export default async function ContactPage({
   searchParams: Promise<{ before?: string }>;
 }) {
   const { id } = await params;
-  if (!isUuid(id)) notFound();
+  notFoundUnlessUuid(id);
   const before = decodePosition((await searchParams).before);
   const ctx = await requireMember();
   const workspaceId = ctx.workspace.workspaceId;

@@ -10,6 +10,7 @@ import { viewerTimeZone } from "@/lib/events/viewer-time-zone";
 import { formatInZone } from "@/lib/events/zoned-time";
 import { ConfirmAction } from "@/components/confirm-action";
 import { deleteEventAction } from "../actions";
+import { notFoundUnlessUuid } from "@/lib/ids/not-found-unless-uuid";
 
 export const metadata: Metadata = { title: "Event" };
 
@@ -25,7 +26,7 @@ export default async function EventPage({
   const { eventId } = await params;
   const q = await searchParams;
   const ctx = await requireMember();
-  if (!/^[0-9a-f-]{36}$/i.test(eventId)) notFound();
+  notFoundUnlessUuid(eventId);
   const [result, zone] = await withUser(ctx.claims, (db) =>
     Promise.all([getEventById(db, { workspaceId: ctx.workspace.workspaceId, eventId }), viewerTimeZone(db)]),
   );

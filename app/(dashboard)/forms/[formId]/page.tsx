@@ -5,7 +5,7 @@ import { ADMIN_ROLES, requireMember } from "@/lib/auth/context";
 import { withUser } from "@/lib/db/doors";
 import { automationChoices, listFormAutomations } from "@/lib/automations/list-form-automations";
 import { embedSnippets } from "@/lib/forms/embed-snippet";
-import { isUuid } from "@/lib/forms/form-row";
+import { notFoundUnlessUuid } from "@/lib/ids/not-found-unless-uuid";
 import { getForm } from "@/lib/forms/list-forms";
 import { ConfirmAction } from "@/components/confirm-action";
 import { AddAutomationForm } from "@/components/forms/add-automation-form";
@@ -24,7 +24,7 @@ export const metadata: Metadata = { title: "Form" };
 
 export default async function FormPage({ params }: { params: Promise<{ formId: string }> }) {
   const { formId } = await params;
-  if (!isUuid(formId)) notFound();
+  notFoundUnlessUuid(formId);
   const ctx = await requireMember();
   const workspaceId = ctx.workspace.workspaceId;
   const data = await withUser(ctx.claims, async (db) => {

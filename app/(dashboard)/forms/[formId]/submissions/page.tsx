@@ -5,7 +5,7 @@ import { requireMember } from "@/lib/auth/context";
 import { withUser } from "@/lib/db/doors";
 import { formatDateTime, isoDateTime } from "@/lib/dates/format-date-time";
 import { viewerTimezone } from "@/lib/dates/viewer-timezone";
-import { isUuid } from "@/lib/forms/form-row";
+import { notFoundUnlessUuid } from "@/lib/ids/not-found-unless-uuid";
 import { getForm } from "@/lib/forms/list-forms";
 import { listFormSubmissions, SUBMISSIONS_PAGE_SIZE } from "@/lib/forms/list-form-submissions";
 
@@ -21,7 +21,7 @@ export default async function SubmissionsPage({
   searchParams: Promise<{ page?: string }>;
 }) {
   const { formId } = await params;
-  if (!isUuid(formId)) notFound();
+  notFoundUnlessUuid(formId);
   const page = Math.max(1, Number((await searchParams).page) || 1);
   const ctx = await requireMember();
   const workspaceId = ctx.workspace.workspaceId;

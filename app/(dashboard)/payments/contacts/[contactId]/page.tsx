@@ -5,6 +5,7 @@ import { requireMember } from "@/lib/auth/context";
 import { withUser } from "@/lib/db/doors";
 import { getContactSummary } from "@/lib/payments/get-contact-summary";
 import { TransactionsFeed } from "@/components/payments/transactions-feed";
+import { notFoundUnlessUuid } from "@/lib/ids/not-found-unless-uuid";
 
 export const metadata: Metadata = { title: "Contact transactions" };
 
@@ -15,7 +16,7 @@ export default async function ContactTransactionsPage({
   params: Promise<{ contactId: string }>;
 }) {
   const { contactId } = await params;
-  if (!/^[0-9a-f-]{36}$/i.test(contactId)) notFound();
+  notFoundUnlessUuid(contactId);
   const ctx = await requireMember();
   const contact = await withUser(ctx.claims, (db) =>
     getContactSummary(db, { workspaceId: ctx.workspace.workspaceId, contactId }),
