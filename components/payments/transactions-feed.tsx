@@ -1,5 +1,5 @@
 import { requireMember } from "@/lib/auth/context";
-import { formatDate, viewerTimeZone } from "@/lib/dates/format";
+import { formatDate } from "@/lib/time/format";
 import { withUser } from "@/lib/db/doors";
 import { getContactTransactions, type FeedItem } from "@/lib/payments/get-contact-transactions";
 import { formatMoney } from "@/lib/payments/money";
@@ -34,10 +34,10 @@ export async function TransactionsFeed({
   const ws = ctx.memberships.some((m) => m.workspaceId === workspaceId)
     ? workspaceId!
     : ctx.workspace.workspaceId;
-  const { items, timeZone } = await withUser(ctx.claims, async (db) => ({
-    items: await getContactTransactions(db, { workspaceId: ws, contactId }),
-    timeZone: await viewerTimeZone(db),
-  }));
+  const timeZone = ctx.timeZone;
+  const items = await withUser(ctx.claims, (db) =>
+    getContactTransactions(db, { workspaceId: ws, contactId }),
+  );
   return (
     <section aria-labelledby="transactions-heading" className="stack" data-testid="transactions-feed">
       <h2 id="transactions-heading">Transactions</h2>

@@ -5,8 +5,7 @@ import { withUser } from "@/lib/db/doors";
 import { getEvents } from "@/lib/events/get-events";
 import { getEventsSchema } from "@/lib/events/schemas";
 import { displayPrice } from "@/lib/events/ticket-pricing";
-import { viewerTimeZone } from "@/lib/events/viewer-time-zone";
-import { formatInZone } from "@/lib/events/zoned-time";
+import { formatEventDateTime } from "@/lib/time/format";
 import { FilterSelect } from "@/components/filter-select";
 
 export const metadata: Metadata = { title: "Events" };
@@ -25,8 +24,9 @@ export default async function EventsPage({ searchParams }: { searchParams: Promi
     sortDir: one(q.sortDir) || undefined,
     page: one(q.page) || undefined,
   });
-  const [page, zone] = await withUser(ctx.claims, (db) =>
-    Promise.all([getEvents(db, { ...filters, workspaceId: ctx.workspace.workspaceId }), viewerTimeZone(db)]),
+  const zone = ctx.timeZone;
+  const page = await withUser(ctx.claims, (db) =>
+    getEvents(db, { ...filters, workspaceId: ctx.workspace.workspaceId }),
   );
   const tri = (v: boolean | null) => (v === null ? "" : String(v));
   const params = {
@@ -130,7 +130,7 @@ export default async function EventsPage({ searchParams }: { searchParams: Promi
                   <Link href={`/events/${e.id}`}>{e.name}</Link>
                   {e.external_event_id && <span className="badge"> Eventbrite</span>}
                 </td>
-                <td>{formatInZone(e.start_time, zone)}</td>
+                <td>{formatEventDateTime(e.start_time, zone)}</td>
                 <td>{e.location ?? "—"}</td>
                 <td>{displayPrice(e.ticket_price, e.ticket_class_count)}</td>
                 <td>{e.registration_count}</td>

@@ -2,18 +2,15 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { ADMIN_ROLES, requireMember } from "@/lib/auth/context";
 import { withUser } from "@/lib/db/doors";
-import { formatDateTime, isoDateTime } from "@/lib/dates/format-date-time";
-import { viewerTimezone } from "@/lib/dates/viewer-timezone";
+import { formatDateTime, isoInstant } from "@/lib/time/format";
 import { listForms } from "@/lib/forms/list-forms";
 
 export const metadata: Metadata = { title: "Forms" };
 
 export default async function FormsPage() {
   const ctx = await requireMember();
-  const { forms, zone } = await withUser(ctx.claims, async (db) => ({
-    forms: await listForms(db, ctx.workspace.workspaceId),
-    zone: await viewerTimezone(db),
-  }));
+  const zone = ctx.timeZone;
+  const forms = await withUser(ctx.claims, (db) => listForms(db, ctx.workspace.workspaceId));
   const canEdit = ADMIN_ROLES.includes(ctx.workspace.role);
   return (
     <>
@@ -62,7 +59,7 @@ export default async function FormsPage() {
                 </td>
                 <td>
                   {f.last_submission_at ? (
-                    <time dateTime={isoDateTime(f.last_submission_at)}>
+                    <time dateTime={isoInstant(f.last_submission_at)}>
                       {formatDateTime(f.last_submission_at, zone)}
                     </time>
                   ) : (

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { requireMember } from "@/lib/auth/context";
-import { formatDate, viewerTimeZone } from "@/lib/dates/format";
+import { formatDate } from "@/lib/time/format";
 import { withUser } from "@/lib/db/doors";
 import { listRecentTransactions } from "@/lib/payments/list-recent-transactions";
 import { formatMoney } from "@/lib/payments/money";
@@ -11,10 +11,10 @@ export const metadata: Metadata = { title: "Payments" };
 /** The workspace's latest purchases; each links to its contact's transactions. */
 export default async function PaymentsPage() {
   const ctx = await requireMember();
-  const { rows, timeZone } = await withUser(ctx.claims, async (db) => ({
-    rows: await listRecentTransactions(db, { workspaceId: ctx.workspace.workspaceId }),
-    timeZone: await viewerTimeZone(db),
-  }));
+  const timeZone = ctx.timeZone;
+  const rows = await withUser(ctx.claims, (db) =>
+    listRecentTransactions(db, { workspaceId: ctx.workspace.workspaceId }),
+  );
   return (
     <>
       <div className="topbar">

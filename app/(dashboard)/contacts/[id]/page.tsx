@@ -18,7 +18,6 @@ import { getContactById } from "@/lib/contacts/get-contact-by-id";
 import { decodePosition, getContactTimeline } from "@/lib/contacts/get-contact-timeline";
 import { notFoundUnlessUuid } from "@/lib/ids/not-found-unless-uuid";
 import { withUser } from "@/lib/db/doors";
-import { getProfileTimezone } from "@/lib/profiles/get-profile-timezone";
 import { listTags } from "@/lib/tags/list-tags";
 import { deleteContactAction, updateContactSourceAction } from "../actions";
 import { addNoteAction, attachTagAction, detachTagAction } from "./actions";
@@ -37,13 +36,13 @@ export default async function ContactPage({
   const before = decodePosition((await searchParams).before);
   const ctx = await requireMember();
   const workspaceId = ctx.workspace.workspaceId;
-  const [details, consent, timeline, tags, timeZone] = await withUser(ctx.claims, (db) =>
+  const timeZone = ctx.timeZone;
+  const [details, consent, timeline, tags] = await withUser(ctx.claims, (db) =>
     Promise.all([
       getContactById(db, { workspaceId, contactId: id }),
       getContactConsent(db, { workspaceId, contactId: id }),
       getContactTimeline(db, { workspaceId, contactId: id, before }),
       listTags(db, { workspaceId }),
-      getProfileTimezone(db),
     ]),
   );
   if ("error" in details || !consent) notFound();

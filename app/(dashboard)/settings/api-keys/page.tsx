@@ -3,8 +3,7 @@ import { ADMIN_ROLES, requireMember } from "@/lib/auth/context";
 import { appUrl } from "@/lib/config";
 import { withUser } from "@/lib/db/doors";
 import { listApiKeys } from "@/lib/api-keys/list-api-keys";
-import { viewerTimeZone } from "@/lib/events/viewer-time-zone";
-import { formatInZone } from "@/lib/events/zoned-time";
+import { formatDate, formatDateTime } from "@/lib/time/format";
 import { ConfirmAction } from "@/components/confirm-action";
 import { IssueApiKeyForm } from "@/components/events/issue-api-key-form";
 import { issueApiKeyAction, revokeApiKeyAction } from "./actions";
@@ -19,8 +18,9 @@ export default async function ApiKeysPage({
   const q = await searchParams;
   const ctx = await requireMember();
   const isAdmin = ADMIN_ROLES.includes(ctx.workspace.role);
-  const [keys, zone] = await withUser(ctx.claims, (db) =>
-    Promise.all([listApiKeys(db, { workspaceId: ctx.workspace.workspaceId }), viewerTimeZone(db)]),
+  const zone = ctx.timeZone;
+  const keys = await withUser(ctx.claims, (db) =>
+    listApiKeys(db, { workspaceId: ctx.workspace.workspaceId }),
   );
   return (
     <>
@@ -58,11 +58,11 @@ export default async function ApiKeysPage({
             {keys.map((k) => (
               <tr key={k.id}>
                 <td>{k.name}</td>
-                <td>{formatInZone(k.created_at, zone)}</td>
-                <td>{k.last_used_at ? formatInZone(k.last_used_at, zone) : "Never"}</td>
+                <td>{formatDateTime(k.created_at, zone)}</td>
+                <td>{k.last_used_at ? formatDateTime(k.last_used_at, zone) : "Never"}</td>
                 <td>
                   {k.revoked_at ? (
-                    <span className="badge spam">Revoked {formatInZone(k.revoked_at, zone, false)}</span>
+                    <span className="badge spam">Revoked {formatDate(k.revoked_at, zone)}</span>
                   ) : (
                     <span className="badge subscribed">Active</span>
                   )}

@@ -3,8 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requireMember } from "@/lib/auth/context";
 import { withUser } from "@/lib/db/doors";
-import { formatDateTime, isoDateTime } from "@/lib/dates/format-date-time";
-import { viewerTimezone } from "@/lib/dates/viewer-timezone";
+import { formatDateTime, isoInstant } from "@/lib/time/format";
 import { notFoundUnlessUuid } from "@/lib/ids/not-found-unless-uuid";
 import { getForm } from "@/lib/forms/list-forms";
 import { listFormSubmissions, SUBMISSIONS_PAGE_SIZE } from "@/lib/forms/list-form-submissions";
@@ -30,14 +29,14 @@ export default async function SubmissionsPage({
     if (!form) return null;
     return {
       form,
-      zone: await viewerTimezone(db),
       list: await listFormSubmissions(db, { workspaceId, formId, page }),
     };
   });
   if (!data) notFound();
-  const { form, zone, list } = data;
+  const { form, list } = data;
+  const zone = ctx.timeZone;
   const pages = Math.max(1, Math.ceil(list.total / SUBMISSIONS_PAGE_SIZE));
-  const when = (d: Date) => <time dateTime={isoDateTime(d)}>{formatDateTime(d, zone)}</time>;
+  const when = (d: Date) => <time dateTime={isoInstant(d)}>{formatDateTime(d, zone)}</time>;
   return (
     <>
       <p>
