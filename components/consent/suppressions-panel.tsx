@@ -3,10 +3,10 @@
 import { useActionState, useState } from "react";
 import { addManualBlockAction, removeSuppressionAction } from "@/app/(dashboard)/consent/actions";
 import { SubmitButton } from "@/components/form-controls";
-import { StatusMessage } from "./status-message";
+import { StatusMessage } from "@/components/ui/status-message";
 import { LocalTime } from "@/components/local-time";
 import type { FormState } from "@/lib/http/form-state";
-import { DialogButton } from "./confirm-dialog";
+import { Dialog } from "@/components/ui/dialog";
 
 export interface SuppressionItem {
   reason: string;
@@ -106,7 +106,7 @@ export function SuppressionsPanel({
                   {s.reason === "complaint" ? (
                     <span className="hint">Permanent</span>
                   ) : (
-                    <DialogButton
+                    <Dialog
                       label={
                         <>
                           Remove<span className="sr-only"> {s.reason} suppression</span>
@@ -123,7 +123,7 @@ export function SuppressionsPanel({
                           onDone={setNotice}
                         />
                       )}
-                    </DialogButton>
+                    </Dialog>
                   )}
                 </td>
               </tr>
