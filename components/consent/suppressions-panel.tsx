@@ -4,7 +4,7 @@ import { useActionState, useState } from "react";
 import { addManualBlockAction, removeSuppressionAction } from "@/app/(dashboard)/consent/actions";
 import { SubmitButton } from "@/components/form-controls";
 import { StatusMessage } from "@/components/ui/status-message";
-import { LocalTime } from "@/components/local-time";
+import { DateTime } from "@/components/ui/date-time";
 import type { FormState } from "@/lib/http/form-state";
 import { Dialog } from "@/components/ui/dialog";
 
@@ -63,9 +63,11 @@ function RemoveForm({
 export function SuppressionsPanel({
   contactId,
   suppressions,
+  timeZone,
 }: {
   contactId: string;
   suppressions: SuppressionItem[];
+  timeZone: string;
 }) {
   const [notice, setNotice] = useState<FormState>({});
   const [, block] = useActionState<FormState>(async (prev) => {
@@ -100,7 +102,7 @@ export function SuppressionsPanel({
                   <div className="hint">{DESCRIPTION[s.reason]}</div>
                 </td>
                 <td>
-                  <LocalTime value={s.created_at} />
+                  <DateTime value={s.created_at} timeZone={timeZone} />
                 </td>
                 <td>
                   {s.reason === "complaint" ? (

@@ -39,7 +39,12 @@ export async function TransactionsFeed({
     getContactTransactions(db, { workspaceId: ws, contactId }),
   );
   return (
-    <section aria-labelledby="transactions-heading" className="stack" data-testid="transactions-feed">
+    <section
+      id="transactions"
+      aria-labelledby="transactions-heading"
+      className="stack"
+      data-testid="transactions-feed"
+    >
       <h2 id="transactions-heading">Transactions</h2>
       {items.length === 0 ? (
         <div className="card empty">No purchases, paid tickets or deal payments yet.</div>

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { LocalTime } from "@/components/local-time";
+import { DateTime } from "@/components/ui/date-time";
 import { requireMember } from "@/lib/auth/context";
 import { withUser } from "@/lib/db/doors";
 import { listBroadcasts } from "@/lib/email/broadcasts";
@@ -41,7 +41,7 @@ export default async function BroadcastsPage() {
                 <td>{b.sent}</td>
                 <td>{b.skipped}</td>
                 <td>
-                  <LocalTime value={b.created_at} />
+                  <DateTime value={b.created_at} timeZone={ctx.timeZone} />
                 </td>
               </tr>
             ))}

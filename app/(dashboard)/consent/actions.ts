@@ -16,7 +16,6 @@ import { uuidSchema } from "@/lib/ids/uuid";
 const contactIdSchema = uuidSchema;
 
 function refresh(contactId: string) {
-  revalidatePath(`/consent/${contactId}`);
   revalidatePath(`/contacts/${contactId}`);
 }
 

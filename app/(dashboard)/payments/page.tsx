@@ -41,7 +41,9 @@ export default async function PaymentsPage() {
                 <td>{formatDate(r.date, timeZone)}</td>
                 <td>
                   {r.contactId ? (
-                    <Link href={`/payments/contacts/${r.contactId}`}>{r.contactName || r.contactEmail}</Link>
+                    <Link href={`/contacts/${r.contactId}#transactions`}>
+                      {r.contactName || r.contactEmail}
+                    </Link>
                   ) : (
                     <span className="hint">No contact</span>
                   )}

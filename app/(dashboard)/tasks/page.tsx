@@ -80,7 +80,7 @@ function TaskHeading({ task }: { task: TaskItem }) {
       <h3 style={{ margin: 0, fontSize: "1rem" }}>{task.title || "Task"}</h3>
       {task.kind === "refund_review" && <span className="badge">Refund review</span>}
       {task.contactId && (
-        <Link href={`/payments/contacts/${task.contactId}`}>
+        <Link href={`/contacts/${task.contactId}#transactions`}>
           {task.contactEmail}
           <span className="sr-only"> (transactions)</span>
         </Link>

@@ -89,8 +89,8 @@ export default async function ContactPage({
           subscribed={consent.subscribed}
           hasComplaint={consent.suppressions.some((s) => s.reason === "complaint")}
         />
-        <SuppressionsPanel contactId={c.id} suppressions={consent.suppressions} />
-        <ConsentLedgerList contactId={c.id} entries={consent.ledger} />
+        <SuppressionsPanel contactId={c.id} suppressions={consent.suppressions} timeZone={timeZone} />
+        <ConsentLedgerList contactId={c.id} entries={consent.ledger} timeZone={timeZone} />
       </div>
       <TransactionsFeed contactId={c.id} workspaceId={workspaceId} />
       <section aria-labelledby="timeline-heading" id="timeline">
