@@ -7,6 +7,7 @@ import { StatusMessage } from "@/components/ui/status-message";
 import { DateTime } from "@/components/ui/date-time";
 import type { FormState } from "@/lib/http/form-state";
 import { Dialog } from "@/components/ui/dialog";
+import { DataTable } from "@/components/ui/data-table";
 
 export interface SuppressionItem {
   reason: string;
@@ -83,55 +84,48 @@ export function SuppressionsPanel({
       {suppressions.length === 0 ? (
         <p className="hint">No suppressions: eligibility depends on the subscription alone.</p>
       ) : (
-        <table className="data">
-          <caption className="sr-only">Suppressions of this contact</caption>
-          <thead>
-            <tr>
-              <th scope="col">Reason</th>
-              <th scope="col">Since</th>
-              <th scope="col">
-                <span className="sr-only">Actions</span>
-              </th>
+        <DataTable
+          rows={suppressions}
+          columns={[
+            "Reason",
+            "Since",
+            <span key="actions" className="sr-only">
+              Actions
+            </span>,
+          ]}
+          caption="Suppressions of this contact"
+        >
+          {(s) => (
+            <tr key={s.reason}>
+              <td>
+                <strong>{s.reason}</strong>
+                <div className="hint">{DESCRIPTION[s.reason]}</div>
+              </td>
+              <td>
+                <DateTime value={s.created_at} timeZone={timeZone} />
+              </td>
+              <td>
+                {s.reason === "complaint" ? (
+                  <span className="hint">Permanent</span>
+                ) : (
+                  <Dialog
+                    label={
+                      <>
+                        Remove<span className="sr-only"> {s.reason} suppression</span>
+                      </>
+                    }
+                    title={`Remove the ${s.reason} suppression`}
+                    className="secondary"
+                  >
+                    {(close) => (
+                      <RemoveForm contactId={contactId} reason={s.reason} close={close} onDone={setNotice} />
+                    )}
+                  </Dialog>
+                )}
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {suppressions.map((s) => (
-              <tr key={s.reason}>
-                <td>
-                  <strong>{s.reason}</strong>
-                  <div className="hint">{DESCRIPTION[s.reason]}</div>
-                </td>
-                <td>
-                  <DateTime value={s.created_at} timeZone={timeZone} />
-                </td>
-                <td>
-                  {s.reason === "complaint" ? (
-                    <span className="hint">Permanent</span>
-                  ) : (
-                    <Dialog
-                      label={
-                        <>
-                          Remove<span className="sr-only"> {s.reason} suppression</span>
-                        </>
-                      }
-                      title={`Remove the ${s.reason} suppression`}
-                      className="secondary"
-                    >
-                      {(close) => (
-                        <RemoveForm
-                          contactId={contactId}
-                          reason={s.reason}
-                          close={close}
-                          onDone={setNotice}
-                        />
-                      )}
-                    </Dialog>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          )}
+        </DataTable>
       )}
       {!blocked && (
         <form action={block} className="row">

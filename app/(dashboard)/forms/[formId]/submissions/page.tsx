@@ -7,6 +7,7 @@ import { formatDateTime, isoInstant } from "@/lib/time/format";
 import { notFoundUnlessUuid } from "@/lib/ids/not-found-unless-uuid";
 import { getForm } from "@/lib/forms/list-forms";
 import { listFormSubmissions, SUBMISSIONS_PAGE_SIZE } from "@/lib/forms/list-form-submissions";
+import { DataTable } from "@/components/ui/data-table";
 
 export const metadata: Metadata = { title: "Form submissions" };
 
@@ -61,39 +62,33 @@ export default async function SubmissionsPage({
         <div className="card empty">No submissions yet.</div>
       ) : (
         <>
-          <table className="data">
-            <caption className="sr-only">
-              Submissions, newest first, page {page} of {pages}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Time ({zone})</th>
-                <th scope="col">Contact</th>
-                <th scope="col">Type</th>
-                <th scope="col">IP address</th>
-                <th scope="col">Payload</th>
+          <DataTable
+            rows={list.items}
+            columns={[<>Time ({zone})</>, "Contact", "Type", "IP address", "Payload"]}
+            caption={
+              <>
+                Submissions, newest first, page {page} of {pages}
+              </>
+            }
+          >
+            {(s) => (
+              <tr key={s.id}>
+                <td>{when(s.created_at)}</td>
+                <td>
+                  <Link href={`/contacts/${s.contact_id}`}>{s.contact_email}</Link>
+                  {s.contact_name && <div className="hint">{s.contact_name}</div>}
+                </td>
+                <td>{TYPE_LABEL[s.submission_type]}</td>
+                <td>{s.ip_address ?? "—"}</td>
+                <td>
+                  <details>
+                    <summary>Show</summary>
+                    <pre className="snippet">{JSON.stringify(s.payload, null, 2)}</pre>
+                  </details>
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {list.items.map((s) => (
-                <tr key={s.id}>
-                  <td>{when(s.created_at)}</td>
-                  <td>
-                    <Link href={`/contacts/${s.contact_id}`}>{s.contact_email}</Link>
-                    {s.contact_name && <div className="hint">{s.contact_name}</div>}
-                  </td>
-                  <td>{TYPE_LABEL[s.submission_type]}</td>
-                  <td>{s.ip_address ?? "—"}</td>
-                  <td>
-                    <details>
-                      <summary>Show</summary>
-                      <pre className="snippet">{JSON.stringify(s.payload, null, 2)}</pre>
-                    </details>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            )}
+          </DataTable>
           <nav className="pagination" aria-label="Pages">
             {page > 1 && <Link href={`?page=${page - 1}`}>← Newer</Link>}
             <span>
