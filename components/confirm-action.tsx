@@ -2,8 +2,8 @@
 
 import { useActionState, useEffect, useId } from "react";
 import type { FormState } from "@/lib/http/form-state";
-import { FormMessage, SubmitButton } from "./form-controls";
-import { Dialog } from "./ui/dialog";
+import { FormMessage } from "./form-controls";
+import { Dialog, DialogActions } from "./ui/dialog";
 
 type Action = (prev: FormState, form: FormData) => Promise<FormState>;
 
@@ -66,14 +66,7 @@ function ConfirmForm({
         <input key={name} type="hidden" name={name} value={value} />
       ))}
       <FormMessage state={state} id={`${id}-message`} />
-      <div className="row">
-        <SubmitButton className="danger" pendingLabel="Working…">
-          {confirmLabel}
-        </SubmitButton>
-        <button type="button" className="secondary" data-autofocus onClick={close}>
-          Cancel
-        </button>
-      </div>
+      <DialogActions submit={confirmLabel} pending="Working…" onCancel={close} danger cancelFirst />
     </form>
   );
 }

@@ -7,7 +7,7 @@ import { SubmitButton } from "@/components/form-controls";
 import { LEGAL_BASES } from "@/lib/consent/consent-rules";
 import type { EmailStatus } from "@/lib/consent/email-status";
 import type { FormState } from "@/lib/http/form-state";
-import { Dialog } from "@/components/ui/dialog";
+import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { StatusMessage } from "@/components/ui/status-message";
 
 export interface SubscriptionControlsProps {
@@ -79,12 +79,7 @@ function ManualSubscribeForm({
           {attestError}
         </span>
       )}
-      <div className="row">
-        <SubmitButton pendingLabel="Subscribing…">Confirm subscription</SubmitButton>
-        <button type="button" className="secondary" onClick={close}>
-          Cancel
-        </button>
-      </div>
+      <DialogActions submit="Confirm subscription" pending="Subscribing…" onCancel={close} />
     </form>
   );
 }

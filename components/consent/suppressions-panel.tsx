@@ -7,7 +7,7 @@ import { StatusMessage } from "@/components/ui/status-message";
 import { DateTime } from "@/components/ui/date-time";
 import type { FormState } from "@/lib/http/form-state";
 import { Dialog } from "@/components/ui/dialog";
-import { DataTable } from "@/components/ui/data-table";
+import { ACTIONS_COLUMN, DataTable } from "@/components/ui/data-table";
 
 export interface SuppressionItem {
   reason: string;
@@ -86,13 +86,7 @@ export function SuppressionsPanel({
       ) : (
         <DataTable
           rows={suppressions}
-          columns={[
-            "Reason",
-            "Since",
-            <span key="actions" className="sr-only">
-              Actions
-            </span>,
-          ]}
+          columns={["Reason", "Since", ACTIONS_COLUMN]}
           caption="Suppressions of this contact"
         >
           {(s) => (

@@ -1,8 +1,7 @@
 "use client";
 
 import { useActionState } from "react";
-import { SubmitButton } from "@/components/form-controls";
-import { Dialog } from "@/components/ui/dialog";
+import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { StatusMessage } from "@/components/ui/status-message";
 import { CONTACT_SOURCES } from "@/lib/contacts/types";
 import type { FormState } from "@/lib/http/form-state";
@@ -56,12 +55,7 @@ function ChangeSourceForm({
           defaultValue={state.values?.reason ?? ""}
         />
       </label>
-      <div className="row">
-        <SubmitButton pendingLabel="Saving…">Change source</SubmitButton>
-        <button type="button" className="secondary" onClick={close}>
-          Cancel
-        </button>
-      </div>
+      <DialogActions submit="Change source" pending="Saving…" onCancel={close} />
     </form>
   );
 }

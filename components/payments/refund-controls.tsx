@@ -3,8 +3,8 @@
 import { useActionState, useEffect } from "react";
 import type { FormState } from "@/lib/http/form-state";
 import { ConfirmAction } from "@/components/confirm-action";
-import { Field, SubmitButton } from "@/components/form-controls";
-import { Dialog } from "@/components/ui/dialog";
+import { Field } from "@/components/form-controls";
+import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { StatusMessage } from "@/components/ui/status-message";
 import { recordRefundFormAction, revertRefundFormAction } from "./transaction-actions";
 
@@ -67,12 +67,7 @@ function RecordRefundForm({ transactionId, workspaceId, remaining, close }: Prop
         <input type="checkbox" name="runAutomations" defaultChecked />
         Run the &lsquo;product refunded&rsquo; automations when it is fully refunded
       </label>
-      <div className="row">
-        <SubmitButton pendingLabel="Recording…">Record refund</SubmitButton>
-        <button type="button" className="secondary" onClick={close}>
-          Cancel
-        </button>
-      </div>
+      <DialogActions submit="Record refund" pending="Recording…" onCancel={close} />
     </form>
   );
 }

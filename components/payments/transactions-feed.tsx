@@ -4,7 +4,7 @@ import { withUser } from "@/lib/db/doors";
 import { getContactTransactions, type FeedItem } from "@/lib/payments/get-contact-transactions";
 import { formatMoney } from "@/lib/payments/money";
 import { RefundControls } from "./refund-controls";
-import { DataTable } from "@/components/ui/data-table";
+import { ACTIONS_COLUMN, DataTable } from "@/components/ui/data-table";
 
 const KIND_LABEL: Record<FeedItem["kind"], string> = {
   transaction: "Purchase",
@@ -49,15 +49,7 @@ export async function TransactionsFeed({
       <h2 id="transactions-heading">Transactions</h2>
       <DataTable
         rows={items}
-        columns={[
-          "Date",
-          "What",
-          "Amount",
-          "Status",
-          <span key="actions" className="sr-only">
-            Actions
-          </span>,
-        ]}
+        columns={["Date", "What", "Amount", "Status", ACTIONS_COLUMN]}
         empty="No purchases, paid tickets or deal payments yet."
       >
         {(item) => (

@@ -35,3 +35,6 @@ export function DataTable<T>({
     </table>
   );
 }
+
+/** The header of a column of row actions: named for screen readers, blank on screen. */
+export const ACTIONS_COLUMN = <span className="sr-only">Actions</span>;

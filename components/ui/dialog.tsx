@@ -1,6 +1,7 @@
 "use client";
 
 import { useCallback, useEffect, useId, useRef, useState } from "react";
+import { SubmitButton } from "@/components/form-controls";
 
 /**
  * The one modal dialog: a trigger button that opens a native <dialog> (showModal: focus moves
@@ -68,5 +69,39 @@ export function Dialog({
         )}
       </dialog>
     </>
+  );
+}
+
+/**
+ * The buttons at the foot of a dialog's form: submit (with its label while pending) and Cancel.
+ * `cancelFirst` puts focus on Cancel when the dialog opens (a destructive confirmation).
+ */
+export function DialogActions({
+  submit,
+  pending,
+  onCancel,
+  danger = false,
+  cancelFirst = false,
+}: {
+  submit: React.ReactNode;
+  pending: string;
+  onCancel: () => void;
+  danger?: boolean;
+  cancelFirst?: boolean;
+}) {
+  return (
+    <div className="row">
+      <SubmitButton className={danger ? "danger" : undefined} pendingLabel={pending}>
+        {submit}
+      </SubmitButton>
+      <button
+        type="button"
+        className="secondary"
+        data-autofocus={cancelFirst || undefined}
+        onClick={onCancel}
+      >
+        Cancel
+      </button>
+    </div>
   );
 }
