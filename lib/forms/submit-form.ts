@@ -3,7 +3,7 @@ import { applySubmission } from "./apply-submission";
 import { authenticateSubmission, type SubmissionCredentials } from "./authenticate-submission";
 import { findFormAndLimit, RateLimitUnavailable } from "./find-form-and-limit";
 import { isUuid, type PublicForm } from "./form-row";
-import { parseBody, type RawBody, type SubmittedBody } from "./parse-body";
+import { parseBody, type RawBody, type SubmittedBody } from "@/lib/http/parse-body";
 import { stageSubmission } from "./stage-submission";
 import { honeypotTripped, submissionFields, type SubmissionFields } from "./submission-fields";
 
