@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { ADMIN_ROLES, requireMember } from "@/lib/auth/context";
 import { withUser } from "@/lib/db/doors";
 import { eventbriteConfigured } from "@/lib/events/eventbrite/client";
-import { getTicketingConnection } from "@/lib/events/ticketing/ticketing-connection";
+import { getTicketingConnectionSummary } from "@/lib/events/ticketing/ticketing-connection";
 import { viewerTimeZone } from "@/lib/events/viewer-time-zone";
 import { formatInZone } from "@/lib/events/zoned-time";
 import { ConfirmAction } from "@/components/confirm-action";
@@ -38,7 +38,7 @@ export default async function TicketingSettingsPage({
   const isAdmin = ADMIN_ROLES.includes(ctx.workspace.role);
   const [connection, zone, lastSync] = await withUser(ctx.claims, (db) =>
     Promise.all([
-      getTicketingConnection(db, ctx.workspace.workspaceId),
+      getTicketingConnectionSummary(db, ctx.workspace.workspaceId),
       viewerTimeZone(db),
       db`select max(last_synced_at) as at from public.events where workspace_id = ${ctx.workspace.workspaceId}`,
     ]),
