@@ -4,35 +4,24 @@ import { useActionState, useRef } from "react";
 import { disconnectAction, saveConnectionAction } from "@/app/(dashboard)/settings/payments/actions";
 import type { FormState } from "@/lib/http/form-state";
 import type { PayprocConnection } from "@/lib/payments/resolve-connection";
-import { Field, FormMessage, SubmitButton } from "@/components/form-controls";
+import { FormMessage, SubmitButton } from "@/components/form-controls";
 
-export function ConnectionForm({ connection }: { connection: PayprocConnection | null }) {
+/**
+ * Spec 2.10: the settings a member chooses. The Stripe account and its live mode are not
+ * fields: they come from Stripe Connect (attack 2).
+ */
+export function ConnectionForm({ connection }: { connection: PayprocConnection }) {
   const [state, action] = useActionState<FormState, FormData>(saveConnectionAction, {});
   const checked = (name: string, stored: boolean | undefined) =>
     state.values ? state.values[name] === "on" : Boolean(stored);
   return (
     <form action={action} className="stack" noValidate aria-describedby="form-message">
       <FormMessage state={state} />
-      <Field
-        label="Stripe account id"
-        name="payprocAccountId"
-        placeholder="acct_…"
-        hint="The connected account whose events belong to this workspace. Leave empty to take events without an account (test setups) when no other workspace does."
-        state={
-          state.values
-            ? state
-            : { ...state, values: { payprocAccountId: connection?.payproc_account_id ?? "" } }
-        }
-      />
-      <label className="check">
-        <input type="checkbox" name="livemode" defaultChecked={checked("livemode", connection?.livemode)} />
-        Live mode (events from Stripe&apos;s live mode rather than test mode)
-      </label>
       <label className="check">
         <input
           type="checkbox"
           name="autoSubscribePurchasers"
-          defaultChecked={checked("autoSubscribePurchasers", connection?.auto_subscribe_purchasers)}
+          defaultChecked={checked("autoSubscribePurchasers", connection.auto_subscribe_purchasers)}
           aria-describedby="auto-subscribe-hint"
         />
         Subscribe purchasers to marketing email
@@ -42,7 +31,7 @@ export function ConnectionForm({ connection }: { connection: PayprocConnection |
         their original consent.
       </span>
       <div>
-        <SubmitButton>{connection ? "Save connection" : "Connect"}</SubmitButton>
+        <SubmitButton>Save settings</SubmitButton>
       </div>
     </form>
   );

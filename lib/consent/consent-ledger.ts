@@ -1,3 +1,4 @@
+import Papa from "papaparse";
 import type { Db } from "@/lib/db/doors";
 
 export interface LedgerEntry {
@@ -33,23 +34,24 @@ export function actorLabel(entry: Pick<LedgerEntry, "actor" | "flow">): string {
   return entry.actor ?? (SELF_SERVICE.has(entry.flow) ? "Contact" : "System");
 }
 
-function csvCell(value: unknown): string {
-  if (value === null || value === undefined) return "";
-  let text = value instanceof Date ? value.toISOString() : String(value);
-  // a cell a spreadsheet would run as a formula is prefixed, so it stays text
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
-/** The ledger as CSV (RFC 4180), oldest first, for a GDPR request. */
+/**
+ * The ledger as CSV (RFC 4180), oldest first, for a GDPR request. papaparse's escapeFormulae
+ * prefixes a cell a spreadsheet would run as a formula (= + - @ tab CR), so it stays text.
+ */
 export function consentLedgerCsv(email: string, entries: LedgerEntry[]): string {
-  const header = ["timestamp", "email", "action", "flow", "source", "legal_basis", "reason", "ip", "actor"];
-  const rows = [...entries]
+  const fields = ["timestamp", "email", "action", "flow", "source", "legal_basis", "reason", "ip", "actor"];
+  const data = [...entries]
     .reverse()
-    .map((e) =>
-      [e.created_at, email, e.action, e.flow, e.source, e.legal_basis, e.reason, e.ip, actorLabel(e)]
-        .map(csvCell)
-        .join(","),
-    );
-  return [header.join(","), ...rows].join("\r\n") + "\r\n";
+    .map((e) => [
+      e.created_at instanceof Date ? e.created_at.toISOString() : e.created_at,
+      email,
+      e.action,
+      e.flow,
+      e.source,
+      e.legal_basis,
+      e.reason,
+      e.ip,
+      actorLabel(e),
+    ]);
+  return Papa.unparse({ fields, data }, { escapeFormulae: true, newline: "\r\n" }) + "\r\n";
 }

@@ -6,7 +6,7 @@ import { applyConsent } from "@/lib/consent/apply-consent";
 import { addNote } from "@/lib/notes/add-note";
 import { fireTrigger } from "@/lib/automations/fire-trigger";
 import type { FormRow } from "./form-row";
-import type { SubmittedBody } from "./parse-body";
+import type { SubmittedBody } from "@/lib/http/parse-body";
 import type { SubmissionFields } from "./submission-fields";
 
 export type SubmissionType = "direct" | "api_key" | "verified_email";

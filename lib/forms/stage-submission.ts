@@ -1,7 +1,7 @@
 import type { Db } from "@/lib/db/doors";
 import { sendEmail } from "@/lib/email/send-email";
 import type { PublicForm } from "./form-row";
-import type { SubmittedBody } from "./parse-body";
+import type { SubmittedBody } from "@/lib/http/parse-body";
 import { verificationEmail } from "./verification-email";
 import { newVerificationToken } from "./verification-token";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { PersonField, PersonFields } from "@/lib/contacts/contact-row";
-import type { SubmittedBody } from "./parse-body";
+import type { SubmittedBody } from "@/lib/http/parse-body";
 
 /**
  * The body keys a form submission understands (spec 4.2; DESIGN 5 for the names the spec

@@ -4,7 +4,7 @@ import { authenticateSubmission, type SubmissionCredentials } from "./authentica
 import { findFormAndLimit, RateLimitUnavailable } from "./find-form-and-limit";
 import { isUuid } from "@/lib/ids/uuid";
 import type { PublicForm } from "./form-row";
-import { parseBody, type RawBody, type SubmittedBody } from "./parse-body";
+import { parseBody, type RawBody, type SubmittedBody } from "@/lib/http/parse-body";
 import { stageSubmission } from "./stage-submission";
 import { honeypotTripped, submissionFields, type SubmissionFields } from "./submission-fields";
 

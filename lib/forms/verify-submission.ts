@@ -1,7 +1,7 @@
 import type { Db } from "@/lib/db/doors";
 import { applySubmission } from "./apply-submission";
 import type { FormRow } from "./form-row";
-import type { SubmittedBody } from "./parse-body";
+import type { SubmittedBody } from "@/lib/http/parse-body";
 import { submissionFields } from "./submission-fields";
 import { looksLikeToken, verificationDigest } from "./verification-token";
 

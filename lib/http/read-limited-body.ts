@@ -1,13 +1,23 @@
+/** DESIGN 7: forms and RSVP. */
+export const FORM_BODY_LIMIT = 64 * 1024;
+/** DESIGN 7: the payproc, ticketing and email webhooks. */
+export const WEBHOOK_BODY_LIMIT = 1024 * 1024;
+
+export type RawBody = { bytes: Uint8Array } | { tooLarge: true };
+
 /**
- * Reads a request body up to `limit` bytes. A declared or actual size above it stops the
- * read (the rest is never buffered) and answers `{ tooLarge: true }`.
+ * The one reader of request bodies (DESIGN 7, attack 5). A declared Content-Length above
+ * `limit` is refused before anything is read; otherwise the stream is read chunk by chunk and
+ * cancelled as soon as the count passes the cap, so at most `limit` bytes plus one chunk are
+ * ever held, whatever the client declared (chunked, or a Content-Length that lies). Route
+ * handlers never call request.text()/json()/formData()/arrayBuffer() (an ESLint rule).
  */
-export async function readLimitedBody(
-  request: Request,
-  limit: number,
-): Promise<{ bytes: Uint8Array } | { tooLarge: true }> {
+export async function readLimitedBody(request: Request, limit: number): Promise<RawBody> {
   const declared = Number(request.headers.get("content-length"));
-  if (Number.isFinite(declared) && declared > limit) return { tooLarge: true };
+  if (Number.isFinite(declared) && declared > limit) {
+    await request.body?.cancel().catch(() => {});
+    return { tooLarge: true };
+  }
   if (!request.body) return { bytes: new Uint8Array() };
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -29,4 +39,21 @@ export async function readLimitedBody(
     offset += chunk.byteLength;
   }
   return { bytes };
+}
+
+/**
+ * A body as UTF-8 text (webhooks, whose signature covers the raw text): over the cap 413,
+ * bytes that are not UTF-8 400.
+ */
+export async function readLimitedText(
+  request: Request,
+  limit: number,
+): Promise<{ text: string } | { status: 400 | 413; error: string }> {
+  const raw = await readLimitedBody(request, limit);
+  if ("tooLarge" in raw) return { status: 413, error: "The request body is too large." };
+  try {
+    return { text: new TextDecoder("utf-8", { fatal: true }).decode(raw.bytes) };
+  } catch {
+    return { status: 400, error: "The request body is not valid UTF-8." };
+  }
 }

@@ -9,6 +9,9 @@ export type BackfillCaller =
 /**
  * DESIGN 5: the backfill endpoints accept a signed-in owner or admin of the workspace, or
  * `Authorization: Bearer <SERVICE_API_KEY>`. The backfill itself then runs as the service.
+ * A cookie caller must come from this site (attack 8): a GET is sent cross-site with a
+ * SameSite=Lax cookie, so the browser's Sec-Fetch-Site must say `same-origin` (a page of this
+ * app) or `none` (typed in the address bar); anything else, or no such header, is refused.
  */
 export async function authorizeBackfill(request: Request, workspaceId: string): Promise<BackfillCaller> {
   const token = bearerToken(request.headers.get("authorization"));
@@ -17,6 +20,13 @@ export async function authorizeBackfill(request: Request, workspaceId: string): 
       ? { ok: true, via: "service_key" }
       : { ok: false, status: 401, error: "The service key is not valid." };
   }
+  const site = request.headers.get("sec-fetch-site");
+  if (site !== "same-origin" && site !== "none")
+    return {
+      ok: false,
+      status: 403,
+      error: "Open this address from the dashboard, or send Authorization: Bearer <service key>.",
+    };
   const claims = await getClaims();
   if (!claims)
     return {

@@ -1,39 +1,44 @@
 import type { Db } from "@/lib/db/doors";
 import type { PayprocConnection } from "./resolve-connection";
 
-export interface SavePayprocConnectionInput {
-  workspaceId: string;
-  payprocAccountId: string | null;
-  livemode: boolean;
-  autoSubscribePurchasers: boolean;
-}
-
-export const ACCOUNT_TAKEN = "This Stripe account is already connected to another workspace.";
-
 /**
- * Spec 2.10: the workspace's payproc_connections row (one per workspace), created or
- * updated. Runs as the member: RLS lets only owners and admins write it.
+ * Spec 2.10: the workspace's payproc_connections row (one per workspace), created or replaced
+ * with what Stripe Connect answered (flows/complete-stripe-connection.ts is the only caller:
+ * the account id and live mode are never typed by a member, attack 2). Runs as the member:
+ * RLS lets only owners and admins write it. An account connected to another workspace hits
+ * the unique key and is reported as `{ error }` without saying so.
  */
 export async function savePayprocConnection(
   db: Db,
-  input: SavePayprocConnectionInput,
+  input: { workspaceId: string; payprocAccountId: string; livemode: boolean },
 ): Promise<{ data: PayprocConnection } | { error: string }> {
   try {
     const [row] = await db.savepoint(
       (sp) => sp<PayprocConnection[]>`
-        insert into public.payproc_connections (workspace_id, payproc_account_id, livemode, auto_subscribe_purchasers)
-        values (${input.workspaceId}, ${input.payprocAccountId}, ${input.livemode}, ${input.autoSubscribePurchasers})
+        insert into public.payproc_connections (workspace_id, payproc_account_id, livemode)
+        values (${input.workspaceId}, ${input.payprocAccountId}, ${input.livemode})
         on conflict (workspace_id) do update set
           payproc_account_id = excluded.payproc_account_id,
-          livemode = excluded.livemode,
-          auto_subscribe_purchasers = excluded.auto_subscribe_purchasers
+          livemode = excluded.livemode
         returning id, workspace_id, payproc_account_id, livemode, auto_subscribe_purchasers`,
     );
     return { data: row };
   } catch (error) {
-    if ((error as { code?: string }).code === "23505") return { error: ACCOUNT_TAKEN };
+    if ((error as { code?: string }).code === "23505") return { error: "not saved" };
     throw error;
   }
+}
+
+/** The one setting a member chooses: subscribe purchasers (spec 2.10). Admin+ by RLS. */
+export async function savePayprocSettings(
+  db: Db,
+  input: { workspaceId: string; autoSubscribePurchasers: boolean },
+): Promise<{ data: { updated: boolean } }> {
+  const rows = await db`
+    update public.payproc_connections set auto_subscribe_purchasers = ${input.autoSubscribePurchasers}
+    where workspace_id = ${input.workspaceId}
+    returning id`;
+  return { data: { updated: rows.length > 0 } };
 }
 
 /** Removes the connection; purchases already recorded stay. */

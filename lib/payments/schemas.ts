@@ -56,17 +56,11 @@ export const recordRefundForm = z.object({
     .transform((v) => v === "on" || v === "true"),
 });
 
-/** Payment connection settings (spec 2.10). */
-export const connectionForm = z.object({
-  payprocAccountId: z
-    .string()
-    .trim()
-    .regex(/^(acct_[A-Za-z0-9]{1,64})?$/, "A Stripe account id starts with acct_, like acct_1Abc2Def3Ghi.")
-    .transform((v) => v || null),
-  livemode: z
-    .string()
-    .optional()
-    .transform((v) => v === "on"),
+/**
+ * Payment connection settings (spec 2.10): only what a member chooses. The account and its
+ * live mode come from Stripe Connect (attack 2); a typed account id is not a field.
+ */
+export const connectionSettingsForm = z.object({
   autoSubscribePurchasers: z
     .string()
     .optional()

@@ -36,11 +36,13 @@ async function signUpAndConnect(page: Page): Promise<string> {
   await page.getByRole("button", { name: "Create account" }).click();
   await expect(page).toHaveURL(/\/contacts$/);
 
-  const account = `acct_e2e${stamp}`;
+  // attack 2: the account comes from Stripe Connect (the fake approves at once), never typed
   await page.goto("/settings/payments");
-  await page.getByLabel("Stripe account id").fill(account);
-  await page.getByRole("button", { name: "Connect" }).click();
-  await expect(page.getByText("The payment connection is saved.")).toBeVisible();
+  await page.getByRole("button", { name: "Connect with Stripe" }).click();
+  await expect(page).toHaveURL(/\/settings\/payments\?connected=1$/);
+  await expect(page.getByText("Connected to Stripe.")).toBeVisible();
+  const account = (await page.getByTestId("connected-account").textContent())!.trim();
+  expect(account).toMatch(/^acct_/);
   return account;
 }
 

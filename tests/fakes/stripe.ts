@@ -39,6 +39,7 @@ export interface LoggedRequest {
 
 export const FAKE_STRIPE_KEY = "sk_test_fake_key";
 export const FAKE_WEBHOOK_SECRET = "whsec_fake_test_secret";
+export const FAKE_CONNECT_CLIENT_ID = "ca_fake_connect_client";
 
 export interface StripeFake {
   url: string;
@@ -66,6 +67,12 @@ export interface StripeFake {
     opts?: { account?: string | null; livemode?: boolean; id?: string },
   ): SignedEvent;
   checkoutEvent(session: Obj, opts?: { account?: string | null; id?: string }): SignedEvent;
+  /**
+   * Stripe Connect OAuth: a single-use authorization code that POST /oauth/token exchanges
+   * for this account (a fresh acct_ id unless given). GET /oauth/authorize issues one for a
+   * fresh account and sends the browser back at once, as if the person had approved.
+   */
+  issueConnectCode(opts?: { account?: string; livemode?: boolean }): { code: string; account: string };
   refundEvent(charge: Obj, opts?: { account?: string | null; id?: string }): SignedEvent;
 }
 
@@ -76,6 +83,13 @@ export async function startStripeFake(options: { port?: number } = {}): Promise<
   const refunds: Stored[] = [];
   const failures: { path: string | RegExp; failure: Failure; left: number }[] = [];
   const requests: LoggedRequest[] = [];
+  const connectCodes = new Map<string, { account: string; livemode: boolean }>();
+  const issueConnectCode = (opts: { account?: string; livemode?: boolean } = {}) => {
+    const code = `ac_fake_${Math.random().toString(36).slice(2, 12)}`;
+    const account = opts.account ?? `acct_fake${Math.random().toString(36).slice(2, 12)}`;
+    connectCodes.set(code, { account, livemode: opts.livemode ?? false });
+    return { code, account };
+  };
 
   const notFound = (res: ServerResponse, what: string) =>
     send(res, 404, {
@@ -99,6 +113,13 @@ export async function startStripeFake(options: { port?: number } = {}): Promise<
     const account = (req.headers["stripe-account"] as string | undefined) ?? null;
     const path = url.pathname;
     if (path.startsWith("/__control/")) return control(res, path, body);
+    if (path === "/oauth/authorize" && req.method === "GET") {
+      const back = new URL(url.searchParams.get("redirect_uri") ?? "");
+      back.searchParams.set("code", issueConnectCode().code);
+      back.searchParams.set("state", url.searchParams.get("state") ?? "");
+      res.writeHead(302, { location: back.toString() });
+      return res.end();
+    }
     requests.push({ method: req.method ?? "GET", path, query: url.searchParams, account });
     const failure = failures.find(
       (f) => f.left > 0 && (typeof f.path === "string" ? path === f.path : f.path.test(path)),
@@ -113,6 +134,25 @@ export async function startStripeFake(options: { port?: number } = {}): Promise<
       return send(res, 401, {
         error: { type: "invalid_request_error", message: "Invalid API Key provided" },
       });
+    if (path === "/oauth/token" && req.method === "POST") {
+      const form = new URLSearchParams(body);
+      const grant = connectCodes.get(form.get("code") ?? "");
+      if (form.get("grant_type") !== "authorization_code" || !grant)
+        return send(res, 400, {
+          error: "invalid_grant",
+          error_description: `Authorization code does not exist: ${form.get("code")}`,
+        });
+      connectCodes.delete(form.get("code")!);
+      return send(res, 200, {
+        access_token: "sk_test_connected_fake",
+        livemode: grant.livemode,
+        refresh_token: "rt_fake",
+        token_type: "bearer",
+        stripe_publishable_key: "pk_test_fake",
+        stripe_user_id: grant.account,
+        scope: "read_write",
+      });
+    }
     const q = url.searchParams;
     let m: RegExpExecArray | null;
     if ((m = /^\/v1\/checkout\/sessions\/([^/]+)\/line_items$/.exec(path))) {
@@ -154,6 +194,7 @@ export async function startStripeFake(options: { port?: number } = {}): Promise<
   }
 
   const fake: Omit<StripeFake, "url" | "env" | "stop"> = {
+    issueConnectCode,
     requests,
     addCheckout(input) {
       const livemode = input.livemode ?? false;
@@ -259,6 +300,7 @@ export async function startStripeFake(options: { port?: number } = {}): Promise<
       STRIPE_API_BASE: url,
       STRIPE_SECRET_KEY: FAKE_STRIPE_KEY,
       STRIPE_WEBHOOK_SECRET: FAKE_WEBHOOK_SECRET,
+      STRIPE_CONNECT_CLIENT_ID: FAKE_CONNECT_CLIENT_ID,
     },
     stop: () =>
       new Promise<void>((resolve) => {

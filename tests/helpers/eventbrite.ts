@@ -1,5 +1,6 @@
 import { afterAll, beforeAll } from "vitest";
 import type { Sql } from "@/lib/db/client";
+import { generateWebhookSecret, hashWebhookSecret } from "@/lib/events/ticketing/webhook-secret";
 import { startFakeEventbrite, type FakeEventbrite } from "../fakes/eventbrite";
 
 /**
@@ -32,20 +33,26 @@ export function setupFakeEventbrite(): { fake: FakeEventbrite } {
   return handle;
 }
 
+/** The raw webhook secret of each connection made by connectToFake, by webhook id. */
+const secrets = new Map<string, string>();
+export const webhookSecretOf = (webhookId: string): string | null => secrets.get(webhookId) ?? null;
+
 /** A workspace connected to the fake: a token it accepts and a webhook registered there. */
 export async function connectToFake(
   sql: Sql,
   fake: FakeEventbrite,
   workspaceId: string,
   opts: { autoSubscribe?: boolean } = {},
-): Promise<{ token: string; webhookId: string }> {
+): Promise<{ token: string; webhookId: string; secret: string }> {
   const token = fake.issueToken();
   const webhookId = `wh_${workspaceId.slice(0, 8)}_${Math.random().toString(36).slice(2, 8)}`;
   fake.webhooks.set(webhookId, { id: webhookId });
+  const secret = generateWebhookSecret();
+  secrets.set(webhookId, secret);
   await sql`
-    insert into ticketing_connections (workspace_id, access_token, organization_id, organization_name, webhook_id, auto_subscribe_attendees)
-    values (${workspaceId}, ${token}, ${fake.organization.id}, ${fake.organization.name}, ${webhookId}, ${opts.autoSubscribe ?? false})`;
-  return { token, webhookId };
+    insert into ticketing_connections (workspace_id, access_token, organization_id, organization_name, webhook_id, webhook_secret_hash, auto_subscribe_attendees)
+    values (${workspaceId}, ${token}, ${fake.organization.id}, ${fake.organization.name}, ${webhookId}, ${hashWebhookSecret(secret)}, ${opts.autoSubscribe ?? false})`;
+  return { token, webhookId, secret };
 }
 
 /** The body Eventbrite POSTs for an action on an object. */

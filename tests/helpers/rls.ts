@@ -68,7 +68,13 @@ const countByKey = async (sql: Sql, table: string, key: Row) =>
 export async function observe(sql: Sql, t: Tenants, table: string, op: Op, caller: Caller): Promise<Outcome> {
   const user = userOf(t, caller);
   // notification_reads are personal: a caller marks a notification read for themself
-  const own = table === "notification_reads" && user ? { user_id: user.id } : {};
+  // and a consent_events entry names its author (attack 7: actor_user_id = auth.uid())
+  const own =
+    table === "notification_reads" && user
+      ? { user_id: user.id }
+      : table === "consent_events" && user
+        ? { actor_user_id: user.id }
+        : {};
   if (op === "insert") {
     const row = await buildRow(sql, table, t.a, own);
     const before = await countInA(sql, table, t);
@@ -79,7 +85,12 @@ export async function observe(sql: Sql, t: Tenants, table: string, op: Op, calle
   }
   const target = await insertRow(sql, table, t.a, own);
   const key = keyOf(table, target);
-  const match = (db: Db) => db`to_jsonb(t) @> ${db.json(key as never)}`;
+  // column by column, not to_jsonb(t): a whole-row reference needs SELECT on every column,
+  // and some columns are service-only (ticketing_connections.access_token)
+  const match = (db: Db) =>
+    Object.entries(key)
+      .map(([column, value]) => db`t.${db(column)}::text = ${value}`)
+      .reduce((all, one) => db`${all} and ${one}`);
   if (op === "select") {
     const r = await attempt(() =>
       as(t, caller, (db) => db`select count(*)::int as n from ${db(table)} t where ${match(db)}`),

@@ -4,12 +4,16 @@ import { acceptTicketingDelivery } from "@/lib/events/ticketing/accept-ticketing
 import { processTicketingDelivery } from "@/lib/events/ticketing/process-ticketing-deliveries";
 import type { FakeEventbrite } from "../fakes/eventbrite";
 import { paidClass } from "../fakes/eventbrite";
-import { connectToFake } from "./eventbrite";
+import { connectToFake, webhookSecretOf } from "./eventbrite";
 import { createWorkspace } from "./factories";
 
 /** The steps of a ticketing webhook test: accept a delivery, process it, look at the result. */
 export function ticketingSteps(db: { sql: Sql }, eb: { fake: FakeEventbrite }) {
-  const accept = (body: unknown) => withService((tx) => acceptTicketingDelivery(tx, body));
+  /** As Eventbrite delivers it: to the endpoint registered with the connection's secret. */
+  const accept = (body: unknown) => {
+    const webhookId = String((body as { config?: { webhook_id?: unknown } })?.config?.webhook_id ?? "");
+    return withService((tx) => acceptTicketingDelivery(tx, { body, secret: webhookSecretOf(webhookId) }));
+  };
 
   async function deliver(body: unknown) {
     const accepted = await accept(body);

@@ -91,10 +91,17 @@ describe("the backfill endpoints (spec 4.11, 4.12; DESIGN 5 authentication)", ()
     query: string,
     headers: Record<string, string> = {},
   ) =>
-    route.GET(new Request(`http://localhost/api/admin/x?${query}`, { headers })).then(async (r) => ({
-      status: r.status,
-      body: await r.json(),
-    }));
+    // a dashboard page's fetch (attack 8: cookie callers must be same-origin)
+    route
+      .GET(
+        new Request(`http://localhost/api/admin/x?${query}`, {
+          headers: { "sec-fetch-site": "same-origin", ...headers },
+        }),
+      )
+      .then(async (r) => ({
+        status: r.status,
+        body: await r.json(),
+      }));
 
   test("DESIGN 5: the service key, or a signed-in owner or admin; members, strangers and bad keys are refused", async () => {
     process.env.SERVICE_API_KEY = KEY;

@@ -1,5 +1,6 @@
+import { createHash } from "node:crypto";
 import { describe, expect, test } from "vitest";
-import { withService, withUser } from "@/lib/db/doors";
+import { withService } from "@/lib/db/doors";
 import { signValue } from "@/lib/auth/tokens";
 import {
   completeTicketingConnection,
@@ -22,7 +23,7 @@ describe("4.5 OAuth connection flow: GET /api/auth/ticketing/callback", () => {
   test("a good state: token exchanged, organisation found, one webhook for the three actions, connection stored", async () => {
     const ws = await createWorkspace(db.sql);
     const state = await stateFor(ws.id, ws.owner.id);
-    const result = await withUser(ws.owner.claims, (tx) =>
+    const result = await withService((tx) =>
       completeTicketingConnection(tx, {
         workspaceId: ws.id,
         userId: ws.owner.id,
@@ -38,10 +39,13 @@ describe("4.5 OAuth connection flow: GET /api/auth/ticketing/callback", () => {
     });
     expect(eb.fake.tokens.has(row.access_token)).toBe(true);
     const hook = eb.fake.webhooks.get(row.webhook_id);
-    expect(hook).toMatchObject({
-      endpoint_url: "http://crm.test/api/webhooks/ticketing",
-      actions: "order.placed,order.refunded,attendee.updated",
-    });
+    expect(hook).toMatchObject({ actions: "order.placed,order.refunded,attendee.updated" });
+    // DESIGN 7: the endpoint carries a random secret; the connection keeps its SHA-256 only
+    const endpoint = new URL(String(hook!.endpoint_url));
+    expect(`${endpoint.origin}${endpoint.pathname}`).toBe("http://crm.test/api/webhooks/ticketing");
+    const secret = endpoint.searchParams.get("secret")!;
+    expect(secret.length).toBeGreaterThanOrEqual(32);
+    expect(row.webhook_secret_hash).toBe(createHash("sha256").update(secret).digest("hex"));
   });
 
   test("a forged state, or one signed for another workspace or member, stores nothing and never exchanges the code", async () => {
@@ -56,7 +60,7 @@ describe("4.5 OAuth connection flow: GET /api/auth/ticketing/callback", () => {
       await signValue("another-purpose", { workspaceId: ws.id, userId: ws.owner.id }),
     ];
     for (const state of forged) {
-      const result = await withUser(ws.owner.claims, (tx) =>
+      const result = await withService((tx) =>
         completeTicketingConnection(tx, {
           workspaceId: ws.id,
           userId: ws.owner.id,
@@ -73,7 +77,7 @@ describe("4.5 OAuth connection flow: GET /api/auth/ticketing/callback", () => {
   test("reconnecting replaces the connection and removes the previous webhook; disconnect removes webhook and row", async () => {
     const ws = await createWorkspace(db.sql);
     const connect = async () =>
-      withUser(ws.owner.claims, async (tx) =>
+      withService(async (tx) =>
         completeTicketingConnection(tx, {
           workspaceId: ws.id,
           userId: ws.owner.id,
@@ -90,7 +94,9 @@ describe("4.5 OAuth connection flow: GET /api/auth/ticketing/callback", () => {
     expect(eb.fake.webhooks.has(first.webhook_id)).toBe(false);
     expect(eb.fake.webhooks.has(rows[0].webhook_id)).toBe(true);
 
-    const result = await withUser(ws.owner.claims, (tx) => disconnectTicketing(tx, { workspaceId: ws.id }));
+    const result = await withService((tx) =>
+      disconnectTicketing(tx, { workspaceId: ws.id, userId: ws.owner.id }),
+    );
     expect(result).toEqual({ data: { disconnected: true } });
     expect(eb.fake.webhooks.has(rows[0].webhook_id)).toBe(false);
     expect(await db.sql`select 1 from ticketing_connections where workspace_id = ${ws.id}`).toHaveLength(0);

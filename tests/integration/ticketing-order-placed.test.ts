@@ -165,7 +165,7 @@ describe("DESIGN 4: which deliveries are accepted", () => {
       attendees: [{}],
     });
     const result = await accept(delivery(eb.fake, "wh_unknown", "order.placed", `/orders/${order.id}/`));
-    expect(result).toEqual({ status: 403, error: "Unknown webhook." });
+    expect(result).toEqual({ status: 403, error: "This delivery is not accepted." });
     const [{ n }] =
       await db.sql`select count(*)::int as n from webhook_inbox where payload->'config'->>'webhook_id' = 'wh_unknown'`;
     expect(n).toBe(0);
@@ -180,7 +180,7 @@ describe("DESIGN 4: which deliveries are accepted", () => {
       `${eb.fake.url}/v2/orders/1/`,
     ]) {
       const result = await accept({ api_url, config: { action: "order.placed", webhook_id: webhookId } });
-      expect(result).toEqual({ status: 403, error: "The api_url is not the Eventbrite API." });
+      expect(result).toEqual({ status: 403, error: "This delivery is not accepted." });
     }
     const wrongObject = await accept(delivery(eb.fake, webhookId, "order.placed", "/users/me/"));
     expect(wrongObject.status).toBe(400);

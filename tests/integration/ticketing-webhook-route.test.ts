@@ -1,6 +1,6 @@
 import { describe, expect, test, vi } from "vitest";
 import { setupTestDatabase } from "../helpers/db";
-import { connectToFake, delivery, setupFakeEventbrite } from "../helpers/eventbrite";
+import { connectToFake, delivery, setupFakeEventbrite, webhookSecretOf } from "../helpers/eventbrite";
 import { createWorkspace } from "../helpers/factories";
 
 // after() needs Next's request scope: here it only records the work to run after the answer
@@ -16,8 +16,16 @@ const { GET: retry } = await import("@/app/api/admin/retry-ticketing-webhooks/ro
 const db = setupTestDatabase();
 const eb = setupFakeEventbrite();
 
-const post = (body: unknown) =>
-  POST(new Request("http://crm.test/api/webhooks/ticketing", { method: "POST", body: JSON.stringify(body) }));
+/** As Eventbrite posts it: to the endpoint registered with the connection's secret. */
+const post = (body: { config: { webhook_id: string; action?: string } } & Record<string, unknown>) => {
+  const secret = encodeURIComponent(webhookSecretOf(body.config.webhook_id) ?? "");
+  return POST(
+    new Request(`http://crm.test/api/webhooks/ticketing?secret=${secret}`, {
+      method: "POST",
+      body: JSON.stringify(body),
+    }),
+  );
+};
 
 describe("4.5 POST /api/webhooks/ticketing", () => {
   test("4.5: answers 200 at once with the delivery kept, and processes it after the answer", async () => {

@@ -1,32 +1,49 @@
-import { describe, expect, test } from "vitest";
-import { clientIp } from "@/lib/http/client-ip";
-
-test("the client IP is the first X-Forwarded-For address; junk is ignored", () => {
-  expect(clientIp(new Headers({ "x-forwarded-for": "203.0.113.7, 10.0.0.1" }))).toBe("203.0.113.7");
-  expect(clientIp(new Headers({ "x-forwarded-for": "::ffff:198.51.100.2" }))).toBe("198.51.100.2");
-  expect(clientIp(new Headers({ "x-forwarded-for": "[2001:db8::1]:443" }))).toBe("2001:db8::1");
-  expect(clientIp(new Headers({ "x-forwarded-for": "203.0.113.7:5555" }))).toBe("203.0.113.7");
-  expect(clientIp(new Headers({ "x-real-ip": "198.51.100.9" }))).toBe("198.51.100.9");
-  expect(clientIp(new Headers({ "x-forwarded-for": "<script>" }))).toBeNull();
-  expect(clientIp(new Headers())).toBeNull();
-});
+import { afterEach, describe, expect, test } from "vitest";
+import { clientIp, trustedProxyHops } from "@/lib/http/client-ip";
 
 const h = (xff?: string) => new Headers(xff === undefined ? {} : { "x-forwarded-for": xff });
 
-describe("DESIGN 5: the client IP is the first address of X-Forwarded-For", () => {
-  test("takes the first of several addresses", () => {
-    expect(clientIp(h("203.0.113.7, 10.0.0.1, 10.0.0.2"))).toBe("203.0.113.7");
-    expect(clientIp(h("2001:db8::1, 10.0.0.1"))).toBe("2001:db8::1");
+describe("DESIGN 7: the client is TRUSTED_PROXY_HOPS entries from the right of X-Forwarded-For", () => {
+  afterEach(() => {
+    delete process.env.TRUSTED_PROXY_HOPS;
   });
+
+  test("one hop: the single value is the client; behind an appending proxy the client's own entries are ignored", () => {
+    expect(clientIp(h("203.0.113.7"), 1)).toBe("203.0.113.7");
+    expect(clientIp(h("6.6.6.6, 203.0.113.7"), 1)).toBe("203.0.113.7");
+    expect(clientIp(h("1.1.1.1, 2.2.2.2,203.0.113.7"), 1)).toBe("203.0.113.7");
+  });
+
+  test("two hops (a CDN in front of nginx): second from the right", () => {
+    expect(clientIp(h("6.6.6.6, 203.0.113.7, 10.0.0.1"), 2)).toBe("203.0.113.7");
+    expect(clientIp(h("203.0.113.7"), 2)).toBe("203.0.113.7");
+  });
+
+  test("zero hops: nothing in the headers is trusted", () => {
+    expect(clientIp(h("203.0.113.7"), 0)).toBeNull();
+    expect(clientIp(new Headers({ "x-real-ip": "198.51.100.9" }), 1)).toBeNull();
+  });
+
+  test("the default is one hop; junk settings fall back to it", () => {
+    expect(trustedProxyHops()).toBe(1);
+    process.env.TRUSTED_PROXY_HOPS = "2";
+    expect(trustedProxyHops()).toBe(2);
+    expect(clientIp(h("6.6.6.6, 203.0.113.7, 10.0.0.1"))).toBe("203.0.113.7");
+    process.env.TRUSTED_PROXY_HOPS = "-3";
+    expect(trustedProxyHops()).toBe(1);
+  });
+
   test("unwraps a port, brackets and IPv4-mapped IPv6", () => {
     expect(clientIp(h("203.0.113.7:5123"))).toBe("203.0.113.7");
     expect(clientIp(h("[2001:db8::1]:443"))).toBe("2001:db8::1");
     expect(clientIp(h("::ffff:203.0.113.7"))).toBe("203.0.113.7");
   });
+
   test("null when absent or not an address, so it is safe for an inet column", () => {
     expect(clientIp(h())).toBeNull();
     expect(clientIp(h(""))).toBeNull();
-    expect(clientIp(h("unknown, 10.0.0.1"))).toBeNull();
+    expect(clientIp(h("10.0.0.1, unknown"))).toBeNull();
     expect(clientIp(h("'; drop table contacts; --"))).toBeNull();
+    expect(clientIp(h("<script>"))).toBeNull();
   });
 });

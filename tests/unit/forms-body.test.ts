@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { formKeyMatches, generateFormKey, hashFormKey } from "@/lib/forms/api-key";
-import { parseBody } from "@/lib/forms/parse-body";
+import { parseBody } from "@/lib/http/parse-body";
 import { honeypotTripped, isTruthy, submissionFields } from "@/lib/forms/submission-fields";
 import { looksLikeToken, newVerificationToken, verificationDigest } from "@/lib/forms/verification-token";
 import { safeRedirectUrl } from "@/lib/forms/redirect-url";

@@ -4,6 +4,7 @@ import { revalidatePath } from "next/cache";
 import { headers } from "next/headers";
 import { z } from "zod";
 import { withMember } from "@/lib/auth/context";
+import { withService } from "@/lib/db/doors";
 import { manualSubscribe } from "@/lib/consent/manual-subscribe";
 import { addManualSuppression, removeSuppression } from "@/lib/consent/suppressions";
 import { unsubscribeContact } from "@/lib/consent/unsubscribe-contact";
@@ -48,13 +49,14 @@ export async function manualSubscribeAction(
 export async function unsubscribeAction(contactId: string, _prev: FormState): Promise<FormState> {
   const id = contactIdSchema.safeParse(contactId);
   if (!id.success) return { message: "Contact not found." };
-  const result = await withMember((db, ctx) =>
-    unsubscribeContact(db, {
-      contactId: id.data,
-      workspaceId: ctx.workspace.workspaceId,
-      flow: "manual_unsubscribe",
-      actorUserId: ctx.userId,
-    }),
+  const member = await withMember(async (_db, ctx) => ({
+    workspaceId: ctx.workspace.workspaceId,
+    actorUserId: ctx.userId,
+  }));
+  // The service door: members may add only 'manual' suppressions (attack 7) and the
+  // 'unsubscribe' one is the system's to write; the contact must be in the member's workspace.
+  const result = await withService((db) =>
+    unsubscribeContact(db, { contactId: id.data, flow: "manual_unsubscribe", ...member }),
   );
   if ("error" in result) return { message: "Contact not found." };
   refresh(id.data);

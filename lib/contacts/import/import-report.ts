@@ -45,12 +45,19 @@ export function reportSummary(report: ImportReport): [string, number][] {
   return SUMMARY.map(([key, label]) => [label, report[key] as number]);
 }
 
-/** The report as CSV: the summary, a blank line, then each skipped row with its reason. */
+/**
+ * The report as CSV: the summary, a blank line, then each skipped row with its reason. Cells
+ * come from the uploaded file: papaparse's escapeFormulae neutralises = + - @ tab and CR
+ * prefixes, so a spreadsheet opening the report runs no formula (attack 8).
+ */
 export function reportToCsv(report: ImportReport): string {
-  const summary = Papa.unparse({ fields: ["Summary", "Count"], data: reportSummary(report) });
-  const errors = Papa.unparse({
-    fields: ["Row", "Email", "Reason"],
-    data: report.errors.map((e) => [e.row, e.email, e.reason]),
-  });
+  const summary = Papa.unparse(
+    { fields: ["Summary", "Count"], data: reportSummary(report) },
+    { escapeFormulae: true },
+  );
+  const errors = Papa.unparse(
+    { fields: ["Row", "Email", "Reason"], data: report.errors.map((e) => [e.row, e.email, e.reason]) },
+    { escapeFormulae: true },
+  );
   return `${summary}\r\n\r\n${errors}\r\n`;
 }

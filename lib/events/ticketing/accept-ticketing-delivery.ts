@@ -1,9 +1,9 @@
-import { createHash, randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { Db } from "@/lib/db/doors";
-import { storeDelivery } from "@/lib/webhooks/inbox";
 import { eventbriteApiBase, isEventbriteApiUrl } from "../eventbrite/client";
 import { TICKETING_ACTIONS, type TicketingAction } from "../eventbrite/types";
+import { storeTicketingDelivery } from "./store-ticketing-delivery";
+import { webhookSecretMatches } from "./webhook-secret";
 
 const deliverySchema = z.object({
   api_url: z.string().min(1).max(2000),
@@ -14,7 +14,10 @@ const deliverySchema = z.object({
 });
 
 export type AcceptResult =
-  { status: 200; inboxId: string | null; duplicate: boolean } | { status: 400 | 403; error: string };
+  { status: 200; inboxId: string | null; duplicate: boolean } | { status: 400 | 403 | 429; error: string };
+
+/** Every refusal of an unauthenticated delivery: one status, one body (attack 4). */
+export const REFUSED = { status: 403, error: "This delivery is not accepted." } as const;
 
 /** The path each action's api_url must have under the API base. */
 const RESOURCE: Record<TicketingAction, RegExp> = {
@@ -29,27 +32,28 @@ function resourcePath(apiUrl: string): string {
 }
 
 /**
- * POST /api/webhooks/ticketing, before the answer (DESIGN 4): Eventbrite deliveries carry no
- * signature, so one is accepted only when its config.webhook_id is a stored connection's
- * webhook and its api_url points at the configured Eventbrite API (at an order, or an
- * attendee for attendee.updated). It is then kept in the durable inbox; processing happens
- * after the answer and re-reads the object from Eventbrite with that connection's token.
- *
- * Inbox key: order.placed happens once per order, so a replay of it is a duplicate
- * (sha256 of webhook id, action and api_url). order.refunded and attendee.updated recur for
- * the same order or attendee (a second refund, a second change), so every delivery of them is
- * kept; processing them is idempotent because it compares Eventbrite's current state with the
- * stored one.
+ * POST /api/webhooks/ticketing, before the answer (DESIGN 4 and 7): Eventbrite deliveries carry
+ * no signature, so one is accepted only when its config.webhook_id names a stored connection,
+ * the `?secret=` of the registered endpoint matches that connection's digest (constant time)
+ * and its api_url points at the configured Eventbrite API. An unknown id, a wrong or missing
+ * secret and a foreign api_url get the same refusal, so webhook ids cannot be enumerated.
+ * Only then is the delivery's shape judged and the delivery kept (storeTicketingDelivery:
+ * deduplicated, capped per connection); processing re-reads the object from Eventbrite with
+ * that connection's token.
  */
-export async function acceptTicketingDelivery(db: Db, body: unknown): Promise<AcceptResult> {
-  const parsed = deliverySchema.safeParse(body);
+export async function acceptTicketingDelivery(
+  db: Db,
+  input: { body: unknown; secret: string | null },
+): Promise<AcceptResult> {
+  const parsed = deliverySchema.safeParse(input.body);
   if (!parsed.success) return { status: 400, error: "Not an Eventbrite webhook delivery." };
   const { api_url: apiUrl, config } = parsed.data;
 
   const [connection] = await db`
-    select workspace_id from public.ticketing_connections where webhook_id = ${config.webhook_id}`;
-  if (!connection) return { status: 403, error: "Unknown webhook." };
-  if (!isEventbriteApiUrl(apiUrl)) return { status: 403, error: "The api_url is not the Eventbrite API." };
+    select workspace_id, webhook_secret_hash from public.ticketing_connections
+    where webhook_id = ${config.webhook_id}`;
+  const secretOk = webhookSecretMatches(input.secret, connection?.webhook_secret_hash ?? null);
+  if (!connection || !secretOk || !isEventbriteApiUrl(apiUrl)) return { ...REFUSED };
 
   const action = config.action as TicketingAction;
   // Eventbrite's 'test' ping and actions this service did not subscribe to: acknowledged, not kept.
@@ -57,13 +61,13 @@ export async function acceptTicketingDelivery(db: Db, body: unknown): Promise<Ac
   if (!RESOURCE[action].test(resourcePath(apiUrl)))
     return { status: 400, error: `The api_url does not point at the object of ${action}.` };
 
-  const key = createHash("sha256").update(`${config.webhook_id}|${action}|${apiUrl}`).digest("hex");
-  const stored = await storeDelivery(db, {
-    provider: "ticketing",
-    eventId: action === "order.placed" ? key : `${key}:${randomUUID()}`,
-    eventType: action,
-    payload: { api_url: apiUrl, config },
+  const stored = await storeTicketingDelivery(db, {
     workspaceId: connection.workspace_id,
+    webhookId: config.webhook_id,
+    action,
+    apiUrl,
+    payload: { api_url: apiUrl, config },
   });
-  return { status: 200, inboxId: stored.duplicate ? null : stored.id, duplicate: stored.duplicate };
+  if (!stored.stored) return { status: 429, error: "Too many deliveries are waiting; deliver again later." };
+  return { status: 200, inboxId: stored.inboxId, duplicate: stored.duplicate };
 }

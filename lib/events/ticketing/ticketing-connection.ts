@@ -12,11 +12,29 @@ export interface TicketingConnection {
   updated_at: Date;
 }
 
+/** The connection as the service sees it (the token included): sync and delivery processing. */
 export async function getTicketingConnection(
   db: Db,
   workspaceId: string,
 ): Promise<TicketingConnection | null> {
   const [row] = await db<TicketingConnection[]>`
     select * from public.ticketing_connections where workspace_id = ${workspaceId}`;
+  return row ?? null;
+}
+
+export type TicketingConnectionSummary = Omit<TicketingConnection, "access_token">;
+
+/**
+ * The connection as a member may see it (attack 7): every column but the access token and the
+ * webhook secret's digest, which members have no privilege to read.
+ */
+export async function getTicketingConnectionSummary(
+  db: Db,
+  workspaceId: string,
+): Promise<TicketingConnectionSummary | null> {
+  const [row] = await db<TicketingConnectionSummary[]>`
+    select id, workspace_id, organization_id, organization_name, webhook_id, auto_subscribe_attendees,
+           connected_at, updated_at
+    from public.ticketing_connections where workspace_id = ${workspaceId}`;
   return row ?? null;
 }

@@ -3,18 +3,47 @@ import { ADMIN_ROLES, requireMember } from "@/lib/auth/context";
 import { appUrl } from "@/lib/config";
 import { withUser } from "@/lib/db/doors";
 import { connectionOfWorkspace } from "@/lib/payments/resolve-connection";
+import { stripeConnectConfigured } from "@/lib/payments/stripe-connect";
 import { ConnectionForm, DisconnectButton } from "@/components/payments/connection-form";
+import { connectStripeAction } from "./actions";
+
+// Error texts name no other workspace (attack 2): an account held elsewhere is "not_saved".
+const ERRORS: Record<string, string> = {
+  denied: "Stripe access was not granted.",
+  state: "The connection request could not be verified. Start again from this page.",
+  exchange: "Stripe did not accept the authorisation. Try connecting again.",
+  not_saved:
+    "This Stripe account could not be connected to this workspace. Contact support if this persists.",
+  forbidden: "Only owners and admins can change the payment connection.",
+  not_configured:
+    "Stripe Connect is not configured on this server (STRIPE_SECRET_KEY and STRIPE_CONNECT_CLIENT_ID).",
+};
 
 export const metadata: Metadata = { title: "Payment settings" };
 
 /** Spec 2.10: the workspace's payment-processor connection (Stripe). */
-export default async function PaymentSettingsPage() {
+export default async function PaymentSettingsPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | undefined>>;
+}) {
+  const q = await searchParams;
   const ctx = await requireMember();
   const connection = await withUser(ctx.claims, (db) => connectionOfWorkspace(db, ctx.workspace.workspaceId));
   const canEdit = ADMIN_ROLES.includes(ctx.workspace.role);
   return (
     <>
       <h1>Payments</h1>
+      {q.error && (
+        <div role="alert" className="alert error">
+          {ERRORS[q.error] ?? "Something went wrong."}
+        </div>
+      )}
+      {q.connected && (
+        <div role="status" className="alert success">
+          Connected to Stripe.
+        </div>
+      )}
       <div className="stack">
         <section className="card stack" aria-labelledby="webhook-heading">
           <h2 id="webhook-heading" style={{ margin: 0 }}>
@@ -31,23 +60,37 @@ export default async function PaymentSettingsPage() {
           <h2 id="connection-heading" style={{ margin: 0 }}>
             Connection
           </h2>
-          {canEdit ? (
-            <ConnectionForm connection={connection} />
-          ) : (
-            <dl>
-              <dt>Stripe account</dt>
-              <dd>
-                {connection
-                  ? (connection.payproc_account_id ?? "None (events without an account)")
-                  : "Not connected"}
-              </dd>
-              <dt>Live mode</dt>
-              <dd>{connection?.livemode ? "Yes" : "No"}</dd>
-              <dt>Subscribe purchasers to marketing email</dt>
-              <dd>{connection?.auto_subscribe_purchasers ? "Yes" : "No"}</dd>
-              <dd className="hint">Only owners and admins can change the connection.</dd>
-            </dl>
-          )}
+          <dl>
+            <dt>Stripe account</dt>
+            <dd data-testid="connected-account">
+              {connection
+                ? (connection.payproc_account_id ?? "None (events without an account)")
+                : "Not connected"}
+            </dd>
+            <dt>Live mode</dt>
+            <dd>{connection?.livemode ? "Yes" : "No"}</dd>
+            {!canEdit && (
+              <>
+                <dt>Subscribe purchasers to marketing email</dt>
+                <dd>{connection?.auto_subscribe_purchasers ? "Yes" : "No"}</dd>
+                <dd className="hint">Only owners and admins can change the connection.</dd>
+              </>
+            )}
+          </dl>
+          {canEdit && connection && <ConnectionForm connection={connection} />}
+          {canEdit &&
+            (stripeConnectConfigured() ? (
+              <form action={connectStripeAction}>
+                <button type="submit" className={connection ? "secondary" : undefined}>
+                  {connection ? "Reconnect with Stripe" : "Connect with Stripe"}
+                </button>
+              </form>
+            ) : (
+              <p className="hint">
+                Stripe Connect is not configured on this server (STRIPE_SECRET_KEY and
+                STRIPE_CONNECT_CLIENT_ID).
+              </p>
+            ))}
           {canEdit && connection && <DisconnectButton />}
         </section>
       </div>

@@ -11,6 +11,7 @@ import {
 import { disconnectTicketing } from "@/lib/events/ticketing/disconnect-ticketing";
 import { runTicketingSync } from "@/lib/events/ticketing/run-ticketing-sync";
 import { setAutoSubscribeAttendees } from "@/lib/events/ticketing/set-auto-subscribe-attendees";
+import { withService } from "@/lib/db/doors";
 import type { FormState } from "@/lib/http/form-state";
 
 const NOT_ALLOWED = "Only owners and admins can manage the Eventbrite connection.";
@@ -37,9 +38,12 @@ export async function connectTicketingAction(): Promise<void> {
 }
 
 export async function disconnectTicketingAction(_prev: FormState): Promise<FormState> {
-  const result = await asAdmin((db, ctx) =>
-    disconnectTicketing(db, { workspaceId: ctx.workspace.workspaceId }),
-  );
+  const member = await asAdmin(async (_db, ctx) => ({
+    workspaceId: ctx.workspace.workspaceId,
+    userId: ctx.userId,
+  }));
+  // the service door: the token is service-only (attack 7); the flow checks the role again
+  const result = "error" in member ? member : await withService((db) => disconnectTicketing(db, member));
   redirect("error" in result ? "/settings/ticketing?error=disconnect" : "/settings/ticketing?disconnected=1");
 }
 

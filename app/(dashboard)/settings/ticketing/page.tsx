@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { ADMIN_ROLES, requireMember } from "@/lib/auth/context";
 import { withUser } from "@/lib/db/doors";
 import { eventbriteConfigured } from "@/lib/events/eventbrite/client";
-import { getTicketingConnection } from "@/lib/events/ticketing/ticketing-connection";
+import { getTicketingConnectionSummary } from "@/lib/events/ticketing/ticketing-connection";
 import { formatDateTime } from "@/lib/time/format";
 import { ConfirmAction } from "@/components/confirm-action";
 import { AutoSubscribeForm, SyncForm } from "@/components/events/ticketing-controls";
@@ -38,7 +38,7 @@ export default async function TicketingSettingsPage({
   const zone = ctx.timeZone;
   const [connection, lastSync] = await withUser(ctx.claims, (db) =>
     Promise.all([
-      getTicketingConnection(db, ctx.workspace.workspaceId),
+      getTicketingConnectionSummary(db, ctx.workspace.workspaceId),
       db`select max(last_synced_at) as at from public.events where workspace_id = ${ctx.workspace.workspaceId}`,
     ]),
   );

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { withService } from "@/lib/db/doors";
 import { clientIp } from "@/lib/http/client-ip";
-import { readLimitedBody } from "@/lib/http/read-limited-body";
+import { jsonError } from "@/lib/http/error-envelope";
+import { FORM_BODY_LIMIT, readLimitedBody } from "@/lib/http/read-limited-body";
 import { corsHeaders, preflightHeaders } from "@/lib/forms/cors";
 import { findForm } from "@/lib/forms/find-form";
-import { MAX_BODY_BYTES } from "@/lib/forms/parse-body";
 import { safeRedirectUrl } from "@/lib/forms/redirect-url";
 import { submitForm, type SubmitFormResponse } from "@/lib/forms/submit-form";
 
@@ -23,24 +23,21 @@ export async function POST(request: Request, { params }: Context): Promise<Respo
       referer: request.headers.get("referer"),
       apiKey: request.headers.get("x-api-key") || new URL(request.url).searchParams.get("api_key"),
       contentType: request.headers.get("content-type"),
-      body: await readLimitedBody(request, MAX_BODY_BYTES),
+      body: await readLimitedBody(request, FORM_BODY_LIMIT),
     });
   } catch (error) {
     // A client that hangs up mid-body is not a server fault: nobody reads this answer.
     if (request.signal.aborted || (error as { code?: string }).code === "ECONNRESET")
-      return Response.json({ success: false, error: "The request was aborted." }, { status: 400 });
+      return jsonError(400, "The request was aborted.");
     const id = randomUUID();
     console.error(`form submission failed (request ${id})`, error);
-    return Response.json(
-      { success: false, error: `Something went wrong (reference ${id}).` },
-      { status: 500 },
-    );
+    return jsonError(500, `Something went wrong (reference ${id}).`);
   }
   const headers = new Headers(corsHeaders(result.form?.allowed_domains ?? null, origin));
   switch (result.outcome) {
     case "rejected":
       if (result.retryAfter) headers.set("Retry-After", String(result.retryAfter));
-      return Response.json({ success: false, error: result.error }, { status: result.status, headers });
+      return jsonError(result.status, result.error, headers);
     case "honeypot":
       return Response.json({ success: true }, { headers });
     default: {
@@ -64,6 +61,6 @@ export async function OPTIONS(request: Request, { params }: Context): Promise<Re
   const { formId } = await params;
   const form = await withService((db) => findForm(db, formId));
   const origin = request.headers.get("origin");
-  if (!form) return Response.json({ success: false, error: "This form does not exist." }, { status: 404 });
+  if (!form) return jsonError(404, "This form does not exist.");
   return new Response(null, { status: 204, headers: preflightHeaders(form.allowed_domains, origin) });
 }

@@ -16,7 +16,8 @@ const REFUSAL_STATUS: Record<RsvpRefusal, number> = {
 };
 
 /**
- * POST /api/rsvp/{event_id} (spec 4.13). JSON callers get JSON; a plain HTML form post is
+ * POST /api/rsvp/{event_id} (spec 4.13). The answer never names the contact (attack 8: a
+ * contact id is the key of the public unsubscribe link). JSON callers get JSON; a plain HTML form post is
  * answered with a redirect back to the RSVP page carrying the outcome, so the page works
  * without JavaScript.
  */
@@ -78,7 +79,6 @@ export async function POST(request: Request, { params }: { params: Promise<{ eve
     200,
     {
       success: true,
-      contact_id: data.contactId,
       registration_id: data.registrationId,
       already_registered: data.alreadyRegistered,
     },

@@ -1,12 +1,12 @@
+import { jsonError } from "@/lib/http/error-envelope";
+import { readLimitedText, WEBHOOK_BODY_LIMIT } from "@/lib/http/read-limited-body";
 import { receivePayprocWebhook } from "@/lib/payments/receive-payproc-webhook";
-
-const MAX_BODY_BYTES = 1024 * 1024;
 
 /** Spec 4.4: the payment processor's webhook. The raw body is needed to check the signature. */
 export async function POST(request: Request) {
-  const body = await request.text();
-  if (Buffer.byteLength(body) > MAX_BODY_BYTES)
-    return Response.json({ received: false, error: "The event is too large." }, { status: 413 });
-  const reply = await receivePayprocWebhook(body, request.headers.get("stripe-signature"));
+  const body = await readLimitedText(request, WEBHOOK_BODY_LIMIT);
+  if ("error" in body) return jsonError(body.status, body.error);
+  const reply = await receivePayprocWebhook(body.text, request.headers.get("stripe-signature"));
+  if (reply.status >= 400) return jsonError(reply.status, String(reply.body.error));
   return Response.json(reply.body, { status: reply.status });
 }

@@ -5,8 +5,8 @@ import {
   processPendingTicketingDeliveries,
   processTicketingDelivery,
 } from "@/lib/events/ticketing/process-ticketing-deliveries";
-
-const MAX_BYTES = 64 * 1024;
+import { jsonError } from "@/lib/http/error-envelope";
+import { readLimitedText, WEBHOOK_BODY_LIMIT } from "@/lib/http/read-limited-body";
 
 /**
  * POST /api/webhooks/ticketing (spec 4.5, DESIGN 4): the delivery is checked and kept in the
@@ -14,18 +14,17 @@ const MAX_BYTES = 64 * 1024;
  * retry of whatever earlier deliveries were left undone.
  */
 export async function POST(request: Request) {
-  const text = await request.text();
-  if (Buffer.byteLength(text) > MAX_BYTES)
-    return Response.json({ ok: false, error: "The request body is too large." }, { status: 413 });
+  const read = await readLimitedText(request, WEBHOOK_BODY_LIMIT);
+  if ("error" in read) return jsonError(read.status, read.error);
   let body: unknown;
   try {
-    body = JSON.parse(text);
+    body = JSON.parse(read.text);
   } catch {
-    return Response.json({ ok: false, error: "Send JSON." }, { status: 400 });
+    return jsonError(400, "Send JSON.");
   }
-  const result = await withService((db) => acceptTicketingDelivery(db, body));
-  if (result.status !== 200)
-    return Response.json({ ok: false, error: result.error }, { status: result.status });
+  const secret = new URL(request.url).searchParams.get("secret");
+  const result = await withService((db) => acceptTicketingDelivery(db, { body, secret }));
+  if (result.status !== 200) return jsonError(result.status, result.error);
   after(async () => {
     if (result.inboxId) await processTicketingDelivery(result.inboxId);
     await processPendingTicketingDeliveries();

@@ -1,7 +1,7 @@
 import { after } from "next/server";
 import { ADMIN_ROLES, requireMember } from "@/lib/auth/context";
 import { appUrl } from "@/lib/config";
-import { withUser } from "@/lib/db/doors";
+import { withService } from "@/lib/db/doors";
 import { completeTicketingConnection } from "@/lib/events/ticketing/complete-ticketing-connection";
 import { runTicketingSync } from "@/lib/events/ticketing/run-ticketing-sync";
 
@@ -18,7 +18,8 @@ export async function GET(request: Request) {
   const ctx = await requireMember();
   if (!ADMIN_ROLES.includes(ctx.workspace.role)) return back("error=forbidden");
   const workspaceId = ctx.workspace.workspaceId;
-  const result = await withUser(ctx.claims, (db) =>
+  // the service door: the token is service-only (attack 7); the flow checks the member's role
+  const result = await withService((db) =>
     completeTicketingConnection(db, {
       workspaceId,
       userId: ctx.userId,

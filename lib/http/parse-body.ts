@@ -1,13 +1,14 @@
 /**
- * Spec 4.2 step 4: a JSON or URL-encoded body. DESIGN 5: any other content type 415, over
- * 64 KiB 413, malformed (bad JSON, not an object, invalid UTF-8, NUL characters, absurd
+ * The one parser of public request bodies (forms, RSVP; spec 4.2 step 4): a JSON or
+ * URL-encoded body read by readLimitedBody. DESIGN 5: any other content type 415, over the
+ * reader's cap 413, malformed (bad JSON, not an object, invalid UTF-8, NUL characters, absurd
  * nesting) 400. Duplicate URL-encoded keys: the last one wins (the checkbox-after-hidden-input
  * pattern).
  */
-export const MAX_BODY_BYTES = 64 * 1024;
 const MAX_DEPTH = 16;
 
-export type RawBody = { bytes: Uint8Array } | { tooLarge: true };
+export type { RawBody } from "./read-limited-body";
+import type { RawBody } from "./read-limited-body";
 export type SubmittedBody = Record<string, unknown>;
 export type ParsedBody =
   { ok: true; body: SubmittedBody } | { ok: false; status: 400 | 413 | 415; error: string };
@@ -22,6 +23,8 @@ export function bodyKind(contentType: string | null): Kind | null {
   return null;
 }
 
+export const TOO_LARGE = "The request body is too large.";
+
 const malformed = (error: string): ParsedBody => ({ ok: false, status: 400, error });
 
 export function parseBody(contentType: string | null, raw: RawBody): ParsedBody {
@@ -30,10 +33,9 @@ export function parseBody(contentType: string | null, raw: RawBody): ParsedBody 
     return {
       ok: false,
       status: 415,
-      error: "Send the form as application/json or application/x-www-form-urlencoded.",
+      error: "Send the body as application/json or application/x-www-form-urlencoded.",
     };
-  if ("tooLarge" in raw)
-    return { ok: false, status: 413, error: "The form submission is larger than 64 KiB." };
+  if ("tooLarge" in raw) return { ok: false, status: 413, error: TOO_LARGE };
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(raw.bytes);

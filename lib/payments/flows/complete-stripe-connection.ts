@@ -1,0 +1,47 @@
+import type Stripe from "stripe";
+import { verifyValue } from "@/lib/auth/tokens";
+import { withUser, type Claims } from "@/lib/db/doors";
+import { savePayprocConnection } from "../save-payproc-connection";
+import { STRIPE_CONNECT_PURPOSE } from "../stripe-connect";
+import { stripeClient } from "../stripe-client";
+
+export type StripeConnectError = "state" | "exchange" | "not_saved";
+
+/**
+ * Stripe Connect OAuth callback (attack 2, DESIGN 7). The state must be one this service
+ * signed for this member in this workspace (else Stripe is never called); the code is
+ * exchanged with stripe.oauth.token, and the connection's payproc_account_id and livemode are
+ * Stripe's answer (stripe_user_id, livemode), never anything the member typed. The row is
+ * written as the member, so RLS keeps it to owners and admins. An account already connected
+ * to another workspace is refused with the same outcome as any other failure to save.
+ */
+export async function completeStripeConnection(
+  input: { claims: Claims; workspaceId: string; code: string; state: string },
+  deps: { stripe?: Stripe } = {},
+): Promise<{ data: { accountId: string; livemode: boolean } } | { error: StripeConnectError }> {
+  const state = await verifyValue<{ workspaceId: string; userId: string }>(
+    STRIPE_CONNECT_PURPOSE,
+    input.state,
+  );
+  if (!state || state.workspaceId !== input.workspaceId || state.userId !== input.claims.sub || !input.code)
+    return { error: "state" };
+
+  let answer: Stripe.OAuthToken;
+  try {
+    answer = await (deps.stripe ?? stripeClient()).oauth.token({
+      grant_type: "authorization_code",
+      code: input.code,
+    });
+  } catch {
+    return { error: "exchange" };
+  }
+  const accountId = answer.stripe_user_id;
+  if (!accountId || !/^acct_[A-Za-z0-9]+$/.test(accountId)) return { error: "exchange" };
+  const livemode = answer.livemode === true;
+
+  const saved = await withUser(input.claims, (db) =>
+    savePayprocConnection(db, { workspaceId: input.workspaceId, payprocAccountId: accountId, livemode }),
+  ).catch(() => ({ error: "not saved" }));
+  if ("error" in saved) return { error: "not_saved" };
+  return { data: { accountId, livemode } };
+}

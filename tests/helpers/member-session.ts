@@ -1,0 +1,26 @@
+import { vi } from "vitest";
+import type { Claims } from "@/lib/db/doors";
+
+/**
+ * For tests that call a server action or a cookie-authenticated route handler: the signed-in
+ * member is whoever `signIn` names (lib/auth/session's getClaims is replaced), there is no
+ * workspace cookie (their first workspace is current), and revalidatePath is a no-op.
+ * Call at the top level of a test file, before importing the action or route.
+ */
+const session = vi.hoisted(() => ({ claims: null as Claims | null, headers: new Headers() }));
+
+vi.mock("server-only", () => ({}));
+vi.mock("next/cache", () => ({ revalidatePath: () => {} }));
+vi.mock("next/headers", () => ({
+  cookies: async () => ({ get: () => undefined, set: () => {}, delete: () => {}, getAll: () => [] }),
+  headers: async () => session.headers,
+}));
+vi.mock("@/lib/auth/session", async (original) => ({
+  ...(await original<typeof import("@/lib/auth/session")>()),
+  getClaims: async () => session.claims,
+}));
+
+export function signIn(claims: Claims | null, headers: Record<string, string> = {}) {
+  session.claims = claims;
+  session.headers = new Headers(headers);
+}
