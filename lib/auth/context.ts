@@ -2,6 +2,7 @@ import "server-only";
 import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { withUser, type Claims, type Db } from "@/lib/db/doors";
+import { currentWorkspace } from "@/lib/workspaces/current-workspace";
 import { listMemberships, type Membership, type Role } from "@/lib/workspaces/list-memberships";
 import { getClaims, WORKSPACE_COOKIE } from "./session";
 
@@ -33,9 +34,8 @@ export async function currentMember(): Promise<MemberContext | null> {
 
 async function memberContext(claims: Claims): Promise<MemberContext | null> {
   const memberships = await withUser(claims, listMemberships);
-  if (memberships.length === 0) return null;
-  const chosen = (await cookies()).get(WORKSPACE_COOKIE)?.value;
-  const workspace = memberships.find((m) => m.workspaceId === chosen) ?? memberships[0];
+  const workspace = currentWorkspace(memberships, (await cookies()).get(WORKSPACE_COOKIE)?.value);
+  if (!workspace) return null;
   return { claims, userId: claims.sub, workspace, memberships };
 }
 
