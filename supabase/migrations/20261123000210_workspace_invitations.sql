@@ -19,6 +19,11 @@ create table public.workspace_invitations (
 -- one open invitation per address and workspace: inviting again resends it
 create unique index workspace_invitations_open_key on public.workspace_invitations (workspace_id, email)
   where accepted_at is null and revoked_at is null;
+create index workspace_invitations_workspace_idx on public.workspace_invitations (workspace_id, sent_at desc);
+create index workspace_invitations_invited_by_idx on public.workspace_invitations (invited_by)
+  where invited_by is not null;
+create index workspace_invitations_accepted_by_idx on public.workspace_invitations (accepted_by)
+  where accepted_by is not null;
 
 alter table public.workspace_invitations enable row level security;
 revoke all on public.workspace_invitations from anon, authenticated;
