@@ -59,6 +59,7 @@ test("bad sign-up input gets a clear message", async ({ page }) => {
 test("issue 13: a sign-up with a taken address answers exactly as a new one", async ({ page }) => {
   const taken = await signUp(page, { workspaceName: "Twice" });
   await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/sign-in$/);
   const answer = async (email: string) => {
     await page.goto("/sign-up");
     await page.getByLabel("Email").fill(email);
