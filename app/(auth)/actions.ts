@@ -1,38 +1,50 @@
 "use server";
 
+import { headers } from "next/headers";
 import { redirect } from "next/navigation";
-import { withService } from "@/lib/db/doors";
-import { signInLocal, signUpLocal, EMAIL_TAKEN, INVALID_CREDENTIALS } from "@/lib/auth/local-provider";
+import { safeNextPath } from "@/lib/auth/account-links";
+import { signInFlow, signUpFlow } from "@/lib/auth/flows/account-flows";
+import { INVALID_CREDENTIALS } from "@/lib/auth/local-provider";
+import { signUpSent } from "@/lib/auth/request-sign-up";
 import { signInSchema, signUpSchema } from "@/lib/auth/schemas";
 import { endSession, startLocalSession } from "@/lib/auth/session";
 import { supabaseConfigured } from "@/lib/auth/supabase-provider";
 import { signInSupabase, signUpSupabase } from "@/lib/auth/supabase-actions";
+import { clientIp } from "@/lib/http/client-ip";
 import { fieldErrors, type FormState } from "@/lib/http/form-state";
 
+/** Issue 13, attack 6: every sign-in attempt counts, per IP and per account, before bcrypt runs. */
 export async function signInAction(_prev: FormState, form: FormData): Promise<FormState> {
+  const next = safeNextPath(form.get("next")) ?? "/contacts";
   const parsed = signInSchema.safeParse(Object.fromEntries(form));
   if (!parsed.success)
     return { errors: fieldErrors(parsed.error), values: { email: String(form.get("email") ?? "") } };
-  const result = supabaseConfigured()
-    ? await signInSupabase(parsed.data)
-    : await withService((db) => signInLocal(db, parsed.data));
-  if ("error" in result)
-    return { message: result.error ?? INVALID_CREDENTIALS, values: { email: parsed.data.email } };
-  if (!supabaseConfigured()) await startLocalSession({ id: result.data.userId, email: result.data.email });
-  redirect("/contacts");
+  const values = { email: parsed.data.email };
+  const ip = clientIp(await headers());
+  const result = await signInFlow(parsed.data, ip, supabaseConfigured() ? signInSupabase : undefined);
+  if ("error" in result) return { message: result.error ?? INVALID_CREDENTIALS, values };
+  if (!supabaseConfigured())
+    await startLocalSession({
+      id: result.data.userId,
+      email: result.data.email,
+      sessionVersion: result.data.sessionVersion ?? 0,
+    });
+  redirect(next);
 }
 
+/**
+ * Sign-up sends a confirmation link and answers the same whether or not the address has
+ * an account (issue 13: no pre-claimed accounts, no enumeration).
+ */
 export async function signUpAction(_prev: FormState, form: FormData): Promise<FormState> {
   const values = Object.fromEntries(form) as Record<string, string>;
   delete values.password;
   const parsed = signUpSchema.safeParse(Object.fromEntries(form));
   if (!parsed.success) return { errors: fieldErrors(parsed.error), values };
-  const result = supabaseConfigured()
-    ? await signUpSupabase(parsed.data)
-    : await withService((db) => signUpLocal(db, parsed.data));
-  if ("error" in result) return { message: result.error ?? EMAIL_TAKEN, values };
-  if (!supabaseConfigured()) await startLocalSession({ id: result.data.userId, email: result.data.email });
-  redirect("/contacts");
+  const ip = clientIp(await headers());
+  const result = await signUpFlow(parsed.data, ip, supabaseConfigured() ? signUpSupabase : undefined);
+  if ("error" in result) return { message: result.error, values };
+  return { success: signUpSent(result.data.email) };
 }
 
 export async function signOutAction(): Promise<void> {

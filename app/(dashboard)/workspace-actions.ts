@@ -1,16 +1,11 @@
 "use server";
 
-import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { requireMember } from "@/lib/auth/context";
-import { getClaims, WORKSPACE_COOKIE } from "@/lib/auth/session";
+import { chooseWorkspace, getClaims } from "@/lib/auth/session";
 import { withUser } from "@/lib/db/doors";
 import { errorState, type FormState } from "@/lib/http/form-state";
 import { createWorkspace } from "@/lib/workspaces/create-workspace";
-
-async function chooseWorkspace(id: string): Promise<void> {
-  (await cookies()).set(WORKSPACE_COOKIE, id, { httpOnly: true, sameSite: "lax", path: "/" });
-}
 
 /** Switches the current workspace; only to one the member belongs to. */
 export async function switchWorkspaceAction(form: FormData): Promise<void> {

@@ -18,7 +18,7 @@ export default async function NoWorkspacePage() {
         <h1>You are not in a workspace</h1>
         <p>
           You are signed in as <strong>{claims.email}</strong> but belong to no workspace. Create one, or ask
-          an owner or admin of an existing workspace to add you with this email.
+          an owner or admin of an existing workspace to invite this email.
         </p>
         <CreateWorkspaceForm />
         <form action={signOutAction}>

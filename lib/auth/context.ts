@@ -4,6 +4,7 @@ import { cache } from "react";
 import { redirect } from "next/navigation";
 import { withUser, type Claims, type Db } from "@/lib/db/doors";
 import { readViewerTimeZone } from "@/lib/time/read-viewer-time-zone";
+import { currentWorkspace } from "@/lib/workspaces/current-workspace";
 import { listMemberships, type Membership, type Role } from "@/lib/workspaces/list-memberships";
 import { getClaims, WORKSPACE_COOKIE } from "./session";
 
@@ -41,9 +42,8 @@ async function memberContext(claims: Claims): Promise<MemberContext | null> {
   const [memberships, timeZone] = await withUser(claims, (db) =>
     Promise.all([listMemberships(db), readViewerTimeZone(db)]),
   );
-  if (memberships.length === 0) return null;
-  const chosen = (await cookies()).get(WORKSPACE_COOKIE)?.value;
-  const workspace = memberships.find((m) => m.workspaceId === chosen) ?? memberships[0];
+  const workspace = currentWorkspace(memberships, (await cookies()).get(WORKSPACE_COOKIE)?.value);
+  if (!workspace) return null;
   return { claims, userId: claims.sub, workspace, memberships, timeZone };
 }
 

@@ -1,10 +1,10 @@
 import bcrypt from "bcryptjs";
 import type { Db } from "@/lib/db/doors";
-import { createAccountRows } from "./create-account";
-import type { SignInInput, SignUpInput } from "./schemas";
+import type { SignInInput } from "./schemas";
 
 export type AuthResult =
-  { data: { userId: string; email: string; workspaceId?: string } } | { error: string };
+  | { data: { userId: string; email: string; workspaceId?: string; sessionVersion?: number } }
+  | { error: string };
 
 const BCRYPT_ROUNDS = 10;
 // Compared against when the email is unknown, so both failures take the same time.
@@ -22,32 +22,36 @@ export function hashPassword(password: string): Promise<string> {
   return bcrypt.hash(password, BCRYPT_ROUNDS);
 }
 
-/** Local provider: users live in auth.users with a bcrypt hash. */
-export async function signUpLocal(db: Db, input: SignUpInput & { timezone?: string }): Promise<AuthResult> {
-  const email = normalizeEmail(input.email);
-  const hash = await hashPassword(input.password);
-  const [user] = await db`
-    insert into auth.users (email, encrypted_password) values (${email}, ${hash})
-    on conflict (email) do nothing
-    returning id`;
-  if (!user) return { error: EMAIL_TAKEN };
-  const { workspaceId } = await createAccountRows(db, { userId: user.id, ...input, email });
-  return { data: { userId: user.id, email, workspaceId } };
+/** Checks a password against a stored hash; a missing hash costs the same and fails. */
+export async function passwordMatches(password: string, hash: string | null | undefined): Promise<boolean> {
+  const ok = await bcrypt.compare(password, hash ?? DUMMY_HASH);
+  return ok && Boolean(hash);
 }
 
+/**
+ * Local provider: users live in auth.users with a bcrypt hash. Only an account whose
+ * address was confirmed (email_confirmed_at, Supabase's column) signs in; every refusal
+ * reads the same. The session carries the account's session_version.
+ */
 export async function signInLocal(db: Db, input: SignInInput): Promise<AuthResult> {
   const email = normalizeEmail(input.email);
-  const [user] = await db`select id, email, encrypted_password from auth.users where email = ${email}`;
-  const ok = await bcrypt.compare(input.password, user?.encrypted_password ?? DUMMY_HASH);
-  if (!user || !ok) return { error: INVALID_CREDENTIALS };
-  return { data: { userId: user.id, email: user.email } };
+  const [user] = await db`
+    select id, email, encrypted_password, email_confirmed_at, session_version
+    from auth.users where email = ${email}`;
+  const ok = await passwordMatches(input.password, user?.encrypted_password);
+  if (!user || !ok || !user.email_confirmed_at) return { error: INVALID_CREDENTIALS };
+  return { data: { userId: user.id, email: user.email, sessionVersion: user.session_version } };
 }
 
-/** Creates a user with a password (members added by email, the demo seed). */
+/**
+ * Creates a confirmed user with a password: the demo seed and tests, whose addresses
+ * need no proof. People create their own accounts through sign-up.
+ */
 export async function createLocalUser(db: Db, email: string, password: string): Promise<string> {
   const hash = await hashPassword(password);
   const [user] = await db`
-    insert into auth.users (email, encrypted_password) values (${normalizeEmail(email)}, ${hash})
+    insert into auth.users (email, encrypted_password, email_confirmed_at)
+    values (${normalizeEmail(email)}, ${hash}, now())
     on conflict (email) do update set email = excluded.email
     returning id`;
   return user.id;

@@ -25,3 +25,20 @@ export const signUpSchema = z.object({
 
 export type SignInInput = z.infer<typeof signInSchema>;
 export type SignUpInput = z.infer<typeof signUpSchema>;
+
+const newPassword = z
+  .string({ error: "Choose a password." })
+  .min(8, "Use at least 8 characters for your password.")
+  .max(200, "That password is too long.");
+const linkToken = z.string({ error: "This link is not valid." }).min(1, "This link is not valid.").max(200);
+
+export const confirmSignUpSchema = z.object({
+  token: linkToken,
+  password: z.string({ error: "Enter your password." }).min(1, "Enter your password.").max(200),
+});
+export const requestResetSchema = z.object({ email: emailSchema });
+export const resetPasswordSchema = z.object({ token: linkToken, password: newPassword });
+export const changePasswordSchema = z.object({
+  currentPassword: z.string({ error: "Enter your current password." }).min(1, "Enter your current password."),
+  newPassword,
+});

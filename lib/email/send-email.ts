@@ -6,7 +6,8 @@ import { emailFrom, resendClient } from "./resend-client";
 export { unsubscribeUrl } from "./render-email";
 
 export interface SendEmailInput {
-  workspaceId: string;
+  /** null for an account email (sign-up, password reset): no workspace, no member can read it */
+  workspaceId: string | null;
   /** null for an address that is not (yet) a contact: then no contact rule applies */
   contactId: string | null;
   to: string;
@@ -15,6 +16,12 @@ export interface SendEmailInput {
   html: string;
   text?: string;
   broadcastId?: string;
+  /**
+   * Secrets in the body (a link's token): replaced in the stored copy when a provider
+   * delivers the email, so email_sends never holds a usable link. The dev outbox keeps
+   * them, since there the stored copy is the delivery.
+   */
+  redact?: string[];
 }
 
 export interface SendEmailResult {
@@ -29,9 +36,10 @@ interface Recipient extends RenderRecipient {
 
 async function loadRecipient(
   db: Db,
-  workspaceId: string,
+  workspaceId: string | null,
   contactId: string | null,
 ): Promise<Recipient | null> {
+  if (workspaceId === null) return null;
   const [row] = await db<Recipient[]>`
     select c.id as contact_id, coalesce(c.is_subscribed, false) as is_subscribed, c.unsubscribed_at,
            coalesce((select array_agg(s.reason) from public.contact_suppressions s where s.contact_id = c.id), '{}') as suppressions,
@@ -44,6 +52,7 @@ async function loadRecipient(
 
 /** Spec 8.3, for one send: the reason it is skipped, or null. */
 function skipReasonFor(input: SendEmailInput, r: Recipient | null): string | null {
+  if (input.workspaceId === null) return input.kind === "marketing" ? "not a contact" : null;
   if (!r) return "unknown workspace";
   if (input.contactId && !r.contact_id) return "contact not found";
   // marketing needs recorded consent, which only a contact can have
@@ -91,9 +100,13 @@ export async function sendEmail(db: Db, input: SendEmailInput): Promise<SendEmai
     text,
     headers,
   });
+  const stored = (body: string | null) =>
+    (input.redact ?? []).reduce((b, secret) => b?.replaceAll(secret, "[redacted]") ?? null, body);
   const [row] = await db`
     insert into public.email_sends ${db({
       ...base,
+      html: stored(base.html),
+      text_body: stored(base.text_body),
       status: error ? "failed" : "sent",
       skip_reason: error ? `${error.name}: ${error.message}` : null,
       provider: "resend",

@@ -15,6 +15,8 @@ export const MESSAGES = {
   lastOwnerDemote: "A workspace must keep at least one owner. Make another member an owner first.",
   notMember: "That person is not a member of this workspace.",
   alreadyMember: (email: string) => `${email} is already a member of this workspace.`,
+  ownerToInvite: "Only an owner can invite an owner.",
+  invitationGone: "That invitation is no longer open.",
 } as const;
 
 export function isAdmin(role: Role | null): boolean {

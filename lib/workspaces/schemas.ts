@@ -15,14 +15,18 @@ export const workspaceNameSchema = z
   .min(1, "Name your workspace.")
   .max(200, "That name is too long.");
 
-export const addMemberSchema = z.object({ workspaceId, email: emailSchema, role: roleSchema });
+export const inviteMemberSchema = z.object({ workspaceId, email: emailSchema, role: roleSchema });
+export const invitationIdSchema = z.object({
+  workspaceId,
+  invitationId: z.uuid({ error: "Unknown invitation." }),
+});
 export const changeMemberRoleSchema = z.object({ workspaceId, userId, role: roleSchema });
 export const removeMemberSchema = z.object({ workspaceId, userId });
 export const listMembersSchema = z.object({ workspaceId });
 export const createWorkspaceSchema = z.object({ name: workspaceNameSchema });
 export const renameWorkspaceSchema = z.object({ workspaceId, name: workspaceNameSchema });
 
-export type AddMemberInput = z.input<typeof addMemberSchema>;
+export type InviteMemberInput = z.input<typeof inviteMemberSchema>;
 export type ChangeMemberRoleInput = z.input<typeof changeMemberRoleSchema>;
 export type RemoveMemberInput = z.input<typeof removeMemberSchema>;
 

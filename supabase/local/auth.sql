@@ -33,6 +33,22 @@ create table if not exists auth.users (
 );
 grant select, insert, update, delete on auth.users to service_role;
 
+-- Issue 13: Supabase's own column for "this address was proven by an emailed link". Accounts
+-- that existed before the column are taken as confirmed (they were made before the rule).
+do $$
+begin
+  if not exists (select 1 from information_schema.columns
+                 where table_schema = 'auth' and table_name = 'users' and column_name = 'email_confirmed_at') then
+    alter table auth.users add column email_confirmed_at timestamptz;
+    update auth.users set email_confirmed_at = created_at;
+  end if;
+end
+$$;
+-- Local sessions carry this number; changing or resetting the password and "sign out
+-- everywhere" raise it, and a session with another number is refused (local provider only;
+-- Supabase Auth revokes its own sessions).
+alter table auth.users add column if not exists session_version integer not null default 0;
+
 create or replace function auth.jwt() returns jsonb
 language sql stable
 as $$

@@ -1,18 +1,6 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { contactConsent, createContactFor } from "./helpers/app-db";
-
-async function signUp(page: Page): Promise<string> {
-  const email = `owner-${Date.now()}-${Math.random().toString(36).slice(2, 6)}@example.test`;
-  await page.goto("/sign-up");
-  await page.getByLabel("First name").fill("Olive");
-  await page.getByLabel("Last name").fill("Owner");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill("correct horse battery");
-  await page.getByLabel("Workspace name").fill("Olive's Bakery");
-  await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page).toHaveURL(/\/contacts$/);
-  return email;
-}
+import { signUp } from "./helpers/accounts";
 
 test("4.7: open the unsubscribe link from an outbox email and see the contact unsubscribed", async ({
   page,

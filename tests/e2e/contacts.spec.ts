@@ -1,24 +1,10 @@
-import { expect, test, type Page } from "@playwright/test";
-
-const password = "correct horse battery";
-
-async function signUp(page: Page) {
-  await page.goto("/sign-up");
-  await page.getByLabel("First name").fill("Cora");
-  await page.getByLabel("Last name").fill("Contacts");
-  await page
-    .getByLabel("Email")
-    .fill(`cora-${Date.now()}-${Math.random().toString(36).slice(2, 7)}@example.test`);
-  await page.getByLabel("Password").fill(password);
-  await page.getByLabel("Workspace name").fill("Cora's Contacts");
-  await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page).toHaveURL(/\/contacts$/);
-}
+import { expect, test } from "@playwright/test";
+import { signUp } from "./helpers/accounts";
 
 test("create a contact (with inline validation), tag it, and filter the list by the tag", async ({
   page,
 }) => {
-  await signUp(page);
+  await signUp(page, { firstName: "Cora", lastName: "Contacts", workspaceName: "Cora's Contacts" });
   await page.getByRole("link", { name: "New contact" }).click();
   await page.getByLabel("Email", { exact: true }).fill("not-an-email");
   await page.getByLabel("Birth month").fill("5");
@@ -93,7 +79,7 @@ test("create a contact (with inline validation), tag it, and filter the list by 
 });
 
 test("import a CSV through the UI: preview, progress, report", async ({ page }) => {
-  await signUp(page);
+  await signUp(page, { firstName: "Cora", lastName: "Contacts", workspaceName: "Cora's Contacts" });
   await page.goto("/contacts/import");
   const csv = [
     "E-mail,First Name,Last Name,Zip,Tags,Notes,Shoe size",

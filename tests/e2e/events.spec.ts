@@ -1,25 +1,11 @@
-import { expect, test, type Page } from "@playwright/test";
-
-const password = "correct horse battery";
-
-async function signUp(page: Page) {
-  await page.goto("/sign-up");
-  await page.getByLabel("First name").fill("Olive");
-  await page.getByLabel("Last name").fill("Owner");
-  await page
-    .getByLabel("Email")
-    .fill(`owner-${Date.now()}-${Math.random().toString(36).slice(2, 6)}@example.test`);
-  await page.getByLabel("Password").fill(password);
-  await page.getByLabel("Workspace name").fill("Olive's Events");
-  await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page).toHaveURL(/\/contacts$/);
-}
+import { expect, test } from "@playwright/test";
+import { signUp } from "./helpers/accounts";
 
 test("RSVP to a published event without JavaScript, then find the contact and registration in the dashboard", async ({
   page,
   browser,
 }) => {
-  await signUp(page);
+  await signUp(page, { workspaceName: "Olive's Events" });
   await page.goto("/events");
   await page.getByRole("link", { name: "New event" }).click();
   await expect(page.getByRole("heading", { name: "New event" })).toBeVisible();
@@ -65,7 +51,7 @@ test("RSVP to a published event without JavaScript, then find the contact and re
 });
 
 test("connect Eventbrite through OAuth (fake Eventbrite) and see the organisation", async ({ page }) => {
-  await signUp(page);
+  await signUp(page, { workspaceName: "Olive's Events" });
   await page.goto("/settings/ticketing");
   await page.getByRole("button", { name: "Connect Eventbrite" }).click();
   await expect(page).toHaveURL(/\/settings\/ticketing\?connected=1$/);
@@ -75,7 +61,7 @@ test("connect Eventbrite through OAuth (fake Eventbrite) and see the organisatio
 });
 
 test("issue a public API key, read the events with it, revoke it", async ({ page, request }) => {
-  await signUp(page);
+  await signUp(page, { workspaceName: "Olive's Events" });
   await page.goto("/settings/api-keys");
   await page.getByLabel("Key name").fill("Website");
   await page.getByRole("button", { name: "Create key" }).click();

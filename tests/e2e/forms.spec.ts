@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test, type Page } from "@playwright/test";
+import { signUp } from "./helpers/accounts";
 
 /**
  * Issue 4 end to end: a page served from another local origin (127.0.0.1 on its own port,
@@ -19,17 +20,6 @@ async function serveEmbedPage(snippet: string): Promise<{ url: string; close: ()
     url: `http://127.0.0.1:${port}/`,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
-}
-
-async function signUp(page: Page, workspace: string) {
-  await page.goto("/sign-up");
-  await page.getByLabel("First name").fill("Fran");
-  await page.getByLabel("Last name").fill("Forms");
-  await page.getByLabel("Email").fill(`forms-owner-${Date.now()}@example.test`);
-  await page.getByLabel("Password").fill("correct horse battery");
-  await page.getByLabel("Workspace name").fill(workspace);
-  await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page).toHaveURL(/\/contacts$/);
 }
 
 async function setAllowedDomains(page: Page, formUrl: string, domains: string) {
@@ -52,7 +42,7 @@ test("an embedded form creates contacts from an allowed origin, is refused elsew
   context,
 }) => {
   const workspace = `Forms Co ${Date.now()}`;
-  await signUp(page, workspace);
+  await signUp(page, { firstName: "Fran", lastName: "Forms", workspaceName: workspace });
 
   await page.goto("/forms");
   await page.getByRole("link", { name: "New form" }).click();

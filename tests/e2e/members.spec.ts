@@ -1,91 +1,101 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
+import { emailedLink, signIn, signUp, uniqueEmail } from "./helpers/accounts";
 
-const password = "correct horse battery";
-const stamp = () => `${Date.now()}-${Math.floor(Math.random() * 1e6)}`;
-
-async function signUp(page: Page, email: string, workspaceName: string) {
-  await page.goto("/sign-up");
-  await page.getByLabel("First name").fill("Olive");
-  await page.getByLabel("Last name").fill("Owner");
-  await page.getByLabel("Email", { exact: true }).fill(email);
-  await page.getByLabel("Password").fill(password);
-  await page.getByLabel("Workspace name").fill(workspaceName);
-  await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page).toHaveURL(/\/contacts$/);
-  await expect(page.getByTestId("workspace-name")).toHaveText(workspaceName);
-}
-
-async function signIn(page: Page, email: string, secret: string) {
-  await page.goto("/sign-in");
-  await page.getByLabel("Email", { exact: true }).fill(email);
-  await page.getByLabel("Password").fill(secret);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/\/contacts$/);
-}
-
-/** Adds a new email as a member and returns the temporary password shown once. */
-async function addNewMember(page: Page, email: string): Promise<string> {
+/** Invites an address from the members page; the invitation is listed as open. */
+async function invite(page: Page, email: string, role = "member") {
   await page.goto("/settings/members");
   await page.getByLabel("Email", { exact: true }).fill(email);
-  await page.getByLabel("Role", { exact: true }).selectOption("member");
-  await page.getByRole("button", { name: "Add member" }).click();
-  await expect(page.getByText(`${email} was added as member.`)).toBeVisible();
-  const temporary = (await page.getByTestId("temporary-password").textContent())!.trim();
-  expect(temporary).toMatch(/^[A-Za-z0-9_-]{16}$/);
-  return temporary;
+  await page.getByLabel("Role", { exact: true }).selectOption(role);
+  await page.getByRole("button", { name: "Send invitation" }).click();
+  await expect(page.getByText(`An invitation to join as ${role} was sent to ${email}.`)).toBeVisible();
+  await expect(page.getByTestId(`invitation-${email}`)).toBeVisible();
 }
 
-async function asNewBrowser(browser: Browser, email: string, secret: string) {
+/** The invited person signs up (their own workspace first), opens the invitation and accepts. */
+async function acceptAsNewUser(browser: Browser, email: string, workspaceName: string) {
   const context = await browser.newContext();
   const page = await context.newPage();
-  await signIn(page, email, secret);
+  // no name: the members page then labels them by their address
+  await signUp(page, { email, workspaceName: "Member's Own Shop", firstName: "", lastName: "" });
+  await page.goto(await emailedLink(email, "/invitations/accept"));
+  await page.getByRole("button", { name: `Join ${workspaceName}` }).click();
+  await expect(page).toHaveURL(/\/contacts$/);
+  await expect(page.getByTestId("workspace-name")).toHaveText(workspaceName);
   return { page, close: () => context.close() };
 }
 
-test("owner adds a member by email; the member signs in with the temporary password and cannot manage members", async ({
+test("issue 13: an invited person is not a member until they accept, signed in with the invited address", async ({
   page,
   browser,
 }) => {
-  const ownerEmail = `owner-${stamp()}@example.test`;
-  const memberEmail = `member-${stamp()}@example.test`;
-  await signUp(page, ownerEmail, "Olive's Bakery");
-  await page.getByRole("button", { name: "Sign out" }).click();
-  await expect(page).toHaveURL(/\/sign-in$/);
-  await signIn(page, ownerEmail, password);
-
+  const ownerEmail = uniqueEmail("owner");
+  const memberEmail = uniqueEmail("member");
+  await signUp(page, { email: ownerEmail, workspaceName: "Olive's Bakery" });
   await page.getByRole("link", { name: "Settings" }).click();
   await page.getByRole("link", { name: "Manage members" }).click();
   await expect(page).toHaveURL(/\/settings\/members$/);
-  const temporary = await addNewMember(page, memberEmail);
-  await expect(page.getByTestId(`member-${memberEmail}`)).toContainText(memberEmail);
-
-  await page.getByLabel("Email", { exact: true }).fill(memberEmail.toUpperCase());
-  await page.getByRole("button", { name: "Add member" }).click();
-  await expect(page.getByText(`${memberEmail} is already a member of this workspace.`)).toBeVisible();
-
-  await page.reload();
+  await invite(page, memberEmail);
+  await expect(page.getByTestId(`member-${memberEmail}`)).toHaveCount(0);
   await expect(page.getByTestId("temporary-password")).toHaveCount(0);
 
-  const member = await asNewBrowser(browser, memberEmail, temporary);
-  await expect(member.page.getByTestId("workspace-name")).toHaveText("Olive's Bakery");
+  // someone else, signed in, cannot use the link
+  const strangerContext = await browser.newContext();
+  const stranger = await strangerContext.newPage();
+  await signUp(stranger, { workspaceName: "Stranger Shop" });
+  await stranger.goto(await emailedLink(memberEmail, "/invitations/accept"));
+  await expect(stranger.getByText(`This invitation is for ${memberEmail}`)).toBeVisible();
+  await expect(stranger.getByRole("button", { name: /^Join/ })).toHaveCount(0);
+  await strangerContext.close();
+
+  const member = await acceptAsNewUser(browser, memberEmail, "Olive's Bakery");
   await expect(member.page.getByTestId("workspace-role")).toHaveText("member");
   await member.page.goto("/settings/members");
   await expect(member.page.getByTestId("members-read-only")).toBeVisible();
-  await expect(member.page.getByRole("button", { name: "Add member" })).toHaveCount(0);
+  await expect(member.page.getByRole("button", { name: "Send invitation" })).toHaveCount(0);
   await expect(member.page.getByRole("button", { name: /^Remove/ })).toHaveCount(0);
   await expect(member.page.getByRole("button", { name: /^Change role/ })).toHaveCount(0);
   await expect(member.page.getByTestId(`member-${ownerEmail}`)).toContainText("owner");
+  // the chosen workspace persists across sign-out
+  await member.page.getByRole("button", { name: "Sign out" }).click();
+  await signIn(member.page, memberEmail);
+  await expect(member.page.getByTestId("workspace-name")).toHaveText("Olive's Bakery");
   await member.close();
+
+  await page.reload();
+  await expect(page.getByTestId(`member-${memberEmail}`)).toContainText(memberEmail);
+  await expect(page.getByTestId(`invitation-${memberEmail}`)).toHaveCount(0);
+  await page.getByLabel("Email", { exact: true }).fill(memberEmail.toUpperCase());
+  await page.getByRole("button", { name: "Send invitation" }).click();
+  await expect(page.getByText(`${memberEmail} is already a member of this workspace.`)).toBeVisible();
 });
 
-test("remove and leave ask for confirmation; the last owner cannot leave; a member who leaves can create a workspace", async ({
+test("issue 13: a revoked invitation's link no longer works", async ({ page, browser }) => {
+  const memberEmail = uniqueEmail("member");
+  await signUp(page, { workspaceName: "Revoking Shop" });
+  await invite(page, memberEmail);
+  const link = await emailedLink(memberEmail, "/invitations/accept");
+  await page.getByRole("button", { name: `Revoke the invitation to ${memberEmail}` }).click();
+  await page
+    .getByRole("dialog", { name: `Revoke the invitation to ${memberEmail}?` })
+    .getByRole("button", { name: "Revoke invitation" })
+    .click();
+  await expect(page.getByTestId(`invitation-${memberEmail}`)).toHaveCount(0);
+  const context = await browser.newContext();
+  const visitor = await context.newPage();
+  await visitor.goto(link);
+  await expect(visitor.getByText("This invitation is not valid any more")).toBeVisible();
+  await context.close();
+});
+
+test("remove and leave ask for confirmation; the last owner cannot leave; a member who leaves is back in their own workspace", async ({
   page,
   browser,
 }) => {
-  const ownerEmail = `owner-${stamp()}@example.test`;
-  const memberEmail = `member-${stamp()}@example.test`;
-  await signUp(page, ownerEmail, "Harbour Cafe");
-  const temporary = await addNewMember(page, memberEmail);
+  const memberEmail = uniqueEmail("member");
+  await signUp(page, { workspaceName: "Harbour Cafe" });
+  await invite(page, memberEmail);
+  const member = await acceptAsNewUser(browser, memberEmail, "Harbour Cafe");
+  await page.reload();
 
   // Remove: the dialog opens, Escape cancels, nothing is removed.
   await page.getByRole("button", { name: `Remove ${memberEmail}` }).click();
@@ -105,18 +115,13 @@ test("remove and leave ask for confirmation; the last owner cannot leave; a memb
   ).toBeVisible();
   await leaveDialog.getByRole("button", { name: "Cancel" }).click();
 
-  // The member leaves their only workspace and lands on the "no workspace" page.
-  const member = await asNewBrowser(browser, memberEmail, temporary);
+  // The member leaves and is back in their own workspace (their first, from sign-up).
   await member.page.goto("/settings/members");
   await member.page.getByRole("button", { name: "Leave workspace" }).click();
   await member.page
     .getByRole("dialog", { name: "Leave Harbour Cafe?" })
     .getByRole("button", { name: "Leave workspace" })
     .click();
-  await expect(member.page).toHaveURL(/\/no-workspace$/);
-  await expect(member.page.getByRole("heading", { name: "You are not in a workspace" })).toBeVisible();
-  await member.page.getByLabel("New workspace name").fill("Member's Own Shop");
-  await member.page.getByRole("button", { name: "Create workspace" }).click();
   await expect(member.page).toHaveURL(/\/contacts$/);
   await expect(member.page.getByTestId("workspace-name")).toHaveText("Member's Own Shop");
   await expect(member.page.getByTestId("workspace-role")).toHaveText("owner");
@@ -127,10 +132,12 @@ test("remove and leave ask for confirmation; the last owner cannot leave; a memb
   await expect(page.getByTestId(`member-${memberEmail}`)).toHaveCount(0);
 });
 
-test("an owner removes a member after confirming", async ({ page }) => {
-  const memberEmail = `member-${stamp()}@example.test`;
-  await signUp(page, `owner-${stamp()}@example.test`, "Corner Shop");
-  await addNewMember(page, memberEmail);
+test("an owner removes a member after confirming", async ({ page, browser }) => {
+  const memberEmail = uniqueEmail("member");
+  await signUp(page, { workspaceName: "Corner Shop" });
+  await invite(page, memberEmail);
+  await (await acceptAsNewUser(browser, memberEmail, "Corner Shop")).close();
+  await page.reload();
   await page.getByRole("button", { name: `Remove ${memberEmail}` }).click();
   await page
     .getByRole("dialog", { name: `Remove ${memberEmail}?` })
@@ -140,7 +147,7 @@ test("an owner removes a member after confirming", async ({ page }) => {
 });
 
 test("a user creates another workspace from the switcher and switches between them", async ({ page }) => {
-  await signUp(page, `owner-${stamp()}@example.test`, "First Studio");
+  await signUp(page, { workspaceName: "First Studio" });
   await page.getByText("New workspace", { exact: true }).click();
   await page.getByLabel("New workspace name").fill("Second Studio");
   await page.getByRole("button", { name: "Create workspace" }).click();
@@ -157,8 +164,7 @@ test("a user creates another workspace from the switcher and switches between th
 test("settings: rename the workspace and pick a time zone; dates then show in that zone", async ({
   page,
 }) => {
-  const email = `owner-${stamp()}@example.test`;
-  await signUp(page, email, "Old Name");
+  const email = await signUp(page, { workspaceName: "Old Name" });
   await page.goto("/settings");
   await page.getByLabel("Workspace name", { exact: true }).fill("New Name");
   await page.getByRole("button", { name: "Save workspace name" }).click();

@@ -1,8 +1,8 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { signUp } from "./helpers/accounts";
 
-const password = "correct horse battery";
 const port = process.env.E2E_PORT ?? "3100";
 
 /** The fake Stripe server started beside the app (tests/fakes/index.ts writes its address). */
@@ -27,14 +27,12 @@ async function deliverFromFake(request: APIRequestContext, control: string, body
 
 async function signUpAndConnect(page: Page): Promise<string> {
   const stamp = `${Date.now()}${Math.floor(Math.random() * 1000)}`;
-  await page.goto("/sign-up");
-  await page.getByLabel("First name").fill("Paula");
-  await page.getByLabel("Last name").fill("Payments");
-  await page.getByLabel("Email").fill(`paula-${stamp}@example.test`);
-  await page.getByLabel("Password").fill(password);
-  await page.getByLabel("Workspace name").fill("Paula's Shop");
-  await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page).toHaveURL(/\/contacts$/);
+  await signUp(page, {
+    email: `paula-${stamp}@example.test`,
+    firstName: "Paula",
+    lastName: "Payments",
+    workspaceName: "Paula's Shop",
+  });
 
   // attack 2: the account comes from Stripe Connect (the fake approves at once), never typed
   await page.goto("/settings/payments");

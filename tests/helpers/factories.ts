@@ -14,13 +14,14 @@ export function unique(prefix = "x"): string {
   return `${prefix}-${randomUUID().slice(0, 8)}`;
 }
 
-/** A user with a profile (no workspace). */
+/** A user with a profile (no workspace), its address already confirmed (as the demo seed's). */
 export async function createUser(
   sql: Sql,
   opts: { email?: string; timezone?: string } = {},
 ): Promise<TestUser> {
   const email = opts.email ?? `${unique("user")}@example.test`;
-  const [user] = await sql`insert into auth.users (email) values (${email}) returning id`;
+  const [user] =
+    await sql`insert into auth.users (email, email_confirmed_at) values (${email}, now()) returning id`;
   await sql`insert into public.user_profiles (id, email, first_name, last_name, timezone)
             values (${user.id}, ${email}, 'Test', 'User', ${opts.timezone ?? "UTC"})`;
   return { id: user.id, email, claims: { sub: user.id, role: "authenticated", email } };

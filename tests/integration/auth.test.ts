@@ -1,22 +1,37 @@
 import { describe, expect, test } from "vitest";
 import { withService } from "@/lib/db/doors";
-import { EMAIL_TAKEN, INVALID_CREDENTIALS, signInLocal, signUpLocal } from "@/lib/auth/local-provider";
+import { createHash } from "node:crypto";
+import { confirmSignUp, SIGN_UP_LINK_INVALID, SIGN_UP_PASSWORD_WRONG } from "@/lib/auth/confirm-sign-up";
+import { EMAIL_TAKEN, INVALID_CREDENTIALS, signInLocal } from "@/lib/auth/local-provider";
+import { requestSignUp } from "@/lib/auth/request-sign-up";
 import { setupTestDatabase } from "../helpers/db";
+import { emailedToken, emailsTo } from "../helpers/account-links";
 import { unique } from "../helpers/factories";
 
 const db = setupTestDatabase();
 const password = "correct horse battery";
 
-function signUp(email: string, workspaceName = unique("Bakery")) {
-  return withService((tx) =>
-    signUpLocal(tx, { email, password, firstName: "Olive", lastName: "Owner", workspaceName }),
+const request = (email: string, workspaceName = unique("Bakery"), pw = password) =>
+  withService((tx) =>
+    requestSignUp(tx, { email, password: pw, firstName: "Olive", lastName: "Owner", workspaceName }),
   );
+const confirm = (token: string, pw = password) =>
+  withService((tx) => confirmSignUp(tx, { token, password: pw }));
+const signIn = (email: string, pw = password) =>
+  withService((tx) => signInLocal(tx, { email, password: pw }));
+
+/** Sign-up, confirmation link from the outbox, confirmation with the chosen password. */
+async function signUp(email: string, workspaceName?: string) {
+  await request(email, workspaceName);
+  const result = await confirm(await emailedToken(db.sql, email, "/confirm-email"));
+  if (!("data" in result)) throw new Error(result.error);
+  return result.data;
 }
 
 async function accountRows(email: string) {
   return db.sql`
-    select u.id, u.email, u.encrypted_password is not null as has_password,
-           p.first_name, p.last_name, p.timezone, m.role, w.name as workspace
+    select u.id, u.email, u.email_confirmed_at is not null as confirmed, p.first_name, p.last_name,
+           p.timezone, m.role, w.name as workspace
     from auth.users u
     left join user_profiles p on p.id = u.id
     left join workspace_members m on m.user_id = u.id
@@ -24,17 +39,32 @@ async function accountRows(email: string) {
     where lower(u.email) = lower(${email})`;
 }
 
-describe("lib/auth/local-provider", () => {
-  test("sign-up creates the user, the profile, a workspace and the owner membership", async () => {
+describe("issue 13, attack 1: sign-up proves email ownership before the account exists", () => {
+  test("sign-up creates no account, only a single-use link whose token is stored as its digest", async () => {
     const email = `${unique("olive")}@example.test`;
-    const result = await signUp(email, "Olive's Bakery");
-    if (!("data" in result)) throw new Error(result.error);
-    const rows = await accountRows(email);
-    expect(rows).toEqual([
+    expect(await request(email)).toEqual({ data: { email } });
+    expect(await accountRows(email)).toEqual([]);
+    expect(await signIn(email)).toEqual({ error: INVALID_CREDENTIALS });
+    const token = await emailedToken(db.sql, email, "/confirm-email");
+    const [link] =
+      await db.sql`select token_hash, data::text as data from account_tokens where email = ${email}`;
+    expect(link.token_hash).toBe(createHash("sha256").update(token).digest("hex"));
+    expect(link.data).not.toContain(token);
+    expect(link.data).not.toContain(password);
+    // an account email belongs to no workspace: no member's outbox shows it
+    expect(await emailsTo(db.sql, email)).toEqual([
+      { subject: "Confirm your email address", workspace_id: null },
+    ]);
+  });
+
+  test("the link with the chosen password creates the confirmed user, profile and own workspace, and signs in", async () => {
+    const email = `${unique("olive")}@example.test`;
+    const data = await signUp(email, "Olive's Bakery");
+    expect(await accountRows(email)).toEqual([
       {
-        id: result.data.userId,
+        id: data.userId,
         email,
-        has_password: true,
+        confirmed: true,
         first_name: "Olive",
         last_name: "Owner",
         timezone: "UTC",
@@ -42,48 +72,101 @@ describe("lib/auth/local-provider", () => {
         workspace: "Olive's Bakery",
       },
     ]);
-    const [{ id }] =
-      await db.sql`select workspace_id as id from workspace_members where user_id = ${result.data.userId}`;
-    expect(result.data.workspaceId).toBe(id);
-    const [{ stored }] =
-      await db.sql`select encrypted_password as stored from auth.users where email = ${email}`;
-    expect(stored).not.toContain(password);
+    expect(await signIn(email)).toMatchObject({ data: { userId: data.userId, email } });
   });
 
-  test("a duplicate sign-up is refused and changes nothing", async () => {
-    const email = `${unique("dup")}@example.test`;
-    await signUp(email, "First");
-    const before = await accountRows(email);
+  test("the link is single-use", async () => {
+    const email = `${unique("once")}@example.test`;
+    await request(email);
+    const token = await emailedToken(db.sql, email, "/confirm-email");
+    expect(await confirm(token)).toMatchObject({ data: { email } });
+    expect(await confirm(token)).toEqual({ error: SIGN_UP_LINK_INVALID });
+    expect(await accountRows(email)).toHaveLength(1);
+  });
+
+  test("an expired link creates nothing", async () => {
+    const email = `${unique("late")}@example.test`;
+    await request(email);
+    await db.sql`update account_tokens set expires_at = now() - interval '1 second' where email = ${email}`;
+    expect(await confirm(await emailedToken(db.sql, email, "/confirm-email"))).toEqual({
+      error: SIGN_UP_LINK_INVALID,
+    });
+    expect(await accountRows(email)).toEqual([]);
+  });
+
+  test("a pre-claimed email: the attacker's sign-up cannot be completed by the owner's click, nor the owner's by the attacker", async () => {
+    const email = `${unique("cfo")}@victim.test`;
+    await request(email, "Attacker Inc", "attacker-password");
+    const attackerLink = await emailedToken(db.sql, email, "/confirm-email");
+    await request(email, "Victim Inc", password);
+    const ownerLink = await emailedToken(db.sql, email, "/confirm-email");
+    // the owner clicks the attacker's link: their own password does not finish it
+    expect(await confirm(attackerLink, password)).toEqual({ error: SIGN_UP_PASSWORD_WRONG });
+    expect(await signIn(email, "attacker-password")).toEqual({ error: INVALID_CREDENTIALS });
+    expect(await confirm(ownerLink, password)).toMatchObject({ data: { email } });
+    // the attacker's link is spent with the owner's confirmation
+    expect(await confirm(attackerLink, "attacker-password")).toEqual({ error: SIGN_UP_LINK_INVALID });
+    expect(await signIn(email, "attacker-password")).toEqual({ error: INVALID_CREDENTIALS });
+    expect((await accountRows(email)).map((r) => r.workspace)).toEqual(["Victim Inc"]);
+  });
+
+  test("an account that was never confirmed cannot sign in, even with its password", async () => {
+    const email = `${unique("legacy")}@example.test`;
+    const hash = "$2a$10$CwTycUXWue0Thq9StjUM0uJ8.jXGqZtFv7Pv3VTFQJz7pXi3Ih7W."; // not a real password's
+    await db.sql`insert into auth.users (email, encrypted_password) values (${email}, ${hash})`;
+    expect(await signIn(email)).toEqual({ error: INVALID_CREDENTIALS });
+  });
+});
+
+describe("issue 13: sign-up answers do not reveal whether an account exists", () => {
+  test("a known and an unknown address get the same answer; the owner of the known one gets a note instead of a link", async () => {
+    const known = `${unique("known")}@example.test`;
+    await signUp(known);
+    const unknown = `${unique("unknown")}@example.test`;
     const [{ n: workspacesBefore }] = await db.sql`select count(*)::int as n from workspaces`;
-    const result = await signUp(email, "Second");
-    expect(result).toEqual({ error: EMAIL_TAKEN });
-    expect(await accountRows(email)).toEqual(before);
+    const a = await request(known, "Second");
+    const b = await request(unknown, "Second");
+    expect(a).toEqual({ data: { email: known } });
+    expect(b).toEqual({ data: { email: unknown } });
+    expect((await emailsTo(db.sql, known)).map((e) => e.subject)).toEqual([
+      "Confirm your email address",
+      "You already have an account",
+    ]);
     const [{ n: workspacesAfter }] = await db.sql`select count(*)::int as n from workspaces`;
     expect(workspacesAfter).toBe(workspacesBefore);
+    expect(await accountRows(known)).toHaveLength(1);
   });
 
-  test("an unknown email and a wrong password give the same message", async () => {
+  test("an unknown email and a wrong password give the same sign-in message", async () => {
     const email = `${unique("known")}@example.test`;
     await signUp(email);
-    const wrongPassword = await withService((tx) => signInLocal(tx, { email, password: "not the password" }));
-    const unknownEmail = await withService((tx) =>
-      signInLocal(tx, { email: `${unique("nobody")}@example.test`, password }),
-    );
-    expect(wrongPassword).toEqual({ error: INVALID_CREDENTIALS });
-    expect(unknownEmail).toEqual(wrongPassword);
-    const ok = await withService((tx) => signInLocal(tx, { email, password }));
-    expect(ok).toMatchObject({ data: { email } });
+    expect(await signIn(email, "not the password")).toEqual({ error: INVALID_CREDENTIALS });
+    expect(await signIn(`${unique("nobody")}@example.test`)).toEqual({ error: INVALID_CREDENTIALS });
   });
 
-  test("emails are case-insensitive: stored lowercase, signed in and refused as duplicates in any case", async () => {
+  test("emails are case-insensitive: stored lowercase, signed in in any case, confirmed once", async () => {
     const local = unique("Mixed");
-    const result = await signUp(`  ${local}@Example.TEST `);
+    await request(`  ${local}@Example.TEST `);
     const email = `${local.toLowerCase()}@example.test`;
-    expect(result).toMatchObject({ data: { email } });
-    expect((await accountRows(email)).map((r) => r.email)).toEqual([email]);
-    const signIn = await withService((tx) => signInLocal(tx, { email: email.toUpperCase(), password }));
-    expect(signIn).toMatchObject({ data: { email } });
-    expect(await signUp(email.toUpperCase())).toEqual({ error: EMAIL_TAKEN });
+    expect(await confirm(await emailedToken(db.sql, email, "/confirm-email"))).toMatchObject({
+      data: { email },
+    });
+    expect(await signIn(email.toUpperCase())).toMatchObject({ data: { email } });
+    await request(email.toUpperCase());
+    expect((await emailsTo(db.sql, email)).at(-1)?.subject).toBe("You already have an account");
+    expect(await accountRows(email)).toHaveLength(1);
+  });
+
+  test("confirming a link of an address that meanwhile got confirmed changes nothing", async () => {
+    const email = `${unique("race")}@example.test`;
+    await request(email);
+    const first = await emailedToken(db.sql, email, "/confirm-email");
+    await db.sql`update account_tokens set used_at = null where email = ${email}`;
+    await request(email);
+    const second = await emailedToken(db.sql, email, "/confirm-email");
+    await confirm(second);
+    await db.sql`update account_tokens set used_at = null where email = ${email} and token_hash <> ''`;
+    expect(await confirm(first)).toEqual({ error: EMAIL_TAKEN });
     expect(await accountRows(email)).toHaveLength(1);
   });
 });

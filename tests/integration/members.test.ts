@@ -1,8 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { withService, withUser, type Db } from "@/lib/db/doors";
-import { localAccounts, signUpFirst, SIGN_UP_FIRST } from "@/lib/auth/provision-account";
-import { signInLocal } from "@/lib/auth/local-provider";
-import { addMember, addMemberByEmail } from "@/lib/workspaces/add-member";
+import { withUser, type Db } from "@/lib/db/doors";
 import { changeMemberRole } from "@/lib/workspaces/change-member-role";
 import { listMembers } from "@/lib/workspaces/list-members";
 import { MESSAGES } from "@/lib/workspaces/member-permissions";
@@ -12,7 +9,6 @@ import {
   addMember as seedMember,
   createUser,
   createWorkspace,
-  unique,
   type TestUser,
 } from "../helpers/factories";
 
@@ -50,154 +46,6 @@ describe("listMembers", () => {
     const stranger = (await createWorkspace(db.sql)).owner;
     const result = await as(stranger)((tx) => listMembers(tx, { workspaceId: ws.id }));
     expect(result).toEqual({ data: [] });
-  });
-});
-
-describe("addMember", () => {
-  test("Admin+ add an existing user by email with a role", async () => {
-    const ws = await createWorkspace(db.sql);
-    const admin = await seedMember(db.sql, ws.id, "admin");
-    const existing = await createUser(db.sql);
-    const result = await as(admin)((tx) =>
-      addMember(tx, { workspaceId: ws.id, email: existing.email, role: "admin" }),
-    );
-    expect(result).toEqual({ data: { userId: existing.id, email: existing.email, role: "admin" } });
-    expect(await rows(ws.id)).toEqual({
-      [ws.owner.id]: "owner",
-      [admin.id]: "admin",
-      [existing.id]: "admin",
-    });
-  });
-
-  test("the email matches an existing account whatever its case", async () => {
-    const ws = await createWorkspace(db.sql);
-    const existing = await createUser(db.sql);
-    const result = await as(ws.owner)((tx) =>
-      addMember(tx, { workspaceId: ws.id, email: `  ${existing.email.toUpperCase()} `, role: "member" }),
-    );
-    expect(result).toMatchObject({ data: { userId: existing.id } });
-    expect((await rows(ws.id))[existing.id]).toBe("member");
-  });
-
-  test("someone already a member gets a clear message and nothing changes", async () => {
-    const ws = await createWorkspace(db.sql);
-    const member = await seedMember(db.sql, ws.id, "member");
-    const before = await rows(ws.id);
-    const result = await as(ws.owner)((tx) =>
-      addMember(tx, { workspaceId: ws.id, email: member.email, role: "admin" }),
-    );
-    expect(result).toEqual({ error: MESSAGES.alreadyMember(member.email), field: "email" });
-    expect(await rows(ws.id)).toEqual(before);
-  });
-
-  test("only owners may add an owner: an admin is refused", async () => {
-    const ws = await createWorkspace(db.sql);
-    const admin = await seedMember(db.sql, ws.id, "admin");
-    const other = await createUser(db.sql);
-    const before = await rows(ws.id);
-    const result = await as(admin)((tx) =>
-      addMember(tx, { workspaceId: ws.id, email: other.email, role: "owner" }),
-    );
-    expect(result).toEqual({ error: MESSAGES.ownerToAdd, field: "role" });
-    expect(await rows(ws.id)).toEqual(before);
-  });
-
-  test("an owner may add an owner", async () => {
-    const ws = await createWorkspace(db.sql);
-    const other = await createUser(db.sql);
-    await as(ws.owner)((tx) => addMember(tx, { workspaceId: ws.id, email: other.email, role: "owner" }));
-    expect((await rows(ws.id))[other.id]).toBe("owner");
-  });
-
-  test("a member cannot add members", async () => {
-    const ws = await createWorkspace(db.sql);
-    const member = await seedMember(db.sql, ws.id, "member");
-    const other = await createUser(db.sql);
-    const before = await rows(ws.id);
-    const result = await as(member)((tx) =>
-      addMember(tx, { workspaceId: ws.id, email: other.email, role: "member" }),
-    );
-    expect(result).toEqual({ error: MESSAGES.notAdmin });
-    expect(await rows(ws.id)).toEqual(before);
-  });
-
-  test("an admin of another workspace cannot add members here", async () => {
-    const ws = await createWorkspace(db.sql);
-    const outsider = (await createWorkspace(db.sql)).owner;
-    const before = await rows(ws.id);
-    const result = await as(outsider)((tx) =>
-      addMember(tx, { workspaceId: ws.id, email: outsider.email, role: "owner" }),
-    );
-    expect(result).toEqual({ error: MESSAGES.notAdmin });
-    expect(await rows(ws.id)).toEqual(before);
-  });
-
-  test("bad input: a malformed email changes nothing", async () => {
-    const ws = await createWorkspace(db.sql);
-    const before = await rows(ws.id);
-    const result = await as(ws.owner)((tx) =>
-      addMember(tx, { workspaceId: ws.id, email: "not-an-email", role: "member" }),
-    );
-    expect(result).toEqual({ error: "Enter a valid email address.", field: "email" });
-    expect(await rows(ws.id)).toEqual(before);
-  });
-
-  test("bad input: an unknown role changes nothing", async () => {
-    const ws = await createWorkspace(db.sql);
-    const other = await createUser(db.sql);
-    const before = await rows(ws.id);
-    const result = await as(ws.owner)((tx) =>
-      addMember(tx, { workspaceId: ws.id, email: other.email, role: "superuser" as "member" }),
-    );
-    expect(result).toEqual({ error: "Choose a role: owner, admin or member.", field: "role" });
-    expect(await rows(ws.id)).toEqual(before);
-  });
-
-  test("an unknown email, local provider: creates the user with a temporary password that signs in", async () => {
-    const ws = await createWorkspace(db.sql);
-    const email = `${unique("new")}@example.test`;
-    const result = await addMemberByEmail(as(ws.owner), localAccounts, {
-      workspaceId: ws.id,
-      email: email.toUpperCase(),
-      role: "member",
-    });
-    if (!("data" in result)) throw new Error(result.error);
-    expect(result.data.temporaryPassword).toMatch(/^[A-Za-z0-9_-]{16}$/);
-    const [user] = await db.sql`select u.id, p.email from auth.users u join user_profiles p using (id)
-                                where u.email = ${email}`;
-    expect(user).toEqual({ id: result.data.userId, email });
-    expect((await rows(ws.id))[user.id]).toBe("member");
-    const signIn = await withService((tx) =>
-      signInLocal(tx, { email, password: result.data.temporaryPassword! }),
-    );
-    expect(signIn).toMatchObject({ data: { userId: user.id } });
-  });
-
-  test("an unknown email, Supabase without a service key: asks for sign-up first and stores nothing", async () => {
-    const ws = await createWorkspace(db.sql);
-    const email = `${unique("nobody")}@example.test`;
-    const before = await rows(ws.id);
-    const result = await addMemberByEmail(as(ws.owner), signUpFirst, {
-      workspaceId: ws.id,
-      email,
-      role: "member",
-    });
-    expect(result).toEqual({ error: SIGN_UP_FIRST, field: "email" });
-    expect(await db.sql`select id from auth.users where email = ${email}`).toHaveLength(0);
-    expect(await rows(ws.id)).toEqual(before);
-  });
-
-  test("an unknown email added by a member creates no account", async () => {
-    const ws = await createWorkspace(db.sql);
-    const member = await seedMember(db.sql, ws.id, "member");
-    const email = `${unique("nobody")}@example.test`;
-    const result = await addMemberByEmail(as(member), localAccounts, {
-      workspaceId: ws.id,
-      email,
-      role: "member",
-    });
-    expect(result).toEqual({ error: MESSAGES.notAdmin });
-    expect(await db.sql`select id from auth.users where email = ${email}`).toHaveLength(0);
   });
 });
 

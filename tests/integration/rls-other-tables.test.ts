@@ -138,7 +138,7 @@ describe("access to the tables spec 5.4 does not list", () => {
     ]);
   });
 
-  test("5.4 workspace_members: a member cannot promote themself; an admin adds members but makes no owners", async () => {
+  test("5.4 workspace_members: a member cannot promote themself; an admin makes no owners; issue 13: nobody inserts a membership (invitations only)", async () => {
     const t = await createTenants(db.sql);
     expect(
       await as(
@@ -149,22 +149,22 @@ describe("access to the tables spec 5.4 does not list", () => {
       ),
     ).toBe(0);
     const newcomer = await createUser(db.sql);
-    await as(
-      t,
-      "admin",
-      (q) =>
-        q`insert into workspace_members (workspace_id, user_id, role) values (${t.a.id}, ${newcomer.id}, 'member')`,
+    const insert = await attempt(() =>
+      as(
+        t,
+        "admin",
+        (q) =>
+          q`insert into workspace_members (workspace_id, user_id, role) values (${t.a.id}, ${newcomer.id}, 'member')`,
+      ),
     );
+    expect(insert).toEqual({ ok: false, code: "42501" });
     const promote = await attempt(() =>
-      as(t, "admin", (q) => q`update workspace_members set role = 'owner' where user_id = ${newcomer.id}`),
+      as(t, "admin", (q) => q`update workspace_members set role = 'owner' where user_id = ${t.member.id}`),
     );
     expect(promote).toEqual({ ok: false, code: "42501" });
     const roles =
       await db.sql`select user_id, role from workspace_members where user_id in ${db.sql([t.member.id, newcomer.id])} order by role`;
-    expect(roles).toEqual([
-      { user_id: t.member.id, role: "member" },
-      { user_id: newcomer.id, role: "member" },
-    ]);
+    expect(roles).toEqual([{ user_id: t.member.id, role: "member" }]);
   });
 
   test("5.4 user_profiles: members of a workspace see each other; a member of B neither reads nor writes A's profiles", async () => {

@@ -7,6 +7,11 @@ export interface SettingsSection {
 
 export const SETTINGS_SECTIONS: SettingsSection[] = [
   {
+    title: "Account",
+    description: "Your password, and signing out of every session.",
+    href: "/settings/account",
+  },
+  {
     title: "Email",
     description: "The subscribe footer added to transactional email, the tracking URL.",
     href: "/settings/email",

@@ -3,35 +3,54 @@
 import { cookies } from "next/headers";
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
-import { requireMember, withMember } from "@/lib/auth/context";
-import { accountProvisioner } from "@/lib/auth/provision-account";
+import { withMember } from "@/lib/auth/context";
 import { WORKSPACE_COOKIE } from "@/lib/auth/session";
 import { errorState, type FormState } from "@/lib/http/form-state";
-import { addMemberByEmail } from "@/lib/workspaces/add-member";
 import { changeMemberRole } from "@/lib/workspaces/change-member-role";
+import { inviteMember } from "@/lib/workspaces/invite-member";
+import { resendInvitation, revokeInvitation } from "@/lib/workspaces/manage-invitation";
 import { removeMember } from "@/lib/workspaces/remove-member";
-
-export interface AddMemberState extends FormState {
-  /** Shown once, right after the account was created; never stored or shown again. */
-  temporaryPassword?: string;
-  addedEmail?: string;
-}
 
 const field = (form: FormData, name: string) => String(form.get(name) ?? "");
 
-export async function addMemberAction(_prev: AddMemberState, form: FormData): Promise<AddMemberState> {
+/** Issue 13: adding a member sends an invitation; they join when they accept it. */
+export async function inviteMemberAction(_prev: FormState, form: FormData): Promise<FormState> {
   const values = { email: field(form, "email"), role: field(form, "role") };
-  const { workspace } = await requireMember();
-  const result = await addMemberByEmail((fn) => withMember((db) => fn(db)), accountProvisioner(), {
-    workspaceId: workspace.workspaceId,
-    email: values.email,
-    role: values.role as "member",
-  });
+  const result = await withMember((db, ctx) =>
+    inviteMember(db, {
+      workspaceId: ctx.workspace.workspaceId,
+      email: values.email,
+      role: values.role as "member",
+    }),
+  );
   if ("error" in result) return errorState(result, { values, fields: ["email", "role"] });
   revalidatePath("/settings/members");
-  const { email, role, temporaryPassword, invited } = result.data;
-  const how = invited ? " An invitation email is on its way." : "";
-  return { success: `${email} was added as ${role}.${how}`, temporaryPassword, addedEmail: email };
+  const { email, role } = result.data;
+  return { success: `An invitation to join as ${role} was sent to ${email}. They join when they accept it.` };
+}
+
+export async function resendInvitationAction(_prev: FormState, form: FormData): Promise<FormState> {
+  const result = await withMember((db, ctx) =>
+    resendInvitation(db, {
+      workspaceId: ctx.workspace.workspaceId,
+      invitationId: field(form, "invitationId"),
+    }),
+  );
+  if ("error" in result) return errorState(result);
+  revalidatePath("/settings/members");
+  return { success: `The invitation was sent to ${result.data.email} again.` };
+}
+
+export async function revokeInvitationAction(_prev: FormState, form: FormData): Promise<FormState> {
+  const result = await withMember((db, ctx) =>
+    revokeInvitation(db, {
+      workspaceId: ctx.workspace.workspaceId,
+      invitationId: field(form, "invitationId"),
+    }),
+  );
+  if ("error" in result) return errorState(result);
+  revalidatePath("/settings/members");
+  return { success: `The invitation to ${result.data.email} was revoked.` };
 }
 
 export async function changeRoleAction(_prev: FormState, form: FormData): Promise<FormState> {

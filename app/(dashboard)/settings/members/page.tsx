@@ -1,12 +1,14 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { ConfirmAction } from "@/components/confirm-action";
-import { AddMemberForm } from "@/components/members/add-member-form";
+import { InvitationRowActions } from "@/components/members/invitation-row-actions";
+import { InviteMemberForm } from "@/components/members/invite-member-form";
 import { RoleForm } from "@/components/members/role-form";
 import { requireMember } from "@/lib/auth/context";
 import { withUser } from "@/lib/db/doors";
 import { formatDate, formatDateTime, isoInstant } from "@/lib/time/format";
 import { getProfile } from "@/lib/profiles/get-profile";
+import { listInvitations } from "@/lib/workspaces/list-invitations";
 import { listMembers, type Member } from "@/lib/workspaces/list-members";
 import type { Role } from "@/lib/workspaces/list-memberships";
 import { isAdmin } from "@/lib/workspaces/member-permissions";
@@ -21,11 +23,13 @@ const nameOf = (m: Member) => [m.firstName, m.lastName].filter(Boolean).join(" "
 export default async function MembersPage() {
   const ctx = await requireMember();
   const { workspaceId, workspaceName, role: viewerRole } = ctx.workspace;
-  const [members, profile] = await withUser(ctx.claims, async (db) => [
+  const [members, invitations, profile] = await withUser(ctx.claims, async (db) => [
     await listMembers(db, { workspaceId }),
+    await listInvitations(db, { workspaceId }),
     await getProfile(db),
   ]);
   if ("error" in members) throw new Error(members.error);
+  if ("error" in invitations) throw new Error(invitations.error);
   const manage = isAdmin(viewerRole);
   // Which roles the viewer may give, and whom they may change or remove (the server checks again).
   const grantable = viewerRole === "owner" ? ALL_ROLES : manage ? ALL_ROLES.slice(1) : [];
@@ -41,13 +45,16 @@ export default async function MembersPage() {
       {manage ? (
         <section className="card" aria-labelledby="add-heading">
           <h2 id="add-heading" style={{ marginTop: 0 }}>
-            Add a member
+            Invite a member
           </h2>
-          <AddMemberForm roles={grantable} />
+          <p className="hint">
+            They join when they accept the emailed invitation, signed in with that address.
+          </p>
+          <InviteMemberForm roles={grantable} />
         </section>
       ) : (
         <p className="alert info" data-testid="members-read-only">
-          Only owners and admins can add, change or remove members.
+          Only owners and admins can invite, change or remove members.
         </p>
       )}
 
@@ -95,7 +102,7 @@ export default async function MembersPage() {
                       label="Leave workspace"
                       className="secondary"
                       title={`Leave ${workspaceName}?`}
-                      body="You will lose access to this workspace until an owner or admin adds you again."
+                      body="You will lose access to this workspace until an owner or admin invites you again."
                       confirmLabel="Leave workspace"
                     />
                   ) : (
@@ -118,6 +125,44 @@ export default async function MembersPage() {
           })}
         </tbody>
       </table>
+
+      {manage && invitations.data.length > 0 && (
+        <section aria-labelledby="invitations-heading" style={{ marginTop: "1.5rem" }}>
+          <h2 id="invitations-heading">Open invitations</h2>
+          <table className="data">
+            <thead>
+              <tr>
+                <th scope="col">Email</th>
+                <th scope="col">Role</th>
+                <th scope="col">Sent</th>
+                <th scope="col">Expires</th>
+                <th scope="col">
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {invitations.data.map((inv) => (
+                <tr key={inv.id} data-testid={`invitation-${inv.email}`}>
+                  <td>{inv.email}</td>
+                  <td>
+                    <span className="badge">{inv.role}</span>
+                  </td>
+                  <td>{formatDate(inv.sentAt, zone)}</td>
+                  <td>
+                    {inv.expired ? <span className="badge">expired</span> : formatDate(inv.expiresAt, zone)}
+                  </td>
+                  <td>
+                    {(inv.role !== "owner" || viewerRole === "owner") && (
+                      <InvitationRowActions invitationId={inv.id} email={inv.email} />
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      )}
     </>
   );
 }

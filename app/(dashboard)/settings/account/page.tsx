@@ -1,0 +1,40 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { ChangePasswordForm } from "@/components/account-forms";
+import { requireMember } from "@/lib/auth/context";
+import { signOutEverywhereAction } from "../account-actions";
+
+export const metadata: Metadata = { title: "Account" };
+
+/** Issue 13: the signed-in user's password and sessions. */
+export default async function AccountPage() {
+  const ctx = await requireMember();
+  return (
+    <>
+      <p className="hint">
+        <Link href="/settings">Settings</Link> / Account
+      </p>
+      <h1>Account</h1>
+      <div className="stack">
+        <section className="card" aria-labelledby="password-heading">
+          <h2 id="password-heading" style={{ marginTop: 0 }}>
+            Password
+          </h2>
+          <p className="hint">Signed in as {ctx.claims.email}.</p>
+          <ChangePasswordForm />
+        </section>
+        <section className="card" aria-labelledby="sessions-heading">
+          <h2 id="sessions-heading" style={{ marginTop: 0 }}>
+            Sessions
+          </h2>
+          <p>Signs out every browser and device signed in to this account, this one included.</p>
+          <form action={signOutEverywhereAction}>
+            <button type="submit" className="secondary">
+              Sign out everywhere
+            </button>
+          </form>
+        </section>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,30 @@
+"use client";
+
+import { useActionState } from "react";
+import { inviteMemberAction } from "@/app/(dashboard)/settings/members/actions";
+import { Field, FormMessage, SelectField, SubmitButton } from "@/components/form-controls";
+import type { FormState } from "@/lib/http/form-state";
+import type { Role } from "@/lib/workspaces/list-memberships";
+
+/** Owners and admins invite by email; the person joins when they accept (issue 13). */
+export function InviteMemberForm({ roles }: { roles: Role[] }) {
+  const [state, action] = useActionState<FormState, FormData>(inviteMemberAction, {});
+  return (
+    <form action={action} className="stack" noValidate aria-describedby="invite-member-message">
+      <FormMessage state={state} id="invite-member-message" />
+      <div className="row" style={{ alignItems: "flex-start" }}>
+        <Field label="Email" name="email" type="email" autoComplete="off" state={state} required />
+        <SelectField
+          label="Role"
+          name="role"
+          state={state}
+          defaultValue="member"
+          options={roles.map((r) => ({ value: r, label: r[0].toUpperCase() + r.slice(1) }))}
+        />
+      </div>
+      <div>
+        <SubmitButton pendingLabel="Sending…">Send invitation</SubmitButton>
+      </div>
+    </form>
+  );
+}

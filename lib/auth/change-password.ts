@@ -1,0 +1,29 @@
+import type { Db } from "@/lib/db/doors";
+import { hashPassword, passwordMatches } from "./local-provider";
+
+export const CURRENT_PASSWORD_WRONG = "Your current password is not correct.";
+
+/**
+ * A signed-in user changes their password (local provider): the current one is required,
+ * and every other session ends (session_version is raised; the caller reissues its own
+ * session with the new version).
+ */
+export async function changePassword(
+  db: Db,
+  input: { userId: string; currentPassword: string; newPassword: string },
+): Promise<{ data: { sessionVersion: number; email: string } } | { error: string; field?: string }> {
+  const [user] = await db`select encrypted_password from auth.users where id = ${input.userId}`;
+  if (!(await passwordMatches(input.currentPassword, user?.encrypted_password)))
+    return { error: CURRENT_PASSWORD_WRONG, field: "currentPassword" };
+  const hash = await hashPassword(input.newPassword);
+  const [updated] = await db`
+    update auth.users set encrypted_password = ${hash}, session_version = session_version + 1, updated_at = now()
+    where id = ${input.userId}
+    returning session_version, email`;
+  return { data: { sessionVersion: updated.session_version, email: updated.email } };
+}
+
+/** "Sign out everywhere": every session of the account, this one included, stops working. */
+export async function signOutEverywhere(db: Db, input: { userId: string }): Promise<void> {
+  await db`update auth.users set session_version = session_version + 1, updated_at = now() where id = ${input.userId}`;
+}

@@ -1,0 +1,80 @@
+/**
+ * Accounts for e2e specs (issue 13): sign-up now proves the address, so every spec signs up
+ * here: fill /sign-up, read the confirmation link from the dev outbox (the app's
+ * email_sends, through app-db), open it and confirm with the password.
+ */
+import { expect, type Page } from "@playwright/test";
+import { withAppDb } from "./app-db";
+
+export const PASSWORD = "correct horse battery";
+
+export const uniqueEmail = (prefix = "owner") =>
+  `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.test`;
+
+/** The newest link to `path` emailed to `to`, waiting for it to arrive. */
+export async function emailedLink(to: string, path: string): Promise<string> {
+  let link: string | undefined;
+  await expect
+    .poll(
+      async () => {
+        const [row] = await withAppDb(
+          (sql) => sql`
+            select text_body from email_sends
+            where to_email = ${to.toLowerCase()} and text_body like ${`%${path}?token=%`}
+            order by created_at desc limit 1`,
+        );
+        link = new RegExp(`https?://[^\\s]+${path}\\?token=[A-Za-z0-9_-]{43}`).exec(
+          row?.text_body ?? "",
+        )?.[0];
+        return link;
+      },
+      { message: `a ${path} link emailed to ${to}` },
+    )
+    .toBeTruthy();
+  // the app's own address may differ in host from the test's baseURL: keep only path and query
+  const url = new URL(link!);
+  return `${url.pathname}${url.search}`;
+}
+
+/** Signs up through /sign-up, confirms through the emailed link, lands in the new workspace. */
+export async function signUp(
+  page: Page,
+  options: {
+    email?: string;
+    workspaceName?: string;
+    firstName?: string;
+    lastName?: string;
+    password?: string;
+  } = {},
+): Promise<string> {
+  const email = options.email ?? uniqueEmail();
+  const password = options.password ?? PASSWORD;
+  await page.goto("/sign-up");
+  await page.getByLabel("First name").fill(options.firstName ?? "Olive");
+  await page.getByLabel("Last name").fill(options.lastName ?? "Owner");
+  await page.getByLabel("Email", { exact: true }).fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByLabel("Workspace name").fill(options.workspaceName ?? "Olive's Bakery");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page.getByText(`we sent a link to ${email.toLowerCase()}`)).toBeVisible();
+  await confirmEmail(page, email, password);
+  if (options.workspaceName)
+    await expect(page.getByTestId("workspace-name")).toHaveText(options.workspaceName);
+  return email;
+}
+
+/** Opens the confirmation link emailed to `email` and finishes sign-up with the password. */
+export async function confirmEmail(page: Page, email: string, password = PASSWORD): Promise<void> {
+  await page.goto(await emailedLink(email, "/confirm-email"));
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Confirm and sign in" }).click();
+  await expect(page).toHaveURL(/\/contacts$/);
+}
+
+export async function signIn(page: Page, email: string, password = PASSWORD): Promise<void> {
+  await page.goto("/sign-in");
+  await page.getByLabel("Email", { exact: true }).fill(email);
+  await page.getByLabel("Password", { exact: true }).fill(password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/contacts$/);
+}
