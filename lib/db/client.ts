@@ -1,3 +1,4 @@
+import { appendFileSync } from "node:fs";
 import postgres from "postgres";
 
 export type Sql = postgres.Sql;
@@ -13,6 +14,7 @@ export function connect(url: string, options: { max?: number } = {}): Sql {
     max: options.max ?? Number(process.env.DATABASE_POOL_SIZE ?? 10),
     idle_timeout: 20,
     onnotice: () => {},
+    debug: sqlLog(),
     types: {
       date: {
         to: 1082,
@@ -22,6 +24,17 @@ export function connect(url: string, options: { max?: number } = {}): Sql {
       },
     },
   });
+}
+
+/**
+ * BENCH_SQL_LOG=<file>: every statement the app sends is appended to the file as a JSON line
+ * `{c, q, p}` (connection, text, parameters), so the dashboard benchmark can replay a page's
+ * own SQL and compare its time with the page's. Unset (always, outside that benchmark): off.
+ */
+function sqlLog(): postgres.Options<Record<string, postgres.PostgresType>>["debug"] {
+  const file = process.env.BENCH_SQL_LOG;
+  if (!file) return undefined;
+  return (c, q, p) => appendFileSync(file, JSON.stringify({ c, q, p }) + "\n");
 }
 
 /**

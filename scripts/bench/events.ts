@@ -21,6 +21,7 @@ import {
   stopNextServer,
 } from "./lib/next-server";
 import { freshDatabase } from "./lib/database";
+import { verdict } from "./lib/verdict";
 
 const PORT = Number(process.env.BENCH_EVENTS_PORT ?? 3271);
 const CONNECTIONS = 32;
@@ -170,6 +171,7 @@ export default async function run(): Promise<void> {
         "ratio to health": (r.rps / health.rps).toFixed(2),
       })),
     );
+    verdict("public events API / health", events.rps / health.rps, { atLeast: 0.9 });
   } finally {
     if (server) await stopNextServer(server);
     await db.drop();

@@ -4,6 +4,8 @@ import { withUser } from "@/lib/db/doors";
 import { issueApiKey } from "@/lib/api-keys/issue-api-key";
 import { listApiKeys } from "@/lib/api-keys/list-api-keys";
 import { revokeApiKey } from "@/lib/api-keys/revoke-api-key";
+import { forgetApiKey } from "@/lib/events/public-api/api-key-cache";
+import { forgetPublicEvents } from "@/lib/events/public-api/public-events-cache";
 import { setupTestDatabase } from "../helpers/db";
 import { addMember, createWorkspace } from "../helpers/factories";
 
@@ -116,6 +118,53 @@ describe("4.14 GET /api/v1/public/events", () => {
     expect(revoked.status).toBe(403);
     expect(revoked.headers.get("cache-control")).toBe("no-store");
     expect(await revoked.json()).toEqual({ error: "This API key has been revoked." });
+  });
+});
+
+describe("public events API caching (issue 17): key checks and lists kept briefly, revocation honoured", () => {
+  test("a key check is kept: a repeated request runs no database statement for the key", async () => {
+    const ws = await createWorkspace(db.sql);
+    const key = await keyFor(ws.id, ws.owner.claims);
+    expect((await get(`?key=${key.key}`)).status).toBe(200);
+    // the key row is gone from the database: only the kept check can still answer for it
+    await db.sql`delete from api_keys where id = ${key.id}`;
+    expect((await get(`?key=${key.key}`)).status).toBe(200);
+    forgetApiKey();
+    expect((await get(`?key=${key.key}`)).status).toBe(401);
+  });
+
+  test("a revocation made elsewhere is honoured once the kept check expires; one made here at once", async () => {
+    const ws = await createWorkspace(db.sql);
+    const key = await keyFor(ws.id, ws.owner.claims);
+    expect((await get(`?key=${key.key}`)).status).toBe(200);
+    // another process revokes: this one learns of it when its check expires (API_KEY_TTL_MS)
+    await db.sql`update api_keys set revoked_at = now() where id = ${key.id}`;
+    forgetApiKey();
+    expect((await get(`?key=${key.key}`)).status).toBe(403);
+    const second = await keyFor(ws.id, ws.owner.claims);
+    expect((await get(`?key=${second.key}`)).status).toBe(200);
+    await withUser(ws.owner.claims, (tx) => revokeApiKey(tx, { workspaceId: ws.id, keyId: second.id }));
+    expect((await get(`?key=${second.key}`)).status).toBe(403);
+  });
+
+  test("an unchanged list is a 304 without a body for If-None-Match; a changed one a 200 with a new ETag", async () => {
+    const ws = await createWorkspace(db.sql);
+    await event(ws.id, { name: "First" });
+    const key = await keyFor(ws.id, ws.owner.claims);
+    const first = await get("", { Authorization: `Bearer ${key.key}` });
+    const etag = first.headers.get("etag")!;
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
+    const again = await get("", { Authorization: `Bearer ${key.key}`, "If-None-Match": etag });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe("");
+    expect(again.headers.get("etag")).toBe(etag);
+    expect(again.headers.get("access-control-allow-origin")).toBe("*");
+    await event(ws.id, { name: "Second" });
+    forgetPublicEvents(ws.id);
+    const changed = await get("", { Authorization: `Bearer ${key.key}`, "If-None-Match": etag });
+    expect(changed.status).toBe(200);
+    expect(changed.headers.get("etag")).not.toBe(etag);
+    expect(await changed.json()).toHaveLength(2);
   });
 });
 

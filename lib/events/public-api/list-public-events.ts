@@ -1,6 +1,6 @@
 import type { Db } from "@/lib/db/doors";
-import { hashApiKey } from "@/lib/api-keys/hash-api-key";
 import { appUrl } from "@/lib/config";
+import type { KeyCheck } from "./api-key-cache";
 import { displayPrice, numericToCents } from "../ticket-pricing";
 
 export interface PublicEvent {
@@ -33,17 +33,14 @@ interface Row {
 }
 
 /**
- * The key of a public API request (spec 5.2): null without one (401), 'revoked' (403), or
- * its workspace. last_used_at is written at most once a minute per key, in the same
- * statement, so the read path stays cheap.
+ * The key of a public API request (spec 5.2), by its digest (hashApiKey): null when unknown
+ * (401), 'revoked' (403), or its workspace. last_used_at is written at most once a minute per
+ * key, in the same statement, so the read path stays cheap.
  */
-export async function authenticateApiKey(
-  db: Db,
-  rawKey: string,
-): Promise<{ workspaceId: string } | "revoked" | null> {
+export async function authenticateApiKey(db: Db, keyHash: string): Promise<KeyCheck> {
   const [row] = await db`
     with k as (
-      select id, workspace_id, revoked_at, last_used_at from public.api_keys where key_hash = ${hashApiKey(rawKey)}
+      select id, workspace_id, revoked_at, last_used_at from public.api_keys where key_hash = ${keyHash}
     ), touch as (
       update public.api_keys a set last_used_at = now() from k
       where a.id = k.id and k.revoked_at is null

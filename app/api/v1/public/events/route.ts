@@ -1,11 +1,14 @@
+import { hashApiKey } from "@/lib/api-keys/hash-api-key";
 import { withService } from "@/lib/db/doors";
+import { cachedApiKey } from "@/lib/events/public-api/api-key-cache";
 import { authenticateApiKey, listPublicEvents } from "@/lib/events/public-api/list-public-events";
 import { cachedPublicEvents } from "@/lib/events/public-api/public-events-cache";
 
 const CORS = {
   "Access-Control-Allow-Origin": "*",
   "Access-Control-Allow-Methods": "GET, OPTIONS",
-  "Access-Control-Allow-Headers": "Authorization, Content-Type",
+  "Access-Control-Allow-Headers": "Authorization, Content-Type, If-None-Match",
+  "Access-Control-Expose-Headers": "ETag",
 };
 
 function keyOf(request: Request): string | null {
@@ -26,29 +29,41 @@ const refuse = (status: 401 | 403, error: string) =>
     },
   );
 
+/** If-None-Match names this ETag (a list of tags, `*`, or a weak form of it). */
+function notModified(request: Request, etag: string): boolean {
+  const header = request.headers.get("if-none-match");
+  if (!header) return false;
+  return header.split(",").some((tag) => {
+    const t = tag.trim();
+    return t === "*" || t === etag || t === `W/${etag}`;
+  });
+}
+
 /**
  * GET /api/v1/public/events (spec 4.14, 5.2): the key as a Bearer token or ?key=; 401
  * without a known key, 403 with a revoked one. Any origin may read it (the key is the
  * credential); shared caches may keep it for a minute, per key (Vary: Authorization, and
- * ?key= is part of the URL), and this server keeps each workspace's list for 5 seconds.
+ * ?key= is part of the URL), and an unchanged list is a 304 for If-None-Match. This server
+ * keeps each key's check for 10 seconds and each workspace's list for 5 (decisions.md).
  */
 export async function GET(request: Request) {
   const key = keyOf(request);
   if (!key) return refuse(401, "An API key is required: send Authorization: Bearer <key> or ?key=<key>.");
-  const auth = await withService((db) => authenticateApiKey(db, key));
+  const keyHash = hashApiKey(key);
+  const auth = await cachedApiKey(keyHash, () => withService((db) => authenticateApiKey(db, keyHash)));
   if (auth === null) return refuse(401, "This API key is not valid.");
   if (auth === "revoked") return refuse(403, "This API key has been revoked.");
   const body = await cachedPublicEvents(auth.workspaceId, () =>
     withService((db) => listPublicEvents(db, auth)),
   );
-  return new Response(body, {
-    headers: {
-      ...CORS,
-      "Content-Type": "application/json",
-      "Cache-Control": "public, max-age=60, stale-while-revalidate=60",
-      Vary: "Authorization",
-    },
-  });
+  const headers = {
+    ...CORS,
+    "Cache-Control": "public, max-age=60, stale-while-revalidate=60",
+    Vary: "Authorization",
+    ETag: body.etag,
+  };
+  if (notModified(request, body.etag)) return new Response(null, { status: 304, headers });
+  return new Response(body.bytes, { headers: { ...headers, "Content-Type": "application/json" } });
 }
 
 /** CORS preflight. */
