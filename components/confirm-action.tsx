@@ -1,15 +1,16 @@
 "use client";
 
-import { useActionState, useEffect, useId, useRef } from "react";
+import { useActionState, useEffect, useId } from "react";
 import type { FormState } from "@/lib/http/form-state";
 import { FormMessage, SubmitButton } from "./form-controls";
+import { Dialog } from "./ui/dialog";
+
+type Action = (prev: FormState, form: FormData) => Promise<FormState>;
 
 /**
- * A destructive action behind a confirmation step: the trigger opens a modal <dialog>
- * (focus moves to Cancel, Escape or Cancel closes it, focus returns to the trigger) and only
- * its confirm button runs the server action. A refusal the action returns is announced inside
- * the dialog; a success closes it. `accessibleName` names the trigger for assistive technology
- * where its visible label alone is ambiguous (a "Remove" on every row).
+ * A destructive action behind a confirmation step (components/ui/dialog.tsx): focus starts on
+ * Cancel, so Enter or Space cancels rather than destroys, and only the confirm button runs the
+ * server action. A refusal the action returns is announced inside the dialog; a success closes it.
  */
 export function ConfirmAction({
   action,
@@ -21,7 +22,7 @@ export function ConfirmAction({
   confirmLabel,
   className = "danger",
 }: {
-  action: (prev: FormState, form: FormData) => Promise<FormState>;
+  action: Action;
   fields?: Record<string, string>;
   label: string;
   accessibleName?: string;
@@ -30,48 +31,49 @@ export function ConfirmAction({
   confirmLabel: string;
   className?: string;
 }) {
-  const dialog = useRef<HTMLDialogElement>(null);
-  const cancel = useRef<HTMLButtonElement>(null);
+  return (
+    <Dialog
+      label={label}
+      accessibleName={accessibleName}
+      title={title}
+      description={body}
+      className={className}
+    >
+      {(close) => <ConfirmForm action={action} fields={fields} confirmLabel={confirmLabel} close={close} />}
+    </Dialog>
+  );
+}
+
+function ConfirmForm({
+  action,
+  fields,
+  confirmLabel,
+  close,
+}: {
+  action: Action;
+  fields: Record<string, string>;
+  confirmLabel: string;
+  close: () => void;
+}) {
   const id = useId();
   const [state, formAction] = useActionState(action, {});
   useEffect(() => {
-    if (state.success) dialog.current?.close();
-  }, [state]);
+    if (state.success) close();
+  }, [state, close]);
   return (
-    <>
-      <button
-        type="button"
-        className={className}
-        aria-haspopup="dialog"
-        aria-label={accessibleName}
-        onClick={() => {
-          dialog.current?.showModal();
-          // Start on the safe choice: Enter or Space then cancels rather than destroys.
-          cancel.current?.focus();
-        }}
-      >
-        {label}
-      </button>
-      <dialog ref={dialog} aria-labelledby={`${id}-title`} aria-describedby={`${id}-body`}>
-        <form action={formAction} className="stack">
-          <h2 id={`${id}-title`} style={{ marginTop: 0 }}>
-            {title}
-          </h2>
-          <p id={`${id}-body`}>{body}</p>
-          {Object.entries(fields).map(([name, value]) => (
-            <input key={name} type="hidden" name={name} value={value} />
-          ))}
-          <FormMessage state={state} id={`${id}-message`} />
-          <div className="row">
-            <SubmitButton className="danger" pendingLabel="Working…">
-              {confirmLabel}
-            </SubmitButton>
-            <button ref={cancel} type="button" className="secondary" onClick={() => dialog.current?.close()}>
-              Cancel
-            </button>
-          </div>
-        </form>
-      </dialog>
-    </>
+    <form action={formAction} className="stack">
+      {Object.entries(fields).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
+      <FormMessage state={state} id={`${id}-message`} />
+      <div className="row">
+        <SubmitButton className="danger" pendingLabel="Working…">
+          {confirmLabel}
+        </SubmitButton>
+        <button type="button" className="secondary" data-autofocus onClick={close}>
+          Cancel
+        </button>
+      </div>
+    </form>
   );
 }

@@ -4,6 +4,7 @@ import { useId } from "react";
 import { useFormStatus } from "react-dom";
 import type { FormState } from "@/lib/http/form-state";
 import { SelectOptions, type SelectOption } from "./filter-select";
+import { StatusMessage } from "./ui/status-message";
 
 /** What a field's control carries so that its label, hint and error are tied to it. */
 export interface FieldControlProps {
@@ -125,12 +126,7 @@ export function SelectField({
  * `id` (and point the form's aria-describedby at it).
  */
 export function FormMessage({ state, id = "form-message" }: { state: FormState; id?: string }) {
-  return (
-    <div id={id} role="status" aria-live="polite">
-      {state.message && <div className="alert error">{state.message}</div>}
-      {state.success && <div className="alert success">{state.success}</div>}
-    </div>
-  );
+  return <StatusMessage state={state} id={id} />;
 }
 
 export function SubmitButton({

@@ -16,6 +16,7 @@ import { connect, setSql } from "../lib/db/client";
 import { withService } from "../lib/db/doors";
 import { importContactsCsv, type ImportProgress } from "../lib/contacts/import-contacts-csv";
 import { reportSummary, reportToCsv } from "../lib/contacts/import/import-report";
+import { isUuid } from "../lib/ids/uuid";
 
 const USAGE = "Usage: npm run import -- --workspace <workspace id> [--subscribed] <file.csv>";
 
@@ -56,8 +57,7 @@ async function main() {
   const file = positionals[0];
   const workspaceId = values.workspace;
   if (!file || positionals.length > 1 || !workspaceId) fail(USAGE, 2);
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(workspaceId))
-    fail(`Not a workspace id: ${workspaceId}`, 2);
+  if (!isUuid(workspaceId)) fail(`Not a workspace id: ${workspaceId}`, 2);
   const url = process.env.DATABASE_URL;
   if (!url) fail("Set DATABASE_URL (with the embedded database, npm start prints the address it serves).", 2);
   const size = await stat(file).then(

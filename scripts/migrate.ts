@@ -2,7 +2,7 @@
 import path from "node:path";
 import { connect } from "../lib/db/client";
 import { startEmbeddedDatabase } from "../lib/db/embedded";
-import { migrate } from "../lib/db/migrate";
+import { UnknownMigrationsError, migrate } from "../lib/db/migrate";
 
 async function main() {
   let url = process.env.DATABASE_URL;
@@ -20,6 +20,6 @@ async function main() {
 }
 
 main().catch((error) => {
-  console.error(error);
+  console.error(error instanceof UnknownMigrationsError ? error.message : error);
   process.exit(1);
 });

@@ -13,7 +13,7 @@ import path from "node:path";
 import { connect, setSql } from "../lib/db/client";
 import { withService } from "../lib/db/doors";
 import { startEmbeddedDatabase } from "../lib/db/embedded";
-import { migrate } from "../lib/db/migrate";
+import { UnknownMigrationsError, migrate } from "../lib/db/migrate";
 import { seedDemo } from "../lib/seed/demo";
 
 const dev = process.argv.includes("--dev");
@@ -95,6 +95,6 @@ async function main() {
 }
 
 main().catch((error) => {
-  console.error(error);
+  console.error(error instanceof UnknownMigrationsError ? error.message : error);
   process.exit(1);
 });

@@ -1,4 +1,4 @@
-import { LocalTime } from "@/components/local-time";
+import { DateTime } from "@/components/ui/date-time";
 import { actorLabel, type LedgerEntry } from "@/lib/consent/consent-ledger";
 
 const ACTION: Record<LedgerEntry["action"], string> = {
@@ -8,8 +8,16 @@ const ACTION: Record<LedgerEntry["action"], string> = {
   unsuppressed: "Suppression removed",
 };
 
-/** Issue 5 item 8: the consent ledger on the contact's timeline, with the CSV export. */
-export function ConsentLedgerList({ contactId, entries }: { contactId: string; entries: LedgerEntry[] }) {
+/** Beyond the spec (spec 3.3 consent state): the consent ledger on the contact's timeline, with the CSV export. */
+export function ConsentLedgerList({
+  contactId,
+  entries,
+  timeZone,
+}: {
+  contactId: string;
+  entries: LedgerEntry[];
+  timeZone: string;
+}) {
   return (
     <section className="card stack" aria-labelledby={`ledger-${contactId}`}>
       <div className="row">
@@ -28,7 +36,8 @@ export function ConsentLedgerList({ contactId, entries }: { contactId: string; e
               {e.reason && e.action !== "subscribed" && e.action !== "unsubscribed"
                 ? ` (${e.reason})`
                 : ""}{" "}
-              via {e.flow.replaceAll("_", " ")} by {actorLabel(e)} · <LocalTime value={e.created_at} />
+              via {e.flow.replaceAll("_", " ")} by {actorLabel(e)} ·{" "}
+              <DateTime value={e.created_at} timeZone={timeZone} />
               <div className="hint">
                 {[
                   e.source && `source: ${e.source}`,

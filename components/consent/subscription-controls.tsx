@@ -7,8 +7,8 @@ import { SubmitButton } from "@/components/form-controls";
 import { LEGAL_BASES } from "@/lib/consent/consent-rules";
 import type { EmailStatus } from "@/lib/consent/email-status";
 import type { FormState } from "@/lib/http/form-state";
-import { DialogButton } from "./confirm-dialog";
-import { StatusMessage } from "./status-message";
+import { Dialog } from "@/components/ui/dialog";
+import { StatusMessage } from "@/components/ui/status-message";
 
 export interface SubscriptionControlsProps {
   contactId: string;
@@ -117,7 +117,7 @@ export function SubscriptionControls({
           </SubmitButton>
         </form>
       ) : (
-        <DialogButton label="Subscribe…" title="Subscribe this contact">
+        <Dialog label="Subscribe…" title="Subscribe this contact">
           {(close) => (
             <ManualSubscribeForm
               contactId={contactId}
@@ -126,7 +126,7 @@ export function SubscriptionControls({
               onDone={(success) => setNotice({ success })}
             />
           )}
-        </DialogButton>
+        </Dialog>
       )}
     </section>
   );

@@ -3,10 +3,11 @@
 import { useActionState, useState } from "react";
 import { addManualBlockAction, removeSuppressionAction } from "@/app/(dashboard)/consent/actions";
 import { SubmitButton } from "@/components/form-controls";
-import { StatusMessage } from "./status-message";
-import { LocalTime } from "@/components/local-time";
+import { StatusMessage } from "@/components/ui/status-message";
+import { DateTime } from "@/components/ui/date-time";
 import type { FormState } from "@/lib/http/form-state";
-import { DialogButton } from "./confirm-dialog";
+import { Dialog } from "@/components/ui/dialog";
+import { DataTable } from "@/components/ui/data-table";
 
 export interface SuppressionItem {
   reason: string;
@@ -63,9 +64,11 @@ function RemoveForm({
 export function SuppressionsPanel({
   contactId,
   suppressions,
+  timeZone,
 }: {
   contactId: string;
   suppressions: SuppressionItem[];
+  timeZone: string;
 }) {
   const [notice, setNotice] = useState<FormState>({});
   const [, block] = useActionState<FormState>(async (prev) => {
@@ -81,55 +84,48 @@ export function SuppressionsPanel({
       {suppressions.length === 0 ? (
         <p className="hint">No suppressions: eligibility depends on the subscription alone.</p>
       ) : (
-        <table className="data">
-          <caption className="sr-only">Suppressions of this contact</caption>
-          <thead>
-            <tr>
-              <th scope="col">Reason</th>
-              <th scope="col">Since</th>
-              <th scope="col">
-                <span className="sr-only">Actions</span>
-              </th>
+        <DataTable
+          rows={suppressions}
+          columns={[
+            "Reason",
+            "Since",
+            <span key="actions" className="sr-only">
+              Actions
+            </span>,
+          ]}
+          caption="Suppressions of this contact"
+        >
+          {(s) => (
+            <tr key={s.reason}>
+              <td>
+                <strong>{s.reason}</strong>
+                <div className="hint">{DESCRIPTION[s.reason]}</div>
+              </td>
+              <td>
+                <DateTime value={s.created_at} timeZone={timeZone} />
+              </td>
+              <td>
+                {s.reason === "complaint" ? (
+                  <span className="hint">Permanent</span>
+                ) : (
+                  <Dialog
+                    label={
+                      <>
+                        Remove<span className="sr-only"> {s.reason} suppression</span>
+                      </>
+                    }
+                    title={`Remove the ${s.reason} suppression`}
+                    className="secondary"
+                  >
+                    {(close) => (
+                      <RemoveForm contactId={contactId} reason={s.reason} close={close} onDone={setNotice} />
+                    )}
+                  </Dialog>
+                )}
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {suppressions.map((s) => (
-              <tr key={s.reason}>
-                <td>
-                  <strong>{s.reason}</strong>
-                  <div className="hint">{DESCRIPTION[s.reason]}</div>
-                </td>
-                <td>
-                  <LocalTime value={s.created_at} />
-                </td>
-                <td>
-                  {s.reason === "complaint" ? (
-                    <span className="hint">Permanent</span>
-                  ) : (
-                    <DialogButton
-                      label={
-                        <>
-                          Remove<span className="sr-only"> {s.reason} suppression</span>
-                        </>
-                      }
-                      title={`Remove the ${s.reason} suppression`}
-                      className="secondary"
-                    >
-                      {(close) => (
-                        <RemoveForm
-                          contactId={contactId}
-                          reason={s.reason}
-                          close={close}
-                          onDone={setNotice}
-                        />
-                      )}
-                    </DialogButton>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          )}
+        </DataTable>
       )}
       {!blocked && (
         <form action={block} className="row">

@@ -1,7 +1,7 @@
 import { EmailStatusBadge } from "@/components/email-status-badge";
 import type { ContactDetails, ProfileName } from "@/lib/contacts/get-contact-by-id";
 import { formatPhoneForDisplay } from "@/lib/contacts/phone";
-import { formatDateTime } from "@/lib/time/format-in-zone";
+import { formatDateTime } from "@/lib/time/format";
 
 const MONTHS = [
   "January",

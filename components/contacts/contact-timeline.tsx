@@ -2,7 +2,7 @@ import Link from "next/link";
 import { encodePosition } from "@/lib/contacts/get-contact-timeline";
 import type { TimelineEntry, TimelinePosition } from "@/lib/contacts/timeline/types";
 import { sanitizeNoteHtml } from "@/lib/html/sanitize-note";
-import { formatDateTime } from "@/lib/time/format-in-zone";
+import { formatDateTime } from "@/lib/time/format";
 
 const KIND_LABEL: Record<string, string> = { note: "Note", consent: "Consent" };
 

@@ -3,7 +3,7 @@ import { EmailStatusBadge } from "@/components/email-status-badge";
 import type { ContactListRow } from "@/lib/contacts/get-contacts";
 import { listQueryString, type ListQuery } from "@/lib/contacts/list-query";
 import { formatPhoneForDisplay } from "@/lib/contacts/phone";
-import { formatDate } from "@/lib/time/format-in-zone";
+import { formatDate } from "@/lib/time/format";
 import { TagBadge } from "./tag-badge";
 
 export function contactName(c: {

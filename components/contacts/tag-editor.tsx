@@ -2,7 +2,7 @@
 
 import { useActionState, useEffect, useId, useRef } from "react";
 import { SubmitButton } from "@/components/form-controls";
-import { StatusMessage } from "./status-message";
+import { StatusMessage } from "@/components/ui/status-message";
 import type { TagRef } from "@/lib/contacts/types";
 import type { FormState } from "@/lib/http/form-state";
 

@@ -3,7 +3,7 @@
 import { useActionState } from "react";
 import { Field, SubmitButton } from "@/components/form-controls";
 import type { FormState } from "@/lib/http/form-state";
-import { StatusMessage } from "./status-message";
+import { StatusMessage } from "@/components/ui/status-message";
 
 type Action = (prev: FormState, form: FormData) => Promise<FormState>;
 

@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { sendBroadcastBatchAction } from "@/app/(dashboard)/broadcasts/actions";
-import { DialogButton } from "@/components/consent/confirm-dialog";
+import { Dialog } from "@/components/ui/dialog";
 import type { BroadcastProgress } from "@/lib/email/send-broadcast";
 
 /**
@@ -64,7 +64,7 @@ export function BroadcastSender({
             {running ? "Sending…" : "Resume sending"}
           </button>
         ) : (
-          <DialogButton label="Send broadcast…" title="Send this broadcast?">
+          <Dialog label="Send broadcast…" title="Send this broadcast?">
             {(close) => (
               <>
                 <p>
@@ -87,7 +87,7 @@ export function BroadcastSender({
                 </div>
               </>
             )}
-          </DialogButton>
+          </Dialog>
         ))}
     </div>
   );

@@ -1,9 +1,11 @@
 "use client";
 
-import { useActionState, useEffect, useId, useRef } from "react";
+import { useActionState, useEffect } from "react";
 import type { FormState } from "@/lib/http/form-state";
 import { ConfirmAction } from "@/components/confirm-action";
 import { Field, SubmitButton } from "@/components/form-controls";
+import { Dialog } from "@/components/ui/dialog";
+import { StatusMessage } from "@/components/ui/status-message";
 import { recordRefundFormAction, revertRefundFormAction } from "./transaction-actions";
 
 interface Props {
@@ -26,50 +28,52 @@ export function RefundControls(props: Props) {
   );
 }
 
-function RecordRefund({ transactionId, workspaceId, description, remaining }: Props) {
-  const [state, action] = useActionState<FormState, FormData>(recordRefundFormAction, {});
-  const dialog = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
-  useEffect(() => {
-    if (state.success) dialog.current?.close();
-  }, [state]);
+function RecordRefund(props: Props) {
   return (
-    <>
-      <button type="button" className="secondary" onClick={() => dialog.current?.showModal()}>
-        Record refund<span className="sr-only"> for {description}</span>
-      </button>
-      <dialog ref={dialog} aria-labelledby={titleId}>
-        <form action={action} className="stack" noValidate>
-          <h2 id={titleId} style={{ margin: 0 }}>
-            Record a refund for {description}
-          </h2>
-          <div role="status" aria-live="polite">
-            {state.message && <div className="alert error">{state.message}</div>}
-          </div>
-          <input type="hidden" name="transactionId" value={transactionId} />
-          <input type="hidden" name="workspaceId" value={workspaceId} />
-          <Field
-            label="Amount refunded (dollars)"
-            name="refundAmount"
-            inputMode="decimal"
-            hint={`At most ${remaining}.`}
-            state={state}
-            autoFocus
-            required
-          />
-          <label className="check">
-            <input type="checkbox" name="runAutomations" defaultChecked />
-            Run the &lsquo;product refunded&rsquo; automations when it is fully refunded
-          </label>
-          <div className="row">
-            <SubmitButton pendingLabel="Recording…">Record refund</SubmitButton>
-            <button type="button" className="secondary" onClick={() => dialog.current?.close()}>
-              Cancel
-            </button>
-          </div>
-        </form>
-      </dialog>
-    </>
+    <Dialog
+      label={
+        <>
+          Record refund<span className="sr-only"> for {props.description}</span>
+        </>
+      }
+      title={`Record a refund for ${props.description}`}
+      className="secondary"
+    >
+      {(close) => <RecordRefundForm {...props} close={close} />}
+    </Dialog>
+  );
+}
+
+function RecordRefundForm({ transactionId, workspaceId, remaining, close }: Props & { close: () => void }) {
+  const [state, action] = useActionState<FormState, FormData>(recordRefundFormAction, {});
+  useEffect(() => {
+    if (state.success) close();
+  }, [state, close]);
+  return (
+    <form action={action} className="stack" noValidate>
+      <StatusMessage state={{ message: state.message }} />
+      <input type="hidden" name="transactionId" value={transactionId} />
+      <input type="hidden" name="workspaceId" value={workspaceId} />
+      <Field
+        label="Amount refunded (dollars)"
+        name="refundAmount"
+        inputMode="decimal"
+        hint={`At most ${remaining}.`}
+        state={state}
+        autoFocus
+        required
+      />
+      <label className="check">
+        <input type="checkbox" name="runAutomations" defaultChecked />
+        Run the &lsquo;product refunded&rsquo; automations when it is fully refunded
+      </label>
+      <div className="row">
+        <SubmitButton pendingLabel="Recording…">Record refund</SubmitButton>
+        <button type="button" className="secondary" onClick={close}>
+          Cancel
+        </button>
+      </div>
+    </form>
   );
 }
 

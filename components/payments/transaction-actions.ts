@@ -11,9 +11,8 @@ import {
 } from "@/lib/payments/record-transaction-refund";
 import { revertTransactionRefund as revertRefund } from "@/lib/payments/revert-transaction-refund";
 import { recordRefundForm } from "@/lib/payments/schemas";
+import { isUuid } from "@/lib/ids/uuid";
 
-const isUuid = (value: unknown): value is string =>
-  typeof value === "string" && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
 const NOT_FOUND: RefundResult = { success: false, error: "Transaction not found." };
 
 /** The workspace asked for, when the member belongs to it; else their current one. */

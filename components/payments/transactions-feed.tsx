@@ -1,9 +1,10 @@
 import { requireMember } from "@/lib/auth/context";
-import { formatDate, viewerTimeZone } from "@/lib/dates/format";
+import { formatDate } from "@/lib/time/format";
 import { withUser } from "@/lib/db/doors";
 import { getContactTransactions, type FeedItem } from "@/lib/payments/get-contact-transactions";
 import { formatMoney } from "@/lib/payments/money";
 import { RefundControls } from "./refund-controls";
+import { DataTable } from "@/components/ui/data-table";
 
 const KIND_LABEL: Record<FeedItem["kind"], string> = {
   transaction: "Purchase",
@@ -34,65 +35,65 @@ export async function TransactionsFeed({
   const ws = ctx.memberships.some((m) => m.workspaceId === workspaceId)
     ? workspaceId!
     : ctx.workspace.workspaceId;
-  const { items, timeZone } = await withUser(ctx.claims, async (db) => ({
-    items: await getContactTransactions(db, { workspaceId: ws, contactId }),
-    timeZone: await viewerTimeZone(db),
-  }));
+  const timeZone = ctx.timeZone;
+  const items = await withUser(ctx.claims, (db) =>
+    getContactTransactions(db, { workspaceId: ws, contactId }),
+  );
   return (
-    <section aria-labelledby="transactions-heading" className="stack" data-testid="transactions-feed">
+    <section
+      id="transactions"
+      aria-labelledby="transactions-heading"
+      className="stack"
+      data-testid="transactions-feed"
+    >
       <h2 id="transactions-heading">Transactions</h2>
-      {items.length === 0 ? (
-        <div className="card empty">No purchases, paid tickets or deal payments yet.</div>
-      ) : (
-        <table className="data">
-          <thead>
-            <tr>
-              <th scope="col">Date</th>
-              <th scope="col">What</th>
-              <th scope="col">Amount</th>
-              <th scope="col">Status</th>
-              <th scope="col">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {items.map((item) => (
-              <tr key={`${item.kind}:${item.id}`} data-testid={`feed-${item.id}`}>
-                <td>
-                  <time dateTime={item.date.toISOString()}>{formatDate(item.date, timeZone)}</time>
-                </td>
-                <td>
-                  <div>{item.description}</div>
-                  <span className="hint">{KIND_LABEL[item.kind]}</span>
-                </td>
-                <td>{formatMoney(item.amountCents, item.currency)}</td>
-                <td data-testid="feed-status">
-                  <span className={`badge ${item.status === "refunded" ? "unsubscribed" : ""}`}>
-                    {statusText(item)}
-                  </span>
-                  {item.kind === "transaction" && item.refundedCents > 0 && item.remainingCents > 0 && (
-                    <div className="hint">{formatMoney(item.remainingCents, item.currency)} left</div>
-                  )}
-                </td>
-                <td>
-                  {item.kind === "transaction" && (
-                    <RefundControls
-                      transactionId={item.id}
-                      workspaceId={ws}
-                      description={item.description}
-                      remaining={formatMoney(item.remainingCents, item.currency)}
-                      remainingCents={item.remainingCents}
-                      refunded={formatMoney(item.refundedCents, item.currency)}
-                      refundedCents={item.refundedCents}
-                    />
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <DataTable
+        rows={items}
+        columns={[
+          "Date",
+          "What",
+          "Amount",
+          "Status",
+          <span key="actions" className="sr-only">
+            Actions
+          </span>,
+        ]}
+        empty="No purchases, paid tickets or deal payments yet."
+      >
+        {(item) => (
+          <tr key={`${item.kind}:${item.id}`} data-testid={`feed-${item.id}`}>
+            <td>
+              <time dateTime={item.date.toISOString()}>{formatDate(item.date, timeZone)}</time>
+            </td>
+            <td>
+              <div>{item.description}</div>
+              <span className="hint">{KIND_LABEL[item.kind]}</span>
+            </td>
+            <td>{formatMoney(item.amountCents, item.currency)}</td>
+            <td data-testid="feed-status">
+              <span className={`badge ${item.status === "refunded" ? "unsubscribed" : ""}`}>
+                {statusText(item)}
+              </span>
+              {item.kind === "transaction" && item.refundedCents > 0 && item.remainingCents > 0 && (
+                <div className="hint">{formatMoney(item.remainingCents, item.currency)} left</div>
+              )}
+            </td>
+            <td>
+              {item.kind === "transaction" && (
+                <RefundControls
+                  transactionId={item.id}
+                  workspaceId={ws}
+                  description={item.description}
+                  remaining={formatMoney(item.remainingCents, item.currency)}
+                  remainingCents={item.remainingCents}
+                  refunded={formatMoney(item.refundedCents, item.currency)}
+                  refundedCents={item.refundedCents}
+                />
+              )}
+            </td>
+          </tr>
+        )}
+      </DataTable>
     </section>
   );
 }

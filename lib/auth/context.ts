@@ -1,7 +1,9 @@
 import "server-only";
 import { cookies } from "next/headers";
+import { cache } from "react";
 import { redirect } from "next/navigation";
 import { withUser, type Claims, type Db } from "@/lib/db/doors";
+import { readViewerTimeZone } from "@/lib/time/read-viewer-time-zone";
 import { listMemberships, type Membership, type Role } from "@/lib/workspaces/list-memberships";
 import { getClaims, WORKSPACE_COOKIE } from "./session";
 
@@ -10,33 +12,39 @@ export interface MemberContext {
   userId: string;
   workspace: Membership;
   memberships: Membership[];
+  /** the viewer's time zone (user_profiles.timezone, UTC when unset or unknown) */
+  timeZone: string;
 }
 
 /**
  * The signed-in member and the workspace they are working in (the one chosen in the
  * switcher, kept in a cookie, else their first). The workspace always comes from the
  * server-side membership list, never from the client. Redirects to sign-in without a session.
+ * Memoised per request (React cache()): the layout, the page and its components share one
+ * membership check.
  */
-export async function requireMember(): Promise<MemberContext> {
-  const claims = await getClaims();
-  if (!claims) redirect("/sign-in");
-  const ctx = await memberContext(claims);
+export const requireMember = cache(async (): Promise<MemberContext> => {
+  const ctx = await currentMember();
+  if (ctx === undefined) redirect("/sign-in");
   // Signed in but in no workspace (they left or were removed): a page to create one.
   if (!ctx) redirect("/no-workspace");
   return ctx;
-}
+});
 
-export async function currentMember(): Promise<MemberContext | null> {
+/** As requireMember without the redirects: undefined without a session, null without a workspace. */
+export const currentMember = cache(async (): Promise<MemberContext | null | undefined> => {
   const claims = await getClaims();
-  return claims ? memberContext(claims) : null;
-}
+  return claims ? memberContext(claims) : undefined;
+});
 
 async function memberContext(claims: Claims): Promise<MemberContext | null> {
-  const memberships = await withUser(claims, listMemberships);
+  const [memberships, timeZone] = await withUser(claims, (db) =>
+    Promise.all([listMemberships(db), readViewerTimeZone(db)]),
+  );
   if (memberships.length === 0) return null;
   const chosen = (await cookies()).get(WORKSPACE_COOKIE)?.value;
   const workspace = memberships.find((m) => m.workspaceId === chosen) ?? memberships[0];
-  return { claims, userId: claims.sub, workspace, memberships };
+  return { claims, userId: claims.sub, workspace, memberships, timeZone };
 }
 
 export class NotAuthorizedError extends Error {

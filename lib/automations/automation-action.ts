@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { uuidSchema } from "@/lib/ids/uuid";
 
 /**
  * An automation's action as the dashboard adds it (spec 6.2 names enrolling in a campaign
@@ -7,7 +8,7 @@ import { z } from "zod";
  */
 const name = (what: string) =>
   z.string().trim().max(100, `Keep the ${what} name under 100 characters.`).default("");
-const id = z.union([z.uuid(), z.literal("")]).default("");
+const id = z.union([uuidSchema, z.literal("")]).default("");
 
 export const automationActionSchema = z
   .discriminatedUnion("action_type", [

@@ -1,7 +1,7 @@
 import type { Db } from "@/lib/db/doors";
 import { getConsentLedger, type LedgerEntry } from "./consent-ledger";
 import { emailStatus, type EmailStatus } from "./email-status";
-import { isUuid } from "./load-consent-state";
+import { isUuid } from "@/lib/ids/uuid";
 import { listSuppressions, type SuppressionRow } from "./suppressions";
 
 export interface ContactConsent {

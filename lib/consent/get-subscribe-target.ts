@@ -1,5 +1,5 @@
 import type { Db } from "@/lib/db/doors";
-import { isUuid } from "./load-consent-state";
+import { isUuid } from "@/lib/ids/uuid";
 import type { ResubscribeError } from "./resubscribe-contact";
 
 export interface SubscribeTarget {

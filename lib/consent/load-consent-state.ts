@@ -1,4 +1,5 @@
 import type { Db } from "@/lib/db/doors";
+import { isUuid } from "@/lib/ids/uuid";
 import type { SuppressionReason } from "./email-status";
 
 export interface ConsentState {
@@ -9,13 +10,6 @@ export interface ConsentState {
   is_subscribed: boolean;
   unsubscribed_at: Date | null;
   suppressions: SuppressionReason[];
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** True for a well-formed UUID: anything else is answered "not found" without a query. */
-export function isUuid(value: unknown): value is string {
-  return typeof value === "string" && UUID.test(value);
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Db } from "@/lib/db/doors";
 import { CONTACT_NOT_FOUND } from "./types";
-import { isUuid } from "./schemas";
+import { isUuid } from "@/lib/ids/uuid";
 
 /**
  * Deletes a contact. Spec 2.4.2 is carried by the foreign keys: tags, notes, companies,

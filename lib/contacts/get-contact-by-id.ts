@@ -2,7 +2,7 @@ import type { Db } from "@/lib/db/doors";
 import { emailStatus, type EmailStatus, type SuppressionReason } from "@/lib/consent/email-status";
 import { contactColumns } from "./contact-columns";
 import { CONTACT_NOT_FOUND, type Contact, type TagRef } from "./types";
-import { isUuid } from "./schemas";
+import { isUuid } from "@/lib/ids/uuid";
 
 export interface ProfileName {
   first_name: string | null;

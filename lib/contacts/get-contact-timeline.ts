@@ -7,6 +7,7 @@ import {
   type TimelinePosition,
   type TimelineSource,
 } from "./timeline/types";
+import { isUuid } from "@/lib/ids/uuid";
 
 /** Every kind of entry the timeline merges. A new kind is one more source here. */
 export const TIMELINE_SOURCES: TimelineSource[] = [noteEntries, consentEntries];
@@ -42,6 +43,6 @@ export function encodePosition(position: TimelinePosition): string {
 }
 
 export function decodePosition(value: string | undefined | null): TimelinePosition | null {
-  const m = /^(\d{1,20})_([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/.exec(value ?? "");
-  return m ? { micros: BigInt(m[1]), id: m[2] } : null;
+  const m = /^(\d{1,20})_(.*)$/.exec(value ?? "");
+  return m && isUuid(m[2]) ? { micros: BigInt(m[1]), id: m[2] } : null;
 }

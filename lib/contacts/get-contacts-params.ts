@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { uuidSchema } from "./schemas";
+import { uuidSchema } from "@/lib/ids/uuid";
 
 export const DEFAULT_PAGE_SIZE = 25;
 export const MAX_PAGE_SIZE = 100;

@@ -1,11 +1,10 @@
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, SORT_FIELDS, type ContactsQuery } from "./get-contacts-params";
+import { isUuid } from "@/lib/ids/uuid";
 
 /** The list's filters and sort as they live in the URL (everything but the workspace). */
 export type ListQuery = Omit<ContactsQuery, "workspaceId" | "tagId">;
 
 export type SearchParams = Record<string, string | string[] | undefined>;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const all = (value: string | string[] | undefined): string[] =>
   (Array.isArray(value) ? value : value === undefined ? [] : [value]).flatMap((v) => v.split(","));
@@ -22,7 +21,7 @@ export function parseListQuery(sp: SearchParams): { query: ListQuery; ignored: b
     const list = all(value)
       .map((v) => v.trim())
       .filter(Boolean);
-    const good = list.filter((v) => UUID.test(v));
+    const good = list.filter((v) => isUuid(v));
     if (good.length !== list.length) ignored = true;
     return [...new Set(good.map((v) => v.toLowerCase()))].slice(0, 50);
   };

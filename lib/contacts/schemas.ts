@@ -73,12 +73,3 @@ export type CreateContactFields = z.infer<typeof createContactSchema>;
 export function firstIssue(error: z.ZodError): string {
   return error.issues[0]?.message ?? "The input is not valid.";
 }
-
-export const uuidSchema = z.uuid({ error: "Not a valid id." });
-
-/** Ids from URLs and bound action arguments are checked before they reach a uuid column. */
-export function isUuid(value: unknown): value is string {
-  return (
-    typeof value === "string" && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)
-  );
-}

@@ -2,7 +2,7 @@ import type { Db } from "@/lib/db/doors";
 import { escapeHtml } from "@/lib/html/escape";
 import { addNote } from "@/lib/notes/add-note";
 import { CONTACT_NOT_FOUND, CONTACT_SOURCES } from "./types";
-import { isUuid } from "./schemas";
+import { isUuid } from "@/lib/ids/uuid";
 
 export const INSUFFICIENT_PERMISSIONS = "Insufficient permissions";
 

@@ -1,6 +1,7 @@
 import type { Db } from "@/lib/db/doors";
 import { contactColumns, fieldColumns } from "./contact-columns";
-import { firstIssue, isUuid, updateContactSchema } from "./schemas";
+import { isUuid } from "@/lib/ids/uuid";
+import { firstIssue, updateContactSchema } from "./schemas";
 import { CONTACT_NOT_FOUND, DUPLICATE_EMAIL_ERROR, type Contact, type ContactFieldsInput } from "./types";
 
 export interface UpdateContactInput extends ContactFieldsInput {

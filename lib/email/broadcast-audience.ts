@@ -1,14 +1,15 @@
 import { z } from "zod";
 import type { Db } from "@/lib/db/doors";
+import { uuidSchema } from "@/lib/ids/uuid";
 
 /**
  * A broadcast's audience: the contact list's filters (spec 4.15 tag resolution) that make sense
  * for a send: include tags (any/all), exclude tags, source. Written here in SQL, set-based.
  */
 export const audienceSchema = z.object({
-  tagIds: z.array(z.uuid()).max(50).default([]),
+  tagIds: z.array(uuidSchema).max(50).default([]),
   tagMode: z.enum(["any", "all"]).default("any"),
-  excludeTagIds: z.array(z.uuid()).max(50).default([]),
+  excludeTagIds: z.array(uuidSchema).max(50).default([]),
   source: z
     .string()
     .trim()

@@ -8,6 +8,7 @@ import {
   type Audience,
 } from "./broadcast-audience";
 import { UNSUBSCRIBE_TAG } from "./render-email";
+import { isUuid } from "@/lib/ids/uuid";
 
 export const broadcastSchema = z.object({
   subject: z.string().trim().min(1, "Write a subject.").max(200, "Keep the subject under 200 characters."),
@@ -48,7 +49,7 @@ export async function createBroadcast(
 }
 
 export async function getBroadcast(db: Db, input: { workspaceId: string; broadcastId: string }) {
-  if (!z.uuid().safeParse(input.broadcastId).success) return null;
+  if (!isUuid(input.broadcastId)) return null;
   const [row] = await db<BroadcastRow[]>`
     select id, subject, body_text, body_html, audience, status, created_at, sent_at
     from public.broadcasts where id = ${input.broadcastId} and workspace_id = ${input.workspaceId}`;

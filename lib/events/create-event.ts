@@ -2,7 +2,7 @@ import type { Db } from "@/lib/db/doors";
 import type { EventRow } from "./event-row";
 import type { EventFormInput } from "./schemas";
 import { sanitizeDescription } from "./sanitize-description";
-import { zonedInputToUtc } from "./zoned-time";
+import { zonedInputToUtc } from "@/lib/time/format";
 
 /** The columns a manual event's form writes: HTML sanitised, wall-clock times to UTC. */
 export function eventColumns(input: EventFormInput) {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isTimeZone } from "./zoned-time";
+import { isTimeZone } from "@/lib/time/zones";
 
 const checkbox = z
   .union([z.string(), z.boolean()])

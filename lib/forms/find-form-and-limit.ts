@@ -1,7 +1,8 @@
 import type { Db } from "@/lib/db/doors";
 import { formRateLimitKey, type RateLimitResult } from "@/lib/rate-limit/check-rate-limit";
 import { findForm } from "./find-form";
-import { isUuid, type PublicForm } from "./form-row";
+import { isUuid } from "@/lib/ids/uuid";
+import type { PublicForm } from "./form-row";
 import { sweepRateLimitHitsNowAndThen } from "./sweep-rate-limit-hits";
 
 export type Gate = { form: null } | { form: PublicForm; limit: RateLimitResult };

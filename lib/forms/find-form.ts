@@ -1,5 +1,6 @@
 import type { Db } from "@/lib/db/doors";
-import { isUuid, type PublicForm } from "./form-row";
+import { isUuid } from "@/lib/ids/uuid";
+import type { PublicForm } from "./form-row";
 
 /** Spec 4.2 step 1: the form by id, with its workspace's name. Null for unknown or malformed ids. */
 export async function findForm(db: Db, formId: string): Promise<PublicForm | null> {

@@ -18,10 +18,3 @@ export interface PublicForm extends FormRow {
   /** whether any active form_submitted automation could fire for this form */
   has_automations: boolean;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Ids from URLs are checked before they reach SQL (a malformed uuid would be a 500). */
-export function isUuid(value: string): boolean {
-  return UUID.test(value);
-}

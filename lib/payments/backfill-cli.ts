@@ -2,6 +2,7 @@ import { parseArgs } from "node:util";
 import { backfillPaymentIntents, type BackfillDeps } from "./backfill-payment-intents";
 import { backfillRefunds } from "./backfill-refunds";
 import type { RetryOptions } from "./stripe-retry";
+import { isUuid } from "@/lib/ids/uuid";
 
 export const USAGE = `Usage: npm run backfill:payments -- --workspace <workspace id> [options]
 
@@ -19,8 +20,6 @@ Options:
 
 /** Patient, for a person watching: six attempts, 1 s doubling to 30 s. */
 export const CLI_RETRY: RetryOptions = { attempts: 6, baseDelayMs: 1000, maxDelayMs: 30_000 };
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The CLI of spec 4.12, as a function (scripts/backfill-payments.ts is its process entry).
@@ -58,12 +57,7 @@ export async function runBackfillCli(
   const since = numeric(args.since);
   const until = numeric(args.until);
   const batch = numeric(args.batch) ?? 100;
-  if (
-    !UUID.test(workspaceId) ||
-    Number.isNaN(since) ||
-    Number.isNaN(until) ||
-    !(batch >= 1 && batch <= 100)
-  ) {
+  if (!isUuid(workspaceId) || Number.isNaN(since) || Number.isNaN(until) || !(batch >= 1 && batch <= 100)) {
     log(
       `Give --workspace as a workspace id, --since/--until as Unix seconds and --batch from 1 to 100.\n\n${USAGE}`,
     );

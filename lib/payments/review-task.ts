@@ -1,7 +1,7 @@
-import { formatInTimeZone } from "date-fns-tz";
 import type { Db } from "@/lib/db/doors";
 import { createNotification } from "@/lib/notifications/create-notification";
-import { safeTimeZone, tomorrowIn } from "@/lib/tasks/due-date";
+import { formatLongDate, tomorrowIn } from "@/lib/time/format";
+import { safeTimeZone } from "@/lib/time/zones";
 import { formatMoney } from "./money";
 
 /** Spec 4.4 closing reasons (tier 1 with the processor's name replaced, DESIGN 5). */
@@ -54,7 +54,7 @@ export function reviewTaskDescription(t: ReviewTaskText): string {
   return [
     `A refund of ${money(t.deltaCents)} was processed in the payment processor for payment ${t.paymentIntentId}, and it could not be applied to this purchase automatically.`,
     "",
-    `Original purchase date: ${formatInTimeZone(t.purchasedAt, safeTimeZone(t.timeZone), "MMMM d, yyyy")}`,
+    `Original purchase date: ${formatLongDate(t.purchasedAt, t.timeZone)}`,
     "Products:",
     ...lines,
     "",

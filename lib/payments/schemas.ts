@@ -1,11 +1,12 @@
 import { z } from "zod";
+import { uuidField, uuidSchema } from "@/lib/ids/uuid";
 
 const unixSeconds = z
   .string()
   .regex(/^\d{1,12}$/, "Give Unix timestamps in seconds.")
   .transform(Number);
 
-const workspaceId = z.uuid({ error: "Give workspace_id, the workspace's id." });
+const workspaceId = uuidField("Give workspace_id, the workspace's id.");
 
 /** GET /api/admin/backfill-payment-intents (spec 4.11) */
 export const backfillIntentsQuery = z.object({
@@ -41,8 +42,8 @@ export const backfillRefundsQuery = z.object({
 
 /** recordTransactionRefund from the dashboard form (spec 4.15): dollars with at most two decimals. */
 export const recordRefundForm = z.object({
-  transactionId: z.uuid({ error: "Choose a transaction." }),
-  workspaceId: z.uuid().optional(),
+  transactionId: uuidField("Choose a transaction."),
+  workspaceId: uuidSchema.optional(),
   refundAmount: z
     .string({ error: "Enter the amount to refund." })
     .trim()

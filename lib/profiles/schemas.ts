@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { isTimeZone } from "@/lib/format/time-zones";
+import { isTimeZone } from "@/lib/time/zones";
 
 const name = z.string().trim().max(100, "Use at most 100 characters.");
 

@@ -1,7 +1,7 @@
 import type { Db } from "@/lib/db/doors";
 import { attachTag } from "./attach-tag";
 import { tagNameSchema } from "./tag-schemas";
-import { isUuid } from "@/lib/contacts/schemas";
+import { isUuid } from "@/lib/ids/uuid";
 import { CONTACT_NOT_FOUND } from "@/lib/contacts/types";
 
 /**

@@ -1,7 +1,7 @@
 import type { Db } from "@/lib/db/doors";
 import { CONTACT_NOT_FOUND } from "@/lib/contacts/types";
 import { TAG_NOT_FOUND } from "./tag-schemas";
-import { isUuid } from "@/lib/contacts/schemas";
+import { isUuid } from "@/lib/ids/uuid";
 
 /**
  * Tags a contact. Attaching a tag the contact already has is a no-op (spec 2.10:

@@ -1,6 +1,6 @@
 import type { Db } from "@/lib/db/doors";
 import { TAG_NOT_FOUND } from "./tag-schemas";
-import { isUuid } from "@/lib/contacts/schemas";
+import { isUuid } from "@/lib/ids/uuid";
 
 /** Deletes a tag; it is detached from every contact (contact_tags cascade). */
 export async function deleteTag(

@@ -1,5 +1,5 @@
 import type { Db } from "@/lib/db/doors";
-import { isUuid } from "@/lib/contacts/schemas";
+import { isUuid } from "@/lib/ids/uuid";
 
 /** Removes a tag from a contact; removing one it does not have is a no-op. */
 export async function detachTag(

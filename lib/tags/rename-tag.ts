@@ -1,6 +1,6 @@
 import type { Db } from "@/lib/db/doors";
 import { isUniqueViolation, TAG_EXISTS, TAG_NOT_FOUND, tagNameSchema, type Tag } from "./tag-schemas";
-import { isUuid } from "@/lib/contacts/schemas";
+import { isUuid } from "@/lib/ids/uuid";
 
 /** Renames a tag; its contacts keep it. Refuses a name another tag of the workspace has. */
 export async function renameTag(

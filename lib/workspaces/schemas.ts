@@ -1,12 +1,13 @@
 import { z } from "zod";
 import { emailSchema } from "@/lib/auth/schemas";
+import { uuidField } from "@/lib/ids/uuid";
 
 export const ROLES = ["owner", "admin", "member"] as const;
 
 export const roleSchema = z.enum(ROLES, { error: "Choose a role: owner, admin or member." });
 
-const workspaceId = z.uuid({ error: "Unknown workspace." });
-const userId = z.uuid({ error: "Unknown member." });
+const workspaceId = uuidField("Unknown workspace.");
+const userId = uuidField("Unknown member.");
 
 export const workspaceNameSchema = z
   .string({ error: "Name your workspace." })

@@ -49,11 +49,15 @@ test("4.7: open the unsubscribe link from an outbox email and see the contact un
   });
   expect((await contactConsent(contact.id)).unsubscribed_at).not.toBeNull();
 
-  await page.goto(`/consent/${contact.id}`);
+  await page.goto(`/contacts/${contact.id}`);
   await expect(
     page.getByRole("region", { name: /Email subscription/ }).getByText("Unsubscribed", { exact: true }),
   ).toBeVisible();
-  await expect(page.getByText(/Unsubscribed\s+via unsubscribe link by Contact/)).toBeVisible();
+  await expect(
+    page
+      .getByRole("region", { name: "Consent history" })
+      .getByText(/Unsubscribed\s+via unsubscribe link by Contact/),
+  ).toBeVisible();
 });
 
 test("4.6: re-subscribe through /subscribe/{contact_id}; blocked and unknown contacts get a readable page", async ({
@@ -94,7 +98,7 @@ test("4.9: the manual subscribe dialog refuses to confirm without a legal basis 
 }) => {
   const owner = await signUp(page);
   const contact = await createContactFor(owner, { first_name: "Nia" });
-  await page.goto(`/consent/${contact.id}`);
+  await page.goto(`/contacts/${contact.id}`);
   await expect(
     page.getByRole("region", { name: "Email subscription" }).getByText("Not Opted In"),
   ).toBeVisible();

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "vitest";
 import { isEventbriteApiUrl } from "@/lib/events/eventbrite/client";
 import { ticketHolder } from "@/lib/events/eventbrite/map-attendee";
-import { utcToZonedInput, zonedInputToUtc } from "@/lib/events/zoned-time";
+import { utcToZonedInput, zonedInputToUtc } from "@/lib/time/format";
 
 describe("DESIGN 4: only the configured Eventbrite API host", () => {
   afterEach(() => delete process.env.EVENTBRITE_API_BASE);

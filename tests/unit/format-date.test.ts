@@ -1,11 +1,17 @@
 import { describe, expect, test } from "vitest";
-import { formatDate, formatDateTime, isoInstant, viewerTimeZone } from "@/lib/format/date";
-import { isTimeZone, timeZones } from "@/lib/format/time-zones";
+import {
+  formatDate,
+  formatDateOnly,
+  formatDateTime,
+  formatEventDateTime,
+  isoInstant,
+} from "@/lib/time/format";
+import { isTimeZone, safeTimeZone, timeZones } from "@/lib/time/zones";
 
 // 23:30 UTC on 31 Dec 2025: already 1 Jan 2026 in Berlin, still 31 Dec in New York.
 const instant = new Date("2025-12-31T23:30:00Z");
 
-describe("lib/format/date", () => {
+describe("lib/time/format", () => {
   test("renders a timestamp in the viewer's time zone", () => {
     expect(formatDateTime(instant, "Europe/Berlin")).toBe("1 Jan 2026, 00:30 GMT+1");
     expect(formatDateTime(instant, "America/New_York")).toBe("31 Dec 2025, 18:30 EST");
@@ -20,13 +26,22 @@ describe("lib/format/date", () => {
     expect(formatDateTime(instant, null)).toBe("31 Dec 2025, 23:30 UTC");
     expect(formatDateTime(instant, undefined)).toBe("31 Dec 2025, 23:30 UTC");
     expect(formatDateTime(instant, "Mars/Olympus_Mons")).toBe("31 Dec 2025, 23:30 UTC");
-    expect(viewerTimeZone("Not/A_Zone")).toBe("UTC");
+    expect(safeTimeZone("Not/A_Zone")).toBe("UTC");
   });
 
   test("accepts ISO strings and epoch milliseconds as well as Dates", () => {
     expect(formatDate("2025-12-31T23:30:00Z", "Asia/Tokyo")).toBe("1 Jan 2026");
     expect(formatDate(instant.getTime(), "UTC")).toBe("31 Dec 2025");
     expect(isoInstant("2025-12-31T23:30:00+01:00")).toBe("2025-12-31T22:30:00.000Z");
+  });
+
+  test("a missing value is a dash; a date-only value is that calendar day; events show the weekday", () => {
+    expect(formatDateTime(null, "UTC")).toBe("—");
+    expect(formatDate(undefined, "UTC")).toBe("—");
+    expect(formatDateOnly("2026-03-03")).toBe("3 Mar 2026");
+    expect(formatEventDateTime(new Date("2031-06-01T16:00:00Z"), "Europe/Paris")).toBe(
+      "Sun 1 Jun 2031, 18:00 GMT+2",
+    );
   });
 
   test("follows daylight saving time in the viewer's zone", () => {
@@ -36,7 +51,7 @@ describe("lib/format/date", () => {
   });
 });
 
-describe("lib/format/time-zones", () => {
+describe("lib/time/zones", () => {
   test("the choice is the runtime's IANA list plus UTC, each once", () => {
     const zones = timeZones();
     expect(zones[0]).toBe("UTC");

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { safeTimeZone, todayIn, tomorrowIn } from "@/lib/tasks/due-date";
+import { todayIn, tomorrowIn } from "@/lib/time/format";
+import { safeTimeZone } from "@/lib/time/zones";
 
 describe("a review task is due tomorrow in the owner's time zone (spec 4.4)", () => {
   test.each([

@@ -1,12 +1,12 @@
 "use server";
 
 import { redirect } from "next/navigation";
-import { z } from "zod";
 import { requireMember, withMember } from "@/lib/auth/context";
 import { withUser } from "@/lib/db/doors";
 import { broadcastSchema, createBroadcast } from "@/lib/email/broadcasts";
 import { sendBroadcastBatch, type BroadcastProgress } from "@/lib/email/send-broadcast";
 import { fieldErrors, type FormState } from "@/lib/http/form-state";
+import { isUuid } from "@/lib/ids/uuid";
 
 export async function createBroadcastAction(_prev: FormState, form: FormData): Promise<FormState> {
   const values = { subject: String(form.get("subject") ?? ""), body: String(form.get("body") ?? "") };
@@ -30,7 +30,7 @@ export async function createBroadcastAction(_prev: FormState, form: FormData): P
 export async function sendBroadcastBatchAction(
   broadcastId: string,
 ): Promise<{ data: BroadcastProgress } | { error: string }> {
-  if (!z.uuid().safeParse(broadcastId).success) return { error: "Broadcast not found." };
+  if (!isUuid(broadcastId)) return { error: "Broadcast not found." };
   // each phase runs in its own short transaction (the delivery happens between them), so no
   // transaction is held open here: PGlite's single connection would deadlock on a nested one
   const ctx = await requireMember();

@@ -1,9 +1,10 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { LocalTime } from "@/components/local-time";
+import { DateTime } from "@/components/ui/date-time";
 import { requireMember } from "@/lib/auth/context";
 import { withUser } from "@/lib/db/doors";
 import { listBroadcasts } from "@/lib/email/broadcasts";
+import { DataTable } from "@/components/ui/data-table";
 
 export const metadata: Metadata = { title: "Broadcasts" };
 
@@ -18,36 +19,25 @@ export default async function BroadcastsPage() {
           New broadcast
         </Link>
       </div>
-      {rows.length === 0 ? (
-        <div className="card empty">No broadcasts yet.</div>
-      ) : (
-        <table className="data">
-          <thead>
-            <tr>
-              <th scope="col">Subject</th>
-              <th scope="col">Status</th>
-              <th scope="col">Sent</th>
-              <th scope="col">Skipped</th>
-              <th scope="col">Created</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((b) => (
-              <tr key={b.id}>
-                <td>
-                  <Link href={`/broadcasts/${b.id}`}>{b.subject}</Link>
-                </td>
-                <td>{b.status}</td>
-                <td>{b.sent}</td>
-                <td>{b.skipped}</td>
-                <td>
-                  <LocalTime value={b.created_at} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <DataTable
+        rows={rows}
+        columns={["Subject", "Status", "Sent", "Skipped", "Created"]}
+        empty="No broadcasts yet."
+      >
+        {(b) => (
+          <tr key={b.id}>
+            <td>
+              <Link href={`/broadcasts/${b.id}`}>{b.subject}</Link>
+            </td>
+            <td>{b.status}</td>
+            <td>{b.sent}</td>
+            <td>{b.skipped}</td>
+            <td>
+              <DateTime value={b.created_at} timeZone={ctx.timeZone} />
+            </td>
+          </tr>
+        )}
+      </DataTable>
     </div>
   );
 }

@@ -9,13 +9,13 @@ import { addManualSuppression, removeSuppression } from "@/lib/consent/suppressi
 import { unsubscribeContact } from "@/lib/consent/unsubscribe-contact";
 import { clientIp } from "@/lib/http/client-ip";
 import type { FormState } from "@/lib/http/form-state";
+import { uuidSchema } from "@/lib/ids/uuid";
 
 // The contact id comes from the page; the workspace always from the member's session, so a
 // contact of another workspace is "not found" (and RLS hides it as a second wall).
-const contactIdSchema = z.uuid();
+const contactIdSchema = uuidSchema;
 
 function refresh(contactId: string) {
-  revalidatePath(`/consent/${contactId}`);
   revalidatePath(`/contacts/${contactId}`);
 }
 

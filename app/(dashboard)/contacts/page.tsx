@@ -8,7 +8,6 @@ import { getContacts } from "@/lib/contacts/get-contacts";
 import { getListOptions } from "@/lib/contacts/get-list-options";
 import { listQueryString, parseListQuery, type SearchParams } from "@/lib/contacts/list-query";
 import { withUser } from "@/lib/db/doors";
-import { getProfileTimezone } from "@/lib/profiles/get-profile-timezone";
 
 export const metadata: Metadata = { title: "Contacts" };
 
@@ -17,12 +16,9 @@ export default async function ContactsPage({ searchParams }: { searchParams: Pro
   const sp = await searchParams;
   const { query, ignored } = parseListQuery(sp);
   const workspaceId = ctx.workspace.workspaceId;
-  const [result, options, timeZone] = await withUser(ctx.claims, (db) =>
-    Promise.all([
-      getContacts(db, { ...query, workspaceId }),
-      getListOptions(db, { workspaceId }),
-      getProfileTimezone(db),
-    ]),
+  const timeZone = ctx.timeZone;
+  const [result, options] = await withUser(ctx.claims, (db) =>
+    Promise.all([getContacts(db, { ...query, workspaceId }), getListOptions(db, { workspaceId })]),
   );
   const filtered =
     listQueryString({ ...query, page: 1, pageSize: 25, sortBy: "created_at", sortDir: "desc" }) !== "";

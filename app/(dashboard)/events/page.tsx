@@ -5,9 +5,9 @@ import { withUser } from "@/lib/db/doors";
 import { getEvents } from "@/lib/events/get-events";
 import { getEventsSchema } from "@/lib/events/schemas";
 import { displayPrice } from "@/lib/events/ticket-pricing";
-import { viewerTimeZone } from "@/lib/events/viewer-time-zone";
-import { formatInZone } from "@/lib/events/zoned-time";
+import { formatEventDateTime } from "@/lib/time/format";
 import { FilterSelect } from "@/components/filter-select";
+import { DataTable } from "@/components/ui/data-table";
 
 export const metadata: Metadata = { title: "Events" };
 
@@ -25,8 +25,9 @@ export default async function EventsPage({ searchParams }: { searchParams: Promi
     sortDir: one(q.sortDir) || undefined,
     page: one(q.page) || undefined,
   });
-  const [page, zone] = await withUser(ctx.claims, (db) =>
-    Promise.all([getEvents(db, { ...filters, workspaceId: ctx.workspace.workspaceId }), viewerTimeZone(db)]),
+  const zone = ctx.timeZone;
+  const page = await withUser(ctx.claims, (db) =>
+    getEvents(db, { ...filters, workspaceId: ctx.workspace.workspaceId }),
   );
   const tri = (v: boolean | null) => (v === null ? "" : String(v));
   const params = {
@@ -106,44 +107,35 @@ export default async function EventsPage({ searchParams }: { searchParams: Promi
           Apply
         </button>
       </form>
-      {page.data.length === 0 ? (
-        <div className="card empty">No events match.</div>
-      ) : (
-        <table className="data" style={{ marginTop: "1rem" }}>
-          <caption className="sr-only">
+      <DataTable
+        rows={page.data}
+        columns={["Name", <>Starts ({zone})</>, "Location", "Price", "Registrations", "Status"]}
+        caption={
+          <>
             Events, {page.total} in all; times in {zone}
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Starts ({zone})</th>
-              <th scope="col">Location</th>
-              <th scope="col">Price</th>
-              <th scope="col">Registrations</th>
-              <th scope="col">Status</th>
-            </tr>
-          </thead>
-          <tbody>
-            {page.data.map((e) => (
-              <tr key={e.id}>
-                <td>
-                  <Link href={`/events/${e.id}`}>{e.name}</Link>
-                  {e.external_event_id && <span className="badge"> Eventbrite</span>}
-                </td>
-                <td>{formatInZone(e.start_time, zone)}</td>
-                <td>{e.location ?? "—"}</td>
-                <td>{displayPrice(e.ticket_price, e.ticket_class_count)}</td>
-                <td>{e.registration_count}</td>
-                <td>
-                  <span className={`badge${e.is_published ? " subscribed" : ""}`}>
-                    {e.is_published ? "Published" : "Not published"}
-                  </span>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+          </>
+        }
+        empty="No events match."
+        style={{ marginTop: "1rem" }}
+      >
+        {(e) => (
+          <tr key={e.id}>
+            <td>
+              <Link href={`/events/${e.id}`}>{e.name}</Link>
+              {e.external_event_id && <span className="badge"> Eventbrite</span>}
+            </td>
+            <td>{formatEventDateTime(e.start_time, zone)}</td>
+            <td>{e.location ?? "—"}</td>
+            <td>{displayPrice(e.ticket_price, e.ticket_class_count)}</td>
+            <td>{e.registration_count}</td>
+            <td>
+              <span className={`badge${e.is_published ? " subscribed" : ""}`}>
+                {e.is_published ? "Published" : "Not published"}
+              </span>
+            </td>
+          </tr>
+        )}
+      </DataTable>
       <nav className="pagination" aria-label="Pages">
         {page.page > 1 && <Link href={link(page.page - 1)}>Previous</Link>}
         <span>

@@ -9,7 +9,7 @@ import { deleteAutomation } from "@/lib/automations/delete-automation";
 import { createForm } from "@/lib/forms/create-form";
 import { deleteForm } from "@/lib/forms/delete-form";
 import { formSettingsSchema } from "@/lib/forms/form-settings";
-import { isUuid } from "@/lib/forms/form-row";
+import { isUuid } from "@/lib/ids/uuid";
 import { rotateFormKey } from "@/lib/forms/rotate-form-key";
 import { updateForm } from "@/lib/forms/update-form";
 import { fieldErrors, type FormState } from "@/lib/http/form-state";

@@ -2,18 +2,16 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { ADMIN_ROLES, requireMember } from "@/lib/auth/context";
 import { withUser } from "@/lib/db/doors";
-import { formatDateTime, isoDateTime } from "@/lib/dates/format-date-time";
-import { viewerTimezone } from "@/lib/dates/viewer-timezone";
+import { formatDateTime, isoInstant } from "@/lib/time/format";
 import { listForms } from "@/lib/forms/list-forms";
+import { DataTable } from "@/components/ui/data-table";
 
 export const metadata: Metadata = { title: "Forms" };
 
 export default async function FormsPage() {
   const ctx = await requireMember();
-  const { forms, zone } = await withUser(ctx.claims, async (db) => ({
-    forms: await listForms(db, ctx.workspace.workspaceId),
-    zone: await viewerTimezone(db),
-  }));
+  const zone = ctx.timeZone;
+  const forms = await withUser(ctx.claims, (db) => listForms(db, ctx.workspace.workspaceId));
   const canEdit = ADMIN_ROLES.includes(ctx.workspace.role);
   return (
     <>
@@ -25,55 +23,45 @@ export default async function FormsPage() {
           </Link>
         )}
       </div>
-      {forms.length === 0 ? (
-        <div className="card empty">
-          <p>No forms yet.</p>
-          {canEdit ? (
-            <p>Create a form to capture leads from your website or your own server.</p>
-          ) : (
-            <p>Owners and admins of this workspace can create forms.</p>
-          )}
-        </div>
-      ) : (
-        <table className="data">
-          <caption className="sr-only">Forms of this workspace</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Websites</th>
-              <th scope="col">Verification</th>
-              <th scope="col">Key</th>
-              <th scope="col">Submissions</th>
-              <th scope="col">Last submission</th>
-            </tr>
-          </thead>
-          <tbody>
-            {forms.map((f) => (
-              <tr key={f.id}>
-                <td>
-                  <Link href={`/forms/${f.id}`}>{f.name}</Link>
-                </td>
-                <td>{f.allowed_domains.length === 0 ? "Any (open mode)" : f.allowed_domains.join(", ")}</td>
-                <td>{f.require_verification ? "Required" : "Off"}</td>
-                <td>{f.has_key ? "Set" : "None"}</td>
-                <td>
-                  <Link href={`/forms/${f.id}/submissions`}>{f.submissions}</Link>
-                  {f.pending > 0 && <span className="hint"> ({f.pending} awaiting verification)</span>}
-                </td>
-                <td>
-                  {f.last_submission_at ? (
-                    <time dateTime={isoDateTime(f.last_submission_at)}>
-                      {formatDateTime(f.last_submission_at, zone)}
-                    </time>
-                  ) : (
-                    "—"
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <DataTable
+        rows={forms}
+        columns={["Name", "Websites", "Verification", "Key", "Submissions", "Last submission"]}
+        caption="Forms of this workspace"
+        empty={
+          <>
+            <p>No forms yet.</p>{" "}
+            {canEdit ? (
+              <p>Create a form to capture leads from your website or your own server.</p>
+            ) : (
+              <p>Owners and admins of this workspace can create forms.</p>
+            )}
+          </>
+        }
+      >
+        {(f) => (
+          <tr key={f.id}>
+            <td>
+              <Link href={`/forms/${f.id}`}>{f.name}</Link>
+            </td>
+            <td>{f.allowed_domains.length === 0 ? "Any (open mode)" : f.allowed_domains.join(", ")}</td>
+            <td>{f.require_verification ? "Required" : "Off"}</td>
+            <td>{f.has_key ? "Set" : "None"}</td>
+            <td>
+              <Link href={`/forms/${f.id}/submissions`}>{f.submissions}</Link>
+              {f.pending > 0 && <span className="hint"> ({f.pending} awaiting verification)</span>}
+            </td>
+            <td>
+              {f.last_submission_at ? (
+                <time dateTime={isoInstant(f.last_submission_at)}>
+                  {formatDateTime(f.last_submission_at, zone)}
+                </time>
+              ) : (
+                "—"
+              )}
+            </td>
+          </tr>
+        )}
+      </DataTable>
     </>
   );
 }

@@ -1,11 +1,11 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { z } from "zod";
 import { withMember } from "@/lib/auth/context";
 import { markNotificationsRead } from "@/lib/notifications/mark-notifications-read";
+import { uuidSchema } from "@/lib/ids/uuid";
 
-const idSchema = z.uuid();
+const idSchema = uuidSchema;
 
 export async function markNotificationReadAction(form: FormData): Promise<void> {
   const id = idSchema.safeParse(form.get("id"));

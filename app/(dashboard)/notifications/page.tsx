@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { LocalTime } from "@/components/local-time";
+import { DateTime } from "@/components/ui/date-time";
 import { requireMember } from "@/lib/auth/context";
 import { withUser } from "@/lib/db/doors";
 import { listNotifications } from "@/lib/notifications/list-notifications";
@@ -36,7 +36,7 @@ export default async function NotificationsPage() {
                 {!n.read && <span className="badge subscribed">Unread</span>}
                 <strong>{n.title}</strong>
                 <span className="hint">
-                  <LocalTime value={n.created_at} />
+                  <DateTime value={n.created_at} timeZone={ctx.timeZone} />
                 </span>
               </div>
               {n.body && <p>{n.body}</p>}

@@ -1,66 +1,56 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { requireMember } from "@/lib/auth/context";
-import { formatDate, viewerTimeZone } from "@/lib/dates/format";
+import { formatDate } from "@/lib/time/format";
 import { withUser } from "@/lib/db/doors";
 import { listRecentTransactions } from "@/lib/payments/list-recent-transactions";
 import { formatMoney } from "@/lib/payments/money";
+import { DataTable } from "@/components/ui/data-table";
 
 export const metadata: Metadata = { title: "Payments" };
 
 /** The workspace's latest purchases; each links to its contact's transactions. */
 export default async function PaymentsPage() {
   const ctx = await requireMember();
-  const { rows, timeZone } = await withUser(ctx.claims, async (db) => ({
-    rows: await listRecentTransactions(db, { workspaceId: ctx.workspace.workspaceId }),
-    timeZone: await viewerTimeZone(db),
-  }));
+  const timeZone = ctx.timeZone;
+  const rows = await withUser(ctx.claims, (db) =>
+    listRecentTransactions(db, { workspaceId: ctx.workspace.workspaceId }),
+  );
   return (
     <>
       <div className="topbar">
         <h1 style={{ margin: 0 }}>Payments</h1>
         <Link href="/settings/payments">Payment settings</Link>
       </div>
-      {rows.length === 0 ? (
-        <div className="card empty">No purchases yet. Connect Stripe in the payment settings.</div>
-      ) : (
-        <table className="data">
-          <caption className="sr-only">Latest purchases</caption>
-          <thead>
-            <tr>
-              <th scope="col">Date</th>
-              <th scope="col">Contact</th>
-              <th scope="col">Product</th>
-              <th scope="col">Amount</th>
-              <th scope="col">Status</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((r) => (
-              <tr key={r.id}>
-                <td>{formatDate(r.date, timeZone)}</td>
-                <td>
-                  {r.contactId ? (
-                    <Link href={`/payments/contacts/${r.contactId}`}>{r.contactName || r.contactEmail}</Link>
-                  ) : (
-                    <span className="hint">No contact</span>
-                  )}
-                  {r.contactName && <div className="hint">{r.contactEmail}</div>}
-                </td>
-                <td>{r.product}</td>
-                <td>{formatMoney(r.amountCents, r.currency)}</td>
-                <td>
-                  {r.status === "refunded"
-                    ? "Refunded"
-                    : r.refundedCents > 0
-                      ? `Partly refunded (${formatMoney(r.refundedCents, r.currency)})`
-                      : "Paid"}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <DataTable
+        rows={rows}
+        columns={["Date", "Contact", "Product", "Amount", "Status"]}
+        caption="Latest purchases"
+        empty="No purchases yet. Connect Stripe in the payment settings."
+      >
+        {(r) => (
+          <tr key={r.id}>
+            <td>{formatDate(r.date, timeZone)}</td>
+            <td>
+              {r.contactId ? (
+                <Link href={`/contacts/${r.contactId}#transactions`}>{r.contactName || r.contactEmail}</Link>
+              ) : (
+                <span className="hint">No contact</span>
+              )}
+              {r.contactName && <div className="hint">{r.contactEmail}</div>}
+            </td>
+            <td>{r.product}</td>
+            <td>{formatMoney(r.amountCents, r.currency)}</td>
+            <td>
+              {r.status === "refunded"
+                ? "Refunded"
+                : r.refundedCents > 0
+                  ? `Partly refunded (${formatMoney(r.refundedCents, r.currency)})`
+                  : "Paid"}
+            </td>
+          </tr>
+        )}
+      </DataTable>
     </>
   );
 }

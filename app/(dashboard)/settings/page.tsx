@@ -3,7 +3,7 @@ import Link from "next/link";
 import { ProfileForm, WorkspaceNameForm } from "@/components/settings-forms";
 import { requireMember } from "@/lib/auth/context";
 import { withUser } from "@/lib/db/doors";
-import { timeZones } from "@/lib/format/time-zones";
+import { timeZones } from "@/lib/time/zones";
 import { getProfile } from "@/lib/profiles/get-profile";
 import { isAdmin } from "@/lib/workspaces/member-permissions";
 import { SETTINGS_SECTIONS } from "./sections";

@@ -5,9 +5,10 @@ import { z } from "zod";
 import { withMember } from "@/lib/auth/context";
 import type { FormState } from "@/lib/http/form-state";
 import { completeTask } from "@/lib/tasks/complete-task";
+import { uuidField } from "@/lib/ids/uuid";
 
 const completeTaskForm = z.object({
-  taskId: z.uuid({ error: "Choose a task." }),
+  taskId: uuidField("Choose a task."),
   note: z.string().trim().max(2000, "Keep the note under 2,000 characters.").optional(),
 });
 

@@ -1,9 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { requireMember } from "@/lib/auth/context";
-import { formatDateOnly, formatDateTime, viewerTimeZone } from "@/lib/dates/format";
 import { withUser } from "@/lib/db/doors";
-import { todayIn } from "@/lib/tasks/due-date";
+import { formatDateOnly, formatDateTime, todayIn } from "@/lib/time/format";
 import { listTasks, type TaskItem } from "@/lib/tasks/list-tasks";
 import { CompleteTaskForm } from "@/components/tasks/complete-task-form";
 
@@ -13,10 +12,10 @@ export const metadata: Metadata = { title: "Tasks" };
 export default async function TasksPage() {
   const ctx = await requireMember();
   const workspaceId = ctx.workspace.workspaceId;
-  const { open, completed, timeZone } = await withUser(ctx.claims, async (db) => ({
+  const timeZone = ctx.timeZone;
+  const { open, completed } = await withUser(ctx.claims, async (db) => ({
     open: await listTasks(db, { workspaceId, status: "open" }),
     completed: await listTasks(db, { workspaceId, status: "completed", limit: 50 }),
-    timeZone: await viewerTimeZone(db),
   }));
   const today = todayIn(timeZone);
   return (
@@ -81,7 +80,7 @@ function TaskHeading({ task }: { task: TaskItem }) {
       <h3 style={{ margin: 0, fontSize: "1rem" }}>{task.title || "Task"}</h3>
       {task.kind === "refund_review" && <span className="badge">Refund review</span>}
       {task.contactId && (
-        <Link href={`/payments/contacts/${task.contactId}`}>
+        <Link href={`/contacts/${task.contactId}#transactions`}>
           {task.contactEmail}
           <span className="sr-only"> (transactions)</span>
         </Link>

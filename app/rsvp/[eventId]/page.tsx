@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { withService } from "@/lib/db/doors";
 import { loadRsvpEvent, REFUSAL_MESSAGES } from "@/lib/events/rsvp/rsvp-availability";
 import { sanitizeDescription } from "@/lib/events/sanitize-description";
-import { formatInZone } from "@/lib/events/zoned-time";
+import { formatEventDateTime } from "@/lib/time/format";
 
 export const metadata: Metadata = { title: "RSVP", robots: { index: false } };
 export const dynamic = "force-dynamic";
@@ -63,7 +63,7 @@ export default async function RsvpPage({
       <div className="card stack" style={{ maxWidth: 560 }}>
         <h1>{title}</h1>
         <p>
-          <strong>{formatInZone(event.start_time, event.timezone)}</strong>
+          <strong>{formatEventDateTime(event.start_time, event.timezone)}</strong>
           {event.location && <> · {event.location}</>}
         </p>
         {description && <div dangerouslySetInnerHTML={{ __html: description }} />}

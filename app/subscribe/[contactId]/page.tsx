@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { RecipientCard } from "@/components/recipient/recipient-card";
+import { RecipientPage } from "@/components/ui/recipient-page";
 import { withService } from "@/lib/db/doors";
 import { getSubscribeTarget } from "@/lib/consent/get-subscribe-target";
 import { RESUBSCRIBE_ERROR_MESSAGES } from "@/lib/consent/resubscribe-contact";
@@ -13,26 +13,26 @@ export default async function SubscribePage({ params }: { params: Promise<{ cont
   const target = await withService((db) => getSubscribeTarget(db, contactId));
   if (!target)
     return (
-      <RecipientCard title="Link not valid">
+      <RecipientPage title="Link not valid">
         <p>{RESUBSCRIBE_ERROR_MESSAGES.not_found}</p>
-      </RecipientCard>
+      </RecipientPage>
     );
   if (target.blocked)
     return (
-      <RecipientCard title="We cannot subscribe this address">
+      <RecipientPage title="We cannot subscribe this address">
         <p role="alert">{RESUBSCRIBE_ERROR_MESSAGES[target.blocked]}</p>
-      </RecipientCard>
+      </RecipientPage>
     );
   if (target.subscribed)
     return (
-      <RecipientCard title="You are subscribed">
+      <RecipientPage title="You are subscribed">
         <p>
           {target.maskedEmail} already receives email from <strong>{target.workspaceName}</strong>.
         </p>
-      </RecipientCard>
+      </RecipientPage>
     );
   return (
-    <RecipientCard title="Subscribe to our emails?">
+    <RecipientPage title="Subscribe to our emails?">
       <p>
         Do you want <strong>{target.maskedEmail}</strong> to receive news and offers by email from{" "}
         <strong>{target.workspaceName}</strong>? You can unsubscribe at any time with the link in every email.
@@ -40,6 +40,6 @@ export default async function SubscribePage({ params }: { params: Promise<{ cont
       <form method="get" action={`/api/subscribe/${contactId}`}>
         <button type="submit">Yes, subscribe me</button>
       </form>
-    </RecipientCard>
+    </RecipientPage>
   );
 }

@@ -1,14 +1,14 @@
 import type { Metadata } from "next";
-import { RecipientCard } from "@/components/recipient/recipient-card";
+import { RecipientPage } from "@/components/ui/recipient-page";
 
 export const metadata: Metadata = { title: "Subscribed", robots: { index: false } };
 
 export default function SubscribeConfirmedPage() {
   return (
-    <RecipientCard title="You are subscribed">
+    <RecipientPage title="You are subscribed">
       <p role="status">
         Thank you: you will receive our emails again. Every email has a link to unsubscribe.
       </p>
-    </RecipientCard>
+    </RecipientPage>
   );
 }

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { RecipientCard } from "@/components/recipient/recipient-card";
+import { RecipientPage } from "@/components/ui/recipient-page";
 import { isResubscribeError, RESUBSCRIBE_ERROR_MESSAGES } from "@/lib/consent/resubscribe-contact";
 
 export const metadata: Metadata = { title: "Could not subscribe", robots: { index: false } };
@@ -15,8 +15,8 @@ export default async function SubscribeErrorPage({
     ? RESUBSCRIBE_ERROR_MESSAGES[reason]
     : "Something went wrong and we could not subscribe you. Please try the link again later.";
   return (
-    <RecipientCard title="We could not subscribe you">
+    <RecipientPage title="We could not subscribe you">
       <p role="alert">{message}</p>
-    </RecipientCard>
+    </RecipientPage>
   );
 }

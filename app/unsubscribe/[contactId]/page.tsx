@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { headers } from "next/headers";
-import { RecipientCard } from "@/components/recipient/recipient-card";
+import { RecipientPage } from "@/components/ui/recipient-page";
 import { withService } from "@/lib/db/doors";
 import { unsubscribeContact } from "@/lib/consent/unsubscribe-contact";
 import { clientIp } from "@/lib/http/client-ip";
@@ -22,15 +22,15 @@ export default async function UnsubscribePage({ params }: { params: Promise<{ co
   );
   if ("error" in result)
     return (
-      <RecipientCard title="Link not valid">
+      <RecipientPage title="Link not valid">
         <p>This unsubscribe link is not valid. It may have been mistyped, or the contact no longer exists.</p>
         <p className="hint">
           If you keep receiving email you did not ask for, reply to it and ask to be removed.
         </p>
-      </RecipientCard>
+      </RecipientPage>
     );
   return (
-    <RecipientCard title="You are unsubscribed">
+    <RecipientPage title="You are unsubscribed">
       <p role="status">
         You will no longer receive marketing email from <strong>{result.data.workspaceName}</strong>. You may
         still receive messages about things you asked for, such as receipts or event tickets.
@@ -38,6 +38,6 @@ export default async function UnsubscribePage({ params }: { params: Promise<{ co
       <p>
         Unsubscribed by mistake? <Link href={`/subscribe/${result.data.contactId}`}>Subscribe again</Link>
       </p>
-    </RecipientCard>
+    </RecipientPage>
   );
 }

@@ -1,6 +1,6 @@
 import { sanitizeDescription } from "../sanitize-description";
 import { ticketPricing } from "../ticket-pricing";
-import { isTimeZone } from "../zoned-time";
+import { isTimeZone } from "@/lib/time/zones";
 import type { EbEvent } from "./types";
 
 /** An events row as the ticketing sync writes it. */

@@ -1,12 +1,11 @@
 import type { Db } from "@/lib/db/doors";
 import type { EventRow } from "../event-row";
+import { isUuid } from "@/lib/ids/uuid";
 
 export type RsvpRefusal = "not_found" | "unpublished" | "past" | "ticketing";
 
 export type RsvpAvailability =
   { ok: true; event: EventRow } | { ok: false; reason: RsvpRefusal; eventbriteUrl?: string | null };
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Spec 4.13: the RSVP form exists only for an event that exists, is published, has not
@@ -21,7 +20,7 @@ export function rsvpAvailability(event: EventRow | null, now = new Date()): Rsvp
 }
 
 export async function loadRsvpEvent(db: Db, eventId: string, now = new Date()): Promise<RsvpAvailability> {
-  if (!UUID.test(eventId)) return { ok: false, reason: "not_found" };
+  if (!isUuid(eventId)) return { ok: false, reason: "not_found" };
   const [event] = await db<EventRow[]>`select * from public.events where id = ${eventId}`;
   return rsvpAvailability(event ?? null, now);
 }

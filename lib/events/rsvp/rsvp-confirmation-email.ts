@@ -1,12 +1,12 @@
 import { appUrl } from "@/lib/config";
 import { escapeHtml } from "@/lib/html/escape";
 import type { EventRow } from "../event-row";
-import { formatInZone } from "../zoned-time";
+import { formatEventDateTime } from "@/lib/time/format";
 
 /** The RSVP confirmation (transactional): what, when (in the event's zone) and where. */
 export function rsvpConfirmationEmail(event: EventRow, firstName: string | null) {
   const title = event.website_title ?? event.name;
-  const when = formatInZone(event.start_time, event.timezone);
+  const when = formatEventDateTime(event.start_time, event.timezone);
   const where = event.location ?? "";
   const url = `${appUrl()}/rsvp/${event.id}`;
   const greeting = firstName ? `Hi ${firstName},` : "Hi,";

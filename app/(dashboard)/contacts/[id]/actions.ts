@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { withMember } from "@/lib/auth/context";
-import { isUuid } from "@/lib/contacts/schemas";
+import { isUuid } from "@/lib/ids/uuid";
 import { CONTACT_NOT_FOUND } from "@/lib/contacts/types";
 import type { FormState } from "@/lib/http/form-state";
 import { addNote } from "@/lib/notes/add-note";

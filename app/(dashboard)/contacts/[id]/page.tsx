@@ -16,9 +16,8 @@ import { ADMIN_ROLES, requireMember } from "@/lib/auth/context";
 import { getContactConsent } from "@/lib/consent/get-contact-consent";
 import { getContactById } from "@/lib/contacts/get-contact-by-id";
 import { decodePosition, getContactTimeline } from "@/lib/contacts/get-contact-timeline";
-import { isUuid } from "@/lib/contacts/schemas";
+import { notFoundUnlessUuid } from "@/lib/ids/not-found-unless-uuid";
 import { withUser } from "@/lib/db/doors";
-import { getProfileTimezone } from "@/lib/profiles/get-profile-timezone";
 import { listTags } from "@/lib/tags/list-tags";
 import { deleteContactAction, updateContactSourceAction } from "../actions";
 import { addNoteAction, attachTagAction, detachTagAction } from "./actions";
@@ -33,17 +32,17 @@ export default async function ContactPage({
   searchParams: Promise<{ before?: string }>;
 }) {
   const { id } = await params;
-  if (!isUuid(id)) notFound();
+  notFoundUnlessUuid(id);
   const before = decodePosition((await searchParams).before);
   const ctx = await requireMember();
   const workspaceId = ctx.workspace.workspaceId;
-  const [details, consent, timeline, tags, timeZone] = await withUser(ctx.claims, (db) =>
+  const timeZone = ctx.timeZone;
+  const [details, consent, timeline, tags] = await withUser(ctx.claims, (db) =>
     Promise.all([
       getContactById(db, { workspaceId, contactId: id }),
       getContactConsent(db, { workspaceId, contactId: id }),
       getContactTimeline(db, { workspaceId, contactId: id, before }),
       listTags(db, { workspaceId }),
-      getProfileTimezone(db),
     ]),
   );
   if ("error" in details || !consent) notFound();
@@ -90,8 +89,8 @@ export default async function ContactPage({
           subscribed={consent.subscribed}
           hasComplaint={consent.suppressions.some((s) => s.reason === "complaint")}
         />
-        <SuppressionsPanel contactId={c.id} suppressions={consent.suppressions} />
-        <ConsentLedgerList contactId={c.id} entries={consent.ledger} />
+        <SuppressionsPanel contactId={c.id} suppressions={consent.suppressions} timeZone={timeZone} />
+        <ConsentLedgerList contactId={c.id} entries={consent.ledger} timeZone={timeZone} />
       </div>
       <TransactionsFeed contactId={c.id} workspaceId={workspaceId} />
       <section aria-labelledby="timeline-heading" id="timeline">

@@ -6,10 +6,10 @@ import { withUser } from "@/lib/db/doors";
 import { getEventById } from "@/lib/events/get-event-by-id";
 import { sanitizeDescription } from "@/lib/events/sanitize-description";
 import { displayPrice } from "@/lib/events/ticket-pricing";
-import { viewerTimeZone } from "@/lib/events/viewer-time-zone";
-import { formatInZone } from "@/lib/events/zoned-time";
+import { formatDateTime, formatEventDateTime } from "@/lib/time/format";
 import { ConfirmAction } from "@/components/confirm-action";
 import { deleteEventAction } from "../actions";
+import { notFoundUnlessUuid } from "@/lib/ids/not-found-unless-uuid";
 
 export const metadata: Metadata = { title: "Event" };
 
@@ -25,9 +25,10 @@ export default async function EventPage({
   const { eventId } = await params;
   const q = await searchParams;
   const ctx = await requireMember();
-  if (!/^[0-9a-f-]{36}$/i.test(eventId)) notFound();
-  const [result, zone] = await withUser(ctx.claims, (db) =>
-    Promise.all([getEventById(db, { workspaceId: ctx.workspace.workspaceId, eventId }), viewerTimeZone(db)]),
+  notFoundUnlessUuid(eventId);
+  const zone = ctx.timeZone;
+  const result = await withUser(ctx.claims, (db) =>
+    getEventById(db, { workspaceId: ctx.workspace.workspaceId, eventId }),
   );
   if ("error" in result) notFound();
   const { event, registrations } = result.data;
@@ -71,10 +72,10 @@ export default async function EventPage({
           <div>
             <dt className="hint">When ({event.timezone})</dt>
             <dd>
-              {formatInZone(event.start_time, event.timezone)} –{" "}
-              {formatInZone(event.end_time, event.timezone)}
+              {formatEventDateTime(event.start_time, event.timezone)} –{" "}
+              {formatEventDateTime(event.end_time, event.timezone)}
               {zone !== event.timezone && (
-                <span className="hint"> · your time: {formatInZone(event.start_time, zone)}</span>
+                <span className="hint"> · your time: {formatEventDateTime(event.start_time, zone)}</span>
               )}
             </dd>
           </div>
@@ -105,7 +106,7 @@ export default async function EventPage({
                     </a>
                   )}
                   {event.last_synced_at && (
-                    <span className="hint"> · synced {formatInZone(event.last_synced_at, zone)}</span>
+                    <span className="hint"> · synced {formatDateTime(event.last_synced_at, zone)}</span>
                   )}
                 </>
               ) : (
@@ -150,7 +151,7 @@ export default async function EventPage({
                   </span>
                 </td>
                 <td>{money(r.amount_paid)}</td>
-                <td>{formatInZone(r.created_at, zone)}</td>
+                <td>{formatDateTime(r.created_at, zone)}</td>
               </tr>
             ))}
           </tbody>

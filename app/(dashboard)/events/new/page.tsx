@@ -1,9 +1,7 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { ADMIN_ROLES, requireMember } from "@/lib/auth/context";
-import { withUser } from "@/lib/db/doors";
-import { viewerTimeZone } from "@/lib/events/viewer-time-zone";
-import { timeZones } from "@/lib/events/zoned-time";
+import { timeZones } from "@/lib/time/zones";
 import { EventForm } from "@/components/events/event-form";
 import { createEventAction } from "../actions";
 
@@ -12,7 +10,7 @@ export const metadata: Metadata = { title: "New event" };
 export default async function NewEventPage() {
   const ctx = await requireMember();
   if (!ADMIN_ROLES.includes(ctx.workspace.role)) redirect("/events");
-  const zone = await withUser(ctx.claims, viewerTimeZone);
+  const zone = ctx.timeZone;
   return (
     <>
       <h1>New event</h1>

@@ -5,13 +5,14 @@ import { ADMIN_ROLES, requireMember } from "@/lib/auth/context";
 import { withUser } from "@/lib/db/doors";
 import { automationChoices, listFormAutomations } from "@/lib/automations/list-form-automations";
 import { embedSnippets } from "@/lib/forms/embed-snippet";
-import { isUuid } from "@/lib/forms/form-row";
+import { notFoundUnlessUuid } from "@/lib/ids/not-found-unless-uuid";
 import { getForm } from "@/lib/forms/list-forms";
 import { ConfirmAction } from "@/components/confirm-action";
 import { AddAutomationForm } from "@/components/forms/add-automation-form";
 import { EmbedPanel } from "@/components/forms/embed-panel";
 import { FormKeyPanel } from "@/components/forms/form-key-panel";
 import { FormSettingsForm } from "@/components/forms/form-settings-form";
+import { DataTable } from "@/components/ui/data-table";
 import {
   addAutomationAction,
   deleteFormAction,
@@ -24,7 +25,7 @@ export const metadata: Metadata = { title: "Form" };
 
 export default async function FormPage({ params }: { params: Promise<{ formId: string }> }) {
   const { formId } = await params;
-  if (!isUuid(formId)) notFound();
+  notFoundUnlessUuid(formId);
   const ctx = await requireMember();
   const workspaceId = ctx.workspace.workspaceId;
   const data = await withUser(ctx.claims, async (db) => {
@@ -100,40 +101,34 @@ export default async function FormPage({ params }: { params: Promise<{ formId: s
         {automations.length === 0 ? (
           <p className="hint">No automations: contacts from this form are only stored.</p>
         ) : (
-          <table className="data">
-            <caption className="sr-only">Automations of this form</caption>
-            <thead>
-              <tr>
-                <th scope="col">Action</th>
-                <th scope="col">Runs</th>
-                {canEdit && <th scope="col">Remove</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {automations.map((a) => (
-                <tr key={a.id}>
-                  <td>{a.name}</td>
+          <DataTable
+            rows={automations}
+            columns={["Action", "Runs", "Remove"]}
+            caption="Automations of this form"
+          >
+            {(a) => (
+              <tr key={a.id}>
+                <td>{a.name}</td>
+                <td>
+                  {a.runs}
+                  {a.failed_runs > 0 && <span className="badge bounced"> {a.failed_runs} failed</span>}
+                </td>
+                {canEdit && (
                   <td>
-                    {a.runs}
-                    {a.failed_runs > 0 && <span className="badge bounced"> {a.failed_runs} failed</span>}
+                    <ConfirmAction
+                      action={removeAutomationAction.bind(null, form.id)}
+                      fields={{ automationId: a.id }}
+                      label="Remove"
+                      className="secondary"
+                      title="Remove this automation?"
+                      body={`“${a.name}” will no longer run for new submissions. Its run history is deleted.`}
+                      confirmLabel="Remove automation"
+                    />
                   </td>
-                  {canEdit && (
-                    <td>
-                      <ConfirmAction
-                        action={removeAutomationAction.bind(null, form.id)}
-                        fields={{ automationId: a.id }}
-                        label="Remove"
-                        className="secondary"
-                        title="Remove this automation?"
-                        body={`“${a.name}” will no longer run for new submissions. Its run history is deleted.`}
-                        confirmLabel="Remove automation"
-                      />
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
+                )}
+              </tr>
+            )}
+          </DataTable>
         )}
         {canEdit && <AddAutomationForm action={addAutomationAction.bind(null, form.id)} choices={choices} />}
       </section>

@@ -3,11 +3,11 @@ import { ADMIN_ROLES, requireMember } from "@/lib/auth/context";
 import { appUrl } from "@/lib/config";
 import { withUser } from "@/lib/db/doors";
 import { listApiKeys } from "@/lib/api-keys/list-api-keys";
-import { viewerTimeZone } from "@/lib/events/viewer-time-zone";
-import { formatInZone } from "@/lib/events/zoned-time";
+import { formatDate, formatDateTime } from "@/lib/time/format";
 import { ConfirmAction } from "@/components/confirm-action";
 import { IssueApiKeyForm } from "@/components/events/issue-api-key-form";
 import { issueApiKeyAction, revokeApiKeyAction } from "./actions";
+import { DataTable } from "@/components/ui/data-table";
 
 export const metadata: Metadata = { title: "API keys" };
 
@@ -19,8 +19,9 @@ export default async function ApiKeysPage({
   const q = await searchParams;
   const ctx = await requireMember();
   const isAdmin = ADMIN_ROLES.includes(ctx.workspace.role);
-  const [keys, zone] = await withUser(ctx.claims, (db) =>
-    Promise.all([listApiKeys(db, { workspaceId: ctx.workspace.workspaceId }), viewerTimeZone(db)]),
+  const zone = ctx.timeZone;
+  const keys = await withUser(ctx.claims, (db) =>
+    listApiKeys(db, { workspaceId: ctx.workspace.workspaceId }),
   );
   return (
     <>
@@ -41,51 +42,40 @@ export default async function ApiKeysPage({
       )}
       {isAdmin && <IssueApiKeyForm action={issueApiKeyAction} />}
       <h2>Keys</h2>
-      {keys.length === 0 ? (
-        <div className="card empty">No keys yet.</div>
-      ) : (
-        <table className="data">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Created ({zone})</th>
-              <th scope="col">Last used</th>
-              <th scope="col">Status</th>
-              {isAdmin && <th scope="col">Actions</th>}
-            </tr>
-          </thead>
-          <tbody>
-            {keys.map((k) => (
-              <tr key={k.id}>
-                <td>{k.name}</td>
-                <td>{formatInZone(k.created_at, zone)}</td>
-                <td>{k.last_used_at ? formatInZone(k.last_used_at, zone) : "Never"}</td>
-                <td>
-                  {k.revoked_at ? (
-                    <span className="badge spam">Revoked {formatInZone(k.revoked_at, zone, false)}</span>
-                  ) : (
-                    <span className="badge subscribed">Active</span>
-                  )}
-                </td>
-                {isAdmin && (
-                  <td>
-                    {!k.revoked_at && (
-                      <ConfirmAction
-                        label={`Revoke ${k.name}`}
-                        title={`Revoke “${k.name}”?`}
-                        body="Requests with this key will be refused from now on. This cannot be undone."
-                        confirmLabel="Revoke key"
-                        action={revokeApiKeyAction}
-                        fields={{ keyId: k.id }}
-                      />
-                    )}
-                  </td>
+      <DataTable
+        rows={keys}
+        columns={["Name", <>Created ({zone})</>, "Last used", "Status", "Actions"]}
+        empty="No keys yet."
+      >
+        {(k) => (
+          <tr key={k.id}>
+            <td>{k.name}</td>
+            <td>{formatDateTime(k.created_at, zone)}</td>
+            <td>{k.last_used_at ? formatDateTime(k.last_used_at, zone) : "Never"}</td>
+            <td>
+              {k.revoked_at ? (
+                <span className="badge spam">Revoked {formatDate(k.revoked_at, zone)}</span>
+              ) : (
+                <span className="badge subscribed">Active</span>
+              )}
+            </td>
+            {isAdmin && (
+              <td>
+                {!k.revoked_at && (
+                  <ConfirmAction
+                    label={`Revoke ${k.name}`}
+                    title={`Revoke “${k.name}”?`}
+                    body="Requests with this key will be refused from now on. This cannot be undone."
+                    confirmLabel="Revoke key"
+                    action={revokeApiKeyAction}
+                    fields={{ keyId: k.id }}
+                  />
                 )}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+              </td>
+            )}
+          </tr>
+        )}
+      </DataTable>
     </>
   );
 }

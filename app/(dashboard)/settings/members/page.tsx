@@ -5,7 +5,7 @@ import { AddMemberForm } from "@/components/members/add-member-form";
 import { RoleForm } from "@/components/members/role-form";
 import { requireMember } from "@/lib/auth/context";
 import { withUser } from "@/lib/db/doors";
-import { formatDate, formatDateTime, isoInstant } from "@/lib/format/date";
+import { formatDate, formatDateTime, isoInstant } from "@/lib/time/format";
 import { getProfile } from "@/lib/profiles/get-profile";
 import { listMembers, type Member } from "@/lib/workspaces/list-members";
 import type { Role } from "@/lib/workspaces/list-memberships";

@@ -3,8 +3,7 @@ import { ADMIN_ROLES, requireMember } from "@/lib/auth/context";
 import { withUser } from "@/lib/db/doors";
 import { eventbriteConfigured } from "@/lib/events/eventbrite/client";
 import { getTicketingConnection } from "@/lib/events/ticketing/ticketing-connection";
-import { viewerTimeZone } from "@/lib/events/viewer-time-zone";
-import { formatInZone } from "@/lib/events/zoned-time";
+import { formatDateTime } from "@/lib/time/format";
 import { ConfirmAction } from "@/components/confirm-action";
 import { AutoSubscribeForm, SyncForm } from "@/components/events/ticketing-controls";
 import {
@@ -36,10 +35,10 @@ export default async function TicketingSettingsPage({
   const q = await searchParams;
   const ctx = await requireMember();
   const isAdmin = ADMIN_ROLES.includes(ctx.workspace.role);
-  const [connection, zone, lastSync] = await withUser(ctx.claims, (db) =>
+  const zone = ctx.timeZone;
+  const [connection, lastSync] = await withUser(ctx.claims, (db) =>
     Promise.all([
       getTicketingConnection(db, ctx.workspace.workspaceId),
-      viewerTimeZone(db),
       db`select max(last_synced_at) as at from public.events where workspace_id = ${ctx.workspace.workspaceId}`,
     ]),
   );
@@ -85,7 +84,7 @@ export default async function TicketingSettingsPage({
             </div>
             <div>
               <dt className="hint">Connected</dt>
-              <dd>{formatInZone(connection.connected_at, zone)}</dd>
+              <dd>{formatDateTime(connection.connected_at, zone)}</dd>
             </div>
             <div>
               <dt className="hint">Real-time updates</dt>
@@ -93,7 +92,7 @@ export default async function TicketingSettingsPage({
             </div>
             <div>
               <dt className="hint">Last sync</dt>
-              <dd>{lastSync[0]?.at ? formatInZone(lastSync[0].at, zone) : "Not yet"}</dd>
+              <dd>{lastSync[0]?.at ? formatDateTime(lastSync[0].at, zone) : "Not yet"}</dd>
             </div>
           </dl>
           {isAdmin ? (

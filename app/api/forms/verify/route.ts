@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
+import { recipientPageHtml } from "@/components/ui/recipient-page";
 import { withService } from "@/lib/db/doors";
 import { appUrl } from "@/lib/config";
 import { safeRedirectUrl } from "@/lib/forms/redirect-url";
-import { verifyPage } from "@/lib/forms/verify-page";
 import { verifySubmission } from "@/lib/forms/verify-submission";
 
 const html = (status: number, title: string, message: string) =>
-  new Response(verifyPage(title, message), {
+  new Response(recipientPageHtml(title, message), {
     status,
     headers: { "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store" },
   });

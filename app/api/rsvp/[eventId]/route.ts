@@ -6,8 +6,8 @@ import { isFormPost, readRequestBody } from "@/lib/events/rsvp/read-request-body
 import { REFUSAL_MESSAGES, type RsvpRefusal } from "@/lib/events/rsvp/rsvp-availability";
 import { rsvpSchema } from "@/lib/events/rsvp/rsvp-schema";
 import { submitRsvp } from "@/lib/events/rsvp/submit-rsvp";
+import { isUuid } from "@/lib/ids/uuid";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const REFUSAL_STATUS: Record<RsvpRefusal, number> = {
   not_found: 404,
   unpublished: 403,
@@ -29,7 +29,7 @@ export async function POST(request: Request, { params }: { params: Promise<{ eve
     outcome: string,
     headers: HeadersInit = {},
   ) =>
-    form && UUID.test(eventId)
+    form && isUuid(eventId)
       ? new Response(null, {
           status: 303,
           headers: { ...headers, Location: `${appUrl()}/rsvp/${eventId}?${outcome}` },
@@ -43,7 +43,7 @@ export async function POST(request: Request, { params }: { params: Promise<{ eve
     headers = {},
   ) => answer(status, { success: false, error, ...extra }, `error=${code}`, headers);
 
-  if (!UUID.test(eventId)) return fail(404, "not_found", REFUSAL_MESSAGES.not_found);
+  if (!isUuid(eventId)) return fail(404, "not_found", REFUSAL_MESSAGES.not_found);
   const ip = clientIp(request.headers);
   const limit = await withService((db) => checkRateLimit(db, `rsvp:${eventId}:${ip ?? "unknown"}`));
   if (!limit.allowed)

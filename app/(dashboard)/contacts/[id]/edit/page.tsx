@@ -3,12 +3,13 @@ import { notFound } from "next/navigation";
 import { ContactForm } from "@/components/contacts/contact-form";
 import { updateContactAction } from "../../actions";
 import { getContactByIdAction } from "../../actions";
+import { notFoundUnlessUuid } from "@/lib/ids/not-found-unless-uuid";
 
 export const metadata: Metadata = { title: "Edit contact" };
 
 export default async function EditContactPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  if (!/^[0-9a-f-]{36}$/i.test(id)) notFound();
+  notFoundUnlessUuid(id);
   const result = await getContactByIdAction(id);
   if ("error" in result) notFound();
   const c = result.data.contact;

@@ -3,9 +3,11 @@ import { notFound, redirect } from "next/navigation";
 import { ADMIN_ROLES, requireMember } from "@/lib/auth/context";
 import { withUser } from "@/lib/db/doors";
 import { getEventById } from "@/lib/events/get-event-by-id";
-import { timeZones, utcToZonedInput } from "@/lib/events/zoned-time";
+import { utcToZonedInput } from "@/lib/time/format";
+import { timeZones } from "@/lib/time/zones";
 import { EventForm } from "@/components/events/event-form";
 import { updateEventAction } from "../../actions";
+import { isUuid } from "@/lib/ids/uuid";
 
 export const metadata: Metadata = { title: "Edit event" };
 
@@ -13,7 +15,7 @@ export default async function EditEventPage({ params }: { params: Promise<{ even
   const { eventId } = await params;
   const ctx = await requireMember();
   if (!ADMIN_ROLES.includes(ctx.workspace.role)) redirect(`/events/${eventId}`);
-  const result = /^[0-9a-f-]{36}$/i.test(eventId)
+  const result = isUuid(eventId)
     ? await withUser(ctx.claims, (db) =>
         getEventById(db, { workspaceId: ctx.workspace.workspaceId, eventId }),
       )

@@ -3,11 +3,11 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requireMember } from "@/lib/auth/context";
 import { withUser } from "@/lib/db/doors";
-import { formatDateTime, isoDateTime } from "@/lib/dates/format-date-time";
-import { viewerTimezone } from "@/lib/dates/viewer-timezone";
-import { isUuid } from "@/lib/forms/form-row";
+import { formatDateTime, isoInstant } from "@/lib/time/format";
+import { notFoundUnlessUuid } from "@/lib/ids/not-found-unless-uuid";
 import { getForm } from "@/lib/forms/list-forms";
 import { listFormSubmissions, SUBMISSIONS_PAGE_SIZE } from "@/lib/forms/list-form-submissions";
+import { DataTable } from "@/components/ui/data-table";
 
 export const metadata: Metadata = { title: "Form submissions" };
 
@@ -21,7 +21,7 @@ export default async function SubmissionsPage({
   searchParams: Promise<{ page?: string }>;
 }) {
   const { formId } = await params;
-  if (!isUuid(formId)) notFound();
+  notFoundUnlessUuid(formId);
   const page = Math.max(1, Number((await searchParams).page) || 1);
   const ctx = await requireMember();
   const workspaceId = ctx.workspace.workspaceId;
@@ -30,14 +30,14 @@ export default async function SubmissionsPage({
     if (!form) return null;
     return {
       form,
-      zone: await viewerTimezone(db),
       list: await listFormSubmissions(db, { workspaceId, formId, page }),
     };
   });
   if (!data) notFound();
-  const { form, zone, list } = data;
+  const { form, list } = data;
+  const zone = ctx.timeZone;
   const pages = Math.max(1, Math.ceil(list.total / SUBMISSIONS_PAGE_SIZE));
-  const when = (d: Date) => <time dateTime={isoDateTime(d)}>{formatDateTime(d, zone)}</time>;
+  const when = (d: Date) => <time dateTime={isoInstant(d)}>{formatDateTime(d, zone)}</time>;
   return (
     <>
       <p>
@@ -62,39 +62,33 @@ export default async function SubmissionsPage({
         <div className="card empty">No submissions yet.</div>
       ) : (
         <>
-          <table className="data">
-            <caption className="sr-only">
-              Submissions, newest first, page {page} of {pages}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Time ({zone})</th>
-                <th scope="col">Contact</th>
-                <th scope="col">Type</th>
-                <th scope="col">IP address</th>
-                <th scope="col">Payload</th>
+          <DataTable
+            rows={list.items}
+            columns={[<>Time ({zone})</>, "Contact", "Type", "IP address", "Payload"]}
+            caption={
+              <>
+                Submissions, newest first, page {page} of {pages}
+              </>
+            }
+          >
+            {(s) => (
+              <tr key={s.id}>
+                <td>{when(s.created_at)}</td>
+                <td>
+                  <Link href={`/contacts/${s.contact_id}`}>{s.contact_email}</Link>
+                  {s.contact_name && <div className="hint">{s.contact_name}</div>}
+                </td>
+                <td>{TYPE_LABEL[s.submission_type]}</td>
+                <td>{s.ip_address ?? "—"}</td>
+                <td>
+                  <details>
+                    <summary>Show</summary>
+                    <pre className="snippet">{JSON.stringify(s.payload, null, 2)}</pre>
+                  </details>
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {list.items.map((s) => (
-                <tr key={s.id}>
-                  <td>{when(s.created_at)}</td>
-                  <td>
-                    <Link href={`/contacts/${s.contact_id}`}>{s.contact_email}</Link>
-                    {s.contact_name && <div className="hint">{s.contact_name}</div>}
-                  </td>
-                  <td>{TYPE_LABEL[s.submission_type]}</td>
-                  <td>{s.ip_address ?? "—"}</td>
-                  <td>
-                    <details>
-                      <summary>Show</summary>
-                      <pre className="snippet">{JSON.stringify(s.payload, null, 2)}</pre>
-                    </details>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            )}
+          </DataTable>
           <nav className="pagination" aria-label="Pages">
             {page > 1 && <Link href={`?page=${page - 1}`}>← Newer</Link>}
             <span>

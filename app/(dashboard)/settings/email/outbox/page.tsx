@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { LocalTime } from "@/components/local-time";
+import { DateTime } from "@/components/ui/date-time";
 import { requireMember } from "@/lib/auth/context";
 import { withUser } from "@/lib/db/doors";
 import { emailLinks, listEmailSends, OUTBOX_PAGE_SIZE } from "@/lib/email/list-email-sends";
@@ -41,7 +41,7 @@ export default async function OutboxPage({ searchParams }: { searchParams: Promi
                 </span>
               </div>
               <div className="hint">
-                To {email.to_email} · <LocalTime value={email.created_at} />
+                To {email.to_email} · <DateTime value={email.created_at} timeZone={ctx.timeZone} />
                 {email.skip_reason &&
                   ` · ${email.status === "failed" ? "error" : "skipped"}: ${email.skip_reason}`}
               </div>

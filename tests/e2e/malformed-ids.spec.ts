@@ -1,0 +1,29 @@
+import { expect, test } from "@playwright/test";
+
+// A malformed id in a page's URL is "not found" (lib/ids), never a query that fails: these pages
+// used to accept any 36 characters of hex digits and dashes, so 36 dashes reached a uuid column
+// and Postgres's refusal became a 500.
+const DASHES = "-".repeat(36);
+
+test("36 dashes where a page takes an id are a 404, not a 500", async ({ page }) => {
+  await page.goto("/sign-up");
+  await page.getByLabel("First name").fill("Ida");
+  await page.getByLabel("Last name").fill("Ids");
+  await page
+    .getByLabel("Email")
+    .fill(`ids-${Date.now()}-${Math.random().toString(36).slice(2, 6)}@example.test`);
+  await page.getByLabel("Password").fill("correct horse battery");
+  await page.getByLabel("Workspace name").fill("Ids");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await expect(page).toHaveURL(/\/contacts$/);
+
+  for (const path of [
+    `/events/${DASHES}`,
+    `/events/${DASHES}/edit`,
+    `/contacts/${DASHES}/edit`,
+    `/contacts/${DASHES}`,
+  ]) {
+    const response = await page.goto(path);
+    expect(response?.status(), path).toBe(404);
+  }
+});
