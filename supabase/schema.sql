@@ -174,6 +174,52 @@ end
 $$;
 
 --
+-- Name: contacts_webhook_events(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.contacts_webhook_events() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  if not exists (select 1 from public.webhook_endpoints limit 1) then
+    return null;
+  end if;
+  if tg_op = 'INSERT' then
+    perform public.emit_webhook_events('contact.created',
+      (select jsonb_agg(jsonb_build_object('workspace_id', n.workspace_id, 'data', public.webhook_contact_data(n)))
+       from new_rows n));
+  elsif tg_op = 'DELETE' then
+    perform public.emit_webhook_events('contact.deleted',
+      (select jsonb_agg(jsonb_build_object('workspace_id', o.workspace_id,
+                                           'data', jsonb_build_object('id', o.id, 'email', o.email)))
+       from old_rows o));
+  else
+    perform public.emit_webhook_events('contact.updated',
+      (select jsonb_agg(jsonb_build_object('workspace_id', n.workspace_id, 'data', public.webhook_contact_data(n)))
+       from new_rows n join old_rows o on o.id = n.id
+       where (n.email, n.first_name, n.last_name, n.phone, n.source, n.address_line1, n.address_line2, n.city,
+              n.state, n.postal_code, n.country, n.birth_month, n.birth_day, n.assigned_user_id)
+             is distinct from
+             (o.email, o.first_name, o.last_name, o.phone, o.source, o.address_line1, o.address_line2, o.city,
+              o.state, o.postal_code, o.country, o.birth_month, o.birth_day, o.assigned_user_id)));
+    -- subscribed: now cleanly subscribed (spec 3.3), and was not
+    perform public.emit_webhook_events('contact.subscribed',
+      (select jsonb_agg(jsonb_build_object('workspace_id', n.workspace_id, 'data', public.webhook_contact_data(n)))
+       from new_rows n join old_rows o on o.id = n.id
+       where n.is_subscribed and n.unsubscribed_at is null
+         and not (o.is_subscribed and o.unsubscribed_at is null)));
+    perform public.emit_webhook_events('contact.unsubscribed',
+      (select jsonb_agg(jsonb_build_object('workspace_id', n.workspace_id, 'data', public.webhook_contact_data(n)))
+       from new_rows n join old_rows o on o.id = n.id
+       where o.is_subscribed and o.unsubscribed_at is null
+         and not (n.is_subscribed and n.unsubscribed_at is null)));
+  end if;
+  return null;
+end
+$$;
+
+--
 -- Name: create_workspace(text); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -195,6 +241,53 @@ begin
   insert into public.workspaces (name) values (btrim(p_name)) returning id into ws;
   insert into public.workspace_members (workspace_id, user_id, role) values (ws, uid, 'owner');
   return ws;
+end
+$$;
+
+--
+-- Name: emit_webhook_events(text, jsonb); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.emit_webhook_events(event_type text, events jsonb) RETURNS void
+    LANGUAGE sql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  insert into public.webhook_deliveries (workspace_id, endpoint_id, event_type, payload)
+  select e.workspace_id, e.id, event_type,
+         jsonb_build_object('type', event_type, 'api_version', '2026-11-23',
+                            'timestamp', to_char(now() at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+                            'workspace_id', e.workspace_id, 'data', x.value -> 'data')
+  from jsonb_array_elements(events) x
+  join public.webhook_endpoints e
+    on e.workspace_id = (x.value ->> 'workspace_id')::uuid and e.enabled and event_type = any (e.event_types)
+  join public.workspaces w on w.id = e.workspace_id
+$$;
+
+--
+-- Name: event_registrations_webhook_events(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.event_registrations_webhook_events() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  if not exists (select 1 from public.webhook_endpoints limit 1) then
+    return null;
+  end if;
+  if tg_op = 'INSERT' then
+    perform public.emit_webhook_events('event_registration.created',
+      (select jsonb_agg(jsonb_build_object('workspace_id', n.workspace_id, 'data', to_jsonb(n))) from new_rows n));
+    perform public.emit_webhook_events('rsvp.created',
+      (select jsonb_agg(jsonb_build_object('workspace_id', n.workspace_id, 'data', to_jsonb(n)))
+       from new_rows n where n.external_attendee_id is null));
+  else
+    perform public.emit_webhook_events('event_registration.cancelled',
+      (select jsonb_agg(jsonb_build_object('workspace_id', n.workspace_id, 'data', to_jsonb(n)))
+       from new_rows n join old_rows o on o.id = n.id
+       where n.status = 'cancelled' and o.status <> 'cancelled'));
+  end if;
+  return null;
 end
 $$;
 
@@ -229,6 +322,38 @@ CREATE FUNCTION public.find_user_id_by_email(ws uuid, p_email text) RETURNS uuid
     and public.has_workspace_role(ws, array['owner', 'admin'])
   order by u.created_at
   limit 1
+$$;
+
+--
+-- Name: form_submissions_webhook_events(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.form_submissions_webhook_events() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  if not exists (select 1 from public.webhook_endpoints limit 1) then
+    return null;
+  end if;
+  if tg_table_name = 'pending_form_submissions' then
+    perform public.emit_webhook_events('form.submitted',
+      (select jsonb_agg(jsonb_build_object('workspace_id', n.workspace_id, 'data',
+                jsonb_build_object('form_id', n.form_id, 'email', n.email, 'status', 'pending_verification',
+                                   'payload', n.payload, 'created_at', n.created_at)))
+       from new_rows n));
+  else
+    perform public.emit_webhook_events(
+      case when s.submission_type = 'verified_email' then 'form.verified' else 'form.submitted' end,
+      jsonb_agg(jsonb_build_object('workspace_id', s.workspace_id, 'data',
+                jsonb_build_object('id', s.id, 'form_id', s.form_id, 'contact_id', s.contact_id,
+                                   'submission_type', s.submission_type, 'status', 'applied',
+                                   'payload', s.payload, 'created_at', s.created_at))))
+    from new_rows s
+    group by s.submission_type = 'verified_email';
+  end if;
+  return null;
+end
 $$;
 
 --
@@ -337,6 +462,21 @@ end
 $$;
 
 --
+-- Name: replay_webhook_delivery(uuid); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.replay_webhook_delivery(delivery_id uuid) RETURNS uuid
+    LANGUAGE sql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  insert into public.webhook_deliveries (workspace_id, endpoint_id, message_id, event_type, payload, replay_of)
+  select d.workspace_id, d.endpoint_id, d.message_id, d.event_type, d.payload, d.id
+  from public.webhook_deliveries d
+  where d.id = delivery_id and public.has_workspace_role(d.workspace_id, array['owner', 'admin'])
+  returning id
+$$;
+
+--
 -- Name: search_contacts(uuid, text[]); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -361,6 +501,25 @@ end
 $_$;
 
 --
+-- Name: send_webhook_test_event(uuid); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.send_webhook_test_event(endpoint_id uuid) RETURNS uuid
+    LANGUAGE sql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  insert into public.webhook_deliveries (workspace_id, endpoint_id, event_type, payload)
+  select e.workspace_id, e.id, 'webhook.test',
+         jsonb_build_object('type', 'webhook.test', 'api_version', '2026-11-23',
+                            'timestamp', to_char(now() at time zone 'utc', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+                            'workspace_id', e.workspace_id,
+                            'data', jsonb_build_object('endpoint_id', e.id, 'message', 'A test event from your CRM.'))
+  from public.webhook_endpoints e
+  where e.id = endpoint_id and public.has_workspace_role(e.workspace_id, array['owner', 'admin'])
+  returning id
+$$;
+
+--
 -- Name: set_updated_at(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -371,6 +530,25 @@ CREATE FUNCTION public.set_updated_at() RETURNS trigger
 begin
   new.updated_at := now();
   return new;
+end
+$$;
+
+--
+-- Name: suppressions_webhook_events(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.suppressions_webhook_events() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  if exists (select 1 from public.webhook_endpoints limit 1) then
+    perform public.emit_webhook_events('contact.suppressed',
+      (select jsonb_agg(jsonb_build_object('workspace_id', n.workspace_id, 'data',
+                jsonb_build_object('contact_id', n.contact_id, 'reason', n.reason, 'created_at', n.created_at)))
+       from new_rows n));
+  end if;
+  return null;
 end
 $$;
 
@@ -396,6 +574,32 @@ end
 $$;
 
 --
+-- Name: transactions_webhook_events(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.transactions_webhook_events() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  if not exists (select 1 from public.webhook_endpoints limit 1) then
+    return null;
+  end if;
+  if tg_op = 'INSERT' then
+    perform public.emit_webhook_events('transaction.created',
+      (select jsonb_agg(jsonb_build_object('workspace_id', n.workspace_id, 'data', to_jsonb(n))) from new_rows n));
+  else
+    perform public.emit_webhook_events('transaction.refunded',
+      (select jsonb_agg(jsonb_build_object('workspace_id', n.workspace_id, 'data',
+                to_jsonb(n) || jsonb_build_object('refunded_now', n.amount_refunded - o.amount_refunded)))
+       from new_rows n join old_rows o on o.id = n.id
+       where n.amount_refunded > o.amount_refunded));
+  end if;
+  return null;
+end
+$$;
+
+--
 -- Name: user_workspace_ids(text[]); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -407,6 +611,60 @@ CREATE FUNCTION public.user_workspace_ids(roles text[] DEFAULT NULL::text[]) RET
   from public.workspace_members m
   where m.user_id = (select auth.uid())
     and (roles is null or m.role = any (roles))
+$$;
+
+--
+-- Name: contacts; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.contacts (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    workspace_id uuid NOT NULL,
+    email text NOT NULL,
+    first_name text,
+    last_name text,
+    phone text,
+    source text DEFAULT 'manual'::text NOT NULL,
+    address_line1 text,
+    address_line2 text,
+    city text,
+    state text,
+    postal_code text,
+    country text,
+    birth_month integer,
+    birth_day integer,
+    is_subscribed boolean DEFAULT false NOT NULL,
+    opt_in_timestamp timestamp with time zone,
+    opt_in_source text,
+    opt_in_ip inet,
+    unsubscribed_at timestamp with time zone,
+    assigned_user_id uuid,
+    portal_token uuid DEFAULT gen_random_uuid(),
+    created_by uuid,
+    updated_by uuid,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    search_text text GENERATED ALWAYS AS (lower(((((((((COALESCE(email, ''::text) || ' '::text) || COALESCE(first_name, ''::text)) || ' '::text) || COALESCE(last_name, ''::text)) || ' '::text) || COALESCE(phone, ''::text)) || ' '::text) || regexp_replace(COALESCE(phone, ''::text), '[^0-9]'::text, ''::text, 'g'::text)))) STORED,
+    CONSTRAINT contacts_birth_day_check CHECK (((birth_day >= 1) AND (birth_day <= 31))),
+    CONSTRAINT contacts_birth_month_check CHECK (((birth_month >= 1) AND (birth_month <= 12))),
+    CONSTRAINT contacts_birthday_paired CHECK (((birth_month IS NULL) = (birth_day IS NULL))),
+    CONSTRAINT contacts_email_check CHECK ((email <> ''::text)),
+    CONSTRAINT contacts_source_check CHECK ((source = ANY (ARRAY['manual'::text, 'form'::text, 'import'::text, 'ticketing'::text, 'payproc'::text, 'event'::text])))
+);
+
+--
+-- Name: webhook_contact_data(public.contacts); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.webhook_contact_data(c public.contacts) RETURNS jsonb
+    LANGUAGE sql IMMUTABLE
+    SET search_path TO ''
+    AS $$
+  select jsonb_build_object(
+    'id', c.id, 'email', c.email, 'first_name', c.first_name, 'last_name', c.last_name, 'phone', c.phone,
+    'source', c.source, 'is_subscribed', c.is_subscribed, 'opt_in_source', c.opt_in_source,
+    'opt_in_timestamp', c.opt_in_timestamp, 'unsubscribed_at', c.unsubscribed_at,
+    'created_at', c.created_at, 'updated_at', c.updated_at)
 $$;
 
 --
@@ -655,45 +913,6 @@ CREATE TABLE public.contact_tags (
     tag_id uuid NOT NULL,
     workspace_id uuid NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL
-);
-
---
--- Name: contacts; Type: TABLE; Schema: public; Owner: -
---
-
-CREATE TABLE public.contacts (
-    id uuid DEFAULT gen_random_uuid() NOT NULL,
-    workspace_id uuid NOT NULL,
-    email text NOT NULL,
-    first_name text,
-    last_name text,
-    phone text,
-    source text DEFAULT 'manual'::text NOT NULL,
-    address_line1 text,
-    address_line2 text,
-    city text,
-    state text,
-    postal_code text,
-    country text,
-    birth_month integer,
-    birth_day integer,
-    is_subscribed boolean DEFAULT false NOT NULL,
-    opt_in_timestamp timestamp with time zone,
-    opt_in_source text,
-    opt_in_ip inet,
-    unsubscribed_at timestamp with time zone,
-    assigned_user_id uuid,
-    portal_token uuid DEFAULT gen_random_uuid(),
-    created_by uuid,
-    updated_by uuid,
-    created_at timestamp with time zone DEFAULT now() NOT NULL,
-    updated_at timestamp with time zone DEFAULT now() NOT NULL,
-    search_text text GENERATED ALWAYS AS (lower(((((((((COALESCE(email, ''::text) || ' '::text) || COALESCE(first_name, ''::text)) || ' '::text) || COALESCE(last_name, ''::text)) || ' '::text) || COALESCE(phone, ''::text)) || ' '::text) || regexp_replace(COALESCE(phone, ''::text), '[^0-9]'::text, ''::text, 'g'::text)))) STORED,
-    CONSTRAINT contacts_birth_day_check CHECK (((birth_day >= 1) AND (birth_day <= 31))),
-    CONSTRAINT contacts_birth_month_check CHECK (((birth_month >= 1) AND (birth_month <= 12))),
-    CONSTRAINT contacts_birthday_paired CHECK (((birth_month IS NULL) = (birth_day IS NULL))),
-    CONSTRAINT contacts_email_check CHECK ((email <> ''::text)),
-    CONSTRAINT contacts_source_check CHECK ((source = ANY (ARRAY['manual'::text, 'form'::text, 'import'::text, 'ticketing'::text, 'payproc'::text, 'event'::text])))
 );
 
 --
@@ -1018,6 +1237,51 @@ CREATE TABLE public.user_profiles (
     timezone text DEFAULT 'UTC'::text NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+--
+-- Name: webhook_deliveries; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.webhook_deliveries (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    workspace_id uuid NOT NULL,
+    endpoint_id uuid NOT NULL,
+    message_id text DEFAULT ('msg_'::text || replace((gen_random_uuid())::text, '-'::text, ''::text)) NOT NULL,
+    event_type text NOT NULL,
+    payload jsonb NOT NULL,
+    status text DEFAULT 'pending'::text NOT NULL,
+    attempts integer DEFAULT 0 NOT NULL,
+    next_attempt_at timestamp with time zone DEFAULT now() NOT NULL,
+    last_attempt_at timestamp with time zone,
+    last_status_code integer,
+    last_duration_ms integer,
+    last_response_excerpt text,
+    replay_of uuid,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT webhook_deliveries_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'succeeded'::text, 'failed'::text])))
+);
+
+--
+-- Name: webhook_endpoints; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.webhook_endpoints (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    workspace_id uuid NOT NULL,
+    url text NOT NULL,
+    description text,
+    event_types text[] NOT NULL,
+    enabled boolean DEFAULT true NOT NULL,
+    secret_ciphertext text NOT NULL,
+    failing_since timestamp with time zone,
+    disabled_reason text,
+    created_by uuid,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT webhook_endpoints_description_check CHECK (((description IS NULL) OR (length(description) <= 200))),
+    CONSTRAINT webhook_endpoints_event_types_check CHECK ((cardinality(event_types) > 0)),
+    CONSTRAINT webhook_endpoints_url_check CHECK (((length(url) >= 8) AND (length(url) <= 2000)))
 );
 
 --
@@ -1515,6 +1779,34 @@ ALTER TABLE ONLY public.transactions
 
 ALTER TABLE ONLY public.user_profiles
     ADD CONSTRAINT user_profiles_pkey PRIMARY KEY (id);
+
+--
+-- Name: webhook_deliveries webhook_deliveries_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.webhook_deliveries
+    ADD CONSTRAINT webhook_deliveries_pkey PRIMARY KEY (id);
+
+--
+-- Name: webhook_deliveries webhook_deliveries_workspace_id_id_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.webhook_deliveries
+    ADD CONSTRAINT webhook_deliveries_workspace_id_id_key UNIQUE (workspace_id, id);
+
+--
+-- Name: webhook_endpoints webhook_endpoints_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.webhook_endpoints
+    ADD CONSTRAINT webhook_endpoints_pkey PRIMARY KEY (id);
+
+--
+-- Name: webhook_endpoints webhook_endpoints_workspace_id_id_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.webhook_endpoints
+    ADD CONSTRAINT webhook_endpoints_workspace_id_id_key UNIQUE (workspace_id, id);
 
 --
 -- Name: webhook_inbox webhook_inbox_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -2019,6 +2311,36 @@ CREATE INDEX transactions_product_idx ON public.transactions USING btree (produc
 CREATE INDEX transactions_workspace_intent_idx ON public.transactions USING btree (workspace_id, payproc_payment_intent_id);
 
 --
+-- Name: webhook_deliveries_due_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX webhook_deliveries_due_idx ON public.webhook_deliveries USING btree (next_attempt_at) WHERE (status = 'pending'::text);
+
+--
+-- Name: webhook_deliveries_endpoint_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX webhook_deliveries_endpoint_idx ON public.webhook_deliveries USING btree (workspace_id, endpoint_id, created_at DESC);
+
+--
+-- Name: webhook_deliveries_replay_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX webhook_deliveries_replay_idx ON public.webhook_deliveries USING btree (workspace_id, replay_of);
+
+--
+-- Name: webhook_endpoints_created_by_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX webhook_endpoints_created_by_idx ON public.webhook_endpoints USING btree (created_by);
+
+--
+-- Name: webhook_endpoints_workspace_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX webhook_endpoints_workspace_idx ON public.webhook_endpoints USING btree (workspace_id) WHERE enabled;
+
+--
 -- Name: webhook_inbox_pending_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -2121,6 +2443,12 @@ CREATE TRIGGER contact_suppressions_fill_workspace BEFORE INSERT ON public.conta
 CREATE TRIGGER contact_suppressions_keep_complaints BEFORE DELETE OR UPDATE ON public.contact_suppressions FOR EACH ROW EXECUTE FUNCTION public.keep_complaint_suppressions();
 
 --
+-- Name: contact_suppressions contact_suppressions_webhooks; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER contact_suppressions_webhooks AFTER INSERT ON public.contact_suppressions REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.suppressions_webhook_events();
+
+--
 -- Name: contact_tags contact_tags_fill_workspace; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -2139,6 +2467,24 @@ CREATE TRIGGER contacts_before_write BEFORE INSERT OR UPDATE ON public.contacts 
 CREATE TRIGGER contacts_protect_source BEFORE UPDATE OF source ON public.contacts FOR EACH ROW EXECUTE FUNCTION public.protect_contact_source();
 
 --
+-- Name: contacts contacts_webhooks_delete; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER contacts_webhooks_delete AFTER DELETE ON public.contacts REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION public.contacts_webhook_events();
+
+--
+-- Name: contacts contacts_webhooks_insert; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER contacts_webhooks_insert AFTER INSERT ON public.contacts REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.contacts_webhook_events();
+
+--
+-- Name: contacts contacts_webhooks_update; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER contacts_webhooks_update AFTER UPDATE ON public.contacts REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.contacts_webhook_events();
+
+--
 -- Name: deals deals_updated_at; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -2151,10 +2497,28 @@ CREATE TRIGGER deals_updated_at BEFORE UPDATE ON public.deals FOR EACH ROW EXECU
 CREATE TRIGGER event_registrations_updated_at BEFORE UPDATE ON public.event_registrations FOR EACH ROW EXECUTE FUNCTION public.set_updated_at();
 
 --
+-- Name: event_registrations event_registrations_webhooks_insert; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER event_registrations_webhooks_insert AFTER INSERT ON public.event_registrations REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.event_registrations_webhook_events();
+
+--
+-- Name: event_registrations event_registrations_webhooks_update; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER event_registrations_webhooks_update AFTER UPDATE ON public.event_registrations REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.event_registrations_webhook_events();
+
+--
 -- Name: events events_updated_at; Type: TRIGGER; Schema: public; Owner: -
 --
 
 CREATE TRIGGER events_updated_at BEFORE UPDATE ON public.events FOR EACH ROW EXECUTE FUNCTION public.set_updated_at();
+
+--
+-- Name: form_submissions form_submissions_webhooks; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER form_submissions_webhooks AFTER INSERT ON public.form_submissions REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.form_submissions_webhook_events();
 
 --
 -- Name: forms forms_updated_at; Type: TRIGGER; Schema: public; Owner: -
@@ -2181,6 +2545,12 @@ CREATE TRIGGER notes_updated_at BEFORE UPDATE ON public.notes FOR EACH ROW EXECU
 CREATE TRIGGER payproc_connections_updated_at BEFORE UPDATE ON public.payproc_connections FOR EACH ROW EXECUTE FUNCTION public.set_updated_at();
 
 --
+-- Name: pending_form_submissions pending_form_submissions_webhooks; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER pending_form_submissions_webhooks AFTER INSERT ON public.pending_form_submissions REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.form_submissions_webhook_events();
+
+--
 -- Name: products products_updated_at; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -2199,10 +2569,28 @@ CREATE TRIGGER tasks_updated_at BEFORE UPDATE ON public.tasks FOR EACH ROW EXECU
 CREATE TRIGGER ticketing_connections_updated_at BEFORE UPDATE ON public.ticketing_connections FOR EACH ROW EXECUTE FUNCTION public.set_updated_at();
 
 --
+-- Name: transactions transactions_webhooks_insert; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER transactions_webhooks_insert AFTER INSERT ON public.transactions REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.transactions_webhook_events();
+
+--
+-- Name: transactions transactions_webhooks_update; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER transactions_webhooks_update AFTER UPDATE ON public.transactions REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.transactions_webhook_events();
+
+--
 -- Name: user_profiles user_profiles_updated_at; Type: TRIGGER; Schema: public; Owner: -
 --
 
 CREATE TRIGGER user_profiles_updated_at BEFORE UPDATE ON public.user_profiles FOR EACH ROW EXECUTE FUNCTION public.set_updated_at();
+
+--
+-- Name: webhook_endpoints webhook_endpoints_updated_at; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER webhook_endpoints_updated_at BEFORE UPDATE ON public.webhook_endpoints FOR EACH ROW EXECUTE FUNCTION public.set_updated_at();
 
 --
 -- Name: workspace_members workspace_members_keep_one_owner; Type: TRIGGER; Schema: public; Owner: -
@@ -2775,6 +3163,41 @@ ALTER TABLE ONLY public.transactions
 
 ALTER TABLE ONLY public.user_profiles
     ADD CONSTRAINT user_profiles_id_fkey FOREIGN KEY (id) REFERENCES auth.users(id) ON DELETE CASCADE;
+
+--
+-- Name: webhook_deliveries webhook_deliveries_workspace_id_endpoint_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.webhook_deliveries
+    ADD CONSTRAINT webhook_deliveries_workspace_id_endpoint_id_fkey FOREIGN KEY (workspace_id, endpoint_id) REFERENCES public.webhook_endpoints(workspace_id, id) ON DELETE CASCADE;
+
+--
+-- Name: webhook_deliveries webhook_deliveries_workspace_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.webhook_deliveries
+    ADD CONSTRAINT webhook_deliveries_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspaces(id) ON DELETE CASCADE;
+
+--
+-- Name: webhook_deliveries webhook_deliveries_workspace_id_replay_of_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.webhook_deliveries
+    ADD CONSTRAINT webhook_deliveries_workspace_id_replay_of_fkey FOREIGN KEY (workspace_id, replay_of) REFERENCES public.webhook_deliveries(workspace_id, id) ON DELETE SET NULL (replay_of);
+
+--
+-- Name: webhook_endpoints webhook_endpoints_created_by_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.webhook_endpoints
+    ADD CONSTRAINT webhook_endpoints_created_by_fkey FOREIGN KEY (created_by) REFERENCES public.user_profiles(id) ON DELETE SET NULL;
+
+--
+-- Name: webhook_endpoints webhook_endpoints_workspace_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.webhook_endpoints
+    ADD CONSTRAINT webhook_endpoints_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspaces(id) ON DELETE CASCADE;
 
 --
 -- Name: webhook_inbox webhook_inbox_workspace_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -3400,6 +3823,48 @@ CREATE POLICY user_profiles_select ON public.user_profiles FOR SELECT TO authent
 CREATE POLICY user_profiles_update ON public.user_profiles FOR UPDATE TO authenticated USING ((id = ( SELECT auth.uid() AS uid))) WITH CHECK ((id = ( SELECT auth.uid() AS uid)));
 
 --
+-- Name: webhook_deliveries; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.webhook_deliveries ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: webhook_deliveries webhook_deliveries_select_admins; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY webhook_deliveries_select_admins ON public.webhook_deliveries FOR SELECT TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids)));
+
+--
+-- Name: webhook_endpoints; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.webhook_endpoints ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: webhook_endpoints webhook_endpoints_delete_admins; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY webhook_endpoints_delete_admins ON public.webhook_endpoints FOR DELETE TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids)));
+
+--
+-- Name: webhook_endpoints webhook_endpoints_insert_admins; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY webhook_endpoints_insert_admins ON public.webhook_endpoints FOR INSERT TO authenticated WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids)));
+
+--
+-- Name: webhook_endpoints webhook_endpoints_select_admins; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY webhook_endpoints_select_admins ON public.webhook_endpoints FOR SELECT TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids)));
+
+--
+-- Name: webhook_endpoints webhook_endpoints_update_admins; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY webhook_endpoints_update_admins ON public.webhook_endpoints FOR UPDATE TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids))) WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids)));
+
+--
 -- Name: webhook_inbox; Type: ROW SECURITY; Schema: public; Owner: -
 --
 
@@ -3529,6 +3994,12 @@ GRANT ALL ON FUNCTION public.create_workspace(p_name text) TO authenticated;
 GRANT ALL ON FUNCTION public.create_workspace(p_name text) TO service_role;
 
 --
+-- Name: FUNCTION emit_webhook_events(event_type text, events jsonb); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.emit_webhook_events(event_type text, events jsonb) FROM PUBLIC;
+
+--
 -- Name: FUNCTION find_user_id_by_email(ws uuid, p_email text); Type: ACL; Schema: public; Owner: -
 --
 
@@ -3551,12 +4022,26 @@ GRANT ALL ON FUNCTION public.is_workspace_member(ws uuid) TO authenticated;
 GRANT ALL ON FUNCTION public.is_workspace_member(ws uuid) TO service_role;
 
 --
+-- Name: FUNCTION replay_webhook_delivery(delivery_id uuid); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.replay_webhook_delivery(delivery_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.replay_webhook_delivery(delivery_id uuid) TO authenticated;
+
+--
 -- Name: FUNCTION search_contacts(ws uuid, patterns text[]); Type: ACL; Schema: public; Owner: -
 --
 
 REVOKE ALL ON FUNCTION public.search_contacts(ws uuid, patterns text[]) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.search_contacts(ws uuid, patterns text[]) TO authenticated;
 GRANT ALL ON FUNCTION public.search_contacts(ws uuid, patterns text[]) TO service_role;
+
+--
+-- Name: FUNCTION send_webhook_test_event(endpoint_id uuid); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.send_webhook_test_event(endpoint_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.send_webhook_test_event(endpoint_id uuid) TO authenticated;
 
 --
 -- Name: FUNCTION sweep_rate_limit_hits(); Type: ACL; Schema: public; Owner: -
@@ -3571,6 +4056,13 @@ GRANT ALL ON FUNCTION public.sweep_rate_limit_hits() TO service_role;
 
 GRANT ALL ON FUNCTION public.user_workspace_ids(roles text[]) TO authenticated;
 GRANT ALL ON FUNCTION public.user_workspace_ids(roles text[]) TO service_role;
+
+--
+-- Name: TABLE contacts; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.contacts TO authenticated;
+GRANT ALL ON TABLE public.contacts TO service_role;
 
 --
 -- Name: TABLE users; Type: ACL; Schema: auth; Owner: -
@@ -3689,13 +4181,6 @@ GRANT SELECT,INSERT,DELETE ON TABLE public.contact_suppressions TO authenticated
 
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.contact_tags TO authenticated;
 GRANT ALL ON TABLE public.contact_tags TO service_role;
-
---
--- Name: TABLE contacts; Type: ACL; Schema: public; Owner: -
---
-
-GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.contacts TO authenticated;
-GRANT ALL ON TABLE public.contacts TO service_role;
 
 --
 -- Name: TABLE deal_payments; Type: ACL; Schema: public; Owner: -
@@ -3840,6 +4325,86 @@ GRANT UPDATE(amount_refunded) ON TABLE public.transactions TO authenticated;
 
 GRANT SELECT,INSERT,UPDATE ON TABLE public.user_profiles TO authenticated;
 GRANT ALL ON TABLE public.user_profiles TO service_role;
+
+--
+-- Name: TABLE webhook_deliveries; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT ALL ON TABLE public.webhook_deliveries TO service_role;
+GRANT SELECT ON TABLE public.webhook_deliveries TO authenticated;
+
+--
+-- Name: TABLE webhook_endpoints; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT ALL ON TABLE public.webhook_endpoints TO service_role;
+GRANT INSERT,DELETE,UPDATE ON TABLE public.webhook_endpoints TO authenticated;
+
+--
+-- Name: COLUMN webhook_endpoints.id; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(id) ON TABLE public.webhook_endpoints TO authenticated;
+
+--
+-- Name: COLUMN webhook_endpoints.workspace_id; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(workspace_id) ON TABLE public.webhook_endpoints TO authenticated;
+
+--
+-- Name: COLUMN webhook_endpoints.url; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(url) ON TABLE public.webhook_endpoints TO authenticated;
+
+--
+-- Name: COLUMN webhook_endpoints.description; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(description) ON TABLE public.webhook_endpoints TO authenticated;
+
+--
+-- Name: COLUMN webhook_endpoints.event_types; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(event_types) ON TABLE public.webhook_endpoints TO authenticated;
+
+--
+-- Name: COLUMN webhook_endpoints.enabled; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(enabled) ON TABLE public.webhook_endpoints TO authenticated;
+
+--
+-- Name: COLUMN webhook_endpoints.failing_since; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(failing_since) ON TABLE public.webhook_endpoints TO authenticated;
+
+--
+-- Name: COLUMN webhook_endpoints.disabled_reason; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(disabled_reason) ON TABLE public.webhook_endpoints TO authenticated;
+
+--
+-- Name: COLUMN webhook_endpoints.created_by; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(created_by) ON TABLE public.webhook_endpoints TO authenticated;
+
+--
+-- Name: COLUMN webhook_endpoints.created_at; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(created_at) ON TABLE public.webhook_endpoints TO authenticated;
+
+--
+-- Name: COLUMN webhook_endpoints.updated_at; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(updated_at) ON TABLE public.webhook_endpoints TO authenticated;
 
 --
 -- Name: TABLE webhook_inbox; Type: ACL; Schema: public; Owner: -

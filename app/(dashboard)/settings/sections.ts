@@ -32,6 +32,11 @@ export const SETTINGS_SECTIONS: SettingsSection[] = [
     href: "/settings/ticketing",
   },
   {
+    title: "Webhooks",
+    description: "Signed events sent to your own systems as contacts, forms, payments and events change.",
+    href: "/settings/webhooks",
+  },
+  {
     title: "API keys",
     description: "Keys for the public events API, shown once, revocable.",
     href: "/settings/api-keys",

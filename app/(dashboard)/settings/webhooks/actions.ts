@@ -1,0 +1,126 @@
+"use server";
+
+import { redirect } from "next/navigation";
+import { revalidatePath } from "next/cache";
+import { ADMIN_ROLES, NotAuthorizedError, withMember } from "@/lib/auth/context";
+import { isUuid } from "@/lib/ids/uuid";
+import { fieldErrors, type FormState } from "@/lib/http/form-state";
+import { createWebhookEndpoint } from "@/lib/webhooks/outbound/create-webhook-endpoint";
+import { replayWebhookDelivery, sendWebhookTestEvent } from "@/lib/webhooks/outbound/replay-webhook-delivery";
+import { rotateWebhookSecret } from "@/lib/webhooks/outbound/rotate-webhook-secret";
+import { webhookEndpointSchema } from "@/lib/webhooks/outbound/schemas";
+import {
+  deleteWebhookEndpoint,
+  updateWebhookEndpoint,
+} from "@/lib/webhooks/outbound/update-webhook-endpoint";
+
+export interface EndpointFormState extends FormState {
+  /** the signing secret, in the answer that created or rotated it only */
+  secret?: string;
+  endpointId?: string;
+}
+
+const NOT_ALLOWED = "Only owners and admins can manage webhooks.";
+
+function endpointValues(form: FormData) {
+  return {
+    url: String(form.get("url") ?? ""),
+    description: String(form.get("description") ?? ""),
+    eventTypes: form.getAll("eventTypes").map(String),
+    enabled: form.get("enabled") === "on",
+  };
+}
+
+/** Runs a member's webhook change as an owner or admin; a member gets the refusal as the form's message. */
+async function asAdmin<T>(fn: Parameters<typeof withMember<T>>[0]): Promise<T | { error: string }> {
+  try {
+    return await withMember(fn, { roles: ADMIN_ROLES });
+  } catch (error) {
+    if (error instanceof NotAuthorizedError) return { error: NOT_ALLOWED };
+    throw error;
+  }
+}
+
+export async function createEndpointAction(
+  _prev: EndpointFormState,
+  form: FormData,
+): Promise<EndpointFormState> {
+  const values = endpointValues(form);
+  const parsed = webhookEndpointSchema.safeParse(values);
+  const kept = { url: values.url, description: values.description };
+  if (!parsed.success) return { errors: fieldErrors(parsed.error), values: kept };
+  const result = await asAdmin((db, ctx) =>
+    createWebhookEndpoint(db, { ...parsed.data, workspaceId: ctx.workspace.workspaceId }),
+  );
+  if ("error" in result) return { message: result.error, values: kept };
+  revalidatePath("/settings/webhooks");
+  return {
+    secret: result.data.secret,
+    endpointId: result.data.id,
+    success: "Endpoint added. Copy its signing secret now: it will not be shown again.",
+  };
+}
+
+export async function updateEndpointAction(
+  endpointId: string,
+  _prev: EndpointFormState,
+  form: FormData,
+): Promise<EndpointFormState> {
+  const values = endpointValues(form);
+  const parsed = webhookEndpointSchema.safeParse(values);
+  const kept = { url: values.url, description: values.description };
+  if (!parsed.success) return { errors: fieldErrors(parsed.error), values: kept };
+  if (!isUuid(endpointId)) return { message: "This endpoint does not exist.", values: kept };
+  const result = await asAdmin((db, ctx) =>
+    updateWebhookEndpoint(db, { ...parsed.data, workspaceId: ctx.workspace.workspaceId, endpointId }),
+  );
+  if ("error" in result) return { message: result.error, values: kept };
+  revalidatePath(`/settings/webhooks/${endpointId}`);
+  return { success: "Endpoint saved." };
+}
+
+export async function rotateSecretAction(
+  _prev: EndpointFormState,
+  form: FormData,
+): Promise<EndpointFormState> {
+  const endpointId = String(form.get("endpointId") ?? "");
+  if (!isUuid(endpointId)) return { message: "This endpoint does not exist." };
+  const result = await asAdmin((db, ctx) =>
+    rotateWebhookSecret(db, { workspaceId: ctx.workspace.workspaceId, endpointId }),
+  );
+  if ("error" in result) return { message: result.error };
+  return {
+    secret: result.data.secret,
+    success: "New signing secret. Copy it now: it will not be shown again.",
+  };
+}
+
+export async function deleteEndpointAction(_prev: FormState, form: FormData): Promise<FormState> {
+  const endpointId = String(form.get("endpointId") ?? "");
+  const result = isUuid(endpointId)
+    ? await asAdmin((db, ctx) =>
+        deleteWebhookEndpoint(db, { workspaceId: ctx.workspace.workspaceId, endpointId }),
+      )
+    : { error: "This endpoint does not exist." };
+  if ("error" in result) return { message: result.error };
+  redirect("/settings/webhooks?deleted=1");
+}
+
+export async function sendTestEventAction(_prev: FormState, form: FormData): Promise<FormState> {
+  const endpointId = String(form.get("endpointId") ?? "");
+  if (!isUuid(endpointId)) return { message: "This endpoint does not exist." };
+  const result = await asAdmin((db) => sendWebhookTestEvent(db, { endpointId }));
+  if ("error" in result) return { message: result.error };
+  revalidatePath(`/settings/webhooks/${endpointId}`);
+  return { success: "Test event queued: it appears in the log below within seconds." };
+}
+
+export async function replayDeliveryAction(_prev: FormState, form: FormData): Promise<FormState> {
+  const deliveryId = String(form.get("deliveryId") ?? "");
+  const endpointId = String(form.get("endpointId") ?? "");
+  if (!isUuid(deliveryId)) return { message: "This delivery does not exist." };
+  const result = await asAdmin((db) => replayWebhookDelivery(db, { deliveryId }));
+  if ("error" in result) return { message: result.error };
+  if (isUuid(endpointId)) revalidatePath(`/settings/webhooks/${endpointId}`);
+  return { success: "Delivery queued again, with the same webhook-id." };
+}

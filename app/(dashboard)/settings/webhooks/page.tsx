@@ -1,0 +1,99 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { ADMIN_ROLES, requireMember } from "@/lib/auth/context";
+import { withUser } from "@/lib/db/doors";
+import { WEBHOOK_EVENT_TYPES } from "@/lib/webhooks/outbound/event-types";
+import { listWebhookEndpoints } from "@/lib/webhooks/outbound/list-webhook-endpoints";
+import { DataTable } from "@/components/ui/data-table";
+import { DateTime } from "@/components/ui/date-time";
+import { EndpointForm } from "@/components/webhooks/endpoint-form";
+import { createEndpointAction } from "./actions";
+
+export const metadata: Metadata = { title: "Webhooks" };
+
+/** Outbound webhooks (issue 15): the workspace's endpoints and a form to add one. Owners and admins. */
+export default async function WebhooksPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | undefined>>;
+}) {
+  const q = await searchParams;
+  const ctx = await requireMember();
+  if (!ADMIN_ROLES.includes(ctx.workspace.role))
+    return (
+      <>
+        <h1>Webhooks</h1>
+        <div className="card empty">Only owners and admins can see and manage webhooks.</div>
+      </>
+    );
+  const endpoints = await withUser(ctx.claims, (db) =>
+    listWebhookEndpoints(db, { workspaceId: ctx.workspace.workspaceId }),
+  );
+  return (
+    <>
+      <h1>Webhooks</h1>
+      <p>
+        Send events to your own systems as they happen: each is a JSON POST signed per{" "}
+        <a href="https://www.standardwebhooks.com/">Standard Webhooks</a> (headers <code>webhook-id</code>,{" "}
+        <code>webhook-timestamp</code>, <code>webhook-signature</code>), retried with backoff for about a day.
+        Verify them with the <code>standardwebhooks</code> or <code>svix</code> library and your
+        endpoint&apos;s signing secret. The payloads are described in the{" "}
+        <Link href="/api-reference">API reference</Link>.
+      </p>
+      {q.deleted && (
+        <div role="status" className="alert success">
+          The endpoint was deleted.
+        </div>
+      )}
+      <h2>Endpoints</h2>
+      <DataTable
+        rows={endpoints}
+        columns={["URL", "Events", "Status", "Last 24 hours", "Added"]}
+        caption="Webhook endpoints"
+        empty="No endpoints yet. Add one below to start receiving events."
+      >
+        {(e) => (
+          <tr key={e.id}>
+            <td>
+              <Link href={`/settings/webhooks/${e.id}`}>{e.url}</Link>
+              {e.description && <div className="hint">{e.description}</div>}
+            </td>
+            <td>
+              {e.event_types.length === 1 ? (
+                <code>{e.event_types[0]}</code>
+              ) : (
+                `${e.event_types.length} events`
+              )}
+            </td>
+            <td>
+              {e.enabled ? (
+                <span className="badge subscribed">Enabled</span>
+              ) : (
+                <span className="badge spam" title={e.disabled_reason ?? undefined}>
+                  Disabled
+                </span>
+              )}
+              {e.enabled && e.failing_since && (
+                <div className="hint">
+                  Failing since <DateTime value={e.failing_since} timeZone={ctx.timeZone} />
+                </div>
+              )}
+            </td>
+            <td>
+              {e.recent.succeeded} delivered, {e.recent.failed} failed, {e.recent.pending} pending
+            </td>
+            <td>
+              <DateTime value={e.created_at} timeZone={ctx.timeZone} dateOnly />
+            </td>
+          </tr>
+        )}
+      </DataTable>
+      <h2>Add an endpoint</h2>
+      <EndpointForm
+        action={createEndpointAction}
+        eventTypes={WEBHOOK_EVENT_TYPES}
+        submitLabel="Add endpoint"
+      />
+    </>
+  );
+}

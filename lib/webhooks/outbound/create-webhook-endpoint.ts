@@ -1,0 +1,22 @@
+import { sealSecret } from "@/lib/crypto/secret-box";
+import type { Db } from "@/lib/db/doors";
+import type { WebhookEndpointInput } from "./schemas";
+import { newSigningSecret } from "./signing-secret";
+
+/**
+ * Adds an endpoint (owners and admins, RLS). The signing secret is returned here once and
+ * stored only encrypted.
+ */
+export async function createWebhookEndpoint(
+  db: Db,
+  input: WebhookEndpointInput & { workspaceId: string },
+): Promise<{ data: { id: string; secret: string } }> {
+  const secret = newSigningSecret();
+  const [row] = await db`
+    insert into public.webhook_endpoints (workspace_id, url, description, event_types, enabled, secret_ciphertext,
+                                          created_by)
+    values (${input.workspaceId}, ${input.url}, ${input.description}, ${input.eventTypes}, ${input.enabled},
+            ${sealSecret(secret)}, auth.uid())
+    returning id`;
+  return { data: { id: row.id, secret } };
+}

@@ -1,0 +1,29 @@
+import { z } from "zod";
+
+/**
+ * The events a workspace's endpoints can subscribe to (issue 15). Each is written by a
+ * trigger on the table whose change it describes (migration …_outbound_webhooks.sql), in the
+ * same transaction as that change.
+ */
+export const WEBHOOK_EVENT_TYPES = [
+  "contact.created",
+  "contact.updated",
+  "contact.deleted",
+  "contact.subscribed",
+  "contact.unsubscribed",
+  "contact.suppressed",
+  "form.submitted",
+  "form.verified",
+  "transaction.created",
+  "transaction.refunded",
+  "event_registration.created",
+  "event_registration.cancelled",
+  "rsvp.created",
+] as const;
+
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+export const webhookEventTypeSchema = z.enum(WEBHOOK_EVENT_TYPES);
+
+/** The version every payload carries as api_version; a breaking change to a payload gets a new one. */
+export const WEBHOOK_API_VERSION = "2026-11-23";
