@@ -168,7 +168,7 @@ const bench: BenchModule = {
     try {
       const started = Date.now();
       if (!db.reused) await seed(sql);
-      const [owner] = await sql`select u.id, m.workspace_id from auth.users u
+      const [owner] = await sql`select u.id, u.session_version, m.workspace_id from auth.users u
                                 join workspace_members m on m.user_id = u.id where u.email = ${OWNER_EMAIL}`;
       const [counts] = await sql`select (select count(*) from contacts)::int as contacts,
         (select count(*) from contact_tags)::int as tags, (select count(*) from transactions)::int as transactions,
@@ -179,7 +179,7 @@ const bench: BenchModule = {
       );
       await writeFile(log, "");
       server = await startNextServer(PORT, { DATABASE_URL: db.url, AUTH_SECRET: secret, BENCH_SQL_LOG: log });
-      const cookie = `crm_session=${await signSessionToken({ id: owner.id, email: OWNER_EMAIL })}; crm_workspace=${owner.workspace_id}`;
+      const cookie = `crm_session=${await signSessionToken({ id: owner.id, email: OWNER_EMAIL, sessionVersion: owner.session_version })}; crm_workspace=${owner.workspace_id}`;
       const get = async (route: string) => {
         const t = performance.now();
         const res = await fetch(`http://127.0.0.1:${PORT}${route}`, {
