@@ -4,6 +4,7 @@ import { appUrl } from "@/lib/config";
 import { withUser } from "@/lib/db/doors";
 import { connectionOfWorkspace } from "@/lib/payments/resolve-connection";
 import { ConnectionForm, DisconnectButton } from "@/components/payments/connection-form";
+import { Section } from "@/components/ui/section";
 
 export const metadata: Metadata = { title: "Payment settings" };
 
@@ -27,10 +28,7 @@ export default async function PaymentSettingsPage() {
           </p>
           <code data-testid="webhook-url">{`${appUrl()}/api/webhooks/payproc`}</code>
         </section>
-        <section className="card stack" aria-labelledby="connection-heading">
-          <h2 id="connection-heading" style={{ margin: 0 }}>
-            Connection
-          </h2>
+        <Section id="connection-heading" title="Connection">
           {canEdit ? (
             <ConnectionForm connection={connection} />
           ) : (
@@ -49,7 +47,7 @@ export default async function PaymentSettingsPage() {
             </dl>
           )}
           {canEdit && connection && <DisconnectButton />}
-        </section>
+        </Section>
       </div>
     </>
   );
