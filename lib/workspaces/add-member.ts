@@ -21,7 +21,7 @@ export interface NoAccount {
 }
 
 /**
- * One transaction as the signed-in member (issue 2): Admin+ add the account with this
+ * One transaction as the signed-in member (spec 5.4 roles): Admin+ add the account with this
  * email to the workspace with a role; only owners add owners; someone already in the
  * workspace is reported, not duplicated. Answers NoAccount when no such account exists.
  */
