@@ -3,6 +3,17 @@ import type { ListOptions } from "@/lib/contacts/get-list-options";
 import type { ListQuery } from "@/lib/contacts/list-query";
 import { FilterSelect } from "@/components/filter-select";
 
+const SORT_BY = [
+  { value: "created_at", label: "Date added" },
+  { value: "name", label: "Name" },
+  { value: "source", label: "Source" },
+];
+const SORT_DIR = [
+  { value: "desc", label: "Descending" },
+  { value: "asc", label: "Ascending" },
+];
+const PAGE_SIZES = ["25", "50", "100"];
+
 const choice = ({ id, name }: { id: string; name: string }) => ({ value: id, label: name });
 
 /**
@@ -65,30 +76,13 @@ export function ContactFilters({ query, options }: { query: ListQuery; options: 
         </div>
       )}
       <div className="row">
-        <FilterSelect
-          label="Sort by"
-          name="sortBy"
-          defaultValue={query.sortBy}
-          options={[
-            { value: "created_at", label: "Date added" },
-            { value: "name", label: "Name" },
-            { value: "source", label: "Source" },
-          ]}
-        />
-        <FilterSelect
-          label="Order"
-          name="sortDir"
-          defaultValue={query.sortDir}
-          options={[
-            { value: "desc", label: "Descending" },
-            { value: "asc", label: "Ascending" },
-          ]}
-        />
+        <FilterSelect label="Sort by" name="sortBy" defaultValue={query.sortBy} options={SORT_BY} />
+        <FilterSelect label="Order" name="sortDir" defaultValue={query.sortDir} options={SORT_DIR} />
         <FilterSelect
           label="Per page"
           name="pageSize"
           defaultValue={String(query.pageSize)}
-          options={["25", "50", "100"]}
+          options={PAGE_SIZES}
         />
         <button type="submit">Apply filters</button>
         <Link href="/contacts" className="button secondary">

@@ -1,4 +1,5 @@
 import type { EmbedSnippets } from "@/lib/forms/embed-snippet";
+import { Section } from "@/components/ui/section";
 import { CopyButton } from "./copy-button";
 
 /** The copy-paste embed code: the endpoint, a plain HTML form and a fetch-based version. */
@@ -8,32 +9,46 @@ export function EmbedPanel({ snippets }: { snippets: EmbedSnippets }) {
       <p>
         Endpoint: <code data-testid="form-endpoint">{snippets.endpoint}</code>
       </p>
-      <section className="stack" aria-labelledby="embed-html">
-        <h3 id="embed-html" style={{ margin: 0 }}>
-          Plain HTML form
-        </h3>
-        <p className="hint">
-          Works without JavaScript. Visitors land on your success page, or see a JSON answer.
-        </p>
-        <pre className="snippet" tabIndex={0} aria-label="Plain HTML form code" data-testid="snippet-html">
-          <code>{snippets.html}</code>
-        </pre>
-        <div>
-          <CopyButton text={snippets.html} label="Copy HTML form" />
-        </div>
-      </section>
-      <section className="stack" aria-labelledby="embed-script">
-        <h3 id="embed-script" style={{ margin: 0 }}>
-          Form with a small script
-        </h3>
-        <p className="hint">Sends the form in the background and shows the result on your page.</p>
-        <pre className="snippet" tabIndex={0} aria-label="Form with script code" data-testid="snippet-script">
-          <code>{snippets.script}</code>
-        </pre>
-        <div>
-          <CopyButton text={snippets.script} label="Copy form with script" />
-        </div>
-      </section>
+      <Snippet
+        id="embed-html"
+        title="Plain HTML form"
+        hint="Works without JavaScript. Visitors land on your success page, or see a JSON answer."
+        code={snippets.html}
+        name="Plain HTML form code"
+        testId="snippet-html"
+        copyLabel="Copy HTML form"
+      />
+      <Snippet
+        id="embed-script"
+        title="Form with a small script"
+        hint="Sends the form in the background and shows the result on your page."
+        code={snippets.script}
+        name="Form with script code"
+        testId="snippet-script"
+        copyLabel="Copy form with script"
+      />
     </div>
+  );
+}
+
+function Snippet(props: {
+  id: string;
+  title: string;
+  hint: string;
+  code: string;
+  name: string;
+  testId: string;
+  copyLabel: string;
+}) {
+  return (
+    <Section id={props.id} title={props.title} level={3} card={false}>
+      <p className="hint">{props.hint}</p>
+      <pre className="snippet" tabIndex={0} aria-label={props.name} data-testid={props.testId}>
+        <code>{props.code}</code>
+      </pre>
+      <div>
+        <CopyButton text={props.code} label={props.copyLabel} />
+      </div>
+    </Section>
   );
 }

@@ -13,7 +13,7 @@ export interface LedgerEntry {
   created_at: Date;
 }
 
-/** Issue 5 item 8: a contact's consent ledger, newest first, with who acted (null = the system or the person). */
+/** Beyond the spec (spec 3.3 consent state): a contact's consent ledger, newest first, with who acted (null = the system or the person). */
 export async function getConsentLedger(
   db: Db,
   input: { workspaceId: string; contactId: string },

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Db } from "@/lib/db/doors";
-import { applyConsent } from "./apply-consent";
-import { decideConsent, LEGAL_BASES } from "./consent-rules";
+import { changeContactConsent } from "./change-contact-consent";
+import { LEGAL_BASES } from "./consent-rules";
 import { loadConsentState } from "./load-consent-state";
 
 export const manualSubscribeSchema = z.object({
@@ -38,19 +38,11 @@ export async function manualSubscribe(db: Db, input: ManualSubscribeInput): Prom
   if (!state) return { error: "Contact not found." };
   if (state.is_subscribed && !state.unsubscribed_at) return { error: "This contact is already subscribed." };
 
-  const change = decideConsent("manual", {
-    contact: state,
-    suppressions: state.suppressions,
+  const refused = await changeContactConsent(db, "manual", state, {
     ip: input.ip,
     legalBasis: parsed.data.legalBasis,
-  });
-  if ("skip" in change) return { error: change.skip };
-  await applyConsent(db, {
-    workspaceId: state.workspace_id,
-    contactId: state.id,
-    change,
     actorUserId: input.actorUserId,
-    writeColumns: true,
   });
+  if (refused) return { error: refused.skip };
   return { data: { contactId: state.id } };
 }

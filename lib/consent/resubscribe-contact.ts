@@ -1,6 +1,5 @@
 import type { Db } from "@/lib/db/doors";
-import { applyConsent } from "./apply-consent";
-import { decideConsent } from "./consent-rules";
+import { changeContactConsent } from "./change-contact-consent";
 import { loadConsentState } from "./load-consent-state";
 
 /** Why a re-subscribe was refused: a fixed set of codes, each with its own page text. */
@@ -39,17 +38,7 @@ export async function resubscribeContact(
     !state.suppressions.some((r) => r === "unsubscribe" || r === "manual");
   if (clean) return { data: { changed: false } };
 
-  const change = decideConsent("resubscribe_link", {
-    contact: state,
-    suppressions: state.suppressions,
-    ip: input.ip,
-  });
-  if ("skip" in change) throw new Error(change.skip);
-  await applyConsent(db, {
-    workspaceId: state.workspace_id,
-    contactId: state.id,
-    change,
-    writeColumns: true,
-  });
+  const refused = await changeContactConsent(db, "resubscribe_link", state, { ip: input.ip });
+  if (refused) throw new Error(refused.skip);
   return { data: { changed: true } };
 }

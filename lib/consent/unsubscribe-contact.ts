@@ -1,6 +1,5 @@
 import type { Db } from "@/lib/db/doors";
-import { applyConsent } from "./apply-consent";
-import { decideConsent } from "./consent-rules";
+import { changeContactConsent } from "./change-contact-consent";
 import { loadConsentState } from "./load-consent-state";
 
 export interface UnsubscribeInput {
@@ -32,18 +31,10 @@ export async function unsubscribeContact(db: Db, input: UnsubscribeInput): Promi
   const already = !state.is_subscribed && state.unsubscribed_at && state.suppressions.includes("unsubscribe");
   if (already) return { data: { ...result, changed: false } };
 
-  const change = decideConsent(input.flow, {
-    contact: state,
-    suppressions: state.suppressions,
+  const refused = await changeContactConsent(db, input.flow, state, {
     ip: input.ip,
-  });
-  if ("skip" in change) throw new Error(`unsubscribe cannot be skipped: ${change.skip}`);
-  await applyConsent(db, {
-    workspaceId: state.workspace_id,
-    contactId: state.id,
-    change,
     actorUserId: input.actorUserId,
-    writeColumns: true,
   });
+  if (refused) throw new Error(`unsubscribe cannot be skipped: ${refused.skip}`);
   return { data: { ...result, changed: true } };
 }

@@ -1,3 +1,4 @@
+import { PERSON_FIELDS } from "./contact-row";
 import type { ContactFields } from "./schemas";
 
 /** Every column of a contacts row that domain functions return. */
@@ -5,16 +6,8 @@ export const CONTACT_COLUMNS = [
   "id",
   "workspace_id",
   "email",
-  "first_name",
-  "last_name",
-  "phone",
+  ...PERSON_FIELDS,
   "source",
-  "address_line1",
-  "address_line2",
-  "city",
-  "state",
-  "postal_code",
-  "country",
   "birth_month",
   "birth_day",
   "is_subscribed",

@@ -24,7 +24,7 @@ function fields(): string {
 const scriptValue = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u003c");
 
 /**
- * The copy-paste embed code of a form (issue 4, deliverable 5), pointing at the form's real
+ * The copy-paste embed code of a form (spec 2.1 allowed domains, 4.2 the endpoint), pointing at the form's real
  * URL. The honeypot field website_url is hidden from people and assistive technology.
  */
 export function embedSnippets(form: { id: string; success_redirect_url: string | null }): EmbedSnippets {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { PersonField, PersonFields } from "@/lib/contacts/contact-row";
+import { FIELD_LABELS, type PersonField, type PersonFields } from "@/lib/contacts/contact-row";
 import type { SubmittedBody } from "@/lib/http/parse-body";
 
 /**
@@ -33,17 +33,6 @@ const MAX_LENGTH: Record<PersonField, number> = {
   state: 100,
   postal_code: 20,
   country: 100,
-};
-const LABEL: Record<PersonField, string> = {
-  first_name: "First name",
-  last_name: "Last name",
-  phone: "Phone",
-  address_line1: "Address line 1",
-  address_line2: "Address line 2",
-  city: "City",
-  state: "State",
-  postal_code: "Postal code",
-  country: "Country",
 };
 
 export interface SubmissionFields {
@@ -97,8 +86,8 @@ function checked(value: string | null, label: string, max: number, allowMarkup =
 function personFields(body: SubmittedBody): PersonFields {
   const person: PersonFields = {};
   for (const field of Object.keys(FIELD_KEYS) as PersonField[]) {
-    const value = pick(body, FIELD_KEYS[field], LABEL[field]);
-    person[field] = checked(value, LABEL[field], MAX_LENGTH[field]) ?? undefined;
+    const value = pick(body, FIELD_KEYS[field], FIELD_LABELS[field]);
+    person[field] = checked(value, FIELD_LABELS[field], MAX_LENGTH[field]) ?? undefined;
   }
   if (field(person, "first_name") || field(person, "last_name")) return person;
   const full = checked(pick(body, ["name", "full_name", "fullName"], "Name"), "Name", 200);

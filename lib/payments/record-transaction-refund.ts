@@ -1,5 +1,5 @@
 import type { Db } from "@/lib/db/doors";
-import { fireTrigger } from "@/lib/automations/fire-trigger";
+import { fireProductRefunded } from "./fire-product-refunded";
 import { closeReviewTasks } from "@/lib/tasks/close-review-tasks";
 import { centsToNumeric, dollarsToCents, formatMoney, toCents } from "./money";
 import { TIER2_CLOSING_REASON } from "./review-task";
@@ -72,16 +72,10 @@ export async function recordTransactionRefund(
     where id = ${row.id}`;
 
   if (full && input.runAutomations && row.contact_id) {
-    await fireTrigger(db, {
+    await fireProductRefunded(db, {
       workspaceId: input.workspaceId,
-      trigger: "product_refunded",
-      contactId: row.contact_id,
-      productId: row.product_id ?? undefined,
-      payload: {
-        transactionId: row.id,
-        paymentIntentId: row.payproc_payment_intent_id,
-        amountRefunded: row.amount_paid,
-      },
+      paymentIntentId: row.payproc_payment_intent_id,
+      row: { ...row, contact_id: row.contact_id },
     });
   }
 

@@ -1,5 +1,5 @@
 import type { Db } from "@/lib/db/doors";
-import { fireTrigger } from "@/lib/automations/fire-trigger";
+import { fireProductRefunded as fireOne } from "./fire-product-refunded";
 import { closeReviewTasks } from "@/lib/tasks/close-review-tasks";
 import { toCents } from "./money";
 import { decideRefundTier, type TierDecision } from "./refund-tiers";
@@ -131,16 +131,10 @@ async function fireProductRefunded(
 ): Promise<void> {
   for (const row of refunded) {
     if (!row.contact_id) continue;
-    await fireTrigger(db, {
+    await fireOne(db, {
       workspaceId: input.workspaceId,
-      trigger: "product_refunded",
-      contactId: row.contact_id,
-      productId: row.product_id ?? undefined,
-      payload: {
-        transactionId: row.id,
-        paymentIntentId: input.paymentIntentId,
-        amountRefunded: row.amount_paid,
-      },
+      paymentIntentId: input.paymentIntentId,
+      row: { ...row, contact_id: row.contact_id },
     });
   }
 }

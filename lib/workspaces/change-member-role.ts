@@ -4,7 +4,7 @@ import { callerRole, isAdmin, MESSAGES, refusal, targetMember } from "./member-p
 import { changeMemberRoleSchema, invalid, type ChangeMemberRoleInput, type Result } from "./schemas";
 
 /**
- * Issue 2: Admin+ change a member's role; only owners promote to or demote from owner;
+ * Spec 5.4 roles: Admin+ change a member's role; only owners promote to or demote from owner;
  * the last owner cannot be demoted (also refused by RLS and the keep_one_owner trigger).
  */
 export async function changeMemberRole(

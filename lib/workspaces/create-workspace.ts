@@ -2,7 +2,7 @@ import type { Db } from "@/lib/db/doors";
 import { createWorkspaceSchema, invalid, type Result } from "./schemas";
 
 /**
- * Issue 2: a signed-in user creates another workspace and becomes its owner
+ * Spec 5.4 roles (beyond the spec): a signed-in user creates another workspace and becomes its owner
  * (public.create_workspace does both for auth.uid(), which RLS alone would not allow).
  */
 export async function createWorkspace(

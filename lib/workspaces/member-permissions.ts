@@ -2,7 +2,7 @@ import type { Db } from "@/lib/db/doors";
 import type { Role } from "./list-memberships";
 
 /**
- * The rules of who may manage whom (issue 2), checked before writing so that a refusal
+ * The rules of who may manage whom (spec 5.4 roles: owner, admin, member), checked before writing so that a refusal
  * reads well. RLS (workspace_members policies) and the keep_one_owner trigger hold the
  * same lines in the database; their refusals map to the same messages.
  */

@@ -3,7 +3,7 @@ import { callerRole, isAdmin, MESSAGES, refusal, targetMember } from "./member-p
 import { invalid, removeMemberSchema, type RemoveMemberInput, type Result } from "./schemas";
 
 /**
- * Issue 2: Admin+ remove members, only owners remove an owner; any member may leave
+ * Spec 5.4 roles: Admin+ remove members, only owners remove an owner; any member may leave
  * (remove themself) except the last owner. RLS and the keep_one_owner trigger refuse
  * the same cases in the database.
  */

@@ -1,5 +1,5 @@
 /**
- * CSV import (issue 3): a generated 100,000-row file (every column filled, 1 to 3 tags a
+ * CSV import (spec 4.15): a generated 100,000-row file (every column filled, 1 to 3 tags a
  * row from 200, a note on 10% of rows, 10% of emails already present) imported into the
  * real Postgres, against a plain COPY of the same rows into contacts in the same run;
  * then a 1,000,000-row file through `npm run import`, for the importing process's peak memory.

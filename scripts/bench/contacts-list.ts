@@ -1,5 +1,5 @@
 /**
- * Contacts list (issue 3): 1,000,000 contacts in one workspace plus 100,000 in another,
+ * Contacts list (spec 4.15 getContacts): 1,000,000 contacts in one workspace plus 100,000 in another,
  * 200 tags, 3,000,000 contact_tags rows; getContacts as a signed-in member (RLS on,
  * through withUser), total count included. Prints p50/p95 for page 1 and page 2,000.
  */

@@ -1,5 +1,5 @@
 /**
- * Benchmark of the email area (issue 5), in-process against the real Postgres, as the
+ * Benchmark of the email area (spec 6.4, 8.3), in-process against the real Postgres, as the
  * signed-in owner (RLS in force) or the service identity:
  * - broadcast preview (eligible vs skipped with reasons) over the whole audience;
  * - a broadcast to 10,000 contacts in batches of 100, to the dev outbox and through the fake

@@ -1,5 +1,5 @@
 /**
- * Benchmark of GET /api/v1/public/events against `next start` on the real Postgres (issue 7):
+ * Benchmark of GET /api/v1/public/events against `next start` on the real Postgres (spec 4.14):
  * a workspace with 500 events (half past, half upcoming; four in five published, some with
  * paid ticket classes), 32 connections, the key as a Bearer token; and the no-database
  * health route of the same server, in the same run, for the ratio.

@@ -1,5 +1,5 @@
 /**
- * Benchmark of POST /api/forms/{form_id} against `next start` on the real Postgres (issue 4):
+ * Benchmark of POST /api/forms/{form_id} against `next start` on the real Postgres (spec 4.2):
  * - new contacts submitted with the form key (path B), 32 connections;
  * - existing contacts without the key (path A: staging plus a verification email to the
  *   dev outbox), 32 connections;

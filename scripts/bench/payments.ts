@@ -1,5 +1,5 @@
 /**
- * Benchmark (issue 6): checkout ingestion. Signed checkout.session.completed events with three
+ * Benchmark (spec 4.4): checkout ingestion. Signed checkout.session.completed events with three
  * products each are posted at 16 concurrent connections to `next start` on the real Postgres,
  * with line items served by the fake Stripe server; the health route is measured in the same
  * run for the ratio. Standalone: DATABASE_URL=postgres://… npx tsx scripts/bench/payments.ts

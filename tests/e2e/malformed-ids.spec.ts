@@ -22,6 +22,7 @@ test("36 dashes where a page takes an id are a 404, not a 500", async ({ page })
     `/events/${DASHES}/edit`,
     `/contacts/${DASHES}/edit`,
     `/contacts/${DASHES}`,
+    `/payments/contacts/${DASHES}`,
   ]) {
     const response = await page.goto(path);
     expect(response?.status(), path).toBe(404);

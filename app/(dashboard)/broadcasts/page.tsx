@@ -5,6 +5,7 @@ import { requireMember } from "@/lib/auth/context";
 import { withUser } from "@/lib/db/doors";
 import { listBroadcasts } from "@/lib/email/broadcasts";
 import { DataTable } from "@/components/ui/data-table";
+import { PageHeader } from "@/components/ui/section";
 
 export const metadata: Metadata = { title: "Broadcasts" };
 
@@ -13,12 +14,7 @@ export default async function BroadcastsPage() {
   const rows = await withUser(ctx.claims, (db) => listBroadcasts(db, ctx.workspace.workspaceId));
   return (
     <div className="stack">
-      <div className="topbar">
-        <h1>Broadcasts</h1>
-        <Link className="button" href="/broadcasts/new">
-          New broadcast
-        </Link>
-      </div>
+      <PageHeader title="Broadcasts" create={{ href: "/broadcasts/new", label: "New broadcast" }} />
       <DataTable
         rows={rows}
         columns={["Subject", "Status", "Sent", "Skipped", "Created"]}

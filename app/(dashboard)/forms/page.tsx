@@ -5,6 +5,7 @@ import { withUser } from "@/lib/db/doors";
 import { formatDateTime, isoInstant } from "@/lib/time/format";
 import { listForms } from "@/lib/forms/list-forms";
 import { DataTable } from "@/components/ui/data-table";
+import { PageHeader } from "@/components/ui/section";
 
 export const metadata: Metadata = { title: "Forms" };
 
@@ -15,14 +16,7 @@ export default async function FormsPage() {
   const canEdit = ADMIN_ROLES.includes(ctx.workspace.role);
   return (
     <>
-      <div className="topbar">
-        <h1 style={{ margin: 0 }}>Forms</h1>
-        {canEdit && (
-          <Link className="button" href="/forms/new">
-            New form
-          </Link>
-        )}
-      </div>
+      <PageHeader title="Forms" create={canEdit && { href: "/forms/new", label: "New form" }} />
       <DataTable
         rows={forms}
         columns={["Name", "Websites", "Verification", "Key", "Submissions", "Last submission"]}

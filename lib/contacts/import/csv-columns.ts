@@ -4,6 +4,8 @@
  * underscores, so 'First Name', 'first_name' and 'FIRSTNAME' are the same column. Pure:
  * the browser uses it for the preview, the server for the import.
  */
+import { FIELD_LABELS } from "../contact-row";
+
 export const IMPORT_FIELDS = {
   email: ["email", "e-mail", "email address", "e-mail address", "mail", "email_address"],
   first_name: ["first name", "firstname", "first", "given name", "forename", "fname"],
@@ -25,15 +27,7 @@ export type ImportField = keyof typeof IMPORT_FIELDS;
 
 export const IMPORT_FIELD_LABELS: Record<ImportField, string> = {
   email: "Email",
-  first_name: "First name",
-  last_name: "Last name",
-  phone: "Phone",
-  address_line1: "Address line 1",
-  address_line2: "Address line 2",
-  city: "City",
-  state: "State",
-  postal_code: "Postal code",
-  country: "Country",
+  ...FIELD_LABELS,
   birth_month: "Birth month",
   birth_day: "Birth day",
   tags: "Tags",

@@ -1,4 +1,5 @@
 import Papa from "papaparse";
+import type { ApplyImportCounts } from "./apply-import";
 import type { ImportField } from "./csv-columns";
 
 export interface ImportRowError {
@@ -8,19 +9,10 @@ export interface ImportRowError {
 }
 
 /** What an import did, shown at the end and downloadable as CSV. */
-export interface ImportReport {
+export interface ImportReport extends ApplyImportCounts {
   rowsRead: number;
   valid: number;
   skipped: number;
-  created: number;
-  updated: number;
-  unchanged: number;
-  subscribed: number;
-  consentKept: number;
-  consentSkippedComplaint: number;
-  tagsCreated: number;
-  tagsAttached: number;
-  notesAdded: number;
   errors: ImportRowError[];
   columns: { header: string; field: ImportField | null }[];
   durationMs: number;

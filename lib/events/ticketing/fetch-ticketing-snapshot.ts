@@ -8,7 +8,7 @@ export interface TicketingSnapshot {
 }
 
 /**
- * Reads what a sync imports from Eventbrite (spec 4.5, issue 7 "Import and sync"): the
+ * Reads what a sync imports from Eventbrite (spec 4.5 and 2.7: import and sync): the
  * organisation's events with their ticket classes, and every attendee of each event with
  * the buyer's details for blank attendee emails. Only HTTP, no database: the caller writes
  * the snapshot in one short transaction.

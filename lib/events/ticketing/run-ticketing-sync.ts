@@ -4,7 +4,7 @@ import { importTicketingSnapshot } from "./import-ticketing-snapshot";
 import { getTicketingConnection } from "./ticketing-connection";
 
 /**
- * Import and sync (issue 7 item 3), as a job: reads the connection, fetches the snapshot
+ * Import and sync (spec 4.5, 2.7), as a job: reads the connection, fetches the snapshot
  * from Eventbrite with no transaction open, then writes it in one transaction. Historical:
  * no auto-subscribe, no audit notes, no automations. The caller has checked that the
  * workspace is the signed-in admin's (or is the system, after connecting).

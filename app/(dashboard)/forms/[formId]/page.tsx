@@ -1,18 +1,15 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
-import { ADMIN_ROLES, requireMember } from "@/lib/auth/context";
-import { withUser } from "@/lib/db/doors";
+import { ADMIN_ROLES } from "@/lib/auth/context";
 import { automationChoices, listFormAutomations } from "@/lib/automations/list-form-automations";
 import { embedSnippets } from "@/lib/forms/embed-snippet";
-import { notFoundUnlessUuid } from "@/lib/ids/not-found-unless-uuid";
-import { getForm } from "@/lib/forms/list-forms";
 import { ConfirmAction } from "@/components/confirm-action";
 import { AddAutomationForm } from "@/components/forms/add-automation-form";
 import { EmbedPanel } from "@/components/forms/embed-panel";
 import { FormKeyPanel } from "@/components/forms/form-key-panel";
 import { FormSettingsForm } from "@/components/forms/form-settings-form";
 import { DataTable } from "@/components/ui/data-table";
+import { Section } from "@/components/ui/section";
 import {
   addAutomationAction,
   deleteFormAction,
@@ -20,25 +17,16 @@ import {
   rotateFormKeyAction,
   updateFormAction,
 } from "../actions";
+import { loadForm } from "./load-form";
 
 export const metadata: Metadata = { title: "Form" };
 
 export default async function FormPage({ params }: { params: Promise<{ formId: string }> }) {
-  const { formId } = await params;
-  notFoundUnlessUuid(formId);
-  const ctx = await requireMember();
-  const workspaceId = ctx.workspace.workspaceId;
-  const data = await withUser(ctx.claims, async (db) => {
-    const form = await getForm(db, { workspaceId, formId });
-    if (!form) return null;
-    return {
-      form,
-      automations: await listFormAutomations(db, { workspaceId, formId }),
-      choices: await automationChoices(db, workspaceId),
-    };
-  });
-  if (!data) notFound();
-  const { form, automations, choices } = data;
+  const { ctx, form, data } = await loadForm((await params).formId, async (db, input) => ({
+    automations: await listFormAutomations(db, input),
+    choices: await automationChoices(db, input.workspaceId),
+  }));
+  const { automations, choices } = data;
   const canEdit = ADMIN_ROLES.includes(ctx.workspace.role);
   return (
     <>
@@ -52,10 +40,7 @@ export default async function FormPage({ params }: { params: Promise<{ formId: s
         </Link>
       </div>
 
-      <section className="card stack" aria-labelledby="settings-heading">
-        <h2 id="settings-heading" style={{ margin: 0 }}>
-          Settings
-        </h2>
+      <Section id="settings-heading" title="Settings">
         {canEdit ? (
           <FormSettingsForm
             action={updateFormAction.bind(null, form.id)}
@@ -80,7 +65,7 @@ export default async function FormPage({ params }: { params: Promise<{ formId: s
             <dd>{form.success_redirect_url ?? "None"}</dd>
           </dl>
         )}
-      </section>
+      </Section>
 
       <h2 id="key-heading">Form key</h2>
       <section className="card" aria-labelledby="key-heading">

@@ -18,6 +18,7 @@ const ERRORS: Record<string, string> = {
   not_configured:
     "Stripe Connect is not configured on this server (STRIPE_SECRET_KEY and STRIPE_CONNECT_CLIENT_ID).",
 };
+import { Section } from "@/components/ui/section";
 
 export const metadata: Metadata = { title: "Payment settings" };
 
@@ -56,10 +57,7 @@ export default async function PaymentSettingsPage({
           </p>
           <code data-testid="webhook-url">{`${appUrl()}/api/webhooks/payproc`}</code>
         </section>
-        <section className="card stack" aria-labelledby="connection-heading">
-          <h2 id="connection-heading" style={{ margin: 0 }}>
-            Connection
-          </h2>
+        <Section id="connection-heading" title="Connection">
           <dl>
             <dt>Stripe account</dt>
             <dd data-testid="connected-account">
@@ -92,7 +90,7 @@ export default async function PaymentSettingsPage({
               </p>
             ))}
           {canEdit && connection && <DisconnectButton />}
-        </section>
+        </Section>
       </div>
     </>
   );

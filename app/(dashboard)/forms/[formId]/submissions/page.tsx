@@ -1,13 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
-import { requireMember } from "@/lib/auth/context";
-import { withUser } from "@/lib/db/doors";
 import { formatDateTime, isoInstant } from "@/lib/time/format";
-import { notFoundUnlessUuid } from "@/lib/ids/not-found-unless-uuid";
-import { getForm } from "@/lib/forms/list-forms";
 import { listFormSubmissions, SUBMISSIONS_PAGE_SIZE } from "@/lib/forms/list-form-submissions";
 import { DataTable } from "@/components/ui/data-table";
+import { loadForm } from "../load-form";
 
 export const metadata: Metadata = { title: "Form submissions" };
 
@@ -20,21 +16,12 @@ export default async function SubmissionsPage({
   params: Promise<{ formId: string }>;
   searchParams: Promise<{ page?: string }>;
 }) {
-  const { formId } = await params;
-  notFoundUnlessUuid(formId);
   const page = Math.max(1, Number((await searchParams).page) || 1);
-  const ctx = await requireMember();
-  const workspaceId = ctx.workspace.workspaceId;
-  const data = await withUser(ctx.claims, async (db) => {
-    const form = await getForm(db, { workspaceId, formId });
-    if (!form) return null;
-    return {
-      form,
-      list: await listFormSubmissions(db, { workspaceId, formId, page }),
-    };
-  });
-  if (!data) notFound();
-  const { form, list } = data;
+  const {
+    ctx,
+    form,
+    data: list,
+  } = await loadForm((await params).formId, (db, input) => listFormSubmissions(db, { ...input, page }));
   const zone = ctx.timeZone;
   const pages = Math.max(1, Math.ceil(list.total / SUBMISSIONS_PAGE_SIZE));
   const when = (d: Date) => <time dateTime={isoInstant(d)}>{formatDateTime(d, zone)}</time>;

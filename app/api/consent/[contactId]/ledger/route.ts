@@ -3,7 +3,7 @@ import { consentLedgerCsv } from "@/lib/consent/consent-ledger";
 import { getContactConsent } from "@/lib/consent/get-contact-consent";
 import { withUser } from "@/lib/db/doors";
 
-/** Issue 5 item 8: a contact's consent ledger as CSV, for the signed-in member's workspace only. */
+/** Beyond the spec (spec 3.3 consent state): a contact's consent ledger as CSV, for the signed-in member's workspace only. */
 export async function GET(_request: Request, { params }: { params: Promise<{ contactId: string }> }) {
   const ctx = await currentMember();
   if (!ctx) return Response.json({ error: "Sign in first." }, { status: 401 });
