@@ -98,7 +98,7 @@ describe("attack 2: a workspace's Stripe account is only ever the one Stripe Con
   test("disconnecting removes the row and deauthorizes the account at Stripe", async () => {
     const ws = await createWorkspace(db.sql);
     signIn(ws.owner.claims);
-    const { code, account } = stripe.fake.issueConnectCode();
+    const { code } = stripe.fake.issueConnectCode();
     const state = await signValue(STRIPE_CONNECT_PURPOSE, { workspaceId: ws.id, userId: ws.owner.id });
     await returnFromStripe({ code, state });
     await disconnectAction({}, new FormData());
