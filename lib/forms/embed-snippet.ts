@@ -1,5 +1,6 @@
 import { appUrl } from "@/lib/config";
 import { escapeHtml } from "@/lib/html/escape";
+import { WIDGET, type CaptchaConfig } from "./captcha";
 
 export interface EmbedSnippets {
   endpoint: string;
@@ -7,6 +8,15 @@ export interface EmbedSnippets {
   html: string;
   /** the same form, sent with fetch as JSON, with an in-page status message */
   script: string;
+}
+
+/** The provider's widget, for a form with captcha_required (attack 8): it adds its token field to the form. */
+function captchaWidget(captcha: Pick<CaptchaConfig, "provider" | "siteKey"> | null): string {
+  if (!captcha) return "";
+  const widget = WIDGET[captcha.provider];
+  return `  <script src="${widget.script}" async defer></script>
+  <div class="${widget.className}" data-sitekey="${escapeHtml(captcha.siteKey)}"></div>
+`;
 }
 
 function fields(): string {
@@ -27,16 +37,20 @@ const scriptValue = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u
  * The copy-paste embed code of a form (spec 2.1 allowed domains, 4.2 the endpoint), pointing at the form's real
  * URL. The honeypot field website_url is hidden from people and assistive technology.
  */
-export function embedSnippets(form: { id: string; success_redirect_url: string | null }): EmbedSnippets {
+export function embedSnippets(
+  form: { id: string; success_redirect_url: string | null; captcha_required?: boolean },
+  captcha: Pick<CaptchaConfig, "provider" | "siteKey"> | null = null,
+): EmbedSnippets {
+  const widget = form.captcha_required ? captchaWidget(captcha) : "";
   const endpoint = `${appUrl()}/api/forms/${form.id}`;
   const elementId = `crm-form-${form.id.slice(0, 8)}`;
   const html = `<form action="${escapeHtml(endpoint)}" method="post">
 ${fields()}
-  <p><button type="submit">Sign up</button></p>
+${widget}  <p><button type="submit">Sign up</button></p>
 </form>`;
   const script = `<form id="${elementId}" action="${escapeHtml(endpoint)}" method="post">
 ${fields()}
-  <p><button type="submit">Sign up</button></p>
+${widget}  <p><button type="submit">Sign up</button></p>
   <p role="status" aria-live="polite" data-crm-status></p>
 </form>
 <script>
@@ -67,7 +81,12 @@ ${fields()}
       });
     }).catch(function () {
       status.textContent = "Sorry, the form could not be sent.";
-    }).then(function () { button.disabled = false; });
+    }).then(function () {
+      button.disabled = false;
+      // a captcha token is single-use: a new one for the next try
+      if (window.turnstile) window.turnstile.reset();
+      if (window.hcaptcha) window.hcaptcha.reset();
+    });
   });
 })();
 </script>`;

@@ -1,5 +1,7 @@
 import { withService, type Db } from "@/lib/db/doors";
 import { applySubmission } from "./apply-submission";
+import { captchaConfig, captchaToken, withoutCaptchaFields } from "./captcha";
+import { verifyCaptcha } from "./flows/verify-captcha";
 import { authenticateSubmission, type SubmissionCredentials } from "./authenticate-submission";
 import { findFormAndLimit, RateLimitUnavailable } from "./find-form-and-limit";
 import { isUuid } from "@/lib/ids/uuid";
@@ -17,7 +19,12 @@ export interface SubmitFormRequest extends SubmissionCredentials {
 }
 
 export type SubmitFormResult =
-  | { outcome: "rejected"; status: 400 | 403 | 404 | 413 | 415 | 429; error: string; retryAfter?: number }
+  | {
+      outcome: "rejected";
+      status: 400 | 403 | 404 | 413 | 415 | 429 | 503;
+      error: string;
+      retryAfter?: number;
+    }
   | { outcome: "honeypot" }
   | { outcome: "accepted"; contactId: string; created: boolean }
   | { outcome: "pending_verification" };
@@ -27,6 +34,12 @@ const UNKNOWN_FORM = { outcome: "rejected", status: 404, error: "This form does 
 /** The form the result is about, for CORS and the redirect; null when it is unknown. */
 export type SubmitFormResponse = SubmitFormResult & { form: PublicForm | null };
 
+/** The pipeline stopped before storing anything: the form needs this captcha token checked. */
+type CaptchaNeeded = { outcome: "captcha"; token: string; form: PublicForm };
+
+/** Whether a captcha was checked for this request (the second run after a valid token). */
+type Captcha = "unchecked" | "passed";
+
 /**
  * POST /api/forms/{form_id}: the pipeline of spec 4.2 in one short transaction (the body is
  * already in memory, so the transaction never waits for a client). The limiter's per-key
@@ -35,12 +48,29 @@ export type SubmitFormResponse = SubmitFormResult & { form: PublicForm | null };
  */
 export async function submitForm(request: SubmitFormRequest): Promise<SubmitFormResponse> {
   if (!isUuid(request.formId)) return { ...UNKNOWN_FORM, form: null }; // 1, without a query
+  const first = await runOnce(request, "unchecked");
+  if (first.outcome !== "captcha") return first;
+  // The provider is asked outside any transaction; with a valid token the pipeline runs again,
+  // without the limiter (this request was counted by the first run).
+  if (!(await verifyCaptcha(first.token, request.ip)))
+    return {
+      outcome: "rejected",
+      status: 403,
+      error: "The captcha could not be verified. Try again.",
+      form: first.form,
+    };
+  const second = await withService((db) => runPipeline(db, request, false, "passed"));
+  if (second.outcome === "captcha") throw new Error("captcha asked for twice");
+  return second;
+}
+
+async function runOnce(request: SubmitFormRequest, captcha: Captcha) {
   try {
-    return await withService((db) => runPipeline(db, request, true));
+    return await withService((db) => runPipeline(db, request, true, captcha));
   } catch (error) {
     if (!(error instanceof RateLimitUnavailable)) throw error;
     console.error("rate-limit check failed; allowing the request (fail-open)", error.cause);
-    return withService((db) => runPipeline(db, request, false));
+    return withService((db) => runPipeline(db, request, false, captcha));
   }
 }
 
@@ -49,11 +79,12 @@ async function runPipeline(
   db: Db,
   request: SubmitFormRequest,
   limited: boolean,
-): Promise<SubmitFormResponse> {
+  captcha: Captcha,
+): Promise<SubmitFormResponse | CaptchaNeeded> {
   const gate = await findFormAndLimit(db, { formId: request.formId, ip: request.ip, limited }); // 1-2
   if (!gate.form) return { ...UNKNOWN_FORM, form: null };
   const { form, limit } = gate;
-  const reject = (status: 400 | 403 | 413 | 415 | 429, error: string, retryAfter?: number) =>
+  const reject = (status: 400 | 403 | 413 | 415 | 429 | 503, error: string, retryAfter?: number) =>
     ({ outcome: "rejected", status, error, retryAfter, form }) as const;
   if (!limit.allowed)
     return reject(429, "Too many submissions. Try again in a minute.", limit.retryAfterSeconds);
@@ -63,13 +94,20 @@ async function runPipeline(
   const parsed = parseBody(request.contentType, request.body); // 4
   if (!parsed.ok) return reject(parsed.status, parsed.error);
   if (honeypotTripped(parsed.body)) return { outcome: "honeypot", form }; // 5
+  // captcha_required (attack 8): a valid widget token unless the request carries the form key
+  if (form.captcha_required && !auth.byKey && captcha !== "passed") {
+    if (!captchaConfig()) return reject(503, "This form requires a captcha, which is not set up yet.");
+    const token = captchaToken(parsed.body);
+    if (!token) return reject(400, "Complete the captcha.");
+    return { outcome: "captcha", token, form };
+  }
   const fields = submissionFields(parsed.body); // 6
   if (!fields.ok) return reject(400, fields.error);
 
   const result = await acceptSubmission(db, {
     form,
     fields: fields.fields,
-    payload: parsed.body,
+    payload: withoutCaptchaFields(parsed.body),
     ip: request.ip,
     byKey: auth.byKey,
   }); // 7

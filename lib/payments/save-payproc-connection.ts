@@ -41,7 +41,9 @@ export async function savePayprocSettings(
   return { data: { updated: rows.length > 0 } };
 }
 
-/** Removes the connection; purchases already recorded stay. */
-export async function deletePayprocConnection(db: Db, workspaceId: string): Promise<void> {
-  await db`delete from public.payproc_connections where workspace_id = ${workspaceId}`;
+/** Removes the connection; purchases already recorded stay. Returns the account it held, if any. */
+export async function deletePayprocConnection(db: Db, workspaceId: string): Promise<string | null> {
+  const [row] = await db`
+    delete from public.payproc_connections where workspace_id = ${workspaceId} returning payproc_account_id`;
+  return (row?.payproc_account_id as string | null | undefined) ?? null;
 }

@@ -4,7 +4,9 @@
 -- accepted only when its webhook_id names a connection and its secret matches this digest.
 -- Connections made before this column existed have none and accept nothing until reconnected.
 alter table public.ticketing_connections
-  add column webhook_secret_hash text check (webhook_secret_hash is null or webhook_secret_hash ~ '^[0-9a-f]{64}$');
+  add column webhook_secret_hash text check (webhook_secret_hash is null or webhook_secret_hash ~ '^[0-9a-f]{64}$'),
+  -- what the settings page may show (members cannot read the digest): reconnect when false
+  add column webhook_secured boolean generated always as (webhook_secret_hash is not null) stored;
 
 -- The per-connection count of stored-but-unprocessed deliveries (the inbox cap) reads these rows.
 create index webhook_inbox_unprocessed_workspace_idx on public.webhook_inbox (provider, workspace_id)

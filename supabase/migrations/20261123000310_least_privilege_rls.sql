@@ -10,7 +10,7 @@
 -- checking the member's role.
 revoke select on public.ticketing_connections from authenticated;
 grant select (id, workspace_id, organization_id, organization_name, webhook_id,
-              auto_subscribe_attendees, connected_at, updated_at)
+              auto_subscribe_attendees, connected_at, updated_at, webhook_secured)
   on public.ticketing_connections to authenticated;
 
 -- consent_events: a member's entry names that member as its actor (the ledger is consent

@@ -153,6 +153,10 @@ export async function startStripeFake(options: { port?: number } = {}): Promise<
         scope: "read_write",
       });
     }
+    if (path === "/oauth/deauthorize" && req.method === "POST") {
+      const form = new URLSearchParams(body);
+      return send(res, 200, { stripe_user_id: form.get("stripe_user_id") });
+    }
     const q = url.searchParams;
     let m: RegExpExecArray | null;
     if ((m = /^\/v1\/checkout\/sessions\/([^/]+)\/line_items$/.exec(path))) {

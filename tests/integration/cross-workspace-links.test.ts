@@ -71,7 +71,13 @@ describe("5.4: no row points at another workspace's row", () => {
     const t = await createTenants(db.sql);
     const role = SIGNED_IN_WRITER[table];
     const writer: TestUser = role === "admin" ? t.b.owner : await addMember(db.sql, t.b.id, "member");
-    const own = table === "notification_reads" ? { user_id: writer.id } : {};
+    // notification_reads are personal; a member's consent entry names its author (attack 7)
+    const own =
+      table === "notification_reads"
+        ? { user_id: writer.id }
+        : table === "consent_events"
+          ? { actor_user_id: writer.id }
+          : {};
     const foreign = await insertRow(db.sql, parent, t.a);
     const doors: [string, Door][] = [["the service role", withService]];
     if (role) doors.unshift([`a ${role} of B`, (fn) => withUser(writer.claims, fn)]);

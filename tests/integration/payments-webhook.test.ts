@@ -110,7 +110,7 @@ describe("POST /api/webhooks/payproc: the durable inbox (DESIGN 4)", () => {
         expect(busy).toEqual({
           status: 409,
           body: {
-            received: false,
+            success: false,
             error: "The event is being processed by another delivery; it will be retried.",
           },
         });

@@ -7,8 +7,12 @@ import { createContact, createWorkspace } from "../helpers/factories";
 
 const db = setupTestDatabase();
 const call = (contactId: string) => ({ params: Promise.resolve({ contactId }) });
+// behind one appending proxy (TRUSTED_PROXY_HOPS=1): the client is the last entry
 const request = (method: string) =>
-  new Request("http://localhost/x", { method, headers: { "x-forwarded-for": "203.0.113.77, 10.0.0.1" } });
+  new Request("http://localhost/x", {
+    method,
+    headers: { "x-forwarded-for": "198.51.100.200, 203.0.113.77" },
+  });
 
 describe("4.6 GET /api/subscribe/{contact_id}", () => {
   test("4.6 step 2: redirects to /subscribe/confirmed and records the opt-in IP", async () => {

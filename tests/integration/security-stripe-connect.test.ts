@@ -6,7 +6,8 @@ import { addMember, createWorkspace } from "../helpers/factories";
 import { signIn } from "../helpers/member-session";
 import { setupStripeFake } from "../helpers/payments";
 
-const { saveConnectionAction } = await import("@/app/(dashboard)/settings/payments/actions");
+const { disconnectAction, saveConnectionAction } =
+  await import("@/app/(dashboard)/settings/payments/actions");
 const { GET: callback } = await import("@/app/api/auth/payproc/callback/route");
 
 const db = setupTestDatabase();
@@ -92,6 +93,18 @@ describe("attack 2: a workspace's Stripe account is only ever the one Stripe Con
     }
     expect(await connectionsOf(second.id)).toEqual([]);
     expect(await connectionsOf(first.id)).toEqual([{ payproc_account_id: account, livemode: false }]);
+  });
+
+  test("disconnecting removes the row and deauthorizes the account at Stripe", async () => {
+    const ws = await createWorkspace(db.sql);
+    signIn(ws.owner.claims);
+    const { code } = stripe.fake.issueConnectCode();
+    const state = await signValue(STRIPE_CONNECT_PURPOSE, { workspaceId: ws.id, userId: ws.owner.id });
+    await returnFromStripe({ code, state });
+    await disconnectAction({}, new FormData());
+    expect(await connectionsOf(ws.id)).toEqual([]);
+    const deauth = stripe.fake.requests.filter((r) => r.path === "/oauth/deauthorize");
+    expect(deauth.length).toBeGreaterThanOrEqual(1);
   });
 
   test("the authorize address carries the Connect client id, the callback and the signed state", () => {

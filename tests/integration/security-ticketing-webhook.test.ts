@@ -83,6 +83,9 @@ describe("attack 4: the ticketing webhook is authenticated by its secret, not by
   test("a connection without a secret digest (made before this change) accepts nothing", async () => {
     const { ws, webhookId, secret, order } = await connectedWithOrder();
     await db.sql`update ticketing_connections set webhook_secret_hash = null where workspace_id = ${ws.id}`;
+    const [row] =
+      await db.sql`select webhook_secured from ticketing_connections where workspace_id = ${ws.id}`;
+    expect(row.webhook_secured).toBe(false); // the settings page asks to reconnect
     const res = await post(delivery(eb.fake, webhookId, "order.placed", `/orders/${order.id}/`), secret);
     expect(res.status).toBe(403);
   });

@@ -22,7 +22,10 @@ export async function getTicketingConnection(
   return row ?? null;
 }
 
-export type TicketingConnectionSummary = Omit<TicketingConnection, "access_token">;
+export type TicketingConnectionSummary = Omit<TicketingConnection, "access_token"> & {
+  /** the webhook has a secret (connections made before it existed must reconnect) */
+  webhook_secured: boolean;
+};
 
 /**
  * The connection as a member may see it (attack 7): every column but the access token and the
@@ -34,7 +37,7 @@ export async function getTicketingConnectionSummary(
 ): Promise<TicketingConnectionSummary | null> {
   const [row] = await db<TicketingConnectionSummary[]>`
     select id, workspace_id, organization_id, organization_name, webhook_id, auto_subscribe_attendees,
-           connected_at, updated_at
+           connected_at, updated_at, webhook_secured
     from public.ticketing_connections where workspace_id = ${workspaceId}`;
   return row ?? null;
 }

@@ -45,3 +45,15 @@ export async function completeStripeConnection(
   if ("error" in saved) return { error: "not_saved" };
   return { data: { accountId, livemode } };
 }
+
+/**
+ * After a disconnect: tells Stripe the platform no longer acts for the account, so a stale
+ * grant is not left behind. A failure is logged; the connection is gone from the service anyway.
+ */
+export async function deauthorizeStripeAccount(accountId: string, deps: { stripe?: Stripe } = {}) {
+  const clientId = process.env.STRIPE_CONNECT_CLIENT_ID;
+  if (!clientId) return;
+  await (deps.stripe ?? stripeClient()).oauth
+    .deauthorize({ client_id: clientId, stripe_user_id: accountId })
+    .catch((error) => console.error("could not deauthorize the Stripe account", error));
+}

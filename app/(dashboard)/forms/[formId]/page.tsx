@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { captchaConfig } from "@/lib/forms/captcha";
 import Link from "next/link";
 import { ADMIN_ROLES } from "@/lib/auth/context";
 import { automationChoices, listFormAutomations } from "@/lib/automations/list-form-automations";
@@ -41,6 +42,13 @@ export default async function FormPage({ params }: { params: Promise<{ formId: s
       </div>
 
       <Section id="settings-heading" title="Settings">
+        {form.captcha_required && !captchaConfig() && (
+          <div role="alert" className="alert error">
+            This form requires a captcha, but no captcha provider is configured on this server
+            (CAPTCHA_PROVIDER, CAPTCHA_SITE_KEY and CAPTCHA_SECRET_KEY): submissions without the form key are
+            refused until one is, or until the bot check is turned off.
+          </div>
+        )}
         {canEdit ? (
           <FormSettingsForm
             action={updateFormAction.bind(null, form.id)}
@@ -78,7 +86,7 @@ export default async function FormPage({ params }: { params: Promise<{ formId: s
 
       <h2 id="embed-heading">Embed on your website</h2>
       <section className="card" aria-labelledby="embed-heading">
-        <EmbedPanel snippets={embedSnippets(form)} />
+        <EmbedPanel snippets={embedSnippets(form, captchaConfig())} />
       </section>
 
       <h2 id="automations-heading">Automations</h2>

@@ -5,6 +5,7 @@ import { redirect } from "next/navigation";
 import { ADMIN_ROLES, NotAuthorizedError, requireMember, withMember } from "@/lib/auth/context";
 import { signValue } from "@/lib/auth/tokens";
 import { fieldErrors, type FormState } from "@/lib/http/form-state";
+import { deauthorizeStripeAccount } from "@/lib/payments/flows/complete-stripe-connection";
 import { connectionSettingsForm } from "@/lib/payments/schemas";
 import { deletePayprocConnection, savePayprocSettings } from "@/lib/payments/save-payproc-connection";
 import {
@@ -48,9 +49,10 @@ export async function saveConnectionAction(_prev: FormState, form: FormData): Pr
 
 export async function disconnectAction(_prev: FormState, _form: FormData): Promise<FormState> {
   try {
-    await withMember((db, ctx) => deletePayprocConnection(db, ctx.workspace.workspaceId), {
+    const accountId = await withMember((db, ctx) => deletePayprocConnection(db, ctx.workspace.workspaceId), {
       roles: ADMIN_ROLES,
     });
+    if (accountId) await deauthorizeStripeAccount(accountId);
   } catch (error) {
     if (error instanceof NotAuthorizedError) return { message: ADMINS_ONLY };
     throw error;

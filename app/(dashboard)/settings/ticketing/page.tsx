@@ -88,7 +88,13 @@ export default async function TicketingSettingsPage({
             </div>
             <div>
               <dt className="hint">Real-time updates</dt>
-              <dd>{connection.webhook_id ? "Webhook registered" : "No webhook"}</dd>
+              <dd>
+                {!connection.webhook_id
+                  ? "No webhook"
+                  : connection.webhook_secured
+                    ? "Webhook registered"
+                    : "Webhook without a secret: deliveries are refused. Connect again to secure it."}
+              </dd>
             </div>
             <div>
               <dt className="hint">Last sync</dt>

@@ -1,6 +1,7 @@
 import { withService } from "@/lib/db/doors";
 import { unsubscribeContact } from "@/lib/consent/unsubscribe-contact";
 import { clientIp } from "@/lib/http/client-ip";
+import { jsonError } from "@/lib/http/error-envelope";
 
 /**
  * RFC 8058 one-click unsubscribe: mail clients POST `List-Unsubscribe=One-Click` to the
@@ -11,6 +12,6 @@ export async function POST(request: Request, { params }: { params: Promise<{ con
   const result = await withService((db) =>
     unsubscribeContact(db, { contactId, flow: "unsubscribe_link", ip: clientIp(request.headers) }),
   );
-  if ("error" in result) return Response.json({ error: "Unknown contact." }, { status: 404 });
+  if ("error" in result) return jsonError(404, "Unknown contact.");
   return Response.json({ unsubscribed: true });
 }
