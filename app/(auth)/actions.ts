@@ -44,6 +44,7 @@ export async function signUpAction(_prev: FormState, form: FormData): Promise<Fo
   const ip = clientIp(await headers());
   const result = await signUpFlow(parsed.data, ip, supabaseConfigured() ? signUpSupabase : undefined);
   if ("error" in result) return { message: result.error, values };
+  if ("signedIn" in result.data && result.data.signedIn) redirect("/contacts");
   return { success: signUpSent(result.data.email) };
 }
 

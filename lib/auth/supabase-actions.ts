@@ -26,8 +26,8 @@ const confirmUrl = (next: string) => `${appUrl()}/auth/confirm?next=${encodeURIC
  */
 export async function signUpSupabase(
   input: SignUpInput,
-): Promise<{ data: { email: string } } | { error: string }> {
-  const { error } = await (
+): Promise<{ data: { email: string; signedIn?: boolean } } | { error: string }> {
+  const { data, error } = await (
     await client()
   ).auth.signUp({
     email: input.email,
@@ -39,6 +39,12 @@ export async function signUpSupabase(
   });
   if (error && error.code !== "user_already_exists")
     return { error: "The account could not be created. Try again." };
+  // A project with email confirmation turned off signs the user in at once (not recommended).
+  if (data.session && data.user) {
+    const user = data.user;
+    await withService((db) => createAccountRows(db, { userId: user.id, ...input }));
+    return { data: { email: input.email, signedIn: true } };
+  }
   return { data: { email: input.email } };
 }
 
