@@ -41,7 +41,8 @@ export function SignUpForm() {
       <div className="stack">
         <FormMessage state={state} />
         <p className="hint">
-          Wrong address? <Link href="/sign-up">Start again</Link>
+          {/* a full load: the same route would keep this form's state */}
+          Wrong address? <a href="/sign-up">Start again</a>
         </p>
       </div>
     );

@@ -5,7 +5,9 @@ import { redirect } from "next/navigation";
 import { safeNextPath } from "@/lib/auth/account-links";
 import { signInFlow, signUpFlow } from "@/lib/auth/flows/account-flows";
 import { INVALID_CREDENTIALS } from "@/lib/auth/local-provider";
-import { signUpSent } from "@/lib/auth/request-sign-up";
+import { afterAnswer } from "@/lib/auth/flows/after-answer";
+import { requestSignUp, signUpSent } from "@/lib/auth/request-sign-up";
+import { withService } from "@/lib/db/doors";
 import { signInSchema, signUpSchema } from "@/lib/auth/schemas";
 import { endSession, startLocalSession } from "@/lib/auth/session";
 import { supabaseConfigured } from "@/lib/auth/supabase-provider";
@@ -42,8 +44,15 @@ export async function signUpAction(_prev: FormState, form: FormData): Promise<Fo
   const parsed = signUpSchema.safeParse(Object.fromEntries(form));
   if (!parsed.success) return { errors: fieldErrors(parsed.error), values };
   const ip = clientIp(await headers());
-  const result = await signUpFlow(parsed.data, ip, supabaseConfigured() ? signUpSupabase : undefined);
+  // local: the link is made and sent after answering, so known and unknown addresses take the same time
+  type Answer = Awaited<ReturnType<typeof signUpSupabase>>;
+  const local = async (input: typeof parsed.data): Promise<Answer> => {
+    afterAnswer("sign-up", () => withService((db) => requestSignUp(db, input)));
+    return { data: { email: input.email } };
+  };
+  const result = await signUpFlow<Answer>(parsed.data, ip, supabaseConfigured() ? signUpSupabase : local);
   if ("error" in result) return { message: result.error, values };
+  if ("signedIn" in result.data && result.data.signedIn) redirect("/contacts");
   return { success: signUpSent(result.data.email) };
 }
 

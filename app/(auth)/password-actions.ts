@@ -4,7 +4,8 @@ import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { withService } from "@/lib/db/doors";
 import { confirmSignUpFlow, requestResetFlow } from "@/lib/auth/flows/account-flows";
-import { resetPassword, resetSent } from "@/lib/auth/reset-password";
+import { afterAnswer } from "@/lib/auth/flows/after-answer";
+import { requestPasswordReset, resetPassword, resetSent } from "@/lib/auth/reset-password";
 import { confirmSignUpSchema, requestResetSchema, resetPasswordSchema } from "@/lib/auth/schemas";
 import { chooseWorkspace, startLocalSession } from "@/lib/auth/session";
 import { supabaseConfigured } from "@/lib/auth/supabase-provider";
@@ -34,7 +35,10 @@ export async function requestResetAction(_prev: FormState, form: FormData): Prom
   const result = await requestResetFlow(
     parsed.data,
     await ip(),
-    supabaseConfigured() ? requestResetSupabase : undefined,
+    supabaseConfigured()
+      ? requestResetSupabase
+      : async (email) =>
+          afterAnswer("password reset", () => withService((db) => requestPasswordReset(db, { email }))),
   );
   if ("error" in result) return { message: result.error, values };
   return { success: resetSent(parsed.data.email) };

@@ -43,7 +43,8 @@ export async function confirmSignUp(db: Db, input: { token: string; password: st
   if (!(await passwordMatches(input.password, link.data.passwordHash)))
     return { error: SIGN_UP_PASSWORD_WRONG };
 
-  await db`update public.account_tokens set used_at = now()
+  // every open sign-up link of the address is spent, and drops its password hash
+  await db`update public.account_tokens set used_at = now(), data = '{}'
            where email = ${link.email} and purpose = 'sign_up' and used_at is null`;
   const [user] = await db`
     insert into auth.users (email, encrypted_password, email_confirmed_at)

@@ -3,6 +3,7 @@ import { existingAccountEmail, sendAccountEmail, signUpEmail } from "./account-e
 import { newLinkToken, SIGN_UP_LINK_HOURS } from "./account-links";
 import { hashPassword, normalizeEmail } from "./local-provider";
 import type { SignUpInput } from "./schemas";
+import { sweepAccountTokens } from "./sweep-account-tokens";
 
 /** What sign-up answers, the same whether or not the address has an account. */
 export const signUpSent = (email: string) =>
@@ -22,6 +23,7 @@ export async function requestSignUp(
 ): Promise<{ data: { email: string } }> {
   const email = normalizeEmail(input.email);
   const passwordHash = await hashPassword(input.password);
+  await sweepAccountTokens(db);
   const [existing] =
     await db`select id from auth.users where email = ${email} and email_confirmed_at is not null`;
   if (existing) {

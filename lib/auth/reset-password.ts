@@ -2,6 +2,7 @@ import type { Db } from "@/lib/db/doors";
 import { resetPasswordEmail, sendAccountEmail } from "./account-emails";
 import { linkDigest, looksLikeLinkToken, newLinkToken, RESET_LINK_MINUTES } from "./account-links";
 import { hashPassword, normalizeEmail, type AuthResult } from "./local-provider";
+import { sweepAccountTokens } from "./sweep-account-tokens";
 
 export const resetSent = (email: string) =>
   `If ${email} has an account, we sent it a link to choose a new password. Open it within ${RESET_LINK_MINUTES} minutes.`;
@@ -18,6 +19,7 @@ export async function requestPasswordReset(
 ): Promise<{ data: { email: string } }> {
   const email = normalizeEmail(input.email);
   const [user] = await db`select id from auth.users where email = ${email}`;
+  await sweepAccountTokens(db);
   if (user) {
     const { token, digest } = newLinkToken();
     await db`

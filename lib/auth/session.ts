@@ -60,7 +60,8 @@ export async function startLocalSession(user: {
  * sign-out); it is only a preference, checked against the memberships on every request.
  */
 export async function endSession(): Promise<void> {
-  if (supabaseConfigured()) await supabaseClient(await jar()).auth.signOut();
+  // this browser only: Supabase's default scope is global ("Sign out everywhere" asks for that)
+  if (supabaseConfigured()) await supabaseClient(await jar()).auth.signOut({ scope: "local" });
   (await cookies()).delete(SESSION_COOKIE);
 }
 

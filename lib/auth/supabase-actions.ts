@@ -1,100 +1,26 @@
 import "server-only";
 import { cookies } from "next/headers";
-import { appUrl } from "@/lib/config";
-import { withService } from "@/lib/db/doors";
-import { createAccountRows } from "./create-account";
-import { INVALID_CREDENTIALS, type AuthResult } from "./local-provider";
+import * as flows from "./supabase-flows";
 import type { SignInInput, SignUpInput } from "./schemas";
-import { supabaseClient } from "./supabase-provider";
+import type { CookieJar } from "./supabase-provider";
 
-async function client() {
+/** Next's cookies as the jar @supabase/ssr keeps its session in. */
+async function jar(): Promise<CookieJar> {
   const store = await cookies();
-  return supabaseClient({
+  return {
     getAll: () => store.getAll(),
     setAll: (list) => list.forEach(({ name, value, options }) => store.set(name, value, options)),
-  });
+  };
 }
 
-/** Where Supabase's confirmation and recovery emails lead (their templates link to it). */
-const confirmUrl = (next: string) => `${appUrl()}/auth/confirm?next=${encodeURIComponent(next)}`;
-
-/**
- * Supabase Auth sign-up with its own email confirmation. The names and the workspace name
- * travel in the user's metadata; the profile and the owned workspace are created when the
- * address is confirmed (/auth/confirm). Supabase answers an existing address as it answers
- * a new one (no enumeration); so does this.
- */
-export async function signUpSupabase(
-  input: SignUpInput,
-): Promise<{ data: { email: string } } | { error: string }> {
-  const { error } = await (
-    await client()
-  ).auth.signUp({
-    email: input.email,
-    password: input.password,
-    options: {
-      emailRedirectTo: confirmUrl("/contacts"),
-      data: { first_name: input.firstName, last_name: input.lastName, workspace_name: input.workspaceName },
-    },
-  });
-  if (error && error.code !== "user_already_exists")
-    return { error: "The account could not be created. Try again." };
-  return { data: { email: input.email } };
-}
-
-export async function signInSupabase(input: SignInInput): Promise<AuthResult> {
-  const { data, error } = await (await client()).auth.signInWithPassword(input);
-  if (error || !data.user) return { error: INVALID_CREDENTIALS };
-  return { data: { userId: data.user.id, email: input.email } };
-}
-
-/** Supabase's recovery email; the answer never says whether the address has an account. */
-export async function requestResetSupabase(email: string): Promise<void> {
-  await (await client()).auth.resetPasswordForEmail(email, { redirectTo: confirmUrl("/reset-password") });
-}
-
-/**
- * /auth/confirm: verifies the token_hash of a Supabase confirmation or recovery email,
- * which signs the user in; a newly confirmed user gets their profile and own workspace.
- */
-export async function confirmSupabase(
-  tokenHash: string,
-  type: "email" | "signup" | "recovery",
-): Promise<boolean> {
-  const { data, error } = await (await client()).auth.verifyOtp({ token_hash: tokenHash, type });
-  if (error || !data.user) return false;
-  const user = data.user;
-  if (type !== "recovery") {
-    const meta = user.user_metadata ?? {};
-    await withService(async (db) => {
-      const [profile] = await db`select 1 from public.user_profiles where id = ${user.id}`;
-      if (!profile)
-        await createAccountRows(db, {
-          userId: user.id,
-          email: user.email ?? "",
-          firstName: String(meta.first_name ?? ""),
-          lastName: String(meta.last_name ?? ""),
-          workspaceName: String(meta.workspace_name || "My workspace"),
-        });
-    });
-  }
-  return true;
-}
-
-/** A new password for the signed-in Supabase user (after recovery, or with the current one). */
-export async function updatePasswordSupabase(
+/** The Supabase flows of lib/auth/supabase-flows.ts, with the request's cookies. */
+export const signUpSupabase = async (input: SignUpInput) => flows.signUpSupabase(await jar(), input);
+export const signInSupabase = async (input: SignInInput) => flows.signInSupabase(await jar(), input);
+export const requestResetSupabase = async (email: string) => flows.requestResetSupabase(await jar(), email);
+export const confirmSupabase = async (tokenHash: string, type: "email" | "signup" | "recovery") =>
+  flows.confirmSupabase(await jar(), tokenHash, type);
+export const updatePasswordSupabase = async (
   password: string,
   current?: { email: string; password: string },
-): Promise<boolean> {
-  const supabase = await client();
-  if (current && (await supabase.auth.signInWithPassword(current)).error) return false;
-  const { error } = await supabase.auth.updateUser({ password });
-  // Supabase keeps the other sessions after a password change: end them too.
-  if (!error) await supabase.auth.signOut({ scope: "others" });
-  return !error;
-}
-
-/** Supabase revokes every refresh token of the user. */
-export async function signOutEverywhereSupabase(): Promise<void> {
-  await (await client()).auth.signOut({ scope: "global" });
-}
+) => flows.updatePasswordSupabase(await jar(), password, current);
+export const signOutEverywhereSupabase = async () => flows.signOutEverywhereSupabase(await jar());

@@ -10,12 +10,24 @@ export function supabaseConfigured(): boolean {
   return Boolean(process.env.NEXT_PUBLIC_SUPABASE_URL && process.env.NEXT_PUBLIC_SUPABASE_ANON_KEY);
 }
 
+/**
+ * The app never uses Supabase Realtime, but supabase-js builds its client anyway and, without
+ * a transport, demands Node's global WebSocket, which Node 20 lacks ("native WebSocket not
+ * found": every Supabase call failed there). A transport that refuses to open is enough.
+ */
+class NoRealtime {
+  constructor() {
+    throw new Error("Supabase Realtime is not used by this app");
+  }
+}
+
 /** Supabase Auth through @supabase/ssr: its session cookies, its users. */
 export function supabaseClient(jar: CookieJar) {
   return createServerClient(
     process.env.NEXT_PUBLIC_SUPABASE_URL!,
     process.env.NEXT_PUBLIC_SUPABASE_ANON_KEY!,
     {
+      realtime: { transport: NoRealtime as never },
       cookies: {
         getAll: () => jar.getAll(),
         setAll: (cookies) => {

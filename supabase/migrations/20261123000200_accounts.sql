@@ -18,6 +18,8 @@ create table public.account_tokens (
 -- "the other open links of this address" (a confirmed sign-up or a reset spends them all)
 create index account_tokens_open_idx on public.account_tokens (email, purpose) where used_at is null;
 create index account_tokens_user_idx on public.account_tokens (user_id) where user_id is not null;
+-- the sweep of links a day past their expiry (lib/auth/sweep-account-tokens.ts)
+create index account_tokens_expires_idx on public.account_tokens (expires_at);
 
 alter table public.account_tokens enable row level security;
 revoke all on public.account_tokens from anon, authenticated;

@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { emailedLink, signIn, signUp, uniqueEmail } from "./helpers/accounts";
+import { emailedLink, PASSWORD, signIn, signUp, uniqueEmail } from "./helpers/accounts";
 
 /** Invites an address from the members page; the invitation is listed as open. */
 async function invite(page: Page, email: string, role = "member") {
@@ -67,6 +67,37 @@ test("issue 13: an invited person is not a member until they accept, signed in w
   await page.getByLabel("Email", { exact: true }).fill(memberEmail.toUpperCase());
   await page.getByRole("button", { name: "Send invitation" }).click();
   await expect(page.getByText(`${memberEmail} is already a member of this workspace.`)).toBeVisible();
+});
+
+test("issue 13: a signed-out person opens the invitation, signs in and comes back to accept it", async ({
+  page,
+  browser,
+}) => {
+  const memberEmail = uniqueEmail("member");
+  const context = await browser.newContext();
+  const member = await context.newPage();
+  await signUp(member, {
+    email: memberEmail,
+    workspaceName: "Member's Own Shop",
+    firstName: "",
+    lastName: "",
+  });
+  await member.getByRole("button", { name: "Sign out" }).click();
+  await expect(member).toHaveURL(/\/sign-in$/);
+
+  await signUp(page, { workspaceName: "Sign-in Bakery" });
+  await invite(page, memberEmail, "admin");
+  await member.goto(await emailedLink(memberEmail, "/invitations/accept"));
+  await expect(member.getByText("You are invited to join Sign-in Bakery as admin.")).toBeVisible();
+  await member.getByRole("link", { name: "Sign in to accept" }).click();
+  await member.getByLabel("Email", { exact: true }).fill(memberEmail);
+  await member.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await member.getByRole("button", { name: "Sign in" }).click();
+  await expect(member).toHaveURL(/\/invitations\/accept\?token=/);
+  await member.getByRole("button", { name: "Join Sign-in Bakery" }).click();
+  await expect(member.getByTestId("workspace-name")).toHaveText("Sign-in Bakery");
+  await expect(member.getByTestId("workspace-role")).toHaveText("admin");
+  await context.close();
 });
 
 test("issue 13: a revoked invitation's link no longer works", async ({ page, browser }) => {

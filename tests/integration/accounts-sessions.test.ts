@@ -51,6 +51,22 @@ describe("issue 13, attack 8: sessions carry a version the server checks", () =>
     ).toBe(a.id);
   });
 
+  test("sliding renewal: a session is due for a new token once it is a day old", async () => {
+    const a = await account();
+    expect((await withService((tx) => currentSession(tx, a.token)))?.renew).toBe(false);
+    const { SignJWT } = await import("jose");
+    const dayOld = await new SignJWT({ role: "authenticated", email: a.email, sv: 0 })
+      .setProtectedHeader({ alg: "HS256" })
+      .setSubject(a.id)
+      .setIssuedAt(Math.floor(Date.now() / 1000) - 60 * 60 * 25)
+      .setExpirationTime("6d")
+      .sign(new TextEncoder().encode(process.env.AUTH_SECRET));
+    expect(await withService((tx) => currentSession(tx, dayOld))).toMatchObject({
+      claims: { sub: a.id },
+      renew: true,
+    });
+  });
+
   test("a token without a version, or of a deleted account, is refused", async () => {
     const a = await account();
     const { SignJWT } = await import("jose");

@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import { withService } from "@/lib/db/doors";
 import { createHash } from "node:crypto";
 import { confirmSignUp, SIGN_UP_LINK_INVALID, SIGN_UP_PASSWORD_WRONG } from "@/lib/auth/confirm-sign-up";
-import { EMAIL_TAKEN, INVALID_CREDENTIALS, signInLocal } from "@/lib/auth/local-provider";
+import { createLocalUser, EMAIL_TAKEN, INVALID_CREDENTIALS, signInLocal } from "@/lib/auth/local-provider";
 import { requestSignUp } from "@/lib/auth/request-sign-up";
 import { setupTestDatabase } from "../helpers/db";
 import { emailedToken, emailsTo } from "../helpers/account-links";
@@ -110,6 +110,20 @@ describe("issue 13, attack 1: sign-up proves email ownership before the account 
     expect((await accountRows(email)).map((r) => r.workspace)).toEqual(["Victim Inc"]);
   });
 
+  test("spent sign-up links keep no password hash; links a day past their expiry are swept", async () => {
+    const email = `${unique("tidy")}@example.test`;
+    await request(email);
+    await request(email);
+    await confirm(await emailedToken(db.sql, email, "/confirm-email"));
+    const spent = await db.sql`select data from account_tokens where email = ${email}`;
+    expect(spent.map((r) => r.data)).toEqual([{}, {}]);
+    const stale = `${unique("stale")}@example.test`;
+    await request(stale);
+    await db.sql`update account_tokens set expires_at = now() - interval '25 hours' where email = ${stale}`;
+    await request(`${unique("next")}@example.test`);
+    expect(await db.sql`select 1 from account_tokens where email = ${stale}`).toEqual([]);
+  });
+
   test("an account that was never confirmed cannot sign in, even with its password", async () => {
     const email = `${unique("legacy")}@example.test`;
     const hash = "$2a$10$CwTycUXWue0Thq9StjUM0uJ8.jXGqZtFv7Pv3VTFQJz7pXi3Ih7W."; // not a real password's
@@ -157,16 +171,14 @@ describe("issue 13: sign-up answers do not reveal whether an account exists", ()
     expect(await accountRows(email)).toHaveLength(1);
   });
 
-  test("confirming a link of an address that meanwhile got confirmed changes nothing", async () => {
+  test("confirming a link of an address that meanwhile got a confirmed account changes nothing", async () => {
     const email = `${unique("race")}@example.test`;
     await request(email);
-    const first = await emailedToken(db.sql, email, "/confirm-email");
-    await db.sql`update account_tokens set used_at = null where email = ${email}`;
-    await request(email);
-    const second = await emailedToken(db.sql, email, "/confirm-email");
-    await confirm(second);
-    await db.sql`update account_tokens set used_at = null where email = ${email} and token_hash <> ''`;
-    expect(await confirm(first)).toEqual({ error: EMAIL_TAKEN });
+    const token = await emailedToken(db.sql, email, "/confirm-email");
+    await withService((tx) => createLocalUser(tx, email, "the owner's password"));
+    expect(await confirm(token)).toEqual({ error: EMAIL_TAKEN });
+    expect(await signIn(email)).toEqual({ error: INVALID_CREDENTIALS });
+    expect(await signIn(email, "the owner's password")).toMatchObject({ data: { email } });
     expect(await accountRows(email)).toHaveLength(1);
   });
 });

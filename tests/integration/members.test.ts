@@ -5,12 +5,7 @@ import { listMembers } from "@/lib/workspaces/list-members";
 import { MESSAGES } from "@/lib/workspaces/member-permissions";
 import { removeMember } from "@/lib/workspaces/remove-member";
 import { setupTestDatabase } from "../helpers/db";
-import {
-  addMember as seedMember,
-  createUser,
-  createWorkspace,
-  type TestUser,
-} from "../helpers/factories";
+import { addMember as seedMember, createUser, createWorkspace, type TestUser } from "../helpers/factories";
 
 const db = setupTestDatabase();
 

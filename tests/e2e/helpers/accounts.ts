@@ -17,14 +17,15 @@ export async function emailedLink(to: string, path: string): Promise<string> {
   await expect
     .poll(
       async () => {
-        const [row] = await withAppDb(
+        // the embedded database serves one session: a query that meets the app's may fail; try again
+        const rows = await withAppDb(
           (sql) => sql`
             select text_body from email_sends
             where to_email = ${to.toLowerCase()} and text_body like ${`%${path}?token=%`}
             order by created_at desc limit 1`,
-        );
+        ).catch(() => []);
         link = new RegExp(`https?://[^\\s]+${path}\\?token=[A-Za-z0-9_-]{43}`).exec(
-          row?.text_body ?? "",
+          rows[0]?.text_body ?? "",
         )?.[0];
         return link;
       },

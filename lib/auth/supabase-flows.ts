@@ -1,0 +1,102 @@
+import { appUrl } from "@/lib/config";
+import { withService } from "@/lib/db/doors";
+import { createAccountRows } from "./create-account";
+import { INVALID_CREDENTIALS, type AuthResult } from "./local-provider";
+import type { SignInInput, SignUpInput } from "./schemas";
+import { supabaseClient, type CookieJar } from "./supabase-provider";
+
+/**
+ * Issue 13 with Supabase Auth configured: its own confirmation, recovery and session
+ * revocation, behind the same interface as the local provider. Each takes the request's
+ * cookie jar (lib/auth/supabase-actions.ts passes Next's), where @supabase/ssr keeps the session.
+ */
+
+/** Where Supabase's confirmation and recovery emails lead (their templates link to it). */
+const confirmUrl = (next: string) => `${appUrl()}/auth/confirm?next=${encodeURIComponent(next)}`;
+
+/**
+ * Sign-up with Supabase's email confirmation. The names and the workspace name travel in the
+ * user's metadata; the profile and the owned workspace are created when the address is
+ * confirmed (/auth/confirm). Supabase answers an existing address as it answers a new one
+ * (no enumeration); so does this.
+ */
+export async function signUpSupabase(
+  jar: CookieJar,
+  input: SignUpInput,
+): Promise<{ data: { email: string; signedIn?: boolean } } | { error: string }> {
+  const { data, error } = await supabaseClient(jar).auth.signUp({
+    email: input.email,
+    password: input.password,
+    options: {
+      emailRedirectTo: confirmUrl("/contacts"),
+      data: { first_name: input.firstName, last_name: input.lastName, workspace_name: input.workspaceName },
+    },
+  });
+  if (error && error.code !== "user_already_exists")
+    return { error: "The account could not be created. Try again." };
+  // A project with email confirmation turned off signs the user in at once (not recommended).
+  if (data.session && data.user) {
+    const user = data.user;
+    await withService((db) => createAccountRows(db, { userId: user.id, ...input }));
+    return { data: { email: input.email, signedIn: true } };
+  }
+  return { data: { email: input.email } };
+}
+
+export async function signInSupabase(jar: CookieJar, input: SignInInput): Promise<AuthResult> {
+  const { data, error } = await supabaseClient(jar).auth.signInWithPassword(input);
+  if (error || !data.user) return { error: INVALID_CREDENTIALS };
+  return { data: { userId: data.user.id, email: input.email } };
+}
+
+/** Supabase's recovery email; the answer never says whether the address has an account. */
+export async function requestResetSupabase(jar: CookieJar, email: string): Promise<void> {
+  await supabaseClient(jar).auth.resetPasswordForEmail(email, { redirectTo: confirmUrl("/reset-password") });
+}
+
+/**
+ * /auth/confirm: verifies the token_hash of a Supabase confirmation or recovery email,
+ * which signs the user in; a newly confirmed user gets their profile and own workspace.
+ */
+export async function confirmSupabase(
+  jar: CookieJar,
+  tokenHash: string,
+  type: "email" | "signup" | "recovery",
+): Promise<boolean> {
+  const { data, error } = await supabaseClient(jar).auth.verifyOtp({ token_hash: tokenHash, type });
+  if (error || !data.user) return false;
+  const user = data.user;
+  if (type === "recovery") return true;
+  const meta = user.user_metadata ?? {};
+  await withService(async (db) => {
+    const [profile] = await db`select 1 from public.user_profiles where id = ${user.id}`;
+    if (!profile)
+      await createAccountRows(db, {
+        userId: user.id,
+        email: user.email ?? "",
+        firstName: String(meta.first_name ?? ""),
+        lastName: String(meta.last_name ?? ""),
+        workspaceName: String(meta.workspace_name || "My workspace"),
+      });
+  });
+  return true;
+}
+
+/** A new password for the signed-in Supabase user (after recovery, or with the current one). */
+export async function updatePasswordSupabase(
+  jar: CookieJar,
+  password: string,
+  current?: { email: string; password: string },
+): Promise<boolean> {
+  const supabase = supabaseClient(jar);
+  if (current && (await supabase.auth.signInWithPassword(current)).error) return false;
+  const { error } = await supabase.auth.updateUser({ password });
+  // Supabase keeps the other sessions after a password change: end them too.
+  if (!error) await supabase.auth.signOut({ scope: "others" });
+  return !error;
+}
+
+/** Supabase revokes every refresh token of the user. */
+export async function signOutEverywhereSupabase(jar: CookieJar): Promise<void> {
+  await supabaseClient(jar).auth.signOut({ scope: "global" });
+}
