@@ -6,7 +6,8 @@ export function EmbedPanel({ snippets }: { snippets: EmbedSnippets }) {
   return (
     <div className="stack">
       <p>
-        Endpoint: <code data-testid="form-endpoint">{snippets.endpoint}</code>
+        Endpoint: <code data-testid="form-endpoint">{snippets.endpoint}</code> (every field, answer and status
+        in the <a href="/api-reference">API reference</a>)
       </p>
       <section className="stack" aria-labelledby="embed-html">
         <h3 id="embed-html" style={{ margin: 0 }}>
