@@ -94,9 +94,19 @@ async function disableIfFailingTooLong(db: Db, endpointId: string): Promise<void
     where m.workspace_id = ${disabled.workspace_id} and m.role = 'owner'`;
 }
 
-/** Claims the due deliveries and attempts each; returns how many were attempted. For the job engine's delivery job. */
-export async function deliverDueWebhooks(options: { limit?: number } = {}): Promise<number> {
+/**
+ * Claims the due deliveries and attempts them, `concurrency` at a time (a batch of 50 slow
+ * receivers, 10 s each, ends well within the lease); returns how many were attempted. For the
+ * worker's delivery loop (webhook-pump.ts).
+ */
+export async function deliverDueWebhooks(
+  options: { limit?: number; concurrency?: number } = {},
+): Promise<number> {
   const ids = await withService((db) => claimDueWebhookDeliveries(db, options.limit ?? 50));
-  for (const id of ids) await attemptWebhookDelivery(id);
+  let next = 0;
+  const lane = async () => {
+    while (next < ids.length) await attemptWebhookDelivery(ids[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 8, ids.length) }, lane));
   return ids.length;
 }
