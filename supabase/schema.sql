@@ -308,23 +308,6 @@ end
 $$;
 
 --
--- Name: find_user_id_by_email(uuid, text); Type: FUNCTION; Schema: public; Owner: -
---
-
-CREATE FUNCTION public.find_user_id_by_email(ws uuid, p_email text) RETURNS uuid
-    LANGUAGE sql STABLE SECURITY DEFINER
-    SET search_path TO ''
-    AS $$
-  select p.id
-  from auth.users u
-  join public.user_profiles p on p.id = u.id
-  where lower(u.email) = lower(btrim(p_email))
-    and public.has_workspace_role(ws, array['owner', 'admin'])
-  order by u.created_at
-  limit 1
-$$;
-
---
 -- Name: form_submissions_webhook_events(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -686,7 +669,28 @@ CREATE TABLE auth.users (
     encrypted_password text,
     raw_user_meta_data jsonb DEFAULT '{}'::jsonb NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
-    updated_at timestamp with time zone DEFAULT now() NOT NULL
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    email_confirmed_at timestamp with time zone,
+    session_version integer DEFAULT 0 NOT NULL
+);
+
+--
+-- Name: account_tokens; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.account_tokens (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    purpose text NOT NULL,
+    email text NOT NULL,
+    user_id uuid,
+    token_hash text NOT NULL,
+    data jsonb DEFAULT '{}'::jsonb NOT NULL,
+    expires_at timestamp with time zone NOT NULL,
+    used_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT account_tokens_email_check CHECK ((email = lower(btrim(email)))),
+    CONSTRAINT account_tokens_purpose_check CHECK ((purpose = ANY (ARRAY['sign_up'::text, 'reset_password'::text]))),
+    CONSTRAINT account_tokens_token_hash_check CHECK ((token_hash ~ '^[0-9a-f]{64}$'::text))
 );
 
 --
@@ -953,7 +957,7 @@ CREATE TABLE public.deals (
 
 CREATE TABLE public.email_sends (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
-    workspace_id uuid NOT NULL,
+    workspace_id uuid,
     contact_id uuid,
     broadcast_id uuid,
     to_email text NOT NULL,
@@ -1198,7 +1202,9 @@ CREATE TABLE public.ticketing_connections (
     webhook_id text,
     auto_subscribe_attendees boolean DEFAULT false NOT NULL,
     connected_at timestamp with time zone DEFAULT now() NOT NULL,
-    updated_at timestamp with time zone DEFAULT now() NOT NULL
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    webhook_secret_hash text,
+    CONSTRAINT ticketing_connections_webhook_secret_hash_check CHECK (((webhook_secret_hash IS NULL) OR (webhook_secret_hash ~ '^[0-9a-f]{64}$'::text)))
 );
 
 --
@@ -1305,6 +1311,28 @@ CREATE TABLE public.webhook_inbox (
 );
 
 --
+-- Name: workspace_invitations; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.workspace_invitations (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    workspace_id uuid NOT NULL,
+    email text NOT NULL,
+    role text DEFAULT 'member'::text NOT NULL,
+    token_hash text NOT NULL,
+    invited_by uuid,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    sent_at timestamp with time zone DEFAULT now() NOT NULL,
+    expires_at timestamp with time zone NOT NULL,
+    accepted_at timestamp with time zone,
+    accepted_by uuid,
+    revoked_at timestamp with time zone,
+    CONSTRAINT workspace_invitations_email_check CHECK (((email = lower(btrim(email))) AND ((length(email) >= 3) AND (length(email) <= 254)))),
+    CONSTRAINT workspace_invitations_role_check CHECK ((role = ANY (ARRAY['owner'::text, 'admin'::text, 'member'::text]))),
+    CONSTRAINT workspace_invitations_token_hash_check CHECK ((token_hash ~ '^[0-9a-f]{64}$'::text))
+);
+
+--
 -- Name: workspace_members; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1352,6 +1380,20 @@ ALTER TABLE ONLY auth.users
 
 ALTER TABLE ONLY auth.users
     ADD CONSTRAINT users_pkey PRIMARY KEY (id);
+
+--
+-- Name: account_tokens account_tokens_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.account_tokens
+    ADD CONSTRAINT account_tokens_pkey PRIMARY KEY (id);
+
+--
+-- Name: account_tokens account_tokens_token_hash_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.account_tokens
+    ADD CONSTRAINT account_tokens_token_hash_key UNIQUE (token_hash);
 
 --
 -- Name: agreement_contacts agreement_contacts_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -1823,6 +1865,20 @@ ALTER TABLE ONLY public.webhook_inbox
     ADD CONSTRAINT webhook_inbox_provider_event_key UNIQUE (provider, event_id);
 
 --
+-- Name: workspace_invitations workspace_invitations_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.workspace_invitations
+    ADD CONSTRAINT workspace_invitations_pkey PRIMARY KEY (id);
+
+--
+-- Name: workspace_invitations workspace_invitations_token_hash_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.workspace_invitations
+    ADD CONSTRAINT workspace_invitations_token_hash_key UNIQUE (token_hash);
+
+--
 -- Name: workspace_members workspace_members_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1835,6 +1891,18 @@ ALTER TABLE ONLY public.workspace_members
 
 ALTER TABLE ONLY public.workspaces
     ADD CONSTRAINT workspaces_pkey PRIMARY KEY (id);
+
+--
+-- Name: account_tokens_open_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX account_tokens_open_idx ON public.account_tokens USING btree (email, purpose) WHERE (used_at IS NULL);
+
+--
+-- Name: account_tokens_user_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX account_tokens_user_idx ON public.account_tokens USING btree (user_id) WHERE (user_id IS NOT NULL);
 
 --
 -- Name: agreement_contacts_contact_idx; Type: INDEX; Schema: public; Owner: -
@@ -2347,10 +2415,40 @@ CREATE INDEX webhook_endpoints_workspace_idx ON public.webhook_endpoints USING b
 CREATE INDEX webhook_inbox_pending_idx ON public.webhook_inbox USING btree (provider, received_at) WHERE (status = ANY (ARRAY['pending'::text, 'failed'::text]));
 
 --
+-- Name: webhook_inbox_unprocessed_workspace_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX webhook_inbox_unprocessed_workspace_idx ON public.webhook_inbox USING btree (provider, workspace_id) WHERE (status = ANY (ARRAY['pending'::text, 'processing'::text, 'failed'::text]));
+
+--
 -- Name: webhook_inbox_workspace_idx; Type: INDEX; Schema: public; Owner: -
 --
 
 CREATE INDEX webhook_inbox_workspace_idx ON public.webhook_inbox USING btree (workspace_id);
+
+--
+-- Name: workspace_invitations_accepted_by_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX workspace_invitations_accepted_by_idx ON public.workspace_invitations USING btree (accepted_by) WHERE (accepted_by IS NOT NULL);
+
+--
+-- Name: workspace_invitations_invited_by_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX workspace_invitations_invited_by_idx ON public.workspace_invitations USING btree (invited_by) WHERE (invited_by IS NOT NULL);
+
+--
+-- Name: workspace_invitations_open_key; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX workspace_invitations_open_key ON public.workspace_invitations USING btree (workspace_id, email) WHERE ((accepted_at IS NULL) AND (revoked_at IS NULL));
+
+--
+-- Name: workspace_invitations_workspace_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX workspace_invitations_workspace_idx ON public.workspace_invitations USING btree (workspace_id, sent_at DESC);
 
 --
 -- Name: workspace_members_user_id_idx; Type: INDEX; Schema: public; Owner: -
@@ -2603,6 +2701,13 @@ CREATE TRIGGER workspace_members_keep_one_owner BEFORE DELETE OR UPDATE ON publi
 --
 
 CREATE TRIGGER workspaces_updated_at BEFORE UPDATE ON public.workspaces FOR EACH ROW EXECUTE FUNCTION public.set_updated_at();
+
+--
+-- Name: account_tokens account_tokens_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.account_tokens
+    ADD CONSTRAINT account_tokens_user_id_fkey FOREIGN KEY (user_id) REFERENCES auth.users(id) ON DELETE CASCADE;
 
 --
 -- Name: agreement_contacts agreement_contacts_workspace_id_agreement_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -3207,6 +3312,27 @@ ALTER TABLE ONLY public.webhook_inbox
     ADD CONSTRAINT webhook_inbox_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspaces(id) ON DELETE CASCADE;
 
 --
+-- Name: workspace_invitations workspace_invitations_accepted_by_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.workspace_invitations
+    ADD CONSTRAINT workspace_invitations_accepted_by_fkey FOREIGN KEY (accepted_by) REFERENCES public.user_profiles(id) ON DELETE SET NULL;
+
+--
+-- Name: workspace_invitations workspace_invitations_invited_by_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.workspace_invitations
+    ADD CONSTRAINT workspace_invitations_invited_by_fkey FOREIGN KEY (invited_by) REFERENCES public.user_profiles(id) ON DELETE SET NULL;
+
+--
+-- Name: workspace_invitations workspace_invitations_workspace_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.workspace_invitations
+    ADD CONSTRAINT workspace_invitations_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspaces(id) ON DELETE CASCADE;
+
+--
 -- Name: workspace_members workspace_members_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -3219,6 +3345,12 @@ ALTER TABLE ONLY public.workspace_members
 
 ALTER TABLE ONLY public.workspace_members
     ADD CONSTRAINT workspace_members_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspaces(id) ON DELETE CASCADE;
+
+--
+-- Name: account_tokens; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.account_tokens ENABLE ROW LEVEL SECURITY;
 
 --
 -- Name: agreement_contacts; Type: ROW SECURITY; Schema: public; Owner: -
@@ -3410,7 +3542,7 @@ ALTER TABLE public.consent_events ENABLE ROW LEVEL SECURITY;
 -- Name: consent_events consent_events_insert_members; Type: POLICY; Schema: public; Owner: -
 --
 
-CREATE POLICY consent_events_insert_members ON public.consent_events FOR INSERT TO authenticated WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
+CREATE POLICY consent_events_insert_members ON public.consent_events FOR INSERT TO authenticated WITH CHECK (((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)) AND (actor_user_id = ( SELECT auth.uid() AS uid))));
 
 --
 -- Name: consent_events consent_events_select_members; Type: POLICY; Schema: public; Owner: -
@@ -3446,7 +3578,7 @@ CREATE POLICY contact_suppressions_delete_members ON public.contact_suppressions
 -- Name: contact_suppressions contact_suppressions_insert_members; Type: POLICY; Schema: public; Owner: -
 --
 
-CREATE POLICY contact_suppressions_insert_members ON public.contact_suppressions FOR INSERT TO authenticated WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
+CREATE POLICY contact_suppressions_insert_members ON public.contact_suppressions FOR INSERT TO authenticated WITH CHECK (((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)) AND (reason = 'manual'::text)));
 
 --
 -- Name: contact_suppressions contact_suppressions_select_members; Type: POLICY; Schema: public; Owner: -
@@ -3871,6 +4003,30 @@ CREATE POLICY webhook_endpoints_update_admins ON public.webhook_endpoints FOR UP
 ALTER TABLE public.webhook_inbox ENABLE ROW LEVEL SECURITY;
 
 --
+-- Name: workspace_invitations; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.workspace_invitations ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: workspace_invitations workspace_invitations_insert; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY workspace_invitations_insert ON public.workspace_invitations FOR INSERT TO authenticated WITH CHECK (((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids)) AND ((role <> 'owner'::text) OR (workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text]) AS user_workspace_ids))) AND (invited_by = ( SELECT auth.uid() AS uid)) AND (accepted_at IS NULL) AND (accepted_by IS NULL)));
+
+--
+-- Name: workspace_invitations workspace_invitations_select; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY workspace_invitations_select ON public.workspace_invitations FOR SELECT TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids)));
+
+--
+-- Name: workspace_invitations workspace_invitations_update; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY workspace_invitations_update ON public.workspace_invitations FOR UPDATE TO authenticated USING (((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids)) AND ((role <> 'owner'::text) OR (workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text]) AS user_workspace_ids))) AND (accepted_at IS NULL))) WITH CHECK (((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids)) AND ((role <> 'owner'::text) OR (workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text]) AS user_workspace_ids))) AND (accepted_at IS NULL) AND (accepted_by IS NULL)));
+
+--
 -- Name: workspace_members; Type: ROW SECURITY; Schema: public; Owner: -
 --
 
@@ -3881,12 +4037,6 @@ ALTER TABLE public.workspace_members ENABLE ROW LEVEL SECURITY;
 --
 
 CREATE POLICY workspace_members_delete ON public.workspace_members FOR DELETE TO authenticated USING (((user_id = ( SELECT auth.uid() AS uid)) OR ((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids)) AND ((role <> 'owner'::text) OR (workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text]) AS user_workspace_ids))))));
-
---
--- Name: workspace_members workspace_members_insert; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY workspace_members_insert ON public.workspace_members FOR INSERT TO authenticated WITH CHECK (((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids)) AND ((role <> 'owner'::text) OR (workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text]) AS user_workspace_ids)))));
 
 --
 -- Name: workspace_members workspace_members_select; Type: POLICY; Schema: public; Owner: -
@@ -4000,14 +4150,6 @@ GRANT ALL ON FUNCTION public.create_workspace(p_name text) TO service_role;
 REVOKE ALL ON FUNCTION public.emit_webhook_events(event_type text, events jsonb) FROM PUBLIC;
 
 --
--- Name: FUNCTION find_user_id_by_email(ws uuid, p_email text); Type: ACL; Schema: public; Owner: -
---
-
-REVOKE ALL ON FUNCTION public.find_user_id_by_email(ws uuid, p_email text) FROM PUBLIC;
-GRANT ALL ON FUNCTION public.find_user_id_by_email(ws uuid, p_email text) TO authenticated;
-GRANT ALL ON FUNCTION public.find_user_id_by_email(ws uuid, p_email text) TO service_role;
-
---
 -- Name: FUNCTION has_workspace_role(ws uuid, roles text[]); Type: ACL; Schema: public; Owner: -
 --
 
@@ -4069,6 +4211,12 @@ GRANT ALL ON TABLE public.contacts TO service_role;
 --
 
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE auth.users TO service_role;
+
+--
+-- Name: TABLE account_tokens; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT ALL ON TABLE public.account_tokens TO service_role;
 
 --
 -- Name: TABLE agreement_contacts; Type: ACL; Schema: public; Owner: -
@@ -4298,7 +4446,55 @@ GRANT ALL ON TABLE public.tasks TO service_role;
 --
 
 GRANT ALL ON TABLE public.ticketing_connections TO service_role;
-GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.ticketing_connections TO authenticated;
+GRANT INSERT,DELETE,UPDATE ON TABLE public.ticketing_connections TO authenticated;
+
+--
+-- Name: COLUMN ticketing_connections.id; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(id) ON TABLE public.ticketing_connections TO authenticated;
+
+--
+-- Name: COLUMN ticketing_connections.workspace_id; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(workspace_id) ON TABLE public.ticketing_connections TO authenticated;
+
+--
+-- Name: COLUMN ticketing_connections.organization_id; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(organization_id) ON TABLE public.ticketing_connections TO authenticated;
+
+--
+-- Name: COLUMN ticketing_connections.organization_name; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(organization_name) ON TABLE public.ticketing_connections TO authenticated;
+
+--
+-- Name: COLUMN ticketing_connections.webhook_id; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(webhook_id) ON TABLE public.ticketing_connections TO authenticated;
+
+--
+-- Name: COLUMN ticketing_connections.auto_subscribe_attendees; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(auto_subscribe_attendees) ON TABLE public.ticketing_connections TO authenticated;
+
+--
+-- Name: COLUMN ticketing_connections.connected_at; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(connected_at) ON TABLE public.ticketing_connections TO authenticated;
+
+--
+-- Name: COLUMN ticketing_connections.updated_at; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(updated_at) ON TABLE public.ticketing_connections TO authenticated;
 
 --
 -- Name: TABLE transactions; Type: ACL; Schema: public; Owner: -
@@ -4413,10 +4609,17 @@ GRANT SELECT(updated_at) ON TABLE public.webhook_endpoints TO authenticated;
 GRANT ALL ON TABLE public.webhook_inbox TO service_role;
 
 --
+-- Name: TABLE workspace_invitations; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT,INSERT,UPDATE ON TABLE public.workspace_invitations TO authenticated;
+GRANT ALL ON TABLE public.workspace_invitations TO service_role;
+
+--
 -- Name: TABLE workspace_members; Type: ACL; Schema: public; Owner: -
 --
 
-GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.workspace_members TO authenticated;
+GRANT SELECT,DELETE,UPDATE ON TABLE public.workspace_members TO authenticated;
 GRANT ALL ON TABLE public.workspace_members TO service_role;
 
 --

@@ -7,7 +7,8 @@ export function EmbedPanel({ snippets }: { snippets: EmbedSnippets }) {
   return (
     <div className="stack">
       <p>
-        Endpoint: <code data-testid="form-endpoint">{snippets.endpoint}</code>
+        Endpoint: <code data-testid="form-endpoint">{snippets.endpoint}</code> (every field, answer and status
+        in the <a href="/api-reference">API reference</a>)
       </p>
       <Snippet
         id="embed-html"

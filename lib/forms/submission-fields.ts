@@ -131,3 +131,57 @@ export function submissionFields(body: SubmittedBody): FieldsResult {
     throw error;
   }
 }
+
+/**
+ * The form body as the API reference describes it (GET /api/openapi.json), built from the same
+ * key lists submissionFields reads, so the document cannot name a key the pipeline ignores.
+ * Every other key is accepted and kept in the stored payload.
+ */
+export const formSubmissionBodySchema = z
+  .object({
+    ...Object.fromEntries(
+      EMAIL_KEYS.map((k) => [
+        k,
+        z
+          .email()
+          .max(254)
+          .optional()
+          .meta({ description: "The submitter's email: required, under one of these keys." }),
+      ]),
+    ),
+    ...Object.fromEntries(
+      (Object.keys(FIELD_KEYS) as PersonField[]).flatMap((f) =>
+        FIELD_KEYS[f].map((k) => [
+          k,
+          z.string().max(MAX_LENGTH[f]).optional().meta({ description: LABEL[f] }),
+        ]),
+      ),
+    ),
+    name: z
+      .string()
+      .max(200)
+      .optional()
+      .meta({ description: "Full name: fills first and last name when neither is sent." }),
+    ...Object.fromEntries(
+      SUBSCRIBE_KEYS.map((k) => [
+        k,
+        z
+          .union([z.boolean(), z.string()])
+          .optional()
+          .meta({ description: "Consent: true, 'true' or 'on' subscribes." }),
+      ]),
+    ),
+    ...Object.fromEntries(SOURCE_KEYS.map((k) => [k, z.string().max(200).optional()])),
+    ...Object.fromEntries(
+      NOTE_KEYS.map((k) => [
+        k,
+        z.string().max(10_000).optional().meta({ description: "Added to the contact as a note." }),
+      ]),
+    ),
+    website_url: z
+      .string()
+      .optional()
+      .meta({ description: "Honeypot: leave empty. When filled, the answer is 200 and nothing is stored." }),
+  })
+  .catchall(z.unknown())
+  .meta({ id: "FormSubmission" });

@@ -9,6 +9,7 @@ import { replayWebhookDelivery, sendWebhookTestEvent } from "@/lib/webhooks/outb
 import { rotateWebhookSecret } from "@/lib/webhooks/outbound/rotate-webhook-secret";
 import { webhookEndpointSchema } from "@/lib/webhooks/outbound/schemas";
 import type { WebhookEventType } from "@/lib/webhooks/outbound/event-types";
+import { webhookPayloadSchema } from "@/lib/webhooks/outbound/payloads";
 import { setupTestDatabase } from "../helpers/db";
 import { addMember, createContact, createWorkspace, type TestWorkspace } from "../helpers/factories";
 
@@ -156,6 +157,8 @@ describe("outbound webhooks: one event per committed change (issue 15)", () => {
       "event_registration.created",
       "event_registration.cancelled",
       "rsvp.created",
+      "form.submitted",
+      "form.verified",
     ]);
     const other = await createWorkspace(db.sql);
     const foreign = await endpoint(other, ["contact.updated", "contact.deleted"]);
@@ -173,6 +176,13 @@ describe("outbound webhooks: one event per committed change (issue 15)", () => {
     const [reg] = await db.sql`insert into event_registrations (workspace_id, event_id, contact_id)
                                values (${ws.id}, ${ev.id}, ${contactId}) returning id`;
     await db.sql`update event_registrations set status = 'cancelled' where id = ${reg.id}`;
+    const [form] =
+      await db.sql`insert into forms (workspace_id, name) values (${ws.id}, 'Newsletter') returning id`;
+    await db.sql`insert into pending_form_submissions (workspace_id, form_id, email, payload, token)
+                 values (${ws.id}, ${form.id}, 'p@example.test', '{"email":"p@example.test"}', ${`t-${contactId}`})`;
+    await db.sql`insert into form_submissions (workspace_id, form_id, contact_id, payload, submission_type)
+                 values (${ws.id}, ${form.id}, ${contactId}, '{"email":"x@example.test"}', 'direct'),
+                        (${ws.id}, ${form.id}, ${contactId}, '{"email":"x@example.test"}', 'verified_email')`;
     await db.sql`delete from contacts where id = ${contactId}`;
     const types = (await deliveries(all.id)).map((d) => d.event_type).sort();
     expect(types).toEqual(
@@ -187,8 +197,14 @@ describe("outbound webhooks: one event per committed change (issue 15)", () => {
         "rsvp.created",
         "event_registration.cancelled",
         "contact.deleted",
+        "form.submitted",
+        "form.submitted",
+        "form.verified",
       ].sort(),
     );
+    // what the triggers write is what the API reference documents
+    for (const d of await deliveries(all.id))
+      expect(() => webhookPayloadSchema(d.event_type).parse(d.payload)).not.toThrow();
     expect(await deliveries(foreign.id)).toHaveLength(0);
   });
 });

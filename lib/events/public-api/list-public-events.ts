@@ -1,22 +1,35 @@
+import { z } from "zod";
 import type { Db } from "@/lib/db/doors";
 import { appUrl } from "@/lib/config";
 import type { KeyCheck } from "./api-key-cache";
 import { displayPrice, numericToCents } from "../ticket-pricing";
 
-export interface PublicEvent {
-  id: string;
-  title: string;
-  description: string | null;
-  location: string | null;
-  start_time: string | null;
-  end_time: string | null;
-  timezone: string;
-  ticket_price: number | null;
-  ticket_class_count: number;
-  display_price: string;
-  eventbrite_url: string | null;
-  rsvp_url: string | null;
-}
+/** One event of GET /api/v1/public/events (spec 4.14), as answered and as the API reference describes it. */
+export const publicEventSchema = z
+  .object({
+    id: z.uuid(),
+    title: z.string().meta({ description: "The website title, else the name (spec 2.7)." }),
+    description: z.string().nullable(),
+    location: z.string().nullable(),
+    start_time: z.iso.datetime().nullable(),
+    end_time: z.iso.datetime().nullable(),
+    timezone: z.string().meta({ description: "IANA zone of the event." }),
+    ticket_price: z
+      .number()
+      .nullable()
+      .meta({ description: "Lowest paid ticket class, in the currency's units." }),
+    ticket_class_count: z.int().meta({ description: "Number of paid ticket classes." }),
+    display_price: z
+      .string()
+      .meta({ description: "'Free', '$X' with one paid class, 'From $X' with more (DESIGN 5)." }),
+    eventbrite_url: z.string().nullable(),
+    rsvp_url: z
+      .string()
+      .nullable()
+      .meta({ description: "The hosted RSVP page; null for ticketing-linked events." }),
+  })
+  .meta({ id: "PublicEvent" });
+export type PublicEvent = z.infer<typeof publicEventSchema>;
 
 interface Row {
   id: string;

@@ -29,6 +29,7 @@ export default async function ApiKeysPage({
       <p>
         Your website reads your published, upcoming events from <code>{appUrl()}/api/v1/public/events</code>{" "}
         with a key sent as <code>Authorization: Bearer &lt;key&gt;</code> or <code>?key=&lt;key&gt;</code>.
+        The <a href="/api-reference">API reference</a> describes every field.
       </p>
       {q.revoked && (
         <div role="status" className="alert success">

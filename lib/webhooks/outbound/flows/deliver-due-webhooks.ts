@@ -12,63 +12,80 @@ const LEASE = "2 minutes";
 /** An endpoint failing for this long is disabled and its workspace's owners are told. */
 export const DISABLE_AFTER = "3 days";
 
-/** Claims up to `limit` due deliveries for this worker: concurrent workers never share one. */
-export async function claimDueWebhookDeliveries(db: Db, limit: number): Promise<string[]> {
-  const rows = await db`
-    update public.webhook_deliveries d set next_attempt_at = now() + ${LEASE}::interval
-    from (select id from public.webhook_deliveries
-          where status = 'pending' and next_attempt_at <= now()
-          order by next_attempt_at limit ${limit} for update skip locked) due
-    where d.id = due.id
-    returning d.id`;
-  return rows.map((r) => r.id as string);
+/** A claimed delivery with what its attempt needs. */
+export interface DueDelivery {
+  id: string;
+  message_id: string;
+  event_type: string;
+  body: string;
+  url: string;
+  enabled: boolean;
+  secret_ciphertext: string;
 }
-
-type Outcome = "succeeded" | "retrying" | "failed" | "skipped";
 
 /**
- * One attempt of one delivery: read it and its endpoint, POST it with no transaction open (the
- * receiver may take seconds), then record the answer in a short transaction that re-checks the
- * delivery is still pending.
+ * Claims up to `limit` due deliveries for this worker, with their endpoints: concurrent workers
+ * never share one. The claim is the lease: until it ends nobody else attempts them.
  */
-export async function attemptWebhookDelivery(deliveryId: string): Promise<Outcome> {
-  const [target] = await withService(
-    (db) => db`
-      select d.id, d.message_id, d.event_type, d.payload::text as body, e.url, e.enabled, e.secret_ciphertext
-      from public.webhook_deliveries d join public.webhook_endpoints e on e.id = d.endpoint_id
-      where d.id = ${deliveryId} and d.status = 'pending'`,
-  );
-  if (!target) return "skipped";
-  let attempt: DeliveryAttempt;
-  if (!target.enabled && target.event_type !== "webhook.test")
-    attempt = { ok: false, status: null, durationMs: 0, excerpt: "The endpoint is disabled.", refused: true };
-  else
-    attempt = await deliverWebhook(target.url, openSecret(target.secret_ciphertext), {
-      id: target.message_id,
-      body: target.body,
-    });
-  return withService((db) => recordAttempt(db, deliveryId, attempt));
+export async function claimDueWebhookDeliveries(db: Db, limit: number): Promise<DueDelivery[]> {
+  return db<DueDelivery[]>`
+    with due as (
+      select id from public.webhook_deliveries
+      where status = 'pending' and next_attempt_at <= now()
+      order by next_attempt_at limit ${limit} for update skip locked
+    ), claimed as (
+      update public.webhook_deliveries d set next_attempt_at = now() + ${LEASE}::interval
+      from due where d.id = due.id
+      returning d.id, d.message_id, d.event_type, d.payload::text as body, d.endpoint_id
+    )
+    select c.id, c.message_id, c.event_type, c.body, e.url, e.enabled, e.secret_ciphertext
+    from claimed c join public.webhook_endpoints e on e.id = c.endpoint_id`;
 }
 
-async function recordAttempt(db: Db, deliveryId: string, attempt: DeliveryAttempt): Promise<Outcome> {
-  const [row] = await db`
-    update public.webhook_deliveries
-    set attempts = attempts + 1, last_attempt_at = now(), last_status_code = ${attempt.status},
-        last_duration_ms = ${attempt.durationMs}, last_response_excerpt = ${attempt.excerpt.slice(0, 2048)},
-        status = case when ${attempt.ok} then 'succeeded'
-                      when ${attempt.refused} or attempts >= ${RETRY_DELAYS_SECONDS.length} then 'failed'
+/** One attempt of one claimed delivery: a POST with no transaction open (the receiver may take seconds). */
+export async function attemptWebhookDelivery(target: DueDelivery): Promise<DeliveryAttempt> {
+  if (!target.enabled && target.event_type !== "webhook.test")
+    return { ok: false, status: null, durationMs: 0, excerpt: "The endpoint is disabled.", refused: true };
+  return deliverWebhook(target.url, openSecret(target.secret_ciphertext), {
+    id: target.message_id,
+    body: target.body,
+  });
+}
+
+/**
+ * Records a batch's answers in one statement, each only if its delivery is still pending: a
+ * success ends it, a refusal or the last retry fails it, anything else is due again after its
+ * backoff. Endpoints that succeeded forget their run of failures; those that failed may be
+ * disabled.
+ */
+async function recordAttempts(db: Db, done: { id: string; attempt: DeliveryAttempt }[]): Promise<void> {
+  const rows = await db`
+    update public.webhook_deliveries d
+    set attempts = d.attempts + 1, last_attempt_at = now(), last_status_code = a.status,
+        last_duration_ms = a.duration_ms, last_response_excerpt = a.excerpt,
+        status = case when a.ok then 'succeeded'
+                      when a.refused or d.attempts >= ${RETRY_DELAYS_SECONDS.length} then 'failed'
                       else 'pending' end,
-        next_attempt_at = now() + make_interval(secs => (${RETRY_DELAYS_SECONDS}::int[])[least(attempts + 1, ${RETRY_DELAYS_SECONDS.length})])
-    where id = ${deliveryId} and status = 'pending'
-    returning status, endpoint_id, workspace_id`;
-  if (!row) return "skipped";
-  if (attempt.ok) {
+        next_attempt_at = now() + make_interval(secs => (${RETRY_DELAYS_SECONDS}::int[])[least(d.attempts + 1, ${RETRY_DELAYS_SECONDS.length})])
+    from jsonb_to_recordset(${db.json(
+      done.map(({ id, attempt: t }) => ({
+        id,
+        ok: t.ok,
+        refused: t.refused,
+        status: t.status,
+        duration_ms: t.durationMs,
+        excerpt: t.excerpt.slice(0, 2048),
+      })),
+    )}::jsonb) as a(id uuid, ok boolean, refused boolean, status int, duration_ms int, excerpt text)
+    where d.id = a.id and d.status = 'pending'
+    returning d.endpoint_id, a.ok`;
+  const succeeded = [...new Set(rows.filter((r) => r.ok).map((r) => r.endpoint_id as string))];
+  const failed = [...new Set(rows.filter((r) => !r.ok).map((r) => r.endpoint_id as string))];
+  if (succeeded.length > 0)
     await db`update public.webhook_endpoints set failing_since = null
-             where id = ${row.endpoint_id} and failing_since is not null`;
-  } else {
-    await disableIfFailingTooLong(db, row.endpoint_id);
-  }
-  return row.status === "succeeded" ? "succeeded" : row.status === "failed" ? "failed" : "retrying";
+             where id = any(${succeeded}::uuid[]) and failing_since is not null`;
+  for (const endpointId of failed.filter((id) => !succeeded.includes(id)))
+    await disableIfFailingTooLong(db, endpointId);
 }
 
 /** Marks the start of a run of failures; a run longer than DISABLE_AFTER disables the endpoint and tells the owners. */
@@ -94,9 +111,26 @@ async function disableIfFailingTooLong(db: Db, endpointId: string): Promise<void
     where m.workspace_id = ${disabled.workspace_id} and m.role = 'owner'`;
 }
 
-/** Claims the due deliveries and attempts each; returns how many were attempted. For the job engine's delivery job. */
-export async function deliverDueWebhooks(options: { limit?: number } = {}): Promise<number> {
-  const ids = await withService((db) => claimDueWebhookDeliveries(db, options.limit ?? 50));
-  for (const id of ids) await attemptWebhookDelivery(id);
-  return ids.length;
+/**
+ * Claims the due deliveries, attempts them `concurrency` at a time (a batch of 50 slow
+ * receivers, 10 s each, ends well within the lease) and records the answers in one transaction;
+ * returns how many were attempted. For the worker's delivery loop (webhook-pump.ts). A worker
+ * that dies mid-batch records nothing: the batch is attempted again when its lease ends.
+ */
+export async function deliverDueWebhooks(
+  options: { limit?: number; concurrency?: number } = {},
+): Promise<number> {
+  const due = await withService((db) => claimDueWebhookDeliveries(db, options.limit ?? 50));
+  if (due.length === 0) return 0;
+  const done: { id: string; attempt: DeliveryAttempt }[] = [];
+  let next = 0;
+  const lane = async () => {
+    while (next < due.length) {
+      const target = due[next++];
+      done.push({ id: target.id, attempt: await attemptWebhookDelivery(target) });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 8, due.length) }, lane));
+  await withService((db) => recordAttempts(db, done));
+  return due.length;
 }

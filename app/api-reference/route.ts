@@ -1,0 +1,24 @@
+/**
+ * The API reference (issue 15): Scalar's standalone viewer of GET /api/openapi.json. Public,
+ * like the endpoints it describes; linked from the dashboard (forms' embed panel, API keys,
+ * webhooks). The viewer is served from this origin (scalar.js), so the CSP needs no exception.
+ */
+const PAGE = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <title>API reference · CRM</title>
+  </head>
+  <body>
+    <div id="app"></div>
+    <script src="/api-reference/scalar.js"></script>
+    <script>
+      Scalar.createApiReference("#app", { url: "/api/openapi.json", hideClientButton: true, withDefaultFonts: false });
+    </script>
+  </body>
+</html>`;
+
+export function GET() {
+  return new Response(PAGE, { headers: { "Content-Type": "text/html; charset=utf-8" } });
+}

@@ -1,0 +1,15 @@
+import { openApiDocument } from "@/lib/openapi/document";
+
+let cached: string | undefined;
+
+/** GET /api/openapi.json (DESIGN 7): the OpenAPI 3.1 document of every route under app/api. */
+export function GET() {
+  cached ??= JSON.stringify(openApiDocument());
+  return new Response(cached, {
+    headers: {
+      "Content-Type": "application/json",
+      "Access-Control-Allow-Origin": "*",
+      "Cache-Control": "public, max-age=300",
+    },
+  });
+}

@@ -1,0 +1,440 @@
+import { z } from "zod";
+import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
+import { appUrl } from "@/lib/config";
+import { publicEventSchema } from "@/lib/events/public-api/list-public-events";
+import { rsvpSchema } from "@/lib/events/rsvp/rsvp-schema";
+import { formSubmissionBodySchema } from "@/lib/forms/submission-fields";
+import { backfillIntentsQuery, backfillRefundsQuery } from "@/lib/payments/schemas";
+import { WEBHOOK_EVENT_TYPES } from "@/lib/webhooks/outbound/event-types";
+import { webhookPayloadSchema } from "@/lib/webhooks/outbound/payloads";
+
+/**
+ * GET /api/openapi.json (issue 15, DESIGN 7): every route under app/api, generated from the zod
+ * schemas the handlers parse with (form body keys, RSVP body, backfill queries, the public event)
+ * and the outbound webhook payloads. tests/integration/openapi.test.ts fails when a route or a
+ * method exists that this document does not describe.
+ */
+const errorEnvelope = z
+  .object({ success: z.literal(false), error: z.string().meta({ description: "A readable reason." }) })
+  .meta({ id: "Error" });
+
+const json = (schema: z.ZodType) => ({ content: { "application/json": { schema } } });
+const error = (description: string) => ({ description, ...json(errorEnvelope) });
+const redirect = (description: string) => ({
+  description,
+  headers: z.object({ Location: z.string().meta({ description: "Where the browser goes next." }) }),
+});
+const html = (description: string) => ({ description, content: { "text/html": { schema: z.string() } } });
+const uuidParam = (name: string, description: string) => z.object({ [name]: z.uuid().meta({ description }) });
+
+const formSubmission: ZodOpenApiOperationObject = {
+  tags: ["Forms"],
+  summary: "Submit a lead-capture form (spec 4.2)",
+  description:
+    "Public. Authenticated by the page's Origin (or Referer) against the form's allowed domains, or by the form key " +
+    "(`x-api-key` header or `api_key` query), which also bypasses double opt-in. At most 5 requests per 60 s per form " +
+    "and client IP; bodies up to 64 KiB. Forms that require a captcha need a Turnstile or hCaptcha token unless the key is sent.",
+  requestParams: {
+    path: uuidParam("formId", "The form's id."),
+    query: z.object({
+      api_key: z.string().optional().meta({ description: "The form key (or send x-api-key)." }),
+    }),
+    header: z.object({ "x-api-key": z.string().optional() }),
+  },
+  requestBody: {
+    required: true,
+    content: {
+      "application/json": { schema: formSubmissionBodySchema },
+      "application/x-www-form-urlencoded": { schema: formSubmissionBodySchema },
+    },
+  },
+  responses: {
+    "200": {
+      description:
+        "Accepted: `contact_id` when applied at once; `pending_verification` when a confirmation email was sent " +
+        "(double opt-in); `{success: true}` alone when the honeypot was filled (nothing stored).",
+      ...json(
+        z
+          .object({
+            success: z.literal(true),
+            contact_id: z.uuid().optional(),
+            pending_verification: z.literal(true).optional(),
+          })
+          .meta({ id: "FormSubmissionAccepted" }),
+      ),
+    },
+    "302": redirect("Accepted, and the form has a success redirect URL."),
+    "400": error("Missing or malformed email, a field of the wrong type, or a malformed body."),
+    "403": error("The origin or the form key was refused, or the captcha failed."),
+    "404": error("No such form."),
+    "413": error("The body is larger than 64 KiB."),
+    "415": error("Not JSON or URL-encoded."),
+    "429": {
+      ...error("Too many submissions from this IP for this form."),
+      headers: z.object({ "Retry-After": z.string().meta({ description: "Seconds to wait." }) }),
+    },
+  },
+};
+
+const paths: ZodOpenApiPathsObject = {
+  "/api/forms/{formId}": {
+    post: formSubmission,
+    options: {
+      tags: ["Forms"],
+      summary: "CORS preflight of a form submission",
+      requestParams: { path: uuidParam("formId", "The form's id.") },
+      responses: { "204": { description: "Allowed origins and headers." }, "404": error("No such form.") },
+    },
+  },
+  "/api/forms/verify": {
+    get: {
+      tags: ["Forms"],
+      summary: "Confirm a staged submission (spec 4.3)",
+      description: "The link of the double opt-in email. Single use; valid for 24 hours.",
+      requestParams: { query: z.object({ token: z.string() }) },
+      responses: {
+        "303": redirect("Confirmed: to the form's success URL or the confirmation page."),
+        "404": html("Unknown or already used link (a readable page)."),
+        "410": html("Expired link (a readable page)."),
+      },
+    },
+  },
+  "/api/subscribe/{contactId}": {
+    get: {
+      tags: ["Recipients"],
+      summary: "Re-subscribe from an email footer (spec 4.6)",
+      requestParams: { path: uuidParam("contactId", "The recipient's contact id.") },
+      responses: {
+        "303": redirect(
+          "To /subscribe/confirmed, or /subscribe/error?reason=… when a bounce or complaint blocks it.",
+        ),
+      },
+    },
+  },
+  "/api/unsubscribe/{contactId}": {
+    post: {
+      tags: ["Recipients"],
+      summary: "One-click unsubscribe (RFC 8058, spec 4.7)",
+      description: "Mail clients POST `List-Unsubscribe=One-Click` to the List-Unsubscribe URL.",
+      requestParams: { path: uuidParam("contactId", "The recipient's contact id.") },
+      responses: {
+        "200": { description: "Unsubscribed.", ...json(z.object({ unsubscribed: z.literal(true) })) },
+        "404": { description: "Unknown contact.", ...json(z.object({ error: z.string() })) },
+      },
+    },
+  },
+  "/api/rsvp/{eventId}": {
+    post: {
+      tags: ["Events"],
+      summary: "RSVP to an event (spec 4.13)",
+      description:
+        "Public. JSON gets JSON; an HTML form post is redirected back to the RSVP page with the outcome. Bodies up " +
+        "to 64 KiB; rate limited per event and IP. The answer never contains a contact id.",
+      requestParams: { path: uuidParam("eventId", "The event's id.") },
+      requestBody: {
+        required: true,
+        content: {
+          "application/json": { schema: rsvpSchema },
+          "application/x-www-form-urlencoded": { schema: rsvpSchema },
+        },
+      },
+      responses: {
+        "200": {
+          description: "Registered (or already registered).",
+          ...json(
+            z.object({
+              success: z.literal(true),
+              registration_id: z.uuid().optional(),
+              already_registered: z.boolean().optional(),
+            }),
+          ),
+        },
+        "303": redirect("An HTML form post: back to the RSVP page with ?status=… or ?error=…"),
+        "400": error("Invalid email or field."),
+        "403": error("The event is not published."),
+        "404": error("No such event."),
+        "409": error("The event is ticketing-linked (register on Eventbrite: eventbrite_url), or full."),
+        "410": error("The event has started or ended."),
+        "413": error("The body is larger than 64 KiB."),
+        "429": error("Too many attempts from this IP."),
+      },
+    },
+  },
+  "/api/v1/public/events": {
+    get: {
+      tags: ["Events"],
+      summary: "Published upcoming events (spec 4.14)",
+      description:
+        "Authenticated with a public events API key (Settings → API keys) as a Bearer token or `?key=`. Any origin " +
+        "may read it (CORS *). Cacheable for 60 s per key; an unchanged list answers 304 to If-None-Match.",
+      security: [{ apiKey: [] }, { apiKeyQuery: [] }],
+      requestParams: { query: z.object({ key: z.string().optional() }) },
+      responses: {
+        "200": {
+          description: "Events whose end is later than now, ascending by start.",
+          headers: z.object({ ETag: z.string() }),
+          ...json(z.array(publicEventSchema)),
+        },
+        "304": { description: "Not modified (If-None-Match)." },
+        "401": { description: "No key, or an unknown key.", ...json(z.object({ error: z.string() })) },
+        "403": { description: "A revoked key.", ...json(z.object({ error: z.string() })) },
+      },
+    },
+    options: {
+      tags: ["Events"],
+      summary: "CORS preflight",
+      responses: { "204": { description: "Any origin; Authorization allowed." } },
+    },
+  },
+  "/api/webhooks/payproc": {
+    post: {
+      tags: ["Provider webhooks"],
+      summary: "Stripe webhook (spec 4.4)",
+      description:
+        "checkout.session.completed and charge.refunded, signed with STRIPE_WEBHOOK_SECRET (`Stripe-Signature`). " +
+        "Every event is kept before it is processed; a replay is acknowledged once. Bodies up to 1 MiB.",
+      requestParams: { header: z.object({ "stripe-signature": z.string() }) },
+      requestBody: {
+        required: true,
+        ...json(z.object({ id: z.string(), type: z.string() }).catchall(z.unknown())),
+      },
+      responses: {
+        "200": {
+          description: "Received (processed, ignored or a duplicate).",
+          ...json(z.record(z.string(), z.unknown())),
+        },
+        "400": error("Bad signature or body."),
+        "409": error("Another delivery of the same event is being processed: Stripe delivers it again."),
+        "413": error("The body is larger than 1 MiB."),
+      },
+    },
+  },
+  "/api/webhooks/ticketing": {
+    post: {
+      tags: ["Provider webhooks"],
+      summary: "Eventbrite webhook (spec 4.5)",
+      description:
+        "Registered by the app when a workspace connects Eventbrite, at `?secret=<secret>` (DESIGN 7). A delivery is " +
+        "kept and answered 200 at once; the order or attendee is then fetched and processed in the background, with " +
+        "retries. Every refusal is the same 403.",
+      requestParams: { query: z.object({ secret: z.string() }) },
+      requestBody: {
+        required: true,
+        ...json(
+          z.object({
+            api_url: z.string(),
+            config: z.object({ action: z.string(), webhook_id: z.string(), user_id: z.string().optional() }),
+          }),
+        ),
+      },
+      responses: {
+        "200": {
+          description: "Kept.",
+          ...json(z.object({ ok: z.literal(true), duplicate: z.boolean().optional() })),
+        },
+        "400": error("Not JSON."),
+        "403": error("Refused (unknown webhook, wrong secret or foreign api_url: one answer for all)."),
+        "413": error("The body is larger than 1 MiB."),
+      },
+    },
+  },
+  "/api/webhooks/email": {
+    post: {
+      tags: ["Provider webhooks"],
+      summary: "Resend webhook: bounces and complaints (spec 6.1)",
+      description: "Signed with RESEND_WEBHOOK_SECRET (svix-id, svix-timestamp, svix-signature).",
+      requestBody: { required: true, ...json(z.object({ type: z.string() }).catchall(z.unknown())) },
+      responses: {
+        "200": {
+          description: "Received.",
+          ...json(z.object({ received: z.literal(true) }).catchall(z.unknown())),
+        },
+        "400": error("Not JSON or no event type."),
+        "401": error("Bad signature."),
+        "503": error("The webhook secret is not configured."),
+      },
+    },
+  },
+  "/api/auth/ticketing/callback": {
+    get: {
+      tags: ["Connections"],
+      summary: "Eventbrite OAuth callback (spec 4.5)",
+      description:
+        "A signed-in owner or admin returns here from Eventbrite with `code` and the signed `state`.",
+      requestParams: {
+        query: z.object({
+          code: z.string().optional(),
+          state: z.string().optional(),
+          error: z.string().optional(),
+        }),
+      },
+      responses: { "303": redirect("Back to Settings → Ticketing with the outcome.") },
+    },
+  },
+  "/api/auth/payproc/callback": {
+    get: {
+      tags: ["Connections"],
+      summary: "Stripe Connect OAuth callback",
+      description: "A signed-in owner or admin returns here from Stripe with `code` and the signed `state`.",
+      requestParams: {
+        query: z.object({
+          code: z.string().optional(),
+          state: z.string().optional(),
+          error: z.string().optional(),
+        }),
+      },
+      responses: { "303": redirect("Back to Settings → Payments with the outcome.") },
+    },
+  },
+  "/api/admin/backfill-payment-intents": {
+    get: {
+      tags: ["Admin"],
+      summary: "One batch of the payment-intent backfill (spec 4.11)",
+      description:
+        "A signed-in owner or admin of the workspace (same-origin), or `Authorization: Bearer <SERVICE_API_KEY>`.",
+      security: [{ serviceKey: [] }, { session: [] }],
+      requestParams: { query: backfillIntentsQuery },
+      responses: {
+        "200": {
+          description: "The batch; `remaining` counts the rows still null.",
+          ...json(z.object({ success: z.literal(true), remaining: z.int() }).catchall(z.unknown())),
+        },
+        "400": error("Bad query."),
+        "401": error("Not signed in and no service key."),
+        "403": error("Not an owner or admin of the workspace, or a cross-site request."),
+        "409": error("The workspace has no payment-processor connection."),
+      },
+    },
+  },
+  "/api/admin/backfill-refunds": {
+    get: {
+      tags: ["Admin"],
+      summary: "One page of the refund backfill (spec 4.12)",
+      description: "As the payment-intent backfill. Pass `nextCursor` back as `starting_after`.",
+      security: [{ serviceKey: [] }, { session: [] }],
+      requestParams: { query: backfillRefundsQuery },
+      responses: {
+        "200": {
+          description: "The page.",
+          ...json(
+            z.object({ success: z.literal(true), nextCursor: z.string().nullable() }).catchall(z.unknown()),
+          ),
+        },
+        "400": error("Bad query."),
+        "401": error("Not signed in and no service key."),
+        "403": error("Not an owner or admin of the workspace, or a cross-site request."),
+        "409": error("The workspace has no payment-processor connection."),
+        "502": error("Stripe could not be reached; try the same page again."),
+      },
+    },
+  },
+  "/api/admin/retry-ticketing-webhooks": {
+    get: {
+      tags: ["Admin"],
+      summary: "Process ticketing deliveries left undone",
+      description:
+        "`Authorization: Bearer <SERVICE_API_KEY>`. The job worker does this by itself; kept for schedulers.",
+      security: [{ serviceKey: [] }],
+      responses: {
+        "200": { description: "What was processed.", ...json(z.record(z.string(), z.unknown())) },
+        "401": { description: "No or wrong service key.", ...json(z.object({ error: z.string() })) },
+      },
+    },
+    post: {
+      tags: ["Admin"],
+      summary: "Process ticketing deliveries left undone (POST form)",
+      security: [{ serviceKey: [] }],
+      responses: {
+        "200": { description: "What was processed.", ...json(z.record(z.string(), z.unknown())) },
+        "401": { description: "No or wrong service key.", ...json(z.object({ error: z.string() })) },
+      },
+    },
+  },
+  "/api/consent/{contactId}/ledger": {
+    get: {
+      tags: ["Dashboard"],
+      summary: "A contact's consent ledger as CSV",
+      security: [{ session: [] }],
+      requestParams: { path: uuidParam("contactId", "The contact's id.") },
+      responses: {
+        "200": { description: "CSV attachment.", content: { "text/csv": { schema: z.string() } } },
+        "401": { description: "Not signed in.", ...json(z.object({ error: z.string() })) },
+        "404": {
+          description: "No such contact in your workspace.",
+          ...json(z.object({ error: z.string() })),
+        },
+      },
+    },
+  },
+  "/api/contacts/import": {
+    post: {
+      tags: ["Dashboard"],
+      summary: "CSV import of contacts (spec 4.15), streamed",
+      security: [{ session: [] }],
+      requestBody: {
+        required: true,
+        content: { "multipart/form-data": { schema: z.object({ file: z.string() }) } },
+      },
+      responses: {
+        "200": { description: "The import report.", ...json(z.record(z.string(), z.unknown())) },
+        "400": error("A bad file (not CSV, no email column, empty)."),
+        "401": error("Not signed in."),
+        "413": error("The file is too large for a browser upload."),
+      },
+    },
+  },
+  "/api/health": {
+    get: {
+      tags: ["Operations"],
+      summary: "Liveness (no database)",
+      responses: { "200": { description: "Up.", ...json(z.object({ ok: z.literal(true) })) } },
+    },
+  },
+  "/api/openapi.json": {
+    get: {
+      tags: ["Operations"],
+      summary: "This document",
+      responses: { "200": { description: "OpenAPI 3.1.", ...json(z.record(z.string(), z.unknown())) } },
+    },
+  },
+};
+
+export function openApiDocument() {
+  return createDocument({
+    openapi: "3.1.0",
+    info: {
+      title: "CRM API",
+      version: "2026-11-23",
+      description:
+        "The public and machine endpoints of the CRM: lead-capture forms, recipient links, RSVP, the public events " +
+        "API, provider webhooks, admin backfills, and the signed outbound webhooks a workspace can subscribe to " +
+        "(Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature).",
+    },
+    servers: [{ url: appUrl() }],
+    components: {
+      securitySchemes: {
+        apiKey: { type: "http", scheme: "bearer", description: "A public events API key." },
+        apiKeyQuery: { type: "apiKey", in: "query", name: "key" },
+        serviceKey: { type: "http", scheme: "bearer", description: "SERVICE_API_KEY." },
+        session: { type: "apiKey", in: "cookie", name: "crm_session", description: "A signed-in member." },
+      },
+    },
+    paths,
+    webhooks: Object.fromEntries(
+      WEBHOOK_EVENT_TYPES.map((type) => [
+        type,
+        {
+          post: {
+            tags: ["Outbound webhooks"],
+            summary: type,
+            description:
+              "Sent to each enabled endpoint that chose this event, signed per Standard Webhooks with the endpoint's " +
+              "secret; retried with backoff for about a day until a 2xx.",
+            requestBody: { required: true, ...json(webhookPayloadSchema(type)) },
+            responses: { "200": { description: "Any 2xx acknowledges the event." } },
+          },
+        },
+      ]),
+    ),
+  });
+}

@@ -1,0 +1,105 @@
+import { z } from "zod";
+import { WEBHOOK_API_VERSION, type WebhookEventType } from "./event-types";
+
+/**
+ * The versioned payloads of outbound webhooks (issue 15), as the triggers of
+ * …_outbound_webhooks.sql write them; the API reference's `webhooks` section is generated from
+ * these, and a test checks what the triggers write against them.
+ */
+const timestamp = z.string().meta({ description: "ISO 8601" });
+const money = z.number().meta({ description: "Amount in the currency's units, two decimals." });
+
+const contactData = z
+  .object({
+    id: z.uuid(),
+    email: z.string(),
+    first_name: z.string().nullable(),
+    last_name: z.string().nullable(),
+    phone: z.string().nullable(),
+    source: z.string(),
+    is_subscribed: z.boolean(),
+    opt_in_source: z.string().nullable(),
+    opt_in_timestamp: timestamp.nullable(),
+    unsubscribed_at: timestamp.nullable(),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .meta({ id: "WebhookContact" });
+
+const transactionData = z
+  .object({
+    id: z.uuid(),
+    workspace_id: z.uuid(),
+    contact_id: z.uuid().nullable(),
+    product_id: z.uuid().nullable(),
+    amount_paid: money,
+    amount_refunded: money,
+    currency: z.string(),
+    status: z.enum(["succeeded", "refunded"]),
+    external_payproc_transaction_id: z.string().nullable(),
+    payproc_payment_intent_id: z.string().nullable(),
+    transaction_date: timestamp,
+    created_at: timestamp,
+  })
+  .meta({ id: "WebhookTransaction" });
+
+const registrationData = z
+  .object({
+    id: z.uuid(),
+    workspace_id: z.uuid(),
+    event_id: z.uuid(),
+    contact_id: z.uuid(),
+    amount_paid: money,
+    status: z.enum(["registered", "cancelled"]),
+    external_attendee_id: z.string().nullable(),
+    external_order_id: z.string().nullable(),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .meta({ id: "WebhookEventRegistration" });
+
+const submissionData = z
+  .object({
+    id: z.uuid().optional(),
+    form_id: z.uuid(),
+    contact_id: z.uuid().nullable().optional(),
+    email: z.string().optional(),
+    submission_type: z.enum(["direct", "verified_email", "api_key"]).optional(),
+    status: z.enum(["applied", "pending_verification"]),
+    payload: z.record(z.string(), z.unknown()),
+    created_at: timestamp,
+  })
+  .meta({ id: "WebhookFormSubmission" });
+
+const DATA: Record<WebhookEventType, z.ZodType> = {
+  "contact.created": contactData,
+  "contact.updated": contactData,
+  "contact.subscribed": contactData,
+  "contact.unsubscribed": contactData,
+  "contact.deleted": z.object({ id: z.uuid(), email: z.string() }),
+  "contact.suppressed": z.object({
+    contact_id: z.uuid(),
+    reason: z.enum(["bounce", "complaint", "unsubscribe", "manual"]),
+    created_at: timestamp,
+  }),
+  "form.submitted": submissionData,
+  "form.verified": submissionData,
+  "transaction.created": transactionData,
+  "transaction.refunded": transactionData.extend({ refunded_now: money }),
+  "event_registration.created": registrationData,
+  "event_registration.cancelled": registrationData,
+  "rsvp.created": registrationData,
+};
+
+/** The envelope every event shares: type, api_version, timestamp, workspace_id and the event's data. */
+export function webhookPayloadSchema(type: WebhookEventType) {
+  return z
+    .object({
+      type: z.literal(type),
+      api_version: z.literal(WEBHOOK_API_VERSION),
+      timestamp,
+      workspace_id: z.uuid(),
+      data: DATA[type],
+    })
+    .meta({ id: `Webhook_${type.replace(".", "_")}` });
+}
