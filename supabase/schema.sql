@@ -1204,6 +1204,7 @@ CREATE TABLE public.ticketing_connections (
     connected_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     webhook_secret_hash text,
+    webhook_secured boolean GENERATED ALWAYS AS ((webhook_secret_hash IS NOT NULL)) STORED,
     CONSTRAINT ticketing_connections_webhook_secret_hash_check CHECK (((webhook_secret_hash IS NULL) OR (webhook_secret_hash ~ '^[0-9a-f]{64}$'::text)))
 );
 
@@ -1891,6 +1892,12 @@ ALTER TABLE ONLY public.workspace_members
 
 ALTER TABLE ONLY public.workspaces
     ADD CONSTRAINT workspaces_pkey PRIMARY KEY (id);
+
+--
+-- Name: account_tokens_expires_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX account_tokens_expires_idx ON public.account_tokens USING btree (expires_at);
 
 --
 -- Name: account_tokens_open_idx; Type: INDEX; Schema: public; Owner: -
@@ -4495,6 +4502,12 @@ GRANT SELECT(connected_at) ON TABLE public.ticketing_connections TO authenticate
 --
 
 GRANT SELECT(updated_at) ON TABLE public.ticketing_connections TO authenticated;
+
+--
+-- Name: COLUMN ticketing_connections.webhook_secured; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(webhook_secured) ON TABLE public.ticketing_connections TO authenticated;
 
 --
 -- Name: TABLE transactions; Type: ACL; Schema: public; Owner: -

@@ -153,7 +153,7 @@ export const formSubmissionBodySchema = z
       (Object.keys(FIELD_KEYS) as PersonField[]).flatMap((f) =>
         FIELD_KEYS[f].map((k) => [
           k,
-          z.string().max(MAX_LENGTH[f]).optional().meta({ description: LABEL[f] }),
+          z.string().max(MAX_LENGTH[f]).optional().meta({ description: FIELD_LABELS[f] }),
         ]),
       ),
     ),

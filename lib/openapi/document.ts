@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { uuidSchema } from "@/lib/ids/uuid";
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
 import { appUrl } from "@/lib/config";
 import { publicEventSchema } from "@/lib/events/public-api/list-public-events";
@@ -25,7 +26,8 @@ const redirect = (description: string) => ({
   headers: z.object({ Location: z.string().meta({ description: "Where the browser goes next." }) }),
 });
 const html = (description: string) => ({ description, content: { "text/html": { schema: z.string() } } });
-const uuidParam = (name: string, description: string) => z.object({ [name]: z.uuid().meta({ description }) });
+const uuidParam = (name: string, description: string) =>
+  z.object({ [name]: uuidSchema.meta({ description }) });
 
 const formSubmission: ZodOpenApiOperationObject = {
   tags: ["Forms"],
@@ -57,7 +59,7 @@ const formSubmission: ZodOpenApiOperationObject = {
         z
           .object({
             success: z.literal(true),
-            contact_id: z.uuid().optional(),
+            contact_id: uuidSchema.optional(),
             pending_verification: z.literal(true).optional(),
           })
           .meta({ id: "FormSubmissionAccepted" }),
@@ -144,7 +146,7 @@ const paths: ZodOpenApiPathsObject = {
           ...json(
             z.object({
               success: z.literal(true),
-              registration_id: z.uuid().optional(),
+              registration_id: uuidSchema.optional(),
               already_registered: z.boolean().optional(),
             }),
           ),

@@ -18,7 +18,7 @@ export const workspaceNameSchema = z
 export const inviteMemberSchema = z.object({ workspaceId, email: emailSchema, role: roleSchema });
 export const invitationIdSchema = z.object({
   workspaceId,
-  invitationId: z.uuid({ error: "Unknown invitation." }),
+  invitationId: uuidField("Unknown invitation."),
 });
 export const changeMemberRoleSchema = z.object({ workspaceId, userId, role: roleSchema });
 export const removeMemberSchema = z.object({ workspaceId, userId });

@@ -22,6 +22,9 @@ import { loadContacts, withoutIndexes } from "./lib/contacts-data";
 import { freshDatabase, percentile, table } from "./lib/database";
 import { ensureBuild, startNextServer, stopNextServer } from "./lib/next-server";
 import { verdict } from "./lib/verdict";
+import { UUID_SOURCE } from "../../lib/ids/uuid";
+
+const ANY_UUID = new RegExp(UUID_SOURCE, "g");
 
 const PORT = Number(process.env.BENCH_DASHBOARD_PORT ?? 3273);
 const CONTACTS = Number(process.env.BENCH_DASHBOARD_CONTACTS ?? 1_000_000);
@@ -219,7 +222,7 @@ const bench: BenchModule = {
         const ratio = p95 / Math.max(sqlMs, 0.001);
         if (status === 200 && ratio > worst.ratio) Object.assign(worst, { ratio, route });
         rows.push([
-          route.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, ":id"),
+          route.replace(ANY_UUID, ":id"),
           status,
           percentile(times, 50).toFixed(1),
           p95.toFixed(1),
@@ -250,7 +253,7 @@ const bench: BenchModule = {
         rows,
       );
       verdict(
-        `worst page, p95 server time / its SQL time (${worst.route.replace(/[0-9a-f-]{36}/g, ":id")})`,
+        `worst page, p95 server time / its SQL time (${worst.route.replace(ANY_UUID, ":id")})`,
         worst.ratio,
         {
           atMost: 1.5,

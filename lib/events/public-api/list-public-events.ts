@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { uuidSchema } from "@/lib/ids/uuid";
 import type { Db } from "@/lib/db/doors";
 import { appUrl } from "@/lib/config";
 import type { KeyCheck } from "./api-key-cache";
@@ -7,7 +8,7 @@ import { displayPrice, numericToCents } from "../ticket-pricing";
 /** One event of GET /api/v1/public/events (spec 4.14), as answered and as the API reference describes it. */
 export const publicEventSchema = z
   .object({
-    id: z.uuid(),
+    id: uuidSchema,
     title: z.string().meta({ description: "The website title, else the name (spec 2.7)." }),
     description: z.string().nullable(),
     location: z.string().nullable(),

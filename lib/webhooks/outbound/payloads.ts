@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { uuidSchema } from "@/lib/ids/uuid";
 import { WEBHOOK_API_VERSION, type WebhookEventType } from "./event-types";
 
 /**
@@ -11,7 +12,7 @@ const money = z.number().meta({ description: "Amount in the currency's units, tw
 
 const contactData = z
   .object({
-    id: z.uuid(),
+    id: uuidSchema,
     email: z.string(),
     first_name: z.string().nullable(),
     last_name: z.string().nullable(),
@@ -28,10 +29,10 @@ const contactData = z
 
 const transactionData = z
   .object({
-    id: z.uuid(),
-    workspace_id: z.uuid(),
-    contact_id: z.uuid().nullable(),
-    product_id: z.uuid().nullable(),
+    id: uuidSchema,
+    workspace_id: uuidSchema,
+    contact_id: uuidSchema.nullable(),
+    product_id: uuidSchema.nullable(),
     amount_paid: money,
     amount_refunded: money,
     currency: z.string(),
@@ -45,10 +46,10 @@ const transactionData = z
 
 const registrationData = z
   .object({
-    id: z.uuid(),
-    workspace_id: z.uuid(),
-    event_id: z.uuid(),
-    contact_id: z.uuid(),
+    id: uuidSchema,
+    workspace_id: uuidSchema,
+    event_id: uuidSchema,
+    contact_id: uuidSchema,
     amount_paid: money,
     status: z.enum(["registered", "cancelled"]),
     external_attendee_id: z.string().nullable(),
@@ -60,9 +61,9 @@ const registrationData = z
 
 const submissionData = z
   .object({
-    id: z.uuid().optional(),
-    form_id: z.uuid(),
-    contact_id: z.uuid().nullable().optional(),
+    id: uuidSchema.optional(),
+    form_id: uuidSchema,
+    contact_id: uuidSchema.nullable().optional(),
     email: z.string().optional(),
     submission_type: z.enum(["direct", "verified_email", "api_key"]).optional(),
     status: z.enum(["applied", "pending_verification"]),
@@ -76,9 +77,9 @@ const DATA: Record<WebhookEventType, z.ZodType> = {
   "contact.updated": contactData,
   "contact.subscribed": contactData,
   "contact.unsubscribed": contactData,
-  "contact.deleted": z.object({ id: z.uuid(), email: z.string() }),
+  "contact.deleted": z.object({ id: uuidSchema, email: z.string() }),
   "contact.suppressed": z.object({
-    contact_id: z.uuid(),
+    contact_id: uuidSchema,
     reason: z.enum(["bounce", "complaint", "unsubscribe", "manual"]),
     created_at: timestamp,
   }),
@@ -98,7 +99,7 @@ export function webhookPayloadSchema(type: WebhookEventType) {
       type: z.literal(type),
       api_version: z.literal(WEBHOOK_API_VERSION),
       timestamp,
-      workspace_id: z.uuid(),
+      workspace_id: uuidSchema,
       data: DATA[type],
     })
     .meta({ id: `Webhook_${type.replace(".", "_")}` });
