@@ -67,3 +67,19 @@ export async function withMember<T>(
 }
 
 export const ADMIN_ROLES: Role[] = ["owner", "admin"];
+
+/**
+ * withMember for owners and admins, with a refusal as a value: `{ error: refusal }` for a
+ * member of another role, so a server action can show it as its form's message.
+ */
+export async function withAdmin<T>(
+  fn: (db: Db, ctx: MemberContext) => Promise<T>,
+  refusal: string,
+): Promise<T | { error: string }> {
+  try {
+    return await withMember(fn, { roles: ADMIN_ROLES });
+  } catch (error) {
+    if (error instanceof NotAuthorizedError) return { error: refusal };
+    throw error;
+  }
+}

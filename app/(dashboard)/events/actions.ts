@@ -1,7 +1,7 @@
 "use server";
 
 import { redirect } from "next/navigation";
-import { ADMIN_ROLES, NotAuthorizedError, withMember } from "@/lib/auth/context";
+import { withAdmin, withMember } from "@/lib/auth/context";
 import { createEvent } from "@/lib/events/create-event";
 import { deleteEvent } from "@/lib/events/delete-event";
 import { getEvents, type EventsPage } from "@/lib/events/get-events";
@@ -15,15 +15,6 @@ function formValues(form: FormData): Record<string, string> {
   return Object.fromEntries([...form.entries()].map(([k, v]) => [k, String(v)]));
 }
 
-async function asAdmin<T>(fn: Parameters<typeof withMember<T>>[0]): Promise<T | { error: string }> {
-  try {
-    return await withMember(fn, { roles: ADMIN_ROLES });
-  } catch (error) {
-    if (error instanceof NotAuthorizedError) return { error: NOT_ALLOWED };
-    throw error;
-  }
-}
-
 /** Spec 4.15 getEvents, for the signed-in member's workspace. */
 export async function getEventsAction(params: GetEventsParams): Promise<EventsPage> {
   return withMember((db, ctx) => getEvents(db, { ...params, workspaceId: ctx.workspace.workspaceId }));
@@ -34,8 +25,9 @@ export async function createEventAction(_prev: FormState, form: FormData): Promi
   const parsed = eventFormSchema.safeParse(values);
   if (!parsed.success)
     return { errors: fieldErrors(parsed.error), values, message: "Check the highlighted fields." };
-  const result = await asAdmin((db, ctx) =>
-    createEvent(db, { workspaceId: ctx.workspace.workspaceId, event: parsed.data }),
+  const result = await withAdmin(
+    (db, ctx) => createEvent(db, { workspaceId: ctx.workspace.workspaceId, event: parsed.data }),
+    NOT_ALLOWED,
   );
   if ("error" in result) return { message: result.error, values };
   redirect(`/events/${result.data.id}`);
@@ -51,8 +43,9 @@ export async function updateEventAction(
   const parsed = schema.safeParse(values);
   if (!parsed.success)
     return { errors: fieldErrors(parsed.error), values, message: "Check the highlighted fields." };
-  const result = await asAdmin((db, ctx) =>
-    updateEvent(db, { workspaceId: ctx.workspace.workspaceId, eventId, event: parsed.data }),
+  const result = await withAdmin(
+    (db, ctx) => updateEvent(db, { workspaceId: ctx.workspace.workspaceId, eventId, event: parsed.data }),
+    NOT_ALLOWED,
   );
   if ("error" in result) return { message: result.error, values };
   redirect(`/events/${eventId}?saved=1`);
@@ -60,8 +53,9 @@ export async function updateEventAction(
 
 export async function deleteEventAction(_prev: FormState, form: FormData): Promise<FormState> {
   const eventId = String(form.get("eventId") ?? "");
-  const result = await asAdmin((db, ctx) =>
-    deleteEvent(db, { workspaceId: ctx.workspace.workspaceId, eventId }),
+  const result = await withAdmin(
+    (db, ctx) => deleteEvent(db, { workspaceId: ctx.workspace.workspaceId, eventId }),
+    NOT_ALLOWED,
   );
   redirect("error" in result ? `/events/${eventId}?error=delete` : "/events?deleted=1");
 }

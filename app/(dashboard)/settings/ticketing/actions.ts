@@ -1,7 +1,7 @@
 "use server";
 
 import { redirect } from "next/navigation";
-import { ADMIN_ROLES, NotAuthorizedError, requireMember, withMember } from "@/lib/auth/context";
+import { ADMIN_ROLES, requireMember, withAdmin } from "@/lib/auth/context";
 import { signValue } from "@/lib/auth/tokens";
 import { authorizeUrl, eventbriteConfigured } from "@/lib/events/eventbrite/client";
 import {
@@ -16,15 +16,6 @@ import type { FormState } from "@/lib/http/form-state";
 
 const NOT_ALLOWED = "Only owners and admins can manage the Eventbrite connection.";
 
-async function asAdmin<T>(fn: Parameters<typeof withMember<T>>[0]): Promise<T | { error: string }> {
-  try {
-    return await withMember(fn, { roles: ADMIN_ROLES });
-  } catch (error) {
-    if (error instanceof NotAuthorizedError) return { error: NOT_ALLOWED };
-    throw error;
-  }
-}
-
 /** Connect: to Eventbrite's authorisation, with a state signed for this member and workspace. */
 export async function connectTicketingAction(): Promise<void> {
   const ctx = await requireMember();
@@ -38,10 +29,13 @@ export async function connectTicketingAction(): Promise<void> {
 }
 
 export async function disconnectTicketingAction(_prev: FormState): Promise<FormState> {
-  const member = await asAdmin(async (_db, ctx) => ({
-    workspaceId: ctx.workspace.workspaceId,
-    userId: ctx.userId,
-  }));
+  const member = await withAdmin(
+    async (_db, ctx) => ({
+      workspaceId: ctx.workspace.workspaceId,
+      userId: ctx.userId,
+    }),
+    NOT_ALLOWED,
+  );
   // the service door: the token is service-only (attack 7); the flow checks the role again
   const result = "error" in member ? member : await withService((db) => disconnectTicketing(db, member));
   redirect("error" in result ? "/settings/ticketing?error=disconnect" : "/settings/ticketing?disconnected=1");
@@ -49,8 +43,9 @@ export async function disconnectTicketingAction(_prev: FormState): Promise<FormS
 
 export async function setAutoSubscribeAction(_prev: FormState, form: FormData): Promise<FormState> {
   const enabled = form.get("auto_subscribe_attendees") === "on";
-  const result = await asAdmin((db, ctx) =>
-    setAutoSubscribeAttendees(db, { workspaceId: ctx.workspace.workspaceId, enabled }),
+  const result = await withAdmin(
+    (db, ctx) => setAutoSubscribeAttendees(db, { workspaceId: ctx.workspace.workspaceId, enabled }),
+    NOT_ALLOWED,
   );
   if ("error" in result) return { message: result.error };
   return {
@@ -62,7 +57,7 @@ export async function setAutoSubscribeAction(_prev: FormState, form: FormData): 
 
 /** Manual re-sync: the signed-in admin's workspace, historical rules (no auto-subscribe). */
 export async function syncTicketingAction(_prev: FormState): Promise<FormState> {
-  const workspace = await asAdmin(async (_db, ctx) => ({ id: ctx.workspace.workspaceId }));
+  const workspace = await withAdmin(async (_db, ctx) => ({ id: ctx.workspace.workspaceId }), NOT_ALLOWED);
   if ("error" in workspace) return { message: workspace.error };
   const result = await runTicketingSync(workspace.id);
   if ("error" in result) return { message: result.error };

@@ -2,13 +2,13 @@
 
 import { redirect } from "next/navigation";
 import { revalidatePath } from "next/cache";
-import { ADMIN_ROLES, NotAuthorizedError, withMember } from "@/lib/auth/context";
+import { withAdmin } from "@/lib/auth/context";
 import { isUuid } from "@/lib/ids/uuid";
 import { fieldErrors, type FormState } from "@/lib/http/form-state";
 import { createWebhookEndpoint } from "@/lib/webhooks/outbound/create-webhook-endpoint";
 import { replayWebhookDelivery, sendWebhookTestEvent } from "@/lib/webhooks/outbound/replay-webhook-delivery";
 import { rotateWebhookSecret } from "@/lib/webhooks/outbound/rotate-webhook-secret";
-import { webhookEndpointSchema } from "@/lib/webhooks/outbound/schemas";
+import { webhookEndpointSchema, type WebhookEndpointInput } from "@/lib/webhooks/outbound/schemas";
 import {
   deleteWebhookEndpoint,
   updateWebhookEndpoint,
@@ -22,37 +22,34 @@ export interface EndpointFormState extends FormState {
 
 const NOT_ALLOWED = "Only owners and admins can manage webhooks.";
 
-function endpointValues(form: FormData) {
-  return {
+/** The endpoint form parsed, or its state with the errors and the values to show again. */
+function parseEndpoint(
+  form: FormData,
+): { input: WebhookEndpointInput; kept: Record<string, string> } | { state: EndpointFormState } {
+  const values = {
     url: String(form.get("url") ?? ""),
     description: String(form.get("description") ?? ""),
     eventTypes: form.getAll("eventTypes").map(String),
     enabled: form.get("enabled") === "on",
   };
-}
-
-/** Runs a member's webhook change as an owner or admin; a member gets the refusal as the form's message. */
-async function asAdmin<T>(fn: Parameters<typeof withMember<T>>[0]): Promise<T | { error: string }> {
-  try {
-    return await withMember(fn, { roles: ADMIN_ROLES });
-  } catch (error) {
-    if (error instanceof NotAuthorizedError) return { error: NOT_ALLOWED };
-    throw error;
-  }
+  const kept = { url: values.url, description: values.description };
+  const parsed = webhookEndpointSchema.safeParse(values);
+  return parsed.success
+    ? { input: parsed.data, kept }
+    : { state: { errors: fieldErrors(parsed.error), values: kept } };
 }
 
 export async function createEndpointAction(
   _prev: EndpointFormState,
   form: FormData,
 ): Promise<EndpointFormState> {
-  const values = endpointValues(form);
-  const parsed = webhookEndpointSchema.safeParse(values);
-  const kept = { url: values.url, description: values.description };
-  if (!parsed.success) return { errors: fieldErrors(parsed.error), values: kept };
-  const result = await asAdmin((db, ctx) =>
-    createWebhookEndpoint(db, { ...parsed.data, workspaceId: ctx.workspace.workspaceId }),
+  const parsed = parseEndpoint(form);
+  if ("state" in parsed) return parsed.state;
+  const result = await withAdmin(
+    (db, ctx) => createWebhookEndpoint(db, { ...parsed.input, workspaceId: ctx.workspace.workspaceId }),
+    NOT_ALLOWED,
   );
-  if ("error" in result) return { message: result.error, values: kept };
+  if ("error" in result) return { message: result.error, values: parsed.kept };
   revalidatePath("/settings/webhooks");
   return {
     secret: result.data.secret,
@@ -66,15 +63,16 @@ export async function updateEndpointAction(
   _prev: EndpointFormState,
   form: FormData,
 ): Promise<EndpointFormState> {
-  const values = endpointValues(form);
-  const parsed = webhookEndpointSchema.safeParse(values);
-  const kept = { url: values.url, description: values.description };
-  if (!parsed.success) return { errors: fieldErrors(parsed.error), values: kept };
-  if (!isUuid(endpointId)) return { message: "This endpoint does not exist.", values: kept };
-  const result = await asAdmin((db, ctx) =>
-    updateWebhookEndpoint(db, { ...parsed.data, workspaceId: ctx.workspace.workspaceId, endpointId }),
-  );
-  if ("error" in result) return { message: result.error, values: kept };
+  const parsed = parseEndpoint(form);
+  if ("state" in parsed) return parsed.state;
+  const result = isUuid(endpointId)
+    ? await withAdmin(
+        (db, ctx) =>
+          updateWebhookEndpoint(db, { ...parsed.input, workspaceId: ctx.workspace.workspaceId, endpointId }),
+        NOT_ALLOWED,
+      )
+    : { error: "This endpoint does not exist." };
+  if ("error" in result) return { message: result.error, values: parsed.kept };
   revalidatePath(`/settings/webhooks/${endpointId}`);
   return { success: "Endpoint saved." };
 }
@@ -85,8 +83,9 @@ export async function rotateSecretAction(
 ): Promise<EndpointFormState> {
   const endpointId = String(form.get("endpointId") ?? "");
   if (!isUuid(endpointId)) return { message: "This endpoint does not exist." };
-  const result = await asAdmin((db, ctx) =>
-    rotateWebhookSecret(db, { workspaceId: ctx.workspace.workspaceId, endpointId }),
+  const result = await withAdmin(
+    (db, ctx) => rotateWebhookSecret(db, { workspaceId: ctx.workspace.workspaceId, endpointId }),
+    NOT_ALLOWED,
   );
   if ("error" in result) return { message: result.error };
   return {
@@ -98,8 +97,9 @@ export async function rotateSecretAction(
 export async function deleteEndpointAction(_prev: FormState, form: FormData): Promise<FormState> {
   const endpointId = String(form.get("endpointId") ?? "");
   const result = isUuid(endpointId)
-    ? await asAdmin((db, ctx) =>
-        deleteWebhookEndpoint(db, { workspaceId: ctx.workspace.workspaceId, endpointId }),
+    ? await withAdmin(
+        (db, ctx) => deleteWebhookEndpoint(db, { workspaceId: ctx.workspace.workspaceId, endpointId }),
+        NOT_ALLOWED,
       )
     : { error: "This endpoint does not exist." };
   if ("error" in result) return { message: result.error };
@@ -109,7 +109,7 @@ export async function deleteEndpointAction(_prev: FormState, form: FormData): Pr
 export async function sendTestEventAction(_prev: FormState, form: FormData): Promise<FormState> {
   const endpointId = String(form.get("endpointId") ?? "");
   if (!isUuid(endpointId)) return { message: "This endpoint does not exist." };
-  const result = await asAdmin((db) => sendWebhookTestEvent(db, { endpointId }));
+  const result = await withAdmin((db) => sendWebhookTestEvent(db, { endpointId }), NOT_ALLOWED);
   if ("error" in result) return { message: result.error };
   revalidatePath(`/settings/webhooks/${endpointId}`);
   return { success: "Test event queued: it appears in the log below within seconds." };
@@ -119,7 +119,7 @@ export async function replayDeliveryAction(_prev: FormState, form: FormData): Pr
   const deliveryId = String(form.get("deliveryId") ?? "");
   const endpointId = String(form.get("endpointId") ?? "");
   if (!isUuid(deliveryId)) return { message: "This delivery does not exist." };
-  const result = await asAdmin((db) => replayWebhookDelivery(db, { deliveryId }));
+  const result = await withAdmin((db) => replayWebhookDelivery(db, { deliveryId }), NOT_ALLOWED);
   if ("error" in result) return { message: result.error };
   if (isUuid(endpointId)) revalidatePath(`/settings/webhooks/${endpointId}`);
   return { success: "Delivery queued again, with the same webhook-id." };
