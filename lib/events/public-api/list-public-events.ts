@@ -16,6 +16,9 @@ export interface PublicEvent {
   display_price: string;
   eventbrite_url: string | null;
   rsvp_url: string | null;
+  /** issue 16: seats and seats left; both null when the event has no capacity */
+  capacity: number | null;
+  remaining_seats: number | null;
 }
 
 interface Row {
@@ -30,6 +33,8 @@ interface Row {
   ticket_class_count: number;
   eventbrite_url: string | null;
   external_event_id: string | null;
+  capacity: number | null;
+  taken: number;
 }
 
 /**
@@ -63,8 +68,11 @@ export async function authenticateApiKey(
 export async function listPublicEvents(db: Db, input: { workspaceId: string }): Promise<PublicEvent[]> {
   const rows = await db<Row[]>`
     select id, coalesce(website_title, name) as title, coalesce(website_description, description) as description,
-           location, start_time, end_time, timezone, ticket_price, ticket_class_count, eventbrite_url, external_event_id
-    from public.events
+           location, start_time, end_time, timezone, ticket_price, ticket_class_count, eventbrite_url, external_event_id,
+           capacity, case when capacity is null then 0 else (
+             select count(*)::int from public.event_registrations r where r.event_id = e.id and r.status = 'registered'
+           ) end as taken
+    from public.events e
     where workspace_id = ${input.workspaceId} and is_published and end_time > now()
     order by start_time asc nulls last, id`;
   const base = appUrl();
@@ -81,5 +89,7 @@ export async function listPublicEvents(db: Db, input: { workspaceId: string }): 
     display_price: displayPrice(e.ticket_price, e.ticket_class_count),
     eventbrite_url: e.eventbrite_url,
     rsvp_url: e.external_event_id ? null : `${base}/rsvp/${e.id}`,
+    capacity: e.capacity,
+    remaining_seats: e.capacity === null ? null : Math.max(0, e.capacity - e.taken),
   }));
 }

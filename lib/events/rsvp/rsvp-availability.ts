@@ -1,7 +1,7 @@
 import type { Db } from "@/lib/db/doors";
 import type { EventRow } from "../event-row";
 
-export type RsvpRefusal = "not_found" | "unpublished" | "past" | "ticketing";
+export type RsvpRefusal = "not_found" | "unpublished" | "past" | "ticketing" | "full";
 
 export type RsvpAvailability =
   { ok: true; event: EventRow } | { ok: false; reason: RsvpRefusal; eventbriteUrl?: string | null };
@@ -32,4 +32,5 @@ export const REFUSAL_MESSAGES: Record<RsvpRefusal, string> = {
   unpublished: "This event is not open for registration.",
   past: "This event has already started, so registration is closed.",
   ticketing: "Registration for this event happens on Eventbrite.",
+  full: "This event is full: no seats are left.",
 };
