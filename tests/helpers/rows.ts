@@ -130,6 +130,18 @@ export const TABLES: Record<string, TableShape> = {
     links: { automation_id: "automations", contact_id: "contacts" },
     change: { error: "changed" },
   },
+  // issue 16: privacy requests
+  privacy_salts: {
+    fields: () => ({ salt: randomBytes(32) }),
+    key: ["workspace_id"],
+    change: { salt: randomBytes(32) },
+  },
+  erased_addresses: {
+    fields: () => ({ address_hash: hex64() }),
+    key: ["workspace_id", "address_hash"],
+    change: { erased_at: PAST },
+  },
+  privacy_requests: { fields: () => ({ kind: "export" }), change: { kind: "erase" } },
 };
 
 /** A valid, not yet inserted row of `table` in `ws`; its parents are inserted (as superuser). */
