@@ -19,7 +19,7 @@ export async function signInAction(_prev: FormState, form: FormData): Promise<Fo
   if ("error" in result)
     return { message: result.error ?? INVALID_CREDENTIALS, values: { email: parsed.data.email } };
   if (!supabaseConfigured()) await startLocalSession({ id: result.data.userId, email: result.data.email });
-  redirect("/contacts");
+  redirect("/");
 }
 
 export async function signUpAction(_prev: FormState, form: FormData): Promise<FormState> {
@@ -32,7 +32,7 @@ export async function signUpAction(_prev: FormState, form: FormData): Promise<Fo
     : await withService((db) => signUpLocal(db, parsed.data));
   if ("error" in result) return { message: result.error ?? EMAIL_TAKEN, values };
   if (!supabaseConfigured()) await startLocalSession({ id: result.data.userId, email: result.data.email });
-  redirect("/contacts");
+  redirect("/");
 }
 
 export async function signOutAction(): Promise<void> {

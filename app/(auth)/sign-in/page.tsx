@@ -6,7 +6,7 @@ import { currentMember } from "@/lib/auth/context";
 export const metadata: Metadata = { title: "Sign in" };
 
 export default async function SignInPage() {
-  if (await currentMember()) redirect("/contacts");
+  if (await currentMember()) redirect("/");
   return (
     <main className="auth-page">
       <div className="card">
