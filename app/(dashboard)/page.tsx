@@ -142,30 +142,32 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
             unit="submissions"
           />
           {formTotals.length > 0 && (
-            <table className="data" aria-label="Form conversion">
-              <thead>
-                <tr>
-                  <th scope="col">Form</th>
-                  <th scope="col">Stored</th>
-                  <th scope="col">Staged</th>
-                  <th scope="col">Verified</th>
-                  <th scope="col">Conversion</th>
-                </tr>
-              </thead>
-              <tbody>
-                {formTotals.map((f) => (
-                  <tr key={f.id}>
-                    <th scope="row">
-                      <Link href={`/forms/${f.id}`}>{f.name}</Link>
-                    </th>
-                    <td>{f.submissions}</td>
-                    <td>{f.staged}</td>
-                    <td>{f.verified}</td>
-                    <td>{f.staged ? `${Math.round((f.verified / f.staged) * 100)}%` : "—"}</td>
+            <div style={{ overflowX: "auto" }}>
+              <table className="data" aria-label="Form conversion">
+                <thead>
+                  <tr>
+                    <th scope="col">Form</th>
+                    <th scope="col">Stored</th>
+                    <th scope="col">Staged</th>
+                    <th scope="col">Verified</th>
+                    <th scope="col">Conversion</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {formTotals.map((f) => (
+                    <tr key={f.id}>
+                      <th scope="row">
+                        <Link href={`/forms/${f.id}`}>{f.name}</Link>
+                      </th>
+                      <td>{f.submissions}</td>
+                      <td>{f.staged}</td>
+                      <td>{f.verified}</td>
+                      <td>{f.staged ? `${Math.round((f.verified / f.staged) * 100)}%` : "—"}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
           )}
         </section>
         <section className="card" aria-labelledby="money-heading">

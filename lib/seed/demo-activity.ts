@@ -45,6 +45,21 @@ export async function seedDemoForms(db: Db, c: Ctx): Promise<void> {
     };
   });
   await db`insert into public.form_submissions ${db(submissions)}`;
+  // each verified submission was staged first; the verify link consumed its pending row
+  const consumed = submissions
+    .filter((x) => x.submission_type === "verified_email")
+    .map((x) => ({
+      workspace_id: ws,
+      form_id: x.form_id,
+      email: x.payload.email,
+      payload: x.payload,
+      token: hex(),
+      created_at: new Date(x.created_at.getTime() - 3_600_000),
+    }));
+  if (consumed.length) {
+    await db`insert into public.pending_form_submissions ${db(consumed)}`;
+    await db`delete from public.pending_form_submissions where token = any(${consumed.map((x) => x.token)})`;
+  }
   // staged: existing contacts wrote again and have not clicked the link yet (or never did)
   const staged = c.contacts
     .filter(() => c.rnd.chance(0.06))
