@@ -33,7 +33,7 @@ async function run(baseUrl: string) {
                  (array['manual','form','import','ticketing','payproc','event'])[1 + g % 6],
                  g % 2 = 0, case when g % 7 = 0 then now() end,
                  now() - (g % 120) * interval '1 day' - (g % 86400) * interval '1 second'
-          from generate_series(${from}, ${Math.min(from + 100_000, CONTACTS) - 1}) g`;
+          from generate_series(${from}::int, ${Math.min(from + 100_000, CONTACTS) - 1}::int) g`;
       await sql`insert into contact_suppressions (workspace_id, contact_id, reason)
                 select ${w.id}, id, (array['bounce','complaint','manual','unsubscribe'])[1 + (abs(hashtext(id::text)) % 4)]
                 from contacts where workspace_id = ${w.id} order by id limit 20000`;

@@ -13,6 +13,7 @@ async function signUp(page: Page) {
   await page.getByLabel("Workspace name").fill("Cora's Contacts");
   await page.getByRole("button", { name: "Create account" }).click();
   await expect(page).toHaveURL(/:\d+\/$/);
+  await page.goto("/contacts");
 }
 
 test("create a contact (with inline validation), tag it, and filter the list by the tag", async ({

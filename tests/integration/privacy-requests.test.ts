@@ -5,6 +5,7 @@ import { withService, withUser } from "@/lib/db/doors";
 import { eraseContact } from "@/lib/privacy/erase-contact";
 import { exportArchive } from "@/lib/privacy/export-archive";
 import { exportContactData } from "@/lib/privacy/export-contact-data";
+import { checkoutSessionCompleted } from "@/lib/payments/checkout-session-completed";
 import { bytesOf } from "../helpers/csv";
 import { setupTestDatabase } from "../helpers/db";
 import { createWorkspace } from "../helpers/factories";
@@ -182,5 +183,45 @@ describe("issue 16: erasure (GDPR art. 17)", () => {
     const second = await run();
     if ("error" in second) throw new Error(second.error);
     expect(second.data.errors).toEqual([]);
+  });
+
+  test("a checkout by an erased address records the purchase but does not auto-subscribe the new contact, and notes why", async () => {
+    const ws = await createWorkspace(db.sql);
+    const person = await createPersonEverywhere(db.sql, ws.id);
+    await withService((tx) =>
+      eraseContact(tx, {
+        workspaceId: ws.id,
+        contactId: person.id,
+        confirmation: person.email,
+        actorUserId: null,
+      }),
+    );
+    const [connection] = await db.sql`
+      insert into payproc_connections (workspace_id, payproc_account_id, auto_subscribe_purchasers)
+      values (${ws.id}, ${`acct_${ws.id.slice(0, 8)}`}, true) returning *`;
+    const buy = (email: string, session: string) =>
+      withService((tx) =>
+        checkoutSessionCompleted(tx, {
+          connection: connection as never,
+          sessionId: session,
+          paymentIntentId: `pi_${session}`,
+          purchaser: { email, fields: { first_name: "Pia", last_name: null, phone: null } },
+          products: [
+            { payprocProductId: `prod_${session}`, name: "Mug", amountCents: 1200, currency: "usd" },
+          ],
+          purchasedAt: new Date(),
+        }),
+      );
+    const erased = await buy(person.email, `cs_test_${ws.id.slice(0, 8)}a`);
+    expect(erased).toMatchObject({ status: "recorded", subscribed: false });
+    const [c] =
+      await db.sql`select id, is_subscribed from contacts where workspace_id = ${ws.id} and email = ${person.email}`;
+    expect(c.is_subscribed).toBe(false);
+    const [note] = await db.sql`select content_text from notes where contact_id = ${c.id}`;
+    expect(note.content_text).toMatch(/^This address was erased on \d{4}-\d{2}-\d{2}/);
+    // anyone else is auto-subscribed as before
+    expect(await buy("fresh@example.test", `cs_test_${ws.id.slice(0, 8)}b`)).toMatchObject({
+      subscribed: true,
+    });
   });
 });
