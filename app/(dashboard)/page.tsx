@@ -98,24 +98,29 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
             id="consent-share"
             title={`Email consent today (${d.consent.total.toLocaleString("en-US")} contacts)`}
             parts={[
-              { key: "subscribed", label: "Subscribed", value: d.consent.subscribed, href: "/contacts" },
+              {
+                key: "subscribed",
+                label: "Subscribed",
+                value: d.consent.subscribed,
+                href: "/contacts?emailStatus=subscribed",
+              },
               {
                 key: "not_opted_in",
                 label: "Not opted in",
                 value: d.consent.not_opted_in,
-                href: "/contacts",
+                href: "/contacts?emailStatus=not_opted_in",
               },
               {
                 key: "unsubscribed",
                 label: "Unsubscribed",
                 value: d.consent.unsubscribed,
-                href: "/contacts",
+                href: "/contacts?emailStatus=unsubscribed",
               },
               {
                 key: "suppressed",
                 label: "Suppressed (bounce, complaint, blocked)",
                 value: d.consent.suppressed,
-                href: "/contacts",
+                href: "/contacts?emailStatus=suppressed",
               },
             ]}
           />

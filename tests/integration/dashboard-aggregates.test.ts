@@ -2,6 +2,7 @@ import { describe, expect, test } from "vitest";
 import { withUser } from "@/lib/db/doors";
 import { periodOf } from "@/lib/dashboard/dashboard-period";
 import { getDashboard } from "@/lib/dashboard/get-dashboard";
+import { getContacts } from "@/lib/contacts/get-contacts";
 import { setupTestDatabase } from "../helpers/db";
 import { createWorkspace, type TestWorkspace } from "../helpers/factories";
 
@@ -106,6 +107,15 @@ describe("issue 16: home dashboard aggregates", () => {
              count(*) filter (where k = 'unsubscribed')::int as unsubscribed, count(*) filter (where k = 'suppressed')::int as suppressed,
              count(*)::int as total from c`;
       expect(dash.consent).toEqual(consent);
+      // each share links to the contact list filtered by that status: the same number of rows
+      for (const emailStatus of ["subscribed", "not_opted_in", "unsubscribed", "suppressed"] as const) {
+        const list = await withUser(ws.owner.claims, (tx) =>
+          getContacts(tx, { workspaceId: ws.id, emailStatus, pageSize: 100 }),
+        );
+        if ("error" in list) throw new Error(list.error);
+        expect(list.total, emailStatus).toBe(consent[emailStatus]);
+        expect(list.data.length, emailStatus).toBe(Math.min(100, consent[emailStatus]));
+      }
 
       const forms = await db.sql`
       with f as (
