@@ -166,12 +166,9 @@ function orderBy(db: Db, q: ContactsQuery): Fragment {
 
 /**
  * The home dashboard's consent share as a list filter (issue 16): 'suppressed' is a hard
- * suppression (bounce, complaint, manual), whatever the consent; the other statuses are spec
- * 3.4's priorities 3 to 5 among the contacts without one.
+ * suppression (bounce, complaint, manual; kept on the row as email_suppressed), whatever the
+ * consent; the other statuses are spec 3.4's priorities 3 to 5 among the contacts without one.
  */
 function emailStatusCondition(db: Db, status: NonNullable<ContactsQuery["emailStatus"]>): Fragment {
-  const hard = db`exists (select 1 from public.contact_suppressions s
-    where s.contact_id = c.id and s.reason in ('bounce', 'complaint', 'manual'))`;
-  if (status === "suppressed") return hard;
-  return db`public.contact_email_status(c.is_subscribed, c.unsubscribed_at) = ${status} and not ${hard}`;
+  return db`public.contact_email_status(c.is_subscribed, c.unsubscribed_at, c.email_suppressed) = ${status}`;
 }

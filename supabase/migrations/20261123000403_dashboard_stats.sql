@@ -15,12 +15,17 @@ create table public.contact_daily_counts (
   primary key (workspace_id, day, source, shard)
 );
 
--- Contacts per email consent status (spec 3.4, priorities 3 to 5): 'unsubscribed'
--- (unsubscribed_at set), 'subscribed' (is_subscribed), 'not_opted_in' (otherwise).
--- Suppressions (priorities 1 and 2) are read from contact_suppressions, a small table.
+-- Whether the contact has a hard suppression ('bounce', 'complaint' or 'manual': no email at
+-- all, spec 8.3), kept on the row by the trigger on contact_suppressions below, so that the
+-- consent share (and the list filter behind it) never join the suppressions.
+alter table public.contacts add column email_suppressed boolean not null default false;
+
+-- Contacts per email status, the consent share: 'suppressed' (a hard suppression, whatever
+-- the consent), then spec 3.4's priorities 3 to 5: 'unsubscribed' (unsubscribed_at set),
+-- 'subscribed' (is_subscribed), 'not_opted_in' (otherwise).
 create table public.contact_status_counts (
   workspace_id uuid not null references public.workspaces (id) on delete cascade,
-  status text not null check (status in ('subscribed', 'not_opted_in', 'unsubscribed')),
+  status text not null check (status in ('subscribed', 'not_opted_in', 'unsubscribed', 'suppressed')),
   shard smallint not null default 0,
   n bigint not null default 0,
   primary key (workspace_id, status, shard)
@@ -68,13 +73,85 @@ create policy contact_status_counts_select_members on public.contact_status_coun
 create policy form_daily_counts_select_members on public.form_daily_counts for select to authenticated
   using (workspace_id in (select public.user_workspace_ids()));
 
-create or replace function public.contact_email_status(is_subscribed boolean, unsubscribed_at timestamptz)
-returns text language sql immutable
+create or replace function public.contact_email_status(
+  is_subscribed boolean, unsubscribed_at timestamptz, email_suppressed boolean
+) returns text language sql immutable
 set search_path = ''
 as $$
-  select case when unsubscribed_at is not null then 'unsubscribed'
+  select case when email_suppressed then 'suppressed' when unsubscribed_at is not null then 'unsubscribed'
               when is_subscribed then 'subscribed' else 'not_opted_in' end
 $$;
+
+-- contacts_before_write (spec 4.15 getContactById's last modifier) as before, except that a
+-- write changing nothing but email_suppressed (the trigger below: a bounce, a complaint, an
+-- administrator's block) is not an edit of the contact and keeps its modifier and time.
+create or replace function public.contacts_before_write() returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  new.email := lower(btrim(new.email));
+  if tg_op = 'INSERT' then
+    new.created_by := coalesce(new.created_by, (select auth.uid()));
+    new.updated_by := coalesce(new.updated_by, new.created_by);
+  elsif new.email_suppressed is distinct from old.email_suppressed
+    -- (search_text is generated: not yet computed in a BEFORE trigger's new row)
+    and to_jsonb(new) - array['email_suppressed', 'updated_at', 'updated_by', 'search_text']
+      = to_jsonb(old) - array['email_suppressed', 'updated_at', 'updated_by', 'search_text'] then
+    new.updated_by := old.updated_by;
+    new.updated_at := old.updated_at;
+  else
+    new.updated_by := (select auth.uid());
+    new.updated_at := now();
+  end if;
+  return new;
+end
+$$;
+
+-- Keeps contacts.email_suppressed: for the contacts whose hard suppressions changed in the
+-- statement, whether one is left. A contact being deleted (the cascade) is already gone.
+create or replace function public.contact_suppressions_flag() returns trigger
+language plpgsql security definer
+set search_path = ''
+as $$
+declare
+  ids uuid[];
+begin
+  if tg_op = 'INSERT' then
+    ids := array(select distinct contact_id from new_rows where reason in ('bounce', 'complaint', 'manual'));
+  elsif tg_op = 'DELETE' then
+    ids := array(select distinct contact_id from old_rows where reason in ('bounce', 'complaint', 'manual'));
+  else
+    ids := array(select contact_id from old_rows union select contact_id from new_rows);
+  end if;
+  if cardinality(ids) = 0 then
+    return null;
+  end if;
+  update public.contacts c set email_suppressed = h.hard
+  from (
+    select i.id, exists (select 1 from public.contact_suppressions s
+                         where s.contact_id = i.id and s.reason in ('bounce', 'complaint', 'manual')) as hard
+    from unnest(ids) as i(id)
+  ) h
+  where c.id = h.id and c.email_suppressed is distinct from h.hard;
+  return null;
+end
+$$;
+
+create trigger contact_suppressions_flag_insert after insert on public.contact_suppressions
+  referencing new table as new_rows
+  for each statement execute function public.contact_suppressions_flag();
+create trigger contact_suppressions_flag_delete after delete on public.contact_suppressions
+  referencing old table as old_rows
+  for each statement execute function public.contact_suppressions_flag();
+create trigger contact_suppressions_flag_update after update on public.contact_suppressions
+  referencing old table as old_rows new table as new_rows
+  for each statement execute function public.contact_suppressions_flag();
+
+-- what exists already (before the counters' triggers exist, which count from the rows below)
+update public.contacts c set email_suppressed = true
+where exists (select 1 from public.contact_suppressions s
+              where s.contact_id = c.id and s.reason in ('bounce', 'complaint', 'manual'));
 
 -- Adds signed deltas: to contact_daily_counts where day is set, to contact_status_counts
 -- where status is set; in key order, so concurrent statements lock counters in one order. A
@@ -115,13 +192,13 @@ begin
     perform public.contact_stats_add(array_agg(workspace_id), array_agg(day), array_agg(source),
                                      array_agg(status), array_agg(n))
     from (select workspace_id, (created_at at time zone 'UTC')::date as day, source,
-                 public.contact_email_status(is_subscribed, unsubscribed_at) as status, count(*) as n
+                 public.contact_email_status(is_subscribed, unsubscribed_at, email_suppressed) as status, count(*) as n
           from new_rows group by 1, 2, 3, 4) d;
   elsif tg_op = 'DELETE' then
     perform public.contact_stats_add(array_agg(workspace_id), array_agg(day), array_agg(source),
                                      array_agg(status), array_agg(-n))
     from (select workspace_id, (created_at at time zone 'UTC')::date as day, source,
-                 public.contact_email_status(is_subscribed, unsubscribed_at) as status, count(*) as n
+                 public.contact_email_status(is_subscribed, unsubscribed_at, email_suppressed) as status, count(*) as n
           from old_rows group by 1, 2, 3, 4) d;
   else
     perform public.contact_stats_add(array_agg(workspace_id), array_agg(day), array_agg(source),
@@ -130,9 +207,9 @@ begin
       with c as (
         select o.workspace_id,
                (o.created_at at time zone 'UTC')::date as old_day, o.source as old_source,
-               public.contact_email_status(o.is_subscribed, o.unsubscribed_at) as old_status,
+               public.contact_email_status(o.is_subscribed, o.unsubscribed_at, o.email_suppressed) as old_status,
                (r.created_at at time zone 'UTC')::date as new_day, r.source as new_source,
-               public.contact_email_status(r.is_subscribed, r.unsubscribed_at) as new_status
+               public.contact_email_status(r.is_subscribed, r.unsubscribed_at, r.email_suppressed) as new_status
         from old_rows o join new_rows r on r.id = o.id
       ), m as (
         select *, (old_day, old_source) is distinct from (new_day, new_source) as moved,
@@ -194,7 +271,7 @@ create trigger pending_form_submissions_stats after insert on public.pending_for
 insert into public.contact_daily_counts (workspace_id, day, source, n)
 select workspace_id, (created_at at time zone 'UTC')::date, source, count(*) from public.contacts group by 1, 2, 3;
 insert into public.contact_status_counts (workspace_id, status, n)
-select workspace_id, public.contact_email_status(is_subscribed, unsubscribed_at), count(*)
+select workspace_id, public.contact_email_status(is_subscribed, unsubscribed_at, email_suppressed), count(*)
 from public.contacts group by 1, 2;
 insert into public.form_daily_counts (workspace_id, form_id, day, submissions, verified)
 select workspace_id, form_id, (created_at at time zone 'UTC')::date, count(*),

@@ -54,6 +54,17 @@ async function randomWorkspace(seed: number): Promise<TestWorkspace> {
                  values (${ws.id}, ${id}, ${pick(["bounce", "complaint", "manual", "unsubscribe"])})
                  on conflict do nothing`;
 
+  // lifted suppressions clear the flag; deleted suppressed contacts leave no count behind
+  await db.sql`delete from contact_suppressions where workspace_id = ${ws.id} and reason in ('bounce', 'manual')
+               and contact_id = any(${alive.filter(() => r() < 0.3)})`;
+  await db.sql`delete from contacts where id = any(${alive.filter(() => r() < 0.05)})`;
+  await db.sql`update contacts set unsubscribed_at = now(), is_subscribed = false
+               where workspace_id = ${ws.id} and email_suppressed and id = any(${alive.filter(() => r() < 0.5)})`;
+  alive.splice(
+    0,
+    alive.length,
+    ...(await db.sql`select id from contacts where workspace_id = ${ws.id}`).map((c) => c.id),
+  );
   const forms = await db.sql`insert into forms ${db.sql([
     { workspace_id: ws.id, name: "A" },
     { workspace_id: ws.id, name: "B" },
