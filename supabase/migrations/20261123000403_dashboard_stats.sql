@@ -4,8 +4,8 @@
 -- by the writing backend, so concurrent writers of one workspace rarely wait on one row.
 -- Days are UTC dates.
 
--- New contacts per day and source (the "contacts over time by source" chart). A deleted
--- contact leaves its day's count; a changed source moves it.
+-- New contacts per day and source (the "contacts over time by source" chart), of the contacts
+-- that exist: a deleted contact is taken off its day, a changed source moves it.
 create table public.contact_daily_counts (
   workspace_id uuid not null references public.workspaces (id) on delete cascade,
   day date not null,
