@@ -54,6 +54,7 @@ test("issue 16: the demo's owner lands on charts, exports and erases a contact, 
   await shot(page, "contact-privacy");
   await page.getByRole("button", { name: "Erase this contact" }).click();
   await expect(page).toHaveURL(/\/contacts\?erased=1$/);
+  await expect(page.getByText(/^The contact was erased\./)).toBeVisible();
   const left = await withAppDb(
     (sql) => sql`select 1 from contacts where id = ${contact.id} or email = ${contact.email}`,
   );
