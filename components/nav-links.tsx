@@ -4,6 +4,7 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 
 const LINKS = [
+  { href: "/", label: "Home" },
   { href: "/contacts", label: "Contacts" },
   { href: "/forms", label: "Forms" },
   { href: "/events", label: "Events" },
@@ -20,7 +21,12 @@ export function NavLinks() {
     <ul>
       {LINKS.map((link) => (
         <li key={link.href}>
-          <Link href={link.href} aria-current={pathname.startsWith(link.href) ? "page" : undefined}>
+          <Link
+            href={link.href}
+            aria-current={
+              (link.href === "/" ? pathname === "/" : pathname.startsWith(link.href)) ? "page" : undefined
+            }
+          >
             {link.label}
           </Link>
         </li>

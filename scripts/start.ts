@@ -55,7 +55,8 @@ async function main() {
   const [{ n }] = await sql`select count(*)::int as n from public.workspaces`;
   if (embedded && n === 0 && process.env.SEED_DEMO !== "0") {
     const password = randomBytes(9).toString("base64url");
-    const { email } = await withService((db) => seedDemo(db, password));
+    const { email, memberEmail } = await withService((db) => seedDemo(db, password));
+    console.log(`  Demo workspace seeded; a second member, ${memberEmail}, has the same password.`);
     await writeFile(path.join(dataDir, "demo-credentials.json"), JSON.stringify({ email, password }), {
       mode: 0o600,
     });

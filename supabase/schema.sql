@@ -153,6 +153,123 @@ end
 $$;
 
 --
+-- Name: contact_email_status(boolean, timestamp with time zone, boolean); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.contact_email_status(is_subscribed boolean, unsubscribed_at timestamp with time zone, email_suppressed boolean) RETURNS text
+    LANGUAGE sql IMMUTABLE
+    SET search_path TO ''
+    AS $$
+  select case when email_suppressed then 'suppressed' when unsubscribed_at is not null then 'unsubscribed'
+              when is_subscribed then 'subscribed' else 'not_opted_in' end
+$$;
+
+--
+-- Name: contact_stats_add(uuid[], date[], text[], text[], bigint[]); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.contact_stats_add(workspace_ids uuid[], days date[], sources text[], statuses text[], deltas bigint[]) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  with d as (
+    select * from unnest(workspace_ids, days, sources, statuses, deltas) as d(workspace_id, day, source, status, delta)
+    where exists (select 1 from public.workspaces w where w.id = d.workspace_id)
+  ), daily as (
+    insert into public.contact_daily_counts as cc (workspace_id, day, source, shard, n)
+    select workspace_id, day, source, pg_backend_pid() % 16, sum(delta) from d
+    where day is not null group by 1, 2, 3 having sum(delta) <> 0 order by 1, 2, 3
+    on conflict (workspace_id, day, source, shard) do update set n = cc.n + excluded.n
+  )
+  insert into public.contact_status_counts as sc (workspace_id, status, shard, n)
+  select workspace_id, status, pg_backend_pid() % 16, sum(delta) from d
+  where status is not null group by 1, 2 having sum(delta) <> 0 order by 1, 2
+  on conflict (workspace_id, status, shard) do update set n = sc.n + excluded.n;
+end
+$$;
+
+--
+-- Name: contact_stats_after_write(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.contact_stats_after_write() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  if tg_op = 'INSERT' then
+    perform public.contact_stats_add(array_agg(workspace_id), array_agg(day), array_agg(source),
+                                     array_agg(status), array_agg(n))
+    from (select workspace_id, (created_at at time zone 'UTC')::date as day, source,
+                 public.contact_email_status(is_subscribed, unsubscribed_at, email_suppressed) as status, count(*) as n
+          from new_rows group by 1, 2, 3, 4) d;
+  elsif tg_op = 'DELETE' then
+    perform public.contact_stats_add(array_agg(workspace_id), array_agg(day), array_agg(source),
+                                     array_agg(status), array_agg(-n))
+    from (select workspace_id, (created_at at time zone 'UTC')::date as day, source,
+                 public.contact_email_status(is_subscribed, unsubscribed_at, email_suppressed) as status, count(*) as n
+          from old_rows group by 1, 2, 3, 4) d;
+  else
+    perform public.contact_stats_add(array_agg(workspace_id), array_agg(day), array_agg(source),
+                                     array_agg(status), array_agg(delta))
+    from (
+      with c as (
+        select o.workspace_id,
+               (o.created_at at time zone 'UTC')::date as old_day, o.source as old_source,
+               public.contact_email_status(o.is_subscribed, o.unsubscribed_at, o.email_suppressed) as old_status,
+               (r.created_at at time zone 'UTC')::date as new_day, r.source as new_source,
+               public.contact_email_status(r.is_subscribed, r.unsubscribed_at, r.email_suppressed) as new_status
+        from old_rows o join new_rows r on r.id = o.id
+      ), m as (
+        select *, (old_day, old_source) is distinct from (new_day, new_source) as moved,
+               old_status is distinct from new_status as restated
+        from c where (old_day, old_source, old_status) is distinct from (new_day, new_source, new_status)
+      )
+      select workspace_id, case when moved then old_day end as day, case when moved then old_source end as source,
+             case when restated then old_status end as status, -1::bigint as delta from m
+      union all
+      select workspace_id, case when moved then new_day end, case when moved then new_source end,
+             case when restated then new_status end, 1 from m
+    ) d;
+  end if;
+  return null;
+end
+$$;
+
+--
+-- Name: contact_suppressions_flag(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.contact_suppressions_flag() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  ids uuid[];
+begin
+  if tg_op = 'INSERT' then
+    ids := array(select distinct contact_id from new_rows where reason in ('bounce', 'complaint', 'manual'));
+  elsif tg_op = 'DELETE' then
+    ids := array(select distinct contact_id from old_rows where reason in ('bounce', 'complaint', 'manual'));
+  else
+    ids := array(select contact_id from old_rows union select contact_id from new_rows);
+  end if;
+  if cardinality(ids) = 0 then
+    return null;
+  end if;
+  update public.contacts c set email_suppressed = h.hard
+  from (
+    select i.id, exists (select 1 from public.contact_suppressions s
+                         where s.contact_id = i.id and s.reason in ('bounce', 'complaint', 'manual')) as hard
+    from unnest(ids) as i(id)
+  ) h
+  where c.id = h.id and c.email_suppressed is distinct from h.hard;
+  return null;
+end
+$$;
+
+--
 -- Name: contacts_before_write(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -165,6 +282,12 @@ begin
   if tg_op = 'INSERT' then
     new.created_by := coalesce(new.created_by, (select auth.uid()));
     new.updated_by := coalesce(new.updated_by, new.created_by);
+  elsif new.email_suppressed is distinct from old.email_suppressed
+    -- (search_text is generated: not yet computed in a BEFORE trigger's new row)
+    and to_jsonb(new) - array['email_suppressed', 'updated_at', 'updated_by', 'search_text']
+      = to_jsonb(old) - array['email_suppressed', 'updated_at', 'updated_by', 'search_text'] then
+    new.updated_by := old.updated_by;
+    new.updated_at := old.updated_at;
   else
     new.updated_by := (select auth.uid());
     new.updated_at := now();
@@ -264,6 +387,20 @@ CREATE FUNCTION public.emit_webhook_events(event_type text, events jsonb) RETURN
 $$;
 
 --
+-- Name: erased_address_hash(uuid, text); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.erased_address_hash(ws uuid, email text) RETURNS text
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select encode(sha256(s.salt || convert_to(lower(btrim(email)), 'UTF8')), 'hex')
+  from public.privacy_salts s
+  where s.workspace_id = ws
+    and ((select auth.uid()) is null or ws in (select public.user_workspace_ids()))
+$$;
+
+--
 -- Name: event_registrations_webhook_events(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -304,6 +441,32 @@ begin
     select c.workspace_id into new.workspace_id from public.contacts c where c.id = new.contact_id;
   end if;
   return new;
+end
+$$;
+
+--
+-- Name: form_stats_after_insert(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.form_stats_after_insert() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  if tg_table_name = 'form_submissions' then
+    insert into public.form_daily_counts as f (workspace_id, form_id, day, shard, submissions, verified)
+    select workspace_id, form_id, (created_at at time zone 'UTC')::date, pg_backend_pid() % 16,
+           count(*), count(*) filter (where submission_type = 'verified_email')
+    from new_rows group by 1, 2, 3 order by 1, 2, 3
+    on conflict (workspace_id, form_id, day, shard) do update
+      set submissions = f.submissions + excluded.submissions, verified = f.verified + excluded.verified;
+  else
+    insert into public.form_daily_counts as f (workspace_id, form_id, day, shard, staged)
+    select workspace_id, form_id, (created_at at time zone 'UTC')::date, pg_backend_pid() % 16, count(*)
+    from new_rows group by 1, 2, 3 order by 1, 2, 3
+    on conflict (workspace_id, form_id, day, shard) do update set staged = f.staged + excluded.staged;
+  end if;
+  return null;
 end
 $$;
 
@@ -628,6 +791,7 @@ CREATE TABLE public.contacts (
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     search_text text GENERATED ALWAYS AS (lower(((((((((COALESCE(email, ''::text) || ' '::text) || COALESCE(first_name, ''::text)) || ' '::text) || COALESCE(last_name, ''::text)) || ' '::text) || COALESCE(phone, ''::text)) || ' '::text) || regexp_replace(COALESCE(phone, ''::text), '[^0-9]'::text, ''::text, 'g'::text)))) STORED,
+    email_suppressed boolean DEFAULT false NOT NULL,
     CONSTRAINT contacts_birth_day_check CHECK (((birth_day >= 1) AND (birth_day <= 31))),
     CONSTRAINT contacts_birth_month_check CHECK (((birth_month >= 1) AND (birth_month <= 12))),
     CONSTRAINT contacts_birthday_paired CHECK (((birth_month IS NULL) = (birth_day IS NULL))),
@@ -896,6 +1060,30 @@ CREATE TABLE public.contact_counts (
 );
 
 --
+-- Name: contact_daily_counts; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.contact_daily_counts (
+    workspace_id uuid NOT NULL,
+    day date NOT NULL,
+    source text NOT NULL,
+    shard smallint DEFAULT 0 NOT NULL,
+    n bigint DEFAULT 0 NOT NULL
+);
+
+--
+-- Name: contact_status_counts; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.contact_status_counts (
+    workspace_id uuid NOT NULL,
+    status text NOT NULL,
+    shard smallint DEFAULT 0 NOT NULL,
+    n bigint DEFAULT 0 NOT NULL,
+    CONSTRAINT contact_status_counts_status_check CHECK ((status = ANY (ARRAY['subscribed'::text, 'not_opted_in'::text, 'unsubscribed'::text, 'suppressed'::text])))
+);
+
+--
 -- Name: contact_suppressions; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -977,6 +1165,17 @@ CREATE TABLE public.email_sends (
 );
 
 --
+-- Name: erased_addresses; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.erased_addresses (
+    workspace_id uuid NOT NULL,
+    address_hash text NOT NULL,
+    erased_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT erased_addresses_address_hash_check CHECK ((address_hash ~ '^[0-9a-f]{64}$'::text))
+);
+
+--
 -- Name: event_registrations; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1017,7 +1216,23 @@ CREATE TABLE public.events (
     last_synced_at timestamp with time zone,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    capacity integer,
+    CONSTRAINT events_capacity_positive CHECK (((capacity IS NULL) OR (capacity > 0))),
     CONSTRAINT events_end_after_start CHECK (((end_time IS NULL) OR (start_time IS NULL) OR (end_time >= start_time)))
+);
+
+--
+-- Name: form_daily_counts; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.form_daily_counts (
+    workspace_id uuid NOT NULL,
+    form_id uuid NOT NULL,
+    day date NOT NULL,
+    shard smallint DEFAULT 0 NOT NULL,
+    submissions bigint DEFAULT 0 NOT NULL,
+    staged bigint DEFAULT 0 NOT NULL,
+    verified bigint DEFAULT 0 NOT NULL
 );
 
 --
@@ -1129,6 +1344,32 @@ CREATE TABLE public.pending_form_submissions (
     ip_address inet,
     expires_at timestamp with time zone DEFAULT (now() + '24:00:00'::interval) NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+--
+-- Name: privacy_requests; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.privacy_requests (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    workspace_id uuid NOT NULL,
+    kind text NOT NULL,
+    contact_id uuid,
+    address_hash text,
+    actor_user_id uuid,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT privacy_requests_address_hash_check CHECK ((address_hash ~ '^[0-9a-f]{64}$'::text)),
+    CONSTRAINT privacy_requests_kind_check CHECK ((kind = ANY (ARRAY['export'::text, 'erase'::text])))
+);
+
+--
+-- Name: privacy_salts; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.privacy_salts (
+    workspace_id uuid NOT NULL,
+    salt bytea NOT NULL,
+    CONSTRAINT privacy_salts_salt_check CHECK ((octet_length(salt) >= 16))
 );
 
 --
@@ -1544,6 +1785,20 @@ ALTER TABLE ONLY public.contact_counts
     ADD CONSTRAINT contact_counts_pkey PRIMARY KEY (workspace_id, source, shard);
 
 --
+-- Name: contact_daily_counts contact_daily_counts_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.contact_daily_counts
+    ADD CONSTRAINT contact_daily_counts_pkey PRIMARY KEY (workspace_id, day, source, shard);
+
+--
+-- Name: contact_status_counts contact_status_counts_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.contact_status_counts
+    ADD CONSTRAINT contact_status_counts_pkey PRIMARY KEY (workspace_id, status, shard);
+
+--
 -- Name: contact_suppressions contact_suppressions_contact_reason_key; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1614,6 +1869,13 @@ ALTER TABLE ONLY public.email_sends
     ADD CONSTRAINT email_sends_pkey PRIMARY KEY (id);
 
 --
+-- Name: erased_addresses erased_addresses_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.erased_addresses
+    ADD CONSTRAINT erased_addresses_pkey PRIMARY KEY (workspace_id, address_hash);
+
+--
 -- Name: event_registrations event_registrations_external_attendee_id_key; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1647,6 +1909,13 @@ ALTER TABLE ONLY public.events
 
 ALTER TABLE ONLY public.events
     ADD CONSTRAINT events_workspace_id_id_key UNIQUE (workspace_id, id);
+
+--
+-- Name: form_daily_counts form_daily_counts_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.form_daily_counts
+    ADD CONSTRAINT form_daily_counts_pkey PRIMARY KEY (workspace_id, form_id, day, shard);
 
 --
 -- Name: form_submissions form_submissions_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -1731,6 +2000,20 @@ ALTER TABLE ONLY public.pending_form_submissions
 
 ALTER TABLE ONLY public.pending_form_submissions
     ADD CONSTRAINT pending_form_submissions_token_key UNIQUE (token);
+
+--
+-- Name: privacy_requests privacy_requests_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.privacy_requests
+    ADD CONSTRAINT privacy_requests_pkey PRIMARY KEY (id);
+
+--
+-- Name: privacy_salts privacy_salts_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.privacy_salts
+    ADD CONSTRAINT privacy_salts_pkey PRIMARY KEY (workspace_id);
 
 --
 -- Name: products products_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -2218,6 +2501,12 @@ CREATE INDEX events_published_idx ON public.events USING btree (workspace_id, is
 CREATE INDEX events_workspace_start_idx ON public.events USING btree (workspace_id, start_time);
 
 --
+-- Name: form_daily_counts_form_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX form_daily_counts_form_idx ON public.form_daily_counts USING btree (form_id, workspace_id);
+
+--
 -- Name: form_submissions_contact_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -2314,6 +2603,24 @@ CREATE INDEX pending_form_submissions_form_idx ON public.pending_form_submission
 CREATE INDEX pending_form_submissions_workspace_idx ON public.pending_form_submissions USING btree (workspace_id);
 
 --
+-- Name: privacy_requests_actor_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX privacy_requests_actor_idx ON public.privacy_requests USING btree (actor_user_id);
+
+--
+-- Name: privacy_requests_contact_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX privacy_requests_contact_idx ON public.privacy_requests USING btree (contact_id) WHERE (contact_id IS NOT NULL);
+
+--
+-- Name: privacy_requests_workspace_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX privacy_requests_workspace_idx ON public.privacy_requests USING btree (workspace_id, created_at DESC);
+
+--
 -- Name: rate_limit_hits_hit_at_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -2378,6 +2685,12 @@ CREATE INDEX transactions_null_intent_idx ON public.transactions USING btree (wo
 --
 
 CREATE INDEX transactions_product_idx ON public.transactions USING btree (product_id, workspace_id);
+
+--
+-- Name: transactions_workspace_date_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX transactions_workspace_date_idx ON public.transactions USING btree (workspace_id, transaction_date) INCLUDE (amount_paid, amount_refunded);
 
 --
 -- Name: transactions_workspace_intent_idx; Type: INDEX; Schema: public; Owner: -
@@ -2536,10 +2849,46 @@ CREATE TRIGGER contact_counts_insert AFTER INSERT ON public.contacts REFERENCING
 CREATE TRIGGER contact_counts_update AFTER UPDATE ON public.contacts REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.contact_counts_after_write();
 
 --
+-- Name: contacts contact_stats_delete; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER contact_stats_delete AFTER DELETE ON public.contacts REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION public.contact_stats_after_write();
+
+--
+-- Name: contacts contact_stats_insert; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER contact_stats_insert AFTER INSERT ON public.contacts REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.contact_stats_after_write();
+
+--
+-- Name: contacts contact_stats_update; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER contact_stats_update AFTER UPDATE ON public.contacts REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.contact_stats_after_write();
+
+--
 -- Name: contact_suppressions contact_suppressions_fill_workspace; Type: TRIGGER; Schema: public; Owner: -
 --
 
 CREATE TRIGGER contact_suppressions_fill_workspace BEFORE INSERT ON public.contact_suppressions FOR EACH ROW EXECUTE FUNCTION public.fill_workspace_from_contact();
+
+--
+-- Name: contact_suppressions contact_suppressions_flag_delete; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER contact_suppressions_flag_delete AFTER DELETE ON public.contact_suppressions REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION public.contact_suppressions_flag();
+
+--
+-- Name: contact_suppressions contact_suppressions_flag_insert; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER contact_suppressions_flag_insert AFTER INSERT ON public.contact_suppressions REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.contact_suppressions_flag();
+
+--
+-- Name: contact_suppressions contact_suppressions_flag_update; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER contact_suppressions_flag_update AFTER UPDATE ON public.contact_suppressions REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.contact_suppressions_flag();
 
 --
 -- Name: contact_suppressions contact_suppressions_keep_complaints; Type: TRIGGER; Schema: public; Owner: -
@@ -2620,6 +2969,12 @@ CREATE TRIGGER event_registrations_webhooks_update AFTER UPDATE ON public.event_
 CREATE TRIGGER events_updated_at BEFORE UPDATE ON public.events FOR EACH ROW EXECUTE FUNCTION public.set_updated_at();
 
 --
+-- Name: form_submissions form_submissions_stats; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER form_submissions_stats AFTER INSERT ON public.form_submissions REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.form_stats_after_insert();
+
+--
 -- Name: form_submissions form_submissions_webhooks; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -2648,6 +3003,12 @@ CREATE TRIGGER notes_updated_at BEFORE UPDATE ON public.notes FOR EACH ROW EXECU
 --
 
 CREATE TRIGGER payproc_connections_updated_at BEFORE UPDATE ON public.payproc_connections FOR EACH ROW EXECUTE FUNCTION public.set_updated_at();
+
+--
+-- Name: pending_form_submissions pending_form_submissions_stats; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER pending_form_submissions_stats AFTER INSERT ON public.pending_form_submissions REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.form_stats_after_insert();
 
 --
 -- Name: pending_form_submissions pending_form_submissions_webhooks; Type: TRIGGER; Schema: public; Owner: -
@@ -2941,6 +3302,20 @@ ALTER TABLE ONLY public.contact_counts
     ADD CONSTRAINT contact_counts_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspaces(id) ON DELETE CASCADE;
 
 --
+-- Name: contact_daily_counts contact_daily_counts_workspace_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.contact_daily_counts
+    ADD CONSTRAINT contact_daily_counts_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspaces(id) ON DELETE CASCADE;
+
+--
+-- Name: contact_status_counts contact_status_counts_workspace_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.contact_status_counts
+    ADD CONSTRAINT contact_status_counts_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspaces(id) ON DELETE CASCADE;
+
+--
 -- Name: contact_suppressions contact_suppressions_workspace_id_contact_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -3053,6 +3428,13 @@ ALTER TABLE ONLY public.email_sends
     ADD CONSTRAINT email_sends_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspaces(id) ON DELETE CASCADE;
 
 --
+-- Name: erased_addresses erased_addresses_workspace_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.erased_addresses
+    ADD CONSTRAINT erased_addresses_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspaces(id) ON DELETE CASCADE;
+
+--
 -- Name: event_registrations event_registrations_workspace_id_contact_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -3079,6 +3461,20 @@ ALTER TABLE ONLY public.event_registrations
 
 ALTER TABLE ONLY public.events
     ADD CONSTRAINT events_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspaces(id) ON DELETE CASCADE;
+
+--
+-- Name: form_daily_counts form_daily_counts_workspace_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.form_daily_counts
+    ADD CONSTRAINT form_daily_counts_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspaces(id) ON DELETE CASCADE;
+
+--
+-- Name: form_daily_counts form_daily_counts_workspace_id_form_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.form_daily_counts
+    ADD CONSTRAINT form_daily_counts_workspace_id_form_id_fkey FOREIGN KEY (workspace_id, form_id) REFERENCES public.forms(workspace_id, id) ON DELETE CASCADE;
 
 --
 -- Name: form_submissions form_submissions_workspace_id_contact_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -3198,6 +3594,27 @@ ALTER TABLE ONLY public.pending_form_submissions
 
 ALTER TABLE ONLY public.pending_form_submissions
     ADD CONSTRAINT pending_form_submissions_workspace_id_form_id_fkey FOREIGN KEY (workspace_id, form_id) REFERENCES public.forms(workspace_id, id) ON DELETE CASCADE;
+
+--
+-- Name: privacy_requests privacy_requests_actor_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.privacy_requests
+    ADD CONSTRAINT privacy_requests_actor_user_id_fkey FOREIGN KEY (actor_user_id) REFERENCES public.user_profiles(id) ON DELETE SET NULL;
+
+--
+-- Name: privacy_requests privacy_requests_workspace_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.privacy_requests
+    ADD CONSTRAINT privacy_requests_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspaces(id) ON DELETE CASCADE;
+
+--
+-- Name: privacy_salts privacy_salts_workspace_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.privacy_salts
+    ADD CONSTRAINT privacy_salts_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspaces(id) ON DELETE CASCADE;
 
 --
 -- Name: products products_workspace_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -3570,6 +3987,30 @@ ALTER TABLE public.contact_counts ENABLE ROW LEVEL SECURITY;
 CREATE POLICY contact_counts_select_members ON public.contact_counts FOR SELECT TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
 
 --
+-- Name: contact_daily_counts; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.contact_daily_counts ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: contact_daily_counts contact_daily_counts_select_members; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY contact_daily_counts_select_members ON public.contact_daily_counts FOR SELECT TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
+
+--
+-- Name: contact_status_counts; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.contact_status_counts ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: contact_status_counts contact_status_counts_select_members; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY contact_status_counts_select_members ON public.contact_status_counts FOR SELECT TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
+
+--
 -- Name: contact_suppressions; Type: ROW SECURITY; Schema: public; Owner: -
 --
 
@@ -3654,6 +4095,18 @@ ALTER TABLE public.email_sends ENABLE ROW LEVEL SECURITY;
 CREATE POLICY email_sends_members_all ON public.email_sends TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids))) WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
 
 --
+-- Name: erased_addresses; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.erased_addresses ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: erased_addresses erased_addresses_select_members; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY erased_addresses_select_members ON public.erased_addresses FOR SELECT TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
+
+--
 -- Name: event_registrations; Type: ROW SECURITY; Schema: public; Owner: -
 --
 
@@ -3700,6 +4153,18 @@ CREATE POLICY events_select_members ON public.events FOR SELECT TO authenticated
 --
 
 CREATE POLICY events_update_admins ON public.events FOR UPDATE TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids))) WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids)));
+
+--
+-- Name: form_daily_counts; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.form_daily_counts ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: form_daily_counts form_daily_counts_select_members; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY form_daily_counts_select_members ON public.form_daily_counts FOR SELECT TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
 
 --
 -- Name: form_submissions; Type: ROW SECURITY; Schema: public; Owner: -
@@ -3832,6 +4297,24 @@ CREATE POLICY pending_form_submissions_delete_members ON public.pending_form_sub
 --
 
 CREATE POLICY pending_form_submissions_select_members ON public.pending_form_submissions FOR SELECT TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
+
+--
+-- Name: privacy_requests; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.privacy_requests ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: privacy_requests privacy_requests_select_admins; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY privacy_requests_select_admins ON public.privacy_requests FOR SELECT TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids)));
+
+--
+-- Name: privacy_salts; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.privacy_salts ENABLE ROW LEVEL SECURITY;
 
 --
 -- Name: products; Type: ROW SECURITY; Schema: public; Owner: -
@@ -4143,6 +4626,12 @@ GRANT ALL ON FUNCTION public.check_rate_limit(p_key text, p_limit integer, p_win
 REVOKE ALL ON FUNCTION public.contact_counts_add(workspace_ids uuid[], sources text[], deltas bigint[]) FROM PUBLIC;
 
 --
+-- Name: FUNCTION contact_stats_add(workspace_ids uuid[], days date[], sources text[], statuses text[], deltas bigint[]); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.contact_stats_add(workspace_ids uuid[], days date[], sources text[], statuses text[], deltas bigint[]) FROM PUBLIC;
+
+--
 -- Name: FUNCTION create_workspace(p_name text); Type: ACL; Schema: public; Owner: -
 --
 
@@ -4155,6 +4644,14 @@ GRANT ALL ON FUNCTION public.create_workspace(p_name text) TO service_role;
 --
 
 REVOKE ALL ON FUNCTION public.emit_webhook_events(event_type text, events jsonb) FROM PUBLIC;
+
+--
+-- Name: FUNCTION erased_address_hash(ws uuid, email text); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.erased_address_hash(ws uuid, email text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.erased_address_hash(ws uuid, email text) TO authenticated;
+GRANT ALL ON FUNCTION public.erased_address_hash(ws uuid, email text) TO service_role;
 
 --
 -- Name: FUNCTION has_workspace_role(ws uuid, roles text[]); Type: ACL; Schema: public; Owner: -
@@ -4324,6 +4821,20 @@ GRANT SELECT ON TABLE public.contact_counts TO authenticated;
 GRANT ALL ON TABLE public.contact_counts TO service_role;
 
 --
+-- Name: TABLE contact_daily_counts; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT ON TABLE public.contact_daily_counts TO authenticated;
+GRANT ALL ON TABLE public.contact_daily_counts TO service_role;
+
+--
+-- Name: TABLE contact_status_counts; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT ON TABLE public.contact_status_counts TO authenticated;
+GRANT ALL ON TABLE public.contact_status_counts TO service_role;
+
+--
 -- Name: TABLE contact_suppressions; Type: ACL; Schema: public; Owner: -
 --
 
@@ -4359,6 +4870,13 @@ GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.email_sends TO authenticated;
 GRANT ALL ON TABLE public.email_sends TO service_role;
 
 --
+-- Name: TABLE erased_addresses; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT ALL ON TABLE public.erased_addresses TO service_role;
+GRANT SELECT ON TABLE public.erased_addresses TO authenticated;
+
+--
 -- Name: TABLE event_registrations; Type: ACL; Schema: public; Owner: -
 --
 
@@ -4371,6 +4889,13 @@ GRANT SELECT,DELETE ON TABLE public.event_registrations TO authenticated;
 
 GRANT ALL ON TABLE public.events TO service_role;
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.events TO authenticated;
+
+--
+-- Name: TABLE form_daily_counts; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT ON TABLE public.form_daily_counts TO authenticated;
+GRANT ALL ON TABLE public.form_daily_counts TO service_role;
 
 --
 -- Name: TABLE form_submissions; Type: ACL; Schema: public; Owner: -
@@ -4420,6 +4945,19 @@ GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.payproc_connections TO authent
 
 GRANT ALL ON TABLE public.pending_form_submissions TO service_role;
 GRANT SELECT,DELETE ON TABLE public.pending_form_submissions TO authenticated;
+
+--
+-- Name: TABLE privacy_requests; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT ALL ON TABLE public.privacy_requests TO service_role;
+GRANT SELECT ON TABLE public.privacy_requests TO authenticated;
+
+--
+-- Name: TABLE privacy_salts; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT ALL ON TABLE public.privacy_salts TO service_role;
 
 --
 -- Name: TABLE products; Type: ACL; Schema: public; Owner: -

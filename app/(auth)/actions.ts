@@ -17,7 +17,7 @@ import { fieldErrors, type FormState } from "@/lib/http/form-state";
 
 /** Issue 13, attack 6: every sign-in attempt counts, per IP and per account, before bcrypt runs. */
 export async function signInAction(_prev: FormState, form: FormData): Promise<FormState> {
-  const next = safeNextPath(form.get("next")) ?? "/contacts";
+  const next = safeNextPath(form.get("next")) ?? "/";
   const parsed = signInSchema.safeParse(Object.fromEntries(form));
   if (!parsed.success)
     return { errors: fieldErrors(parsed.error), values: { email: String(form.get("email") ?? "") } };
@@ -52,7 +52,7 @@ export async function signUpAction(_prev: FormState, form: FormData): Promise<Fo
   };
   const result = await signUpFlow<Answer>(parsed.data, ip, supabaseConfigured() ? signUpSupabase : local);
   if ("error" in result) return { message: result.error, values };
-  if ("signedIn" in result.data && result.data.signedIn) redirect("/contacts");
+  if ("signedIn" in result.data && result.data.signedIn) redirect("/");
   return { success: signUpSent(result.data.email) };
 }
 

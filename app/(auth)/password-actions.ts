@@ -24,7 +24,7 @@ export async function confirmSignUpAction(_prev: FormState, form: FormData): Pro
   const { userId, email, sessionVersion, workspaceId } = result.data;
   await startLocalSession({ id: userId, email, sessionVersion: sessionVersion ?? 0 });
   if (workspaceId) await chooseWorkspace(workspaceId);
-  redirect("/contacts");
+  redirect("/");
 }
 
 /** The same answer whether or not the address has an account (issue 13: no enumeration). */
@@ -52,7 +52,7 @@ export async function resetPasswordAction(_prev: FormState, form: FormData): Pro
     if (!parsed.success) return { errors: fieldErrors(parsed.error) };
     if (!(await updatePasswordSupabase(parsed.data.password)))
       return { message: "The password could not be changed. Ask for a new link." };
-    redirect("/contacts");
+    redirect("/");
   }
   const parsed = resetPasswordSchema.safeParse(raw);
   if (!parsed.success) return { errors: fieldErrors(parsed.error) };

@@ -44,6 +44,18 @@ export function ContactFilters({ query, options }: { query: ListQuery; options: 
           defaultValue={query.source ?? ""}
           options={[{ value: "", label: "All sources" }, ...options.sources]}
         />
+        <FilterSelect
+          label="Email status"
+          name="emailStatus"
+          defaultValue={query.emailStatus ?? ""}
+          options={[
+            { value: "", label: "Any status" },
+            { value: "subscribed", label: "Subscribed" },
+            { value: "not_opted_in", label: "Not opted in" },
+            { value: "unsubscribed", label: "Unsubscribed" },
+            { value: "suppressed", label: "Suppressed (bounce, complaint, blocked)" },
+          ]}
+        />
         {options.events.length > 0 && (
           <FilterSelect
             label="Registered for"

@@ -111,6 +111,13 @@ export function EventForm({
           </div>
         </>
       )}
+      <Field
+        label="Capacity"
+        name="capacity"
+        type="number"
+        state={state}
+        hint="Seats available for RSVPs; leave empty for unlimited."
+      />
       <WebsiteFields state={state} />
       <SubmitButton>{submitLabel}</SubmitButton>
     </form>

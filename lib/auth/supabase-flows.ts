@@ -28,7 +28,7 @@ export async function signUpSupabase(
     email: input.email,
     password: input.password,
     options: {
-      emailRedirectTo: confirmUrl("/contacts"),
+      emailRedirectTo: confirmUrl("/"),
       data: { first_name: input.firstName, last_name: input.lastName, workspace_name: input.workspaceName },
     },
   });

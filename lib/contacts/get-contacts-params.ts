@@ -4,6 +4,7 @@ import { uuidSchema } from "@/lib/ids/uuid";
 export const DEFAULT_PAGE_SIZE = 25;
 export const MAX_PAGE_SIZE = 100;
 export const SORT_FIELDS = ["created_at", "name", "source"] as const;
+export const EMAIL_STATUSES = ["subscribed", "not_opted_in", "unsubscribed", "suppressed"] as const;
 
 const ids = z.array(uuidSchema).max(50, "At most 50 tags per filter.").default([]);
 
@@ -25,6 +26,8 @@ export const getContactsParamsSchema = z.object({
   excludeTagIds: ids,
   source: z.string().trim().max(100).optional(),
   eventId: uuidSchema.optional(),
+  /** issue 16: the email status of spec 3.4, as the home dashboard's consent share counts it */
+  emailStatus: z.enum(EMAIL_STATUSES).optional(),
   sortBy: z.enum(SORT_FIELDS).default("created_at"),
   sortDir: z.enum(["asc", "desc"]).default("desc"),
 });

@@ -117,6 +117,7 @@ function listFilters(db: Db, q: ContactsQuery): ListFilters {
     patterns.length > 0 ? db`public.search_contacts(${q.workspaceId}, ${patterns}::text[]) c` : null;
   const parts: Fragment[] = [db`c.workspace_id = ${q.workspaceId}`];
   if (q.source) parts.push(db`c.source = ${q.source}`);
+  if (q.emailStatus) parts.push(emailStatusCondition(db, q.emailStatus));
   if (q.eventId) {
     parts.push(db`c.id in (
       select r.contact_id from public.event_registrations r
@@ -161,4 +162,13 @@ function orderBy(db: Db, q: ContactsQuery): Fragment {
     default:
       return db`c.created_at ${dir}, c.id ${dir}`;
   }
+}
+
+/**
+ * The home dashboard's consent share as a list filter (issue 16): 'suppressed' is a hard
+ * suppression (bounce, complaint, manual; kept on the row as email_suppressed), whatever the
+ * consent; the other statuses are spec 3.4's priorities 3 to 5 among the contacts without one.
+ */
+function emailStatusCondition(db: Db, status: NonNullable<ContactsQuery["emailStatus"]>): Fragment {
+  return db`public.contact_email_status(c.is_subscribed, c.unsubscribed_at, c.email_suppressed) = ${status}`;
 }

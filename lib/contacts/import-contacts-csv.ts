@@ -5,6 +5,7 @@ import type { ImportReport, ImportRowError } from "./import/import-report";
 import { openStaging, type Staging } from "./import/import-staging";
 import { FILE_ERRORS, ImportFileError, readCsv, type CsvRecord } from "./import/read-csv";
 import { validateImportRow, type ImportRow } from "./import/validate-import-row";
+import { skipErasedImportRows } from "@/lib/privacy/skip-erased-import-rows";
 
 /** The browser upload's limit; the command line has none. */
 export const BROWSER_IMPORT_MAX_BYTES = 50 * 1024 * 1024;
@@ -56,6 +57,8 @@ export async function importContactsCsv(
     return staged;
   }
   await staging.finish();
+  // issue 16: addresses erased at the person's request are reported, not re-created
+  const erased = await skipErasedImportRows(db, input.workspaceId);
 
   const counts = await applyImport(db, {
     workspaceId: input.workspaceId,
@@ -67,10 +70,10 @@ export async function importContactsCsv(
   return {
     data: {
       rowsRead: staged.valid + staged.errors.length,
-      valid: staged.valid,
-      skipped: staged.errors.length,
+      valid: staged.valid - erased.length,
+      skipped: staged.errors.length + erased.length,
       ...counts,
-      errors: staged.errors,
+      errors: [...staged.errors, ...erased].sort((a, b) => a.row - b.row),
       columns: staged.mapping.headers.map((header, i) => ({ header, field: staged.mapping.fields[i] })),
       durationMs: Date.now() - started,
     },

@@ -1,4 +1,10 @@
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, SORT_FIELDS, type ContactsQuery } from "./get-contacts-params";
+import {
+  DEFAULT_PAGE_SIZE,
+  EMAIL_STATUSES,
+  MAX_PAGE_SIZE,
+  SORT_FIELDS,
+  type ContactsQuery,
+} from "./get-contacts-params";
 import { isUuid } from "@/lib/ids/uuid";
 
 /** The list's filters and sort as they live in the URL (everything but the workspace). */
@@ -55,6 +61,9 @@ export function parseListQuery(sp: SearchParams): { query: ListQuery; ignored: b
     excludeTagIds: ids(sp.excludeTagIds),
     source: one(sp.source)?.slice(0, 100),
     eventId: eventIds[0],
+    emailStatus: one(sp.emailStatus)
+      ? pick(sp.emailStatus, [...EMAIL_STATUSES, ""] as const, "") || undefined
+      : undefined,
     sortBy: pick(sp.sortBy, SORT_FIELDS, "created_at"),
     sortDir: pick(sp.sortDir, ["asc", "desc"] as const, "desc"),
   };
@@ -68,6 +77,7 @@ export function listQueryString(query: ListQuery, changes: Partial<ListQuery> = 
   if (q.search) params.set("search", q.search);
   if (q.source) params.set("source", q.source);
   if (q.eventId) params.set("eventId", q.eventId);
+  if (q.emailStatus) params.set("emailStatus", q.emailStatus);
   for (const id of q.tagIds) params.append("tagIds", id);
   if (q.tagIds.length > 1 && q.tagMode !== "any") params.set("tagMode", q.tagMode);
   for (const id of q.excludeTagIds) params.append("excludeTagIds", id);

@@ -16,6 +16,7 @@ export function eventColumns(input: EventFormInput) {
     is_published: input.is_published,
     website_title: input.website_title,
     website_description: sanitizeDescription(input.website_description),
+    capacity: input.capacity,
   };
 }
 

@@ -16,6 +16,8 @@ export interface EventRow {
   ticket_class_count: number;
   eventbrite_url: string | null;
   last_synced_at: Date | null;
+  /** seats; null = unlimited (issue 16) */
+  capacity: number | null;
   created_at: Date;
   updated_at: Date;
 }

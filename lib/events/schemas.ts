@@ -13,6 +13,17 @@ const optionalText = (max: number, label: string) =>
     .optional()
     .transform((v) => (v?.trim() ? v.trim() : null));
 
+/** Seats: empty = unlimited; otherwise a whole number from 1 to 1,000,000. */
+const capacity = z
+  .union([z.string(), z.number()])
+  .nullish()
+  .transform((v) =>
+    v === null || v === undefined || String(v).trim() === "" ? null : Number(String(v).trim()),
+  )
+  .refine((v) => v === null || (Number.isInteger(v) && v >= 1 && v <= 1_000_000), {
+    message: "Capacity is a whole number of seats (at least 1), or empty for unlimited.",
+  });
+
 const LOCAL = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/;
 
 /** The dashboard's event form (spec 2.7): times are wall-clock times in the event's zone. */
@@ -32,6 +43,7 @@ export const eventFormSchema = z
     is_published: checkbox,
     website_title: optionalText(200, "The website title"),
     website_description: optionalText(100_000, "The website description"),
+    capacity,
   })
   .refine((e) => e.end >= e.start, {
     path: ["end"],
@@ -44,6 +56,7 @@ export const linkedEventFormSchema = z.object({
   is_published: checkbox,
   website_title: optionalText(200, "The website title"),
   website_description: optionalText(100_000, "The website description"),
+  capacity,
 });
 export type LinkedEventFormInput = z.infer<typeof linkedEventFormSchema>;
 
@@ -69,3 +82,14 @@ export const getEventsSchema = z.object({
   sortDir: z.enum(["asc", "desc"]).catch("asc").default("asc"),
 });
 export type GetEventsParams = z.input<typeof getEventsSchema>;
+
+/** The event page's registration filters (issue 16). */
+export const registrationFilterSchema = z.object({
+  search: z
+    .string()
+    .max(200)
+    .nullish()
+    .catch(null)
+    .transform((v) => v?.trim() || null),
+  status: z.enum(["registered", "cancelled"]).nullish().catch(null),
+});

@@ -6,7 +6,7 @@ import { sanitizeDescription } from "./sanitize-description";
 
 /**
  * Edits an event. A manual event takes the whole form; a ticketing-linked one only its
- * publish toggle and website title and description, because the sync owns the rest.
+ * publish toggle, website title and description and capacity, because the sync owns the rest.
  */
 export async function updateEvent(
   db: Db,
@@ -22,6 +22,7 @@ export async function updateEvent(
           is_published: input.event.is_published,
           website_title: input.event.website_title,
           website_description: sanitizeDescription(input.event.website_description),
+          capacity: input.event.capacity,
         }
       : eventColumns(input.event);
   const [event] = await db<EventRow[]>`

@@ -3,6 +3,8 @@ import { mergeContact } from "@/lib/contacts/merge-contact";
 import { decideConsent, type ConsentDecision } from "@/lib/consent/consent-rules";
 import { applyConsent } from "@/lib/consent/apply-consent";
 import type { SuppressionReason } from "@/lib/consent/email-status";
+import { addNote } from "@/lib/notes/add-note";
+import { erasedMessage, findErasure } from "@/lib/privacy/erased-addresses";
 import { centsToNumeric } from "./money";
 import { externalTransactionId, type PurchasedProduct, type Purchaser } from "./checkout-from-stripe";
 import type { PayprocConnection } from "./resolve-connection";
@@ -43,27 +45,36 @@ export async function checkoutSessionCompleted(
   if (recorded) return { status: "duplicate" };
 
   const autoSubscribe = input.connection.auto_subscribe_purchasers;
+  // issue 16: an address erased at the person's request is not auto-subscribed again when it
+  // comes back as a new contact; the purchase is recorded and a note says why
+  const erasedAt = autoSubscribe && email ? await findErasure(db, { workspaceId, email }) : null;
   const consent: { decision?: ConsentDecision } = {};
-  const contact = email
-    ? (
-        await mergeContact(db, {
-          workspaceId,
-          email,
-          fields: input.purchaser.fields,
-          source: "payproc",
-          mode: "overwrite",
-          via: "payment checkout",
-          extra: (existing) => {
-            if (!autoSubscribe) return {};
-            consent.decision = decideConsent("payproc_auto_subscribe", {
-              contact: existing,
-              suppressions: existing ? suppressions : [],
-            });
-            return "skip" in consent.decision ? {} : consent.decision.columns;
-          },
-        })
-      ).contact
+  const merged = email
+    ? await mergeContact(db, {
+        workspaceId,
+        email,
+        fields: input.purchaser.fields,
+        source: "payproc",
+        mode: "overwrite",
+        via: "payment checkout",
+        extra: (existing) => {
+          if (!autoSubscribe || (erasedAt && !existing)) return {};
+          consent.decision = decideConsent("payproc_auto_subscribe", {
+            contact: existing,
+            suppressions: existing ? suppressions : [],
+          });
+          return "skip" in consent.decision ? {} : consent.decision.columns;
+        },
+      })
     : null;
+  const contact = merged?.contact ?? null;
+  if (erasedAt && merged?.created)
+    await addNote(db, {
+      workspaceId,
+      contactId: merged.contact.id,
+      text: erasedMessage(erasedAt),
+      createdBy: null,
+    });
 
   const decided = consent.decision && !("skip" in consent.decision) ? consent.decision : null;
   // only the suppressions the contact has are cleared (none for a new contact: no statement)

@@ -1,73 +1,74 @@
 import type { Db } from "@/lib/db/doors";
 import { createLocalUser } from "@/lib/auth/local-provider";
 import { createAccountRows } from "@/lib/auth/create-account";
+import {
+  seedDemoBroadcast,
+  seedDemoEvents,
+  seedDemoForms,
+  seedDemoPurchases,
+  seedDemoSuppressions,
+} from "./demo-activity";
+import { seedDemoContacts } from "./demo-contacts";
+import { demoRandom } from "./demo-random";
 
 export const DEMO_EMAIL = "demo@example.com";
+export const DEMO_MEMBER_EMAIL = "member@example.com";
+
+export interface DemoSeed {
+  email: string;
+  memberEmail: string;
+  workspaceId: string;
+  rsvpEventId: string;
+}
 
 /**
- * A demo workspace for a first look: an owner who can sign in, a handful of contacts
- * with tags and a note. Runs as the system, once, on an empty database.
+ * A demo workspace that shows the product alive on first start (issue 16): an owner who can
+ * sign in and a second member; a few hundred contacts over the last 90 days from every
+ * source, with tags, notes, consent and suppressions of each kind; two forms with stored,
+ * verified and staged submissions; a published upcoming event with RSVPs, a ticketing-linked
+ * event and a past one; purchases with a partial and a full refund and an open review task;
+ * a sent broadcast; notifications. Runs as the system, once, on an empty database. Accounts
+ * are created as the seed always did (confirmed: they can sign in at once).
  */
-export async function seedDemo(db: Db, password: string): Promise<{ email: string; workspaceId: string }> {
-  const userId = await createLocalUser(db, DEMO_EMAIL, password);
+export async function seedDemo(
+  db: Db,
+  password: string,
+  options: { email?: string; memberEmail?: string } = {},
+): Promise<DemoSeed> {
+  const email = options.email ?? DEMO_EMAIL;
+  const memberEmail = options.memberEmail ?? DEMO_MEMBER_EMAIL;
+  const userId = await createLocalUser(db, email, password);
   const { workspaceId } = await createAccountRows(db, {
     userId,
-    email: DEMO_EMAIL,
+    email,
     firstName: "Demo",
     lastName: "Owner",
     workspaceName: "Demo Workspace",
   });
-  const contacts = [
-    {
-      email: "ada@example.com",
-      first_name: "Ada",
-      last_name: "Lovelace",
-      phone: "2025550143",
-      source: "manual",
-      is_subscribed: true,
-    },
-    {
-      email: "grace@example.com",
-      first_name: "Grace",
-      last_name: "Hopper",
-      phone: "+12025550178",
-      source: "form",
-      is_subscribed: true,
-    },
-    {
-      email: "alan@example.com",
-      first_name: "Alan",
-      last_name: "Turing",
-      phone: null,
-      source: "import",
-      is_subscribed: false,
-    },
-    {
-      email: "katherine@example.com",
-      first_name: "Katherine",
-      last_name: "Johnson",
-      phone: null,
-      source: "event",
-      is_subscribed: false,
-    },
-  ].map((c) => ({
-    ...c,
-    workspace_id: workspaceId,
-    opt_in_timestamp: c.is_subscribed ? new Date() : null,
-    opt_in_source: c.is_subscribed ? "Manual Consent" : null,
-  }));
-  const rows = await db`insert into public.contacts ${db(contacts)} returning id, email`;
-  const tags = await db`
-    insert into public.tags ${db([
-      { workspace_id: workspaceId, name: "VIP" },
-      { workspace_id: workspaceId, name: "Newsletter" },
-    ])} returning id, name`;
-  await db`insert into public.contact_tags ${db([
-    { contact_id: rows[0].id, tag_id: tags[0].id, workspace_id: workspaceId },
-    { contact_id: rows[0].id, tag_id: tags[1].id, workspace_id: workspaceId },
-    { contact_id: rows[1].id, tag_id: tags[1].id, workspace_id: workspaceId },
-  ])}`;
-  await db`insert into public.notes (workspace_id, contact_id, type, content, content_text, created_by)
-           values (${workspaceId}, ${rows[0].id}, 'contact', '<p>Met at the spring fair.</p>', 'Met at the spring fair.', ${userId})`;
-  return { email: DEMO_EMAIL, workspaceId };
+  const memberId = await createLocalUser(db, memberEmail, password);
+  await createAccountRowsForMember(db, { workspaceId, userId: memberId, email: memberEmail });
+
+  const rnd = demoRandom(16);
+  const tag = workspaceId.slice(0, 8);
+  const contacts = await seedDemoContacts(db, { workspaceId, userId, domain: "example.net", rnd });
+  const ctx = { workspaceId, userId, contacts, rnd, tag };
+  await seedDemoForms(db, ctx);
+  const { rsvpEventId } = await seedDemoEvents(db, ctx);
+  await seedDemoPurchases(db, ctx);
+  await seedDemoSuppressions(db, ctx);
+  await seedDemoBroadcast(db, ctx);
+  return { email, memberEmail, workspaceId, rsvpEventId };
+}
+
+/** The second member: a profile and an admin membership of the demo workspace. */
+async function createAccountRowsForMember(
+  db: Db,
+  input: { workspaceId: string; userId: string; email: string },
+) {
+  await db`
+    insert into public.user_profiles (id, email, first_name, last_name, timezone)
+    values (${input.userId}, ${input.email}, 'Morgan', 'Member', 'UTC') on conflict (id) do nothing`;
+  await db`
+    insert into public.workspace_members (workspace_id, user_id, role)
+    values (${input.workspaceId}, ${input.userId}, 'admin') on conflict do nothing`;
 }

@@ -5,6 +5,7 @@ test("create a contact (with inline validation), tag it, and filter the list by 
   page,
 }) => {
   await signUp(page, { firstName: "Cora", lastName: "Contacts", workspaceName: "Cora's Contacts" });
+  await page.goto("/contacts");
   await page.getByRole("link", { name: "New contact" }).click();
   await page.getByLabel("Email", { exact: true }).fill("not-an-email");
   await page.getByLabel("Birth month").fill("5");

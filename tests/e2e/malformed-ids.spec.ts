@@ -1,4 +1,5 @@
 import { expect, test } from "@playwright/test";
+import { signUp } from "./helpers/accounts";
 
 // A malformed id in a page's URL is "not found" (lib/ids), never a query that fails: these pages
 // used to accept any 36 characters of hex digits and dashes, so 36 dashes reached a uuid column
@@ -6,16 +7,7 @@ import { expect, test } from "@playwright/test";
 const DASHES = "-".repeat(36);
 
 test("36 dashes where a page takes an id are a 404, not a 500", async ({ page }) => {
-  await page.goto("/sign-up");
-  await page.getByLabel("First name").fill("Ida");
-  await page.getByLabel("Last name").fill("Ids");
-  await page
-    .getByLabel("Email")
-    .fill(`ids-${Date.now()}-${Math.random().toString(36).slice(2, 6)}@example.test`);
-  await page.getByLabel("Password").fill("correct horse battery");
-  await page.getByLabel("Workspace name").fill("Ids");
-  await page.getByRole("button", { name: "Create account" }).click();
-  await expect(page).toHaveURL(/\/contacts$/);
+  await signUp(page, { workspaceName: "Ids" });
 
   for (const path of [
     `/events/${DASHES}`,

@@ -130,6 +130,25 @@ export const TABLES: Record<string, TableShape> = {
     links: { automation_id: "automations", contact_id: "contacts" },
     change: { error: "changed" },
   },
+  // issue 16: privacy requests
+  privacy_salts: {
+    fields: () => ({ salt: randomBytes(32) }),
+    key: ["workspace_id"],
+    change: { salt: randomBytes(32) },
+  },
+  erased_addresses: {
+    fields: () => ({ address_hash: hex64() }),
+    key: ["workspace_id", "address_hash"],
+    change: { erased_at: PAST },
+  },
+  privacy_requests: { fields: () => ({ kind: "export" }), change: { kind: "erase" } },
+  // issue 16: the dashboard's kept form counts (written by triggers; a row of the past here)
+  form_daily_counts: {
+    fields: () => ({ day: "2000-01-01", submissions: 1 }),
+    links: { form_id: "forms" },
+    key: ["workspace_id", "form_id"], // one row per form in these tests (a date would not compare as text)
+    change: { submissions: 2 },
+  },
 };
 
 /** A valid, not yet inserted row of `table` in `ws`; its parents are inserted (as superuser). */

@@ -34,6 +34,7 @@ const SIGNED_IN_WRITER: Record<string, "member" | "admin" | null> = {
   event_registrations: null,
   notifications: null,
   automation_runs: null,
+  form_daily_counts: null,
 };
 
 const LINKS = Object.entries(TABLES).flatMap(([table, shape]) =>

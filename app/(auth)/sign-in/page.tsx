@@ -13,7 +13,7 @@ export default async function SignInPage({
 }) {
   const { next, reset } = await searchParams;
   const safeNext = safeNextPath(next) ?? undefined;
-  if (await currentMember()) redirect(safeNext ?? "/contacts");
+  if (await currentMember()) redirect(safeNext ?? "/");
   return (
     <main className="auth-page">
       <div className="card">

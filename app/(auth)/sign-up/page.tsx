@@ -6,7 +6,7 @@ import { currentMember } from "@/lib/auth/context";
 export const metadata: Metadata = { title: "Create your account" };
 
 export default async function SignUpPage() {
-  if (await currentMember()) redirect("/contacts");
+  if (await currentMember()) redirect("/");
   return (
     <main className="auth-page">
       <div className="card">

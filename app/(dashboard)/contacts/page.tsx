@@ -41,6 +41,12 @@ export default async function ContactsPage({ searchParams }: { searchParams: Pro
       </div>
       <div role="status" aria-live="polite">
         {sp.deleted === "1" && <div className="alert success">The contact was deleted.</div>}
+        {sp.erased === "1" && (
+          <div className="alert success">
+            The contact was erased. Only a salted hash of the address is kept, so a later import can tell you
+            it was erased.
+          </div>
+        )}
         {ignored && (
           <div className="alert info">Some filters in the address were not valid and were ignored.</div>
         )}

@@ -18,6 +18,6 @@ export async function GET(request: NextRequest) {
   if (!supabaseConfigured() || !type || !tokenHash || tokenHash.length > 200)
     return NextResponse.redirect(`${appUrl()}/sign-in`, 303);
   const ok = await confirmSupabase(tokenHash, type);
-  const next = type === "recovery" ? "/reset-password" : (safeNextPath(params.get("next")) ?? "/contacts");
+  const next = type === "recovery" ? "/reset-password" : (safeNextPath(params.get("next")) ?? "/");
   return NextResponse.redirect(`${appUrl()}${ok ? next : "/sign-in"}`, 303);
 }

@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
 import { withService } from "@/lib/db/doors";
 import { loadRsvpEvent, REFUSAL_MESSAGES } from "@/lib/events/rsvp/rsvp-availability";
+import { googleCalendarUrl } from "@/lib/events/calendar/event-calendar";
+import { seatsLeft } from "@/lib/events/rsvp/seats";
 import { sanitizeDescription } from "@/lib/events/sanitize-description";
 import { formatEventDateTime } from "@/lib/time/format";
 
@@ -32,7 +34,10 @@ export default async function RsvpPage({
 }) {
   const { eventId } = await params;
   const q = await searchParams;
-  const availability = await withService((db) => loadRsvpEvent(db, eventId));
+  const [availability, left] = await withService(async (db) => {
+    const found = await loadRsvpEvent(db, eventId);
+    return [found, found.ok ? await seatsLeft(db, found.event) : null] as const;
+  });
 
   if (!availability.ok) {
     return (
@@ -58,6 +63,7 @@ export default async function RsvpPage({
   const error = q.error ? (ERRORS[q.error] ?? ERRORS.invalid) : null;
   const emailError = q.error === "email";
   const done = q.status === "registered" || q.status === "already";
+  const full = left === 0 && !done;
   return (
     <main className="auth-page" id="main">
       <div className="card stack" style={{ maxWidth: 560 }}>
@@ -65,6 +71,19 @@ export default async function RsvpPage({
         <p>
           <strong>{formatEventDateTime(event.start_time, event.timezone)}</strong>
           {event.location && <> · {event.location}</>}
+        </p>
+        {left !== null && (
+          <p className="hint" id="seats-left">
+            {left === 0 ? "No seats left." : `${left} ${left === 1 ? "seat" : "seats"} left.`}
+          </p>
+        )}
+        <p className="row">
+          <a href={`/rsvp/${event.id}/calendar.ics`} download>
+            Add to calendar (.ics)
+          </a>
+          <a href={googleCalendarUrl(event)} target="_blank" rel="noopener noreferrer">
+            Add to Google Calendar
+          </a>
         </p>
         {description && <div dangerouslySetInnerHTML={{ __html: description }} />}
         {done && (
@@ -74,12 +93,17 @@ export default async function RsvpPage({
               : "You're registered! A confirmation is on its way to your inbox."}
           </div>
         )}
+        {full && !error && (
+          <div role="status" className="alert info">
+            {REFUSAL_MESSAGES.full}
+          </div>
+        )}
         {error && (
           <div role="alert" className="alert error" id="rsvp-error">
             {error}
           </div>
         )}
-        {!done && (
+        {!done && !full && (
           <form
             method="post"
             action={`/api/rsvp/${event.id}`}

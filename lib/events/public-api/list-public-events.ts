@@ -28,6 +28,11 @@ export const publicEventSchema = z
       .string()
       .nullable()
       .meta({ description: "The hosted RSVP page; null for ticketing-linked events." }),
+    capacity: z.int().nullable().meta({ description: "Seats in all; null when the event has no limit." }),
+    remaining_seats: z
+      .int()
+      .nullable()
+      .meta({ description: "Seats left (up to a minute old); null when the event has no limit." }),
   })
   .meta({ id: "PublicEvent" });
 export type PublicEvent = z.infer<typeof publicEventSchema>;
@@ -44,6 +49,8 @@ interface Row {
   ticket_class_count: number;
   eventbrite_url: string | null;
   external_event_id: string | null;
+  capacity: number | null;
+  taken: number;
 }
 
 /**
@@ -74,8 +81,11 @@ export async function authenticateApiKey(db: Db, keyHash: string): Promise<KeyCh
 export async function listPublicEvents(db: Db, input: { workspaceId: string }): Promise<PublicEvent[]> {
   const rows = await db<Row[]>`
     select id, coalesce(website_title, name) as title, coalesce(website_description, description) as description,
-           location, start_time, end_time, timezone, ticket_price, ticket_class_count, eventbrite_url, external_event_id
-    from public.events
+           location, start_time, end_time, timezone, ticket_price, ticket_class_count, eventbrite_url, external_event_id,
+           capacity, case when capacity is null then 0 else (
+             select count(*)::int from public.event_registrations r where r.event_id = e.id and r.status = 'registered'
+           ) end as taken
+    from public.events e
     where workspace_id = ${input.workspaceId} and is_published and end_time > now()
     order by start_time asc nulls last, id`;
   const base = appUrl();
@@ -92,5 +102,7 @@ export async function listPublicEvents(db: Db, input: { workspaceId: string }): 
     display_price: displayPrice(e.ticket_price, e.ticket_class_count),
     eventbrite_url: e.eventbrite_url,
     rsvp_url: e.external_event_id ? null : `${base}/rsvp/${e.id}`,
+    capacity: e.capacity,
+    remaining_seats: e.capacity === null ? null : Math.max(0, e.capacity - e.taken),
   }));
 }

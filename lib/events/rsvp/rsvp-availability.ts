@@ -2,7 +2,7 @@ import type { Db } from "@/lib/db/doors";
 import type { EventRow } from "../event-row";
 import { isUuid } from "@/lib/ids/uuid";
 
-export type RsvpRefusal = "not_found" | "unpublished" | "past" | "ticketing";
+export type RsvpRefusal = "not_found" | "unpublished" | "past" | "ticketing" | "full";
 
 export type RsvpAvailability =
   { ok: true; event: EventRow } | { ok: false; reason: RsvpRefusal; eventbriteUrl?: string | null };
@@ -31,4 +31,5 @@ export const REFUSAL_MESSAGES: Record<RsvpRefusal, string> = {
   unpublished: "This event is not open for registration.",
   past: "This event has already started, so registration is closed.",
   ticketing: "Registration for this event happens on Eventbrite.",
+  full: "This event is full: no seats are left.",
 };

@@ -5,6 +5,7 @@ import { decideConsent, type ConsentChange } from "@/lib/consent/consent-rules";
 import { sendEmail } from "@/lib/email/send-email";
 import { loadRsvpEvent, type RsvpRefusal } from "./rsvp-availability";
 import { rsvpConfirmationEmail } from "./rsvp-confirmation-email";
+import { claimSeat } from "./seats";
 import type { RsvpInput } from "./rsvp-schema";
 
 export type SubmitRsvpResult =
@@ -20,7 +21,8 @@ export type SubmitRsvpResult =
 
 /**
  * POST /api/rsvp/{event_id} (spec 4.13), once the request passed the rate limit and honeypot:
- * - refused unless the event exists, is published, has not started and is not ticketing-linked;
+ * - refused unless the event exists, is published, has not started and is not ticketing-linked,
+ *   and (issue 16) while a seat is left when the event has a capacity;
  * - a new contact is created with source 'event'; an existing one keeps its names (only empty
  *   fields are filled, nothing is overwritten);
  * - with is_subscribed: consent as spec 4.13 says (is_subscribed, opt_in_timestamp,
@@ -37,6 +39,8 @@ export async function submitRsvp(
   if (!availability.ok) return { error: availability.reason, eventbriteUrl: availability.eventbriteUrl };
   const { event } = availability;
   const { rsvp } = input;
+  // capacity (issue 16): refused before anything is written
+  if ((await claimSeat(db, { eventId: event.id, email: rsvp.email })) === "full") return { error: "full" };
 
   let change = null as ConsentChange | null;
   const { contact } = await mergeContact(db, {

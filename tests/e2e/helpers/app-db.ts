@@ -53,3 +53,21 @@ export async function contactConsent(id: string) {
     return c;
   });
 }
+
+/**
+ * Seeds the demo workspace (lib/seed/demo.ts, as `npm start` does on an empty database) into
+ * the e2e app's database, as the system, under a fresh owner address.
+ */
+export async function seedDemoWorkspace(password: string) {
+  const { seedDemo } = await import("../../../lib/seed/demo");
+  const stamp = `${Date.now()}-${Math.random().toString(36).slice(2, 7)}`;
+  return withAppDb((sql) =>
+    sql.begin(async (tx) => {
+      await tx`select set_config('role', 'service_role', true), set_config('request.jwt.claims', '', true)`;
+      return seedDemo(tx as never, password, {
+        email: `demo-${stamp}@example.test`,
+        memberEmail: `member-${stamp}@example.test`,
+      });
+    }),
+  );
+}

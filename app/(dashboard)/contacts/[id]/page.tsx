@@ -7,6 +7,7 @@ import { ContactDetailsCard } from "@/components/contacts/contact-details";
 import { ContactTimeline } from "@/components/contacts/contact-timeline";
 import { contactName } from "@/components/contacts/contacts-table";
 import { NoteForm } from "@/components/contacts/note-form";
+import { PrivacyPanel } from "@/components/contacts/privacy-panel";
 import { TagEditor } from "@/components/contacts/tag-editor";
 import { ConsentLedgerList } from "@/components/consent/consent-ledger-list";
 import { SubscriptionControls } from "@/components/consent/subscription-controls";
@@ -21,6 +22,7 @@ import { withUser } from "@/lib/db/doors";
 import { listTags } from "@/lib/tags/list-tags";
 import { deleteContactAction, updateContactSourceAction } from "../actions";
 import { addNoteAction, attachTagAction, detachTagAction } from "./actions";
+import { eraseContactAction } from "./privacy-actions";
 
 export const metadata: Metadata = { title: "Contact" };
 
@@ -93,6 +95,9 @@ export default async function ContactPage({
         <ConsentLedgerList contactId={c.id} entries={consent.ledger} timeZone={timeZone} />
       </div>
       <TransactionsFeed contactId={c.id} workspaceId={workspaceId} />
+      {isAdmin && (
+        <PrivacyPanel contactId={c.id} email={c.email} erase={eraseContactAction.bind(null, c.id)} />
+      )}
       <section aria-labelledby="timeline-heading" id="timeline">
         <h2 id="timeline-heading">Timeline</h2>
         {!before && <NoteForm action={addNoteAction.bind(null, c.id)} />}

@@ -4,6 +4,8 @@ import { notFound } from "next/navigation";
 import { ADMIN_ROLES, requireMember } from "@/lib/auth/context";
 import { withUser } from "@/lib/db/doors";
 import { getEventById } from "@/lib/events/get-event-by-id";
+import { listEventRegistrations } from "@/lib/events/list-event-registrations";
+import { registrationFilterSchema } from "@/lib/events/schemas";
 import { sanitizeDescription } from "@/lib/events/sanitize-description";
 import { displayPrice } from "@/lib/events/ticket-pricing";
 import { formatDateTime, formatEventDateTime } from "@/lib/time/format";
@@ -27,13 +29,21 @@ export default async function EventPage({
   const ctx = await requireMember();
   notFoundUnlessUuid(eventId);
   const zone = ctx.timeZone;
-  const result = await withUser(ctx.claims, (db) =>
-    getEventById(db, { workspaceId: ctx.workspace.workspaceId, eventId }),
+  const filter = registrationFilterSchema.parse(q);
+  const workspaceId = ctx.workspace.workspaceId;
+  const [result, shown] = await withUser(ctx.claims, (db) =>
+    Promise.all([
+      getEventById(db, { workspaceId, eventId }),
+      listEventRegistrations(db, { workspaceId, eventId, ...filter }),
+    ]),
   );
   if ("error" in result) notFound();
   const { event, registrations } = result.data;
   const isAdmin = ADMIN_ROLES.includes(ctx.workspace.role);
   const active = registrations.filter((r) => r.status === "registered").length;
+  const filterQuery = new URLSearchParams(
+    Object.entries(filter).filter((e): e is [string, string] => Boolean(e[1])),
+  ).toString();
   return (
     <>
       <p>
@@ -88,6 +98,14 @@ export default async function EventPage({
             <dd>{displayPrice(event.ticket_price, event.ticket_class_count)}</dd>
           </div>
           <div>
+            <dt className="hint">Capacity</dt>
+            <dd>
+              {event.capacity === null
+                ? "Unlimited"
+                : `${active} of ${event.capacity} seats taken · ${Math.max(0, event.capacity - active)} left`}
+            </dd>
+          </div>
+          <div>
             <dt className="hint">Public listing</dt>
             <dd>
               {event.is_published ? "Published" : "Not published"}
@@ -112,6 +130,14 @@ export default async function EventPage({
               ) : (
                 <Link href={`/rsvp/${event.id}`}>RSVP page</Link>
               )}
+              {event.is_published && (
+                <>
+                  {" · "}
+                  <a href={`/rsvp/${event.id}/calendar.ics`} download>
+                    Calendar file (.ics)
+                  </a>
+                </>
+              )}
             </dd>
           </div>
         </dl>
@@ -123,21 +149,47 @@ export default async function EventPage({
         Registrations ({active} active
         {registrations.length > active ? `, ${registrations.length - active} cancelled` : ""})
       </h2>
-      {registrations.length === 0 ? (
-        <div className="card empty">No registrations yet.</div>
+      <form className="row" method="get" role="search" aria-label="Filter registrations">
+        <label>
+          Search
+          <input name="search" type="search" defaultValue={filter.search ?? ""} placeholder="Name or email" />
+        </label>
+        <label>
+          Status
+          <select name="status" defaultValue={filter.status ?? ""}>
+            <option value="">All</option>
+            <option value="registered">Registered</option>
+            <option value="cancelled">Cancelled</option>
+          </select>
+        </label>
+        <button type="submit" className="secondary">
+          Filter
+        </button>
+        <a
+          className="button secondary"
+          href={`/api/events/${event.id}/registrations.csv?${filterQuery}`}
+          download
+        >
+          Export CSV
+        </a>
+      </form>
+      {shown.length === 0 ? (
+        <div className="card empty">
+          {registrations.length === 0 ? "No registrations yet." : "No registration matches."}
+        </div>
       ) : (
-        <table className="data">
+        <table className="data" aria-label="Registrations">
           <thead>
             <tr>
               <th scope="col">Contact</th>
               <th scope="col">Email</th>
               <th scope="col">Status</th>
-              <th scope="col">Amount</th>
+              <th scope="col">Amount paid</th>
               <th scope="col">Registered ({zone})</th>
             </tr>
           </thead>
           <tbody>
-            {registrations.map((r) => (
+            {shown.map((r) => (
               <tr key={r.id}>
                 <td>
                   <Link href={`/contacts/${r.contact_id}`}>

@@ -13,6 +13,7 @@ const REFUSAL_STATUS: Record<RsvpRefusal, number> = {
   unpublished: 403,
   past: 410,
   ticketing: 409,
+  full: 409,
 };
 
 /**

@@ -33,6 +33,7 @@ export default async function EditEventPage({ params }: { params: Promise<{ even
     is_published: event.is_published ? "on" : "",
     website_title: event.website_title ?? "",
     website_description: event.website_description ?? "",
+    capacity: event.capacity === null ? "" : String(event.capacity),
   };
   return (
     <>

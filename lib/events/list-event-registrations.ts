@@ -1,0 +1,47 @@
+import Papa from "papaparse";
+import type { Db } from "@/lib/db/doors";
+import type { EventRegistrationItem } from "./get-event-by-id";
+
+export interface RegistrationFilter {
+  workspaceId: string;
+  eventId: string;
+  /** case-insensitive part of the email or name */
+  search?: string | null;
+  status?: "registered" | "cancelled" | null;
+}
+
+/** The event's registrations (issue 16), filtered by search and status, newest first. */
+export async function listEventRegistrations(
+  db: Db,
+  f: RegistrationFilter,
+): Promise<EventRegistrationItem[]> {
+  const like = f.search?.trim() ? `%${f.search.trim().replace(/[\\%_]/g, (m) => `\\${m}`)}%` : null;
+  return db<EventRegistrationItem[]>`
+    select r.id, r.contact_id, c.email, c.first_name, c.last_name, r.status, r.amount_paid,
+           r.external_attendee_id, r.created_at
+    from public.event_registrations r
+    join public.contacts c on c.id = r.contact_id and c.workspace_id = r.workspace_id
+    where r.workspace_id = ${f.workspaceId} and r.event_id = ${f.eventId}
+      ${f.status ? db`and r.status = ${f.status}` : db``}
+      ${like ? db`and (c.email ilike ${like} or concat_ws(' ', c.first_name, c.last_name) ilike ${like})` : db``}
+    order by r.created_at desc, r.id`;
+}
+
+/**
+ * The registrations as CSV: formula prefixes (=, +, -, @, tab, CR) neutralised by
+ * papaparse's own escapeFormulae, so a name like "=HYPERLINK(…)" stays text in a spreadsheet.
+ */
+export function registrationsCsv(rows: EventRegistrationItem[]): string {
+  return Papa.unparse(
+    rows.map((r) => ({
+      email: r.email,
+      first_name: r.first_name ?? "",
+      last_name: r.last_name ?? "",
+      status: r.status,
+      amount_paid: r.amount_paid,
+      ticketing_attendee_id: r.external_attendee_id ?? "",
+      registered_at: r.created_at.toISOString(),
+    })),
+    { escapeFormulae: true },
+  );
+}

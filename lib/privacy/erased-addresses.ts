@@ -1,0 +1,26 @@
+import { randomBytes } from "node:crypto";
+import type { Db } from "@/lib/db/doors";
+
+/** The workspace's salt for the erasure list, created on first use. */
+export async function ensurePrivacySalt(db: Db, workspaceId: string): Promise<void> {
+  await db`
+    insert into public.privacy_salts (workspace_id, salt) values (${workspaceId}, ${randomBytes(32)})
+    on conflict (workspace_id) do nothing`;
+}
+
+/** When the address was erased from the workspace, or null (never, or a salt never made). */
+export async function findErasure(
+  db: Db,
+  input: { workspaceId: string; email: string },
+): Promise<Date | null> {
+  const [row] = await db<{ erased_at: Date }[]>`
+    select e.erased_at from public.erased_addresses e
+    where e.workspace_id = ${input.workspaceId}
+      and e.address_hash = public.erased_address_hash(${input.workspaceId}, ${input.email})`;
+  return row?.erased_at ?? null;
+}
+
+/** The sentence an import row or a checkout note carries for an erased address. */
+export function erasedMessage(erasedAt: Date): string {
+  return `This address was erased on ${erasedAt.toISOString().slice(0, 10)} at the person's request; it is not re-created from a list or a purchase.`;
+}

@@ -1,0 +1,73 @@
+import type { Db } from "@/lib/db/doors";
+
+export type ExportRow = Record<string, unknown>;
+
+export interface ContactExport {
+  exported_at: string;
+  workspace_id: string;
+  contact: ExportRow;
+  /** the names of the contact's tags (contact_tags holds their ids) */
+  tags: string[];
+  /**
+   * Every table whose foreign key references the contact (spec 2.4.2 and the rest: consent
+   * ledger, form submissions, automation runs, notifications, ...), by table name, plus
+   * pending_form_submissions (staged by email, before any contact id exists).
+   */
+  tables: Record<string, ExportRow[]>;
+}
+
+interface Reference {
+  table_name: string;
+  column_name: string;
+  scoped: boolean;
+}
+
+/**
+ * GDPR article 15: everything stored about one contact of the workspace. The tables are
+ * found in the catalog (every foreign key to contacts.id), so a table added later is
+ * exported without a change here. Each read is filtered by the workspace and the contact id,
+ * and runs as the caller (RLS applies on top).
+ */
+export async function exportContactData(
+  db: Db,
+  input: { workspaceId: string; contactId: string },
+): Promise<{ data: ContactExport } | { error: string }> {
+  const [contact] = await db<ExportRow[]>`
+    select * from public.contacts where id = ${input.contactId} and workspace_id = ${input.workspaceId}`;
+  if (!contact) return { error: "Contact not found." };
+  const references = await db<Reference[]>`
+    select c.conrelid::regclass::text as table_name, a.attname as column_name,
+           exists (select 1 from pg_attribute w where w.attrelid = c.conrelid and w.attname = 'workspace_id'
+                   and not w.attisdropped) as scoped
+    from pg_constraint c
+    cross join lateral unnest(c.conkey, c.confkey) as k(col, refcol)
+    join pg_attribute a on a.attrelid = c.conrelid and a.attnum = k.col
+    join pg_attribute r on r.attrelid = c.confrelid and r.attnum = k.refcol
+    where c.contype = 'f' and c.confrelid = 'public.contacts'::regclass and r.attname = 'id'
+      and has_table_privilege(c.conrelid, 'select')
+    order by 1, 2`;
+  const tables: Record<string, ExportRow[]> = {};
+  for (const ref of references) {
+    const name = ref.table_name.replace(/^public\./, "");
+    const rows = await db<ExportRow[]>`
+      select * from ${db(`public.${name}`)}
+      where ${db(ref.column_name)} = ${input.contactId}
+        ${ref.scoped ? db`and workspace_id = ${input.workspaceId}` : db``}`;
+    tables[name] = (tables[name] ?? []).concat(rows);
+  }
+  tables.pending_form_submissions = await db<ExportRow[]>`
+    select * from public.pending_form_submissions
+    where workspace_id = ${input.workspaceId} and lower(email) = lower(${contact.email as string})`;
+  const tags = await db<{ name: string }[]>`
+    select t.name from public.contact_tags ct join public.tags t on t.id = ct.tag_id and t.workspace_id = ct.workspace_id
+    where ct.contact_id = ${input.contactId} and ct.workspace_id = ${input.workspaceId} order by lower(t.name)`;
+  return {
+    data: {
+      exported_at: new Date().toISOString(),
+      workspace_id: input.workspaceId,
+      contact,
+      tags: tags.map((t) => t.name),
+      tables,
+    },
+  };
+}
