@@ -4,6 +4,7 @@ import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObj
 import { appUrl } from "@/lib/config";
 import { publicEventSchema } from "@/lib/events/public-api/list-public-events";
 import { rsvpSchema } from "@/lib/events/rsvp/rsvp-schema";
+import { registrationFilterSchema } from "@/lib/events/schemas";
 import { formSubmissionBodySchema } from "@/lib/forms/submission-fields";
 import { backfillIntentsQuery, backfillRefundsQuery } from "@/lib/payments/schemas";
 import { WEBHOOK_EVENT_TYPES } from "@/lib/webhooks/outbound/event-types";
@@ -382,6 +383,50 @@ const paths: ZodOpenApiPathsObject = {
         "400": error("A bad file (not CSV, no email column, empty)."),
         "401": error("Not signed in."),
         "413": error("The file is too large for a browser upload."),
+      },
+    },
+  },
+  "/api/contacts/{contactId}/privacy-export": {
+    get: {
+      tags: ["Dashboard"],
+      summary: "Everything stored about a contact (GDPR art. 15)",
+      description:
+        "Owners and admins. A ZIP of contact.json and one CSV per table; `?format=json` for the JSON alone.",
+      security: [{ session: [] }],
+      requestParams: {
+        path: uuidParam("contactId", "The contact's id."),
+        query: z.object({ format: z.enum(["json"]).optional() }),
+      },
+      responses: {
+        "200": {
+          description: "The archive.",
+          content: {
+            "application/zip": { schema: z.string() },
+            "application/json": { schema: z.record(z.string(), z.unknown()) },
+          },
+        },
+        "401": { description: "Not signed in.", ...json(z.object({ error: z.string() })) },
+        "403": { description: "Not an owner or admin.", ...json(z.object({ error: z.string() })) },
+        "404": {
+          description: "No such contact in your workspace.",
+          ...json(z.object({ error: z.string() })),
+        },
+      },
+    },
+  },
+  "/api/events/{eventId}/registrations.csv": {
+    get: {
+      tags: ["Dashboard"],
+      summary: "An event's registrations as CSV",
+      security: [{ session: [] }],
+      requestParams: { path: uuidParam("eventId", "The event's id."), query: registrationFilterSchema },
+      responses: {
+        "200": {
+          description: "CSV attachment (formula prefixes neutralised).",
+          content: { "text/csv": { schema: z.string() } },
+        },
+        "401": { description: "Not signed in.", ...json(z.object({ error: z.string() })) },
+        "404": { description: "No such event in your workspace.", ...json(z.object({ error: z.string() })) },
       },
     },
   },
