@@ -41,7 +41,11 @@ function notYetClaimed(db: Db, broadcastId: string) {
                          where e.broadcast_id = ${broadcastId} and e.contact_id is not null)`;
 }
 
-type Claim = { error: string } | { queued: QueuedEmail[] };
+/** `stopped`: nothing more to claim now (the audience is done, or the broadcast is paused, cancelled or sent). */
+type Claim = { error: string } | { queued: QueuedEmail[]; stopped?: boolean };
+
+/** A broadcast is worked on only in these states ('draft': the page's own batch loop, before jobs). */
+const RUNNABLE = ["draft", "sending"];
 
 /**
  * Phase 1, in its own transaction under the broadcast's row lock: the rows still 'queued' by an
@@ -59,7 +63,7 @@ export async function claimBroadcastBatch(
   if (!broadcast) return { error: "Broadcast not found." };
   await db`select 1 from public.broadcasts where id = ${broadcast.id} for update`;
   const [{ status }] = await db`select status from public.broadcasts where id = ${broadcast.id}`;
-  if (status === "sent") return { queued: [] };
+  if (!RUNNABLE.includes(status)) return { queued: [], stopped: true };
 
   const leftover = await db<QueuedEmail[]>`
     select id, to_email, subject, html, text_body, headers from public.email_sends
@@ -79,7 +83,7 @@ export async function claimBroadcastBatch(
     limit ${size}`;
   if (candidates.length === 0) {
     await db`update public.broadcasts set status = 'sent', sent_at = now() where id = ${broadcast.id}`;
-    return { queued: [] };
+    return { queued: [], stopped: true };
   }
 
   const direct = resendClient() === null; // the dev outbox: stored is delivered
@@ -110,7 +114,7 @@ export async function claimBroadcastBatch(
     insert into public.email_sends ${db(rows)}
     on conflict (broadcast_id, contact_id) where broadcast_id is not null do nothing
     returning id, to_email, subject, html, text_body, headers, status`;
-  await db`update public.broadcasts set status = 'sending' where id = ${broadcast.id} and status <> 'sending'`;
+  await db`update public.broadcasts set status = 'sending' where id = ${broadcast.id} and status = 'draft'`;
   return { queued: inserted.filter((r) => (r as unknown as { status: string }).status === "queued") };
 }
 
@@ -184,7 +188,7 @@ export async function broadcastProgress(
     select count(*)::int as remaining from public.contacts c
     where ${audienceCondition(db, input.workspaceId, broadcast.audience)}
       and ${notYetClaimed(db, broadcast.id)}`;
-  const done = broadcast.status === "sent";
+  const done = broadcast.status === "sent" || broadcast.status === "cancelled";
   return {
     status: broadcast.status,
     processed: counts.processed,

@@ -1,0 +1,35 @@
+import { withService } from "@/lib/db/doors";
+import { claimBroadcastBatch, deliverBroadcastBatch, recordBroadcastDelivery } from "../send-broadcast";
+import { resendClient } from "../resend-client";
+
+/** Rows claimed per transaction on the dev outbox (Resend's batch endpoint takes 100). */
+const OUTBOX_BATCH_SIZE = 500;
+
+/**
+ * The broadcast job (issue 14): claims, delivers and records batch after batch, each phase in
+ * its own short transaction with the delivery between them, until the audience is done or the
+ * broadcast is paused or cancelled (read from the database before every batch). Exactly once
+ * per contact does not depend on this loop: the unique (broadcast_id, contact_id) key refuses
+ * a second row, so a rerun after a crash, or a second worker on the same broadcast, sends
+ * nothing twice. `signal` aborts between batches (the worker is stopping); the job engine runs
+ * the job again and it carries on where it stopped.
+ */
+export async function runBroadcast(
+  input: { workspaceId: string; broadcastId: string },
+  signal?: AbortSignal,
+): Promise<{ batches: number }> {
+  const batchSize = resendClient() ? undefined : OUTBOX_BATCH_SIZE;
+  let batches = 0;
+  for (;;) {
+    if (signal?.aborted)
+      throw new Error("The worker stopped between batches; the broadcast carries on when retried.");
+    const claim = await withService((db) => claimBroadcastBatch(db, { ...input, batchSize }));
+    if ("error" in claim) return { batches }; // deleted meanwhile: nothing left to do
+    if (claim.queued.length) {
+      const delivery = await deliverBroadcastBatch(input.broadcastId, claim.queued);
+      await withService((db) => recordBroadcastDelivery(db, delivery));
+    }
+    batches += 1;
+    if (claim.stopped) return { batches };
+  }
+}
