@@ -8,15 +8,16 @@ export const QUEUES = {
   /**
    * One stored ticketing delivery (DESIGN 4): re-read from Eventbrite, then applied. Ten attempts,
    * 5 s · 2^n with jitter between them (the first two retries come within 30 s); a worker that
-   * dies holding one frees it after expireInSeconds. After the last attempt the job is failed and
-   * the inbox row 'dead'.
+   * dies holding one (it beats every 5 s) frees it once 10 s pass without a beat. After the last
+   * attempt the job is failed and the inbox row 'dead'.
    */
   "ticketing-delivery": {
     retryLimit: 9,
     retryDelay: 5,
     retryBackoff: true,
     retryDelayMax: 3600,
-    expireInSeconds: 120,
+    heartbeatSeconds: 10,
+    expireInSeconds: 300,
   },
   /**
    * A broadcast, run batch after batch until its audience is done, paused or cancelled. The
