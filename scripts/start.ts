@@ -96,7 +96,14 @@ async function main() {
     worker = await startWorker({ url, embedded });
     console.log("  Job worker running in this process (JOBS_WORKER=0 to run workers apart).");
   }
-  const child = spawn(next, [dev ? "dev" : "start", "-p", port], { stdio: "inherit", env });
+  const guard = path.join(process.cwd(), "scripts", "exit-with-parent.cjs");
+  const child = spawn(next, [dev ? "dev" : "start", "-p", port], {
+    stdio: "inherit",
+    env: {
+      ...env,
+      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --require ${JSON.stringify(guard)}`.trim(),
+    },
+  });
   const shutdown = () => child.kill("SIGTERM");
   process.on("SIGINT", shutdown);
   process.on("SIGTERM", shutdown);
