@@ -2,6 +2,7 @@ import type { Job, JobWithMetadata } from "pg-boss";
 import { withService } from "@/lib/db/doors";
 import { runBroadcast } from "@/lib/email/flows/run-broadcast";
 import { runTicketingDelivery } from "@/lib/events/ticketing/process-ticketing-deliveries";
+import { NOT_CONNECTED, runTicketingSync } from "@/lib/events/ticketing/run-ticketing-sync";
 import { sweepPendingSubmissions } from "@/lib/forms/sweep-pending-submissions";
 import { sweepRateLimitHits } from "@/lib/forms/sweep-rate-limit-hits";
 import { sweepInbox } from "@/lib/webhooks/sweep-inbox";
@@ -27,6 +28,12 @@ export const HANDLERS: Record<QueueName, Handler> = {
   },
   broadcast: (job) =>
     runBroadcast({ workspaceId: job.data.workspaceId, broadcastId: job.data.broadcastId }, job.signal),
+  "ticketing-sync": async (job) => {
+    const result = await runTicketingSync(job.data.workspaceId);
+    // a workspace that disconnected meanwhile has nothing to sync: done, not failed
+    if ("error" in result && result.error !== NOT_CONNECTED) throw new Error(result.error);
+    return result;
+  },
   "sweep-rate-limit-hits": () => sweepAll(() => withService(sweepRateLimitHits)),
   "sweep-pending-submissions": () => sweepAll(() => withService(sweepPendingSubmissions)),
   "sweep-webhook-inbox": () => sweepAll(() => withService((db) => sweepInbox(db))),

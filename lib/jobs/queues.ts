@@ -32,6 +32,18 @@ export const QUEUES = {
     heartbeatSeconds: 10,
     expireInSeconds: 24 * 3600,
   },
+  /**
+   * An Eventbrite import and sync of one workspace (after connecting, and the manual re-sync):
+   * fetched outside any transaction, written in one. Idempotent, so a rerun is harmless.
+   */
+  "ticketing-sync": {
+    retryLimit: 4,
+    retryDelay: 30,
+    retryBackoff: true,
+    retryDelayMax: 1800,
+    heartbeatSeconds: 10,
+    expireInSeconds: 3600,
+  },
   "sweep-rate-limit-hits": { retryLimit: 1, expireInSeconds: 300 },
   "sweep-pending-submissions": { retryLimit: 1, expireInSeconds: 300 },
   "sweep-webhook-inbox": { retryLimit: 1, expireInSeconds: 300 },

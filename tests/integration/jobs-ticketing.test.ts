@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { POST } from "@/app/api/webhooks/ticketing/route";
 import { withService } from "@/lib/db/doors";
+import { enqueueTicketingSync } from "@/lib/events/ticketing/enqueue-ticketing-sync";
 import { enqueueJob } from "@/lib/jobs/enqueue-job";
 import { listWorkspaceJobs } from "@/lib/jobs/list-workspace-jobs";
 import { retryWorkspaceJob } from "@/lib/jobs/retry-workspace-job";
@@ -123,5 +124,27 @@ describe("issue 14: ticketing deliveries run as jobs", () => {
     expect(await registrations(ws.id)).toBe(1);
     const [{ n }] = await db.sql`select count(*)::int as n from contacts where workspace_id = ${ws.id}`;
     expect(n).toBe(1);
+  }, 120_000);
+
+  test("the Eventbrite import and re-sync run as a job: events and registrations arrive with no request open", async () => {
+    const ws = await createWorkspace(db.sql);
+    await connectToFake(db.sql, eb.fake, ws.id);
+    const ebEvent = eb.fake.addEvent();
+    eb.fake.addOrder({
+      eventId: ebEvent.id,
+      buyer: { email: "sync@example.test" },
+      attendees: [{ email: "sync@example.test" }],
+    });
+    await withService((tx) => enqueueTicketingSync(tx, ws.id));
+    await workers.inProcess(["ticketing-sync"]);
+    await waitFor(
+      async () => (await jobsOf(db.sql, ws.id)).every((j) => j.state === "completed"),
+      "the sync job done",
+      60_000,
+    );
+    const [event] =
+      await db.sql`select id from events where workspace_id = ${ws.id} and external_event_id = ${ebEvent.id}`;
+    expect(event).toBeDefined();
+    expect(await registrations(ws.id)).toBe(1);
   }, 120_000);
 });
