@@ -3,6 +3,8 @@ import { withService } from "@/lib/db/doors";
 import { runBroadcast } from "@/lib/email/flows/run-broadcast";
 import { runTicketingDelivery } from "@/lib/events/ticketing/process-ticketing-deliveries";
 import { NOT_CONNECTED, runTicketingSync } from "@/lib/events/ticketing/run-ticketing-sync";
+import { runBackfillCli } from "@/lib/payments/backfill-cli";
+import { stripeClient } from "@/lib/payments/stripe-client";
 import { sweepPendingSubmissions } from "@/lib/forms/sweep-pending-submissions";
 import { sweepRateLimitHits } from "@/lib/forms/sweep-rate-limit-hits";
 import { sweepInbox } from "@/lib/webhooks/sweep-inbox";
@@ -33,6 +35,16 @@ export const HANDLERS: Record<QueueName, Handler> = {
     // a workspace that disconnected meanwhile has nothing to sync: done, not failed
     if ("error" in result && result.error !== NOT_CONNECTED) throw new Error(result.error);
     return result;
+  },
+  "payments-backfill": async (job) => {
+    const lines: string[] = [];
+    const log = (line: string) => {
+      lines.push(line);
+      console.log(`payments backfill ${job.data.workspaceId}: ${line}`);
+    };
+    const code = await runBackfillCli(["--workspace", job.data.workspaceId], { stripe: stripeClient(), log });
+    if (code !== 0) throw new Error(lines.slice(-3).join("\n").trim() || "The payments backfill stopped.");
+    return { done: true };
   },
   "sweep-rate-limit-hits": () => sweepAll(() => withService(sweepRateLimitHits)),
   "sweep-pending-submissions": () => sweepAll(() => withService(sweepPendingSubmissions)),

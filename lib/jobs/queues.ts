@@ -44,6 +44,17 @@ export const QUEUES = {
     heartbeatSeconds: 10,
     expireInSeconds: 3600,
   },
+  /**
+   * The payments backfill (spec 4.11, 4.12) started from the dashboard: the three phases the CLI
+   * runs. Every step is repeatable, so a retry carries on where the last attempt stopped.
+   */
+  "payments-backfill": {
+    retryLimit: 2,
+    retryDelay: 60,
+    retryBackoff: true,
+    heartbeatSeconds: 10,
+    expireInSeconds: 6 * 3600,
+  },
   "sweep-rate-limit-hits": { retryLimit: 1, expireInSeconds: 300 },
   "sweep-pending-submissions": { retryLimit: 1, expireInSeconds: 300 },
   "sweep-webhook-inbox": { retryLimit: 1, expireInSeconds: 300 },

@@ -1,10 +1,11 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { requireMember } from "@/lib/auth/context";
+import { ADMIN_ROLES, requireMember } from "@/lib/auth/context";
 import { formatDate, viewerTimeZone } from "@/lib/dates/format";
 import { withUser } from "@/lib/db/doors";
 import { listRecentTransactions } from "@/lib/payments/list-recent-transactions";
 import { formatMoney } from "@/lib/payments/money";
+import { startPaymentsBackfillAction } from "./backfill-actions";
 
 export const metadata: Metadata = { title: "Payments" };
 
@@ -19,7 +20,16 @@ export default async function PaymentsPage() {
     <>
       <div className="topbar">
         <h1 style={{ margin: 0 }}>Payments</h1>
-        <Link href="/settings/payments">Payment settings</Link>
+        <div className="row">
+          {ADMIN_ROLES.includes(ctx.workspace.role) && (
+            <form action={startPaymentsBackfillAction}>
+              <button type="submit" className="secondary">
+                Run the payments backfill
+              </button>
+            </form>
+          )}
+          <Link href="/settings/payments">Payment settings</Link>
+        </div>
       </div>
       {rows.length === 0 ? (
         <div className="card empty">No purchases yet. Connect Stripe in the payment settings.</div>
