@@ -29,7 +29,9 @@ export const HANDLERS: Record<QueueName, Handler> = {
     return { outcome };
   },
   broadcast: (job) =>
-    runBroadcast({ workspaceId: job.data.workspaceId, broadcastId: job.data.broadcastId }, job.signal),
+    runBroadcast({ workspaceId: job.data.workspaceId, broadcastId: job.data.broadcastId }, job.signal, {
+      lastAttempt: job.retryCount >= job.retryLimit,
+    }),
   "ticketing-sync": async (job) => {
     const result = await runTicketingSync(job.data.workspaceId);
     // a workspace that disconnected meanwhile has nothing to sync: done, not failed

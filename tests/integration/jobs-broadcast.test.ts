@@ -15,6 +15,7 @@ import { createWorkspace } from "../helpers/factories";
 import { jobsOf } from "../helpers/jobs";
 import { waitFor } from "../helpers/wait-for";
 import { setupWorkers } from "../helpers/workers";
+import { startFakeResend } from "../fakes/resend";
 
 const db = setupTestDatabase();
 const workers = setupWorkers(db);
@@ -192,4 +193,26 @@ describe("issue 14: broadcasts run as a job", () => {
     );
     expect(await statusOf(other.broadcastId)).toBe("cancelled");
   }, 240_000);
+
+  test("Resend failing two batch calls: the job retries with backoff and every eligible contact gets one email", async () => {
+    const resend = await startFakeResend();
+    process.env.RESEND_API_KEY = "re_test";
+    process.env.RESEND_BASE_URL = resend.url;
+    try {
+      const { broadcastId } = await startedBroadcast();
+      resend.failNext(2);
+      await workers.inProcess(["broadcast"]);
+      await waitFor(async () => (await statusOf(broadcastId)) === "sent", "the broadcast finished", 120_000);
+      const [counts] = await sql()`
+        select count(*)::int as n, count(distinct contact_id)::int as contacts,
+               count(*) filter (where status = 'sent')::int as sent,
+               count(*) filter (where status in ('failed', 'queued'))::int as undelivered
+        from email_sends where broadcast_id = ${broadcastId}`;
+      expect(counts).toEqual({ n: AUDIENCE, contacts: AUDIENCE, sent: ELIGIBLE, undelivered: 0 });
+    } finally {
+      delete process.env.RESEND_API_KEY;
+      delete process.env.RESEND_BASE_URL;
+      await resend.stop();
+    }
+  }, 180_000);
 });

@@ -17,6 +17,7 @@ const OUTBOX_BATCH_SIZE = 500;
 export async function runBroadcast(
   input: { workspaceId: string; broadcastId: string },
   signal?: AbortSignal,
+  options: { lastAttempt?: boolean } = {},
 ): Promise<{ batches: number }> {
   const batchSize = resendClient() ? undefined : OUTBOX_BATCH_SIZE;
   let batches = 0;
@@ -27,6 +28,10 @@ export async function runBroadcast(
     if ("error" in claim) return { batches }; // deleted meanwhile: nothing left to do
     if (claim.queued.length) {
       const delivery = await deliverBroadcastBatch(input.broadcastId, claim.queued);
+      // Resend refused or did not answer: the rows stay 'queued' and the job fails this attempt,
+      // so the engine retries with backoff and the next run sends the same rows first, under the
+      // same idempotency key. On the last attempt they are recorded 'failed' and the send goes on.
+      if ("error" in delivery && !options.lastAttempt) throw new Error(`Resend: ${delivery.error}`);
       await withService((db) => recordBroadcastDelivery(db, delivery));
     }
     batches += 1;
