@@ -15,11 +15,14 @@ const LINKS = [
   { href: "/settings", label: "Settings" },
 ];
 
-export function NavLinks() {
+/** Owners and admins also see the workspace's background jobs (issue 14). */
+const ADMIN_LINKS = [{ href: "/jobs", label: "Jobs" }];
+
+export function NavLinks({ admin = false }: { admin?: boolean }) {
   const pathname = usePathname();
   return (
     <ul>
-      {LINKS.map((link) => (
+      {(admin ? [...LINKS, ...ADMIN_LINKS] : LINKS).map((link) => (
         <li key={link.href}>
           <Link
             href={link.href}

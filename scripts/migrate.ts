@@ -3,6 +3,7 @@ import path from "node:path";
 import { connect } from "../lib/db/client";
 import { startEmbeddedDatabase } from "../lib/db/embedded";
 import { UnknownMigrationsError, migrate } from "../lib/db/migrate";
+import { installJobs } from "../lib/jobs/flows/start-worker";
 
 async function main() {
   let url = process.env.DATABASE_URL;
@@ -16,6 +17,7 @@ async function main() {
   const applied = await migrate(sql, (line) => console.log(line));
   console.log(applied.length ? `${applied.length} migration(s) applied` : "database is up to date");
   await sql.end();
+  await installJobs(url, !process.env.DATABASE_URL); // the job engine's schema and queues (pg-boss)
   await stop();
 }
 

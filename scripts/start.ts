@@ -5,6 +5,9 @@
  * - Migrations applied; on an empty embedded database a demo workspace is seeded and
  *   its owner's credentials printed.
  * - `next build` (unless SKIP_BUILD=1), then `next start` (or `next dev` with --dev).
+ * - A job worker in this process (unless JOBS_WORKER=0), started before the web server so the
+ *   job engine's schema and queues exist before the first request enqueues. SIGTERM/SIGINT stop
+ *   the web server, then the worker gracefully (running jobs finish or are released).
  */
 import { randomBytes } from "node:crypto";
 import { spawn } from "node:child_process";
@@ -14,6 +17,7 @@ import { connect, setSql } from "../lib/db/client";
 import { withService } from "../lib/db/doors";
 import { startEmbeddedDatabase } from "../lib/db/embedded";
 import { UnknownMigrationsError, migrate } from "../lib/db/migrate";
+import { startWorker, type RunningWorker } from "../lib/jobs/flows/start-worker";
 import { seedDemo } from "../lib/seed/demo";
 
 const dev = process.argv.includes("--dev");
@@ -85,11 +89,27 @@ async function main() {
     console.log(`    email:    ${creds.email}`);
     console.log(`    password: ${creds.password}\n`);
   }
-  const child = spawn(next, [dev ? "dev" : "start", "-p", port], { stdio: "inherit", env });
+  let worker: RunningWorker | null = null;
+  if (process.env.JOBS_WORKER !== "0") {
+    // the worker's handlers use the app pool, which getSql() opens from these
+    process.env.DATABASE_URL = url;
+    process.env.DATABASE_EMBEDDED = env.DATABASE_EMBEDDED;
+    worker = await startWorker({ url, embedded });
+    console.log("  Job worker running in this process (JOBS_WORKER=0 to run workers apart).");
+  }
+  const guard = path.join(process.cwd(), "scripts", "exit-with-parent.cjs");
+  const child = spawn(next, [dev ? "dev" : "start", "-p", port], {
+    stdio: "inherit",
+    env: {
+      ...env,
+      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --require ${JSON.stringify(guard)}`.trim(),
+    },
+  });
   const shutdown = () => child.kill("SIGTERM");
   process.on("SIGINT", shutdown);
   process.on("SIGTERM", shutdown);
   child.on("exit", async (code) => {
+    await worker?.stop(Number(process.env.JOBS_SHUTDOWN_SECONDS ?? 25) * 1000);
     await stopDb();
     process.exit(code ?? 0);
   });

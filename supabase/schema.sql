@@ -24,6 +24,12 @@ CREATE SCHEMA auth;
 CREATE SCHEMA extensions;
 
 --
+-- Name: pgboss; Type: SCHEMA; Schema: -; Owner: -
+--
+
+CREATE SCHEMA pgboss;
+
+--
 -- Name: pg_trgm; Type: EXTENSION; Schema: -; Owner: -
 --
 
@@ -973,7 +979,8 @@ CREATE TABLE public.broadcasts (
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     sent_at timestamp with time zone,
     body_text text DEFAULT ''::text NOT NULL,
-    CONSTRAINT broadcasts_status_check CHECK ((status = ANY (ARRAY['draft'::text, 'sending'::text, 'sent'::text, 'failed'::text])))
+    claim_cursor uuid,
+    CONSTRAINT broadcasts_status_check CHECK ((status = ANY (ARRAY['draft'::text, 'sending'::text, 'paused'::text, 'cancelled'::text, 'sent'::text, 'failed'::text])))
 );
 
 --
@@ -1549,7 +1556,7 @@ CREATE TABLE public.webhook_inbox (
     received_at timestamp with time zone DEFAULT now() NOT NULL,
     processed_at timestamp with time zone,
     CONSTRAINT webhook_inbox_provider_check CHECK ((provider = ANY (ARRAY['payproc'::text, 'ticketing'::text, 'email'::text]))),
-    CONSTRAINT webhook_inbox_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'processing'::text, 'done'::text, 'failed'::text, 'ignored'::text])))
+    CONSTRAINT webhook_inbox_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'processing'::text, 'done'::text, 'failed'::text, 'ignored'::text, 'dead'::text])))
 );
 
 --
@@ -4581,6 +4588,12 @@ GRANT USAGE ON SCHEMA extensions TO authenticated;
 GRANT USAGE ON SCHEMA extensions TO service_role;
 
 --
+-- Name: SCHEMA pgboss; Type: ACL; Schema: -; Owner: -
+--
+
+GRANT USAGE ON SCHEMA pgboss TO service_role;
+
+--
 -- Name: SCHEMA public; Type: ACL; Schema: -; Owner: -
 --
 
@@ -5179,6 +5192,18 @@ GRANT ALL ON TABLE public.workspace_members TO service_role;
 
 GRANT SELECT,DELETE,UPDATE ON TABLE public.workspaces TO authenticated;
 GRANT ALL ON TABLE public.workspaces TO service_role;
+
+--
+-- Name: DEFAULT PRIVILEGES FOR SEQUENCES; Type: DEFAULT ACL; Schema: pgboss; Owner: -
+--
+
+ALTER DEFAULT PRIVILEGES FOR ROLE postgres IN SCHEMA pgboss GRANT ALL ON SEQUENCES TO service_role;
+
+--
+-- Name: DEFAULT PRIVILEGES FOR TABLES; Type: DEFAULT ACL; Schema: pgboss; Owner: -
+--
+
+ALTER DEFAULT PRIVILEGES FOR ROLE postgres IN SCHEMA pgboss GRANT ALL ON TABLES TO service_role;
 
 --
 -- PostgreSQL database dump complete

@@ -1,4 +1,4 @@
-import { requireMember } from "@/lib/auth/context";
+import { ADMIN_ROLES, requireMember } from "@/lib/auth/context";
 import { withUser } from "@/lib/db/doors";
 import { countUnreadNotifications } from "@/lib/notifications/list-notifications";
 import { NotificationBell } from "@/components/notifications/notification-bell";
@@ -17,7 +17,7 @@ export default async function DashboardLayout({ children }: { children: React.Re
         <WorkspaceSwitcher current={ctx.workspace.workspaceId} memberships={ctx.memberships} />
         <NotificationBell unread={unread} />
         <nav aria-label="Main">
-          <NavLinks />
+          <NavLinks admin={ADMIN_ROLES.includes(ctx.workspace.role)} />
         </nav>
         <div style={{ marginTop: "auto" }} className="stack">
           <span className="hint">{ctx.claims.email}</span>

@@ -1,14 +1,18 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState } from "react";
-import { sendBroadcastBatchAction } from "@/app/(dashboard)/broadcasts/actions";
+import { useEffect, useState } from "react";
+import { broadcastProgressAction, controlBroadcastAction } from "@/app/(dashboard)/broadcasts/actions";
 import { Dialog } from "@/components/ui/dialog";
+import type { BroadcastControl } from "@/lib/email/control-broadcast";
 import type { BroadcastProgress } from "@/lib/email/send-broadcast";
 
+const POLL_MS = 1500;
+
 /**
- * Sends the broadcast batch by batch, showing progress. Closing the page stops between batches;
- * "Resume" carries on where it stopped, and nobody gets the email twice.
+ * Starts the broadcast as a background job and shows its progress as the database has it.
+ * Closing the page does not stop it; pause, resume and cancel act on the job, and nobody gets
+ * the email twice whatever happens.
  */
 export function BroadcastSender({
   broadcastId,
@@ -21,29 +25,45 @@ export function BroadcastSender({
 }) {
   const router = useRouter();
   const [progress, setProgress] = useState(initial);
-  const [running, setRunning] = useState(false);
+  const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const sending = progress.status === "sending";
 
-  async function run() {
-    setRunning(true);
+  useEffect(() => {
+    if (!sending) return;
+    const timer = setInterval(async () => {
+      const result = await broadcastProgressAction(broadcastId).catch(() => null);
+      if (!result || "error" in result) return;
+      setProgress(result.data);
+      if (result.data.done) router.refresh();
+    }, POLL_MS);
+    return () => clearInterval(timer);
+  }, [sending, broadcastId, router]);
+
+  async function control(action: BroadcastControl) {
+    setBusy(true);
     setError(null);
     try {
-      for (;;) {
-        const result = await sendBroadcastBatchAction(broadcastId);
-        if ("error" in result) return setError(result.error);
-        setProgress(result.data);
-        if (result.data.done) break;
-      }
-      router.refresh();
+      const result = await controlBroadcastAction(broadcastId, action);
+      if ("error" in result) setError(result.error);
+      else setProgress(result.data);
     } catch {
-      setError("Sending stopped (connection lost?). Press Resume to carry on; no one gets the email twice.");
+      setError("The connection was lost. Reload the page to see where the broadcast is.");
     } finally {
-      setRunning(false);
+      setBusy(false);
     }
   }
 
   const total = progress.processed + progress.remaining;
   const started = progress.status !== "draft" || progress.processed > 0;
+  const label =
+    progress.status === "sent"
+      ? "Finished: "
+      : progress.status === "cancelled"
+        ? "Cancelled: "
+        : progress.status === "paused"
+          ? `Paused at ${progress.processed} of ${total}: `
+          : `${progress.processed} of ${total} processed: `;
   return (
     <div className="stack">
       <div role="status" aria-live="polite" className="stack">
@@ -51,44 +71,58 @@ export function BroadcastSender({
           <>
             <progress max={Math.max(total, 1)} value={progress.processed} aria-label="Broadcast progress" />
             <span>
-              {progress.done ? "Finished: " : `${progress.processed} of ${total} processed: `}
+              {label}
               {progress.sent} sent, {progress.skipped} skipped, {progress.failed} failed
             </span>
           </>
         )}
         {error && <div className="alert error">{error}</div>}
       </div>
-      {!progress.done &&
-        (started ? (
-          <button type="button" onClick={run} disabled={running}>
-            {running ? "Sending…" : "Resume sending"}
-          </button>
-        ) : (
-          <Dialog label="Send broadcast…" title="Send this broadcast?">
-            {(close) => (
-              <>
-                <p>
-                  It goes to {eligible} eligible contact{eligible === 1 ? "" : "s"} now. This cannot be
-                  undone.
-                </p>
-                <div className="row">
-                  <button
-                    type="button"
-                    onClick={() => {
-                      close();
-                      void run();
-                    }}
-                  >
-                    Send now
-                  </button>
-                  <button type="button" className="secondary" onClick={close}>
-                    Cancel
-                  </button>
-                </div>
-              </>
-            )}
-          </Dialog>
-        ))}
+      {!progress.done && (
+        <div className="row">
+          {progress.status === "draft" && (
+            <Dialog label="Send broadcast…" title="Send this broadcast?">
+              {(close) => (
+                <>
+                  <p>
+                    It goes to {eligible} eligible contact{eligible === 1 ? "" : "s"}, in the background: you
+                    can close this page.
+                  </p>
+                  <div className="row">
+                    <button
+                      type="button"
+                      onClick={() => {
+                        close();
+                        void control("start");
+                      }}
+                    >
+                      Send now
+                    </button>
+                    <button type="button" className="secondary" onClick={close}>
+                      Cancel
+                    </button>
+                  </div>
+                </>
+              )}
+            </Dialog>
+          )}
+          {progress.status === "sending" && (
+            <button type="button" className="secondary" disabled={busy} onClick={() => control("pause")}>
+              Pause
+            </button>
+          )}
+          {progress.status === "paused" && (
+            <button type="button" disabled={busy} onClick={() => control("resume")}>
+              Resume sending
+            </button>
+          )}
+          {(progress.status === "sending" || progress.status === "paused") && (
+            <button type="button" className="secondary" disabled={busy} onClick={() => control("cancel")}>
+              Cancel broadcast
+            </button>
+          )}
+        </div>
+      )}
     </div>
   );
 }

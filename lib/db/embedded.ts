@@ -2,6 +2,7 @@ import { mkdir } from "node:fs/promises";
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+import { wholeExchanges } from "./whole-exchanges";
 
 export interface EmbeddedDatabase {
   url: string;
@@ -28,7 +29,7 @@ export async function startEmbeddedDatabase(options: {
     extensions: { pg_trgm },
   });
   const server = new PGLiteSocketServer({
-    db,
+    db: wholeExchanges(db),
     port: options.port ?? 0,
     host: "127.0.0.1",
     maxConnections: options.maxConnections ?? 16,

@@ -26,7 +26,7 @@ export interface BroadcastRow {
   body_text: string;
   body_html: string;
   audience: Audience;
-  status: "draft" | "sending" | "sent" | "failed";
+  status: "draft" | "sending" | "paused" | "cancelled" | "sent" | "failed";
   created_at: Date;
   sent_at: Date | null;
 }

@@ -41,13 +41,20 @@ function notYetClaimed(db: Db, broadcastId: string) {
                          where e.broadcast_id = ${broadcastId} and e.contact_id is not null)`;
 }
 
-type Claim = { error: string } | { queued: QueuedEmail[] };
+/** `stopped`: nothing more to claim now (the audience is done, or the broadcast is paused, cancelled or sent). */
+type Claim = { error: string } | { queued: QueuedEmail[]; stopped?: boolean };
+
+/** A broadcast is worked on only in these states ('draft': the page's own batch loop, before jobs). */
+const RUNNABLE = ["draft", "sending"];
 
 /**
  * Phase 1, in its own transaction under the broadcast's row lock: the rows still 'queued' by an
  * interrupted run come back first (their delivery is retried with the same idempotency key);
- * otherwise the next contacts of the audience without a row get one, eligible or skipped with
- * the reason (spec 8.3). The unique (broadcast_id, contact_id) index makes a second row for a
+ * otherwise the next contacts of the audience in id order after the broadcast's claim_cursor
+ * get a row, eligible or skipped with the reason (spec 8.3), and the cursor moves past them: each
+ * batch reads only its own contacts (a NOT IN over the rows already made read them all again,
+ * every batch: 370 contacts/s and falling at 100,000). A contact that joins the audience behind
+ * the cursor during the send is not reached. The unique (broadcast_id, contact_id) index makes a second row for a
  * contact impossible, so no resume and no concurrent run reaches anyone twice.
  */
 export async function claimBroadcastBatch(
@@ -57,9 +64,9 @@ export async function claimBroadcastBatch(
   const size = input.batchSize ?? BROADCAST_BATCH_SIZE;
   const broadcast = await getBroadcast(db, input);
   if (!broadcast) return { error: "Broadcast not found." };
-  await db`select 1 from public.broadcasts where id = ${broadcast.id} for update`;
-  const [{ status }] = await db`select status from public.broadcasts where id = ${broadcast.id}`;
-  if (status === "sent") return { queued: [] };
+  const [{ status, claim_cursor: cursor }] = await db`
+    select status, claim_cursor from public.broadcasts where id = ${broadcast.id} for update`;
+  if (!RUNNABLE.includes(status)) return { queued: [], stopped: true };
 
   const leftover = await db<QueuedEmail[]>`
     select id, to_email, subject, html, text_body, headers from public.email_sends
@@ -74,12 +81,12 @@ export async function claimBroadcastBatch(
            coalesce((select array_agg(s.reason) from public.contact_suppressions s where s.contact_id = c.id), '{}') as suppressions
     from public.contacts c
     where ${audienceCondition(db, input.workspaceId, broadcast.audience)}
-      and ${notYetClaimed(db, broadcast.id)}
+      and (${cursor}::uuid is null or c.id > ${cursor}::uuid)
     order by c.id
     limit ${size}`;
   if (candidates.length === 0) {
     await db`update public.broadcasts set status = 'sent', sent_at = now() where id = ${broadcast.id}`;
-    return { queued: [] };
+    return { queued: [], stopped: true };
   }
 
   const direct = resendClient() === null; // the dev outbox: stored is delivered
@@ -110,7 +117,10 @@ export async function claimBroadcastBatch(
     insert into public.email_sends ${db(rows)}
     on conflict (broadcast_id, contact_id) where broadcast_id is not null do nothing
     returning id, to_email, subject, html, text_body, headers, status`;
-  await db`update public.broadcasts set status = 'sending' where id = ${broadcast.id} and status <> 'sending'`;
+  await db`update public.broadcasts
+           set claim_cursor = ${candidates[candidates.length - 1].id},
+               status = case when status = 'draft' then 'sending' else status end
+           where id = ${broadcast.id}`;
   return { queued: inserted.filter((r) => (r as unknown as { status: string }).status === "queued") };
 }
 
@@ -184,7 +194,7 @@ export async function broadcastProgress(
     select count(*)::int as remaining from public.contacts c
     where ${audienceCondition(db, input.workspaceId, broadcast.audience)}
       and ${notYetClaimed(db, broadcast.id)}`;
-  const done = broadcast.status === "sent";
+  const done = broadcast.status === "sent" || broadcast.status === "cancelled";
   return {
     status: broadcast.status,
     processed: counts.processed,

@@ -54,16 +54,43 @@ export async function claimDelivery(db: Db, id: string): Promise<InboxRow | null
   return row ?? null;
 }
 
+/** A delivery tried this often is dead: kept with its last error, retried only by hand. */
+export const MAX_DELIVERY_ATTEMPTS = 10;
+
+/**
+ * The outcome of a claimed delivery. A failure is 'failed' (to be retried), or 'dead' when it
+ * was the last attempt (`dead`) or the delivery has had MAX_DELIVERY_ATTEMPTS.
+ */
 export async function finishDelivery(
   db: Db,
   id: string,
-  outcome: { status: "done" | "ignored" } | { error: string },
+  outcome: { status: "done" | "ignored" } | { error: string; dead?: boolean },
 ): Promise<void> {
   if ("error" in outcome) {
-    await db`update public.webhook_inbox set status = 'failed', last_error = ${outcome.error} where id = ${id}`;
+    await db`update public.webhook_inbox
+             set status = case when ${outcome.dead ?? false} or attempts >= ${MAX_DELIVERY_ATTEMPTS}
+                               then 'dead' else 'failed' end,
+                 last_error = ${outcome.error}
+             where id = ${id}`;
   } else {
     await db`update public.webhook_inbox set status = ${outcome.status}, last_error = null, processed_at = now() where id = ${id}`;
   }
+}
+
+/**
+ * An attempt that failed before the delivery was claimed (the provider's answer, fetched
+ * outside any transaction): counted, with its error, unless another worker finished it.
+ */
+export async function recordDeliveryFailure(
+  db: Db,
+  id: string,
+  input: { error: string; dead?: boolean },
+): Promise<void> {
+  await db`update public.webhook_inbox
+           set attempts = attempts + 1, last_error = ${input.error},
+               status = case when ${input.dead ?? false} or attempts + 1 >= ${MAX_DELIVERY_ATTEMPTS}
+                             then 'dead' else 'failed' end
+           where id = ${id} and status in ('pending', 'failed', 'processing')`;
 }
 
 /** Deliveries still to do: never finished (a crash after the answer) or failed, oldest first. */
@@ -75,7 +102,8 @@ export async function pendingDeliveries(
 ): Promise<string[]> {
   const rows = await db`
     select id from public.webhook_inbox
-    where provider = ${provider} and status in ('pending', 'processing', 'failed') and attempts < 10
+    where provider = ${provider} and status in ('pending', 'processing', 'failed')
+      and attempts < ${MAX_DELIVERY_ATTEMPTS}
       and received_at < now() - make_interval(secs => ${olderThanSeconds})
     order by received_at
     limit ${limit}`;

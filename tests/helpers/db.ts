@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll } from "vitest";
 import { connect, setSql, type Sql } from "@/lib/db/client";
 import { startEmbeddedDatabase } from "@/lib/db/embedded";
+import { producer, stopProducer } from "@/lib/jobs/producer";
 import { TEMPLATE_DUMP, templateDatabaseUrl } from "./template";
 
 export interface TestDatabase {
@@ -18,6 +19,7 @@ export interface TestDatabase {
  */
 export function setupTestDatabase(): TestDatabase {
   const handle = {} as TestDatabase;
+  const baseUrl = process.env.DATABASE_URL;
   let stop = async () => {};
   beforeAll(async () => {
     const kind = (process.env.TEST_DB as "pglite" | "postgres") ?? "pglite";
@@ -48,8 +50,15 @@ export function setupTestDatabase(): TestDatabase {
       };
     }
     setSql(handle.sql);
+    // the job engine's producer (lib/jobs/producer.ts) opens its connection from DATABASE_URL
+    process.env.DATABASE_URL = handle.url;
+    if (kind === "pglite") process.env.DATABASE_EMBEDDED = "1";
+    await producer(); // as instrumentation.ts does at server start: before any transaction
   });
   afterAll(async () => {
+    await stopProducer();
+    if (baseUrl === undefined) delete process.env.DATABASE_URL;
+    else process.env.DATABASE_URL = baseUrl;
     setSql(undefined);
     await stop();
   });

@@ -4,6 +4,7 @@ import type { TestProject } from "vitest/node";
 import { connect } from "@/lib/db/client";
 import { startEmbeddedDatabase } from "@/lib/db/embedded";
 import { migrate } from "@/lib/db/migrate";
+import { installJobs } from "@/lib/jobs/flows/start-worker";
 import { TEMPLATE_DUMP, templateDatabaseUrl } from "./template";
 
 /**
@@ -23,12 +24,14 @@ export default async function setup(project: TestProject) {
     const sql = connect(template, { max: 1 });
     await migrate(sql);
     await sql.end();
+    await installJobs(template);
     return;
   }
   const embedded = await startEmbeddedDatabase({});
   const sql = connect(embedded.url, { max: 1 });
   await migrate(sql);
   await sql.end();
+  await installJobs(embedded.url, true);
   const dump = await embedded.db.dumpDataDir("gzip");
   await embedded.stop();
   await mkdir(path.dirname(TEMPLATE_DUMP), { recursive: true });

@@ -1,17 +1,11 @@
-import { describe, expect, test, vi } from "vitest";
+import { describe, expect, test } from "vitest";
+import { POST } from "@/app/api/webhooks/ticketing/route";
+import { GET as retry } from "@/app/api/admin/retry-ticketing-webhooks/route";
+import { HANDLERS } from "@/lib/jobs/handlers";
 import { setupTestDatabase } from "../helpers/db";
 import { connectToFake, delivery, setupFakeEventbrite, webhookSecretOf } from "../helpers/eventbrite";
 import { createWorkspace } from "../helpers/factories";
-
-// after() needs Next's request scope: here it only records the work to run after the answer
-const afterAnswer = vi.hoisted(() => [] as (() => Promise<void>)[]);
-vi.mock("next/server", async (original) => ({
-  ...(await original<typeof import("next/server")>()),
-  after: (task: () => Promise<void>) => afterAnswer.push(task),
-}));
-
-const { POST } = await import("@/app/api/webhooks/ticketing/route");
-const { GET: retry } = await import("@/app/api/admin/retry-ticketing-webhooks/route");
+import { jobsOf, runJob } from "../helpers/jobs";
 
 const db = setupTestDatabase();
 const eb = setupFakeEventbrite();
@@ -28,7 +22,7 @@ const post = (body: { config: { webhook_id: string; action?: string } } & Record
 };
 
 describe("4.5 POST /api/webhooks/ticketing", () => {
-  test("4.5: answers 200 at once with the delivery kept, and processes it after the answer", async () => {
+  test("4.5: answers 200 at once with the delivery kept and its job enqueued; the job processes it", async () => {
     const ws = await createWorkspace(db.sql);
     const { webhookId } = await connectToFake(db.sql, eb.fake, ws.id);
     const ebEvent = eb.fake.addEvent();
@@ -37,7 +31,6 @@ describe("4.5 POST /api/webhooks/ticketing", () => {
       buyer: { email: "a@example.test" },
       attendees: [{ email: "a@example.test" }],
     });
-    afterAnswer.length = 0;
     const res = await post(delivery(eb.fake, webhookId, "order.placed", `/orders/${order.id}/`));
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ ok: true, duplicate: false });
@@ -45,15 +38,17 @@ describe("4.5 POST /api/webhooks/ticketing", () => {
     expect(kept.status).toBe("pending");
     expect(await db.sql`select 1 from event_registrations where workspace_id = ${ws.id}`).toHaveLength(0);
 
-    for (const task of afterAnswer.splice(0)) await task();
+    const [job] = await jobsOf(db.sql, ws.id);
+    expect(job).toMatchObject({ name: "ticketing-delivery", state: "created" });
+    await runJob(HANDLERS["ticketing-delivery"], job);
     expect(await db.sql`select 1 from event_registrations where workspace_id = ${ws.id}`).toHaveLength(1);
     expect((await db.sql`select status from webhook_inbox where workspace_id = ${ws.id}`)[0].status).toBe(
       "done",
     );
   });
 
-  test("refused deliveries get a 4xx and schedule nothing", async () => {
-    afterAnswer.length = 0;
+  test("refused deliveries get a 4xx and enqueue nothing", async () => {
+    const before = await db.sql`select count(*)::int as n from pgboss.job`;
     const unknown = await post({
       api_url: eb.fake.apiUrl("/orders/1/"),
       config: { action: "order.placed", webhook_id: "nope" },
@@ -63,7 +58,7 @@ describe("4.5 POST /api/webhooks/ticketing", () => {
       new Request("http://crm.test/api/webhooks/ticketing", { method: "POST", body: "{" }),
     );
     expect(garbage.status).toBe(400);
-    expect(afterAnswer).toHaveLength(0);
+    expect(await db.sql`select count(*)::int as n from pgboss.job`).toEqual(before);
   });
 
   test("the retry route needs the service key and processes what a crash left undone", async () => {
@@ -76,9 +71,7 @@ describe("4.5 POST /api/webhooks/ticketing", () => {
       buyer: { email: "b@example.test" },
       attendees: [{ email: "b@example.test" }],
     });
-    afterAnswer.length = 0;
-    await post(delivery(eb.fake, webhookId, "order.placed", `/orders/${order.id}/`));
-    afterAnswer.length = 0; // the process died before running them
+    await post(delivery(eb.fake, webhookId, "order.placed", `/orders/${order.id}/`)); // no worker runs here
     await db.sql`update webhook_inbox set received_at = now() - interval '5 minutes' where workspace_id = ${ws.id}`;
     const denied = await retry(
       new Request("http://crm.test/api/admin/retry-ticketing-webhooks", {

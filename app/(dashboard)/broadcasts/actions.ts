@@ -2,9 +2,14 @@
 
 import { redirect } from "next/navigation";
 import { requireMember, withMember } from "@/lib/auth/context";
-import { withUser } from "@/lib/db/doors";
-import { broadcastSchema, createBroadcast } from "@/lib/email/broadcasts";
-import { sendBroadcastBatch, type BroadcastProgress } from "@/lib/email/send-broadcast";
+import { withService, withUser } from "@/lib/db/doors";
+import { broadcastSchema, createBroadcast, getBroadcast } from "@/lib/email/broadcasts";
+import {
+  broadcastControlSchema,
+  controlBroadcast,
+  type BroadcastControl,
+} from "@/lib/email/control-broadcast";
+import { broadcastProgress, type BroadcastProgress } from "@/lib/email/send-broadcast";
 import { fieldErrors, type FormState } from "@/lib/http/form-state";
 import { isUuid } from "@/lib/ids/uuid";
 
@@ -26,16 +31,37 @@ export async function createBroadcastAction(_prev: FormState, form: FormData): P
   redirect(`/broadcasts/${id}`);
 }
 
-/** One batch of the broadcast; the page calls it until `done`, showing the progress. */
-export async function sendBroadcastBatchAction(
+/**
+ * Start, pause, resume or cancel (issue 14): the broadcast runs as a job on a worker, so closing
+ * the page does not stop it. Authorised as a member of the workspace (any role may send, as
+ * before); the change itself runs as the service because it enqueues the job, and is bounded to
+ * the member's own workspace by controlBroadcast.
+ */
+export async function controlBroadcastAction(
+  broadcastId: string,
+  control: BroadcastControl,
+): Promise<{ data: BroadcastProgress } | { error: string }> {
+  if (!isUuid(broadcastId) || !broadcastControlSchema.safeParse(control).success)
+    return { error: "Broadcast not found." };
+  const ctx = await requireMember();
+  const workspaceId = ctx.workspace.workspaceId;
+  const visible = await withUser(ctx.claims, (db) => getBroadcast(db, { workspaceId, broadcastId }));
+  if (!visible) return { error: "Broadcast not found." };
+  const changed = await withService((db) => controlBroadcast(db, { workspaceId, broadcastId, control }));
+  const progress = await withUser(ctx.claims, (db) => broadcastProgress(db, { workspaceId, broadcastId }));
+  if (!progress) return { error: "Broadcast not found." };
+  return changed
+    ? { data: progress }
+    : { error: "The broadcast has moved on meanwhile; the page shows where it is." };
+}
+
+/** The progress as the database has it, for the page to show while the job runs. */
+export async function broadcastProgressAction(
   broadcastId: string,
 ): Promise<{ data: BroadcastProgress } | { error: string }> {
   if (!isUuid(broadcastId)) return { error: "Broadcast not found." };
-  // each phase runs in its own short transaction (the delivery happens between them), so no
-  // transaction is held open here: PGlite's single connection would deadlock on a nested one
   const ctx = await requireMember();
-  return sendBroadcastBatch((fn) => withUser(ctx.claims, fn), {
-    workspaceId: ctx.workspace.workspaceId,
-    broadcastId,
-  });
+  const workspaceId = ctx.workspace.workspaceId;
+  const progress = await withUser(ctx.claims, (db) => broadcastProgress(db, { workspaceId, broadcastId }));
+  return progress ? { data: progress } : { error: "Broadcast not found." };
 }

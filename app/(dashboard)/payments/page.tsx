@@ -1,11 +1,12 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { requireMember } from "@/lib/auth/context";
+import { ADMIN_ROLES, requireMember } from "@/lib/auth/context";
 import { formatDate } from "@/lib/time/format";
 import { withUser } from "@/lib/db/doors";
 import { listRecentTransactions } from "@/lib/payments/list-recent-transactions";
 import { formatMoney } from "@/lib/payments/money";
 import { DataTable } from "@/components/ui/data-table";
+import { startPaymentsBackfillAction } from "./backfill-actions";
 
 export const metadata: Metadata = { title: "Payments" };
 
@@ -20,7 +21,16 @@ export default async function PaymentsPage() {
     <>
       <div className="topbar">
         <h1 style={{ margin: 0 }}>Payments</h1>
-        <Link href="/settings/payments">Payment settings</Link>
+        <div className="row">
+          {ADMIN_ROLES.includes(ctx.workspace.role) && (
+            <form action={startPaymentsBackfillAction}>
+              <button type="submit" className="secondary">
+                Run the payments backfill
+              </button>
+            </form>
+          )}
+          <Link href="/settings/payments">Payment settings</Link>
+        </div>
       </div>
       <DataTable
         rows={rows}

@@ -1,37 +1,68 @@
 import { withService } from "@/lib/db/doors";
-import { claimDelivery, finishDelivery, pendingDeliveries } from "@/lib/webhooks/inbox";
+import {
+  claimDelivery,
+  finishDelivery,
+  pendingDeliveries,
+  recordDeliveryFailure,
+} from "@/lib/webhooks/inbox";
+import { fetchTicketingDelivery, type FetchedTicketingDelivery } from "./flows/fetch-ticketing-delivery";
 import { handleTicketingDelivery } from "./handle-ticketing-delivery";
+import { readTicketingDelivery } from "./read-ticketing-delivery";
 
 export type ProcessOutcome = "done" | "ignored" | "failed" | "skipped";
 
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error)).slice(0, 1000);
+
 /**
- * The worker of the ticketing inbox (a job, like the sync, so it opens its own transaction):
- * claims the delivery (the row stays locked, so no other worker processes it meanwhile),
- * processes it in a savepoint and records the outcome in the same transaction. A failure
- * rolls back the delivery's writes but keeps the attempt and the error, so it is retried; a
- * crash rolls back everything and leaves it pending, so it is retried too.
+ * One stored ticketing delivery, in three steps so that no provider call happens inside a
+ * transaction that holds a lock (issue 14):
+ * 1. a short read: the delivery, if still to do, and its connection's token;
+ * 2. Eventbrite, outside any transaction;
+ * 3. a short write transaction that claims the row (skipping one another worker holds),
+ *    re-checks that it is still to do, applies the action in a savepoint and records the
+ *    outcome. A failure keeps the attempt and the error ('failed', or 'dead' on the last
+ *    attempt); a crash rolls the write back and the job engine runs it again.
+ * `lastAttempt`: the job engine will not retry after this one.
  */
-export async function processTicketingDelivery(id: string): Promise<ProcessOutcome> {
+export async function runTicketingDelivery(
+  id: string,
+  options: { lastAttempt?: boolean } = {},
+): Promise<{ outcome: ProcessOutcome; error?: string }> {
+  const found = await withService((db) => readTicketingDelivery(db, id));
+  if (!found) return { outcome: "skipped" };
+  let fetched: FetchedTicketingDelivery;
+  try {
+    fetched = await fetchTicketingDelivery(found);
+  } catch (error) {
+    const message = errorText(error);
+    console.error(`ticketing delivery ${id} failed (attempt ${found.row.attempts + 1})`, message);
+    await withService((db) => recordDeliveryFailure(db, id, { error: message, dead: options.lastAttempt }));
+    return { outcome: "failed", error: message };
+  }
   return withService(async (db) => {
     const row = await claimDelivery(db, id);
-    if (!row) return "skipped";
+    if (!row) return { outcome: "skipped" as const };
     try {
-      const outcome = await db.savepoint((sp) => handleTicketingDelivery(sp, row));
+      const outcome = await db.savepoint((sp) => handleTicketingDelivery(sp, row, fetched));
       await finishDelivery(db, id, { status: outcome.status });
-      return outcome.status;
+      return { outcome: outcome.status };
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorText(error);
       console.error(`ticketing delivery ${id} failed (attempt ${row.attempts})`, error);
-      await finishDelivery(db, id, { error: message.slice(0, 1000) });
-      return "failed";
+      await finishDelivery(db, id, { error: message, dead: options.lastAttempt });
+      return { outcome: "failed" as const, error: message };
     }
   });
 }
 
+export async function processTicketingDelivery(id: string): Promise<ProcessOutcome> {
+  return (await runTicketingDelivery(id)).outcome;
+}
+
 /**
- * Retries what is undone: deliveries never finished (a crash after the 200) or failed
- * (fewer than 10 attempts), oldest first. Runs after every new delivery and from
- * /api/admin/retry-ticketing-webhooks (for a scheduler).
+ * Retries what is undone: deliveries never finished or failed (fewer than
+ * MAX_DELIVERY_ATTEMPTS), oldest first. The job engine retries each delivery by itself; this
+ * stays for /api/admin/retry-ticketing-webhooks (an operator's push).
  */
 export async function processPendingTicketingDeliveries(
   olderThanSeconds = 60,

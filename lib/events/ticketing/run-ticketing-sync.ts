@@ -3,6 +3,8 @@ import { fetchTicketingSnapshot } from "./fetch-ticketing-snapshot";
 import { importTicketingSnapshot } from "./import-ticketing-snapshot";
 import { getTicketingConnection } from "./ticketing-connection";
 
+export const NOT_CONNECTED = "Connect Eventbrite first.";
+
 /**
  * Import and sync (spec 4.5, 2.7), as a job: reads the connection, fetches the snapshot
  * from Eventbrite with no transaction open, then writes it in one transaction. Historical:
@@ -13,7 +15,7 @@ export async function runTicketingSync(
   workspaceId: string,
 ): Promise<{ data: { events: number; registrations: number } } | { error: string }> {
   const connection = await withService((db) => getTicketingConnection(db, workspaceId));
-  if (!connection?.organization_id) return { error: "Connect Eventbrite first." };
+  if (!connection?.organization_id) return { error: NOT_CONNECTED };
   let snapshot;
   try {
     snapshot = await fetchTicketingSnapshot(connection.access_token, connection.organization_id);

@@ -3,15 +3,15 @@
 import { redirect } from "next/navigation";
 import { ADMIN_ROLES, requireMember, withAdmin } from "@/lib/auth/context";
 import { signValue } from "@/lib/auth/tokens";
+import { withService } from "@/lib/db/doors";
 import { authorizeUrl, eventbriteConfigured } from "@/lib/events/eventbrite/client";
 import {
   TICKETING_OAUTH_PURPOSE,
   ticketingRedirectUri,
 } from "@/lib/events/ticketing/complete-ticketing-connection";
 import { disconnectTicketing } from "@/lib/events/ticketing/disconnect-ticketing";
-import { runTicketingSync } from "@/lib/events/ticketing/run-ticketing-sync";
+import { enqueueTicketingSync } from "@/lib/events/ticketing/enqueue-ticketing-sync";
 import { setAutoSubscribeAttendees } from "@/lib/events/ticketing/set-auto-subscribe-attendees";
-import { withService } from "@/lib/db/doors";
 import type { FormState } from "@/lib/http/form-state";
 
 const NOT_ALLOWED = "Only owners and admins can manage the Eventbrite connection.";
@@ -55,13 +55,16 @@ export async function setAutoSubscribeAction(_prev: FormState, form: FormData): 
   };
 }
 
-/** Manual re-sync: the signed-in admin's workspace, historical rules (no auto-subscribe). */
+/**
+ * Manual re-sync: the signed-in admin's workspace, historical rules (no auto-subscribe), as a
+ * background job (issue 14): the job engine writes pgboss.job, which only the service may.
+ */
 export async function syncTicketingAction(_prev: FormState): Promise<FormState> {
   const workspace = await withAdmin(async (_db, ctx) => ({ id: ctx.workspace.workspaceId }), NOT_ALLOWED);
   if ("error" in workspace) return { message: workspace.error };
-  const result = await runTicketingSync(workspace.id);
-  if ("error" in result) return { message: result.error };
+  await withService((db) => enqueueTicketingSync(db, workspace.id));
   return {
-    success: `Synced ${result.data.events} event(s); ${result.data.registrations} registration(s) added or updated.`,
+    success:
+      "The sync has started: events and registrations appear as it finishes (a failure shows under Jobs).",
   };
 }

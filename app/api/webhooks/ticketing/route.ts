@@ -1,17 +1,13 @@
-import { after } from "next/server";
 import { withService } from "@/lib/db/doors";
 import { acceptTicketingDelivery } from "@/lib/events/ticketing/accept-ticketing-delivery";
-import {
-  processPendingTicketingDeliveries,
-  processTicketingDelivery,
-} from "@/lib/events/ticketing/process-ticketing-deliveries";
+import { enqueueTicketingDelivery } from "@/lib/events/ticketing/enqueue-ticketing-delivery";
 import { jsonError } from "@/lib/http/error-envelope";
 import { readLimitedText, WEBHOOK_BODY_LIMIT } from "@/lib/http/read-limited-body";
 
 /**
  * POST /api/webhooks/ticketing (spec 4.5, DESIGN 4): the delivery is checked and kept in the
- * inbox, the answer is 200 at once, and the processing runs after the answer, followed by a
- * retry of whatever earlier deliveries were left undone.
+ * inbox together with its job (in one transaction), the answer is 200 at once, and a worker
+ * processes it, retrying with backoff (issue 14).
  */
 export async function POST(request: Request) {
   const read = await readLimitedText(request, WEBHOOK_BODY_LIMIT);
@@ -23,11 +19,11 @@ export async function POST(request: Request) {
     return jsonError(400, "Send JSON.");
   }
   const secret = new URL(request.url).searchParams.get("secret");
-  const result = await withService((db) => acceptTicketingDelivery(db, { body, secret }));
-  if (result.status !== 200) return jsonError(result.status, result.error);
-  after(async () => {
-    if (result.inboxId) await processTicketingDelivery(result.inboxId);
-    await processPendingTicketingDeliveries();
+  const result = await withService(async (db) => {
+    const accepted = await acceptTicketingDelivery(db, { body, secret });
+    if (accepted.status === 200 && accepted.inboxId) await enqueueTicketingDelivery(db, accepted.inboxId);
+    return accepted;
   });
+  if (result.status !== 200) return jsonError(result.status, result.error);
   return Response.json({ ok: true, duplicate: result.duplicate });
 }

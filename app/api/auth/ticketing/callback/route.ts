@@ -1,16 +1,15 @@
-import { after } from "next/server";
 import { ADMIN_ROLES, requireMember } from "@/lib/auth/context";
 import { appUrl } from "@/lib/config";
 import { withService } from "@/lib/db/doors";
 import { completeTicketingConnection } from "@/lib/events/ticketing/complete-ticketing-connection";
-import { runTicketingSync } from "@/lib/events/ticketing/run-ticketing-sync";
+import { enqueueTicketingSync } from "@/lib/events/ticketing/enqueue-ticketing-sync";
 
 const back = (query: string) => Response.redirect(`${appUrl()}/settings/ticketing?${query}`, 303);
 
 /**
  * GET /api/auth/ticketing/callback (spec 4.5): Eventbrite sends the member back here with
  * code and state. The state must be the one signed for this member's current workspace;
- * then the connection is completed and the first import runs after the answer.
+ * then the connection is completed and the first import is handed to the job engine.
  */
 export async function GET(request: Request) {
   const url = new URL(request.url);
@@ -28,6 +27,6 @@ export async function GET(request: Request) {
     }),
   );
   if ("error" in result) return back(`error=${result.error}`);
-  after(() => runTicketingSync(workspaceId).then(() => undefined));
+  await withService((db) => enqueueTicketingSync(db, workspaceId));
   return back("connected=1");
 }

@@ -1,0 +1,56 @@
+import type { Job, JobWithMetadata } from "pg-boss";
+import { withService } from "@/lib/db/doors";
+import { runBroadcast } from "@/lib/email/flows/run-broadcast";
+import { runTicketingDelivery } from "@/lib/events/ticketing/process-ticketing-deliveries";
+import { NOT_CONNECTED, runTicketingSync } from "@/lib/events/ticketing/run-ticketing-sync";
+import { runBackfillCli } from "@/lib/payments/backfill-cli";
+import { stripeClient } from "@/lib/payments/stripe-client";
+import { sweepPendingSubmissions } from "@/lib/forms/sweep-pending-submissions";
+import { sweepRateLimitHits } from "@/lib/forms/sweep-rate-limit-hits";
+import { sweepInbox } from "@/lib/webhooks/sweep-inbox";
+import type { QueueName } from "./queues";
+
+type Handler = (job: JobWithMetadata<Record<string, string>>) => Promise<unknown>;
+
+/** Repeats a bounded sweep until a call deletes fewer rows than its bound. */
+async function sweepAll(sweep: () => Promise<number>, bound = 10_000): Promise<{ deleted: number }> {
+  let deleted = 0;
+  for (let n = bound; n >= bound; deleted += n) n = await sweep();
+  return { deleted };
+}
+
+/** What each queue's jobs do. A handler that throws fails the attempt; pg-boss retries per the queue. */
+export const HANDLERS: Record<QueueName, Handler> = {
+  "ticketing-delivery": async (job) => {
+    const { outcome, error } = await runTicketingDelivery(job.data.inboxId, {
+      lastAttempt: job.retryCount >= job.retryLimit,
+    });
+    if (outcome === "failed") throw new Error(error ?? "The delivery failed.");
+    return { outcome };
+  },
+  broadcast: (job) =>
+    runBroadcast({ workspaceId: job.data.workspaceId, broadcastId: job.data.broadcastId }, job.signal, {
+      lastAttempt: job.retryCount >= job.retryLimit,
+    }),
+  "ticketing-sync": async (job) => {
+    const result = await runTicketingSync(job.data.workspaceId);
+    // a workspace that disconnected meanwhile has nothing to sync: done, not failed
+    if ("error" in result && result.error !== NOT_CONNECTED) throw new Error(result.error);
+    return result;
+  },
+  "payments-backfill": async (job) => {
+    const lines: string[] = [];
+    const log = (line: string) => {
+      lines.push(line);
+      console.log(`payments backfill ${job.data.workspaceId}: ${line}`);
+    };
+    const code = await runBackfillCli(["--workspace", job.data.workspaceId], { stripe: stripeClient(), log });
+    if (code !== 0) throw new Error(lines.slice(-3).join("\n").trim() || "The payments backfill stopped.");
+    return { done: true };
+  },
+  "sweep-rate-limit-hits": () => sweepAll(() => withService(sweepRateLimitHits)),
+  "sweep-pending-submissions": () => sweepAll(() => withService(sweepPendingSubmissions)),
+  "sweep-webhook-inbox": () => sweepAll(() => withService((db) => sweepInbox(db))),
+};
+
+export type { Job };

@@ -1,0 +1,75 @@
+import type { Queue } from "pg-boss";
+
+/** The schema pg-boss installs into and keeps its jobs in. */
+export const JOBS_SCHEMA = "pgboss";
+
+/** Every queue of the service, with its retry policy (pg-boss queue options). */
+export const QUEUES = {
+  /**
+   * One stored ticketing delivery (DESIGN 4): re-read from Eventbrite, then applied. Ten attempts,
+   * 5 s · 2^n with jitter between them (the first two retries come within 30 s); a worker that
+   * dies holding one (it beats every 5 s) frees it once 10 s pass without a beat. After the last
+   * attempt the job is failed and the inbox row 'dead'.
+   */
+  "ticketing-delivery": {
+    retryLimit: 9,
+    retryDelay: 5,
+    retryBackoff: true,
+    retryDelayMax: 3600,
+    heartbeatSeconds: 10,
+    expireInSeconds: 300,
+  },
+  /**
+   * A broadcast, run batch after batch until its audience is done, paused or cancelled. The
+   * worker beats every 5 s; a job whose worker stopped beating for 10 s is retried, and the
+   * unique (broadcast_id, contact_id) key makes the rerun send nothing twice.
+   */
+  broadcast: {
+    retryLimit: 20,
+    retryDelay: 5,
+    retryBackoff: true,
+    retryDelayMax: 300,
+    heartbeatSeconds: 10,
+    expireInSeconds: 24 * 3600,
+  },
+  /**
+   * An Eventbrite import and sync of one workspace (after connecting, and the manual re-sync):
+   * fetched outside any transaction, written in one. Idempotent, so a rerun is harmless.
+   */
+  "ticketing-sync": {
+    retryLimit: 4,
+    retryDelay: 30,
+    retryBackoff: true,
+    retryDelayMax: 1800,
+    heartbeatSeconds: 10,
+    expireInSeconds: 3600,
+  },
+  /**
+   * The payments backfill (spec 4.11, 4.12) started from the dashboard: the three phases the CLI
+   * runs. Every step is repeatable, so a retry carries on where the last attempt stopped.
+   */
+  "payments-backfill": {
+    retryLimit: 2,
+    retryDelay: 60,
+    retryBackoff: true,
+    heartbeatSeconds: 10,
+    expireInSeconds: 6 * 3600,
+  },
+  "sweep-rate-limit-hits": { retryLimit: 1, expireInSeconds: 300 },
+  "sweep-pending-submissions": { retryLimit: 1, expireInSeconds: 300 },
+  "sweep-webhook-inbox": { retryLimit: 1, expireInSeconds: 300 },
+} satisfies Record<string, Omit<Queue, "name">>;
+
+export type QueueName = keyof typeof QUEUES;
+
+/** The scheduled sweeps (cron in UTC, run by whichever worker's pg-boss takes the minute). */
+export const SCHEDULES: { queue: QueueName; cron: string }[] = [
+  { queue: "sweep-rate-limit-hits", cron: "*/10 * * * *" },
+  { queue: "sweep-pending-submissions", cron: "17 * * * *" },
+  { queue: "sweep-webhook-inbox", cron: "43 3 * * *" },
+];
+
+/** What every job of a workspace carries, so the jobs page can show a workspace its own jobs. */
+export interface WorkspaceJob {
+  workspaceId: string;
+}

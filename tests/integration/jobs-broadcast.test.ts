@@ -1,0 +1,218 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { describe, expect, test } from "vitest";
+import { connect, setSql, type Sql } from "@/lib/db/client";
+import { withService, withUser } from "@/lib/db/doors";
+import { audienceSchema } from "@/lib/email/broadcast-audience";
+import { createBroadcast } from "@/lib/email/broadcasts";
+import { controlBroadcast } from "@/lib/email/control-broadcast";
+import { broadcastProgress } from "@/lib/email/send-broadcast";
+import { enqueueJob } from "@/lib/jobs/enqueue-job";
+import { producer, stopProducer } from "@/lib/jobs/producer";
+import { setupTestDatabase } from "../helpers/db";
+import { createWorkspace } from "../helpers/factories";
+import { jobsOf } from "../helpers/jobs";
+import { waitFor } from "../helpers/wait-for";
+import { setupWorkers } from "../helpers/workers";
+import { startFakeResend } from "../fakes/resend";
+
+const db = setupTestDatabase();
+const workers = setupWorkers(db);
+
+const AUDIENCE = 2000;
+const ELIGIBLE = 1800; // every tenth contact has not opted in
+
+/** A workspace with 2,000 contacts and a broadcast to all of them, started (its job enqueued). */
+async function startedBroadcast() {
+  const ws = await createWorkspace(sql());
+  await sql()`
+    insert into contacts (workspace_id, email, is_subscribed)
+    select ${ws.id}, 'c' || g || '-' || ${ws.id.slice(0, 8)} || '@example.test', g % 10 <> 0
+    from generate_series(1, ${AUDIENCE}) g`;
+  const { id } = await withUser(ws.owner.claims, (tx) =>
+    createBroadcast(tx, {
+      workspaceId: ws.id,
+      createdBy: ws.owner.id,
+      subject: "News",
+      body: "Hello!\n\nLeave: {{unsubscribe_url}}",
+      audience: audienceSchema.parse({}),
+    }),
+  );
+  expect(
+    await withService((tx) =>
+      controlBroadcast(tx, { workspaceId: ws.id, broadcastId: id, control: "start" }),
+    ),
+  ).toBe(true);
+  return { ws, broadcastId: id };
+}
+
+/** The connection tests arrange and assert with: the test database, or the embedded service's. */
+let sql = () => db.sql;
+
+const sendsOf = async (broadcastId: string) =>
+  (
+    await sql()`select count(*)::int as n, count(distinct contact_id)::int as contacts,
+                        count(*) filter (where status = 'outbox')::int as delivered,
+                        count(*) filter (where status = 'skipped')::int as skipped
+                 from email_sends where broadcast_id = ${broadcastId}`
+  )[0];
+
+const statusOf = async (broadcastId: string) =>
+  (await sql()`select status from broadcasts where id = ${broadcastId}`)[0].status as string;
+
+/** Every contact of the audience has exactly one row: eligible ones one email, the others skipped. */
+async function expectExactlyOnce(broadcastId: string) {
+  expect(await sendsOf(broadcastId)).toEqual({
+    n: AUDIENCE,
+    contacts: AUDIENCE,
+    delivered: ELIGIBLE,
+    skipped: AUDIENCE - ELIGIBLE,
+  });
+}
+
+/**
+ * On the embedded database the worker and PGlite live in one process (npm start), so killing the
+ * worker kills the database with it: the service is killed with SIGKILL mid-broadcast and started
+ * again on the same data directory.
+ */
+async function killEmbeddedService() {
+  const dataDir = await mkdtemp(path.join(tmpdir(), "crm-embedded-"));
+  const port = 20_000 + Math.floor(Math.random() * 20_000);
+  const url = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
+  const held: { conn: Sql | null } = { conn: null };
+  const attach = async () => {
+    const conn = connect(url, { max: 1 });
+    held.conn = conn;
+    sql = () => conn;
+    setSql(conn);
+    process.env.DATABASE_URL = url;
+    await stopProducer();
+    await producer();
+    return conn;
+  };
+  try {
+    const first = await workers.spawnEmbeddedService({ dataDir, port, fromTemplate: true });
+    await attach();
+    const { broadcastId } = await startedBroadcast();
+    await waitFor(async () => (await sendsOf(broadcastId)).n > 0, "the first batch sent", 60_000);
+    const atKill = await sendsOf(broadcastId);
+    const killed = new Promise((resolve) => first.once("exit", resolve));
+    first.kill("SIGKILL");
+    await killed;
+    expect(atKill.n).toBeLessThan(AUDIENCE); // killed in the middle, not after the end
+    await stopProducer();
+    await held.conn!.end({ timeout: 0 }).catch(() => {});
+
+    await workers.spawnEmbeddedService({ dataDir, port, fromTemplate: false }); // the restart
+    await attach();
+    await waitFor(async () => (await statusOf(broadcastId)) === "sent", "the broadcast finished", 120_000);
+    await expectExactlyOnce(broadcastId);
+  } finally {
+    await stopProducer();
+    await held.conn?.end({ timeout: 0 }).catch(() => {});
+    sql = () => db.sql;
+    setSql(db.sql);
+    process.env.DATABASE_URL = db.url;
+    await producer();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+describe("issue 14: broadcasts run as a job", () => {
+  test("a worker killed with SIGKILL in the middle of a 2,000-contact broadcast: after a restart every eligible contact has exactly one email", async () => {
+    if (db.kind === "pglite") return killEmbeddedService();
+    const { broadcastId } = await startedBroadcast();
+    const first = workers.spawnWorker();
+    await waitFor(async () => (await sendsOf(broadcastId)).n > 0, "the first batch sent", 60_000);
+    const killed = new Promise((resolve) => first.once("exit", resolve));
+    first.kill("SIGKILL");
+    await killed;
+    const atKill = await sendsOf(broadcastId);
+    expect(atKill.n).toBeLessThan(AUDIENCE); // killed in the middle, not after the end
+    expect(await statusOf(broadcastId)).toBe("sending");
+
+    workers.spawnWorker(); // the restart: the dead worker's job is retried
+    await waitFor(async () => (await statusOf(broadcastId)) === "sent", "the broadcast finished", 120_000);
+    await expectExactlyOnce(broadcastId);
+  }, 180_000);
+
+  test("two workers at once on one broadcast send nothing twice", async () => {
+    const { ws, broadcastId } = await startedBroadcast();
+    // a second job for the same broadcast (as a resume racing the first run would make)
+    await withService((tx) => enqueueJob(tx, "broadcast", { workspaceId: ws.id, broadcastId }));
+    workers.spawnWorker();
+    workers.spawnWorker();
+    await waitFor(
+      async () => (await jobsOf(db.sql, ws.id)).every((j) => j.state === "completed"),
+      "both jobs done",
+      120_000,
+    );
+    expect(await statusOf(broadcastId)).toBe("sent");
+    await expectExactlyOnce(broadcastId);
+  }, 180_000);
+
+  test("pause stops the job between batches and keeps the progress; resume finishes it; cancel ends another", async () => {
+    const { ws, broadcastId } = await startedBroadcast();
+    const control = (id: string, c: "pause" | "resume" | "cancel") =>
+      withService((tx) => controlBroadcast(tx, { workspaceId: ws.id, broadcastId: id, control: c }));
+    expect(await control(broadcastId, "pause")).toBe(true);
+    await workers.inProcess(["broadcast"]);
+    await waitFor(
+      async () => (await jobsOf(db.sql, ws.id)).every((j) => j.state === "completed"),
+      "the paused job returned",
+      60_000,
+    );
+    expect(await statusOf(broadcastId)).toBe("paused");
+    expect(await control(broadcastId, "pause")).toBe(false); // not sending: nothing to pause
+    const paused = await withUser(ws.owner.claims, (tx) =>
+      broadcastProgress(tx, { workspaceId: ws.id, broadcastId }),
+    );
+    expect(paused).toMatchObject({ status: "paused", done: false, remaining: AUDIENCE - paused!.processed });
+
+    expect(await control(broadcastId, "resume")).toBe(true);
+    await waitFor(
+      async () => (await statusOf(broadcastId)) === "sent",
+      "the resumed broadcast finished",
+      120_000,
+    );
+    await expectExactlyOnce(broadcastId);
+
+    const other = await startedBroadcast();
+    expect(
+      await withService((tx) =>
+        controlBroadcast(tx, { workspaceId: other.ws.id, broadcastId: other.broadcastId, control: "cancel" }),
+      ),
+    ).toBe(true);
+    // a broadcast id of another workspace changes nothing
+    expect(await control(other.broadcastId, "resume")).toBe(false);
+    await waitFor(
+      async () => (await jobsOf(db.sql, other.ws.id)).every((j) => j.state === "completed"),
+      "the cancelled job returned",
+      60_000,
+    );
+    expect(await statusOf(other.broadcastId)).toBe("cancelled");
+  }, 240_000);
+
+  test("Resend failing two batch calls: the job retries with backoff and every eligible contact gets one email", async () => {
+    const resend = await startFakeResend();
+    process.env.RESEND_API_KEY = "re_test";
+    process.env.RESEND_BASE_URL = resend.url;
+    try {
+      const { broadcastId } = await startedBroadcast();
+      resend.failNext(2);
+      await workers.inProcess(["broadcast"]);
+      await waitFor(async () => (await statusOf(broadcastId)) === "sent", "the broadcast finished", 120_000);
+      const [counts] = await sql()`
+        select count(*)::int as n, count(distinct contact_id)::int as contacts,
+               count(*) filter (where status = 'sent')::int as sent,
+               count(*) filter (where status in ('failed', 'queued'))::int as undelivered
+        from email_sends where broadcast_id = ${broadcastId}`;
+      expect(counts).toEqual({ n: AUDIENCE, contacts: AUDIENCE, sent: ELIGIBLE, undelivered: 0 });
+    } finally {
+      delete process.env.RESEND_API_KEY;
+      delete process.env.RESEND_BASE_URL;
+      await resend.stop();
+    }
+  }, 180_000);
+});
