@@ -2121,13 +2121,6 @@ ALTER TABLE ONLY public.webhook_deliveries
     ADD CONSTRAINT webhook_deliveries_pkey PRIMARY KEY (id);
 
 --
--- Name: webhook_deliveries webhook_deliveries_workspace_id_id_key; Type: CONSTRAINT; Schema: public; Owner: -
---
-
-ALTER TABLE ONLY public.webhook_deliveries
-    ADD CONSTRAINT webhook_deliveries_workspace_id_id_key UNIQUE (workspace_id, id);
-
---
 -- Name: webhook_endpoints webhook_endpoints_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -2716,12 +2709,6 @@ CREATE INDEX webhook_deliveries_due_idx ON public.webhook_deliveries USING btree
 --
 
 CREATE INDEX webhook_deliveries_endpoint_idx ON public.webhook_deliveries USING btree (workspace_id, endpoint_id, created_at DESC);
-
---
--- Name: webhook_deliveries_replay_idx; Type: INDEX; Schema: public; Owner: -
---
-
-CREATE INDEX webhook_deliveries_replay_idx ON public.webhook_deliveries USING btree (workspace_id, replay_of);
 
 --
 -- Name: webhook_endpoints_created_by_idx; Type: INDEX; Schema: public; Owner: -
@@ -3713,13 +3700,6 @@ ALTER TABLE ONLY public.webhook_deliveries
 
 ALTER TABLE ONLY public.webhook_deliveries
     ADD CONSTRAINT webhook_deliveries_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspaces(id) ON DELETE CASCADE;
-
---
--- Name: webhook_deliveries webhook_deliveries_workspace_id_replay_of_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
---
-
-ALTER TABLE ONLY public.webhook_deliveries
-    ADD CONSTRAINT webhook_deliveries_workspace_id_replay_of_fkey FOREIGN KEY (workspace_id, replay_of) REFERENCES public.webhook_deliveries(workspace_id, id) ON DELETE SET NULL (replay_of);
 
 --
 -- Name: webhook_endpoints webhook_endpoints_created_by_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

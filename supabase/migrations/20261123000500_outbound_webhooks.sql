@@ -42,16 +42,14 @@ create table public.webhook_deliveries (
   last_status_code integer,
   last_duration_ms integer,
   last_response_excerpt text,
+  -- the delivery this one replays (informational: the log shows "replay"); no foreign key, a
+  -- delivery is only ever deleted with its endpoint
   replay_of uuid,
   created_at timestamptz not null default now(),
-  constraint webhook_deliveries_workspace_id_id_key unique (workspace_id, id),
-  foreign key (workspace_id, endpoint_id) references public.webhook_endpoints (workspace_id, id) on delete cascade,
-  foreign key (workspace_id, replay_of) references public.webhook_deliveries (workspace_id, id)
-    on delete set null (replay_of)
+  foreign key (workspace_id, endpoint_id) references public.webhook_endpoints (workspace_id, id) on delete cascade
 );
 create index webhook_deliveries_endpoint_idx on public.webhook_deliveries (workspace_id, endpoint_id, created_at desc);
 create index webhook_deliveries_due_idx on public.webhook_deliveries (next_attempt_at) where status = 'pending';
-create index webhook_deliveries_replay_idx on public.webhook_deliveries (workspace_id, replay_of);
 
 alter table public.webhook_endpoints enable row level security;
 alter table public.webhook_deliveries enable row level security;

@@ -149,6 +149,27 @@ export const TABLES: Record<string, TableShape> = {
     key: ["workspace_id", "form_id"], // one row per form in these tests (a date would not compare as text)
     change: { submissions: 2 },
   },
+  workspace_invitations: {
+    fields: () => ({
+      email: `${unique("invitee")}@example.test`,
+      token_hash: hex64(),
+      expires_at: new Date(Date.now() + 86_400_000),
+    }),
+    change: { role: "admin" },
+  },
+  webhook_endpoints: {
+    fields: () => ({
+      url: "https://hooks.example.test/crm",
+      event_types: ["contact.created"],
+      secret_ciphertext: "v1.x.y.z",
+    }),
+    change: { description: "Changed" },
+  },
+  webhook_deliveries: {
+    fields: () => ({ event_type: "contact.created", payload: {} }),
+    links: { endpoint_id: "webhook_endpoints" },
+    change: { attempts: 1 },
+  },
 };
 
 /** A valid, not yet inserted row of `table` in `ws`; its parents are inserted (as superuser). */

@@ -106,7 +106,7 @@ describe("issue 13 with Supabase Auth: its own confirmation and recovery flows",
     const email = `${unique("sue")}@example.test`;
     expect(await signUpSupabase(memoryJar(), input(email))).toEqual({ data: { email } });
     const [call] = seen.filter((s) => s.path === "/auth/v1/signup");
-    expect(call.query.redirect_to).toBe("https://crm.example.test/auth/confirm?next=%2Fcontacts");
+    expect(call.query.redirect_to).toBe("https://crm.example.test/auth/confirm?next=%2F");
     expect(call.body).toMatchObject({
       email,
       data: { first_name: "Sue", last_name: "Base", workspace_name: "Sue's Shop" },

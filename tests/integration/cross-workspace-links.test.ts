@@ -35,6 +35,7 @@ const SIGNED_IN_WRITER: Record<string, "member" | "admin" | null> = {
   notifications: null,
   automation_runs: null,
   form_daily_counts: null,
+  webhook_deliveries: null,
 };
 
 const LINKS = Object.entries(TABLES).flatMap(([table, shape]) =>

@@ -7,7 +7,7 @@ import { listWorkspaceJobs } from "@/lib/jobs/list-workspace-jobs";
 import { retryWorkspaceJob } from "@/lib/jobs/retry-workspace-job";
 import { storeDelivery } from "@/lib/webhooks/inbox";
 import { setupTestDatabase } from "../helpers/db";
-import { connectToFake, delivery, setupFakeEventbrite } from "../helpers/eventbrite";
+import { connectToFake, delivery, setupFakeEventbrite, webhookSecretOf } from "../helpers/eventbrite";
 import { createWorkspace } from "../helpers/factories";
 import { jobsOf } from "../helpers/jobs";
 import { waitFor } from "../helpers/wait-for";
@@ -17,8 +17,14 @@ const db = setupTestDatabase();
 const eb = setupFakeEventbrite();
 const workers = setupWorkers(db);
 
-const post = (body: unknown) =>
-  POST(new Request("http://crm.test/api/webhooks/ticketing", { method: "POST", body: JSON.stringify(body) }));
+/** As Eventbrite delivers it: to the endpoint registered with the connection's secret (DESIGN 7). */
+const post = (body: ReturnType<typeof delivery>) =>
+  POST(
+    new Request(
+      `http://crm.test/api/webhooks/ticketing?secret=${webhookSecretOf(body.config.webhook_id) ?? ""}`,
+      { method: "POST", body: JSON.stringify(body) },
+    ),
+  );
 
 async function orderFor(workspaceId: string, email: string) {
   const { webhookId } = await connectToFake(db.sql, eb.fake, workspaceId);

@@ -40,11 +40,6 @@ async function populate(ws: TestWorkspace): Promise<void> {
   await insertRow(db.sql, "contact_suppressions", ws, { contact_id: contact.id, reason: "complaint" });
   await db.sql`insert into webhook_inbox (provider, event_id, event_type, workspace_id, payload)
                values ('payproc', ${`evt_${ws.id}`}, 'checkout.session.completed', ${ws.id}, '{}')`;
-  const [endpoint] = await db.sql`
-    insert into webhook_endpoints (workspace_id, url, event_types, secret_ciphertext)
-    values (${ws.id}, 'https://hooks.example.test/crm', '{contact.created}', 'v1.x.y.z') returning id`;
-  await db.sql`insert into webhook_deliveries (workspace_id, endpoint_id, event_type, payload)
-               values (${ws.id}, ${endpoint.id}, 'contact.created', '{}')`;
 }
 
 const count = async (table: string, workspaceId: string) =>

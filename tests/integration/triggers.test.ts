@@ -24,6 +24,7 @@ const UPDATED_AT_TABLES = [
   "payproc_connections",
   "campaigns",
   "automations",
+  "webhook_endpoints",
 ];
 
 /** A row of `table` whose updated_at lies in the past, and an update of another column. */
