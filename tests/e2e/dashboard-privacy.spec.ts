@@ -3,6 +3,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { strFromU8, unzipSync } from "fflate";
 import { readFile } from "node:fs/promises";
 import { seedDemoWorkspace, withAppDb } from "./helpers/app-db";
+import { asDistinctClient } from "./helpers/accounts";
 
 // Screenshots for people (not asserted): written only when E2E_SCREENS_DIR is set.
 const screens = process.env.E2E_SCREENS_DIR;
@@ -18,6 +19,7 @@ test("issue 16: the demo's owner lands on charts, exports and erases a contact, 
   page,
 }) => {
   const demo = await seedDemoWorkspace(password);
+  await asDistinctClient(page);
   await page.goto("/sign-in");
   await page.getByLabel("Email").fill(demo.email);
   await page.getByLabel("Password").fill(password);

@@ -11,7 +11,13 @@ export type KeyCheck = { workspaceId: string } | "revoked" | null;
 export const API_KEY_TTL_MS = 10_000;
 const MAX_ENTRIES = 10_000;
 
-const entries = new Map<string, { check: Promise<KeyCheck>; expires: number }>();
+// One map per process, on globalThis: Next.js bundles route handlers and server actions
+// separately, and a module-level map would be one per bundle, so a revocation made by a server
+// action would not reach the route's copy.
+const globalForKeys = globalThis as unknown as {
+  __crmApiKeyChecks?: Map<string, { check: Promise<KeyCheck>; expires: number }>;
+};
+const entries = (globalForKeys.__crmApiKeyChecks ??= new Map());
 
 /** The check for a key digest; concurrent misses share one load. */
 export function cachedApiKey(keyHash: string, load: () => Promise<KeyCheck>): Promise<KeyCheck> {
