@@ -19,12 +19,13 @@ test("issue 16: the demo's owner lands on charts, exports and erases a contact, 
   page,
 }) => {
   const demo = await seedDemoWorkspace(password);
-  await asDistinctClient(page);
-  await page.goto("/sign-in");
-  await page.getByLabel("Email").fill(demo.email);
-  await page.getByLabel("Password").fill(password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL(/:\d+\/$/);
+  await asDistinctClient(page, async () => {
+    await page.goto("/sign-in");
+    await page.getByLabel("Email").fill(demo.email);
+    await page.getByLabel("Password").fill(password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await expect(page).toHaveURL(/:\d+\/$/);
+  });
 
   // the home dashboard: charts with text alternatives and links to the lists behind them
   await page.getByRole("link", { name: "90 days" }).click();
