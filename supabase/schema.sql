@@ -81,6 +81,35 @@ CREATE FUNCTION auth.uid() RETURNS uuid
 $$;
 
 --
+-- Name: audit_log_append_only(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.audit_log_append_only() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+begin
+  if tg_op = 'DELETE' and not exists (select 1 from public.workspaces w where w.id = old.workspace_id) then
+    return old;
+  end if;
+  raise exception 'audit_log is append-only' using errcode = 'insufficient_privilege';
+end;
+$$;
+
+--
+-- Name: audit_log_no_truncate(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.audit_log_no_truncate() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+begin
+  raise exception 'audit_log is append-only' using errcode = 'insufficient_privilege';
+end;
+$$;
+
+--
 -- Name: check_rate_limit(text, integer, integer); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -926,6 +955,38 @@ CREATE TABLE public.appointments (
 );
 
 --
+-- Name: audit_log; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.audit_log (
+    id bigint NOT NULL,
+    workspace_id uuid NOT NULL,
+    actor_id uuid,
+    actor_email text,
+    action text NOT NULL,
+    target_type text,
+    target_id text,
+    before jsonb,
+    after jsonb,
+    ip inet,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT audit_log_action_check CHECK ((action ~ '^[a-z_]+\.[a-z_]+$'::text))
+);
+
+--
+-- Name: audit_log_id_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+ALTER TABLE public.audit_log ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.audit_log_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+--
 -- Name: automation_runs; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1076,6 +1137,38 @@ CREATE TABLE public.contact_daily_counts (
     source text NOT NULL,
     shard smallint DEFAULT 0 NOT NULL,
     n bigint DEFAULT 0 NOT NULL
+);
+
+--
+-- Name: contact_imports; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.contact_imports (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    workspace_id uuid NOT NULL,
+    created_by uuid,
+    file_name text NOT NULL,
+    file_size bigint NOT NULL,
+    content bytea,
+    mark_subscribed boolean DEFAULT false NOT NULL,
+    uploader_ip inet,
+    status text DEFAULT 'queued'::text NOT NULL,
+    rows_total integer DEFAULT 0 NOT NULL,
+    rows_done integer DEFAULT 0 NOT NULL,
+    phase text,
+    attempts integer DEFAULT 0 NOT NULL,
+    result jsonb,
+    error text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    started_at timestamp with time zone,
+    finished_at timestamp with time zone,
+    CONSTRAINT contact_imports_content_while_pending CHECK (((content IS NULL) OR (status = ANY (ARRAY['queued'::text, 'running'::text])))),
+    CONSTRAINT contact_imports_file_name_check CHECK ((length(file_name) <= 255)),
+    CONSTRAINT contact_imports_file_size_check CHECK ((file_size >= 0)),
+    CONSTRAINT contact_imports_phase_check CHECK ((phase = ANY (ARRAY['reading'::text, 'contacts'::text, 'tags'::text, 'notes'::text]))),
+    CONSTRAINT contact_imports_rows_done_check CHECK ((rows_done >= 0)),
+    CONSTRAINT contact_imports_rows_total_check CHECK ((rows_total >= 0)),
+    CONSTRAINT contact_imports_status_check CHECK ((status = ANY (ARRAY['queued'::text, 'running'::text, 'succeeded'::text, 'failed'::text])))
 );
 
 --
@@ -1701,6 +1794,13 @@ ALTER TABLE ONLY public.appointments
     ADD CONSTRAINT appointments_workspace_id_id_key UNIQUE (workspace_id, id);
 
 --
+-- Name: audit_log audit_log_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.audit_log
+    ADD CONSTRAINT audit_log_pkey PRIMARY KEY (id);
+
+--
 -- Name: automation_runs automation_runs_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -1797,6 +1897,13 @@ ALTER TABLE ONLY public.contact_counts
 
 ALTER TABLE ONLY public.contact_daily_counts
     ADD CONSTRAINT contact_daily_counts_pkey PRIMARY KEY (workspace_id, day, source, shard);
+
+--
+-- Name: contact_imports contact_imports_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.contact_imports
+    ADD CONSTRAINT contact_imports_pkey PRIMARY KEY (id);
 
 --
 -- Name: contact_status_counts contact_status_counts_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -2231,6 +2338,24 @@ CREATE INDEX appointment_attendees_contact_idx ON public.appointment_external_at
 CREATE INDEX appointment_attendees_workspace_idx ON public.appointment_external_attendees USING btree (workspace_id);
 
 --
+-- Name: audit_log_workspace_action_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX audit_log_workspace_action_idx ON public.audit_log USING btree (workspace_id, action, created_at DESC);
+
+--
+-- Name: audit_log_workspace_actor_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX audit_log_workspace_actor_idx ON public.audit_log USING btree (workspace_id, actor_id, created_at DESC);
+
+--
+-- Name: audit_log_workspace_created_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX audit_log_workspace_created_idx ON public.audit_log USING btree (workspace_id, created_at DESC, id DESC);
+
+--
 -- Name: automation_runs_automation_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -2349,6 +2474,18 @@ CREATE INDEX consent_events_contact_idx ON public.consent_events USING btree (co
 --
 
 CREATE INDEX consent_events_workspace_contact_idx ON public.consent_events USING btree (workspace_id, contact_id);
+
+--
+-- Name: contact_imports_created_by_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX contact_imports_created_by_idx ON public.contact_imports USING btree (created_by) WHERE (created_by IS NOT NULL);
+
+--
+-- Name: contact_imports_workspace_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX contact_imports_workspace_idx ON public.contact_imports USING btree (workspace_id, created_at DESC);
 
 --
 -- Name: contact_suppressions_workspace_contact_idx; Type: INDEX; Schema: public; Owner: -
@@ -2783,6 +2920,18 @@ CREATE TRIGGER agreement_contacts_fill_workspace BEFORE INSERT ON public.agreeme
 CREATE TRIGGER appointment_attendees_fill_workspace BEFORE INSERT ON public.appointment_external_attendees FOR EACH ROW EXECUTE FUNCTION public.fill_workspace_from_contact();
 
 --
+-- Name: audit_log audit_log_append_only; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER audit_log_append_only BEFORE DELETE OR UPDATE ON public.audit_log FOR EACH ROW EXECUTE FUNCTION public.audit_log_append_only();
+
+--
+-- Name: audit_log audit_log_no_truncate; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER audit_log_no_truncate BEFORE TRUNCATE ON public.audit_log FOR EACH STATEMENT EXECUTE FUNCTION public.audit_log_no_truncate();
+
+--
 -- Name: automations automations_updated_at; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -3135,6 +3284,13 @@ ALTER TABLE ONLY public.appointments
     ADD CONSTRAINT appointments_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspaces(id) ON DELETE CASCADE;
 
 --
+-- Name: audit_log audit_log_workspace_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.audit_log
+    ADD CONSTRAINT audit_log_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspaces(id) ON DELETE CASCADE;
+
+--
 -- Name: automation_runs automation_runs_workspace_id_automation_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -3301,6 +3457,20 @@ ALTER TABLE ONLY public.contact_counts
 
 ALTER TABLE ONLY public.contact_daily_counts
     ADD CONSTRAINT contact_daily_counts_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspaces(id) ON DELETE CASCADE;
+
+--
+-- Name: contact_imports contact_imports_created_by_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.contact_imports
+    ADD CONSTRAINT contact_imports_created_by_fkey FOREIGN KEY (created_by) REFERENCES public.user_profiles(id) ON DELETE SET NULL;
+
+--
+-- Name: contact_imports contact_imports_workspace_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.contact_imports
+    ADD CONSTRAINT contact_imports_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspaces(id) ON DELETE CASCADE;
 
 --
 -- Name: contact_status_counts contact_status_counts_workspace_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -3842,6 +4012,24 @@ ALTER TABLE public.appointments ENABLE ROW LEVEL SECURITY;
 CREATE POLICY appointments_members_all ON public.appointments TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids))) WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
 
 --
+-- Name: audit_log; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.audit_log ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: audit_log audit_log_insert_self; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY audit_log_insert_self ON public.audit_log FOR INSERT TO authenticated WITH CHECK (((actor_id = ( SELECT auth.uid() AS uid)) AND (NOT (actor_email IS DISTINCT FROM (( SELECT auth.jwt() AS jwt) ->> 'email'::text))) AND (workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids))));
+
+--
+-- Name: audit_log audit_log_select_owners; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY audit_log_select_owners ON public.audit_log FOR SELECT TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text]) AS user_workspace_ids)));
+
+--
 -- Name: automation_runs; Type: ROW SECURITY; Schema: public; Owner: -
 --
 
@@ -3984,6 +4172,18 @@ ALTER TABLE public.contact_daily_counts ENABLE ROW LEVEL SECURITY;
 --
 
 CREATE POLICY contact_daily_counts_select_members ON public.contact_daily_counts FOR SELECT TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
+
+--
+-- Name: contact_imports; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.contact_imports ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: contact_imports contact_imports_select_members; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY contact_imports_select_members ON public.contact_imports FOR SELECT TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
 
 --
 -- Name: contact_status_counts; Type: ROW SECURITY; Schema: public; Owner: -
@@ -4751,6 +4951,67 @@ GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.appointments TO authenticated;
 GRANT ALL ON TABLE public.appointments TO service_role;
 
 --
+-- Name: TABLE audit_log; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT,INSERT ON TABLE public.audit_log TO service_role;
+GRANT SELECT ON TABLE public.audit_log TO authenticated;
+
+--
+-- Name: COLUMN audit_log.workspace_id; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT INSERT(workspace_id) ON TABLE public.audit_log TO authenticated;
+
+--
+-- Name: COLUMN audit_log.actor_id; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT INSERT(actor_id) ON TABLE public.audit_log TO authenticated;
+
+--
+-- Name: COLUMN audit_log.actor_email; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT INSERT(actor_email) ON TABLE public.audit_log TO authenticated;
+
+--
+-- Name: COLUMN audit_log.action; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT INSERT(action) ON TABLE public.audit_log TO authenticated;
+
+--
+-- Name: COLUMN audit_log.target_type; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT INSERT(target_type) ON TABLE public.audit_log TO authenticated;
+
+--
+-- Name: COLUMN audit_log.target_id; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT INSERT(target_id) ON TABLE public.audit_log TO authenticated;
+
+--
+-- Name: COLUMN audit_log.before; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT INSERT(before) ON TABLE public.audit_log TO authenticated;
+
+--
+-- Name: COLUMN audit_log.after; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT INSERT(after) ON TABLE public.audit_log TO authenticated;
+
+--
+-- Name: COLUMN audit_log.ip; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT INSERT(ip) ON TABLE public.audit_log TO authenticated;
+
+--
 -- Name: TABLE automation_runs; Type: ACL; Schema: public; Owner: -
 --
 
@@ -4819,6 +5080,108 @@ GRANT ALL ON TABLE public.contact_counts TO service_role;
 
 GRANT SELECT ON TABLE public.contact_daily_counts TO authenticated;
 GRANT ALL ON TABLE public.contact_daily_counts TO service_role;
+
+--
+-- Name: TABLE contact_imports; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT ALL ON TABLE public.contact_imports TO service_role;
+
+--
+-- Name: COLUMN contact_imports.id; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(id) ON TABLE public.contact_imports TO authenticated;
+
+--
+-- Name: COLUMN contact_imports.workspace_id; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(workspace_id) ON TABLE public.contact_imports TO authenticated;
+
+--
+-- Name: COLUMN contact_imports.created_by; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(created_by) ON TABLE public.contact_imports TO authenticated;
+
+--
+-- Name: COLUMN contact_imports.file_name; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(file_name) ON TABLE public.contact_imports TO authenticated;
+
+--
+-- Name: COLUMN contact_imports.file_size; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(file_size) ON TABLE public.contact_imports TO authenticated;
+
+--
+-- Name: COLUMN contact_imports.mark_subscribed; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(mark_subscribed) ON TABLE public.contact_imports TO authenticated;
+
+--
+-- Name: COLUMN contact_imports.status; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(status) ON TABLE public.contact_imports TO authenticated;
+
+--
+-- Name: COLUMN contact_imports.rows_total; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(rows_total) ON TABLE public.contact_imports TO authenticated;
+
+--
+-- Name: COLUMN contact_imports.rows_done; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(rows_done) ON TABLE public.contact_imports TO authenticated;
+
+--
+-- Name: COLUMN contact_imports.phase; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(phase) ON TABLE public.contact_imports TO authenticated;
+
+--
+-- Name: COLUMN contact_imports.attempts; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(attempts) ON TABLE public.contact_imports TO authenticated;
+
+--
+-- Name: COLUMN contact_imports.result; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(result) ON TABLE public.contact_imports TO authenticated;
+
+--
+-- Name: COLUMN contact_imports.error; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(error) ON TABLE public.contact_imports TO authenticated;
+
+--
+-- Name: COLUMN contact_imports.created_at; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(created_at) ON TABLE public.contact_imports TO authenticated;
+
+--
+-- Name: COLUMN contact_imports.started_at; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(started_at) ON TABLE public.contact_imports TO authenticated;
+
+--
+-- Name: COLUMN contact_imports.finished_at; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(finished_at) ON TABLE public.contact_imports TO authenticated;
 
 --
 -- Name: TABLE contact_status_counts; Type: ACL; Schema: public; Owner: -

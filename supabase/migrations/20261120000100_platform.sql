@@ -1,5 +1,6 @@
--- Platform: workspaces, members, profiles, public API keys, and the helpers every RLS
--- policy uses (spec 5.4). Row-level security and grants for these tables: *_rls.sql.
+-- Platform: workspaces, members, profiles, invitations, account links, public API keys, and
+-- the helpers every RLS policy uses (spec 5.4). Row-level security and grants for these
+-- tables: *_rls.sql.
 
 -- updated_at is maintained by the database, never by callers.
 create or replace function public.set_updated_at() returns trigger
@@ -155,27 +156,6 @@ $$;
 revoke execute on function public.create_workspace(text) from public, anon;
 grant execute on function public.create_workspace(text) to authenticated, service_role;
 
--- Beyond the spec (spec 5.4: Admin+ manage members): owners and admins add a member by
--- email. Members cannot read auth.users, so this answers the one question the add-member
--- flow needs: the id of the account with that email (case-insensitive). It answers only
--- callers who are Admin+ of the given workspace, and only for accounts that have a profile
--- (the membership references it).
-create or replace function public.find_user_id_by_email(ws uuid, p_email text) returns uuid
-language sql stable security definer
-set search_path = ''
-as $$
-  select p.id
-  from auth.users u
-  join public.user_profiles p on p.id = u.id
-  where lower(u.email) = lower(btrim(p_email))
-    and public.has_workspace_role(ws, array['owner', 'admin'])
-  order by u.created_at
-  limit 1
-$$;
-
-revoke execute on function public.find_user_id_by_email(uuid, text) from public, anon;
-grant execute on function public.find_user_id_by_email(uuid, text) to authenticated, service_role;
-
 -- Spec 5.2: keys for the public events API, stored as the lowercase hex SHA-256 of the key.
 create table public.api_keys (
   id uuid primary key default gen_random_uuid(),
@@ -187,3 +167,104 @@ create table public.api_keys (
   revoked_at timestamptz
 );
 create index api_keys_workspace_idx on public.api_keys (workspace_id);
+
+-- Issue 13 (accounts): sign-up proves email ownership, password reset by email link.
+-- account_tokens holds the single-use, expiring links of those two flows. Only the SHA-256
+-- hex digest of a link's token is stored (token_hash), so a leaked table yields no usable
+-- link. A 'sign_up' row carries the pending account (password hash, names, workspace name)
+-- in `data`: the account itself is only created when the link is opened, so nobody can
+-- hold an account for an address they cannot read mail at (attack 1, pre-claim).
+create table public.account_tokens (
+  id uuid primary key default gen_random_uuid(),
+  purpose text not null check (purpose in ('sign_up', 'reset_password')),
+  email text not null check (email = lower(btrim(email))),
+  user_id uuid references auth.users (id) on delete cascade,
+  token_hash text not null unique check (token_hash ~ '^[0-9a-f]{64}$'),
+  data jsonb not null default '{}'::jsonb,
+  expires_at timestamptz not null,
+  used_at timestamptz,
+  created_at timestamptz not null default now()
+);
+-- "the other open links of this address" (a confirmed sign-up or a reset spends them all)
+create index account_tokens_open_idx on public.account_tokens (email, purpose) where used_at is null;
+create index account_tokens_user_idx on public.account_tokens (user_id) where user_id is not null;
+-- the sweep of links a day past their expiry (lib/auth/sweep-account-tokens.ts)
+create index account_tokens_expires_idx on public.account_tokens (expires_at);
+
+-- Issue 13 (accounts, attack 1): members join a workspace only by accepting an invitation
+-- sent to their verified email address; nobody is put into a workspace without consent (no
+-- member inserts into workspace_members: *_rls.sql). The invitation link's token is kept as
+-- its SHA-256 hex digest (token_hash); it is single-use (accepted_at), expiring (expires_at)
+-- and revocable (revoked_at).
+create table public.workspace_invitations (
+  id uuid primary key default gen_random_uuid(),
+  workspace_id uuid not null references public.workspaces (id) on delete cascade,
+  email text not null check (email = lower(btrim(email)) and length(email) between 3 and 254),
+  role text not null default 'member' check (role in ('owner', 'admin', 'member')),
+  token_hash text not null unique check (token_hash ~ '^[0-9a-f]{64}$'),
+  invited_by uuid references public.user_profiles (id) on delete set null,
+  created_at timestamptz not null default now(),
+  sent_at timestamptz not null default now(),
+  expires_at timestamptz not null,
+  accepted_at timestamptz,
+  accepted_by uuid references public.user_profiles (id) on delete set null,
+  revoked_at timestamptz
+);
+-- one open invitation per address and workspace: inviting again resends it
+create unique index workspace_invitations_open_key on public.workspace_invitations (workspace_id, email)
+  where accepted_at is null and revoked_at is null;
+create index workspace_invitations_workspace_idx on public.workspace_invitations (workspace_id, sent_at desc);
+create index workspace_invitations_invited_by_idx on public.workspace_invitations (invited_by)
+  where invited_by is not null;
+create index workspace_invitations_accepted_by_idx on public.workspace_invitations (accepted_by)
+  where accepted_by is not null;
+
+-- The audit log (issue 15): one row per action a member takes that changes data or access,
+-- written by the adapter (lib/adapters/member-action.ts, member-route.ts) in the same
+-- transaction as the change, so a rolled-back change leaves no row and a committed one always
+-- has its row. Append-only: no role may update or delete a row; rows go only with their
+-- workspace. Summaries name what changed (ids, statuses, names of forms and events, which
+-- contact fields) but never a contact's personal data, so an erasure (spec: privacy) never
+-- needs to rewrite the log.
+
+create table public.audit_log (
+  id bigint generated always as identity primary key,
+  workspace_id uuid not null references public.workspaces (id) on delete cascade,
+  -- the member (auth.users id, no foreign key: the log outlives an account), and their email then
+  actor_id uuid,
+  actor_email text,
+  -- <target>.<verb>, e.g. contact.updated, api_key.revoked (lib/audit/audit-actions.ts)
+  action text not null check (action ~ '^[a-z_]+\.[a-z_]+$'),
+  target_type text,
+  target_id text,
+  before jsonb,
+  after jsonb,
+  ip inet,
+  created_at timestamptz not null default now()
+);
+create index audit_log_workspace_created_idx on public.audit_log (workspace_id, created_at desc, id desc);
+create index audit_log_workspace_action_idx on public.audit_log (workspace_id, action, created_at desc);
+create index audit_log_workspace_actor_idx on public.audit_log (workspace_id, actor_id, created_at desc);
+
+-- Append-only, for every role including the table owner: an UPDATE or DELETE raises, except the
+-- cascade of a deleted workspace (its parent row is already gone when the cascade runs).
+create or replace function public.audit_log_append_only() returns trigger
+language plpgsql set search_path = '' as $$
+begin
+  if tg_op = 'DELETE' and not exists (select 1 from public.workspaces w where w.id = old.workspace_id) then
+    return old;
+  end if;
+  raise exception 'audit_log is append-only' using errcode = 'insufficient_privilege';
+end;
+$$;
+create trigger audit_log_append_only before update or delete on public.audit_log
+  for each row execute function public.audit_log_append_only();
+
+create or replace function public.audit_log_no_truncate() returns trigger
+language plpgsql set search_path = '' as $$
+begin
+  raise exception 'audit_log is append-only' using errcode = 'insufficient_privilege';
+end;
+$$;
+create trigger audit_log_no_truncate before truncate on public.audit_log
+  for each statement execute function public.audit_log_no_truncate();

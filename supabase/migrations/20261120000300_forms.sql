@@ -1,4 +1,5 @@
--- Lead-capture forms (spec 2.1-2.3) and the submission rate limit (spec 4.2.1).
+-- Lead-capture forms (spec 2.1-2.3), their daily activity for the dashboard (issue 16) and
+-- the submission rate limit (spec 4.2.1).
 -- Row-level security and grants: *_rls.sql.
 
 create table public.forms (
@@ -58,6 +59,56 @@ create index pending_form_submissions_expires_idx on public.pending_form_submiss
 -- the form's pending submissions (EXPLAIN ANALYZE with 4,000 staged rows of one form: 0.85 ms
 -- for a sequential scan, 0.11 ms through this index).
 create index pending_form_submissions_form_email_idx on public.pending_form_submissions (form_id, email);
+
+-- The home dashboard's form activity (issue 16), per day and form, kept as contact_daily_counts
+-- is (*_contacts.sql): submissions stored, submissions staged for verification
+-- (pending rows are consumed when verified, so they are counted as they are created) and
+-- verified submissions ('verified_email'). Counts of what happened: a later delete of a
+-- submission (its contact erased) does not rewrite history.
+create table public.form_daily_counts (
+  workspace_id uuid not null references public.workspaces (id) on delete cascade,
+  form_id uuid not null,
+  day date not null,
+  shard smallint not null default 0,
+  submissions bigint not null default 0,
+  staged bigint not null default 0,
+  verified bigint not null default 0,
+  primary key (workspace_id, form_id, day, shard),
+  foreign key (workspace_id, form_id) references public.forms (workspace_id, id) on delete cascade
+);
+create index form_daily_counts_form_idx on public.form_daily_counts (form_id, workspace_id);
+
+-- Keeps form_daily_counts: stored submissions (and the verified ones), staged submissions
+create or replace function public.form_stats_after_insert() returns trigger
+language plpgsql security definer
+set search_path = ''
+as $$
+begin
+  if tg_table_name = 'form_submissions' then
+    insert into public.form_daily_counts as f (workspace_id, form_id, day, shard, submissions, verified)
+    select workspace_id, form_id, (created_at at time zone 'UTC')::date, pg_backend_pid() % 16,
+           count(*), count(*) filter (where submission_type = 'verified_email')
+    from new_rows group by 1, 2, 3 order by 1, 2, 3
+    on conflict (workspace_id, form_id, day, shard) do update
+      set submissions = f.submissions + excluded.submissions, verified = f.verified + excluded.verified;
+  else
+    insert into public.form_daily_counts as f (workspace_id, form_id, day, shard, staged)
+    select workspace_id, form_id, (created_at at time zone 'UTC')::date, pg_backend_pid() % 16, count(*)
+    from new_rows group by 1, 2, 3 order by 1, 2, 3
+    on conflict (workspace_id, form_id, day, shard) do update set staged = f.staged + excluded.staged;
+  end if;
+  return null;
+end
+$$;
+
+-- Issue 16 (dashboard): submissions stored, and the verified ones, count on their day
+create trigger form_submissions_stats after insert on public.form_submissions
+  referencing new table as new_rows
+  for each statement execute function public.form_stats_after_insert();
+-- Issue 16 (dashboard): submissions staged for verification count on their day
+create trigger pending_form_submissions_stats after insert on public.pending_form_submissions
+  referencing new table as new_rows
+  for each statement execute function public.form_stats_after_insert();
 
 -- Spec 4.2.1: sliding-window rate limit kept in a table, evaluated by a function.
 -- One row per accepted hit; a key is e.g. 'form:<form_id>:<ip>'.

@@ -20,6 +20,12 @@ create table public.events (
   last_synced_at timestamptz,
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now(),
+  -- Events people can plan around (issue 16): an optional number of seats. Null means
+  -- unlimited. The RSVP endpoint counts 'registered' rows against it while holding the event
+  -- row's lock (select ... for update), so concurrent RSVPs for the last seat queue and exactly
+  -- one of them gets it; ticketing registrations are counted too but never refused (the
+  -- provider sold the ticket).
+  capacity integer constraint events_capacity_positive check (capacity is null or capacity > 0),
   constraint events_workspace_external_key unique (workspace_id, external_event_id),
   constraint events_workspace_id_id_key unique (workspace_id, id),
   constraint events_end_after_start check (end_time is null or start_time is null or end_time >= start_time)
@@ -64,7 +70,16 @@ create table public.ticketing_connections (
   webhook_id text,
   auto_subscribe_attendees boolean not null default false,
   connected_at timestamptz not null default now(),
-  updated_at timestamptz not null default now()
+  updated_at timestamptz not null default now(),
+  -- Ticketing webhook secret (issue 13, attack 4; DESIGN 7): Eventbrite deliveries carry no
+  -- signature, so the endpoint registered with Eventbrite carries a random secret in its query
+  -- string (?secret=); the connection keeps only its lowercase hex SHA-256. A delivery is
+  -- accepted only when its webhook_id names a connection and its secret matches this digest.
+  -- A connection without one accepts nothing until reconnected. Members read neither this nor
+  -- access_token (column privileges, *_rls.sql).
+  webhook_secret_hash text check (webhook_secret_hash is null or webhook_secret_hash ~ '^[0-9a-f]{64}$'),
+  -- what the settings page may show (members cannot read the digest): reconnect when false
+  webhook_secured boolean generated always as (webhook_secret_hash is not null) stored
 );
 create index ticketing_connections_webhook_idx on public.ticketing_connections (webhook_id);
 -- ticketing_connections.updated_at kept by the database

@@ -14,7 +14,8 @@ alter table public.workspace_members enable row level security;
 revoke all on public.workspaces, public.user_profiles, public.workspace_members from anon, authenticated;
 grant select, update, delete on public.workspaces to authenticated;
 grant select, insert, update on public.user_profiles to authenticated;
-grant select, insert, update, delete on public.workspace_members to authenticated;
+-- no INSERT on workspace_members for members (issue 13, attack 1: see workspace_members below)
+grant select, update, delete on public.workspace_members to authenticated;
 grant all on public.workspaces, public.user_profiles, public.workspace_members to service_role;
 
 -- SELECT(workspaces): members of the workspace
@@ -37,21 +38,21 @@ create policy user_profiles_select on public.user_profiles for select to authent
       where m.user_id = user_profiles.id and m.workspace_id in (select public.user_workspace_ids())
     )
   );
--- INSERT/UPDATE(user_profiles): only your own profile
+-- INSERT(user_profiles): only your own profile
 create policy user_profiles_insert on public.user_profiles for insert to authenticated
   with check (id = (select auth.uid()));
+-- UPDATE(user_profiles): only your own profile
 create policy user_profiles_update on public.user_profiles for update to authenticated
   using (id = (select auth.uid())) with check (id = (select auth.uid()));
 
 -- SELECT(workspace_members): members see who else is in their workspaces
 create policy workspace_members_select on public.workspace_members for select to authenticated
   using (workspace_id in (select public.user_workspace_ids()));
--- INSERT/UPDATE(workspace_members): Admin+; only owners may add, change or make owners
-create policy workspace_members_insert on public.workspace_members for insert to authenticated
-  with check (
-    workspace_id in (select public.user_workspace_ids(array['owner', 'admin']))
-    and (role <> 'owner' or workspace_id in (select public.user_workspace_ids(array['owner'])))
-  );
+-- INSERT(workspace_members): nobody but the system (issue 13, attack 1: nobody is put into a
+-- workspace without consent). A membership row is written only when the invited person accepts
+-- an invitation sent to their verified address, and by create_workspace() for the caller's own
+-- new workspace: no policy, and no INSERT grant above.
+-- UPDATE(workspace_members): Admin+; only owners may change or make owners
 create policy workspace_members_update on public.workspace_members for update to authenticated
   using (
     workspace_id in (select public.user_workspace_ids(array['owner', 'admin']))
@@ -70,6 +71,43 @@ create policy workspace_members_delete on public.workspace_members for delete to
       workspace_id in (select public.user_workspace_ids(array['owner', 'admin']))
       and (role <> 'owner' or workspace_id in (select public.user_workspace_ids(array['owner'])))
     )
+  );
+
+-- account_tokens (issue 13, accounts): no policies; only the system (service_role, which
+-- bypasses RLS) issues and spends sign-up and password-reset links; no member reads or writes them
+alter table public.account_tokens enable row level security;
+revoke all on public.account_tokens from anon, authenticated;
+grant all on public.account_tokens to service_role;
+
+-- workspace_invitations (issue 13, accounts, attack 1): SELECT, INSERT, UPDATE Admin+; accepting
+-- is the system's write
+alter table public.workspace_invitations enable row level security;
+revoke all on public.workspace_invitations from anon, authenticated;
+grant select, insert, update on public.workspace_invitations to authenticated;
+grant all on public.workspace_invitations to service_role;
+-- SELECT(workspace_invitations): Admin+ of the workspace (the members page lists them)
+create policy workspace_invitations_select on public.workspace_invitations for select to authenticated
+  using (workspace_id in (select public.user_workspace_ids(array['owner', 'admin'])));
+-- INSERT(workspace_invitations): Admin+ invite, as themselves; only owners invite owners
+create policy workspace_invitations_insert on public.workspace_invitations for insert to authenticated
+  with check (
+    workspace_id in (select public.user_workspace_ids(array['owner', 'admin']))
+    and (role <> 'owner' or workspace_id in (select public.user_workspace_ids(array['owner'])))
+    and invited_by = (select auth.uid())
+    and accepted_at is null and accepted_by is null
+  );
+-- UPDATE(workspace_invitations): Admin+ resend or revoke an open invitation (owner
+-- invitations: owners only); accepting is the system's, never a member's, write
+create policy workspace_invitations_update on public.workspace_invitations for update to authenticated
+  using (
+    workspace_id in (select public.user_workspace_ids(array['owner', 'admin']))
+    and (role <> 'owner' or workspace_id in (select public.user_workspace_ids(array['owner'])))
+    and accepted_at is null
+  )
+  with check (
+    workspace_id in (select public.user_workspace_ids(array['owner', 'admin']))
+    and (role <> 'owner' or workspace_id in (select public.user_workspace_ids(array['owner'])))
+    and accepted_at is null and accepted_by is null
   );
 
 -- ---------------------------------------------------------------- member-owned data
@@ -313,9 +351,12 @@ grant select, insert, delete on public.contact_suppressions to authenticated;
 -- SELECT(contact_suppressions): spec 5.4 contact_suppressions: workspace members
 create policy contact_suppressions_select_members on public.contact_suppressions for select to authenticated
   using (workspace_id in (select public.user_workspace_ids()));
--- INSERT(contact_suppressions): spec 5.4 contact_suppressions: workspace members
+-- INSERT(contact_suppressions): spec 5.4 contact_suppressions: workspace members; reason 'manual'
+-- only (spec 2.6; issue 13, attack 7, least privilege): 'bounce' and 'complaint' come from the
+-- email provider and 'unsubscribe' from the unsubscribe flows, all as the system (a complaint
+-- suppression can never be removed, so a member must not be able to forge one)
 create policy contact_suppressions_insert_members on public.contact_suppressions for insert to authenticated
-  with check (workspace_id in (select public.user_workspace_ids()));
+  with check (workspace_id in (select public.user_workspace_ids()) and reason = 'manual');
 -- DELETE(contact_suppressions): spec 5.4 workspace members, never a complaint (spec 3.3; the
 -- trigger keep_complaint_suppressions holds the same line for the system)
 create policy contact_suppressions_delete_members on public.contact_suppressions for delete to authenticated
@@ -356,7 +397,15 @@ create policy event_registrations_delete_admins on public.event_registrations fo
 alter table public.ticketing_connections enable row level security;
 revoke all on public.ticketing_connections from anon, authenticated;
 grant all on public.ticketing_connections to service_role;
-grant select, insert, update, delete on public.ticketing_connections to authenticated;
+grant insert, update, delete on public.ticketing_connections to authenticated;
+-- Least privilege (issue 13, attack 7): the Eventbrite access token (a non-expiring credential
+-- of the organisation's Eventbrite account) and the webhook secret's digest are readable by the
+-- service only. Members read every other column (the settings page); writing a token is
+-- harmless, reading it is not. The flows that read the token (connect, disconnect, sync,
+-- delivery processing) run through the service door after checking the member's role.
+grant select (id, workspace_id, organization_id, organization_name, webhook_id,
+              auto_subscribe_attendees, connected_at, updated_at, webhook_secured)
+  on public.ticketing_connections to authenticated;
 -- SELECT(ticketing_connections): spec 5.4 ticketing_connections: workspace members
 create policy ticketing_connections_select_members on public.ticketing_connections for select to authenticated
   using (workspace_id in (select public.user_workspace_ids()));
@@ -445,9 +494,14 @@ grant select, insert on public.consent_events to authenticated;
 -- SELECT(consent_events): beyond the spec 5.4 matrix (consent ledger): workspace members
 create policy consent_events_select_members on public.consent_events for select to authenticated
   using (workspace_id in (select public.user_workspace_ids()));
--- INSERT(consent_events): beyond the spec 5.4 matrix (consent ledger): workspace members; no UPDATE or DELETE policy
+-- INSERT(consent_events): beyond the spec 5.4 matrix (consent ledger): workspace members, as
+-- themselves (issue 13, attack 7: the ledger is consent proof; nobody may write an entry in
+-- another person's name, so actor_user_id = auth.uid()); no UPDATE or DELETE policy
 create policy consent_events_insert_members on public.consent_events for insert to authenticated
-  with check (workspace_id in (select public.user_workspace_ids()));
+  with check (
+    workspace_id in (select public.user_workspace_ids())
+    and actor_user_id = (select auth.uid())
+  );
 
 -- notifications (spec 6.3): SELECT members (workspace-wide ones and their own); created by the system
 alter table public.notifications enable row level security;
@@ -491,6 +545,114 @@ grant all on public.contact_counts to service_role;
 -- SELECT(contact_counts): spec 5.4 contacts: workspace members (the rows they count are theirs to see)
 create policy contact_counts_select_members on public.contact_counts for select to authenticated
   using (workspace_id in (select public.user_workspace_ids()));
+
+-- ---------------------------------------------------------------- dashboard aggregates (issue 16)
+-- contact_daily_counts, contact_status_counts, form_daily_counts: SELECT members; written only by
+-- their triggers (*_contacts.sql, *_forms.sql)
+alter table public.contact_daily_counts enable row level security;
+alter table public.contact_status_counts enable row level security;
+alter table public.form_daily_counts enable row level security;
+revoke all on public.contact_daily_counts, public.contact_status_counts, public.form_daily_counts
+  from anon, authenticated;
+grant select on public.contact_daily_counts, public.contact_status_counts, public.form_daily_counts
+  to authenticated;
+grant all on public.contact_daily_counts, public.contact_status_counts, public.form_daily_counts
+  to service_role;
+-- SELECT(contact_daily_counts): spec 5.4 contacts: workspace members (the contacts counted are theirs to see)
+create policy contact_daily_counts_select_members on public.contact_daily_counts for select to authenticated
+  using (workspace_id in (select public.user_workspace_ids()));
+-- SELECT(contact_status_counts): spec 5.4 contacts: workspace members
+create policy contact_status_counts_select_members on public.contact_status_counts for select to authenticated
+  using (workspace_id in (select public.user_workspace_ids()));
+-- SELECT(form_daily_counts): spec 5.4 form_submissions: workspace members
+create policy form_daily_counts_select_members on public.form_daily_counts for select to authenticated
+  using (workspace_id in (select public.user_workspace_ids()));
+
+-- ---------------------------------------------------------------- privacy requests (issue 16)
+-- privacy_salts, erased_addresses, privacy_requests: written only by the system (the privacy
+-- flows run as service_role after checking that the caller is an owner or admin)
+alter table public.privacy_salts enable row level security;
+alter table public.erased_addresses enable row level security;
+alter table public.privacy_requests enable row level security;
+revoke all on public.privacy_salts, public.erased_addresses, public.privacy_requests from anon, authenticated;
+grant all on public.privacy_salts, public.erased_addresses, public.privacy_requests to service_role;
+grant select on public.erased_addresses to authenticated;
+-- SELECT(erased_addresses): spec 5.4 (every table limited to the rows of the caller's
+-- workspaces): workspace members; hashes only
+create policy erased_addresses_select_members on public.erased_addresses for select to authenticated
+  using (workspace_id in (select public.user_workspace_ids()));
+grant select on public.privacy_requests to authenticated;
+-- SELECT(privacy_requests): Admin+ of the workspace (issue 16: the log of who asked for personal data)
+create policy privacy_requests_select_admins on public.privacy_requests for select to authenticated
+  using (workspace_id in (select public.user_workspace_ids(array['owner', 'admin'])));
+-- privacy_salts: no policy, so members see nothing (issue 16: the salt is never readable by members)
+
+-- ---------------------------------------------------------------- outbound webhooks (issue 15)
+-- webhook_endpoints: SELECT, INSERT, UPDATE, DELETE Admin+; webhook_deliveries: SELECT Admin+,
+-- written by the system only (the event triggers, the delivery job, replay_webhook_delivery)
+alter table public.webhook_endpoints enable row level security;
+alter table public.webhook_deliveries enable row level security;
+-- SELECT(webhook_endpoints): issue 15, owners and admins of the workspace manage endpoints
+create policy webhook_endpoints_select_admins on public.webhook_endpoints for select to authenticated
+  using (workspace_id in (select public.user_workspace_ids(array['owner', 'admin'])));
+-- INSERT(webhook_endpoints): issue 15, owners and admins of the workspace
+create policy webhook_endpoints_insert_admins on public.webhook_endpoints for insert to authenticated
+  with check (workspace_id in (select public.user_workspace_ids(array['owner', 'admin'])));
+-- UPDATE(webhook_endpoints): issue 15, owners and admins of the workspace, within it
+create policy webhook_endpoints_update_admins on public.webhook_endpoints for update to authenticated
+  using (workspace_id in (select public.user_workspace_ids(array['owner', 'admin'])))
+  with check (workspace_id in (select public.user_workspace_ids(array['owner', 'admin'])));
+-- DELETE(webhook_endpoints): issue 15, owners and admins of the workspace
+create policy webhook_endpoints_delete_admins on public.webhook_endpoints for delete to authenticated
+  using (workspace_id in (select public.user_workspace_ids(array['owner', 'admin'])));
+-- Grants: nothing to anon; members get what the policies then narrow. The signing secret is
+-- encrypted and, on top of that, no member reads it back (issue 13, attack 7, least privilege:
+-- column privileges; it is shown once, when created or rotated).
+revoke all on public.webhook_endpoints, public.webhook_deliveries from anon, authenticated;
+grant all on public.webhook_endpoints, public.webhook_deliveries to service_role;
+grant insert, update, delete on public.webhook_endpoints to authenticated;
+grant select (id, workspace_id, url, description, event_types, enabled, failing_since, disabled_reason,
+              created_by, created_at, updated_at)
+  on public.webhook_endpoints to authenticated;
+-- SELECT(webhook_deliveries): issue 15, owners and admins of the workspace (the delivery log);
+-- no member writes a delivery, so no body is forged under the workspace's signature
+create policy webhook_deliveries_select_admins on public.webhook_deliveries for select to authenticated
+  using (workspace_id in (select public.user_workspace_ids(array['owner', 'admin'])));
+grant select on public.webhook_deliveries to authenticated;
+
+-- ---------------------------------------------------------------- contact imports (issue 14)
+alter table public.contact_imports enable row level security;
+-- Grants, as for every table (…_rls.sql): nothing to anon; members read, and only the columns the
+-- page shows (not the file, not the uploader's IP). Writes go through the server (the upload
+-- route and the worker, as the service): no member writes a row, so a member cannot mark an
+-- import done or swap its file.
+revoke all on public.contact_imports from anon, authenticated;
+grant all on public.contact_imports to service_role;
+grant select (id, workspace_id, created_by, file_name, file_size, mark_subscribed, status, rows_total,
+              rows_done, phase, attempts, result, error, created_at, started_at, finished_at)
+  on public.contact_imports to authenticated;
+-- SELECT(contact_imports): members of the workspace (the import page's history and progress)
+create policy contact_imports_select_members on public.contact_imports for select to authenticated
+  using (workspace_id in (select public.user_workspace_ids()));
+
+-- ---------------------------------------------------------------- audit log (issue 15)
+alter table public.audit_log enable row level security;
+revoke all on public.audit_log from anon, authenticated, service_role;
+grant select, insert on public.audit_log to service_role;
+grant select on public.audit_log to authenticated;
+-- a member's row is dated by the database (created_at's default): no column to backdate it with
+grant insert (workspace_id, actor_id, actor_email, action, target_type, target_id, before, after, ip)
+  on public.audit_log to authenticated;
+
+-- SELECT(audit_log): owners of the workspace only (issue 15: an owners-only page)
+create policy audit_log_select_owners on public.audit_log for select to authenticated
+  using (workspace_id in (select public.user_workspace_ids(array['owner'])));
+-- INSERT(audit_log): a member writes rows about themselves (their id and their email, as the
+-- page shows the email), in their own workspace
+create policy audit_log_insert_self on public.audit_log for insert to authenticated
+  with check (actor_id = (select auth.uid())
+              and actor_email is not distinct from ((select auth.jwt()) ->> 'email')
+              and workspace_id in (select public.user_workspace_ids()));
 
 -- ---------------------------------------------------------------- functions
 grant execute on function public.user_workspace_ids(text[]), public.is_workspace_member(uuid),

@@ -1,7 +1,9 @@
 -- Outbound webhooks (issue 15): per-workspace endpoints that receive signed events (Standard
 -- Webhooks) as data changes. Events are written by triggers on the tables whose changes they
 -- describe, so an event exists exactly when its change commits, whichever code path made it
--- (dashboard, form, webhook, import, job), and never for a rolled-back change.
+-- (dashboard, form, webhook, import, job), and never for a rolled-back change. Row-level
+-- security and grants: *_rls.sql (owners and admins manage endpoints and read the delivery
+-- log; no member writes a delivery).
 
 create table public.webhook_endpoints (
   id uuid primary key default gen_random_uuid(),
@@ -23,6 +25,7 @@ create table public.webhook_endpoints (
 );
 create index webhook_endpoints_workspace_idx on public.webhook_endpoints (workspace_id) where enabled;
 create index webhook_endpoints_created_by_idx on public.webhook_endpoints (created_by);
+-- webhook_endpoints.updated_at kept by the database
 create trigger webhook_endpoints_updated_at before update on public.webhook_endpoints
   for each row execute function public.set_updated_at();
 
@@ -50,37 +53,6 @@ create table public.webhook_deliveries (
 );
 create index webhook_deliveries_endpoint_idx on public.webhook_deliveries (workspace_id, endpoint_id, created_at desc);
 create index webhook_deliveries_due_idx on public.webhook_deliveries (next_attempt_at) where status = 'pending';
-
-alter table public.webhook_endpoints enable row level security;
-alter table public.webhook_deliveries enable row level security;
-
--- SELECT(webhook_endpoints): owners and admins of the workspace (issue 15: they manage endpoints)
-create policy webhook_endpoints_select_admins on public.webhook_endpoints for select to authenticated
-  using (workspace_id in (select public.user_workspace_ids(array['owner', 'admin'])));
--- INSERT(webhook_endpoints): owners and admins of the workspace
-create policy webhook_endpoints_insert_admins on public.webhook_endpoints for insert to authenticated
-  with check (workspace_id in (select public.user_workspace_ids(array['owner', 'admin'])));
--- UPDATE(webhook_endpoints): owners and admins of the workspace, within it
-create policy webhook_endpoints_update_admins on public.webhook_endpoints for update to authenticated
-  using (workspace_id in (select public.user_workspace_ids(array['owner', 'admin'])))
-  with check (workspace_id in (select public.user_workspace_ids(array['owner', 'admin'])));
--- DELETE(webhook_endpoints): owners and admins of the workspace
-create policy webhook_endpoints_delete_admins on public.webhook_endpoints for delete to authenticated
-  using (workspace_id in (select public.user_workspace_ids(array['owner', 'admin'])));
--- Grants, as for every table (…_rls.sql): nothing to anon; members get what the policies then
--- narrow. The secret is encrypted and, on top of that, no member reads it back: column privileges.
-revoke all on public.webhook_endpoints, public.webhook_deliveries from anon, authenticated;
-grant all on public.webhook_endpoints, public.webhook_deliveries to service_role;
-grant insert, update, delete on public.webhook_endpoints to authenticated;
-grant select (id, workspace_id, url, description, event_types, enabled, failing_since, disabled_reason,
-              created_by, created_at, updated_at)
-  on public.webhook_endpoints to authenticated;
-
--- SELECT(webhook_deliveries): owners and admins of the workspace (the delivery log). Deliveries
--- are written by the triggers below and by the delivery job, as the service: no member writes.
-create policy webhook_deliveries_select_admins on public.webhook_deliveries for select to authenticated
-  using (workspace_id in (select public.user_workspace_ids(array['owner', 'admin'])));
-grant select on public.webhook_deliveries to authenticated;
 
 -- One delivery per enabled endpoint of the row's workspace that subscribes to the event type.
 -- `events` holds (workspace_id, data) of the rows the statement changed; a workspace being
@@ -158,11 +130,14 @@ begin
   return null;
 end
 $$;
+-- Issue 15: contact.created for contacts inserted
 create trigger contacts_webhooks_insert after insert on public.contacts
   referencing new table as new_rows for each statement execute function public.contacts_webhook_events();
+-- Issue 15: contact.updated, contact.subscribed, contact.unsubscribed for contacts changed
 create trigger contacts_webhooks_update after update on public.contacts
   referencing old table as old_rows new table as new_rows
   for each statement execute function public.contacts_webhook_events();
+-- Issue 15: contact.deleted for contacts deleted
 create trigger contacts_webhooks_delete after delete on public.contacts
   referencing old table as old_rows for each statement execute function public.contacts_webhook_events();
 
@@ -181,6 +156,7 @@ begin
   return null;
 end
 $$;
+-- Issue 15: contact.suppressed for suppressions added
 create trigger contact_suppressions_webhooks after insert on public.contact_suppressions
   referencing new table as new_rows for each statement execute function public.suppressions_webhook_events();
 
@@ -213,8 +189,10 @@ begin
   return null;
 end
 $$;
+-- Issue 15: form.submitted / form.verified for submissions stored
 create trigger form_submissions_webhooks after insert on public.form_submissions
   referencing new table as new_rows for each statement execute function public.form_submissions_webhook_events();
+-- Issue 15: form.submitted for submissions staged for verification
 create trigger pending_form_submissions_webhooks after insert on public.pending_form_submissions
   referencing new table as new_rows for each statement execute function public.form_submissions_webhook_events();
 
@@ -241,8 +219,10 @@ begin
   return null;
 end
 $$;
+-- Issue 15: transaction.created for purchases stored
 create trigger transactions_webhooks_insert after insert on public.transactions
   referencing new table as new_rows for each statement execute function public.transactions_webhook_events();
+-- Issue 15: transaction.refunded when amount_refunded grows
 create trigger transactions_webhooks_update after update on public.transactions
   referencing old table as old_rows new table as new_rows
   for each statement execute function public.transactions_webhook_events();
@@ -272,8 +252,10 @@ begin
   return null;
 end
 $$;
+-- Issue 15: event_registration.created and rsvp.created for registrations stored
 create trigger event_registrations_webhooks_insert after insert on public.event_registrations
   referencing new table as new_rows for each statement execute function public.event_registrations_webhook_events();
+-- Issue 15: event_registration.cancelled for registrations cancelled
 create trigger event_registrations_webhooks_update after update on public.event_registrations
   referencing old table as old_rows new table as new_rows
   for each statement execute function public.event_registrations_webhook_events();
