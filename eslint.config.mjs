@@ -82,7 +82,7 @@ const config = [
     },
   },
   {
-    files: ["components/ui/**/*.{ts,tsx}"],
+    files: ["components/**/*.{ts,tsx}"],
     rules: {
       "no-restricted-imports": [
         "error",
@@ -93,7 +93,7 @@ const config = [
           patterns: [
             {
               group: ["@/app", "@/app/*"],
-              message: "UI primitives take actions as props; they never import a route.",
+              message: "Components take their server actions as props from the page; they never import app/.",
             },
           ],
         },

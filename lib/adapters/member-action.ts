@@ -1,0 +1,150 @@
+import "server-only";
+import { headers } from "next/headers";
+import { unstable_rethrow } from "next/navigation";
+import type { z } from "zod";
+import { requireMember, type MemberContext } from "@/lib/auth/context";
+import type { AuditAction } from "@/lib/audit/audit-actions";
+import { withService, withUser, type Db } from "@/lib/db/doors";
+import { AppError } from "@/lib/errors/app-error";
+import { clientIp } from "@/lib/http/client-ip";
+import { fieldErrors, type FormState } from "@/lib/http/form-state";
+import type { Role } from "@/lib/workspaces/list-memberships";
+import { AuditNote, writeAudit } from "./audit-note";
+import { formValues, keptValues } from "./form-values";
+import { logUnexpected, unexpectedMessage } from "./log-unexpected";
+
+/** What a member action's function receives besides its transaction and its parsed input. */
+export interface ActionContext<P = void> extends MemberContext {
+  /** what `before` prepared outside the transaction (a provider's answer, a row read first) */
+  prepared: P;
+  /** the member's current workspace: every id from the client is looked up inside it */
+  workspaceId: string;
+  /** what the audit row says about this action (target, before, after) */
+  audit: AuditNote;
+}
+
+export interface MemberActionOptions<I, R, P = void> {
+  /**
+   * The audited action written, with the change, in the action's transaction, or `false` for
+   * an action that changes no data and no access. A function picks the action from the input
+   * and result (null: nothing to audit this time, e.g. nothing changed).
+   */
+  audit: AuditAction | false | ((input: I, result: R) => AuditAction | null);
+  /** roles allowed; every member when omitted */
+  roles?: readonly Role[];
+  /** the refusal shown to a member of another role */
+  forbidden?: string;
+  /** names of the positional arguments before the form (values bound in the component) */
+  args?: readonly string[];
+  /**
+   * "member" (default): the member's own transaction, RLS decides. "service": a service
+   * transaction for work members may not do row by row (automations), scoped by the code to
+   * `ctx.workspaceId`; the role check above is then the only gate, so name `roles`.
+   */
+  door?: "member" | "service";
+  /** how a refusal reads to this action's caller; forms get FormState, others `{ error }` */
+  refusal?: (error: AppError) => R;
+  /**
+   * Write the audit row before `fn` runs, for actions that end the actor's own access
+   * (leaving a workspace): afterwards RLS would no longer let them write it.
+   */
+  auditFirst?: boolean;
+  /**
+   * Before the transaction opens (after the role and the input are checked): what must not
+   * run inside it, e.g. a rate limit counted in a transaction of its own (a refusal must not
+   * roll the count back) or a provider call. Throw an AppError to refuse.
+   */
+  before?: (input: I, ctx: ActionContext) => Promise<P>;
+  /** after the commit: revalidatePath, refresh, redirect */
+  after?: (result: R, input: I, ctx: ActionContext<P>) => void | Promise<void>;
+}
+
+/**
+ * The one way a server action runs (issue 12): parse the arguments with `schema`, resolve the
+ * member (one cached membership check per request), check the role, run `fn` in one
+ * transaction together with its audit row, then `after`. An AppError (thrown by `fn`, or
+ * `unwrap` of a domain refusal) rolls the transaction back and becomes the caller's message;
+ * anything else is logged once with a request id and answered with that reference.
+ *
+ * Called as a form action (`(prev, form)`, `(form)`, or with bound `args` first) the raw input
+ * is the bound arguments plus the form's fields; called with one plain object, that object.
+ */
+export function memberAction<S extends z.ZodType, R, P = void>(
+  schema: S,
+  fn: (db: Db, input: z.output<S>, ctx: ActionContext<P>) => Promise<R>,
+  options: MemberActionOptions<z.output<S>, R, P>,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- untrusted arguments, parsed by `schema`; forms post, components bind
+): (...args: any[]) => Promise<R> {
+  return async (...args: unknown[]) => {
+    const { raw, isForm } = rawInput(args, options.args ?? []);
+    const refuse = (error: AppError): R =>
+      options.refusal
+        ? options.refusal(error)
+        : ((isForm ? formRefusal(error, raw) : { error: error.message }) as R);
+    try {
+      const member = await requireMember();
+      if (options.roles && !options.roles.includes(member.workspace.role))
+        throw new AppError("forbidden", options.forbidden);
+      const parsed = schema.safeParse(raw);
+      if (!parsed.success) {
+        // a bound argument is no field of the form: its refusal is the form's message
+        const bound = parsed.error.issues.find((issue) => options.args?.includes(String(issue.path[0])));
+        if (isForm && !bound) return { errors: fieldErrors(parsed.error), values: keptValues(raw) } as R;
+        return refuse(new AppError("invalid", (bound ?? parsed.error.issues[0])?.message));
+      }
+      const ctx: ActionContext<P> = {
+        ...member,
+        workspaceId: member.workspace.workspaceId,
+        audit: new AuditNote(),
+        prepared: undefined as P,
+      };
+      if (options.before) ctx.prepared = await options.before(parsed.data, ctx as ActionContext);
+      const ip = clientIp(await headers());
+      const run = async (db: Db) => {
+        const audit = (action: AuditAction | null | false) =>
+          action ? writeAudit(db, ctx, action, { input: parsed.data, ip }) : undefined;
+        if (options.auditFirst && typeof options.audit === "string") await audit(options.audit);
+        const result = await fn(db, parsed.data, ctx);
+        if (!options.auditFirst)
+          await audit(
+            typeof options.audit === "function" ? options.audit(parsed.data, result) : options.audit,
+          );
+        return result;
+      };
+      const result = options.door === "service" ? await withService(run) : await withUser(member.claims, run);
+      await options.after?.(result, parsed.data, ctx);
+      return result;
+    } catch (error) {
+      unstable_rethrow(error); // redirect(), notFound() and Next's own signals pass through
+      if (error instanceof AppError) return refuse(error);
+      const requestId = logUnexpected("server action", error);
+      return refuse(new AppError("internal", unexpectedMessage(requestId)));
+    }
+  };
+}
+
+function rawInput(
+  args: unknown[],
+  names: readonly string[],
+): { raw: Record<string, unknown>; isForm: boolean } {
+  const form = args.find((arg): arg is FormData => arg instanceof FormData);
+  const bound = Object.fromEntries(names.map((name, i) => [name, args[i]]));
+  if (form) {
+    // bound in the component, or sent as a hidden field of the form (a long list renders
+    // cheaper without a bound action per row); a bound value wins
+    const given = Object.entries(bound).filter(
+      ([, value]) => typeof value !== "object" && value !== undefined,
+    );
+    return { raw: { ...formValues(form), ...Object.fromEntries(given) }, isForm: true };
+  }
+  if (names.length > 0) return { raw: bound, isForm: false };
+  const [input] = args;
+  return { raw: (input ?? {}) as Record<string, unknown>, isForm: false };
+}
+
+function formRefusal(error: AppError, raw: Record<string, unknown>): FormState {
+  const values = keptValues(raw);
+  return error.field
+    ? { errors: { [error.field]: error.message }, values }
+    : { message: error.message, values };
+}

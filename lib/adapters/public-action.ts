@@ -1,0 +1,40 @@
+import "server-only";
+import { unstable_rethrow } from "next/navigation";
+import type { z } from "zod";
+import { AppError } from "@/lib/errors/app-error";
+import { fieldErrors, type FormState } from "@/lib/http/form-state";
+import { formValues, keptValues } from "./form-values";
+import { logUnexpected, unexpectedMessage } from "./log-unexpected";
+
+/**
+ * A server action anyone may call (sign-in, sign-up, password reset, accepting an invitation
+ * by its token): the form's fields through `schema`, then `fn`, which opens its own flow; an
+ * AppError becomes the form's message (or its field's), anything else is logged once with a
+ * request id. Rate limits and tokens are `fn`'s business.
+ */
+export function publicAction<S extends z.ZodType, R extends FormState>(
+  name: string,
+  schema: S,
+  fn: (input: z.output<S>) => Promise<R>,
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- untrusted arguments, parsed by `schema`; forms post, components bind
+): (...args: any[]) => Promise<R | FormState> {
+  return async (...args: unknown[]) => {
+    const form = args.find((arg): arg is FormData => arg instanceof FormData);
+    const raw = form ? formValues(form) : ((args[0] ?? {}) as Record<string, unknown>);
+    const values = keptValues(raw);
+    try {
+      const parsed = schema.safeParse(raw);
+      if (!parsed.success) return { errors: fieldErrors(parsed.error), values };
+      return await fn(parsed.data);
+    } catch (error) {
+      unstable_rethrow(error);
+      const refusal =
+        error instanceof AppError
+          ? error
+          : new AppError("internal", unexpectedMessage(logUnexpected(name, error)));
+      return refusal.field
+        ? { errors: { [refusal.field]: refusal.message }, values }
+        : { message: refusal.message, values };
+    }
+  };
+}

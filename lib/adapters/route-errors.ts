@@ -1,0 +1,26 @@
+import { AppError } from "@/lib/errors/app-error";
+import { jsonError } from "@/lib/http/error-envelope";
+import { logUnexpected, unexpectedMessage } from "./log-unexpected";
+
+/**
+ * An error thrown by a route handler's function as an AppError: itself when it is one, a
+ * client that hung up as `invalid` ("The request was aborted."), anything else logged once
+ * with a request id and `internal` with that reference.
+ */
+export function routeAppError(where: string, request: Request, error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  if (request.signal.aborted || (error as { code?: string } | null)?.code === "ECONNRESET")
+    return new AppError("invalid", "The request was aborted.");
+  return new AppError("internal", unexpectedMessage(logUnexpected(where, error)));
+}
+
+/** An AppError as the JSON error envelope: its status and message (429 with Retry-After). */
+export function appErrorResponse(error: AppError): Response {
+  const headers = error.retryAfter ? { "Retry-After": String(error.retryAfter) } : undefined;
+  return jsonError(error.status, error.message, headers);
+}
+
+/** An error thrown by a route handler's function as the JSON error envelope. */
+export function routeErrorResponse(where: string, request: Request, error: unknown): Response {
+  return appErrorResponse(routeAppError(where, request, error));
+}

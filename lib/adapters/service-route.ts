@@ -1,0 +1,84 @@
+import { unstable_rethrow } from "next/navigation";
+import type { z } from "zod";
+import { bearerToken, serviceKeyMatches } from "@/lib/auth/service-key";
+import type { Claims } from "@/lib/db/doors";
+import { withUser } from "@/lib/db/doors";
+import { AppError } from "@/lib/errors/app-error";
+import type { Role } from "@/lib/workspaces/list-memberships";
+import type { RouteContext } from "./public-route";
+import { routeErrorResponse } from "./route-errors";
+
+export type ServiceCaller = { via: "service_key" } | { via: "member"; claims: Claims };
+
+export interface ServiceRouteOptions<Q extends z.ZodType> {
+  name: string;
+  /** the query string's schema; a 400 with its first message when it does not parse */
+  query?: Q;
+  /**
+   * Also accept a signed-in member with one of these roles in the workspace the query names
+   * (`workspace_id`), when the request comes from this site (a page of the app, or typed in the
+   * address bar: Sec-Fetch-Site same-origin or none; a cross-site GET carries a SameSite=Lax
+   * cookie, so anything else is refused).
+   */
+  members?: { roles: readonly Role[]; refusal: string; anonymous: string };
+}
+
+/**
+ * The one way an admin route runs (DESIGN 5): `Authorization: Bearer <SERVICE_API_KEY>`, or a
+ * member as `members` allows; then `fn` (which runs as the service), errors mapped as for
+ * every route.
+ */
+export function serviceRoute<Q extends z.ZodType = z.ZodType<Record<string, never>>>(
+  options: ServiceRouteOptions<Q>,
+  fn: (request: Request, query: z.output<Q>, caller: ServiceCaller) => Promise<Response>,
+): (request: Request, context?: RouteContext) => Promise<Response> {
+  return async (request) => {
+    try {
+      let query = {} as z.output<Q>;
+      if (options.query) {
+        const parsed = options.query.safeParse(Object.fromEntries(new URL(request.url).searchParams));
+        if (!parsed.success) throw new AppError("invalid", parsed.error.issues[0]?.message);
+        query = parsed.data;
+      }
+      const caller = await authorize(request, options, query as { workspace_id?: string });
+      return await fn(request, query, caller);
+    } catch (error) {
+      unstable_rethrow(error);
+      return routeErrorResponse(options.name, request, error);
+    }
+  };
+}
+
+async function authorize(
+  request: Request,
+  options: ServiceRouteOptions<z.ZodType>,
+  query: { workspace_id?: string },
+): Promise<ServiceCaller> {
+  const token = bearerToken(request.headers.get("authorization"));
+  if (token) {
+    if (serviceKeyMatches(token)) return { via: "service_key" };
+    throw new AppError("unauthenticated", "The service key is not valid.");
+  }
+  const members = options.members;
+  if (!members) throw new AppError("unauthenticated", "Send Authorization: Bearer <SERVICE_API_KEY>.");
+  const site = request.headers.get("sec-fetch-site");
+  if (site !== "same-origin" && site !== "none")
+    throw new AppError(
+      "forbidden",
+      "Open this address from the dashboard, or send Authorization: Bearer <service key>.",
+    );
+  // loaded here, not at the top: a machine-only route (cron) does not pull in the cookie session
+  const { getClaims } = await import("@/lib/auth/session");
+  const claims = await getClaims();
+  if (!claims) throw new AppError("unauthenticated", members.anonymous);
+  const workspaceId = query.workspace_id;
+  const role = workspaceId
+    ? await withUser(claims, async (db) => {
+        const [row] = await db`
+          select role from public.workspace_members where workspace_id = ${workspaceId} and user_id = auth.uid()`;
+        return row?.role as Role | undefined;
+      })
+    : undefined;
+  if (!role || !members.roles.includes(role)) throw new AppError("forbidden", members.refusal);
+  return { via: "member", claims };
+}

@@ -1,0 +1,89 @@
+/**
+ * The one list of expected errors. Every adapter (server action, route handler) maps an
+ * AppError to its HTTP status and user message here and nowhere else; anything that is not an
+ * AppError is unexpected and is logged once, with a request id, by the adapter.
+ *
+ * | code             | status | meaning                                                        |
+ * |------------------|--------|----------------------------------------------------------------|
+ * | invalid          | 400    | the input breaks a rule; the message says which (and `field`)  |
+ * | unauthenticated  | 401    | no session, or a machine caller without a valid key            |
+ * | forbidden        | 403    | signed in, but the role or origin does not allow it            |
+ * | not_found        | 404    | no such thing in the caller's workspace (also: malformed ids)  |
+ * | conflict         | 409    | the state changed underneath, or the thing already exists      |
+ * | too_large        | 413    | a body or upload over its limit                                |
+ * | unsupported      | 415    | a content type the endpoint does not take                      |
+ * | rate_limited     | 429    | too many attempts; `retryAfter` seconds                        |
+ * | provider_failed  | 502    | Stripe, Eventbrite or Resend could not be reached or refused   |
+ * | unavailable      | 503    | a dependency of ours is down; try again                        |
+ * | internal         | 500    | only ever built by the adapters from an unexpected error       |
+ */
+export const APP_ERROR_CODES = {
+  invalid: { status: 400, message: "The request is not valid." },
+  unauthenticated: { status: 401, message: "Sign in first." },
+  forbidden: { status: 403, message: "You do not have permission to do that." },
+  not_found: { status: 404, message: "Not found." },
+  conflict: { status: 409, message: "This changed in the meantime; reload and try again." },
+  too_large: { status: 413, message: "The request is too large." },
+  unsupported: { status: 415, message: "This content type is not accepted." },
+  rate_limited: { status: 429, message: "Too many attempts; try again later." },
+  provider_failed: { status: 502, message: "The provider could not be reached; nothing was changed." },
+  unavailable: { status: 503, message: "The service is briefly unavailable; try again." },
+  internal: { status: 500, message: "Something went wrong." },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type AppErrorCode = keyof typeof APP_ERROR_CODES;
+
+export interface AppErrorOptions {
+  /** the form field the message belongs beside */
+  field?: string;
+  /** for rate_limited: seconds until a retry can succeed (the Retry-After header) */
+  retryAfter?: number;
+  cause?: unknown;
+}
+
+export class AppError extends Error {
+  readonly code: AppErrorCode;
+  readonly field?: string;
+  readonly retryAfter?: number;
+
+  /** `message` is shown to the caller as it is: it must name nothing the caller did not send. */
+  constructor(code: AppErrorCode, message?: string, options: AppErrorOptions = {}) {
+    super(message ?? APP_ERROR_CODES[code].message, { cause: options.cause });
+    this.name = "AppError";
+    this.code = code;
+    this.field = options.field;
+    this.retryAfter = options.retryAfter;
+  }
+
+  get status(): number {
+    return APP_ERROR_CODES[this.code].status;
+  }
+}
+
+export function isAppError(error: unknown): error is AppError {
+  return error instanceof AppError;
+}
+
+/**
+ * A domain function's `{ data } | { error, field? }` result as its data, or an `invalid`
+ * AppError (thrown inside a transaction, it rolls the transaction back), shown beside the
+ * result's field, else beside `field`, else as the form's message.
+ */
+export function unwrap<T>(result: { data: T } | { error: string; field?: string }, field?: string): T {
+  if ("error" in result) throw new AppError("invalid", result.error, { field: result.field ?? field });
+  return result.data;
+}
+
+/**
+ * Refuses (an `invalid` AppError, as `unwrap`) a domain result that carries an `error`, and
+ * narrows it to the other shapes, for results without `data` (`{ success: true }`, counts).
+ */
+export function refuseIf<T extends object>(
+  result: T,
+  field?: string,
+): asserts result is Exclude<T, { error: string }> {
+  if ("error" in result && typeof result.error === "string")
+    throw new AppError("invalid", result.error, {
+      field: ("field" in result && typeof result.field === "string" ? result.field : undefined) ?? field,
+    });
+}
