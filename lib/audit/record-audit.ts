@@ -1,0 +1,73 @@
+import type { Db } from "@/lib/db/doors";
+import type { AuditAction } from "./audit-actions";
+
+export interface AuditEntry {
+  workspaceId: string;
+  actorId: string;
+  actorEmail?: string | null;
+  action: AuditAction;
+  targetType?: string | null;
+  targetId?: string | null;
+  before?: Record<string, unknown> | null;
+  after?: Record<string, unknown> | null;
+  ip?: string | null;
+}
+
+/** Appends one audit row in the caller's transaction (the adapters call this; see audit_log). */
+export async function recordAudit(db: Db, entry: AuditEntry): Promise<void> {
+  await db`
+    insert into public.audit_log
+      (workspace_id, actor_id, actor_email, action, target_type, target_id, before, after, ip)
+    values (${entry.workspaceId}, ${entry.actorId}, ${entry.actorEmail ?? null}, ${entry.action},
+      ${entry.targetType ?? null}, ${entry.targetId ?? null},
+      ${entry.before ? db.json(redact(entry.before) as never) : null},
+      ${entry.after ? db.json(redact(entry.after) as never) : null}, ${entry.ip ?? null})`;
+}
+
+const SECRET_KEY = /pass(word)?|secret|token|^key$|api_?key$|authorization|card/i;
+const PERSONAL_KEY = /^(email|first_?name|last_?name|phone|address|name_on)|text$|^notes?$/i;
+
+/**
+ * What an audit summary may hold: never a secret, never a contact's personal data (an erasure
+ * must not have to rewrite an append-only log): such values become "[changed]".
+ */
+export function redact(summary: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(summary)) {
+    if (value === undefined) continue;
+    if (SECRET_KEY.test(key)) out[key] = "[redacted]";
+    else if (PERSONAL_KEY.test(key)) out[key] = "[changed]";
+    else if (value instanceof File || value instanceof Blob) out[key] = "[file]";
+    else if (typeof value === "string") out[key] = value.length > 200 ? `${value.slice(0, 200)}…` : value;
+    else out[key] = value;
+  }
+  return out;
+}
+
+/**
+ * recordAudit for a flow outside the adapters (the actor is in no workspace of the change yet,
+ * or a provider call had to come before the transaction): the actor from their claims.
+ */
+export function recordFlowAudit(
+  db: Db,
+  actor: { sub: string; email?: string | null },
+  action: AuditAction,
+  entry: {
+    workspaceId: string;
+    target: [type: string, id: string];
+    after: Record<string, unknown>;
+    ip: string | null;
+  },
+): Promise<void> {
+  const [targetType, targetId] = entry.target;
+  return recordAudit(db, {
+    workspaceId: entry.workspaceId,
+    actorId: actor.sub,
+    actorEmail: actor.email ?? null,
+    action,
+    targetType,
+    targetId,
+    after: entry.after,
+    ip: entry.ip,
+  });
+}
