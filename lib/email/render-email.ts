@@ -1,4 +1,5 @@
 import { appUrl } from "@/lib/config";
+import type { Db } from "@/lib/db/doors";
 import { escapeHtml } from "@/lib/html/escape";
 import { blockedFromMarketingOnly, type EligibilityInput, type EmailKind } from "@/lib/consent/eligibility";
 
@@ -66,4 +67,31 @@ export function renderEmail(input: RenderInput, r: RenderRecipient | null): Rend
       text += `\n\n${r.subscribe_footer_message} ${r.subscribe_footer_link_text}: ${url}`;
   }
   return { html, text, headers };
+}
+
+/**
+ * renderEmail for a broadcast's marketing email, as SQL over a batch of contacts (`b.id`,
+ * `b.skip`: the 8.3 skip reason or null) and their workspace (`w.tracking_url`): the columns
+ * html, text_body and headers, computed where the rows are inserted. The same rule in two
+ * spellings; a test holds them to the same output.
+ */
+export function renderedMarketingSql(db: Db, html: string, text: string | null) {
+  const base = appUrl();
+  return db`(
+    select case when b.skip is not null then ${html}::text
+                when strpos(${html}::text, ${UNSUBSCRIBE_TAG}) > 0 then replace(${html}::text, ${UNSUBSCRIBE_TAG}, e.url_html)
+                else ${html}::text || '<p style="font-size:12px;color:#666"><a href="' || e.url_html || '">Unsubscribe</a></p>'
+           end as html,
+           case when ${text}::text is null or b.skip is not null then ${text}::text
+                when strpos(replace(${text}::text, ${UNSUBSCRIBE_TAG}, e.url), e.url) > 0 then replace(${text}::text, ${UNSUBSCRIBE_TAG}, e.url)
+                else replace(${text}::text, ${UNSUBSCRIBE_TAG}, e.url) || E'\\n\\nUnsubscribe: ' || e.url
+           end as text_body,
+           case when b.skip is not null then '{}'::jsonb
+                else jsonb_build_object('List-Unsubscribe', '<' || e.url || '>',
+                                        'List-Unsubscribe-Post', 'List-Unsubscribe=One-Click')
+           end as headers
+    from (select u.url,
+                 replace(replace(replace(replace(replace(u.url, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'), '''', '&#39;') as url_html
+          from (select rtrim(coalesce(nullif(w.tracking_url, ''), ${base}::text), '/') || '/unsubscribe/' || b.id as url) u) e
+  )`;
 }

@@ -1,7 +1,8 @@
 import type { Db } from "@/lib/db/doors";
 import { ineligibilityReason, type EmailKind } from "@/lib/consent/eligibility";
 import { renderEmail, type RenderRecipient } from "./render-email";
-import { emailFrom, resendClient } from "./resend-client";
+import { enqueueJob } from "@/lib/jobs/enqueue-job";
+import { resendClient } from "./resend-client";
 
 export { unsubscribeUrl } from "./render-email";
 
@@ -26,15 +27,16 @@ export interface SendEmailInput {
 
 export interface SendEmailResult {
   id: string;
-  status: "sent" | "outbox" | "skipped" | "failed";
+  /** 'queued': recorded, and handed to the worker that calls Resend */
+  status: "queued" | "outbox" | "skipped";
   skipReason?: string;
 }
 
-interface Recipient extends RenderRecipient {
+export interface Recipient extends RenderRecipient {
   contact_id: string | null;
 }
 
-async function loadRecipient(
+export async function loadRecipient(
   db: Db,
   workspaceId: string | null,
   contactId: string | null,
@@ -51,7 +53,10 @@ async function loadRecipient(
 }
 
 /** Spec 8.3, for one send: the reason it is skipped, or null. */
-function skipReasonFor(input: SendEmailInput, r: Recipient | null): string | null {
+export function skipReasonFor(
+  input: Pick<SendEmailInput, "workspaceId" | "contactId" | "kind">,
+  r: Recipient | null,
+): string | null {
   if (input.workspaceId === null) return input.kind === "marketing" ? "not a contact" : null;
   if (!r) return "unknown workspace";
   if (input.contactId && !r.contact_id) return "contact not found";
@@ -62,9 +67,12 @@ function skipReasonFor(input: SendEmailInput, r: Recipient | null): string | nul
 
 /**
  * The one way a single email leaves the service. Checks eligibility (spec 8.3), renders the
- * unsubscribe link or subscribe footer, then sends through Resend when RESEND_API_KEY is
- * set and otherwise keeps the email in the dev outbox. Every email, sent or skipped, is an
- * email_sends row. A failed delivery is recorded as 'failed', never thrown.
+ * unsubscribe link or subscribe footer, and records the email as an email_sends row: 'skipped'
+ * with its reason, 'outbox' when RESEND_API_KEY is unset (the dev outbox: the stored row is the
+ * delivery), or 'queued' with its 'email-send' job in the caller's transaction when Resend
+ * delivers. No provider call happens here, inside the caller's transaction and its locks: the
+ * worker calls Resend after the commit, retries with backoff, and records 'sent' or, after its
+ * last attempt, 'failed' (lib/email/flows/deliver-email.ts).
  */
 export async function sendEmail(db: Db, input: SendEmailInput): Promise<SendEmailResult> {
   const recipient = await loadRecipient(db, input.workspaceId, input.contactId);
@@ -86,32 +94,19 @@ export async function sendEmail(db: Db, input: SendEmailInput): Promise<SendEmai
       await db`insert into public.email_sends ${db({ ...base, status: "skipped", skip_reason: skipReason })} returning id`;
     return { id: row.id, status: "skipped", skipReason };
   }
-  const resend = resendClient();
-  if (!resend) {
+  if (!resendClient()) {
     const [row] = await db`
       insert into public.email_sends ${db({ ...base, status: "outbox", provider: "outbox", sent_at: new Date() })} returning id`;
     return { id: row.id, status: "outbox" };
   }
-  const { data, error } = await resend.emails.send({
-    from: emailFrom(),
-    to: input.to,
-    subject: input.subject,
-    html,
-    text,
-    headers,
-  });
   const stored = (body: string | null) =>
     (input.redact ?? []).reduce((b, secret) => b?.replaceAll(secret, "[redacted]") ?? null, body);
+  const redacted = { html: stored(base.html), text_body: stored(base.text_body) };
   const [row] = await db`
-    insert into public.email_sends ${db({
-      ...base,
-      html: stored(base.html),
-      text_body: stored(base.text_body),
-      status: error ? "failed" : "sent",
-      skip_reason: error ? `${error.name}: ${error.message}` : null,
-      provider: "resend",
-      provider_message_id: data?.id ?? null,
-      sent_at: error ? null : new Date(),
-    })} returning id`;
-  return error ? { id: row.id, status: "failed", skipReason: error.message } : { id: row.id, status: "sent" };
+    insert into public.email_sends ${db({ ...base, ...redacted, status: "queued", provider: "resend" })}
+    returning id`;
+  // the stored copy has no usable link: the job carries the body to send (pgboss is service-only)
+  const body = redacted.html !== base.html || redacted.text_body !== base.text_body ? { html, text } : {};
+  await enqueueJob(db, "email-send", { workspaceId: input.workspaceId, emailSendId: row.id, ...body });
+  return { id: row.id, status: "queued" };
 }

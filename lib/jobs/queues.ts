@@ -55,6 +55,35 @@ export const QUEUES = {
     heartbeatSeconds: 10,
     expireInSeconds: 6 * 3600,
   },
+  /**
+   * A dashboard CSV import above IMPORT_JOB_THRESHOLD_BYTES (issue 14): the stored upload imported
+   * in one transaction that also marks it done, so a retry after a crash starts from nothing
+   * (the previous attempt rolled back). A worker that dies holding one frees it once 10 s pass
+   * without a heartbeat.
+   */
+  "contact-import": {
+    retryLimit: 2,
+    retryDelay: 10,
+    retryBackoff: true,
+    heartbeatSeconds: 10,
+    expireInSeconds: 3600,
+  },
+  /**
+   * One email through Resend (lib/email/flows/deliver-email.ts), after the transaction that
+   * recorded it committed. Eleven attempts, 5 s · 2^n with jitter between them (capped at an
+   * hour, about three hours in all); the same idempotency key on every attempt, so an attempt
+   * whose answer was lost sends nothing twice. After the last one the email is 'failed'.
+   * Completed jobs go after a day: an account email's job carries its link until then.
+   */
+  "email-send": {
+    retryLimit: 10,
+    retryDelay: 5,
+    retryBackoff: true,
+    retryDelayMax: 3600,
+    heartbeatSeconds: 10,
+    expireInSeconds: 120,
+    deleteAfterSeconds: 24 * 3600,
+  },
   "sweep-rate-limit-hits": { retryLimit: 1, expireInSeconds: 300 },
   "sweep-pending-submissions": { retryLimit: 1, expireInSeconds: 300 },
   "sweep-webhook-inbox": { retryLimit: 1, expireInSeconds: 300 },
@@ -69,7 +98,11 @@ export const SCHEDULES: { queue: QueueName; cron: string }[] = [
   { queue: "sweep-webhook-inbox", cron: "43 3 * * *" },
 ];
 
-/** What every job of a workspace carries, so the jobs page can show a workspace its own jobs. */
+/**
+ * What every job of a workspace carries, so the jobs page can show a workspace its own jobs. An
+ * account email (sign-up, reset) belongs to no workspace: its job carries null and no jobs page
+ * shows it.
+ */
 export interface WorkspaceJob {
-  workspaceId: string;
+  workspaceId: string | null;
 }

@@ -6,8 +6,15 @@ import type { QueueName } from "@/lib/jobs/queues";
 import type { TestDatabase } from "./db";
 import { TEMPLATE_DUMP } from "./template";
 
-/** Short polls and supervision, so tests wait seconds rather than the production defaults. */
-export const TEST_JOB_ENV = { JOBS_POLL_SECONDS: "0.5", JOBS_SUPERVISE_SECONDS: "1" };
+/**
+ * Short polls and supervision, so tests wait seconds rather than the production defaults; and
+ * broadcast batches small enough that a 2,000-contact send takes several (a kill lands mid-send).
+ */
+export const TEST_JOB_ENV = {
+  JOBS_POLL_SECONDS: "0.5",
+  JOBS_SUPERVISE_SECONDS: "1",
+  BROADCAST_OUTBOX_BATCH_ROWS: "250",
+};
 
 /**
  * Workers for one test file: in this process (`inProcess`, sharing the test's pool as the app

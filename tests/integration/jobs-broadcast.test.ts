@@ -1,19 +1,15 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { describe, expect, test } from "vitest";
-import { connect, setSql, type Sql } from "@/lib/db/client";
 import { withService, withUser } from "@/lib/db/doors";
 import { audienceSchema } from "@/lib/email/broadcast-audience";
 import { createBroadcast } from "@/lib/email/broadcasts";
 import { controlBroadcast } from "@/lib/email/control-broadcast";
 import { broadcastProgress } from "@/lib/email/send-broadcast";
 import { enqueueJob } from "@/lib/jobs/enqueue-job";
-import { producer, stopProducer } from "@/lib/jobs/producer";
 import { setupTestDatabase } from "../helpers/db";
 import { createWorkspace } from "../helpers/factories";
 import { jobsOf } from "../helpers/jobs";
 import { waitFor } from "../helpers/wait-for";
+import { onEmbeddedService } from "../helpers/embedded-harness";
 import { setupWorkers } from "../helpers/workers";
 import { startFakeResend } from "../fakes/resend";
 
@@ -76,47 +72,27 @@ async function expectExactlyOnce(broadcastId: string) {
  * worker kills the database with it: the service is killed with SIGKILL mid-broadcast and started
  * again on the same data directory.
  */
-async function killEmbeddedService() {
-  const dataDir = await mkdtemp(path.join(tmpdir(), "crm-embedded-"));
-  const port = 20_000 + Math.floor(Math.random() * 20_000);
-  const url = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
-  const held: { conn: Sql | null } = { conn: null };
-  const attach = async () => {
-    const conn = connect(url, { max: 1 });
-    held.conn = conn;
-    sql = () => conn;
-    setSql(conn);
-    process.env.DATABASE_URL = url;
-    await stopProducer();
-    await producer();
-    return conn;
-  };
-  try {
-    const first = await workers.spawnEmbeddedService({ dataDir, port, fromTemplate: true });
-    await attach();
-    const { broadcastId } = await startedBroadcast();
-    await waitFor(async () => (await sendsOf(broadcastId)).n > 0, "the first batch sent", 60_000);
-    const atKill = await sendsOf(broadcastId);
-    const killed = new Promise((resolve) => first.once("exit", resolve));
-    first.kill("SIGKILL");
-    await killed;
-    expect(atKill.n).toBeLessThan(AUDIENCE); // killed in the middle, not after the end
-    await stopProducer();
-    await held.conn!.end({ timeout: 0 }).catch(() => {});
+function killEmbeddedService() {
+  return onEmbeddedService(
+    db,
+    workers,
+    (conn) => (sql = () => conn),
+    async (service) => {
+      const first = await service.start();
+      const { broadcastId } = await startedBroadcast();
+      await waitFor(async () => (await sendsOf(broadcastId)).n > 0, "the first batch sent", 60_000);
+      const atKill = await sendsOf(broadcastId);
+      const killed = new Promise((resolve) => first.once("exit", resolve));
+      first.kill("SIGKILL");
+      await killed;
+      expect(atKill.n).toBeLessThan(AUDIENCE); // killed in the middle, not after the end
+      await service.detach();
 
-    await workers.spawnEmbeddedService({ dataDir, port, fromTemplate: false }); // the restart
-    await attach();
-    await waitFor(async () => (await statusOf(broadcastId)) === "sent", "the broadcast finished", 120_000);
-    await expectExactlyOnce(broadcastId);
-  } finally {
-    await stopProducer();
-    await held.conn?.end({ timeout: 0 }).catch(() => {});
-    sql = () => db.sql;
-    setSql(db.sql);
-    process.env.DATABASE_URL = db.url;
-    await producer();
-    await rm(dataDir, { recursive: true, force: true });
-  }
+      await service.start(); // the restart
+      await waitFor(async () => (await statusOf(broadcastId)) === "sent", "the broadcast finished", 120_000);
+      await expectExactlyOnce(broadcastId);
+    },
+  );
 }
 
 describe("issue 14: broadcasts run as a job", () => {

@@ -51,6 +51,8 @@ describe("issue 14: ticketing deliveries run as jobs", () => {
     expect(inbox).toMatchObject({ status: "done", attempts: 3, last_error: null });
     const orderFetches = eb.fake.requests.filter((r) => r.path.endsWith(`/orders/${order.id}/`));
     expect(orderFetches).toHaveLength(3); // two answered 500, the third 200
+    // the registration commits before the worker reports the job done
+    await waitFor(async () => (await jobsOf(db.sql, ws.id))[0].state === "completed", "the job completed");
     const [job] = await jobsOf(db.sql, ws.id);
     expect(job).toMatchObject({ name: "ticketing-delivery", state: "completed", retry_count: 2 });
   }, 120_000);

@@ -1,9 +1,19 @@
 import { withService } from "@/lib/db/doors";
-import { claimBroadcastBatch, deliverBroadcastBatch, recordBroadcastDelivery } from "../send-broadcast";
+import {
+  BROADCAST_BATCH_SIZE,
+  claimBroadcastBatch,
+  deliverBroadcastBatch,
+  recordBroadcastDelivery,
+} from "../send-broadcast";
 import { resendClient } from "../resend-client";
 
-/** Rows claimed per transaction on the dev outbox (Resend's batch endpoint takes 100). */
-const OUTBOX_BATCH_SIZE = 500;
+/**
+ * Rows claimed per transaction on the dev outbox, where storing a row is delivering it
+ * (BROADCAST_OUTBOX_BATCH_ROWS; 2,000 measured best in `npm run bench -- jobs`).
+ */
+const outboxBatchSize = () => Number(process.env.BROADCAST_OUTBOX_BATCH_ROWS) || 2000;
+/** Resend batch calls in flight at once, each of BROADCAST_BATCH_SIZE emails (its maximum). */
+const RESEND_PARALLEL_CALLS = 4;
 
 /**
  * The broadcast job (issue 14): claims, delivers and records batch after batch, each phase in
@@ -19,7 +29,7 @@ export async function runBroadcast(
   signal?: AbortSignal,
   options: { lastAttempt?: boolean } = {},
 ): Promise<{ batches: number }> {
-  const batchSize = resendClient() ? undefined : OUTBOX_BATCH_SIZE;
+  const batchSize = resendClient() ? BROADCAST_BATCH_SIZE * RESEND_PARALLEL_CALLS : outboxBatchSize();
   let batches = 0;
   for (;;) {
     if (signal?.aborted)
@@ -27,12 +37,25 @@ export async function runBroadcast(
     const claim = await withService((db) => claimBroadcastBatch(db, { ...input, batchSize }));
     if ("error" in claim) return { batches }; // deleted meanwhile: nothing left to do
     if (claim.queued.length) {
-      const delivery = await deliverBroadcastBatch(input.broadcastId, claim.queued);
-      // Resend refused or did not answer: the rows stay 'queued' and the job fails this attempt,
-      // so the engine retries with backoff and the next run sends the same rows first, under the
-      // same idempotency key. On the last attempt they are recorded 'failed' and the send goes on.
-      if ("error" in delivery && !options.lastAttempt) throw new Error(`Resend: ${delivery.error}`);
-      await withService((db) => recordBroadcastDelivery(db, delivery));
+      // In id order, in chunks of Resend's maximum: a rerun re-forms the same chunks from the
+      // rows still 'queued' (only a claim's last chunk is short), so each keeps its idempotency key.
+      const queued = [...claim.queued].sort((a, b) => (a.id < b.id ? -1 : 1));
+      const chunks = Array.from({ length: Math.ceil(queued.length / BROADCAST_BATCH_SIZE) }, (_, i) =>
+        queued.slice(i * BROADCAST_BATCH_SIZE, (i + 1) * BROADCAST_BATCH_SIZE),
+      );
+      const deliveries = await Promise.all(
+        chunks.map((chunk) => deliverBroadcastBatch(input.broadcastId, chunk)),
+      );
+      // Resend refused or did not answer a chunk: its rows stay 'queued' and the job fails this
+      // attempt, so the engine retries with backoff and the next run sends those rows first, under
+      // the same idempotency key. On the last attempt they are recorded 'failed' and the send goes on.
+      const failed = deliveries.find((d) => "error" in d);
+      const recorded = options.lastAttempt ? deliveries : deliveries.filter((d) => !("error" in d));
+      if (recorded.length)
+        await withService(async (db) => {
+          for (const delivery of recorded) await recordBroadcastDelivery(db, delivery);
+        });
+      if (failed && "error" in failed && !options.lastAttempt) throw new Error(`Resend: ${failed.error}`);
     }
     batches += 1;
     if (claim.stopped) return { batches };

@@ -1,5 +1,5 @@
 import { PgBoss } from "pg-boss";
-import { connect } from "@/lib/db/client";
+import { connect, type Sql } from "@/lib/db/client";
 import { startWebhookPump } from "@/lib/webhooks/outbound/flows/webhook-pump";
 import { poolDb } from "../boss-db";
 import { HANDLERS } from "../handlers";
@@ -35,6 +35,29 @@ async function installQueues(boss: PgBoss): Promise<void> {
 }
 
 /**
+ * The jobs page's filter (data->>'workspaceId', newest first) as an index on pg-boss's job table.
+ * pg-boss owns the table, so the index is made here, after pg-boss has installed or upgraded it,
+ * on every start (a pg-boss upgrade that rebuilt the table gets it back). On the partitioned
+ * table it reaches every queue's partition, also those created later. pg-boss's schema check
+ * reports an index it does not know as a harmless extra, never as drift.
+ */
+export const WORKSPACE_JOBS_INDEX = "job_workspace_created_idx";
+
+async function indexWorkspaceJobs(sql: Sql): Promise<void> {
+  const name = `${JOBS_SCHEMA}.${WORKSPACE_JOBS_INDEX}`;
+  const [{ exists }] = await sql`select to_regclass(${name}) is not null as exists`;
+  if (exists) return; // CREATE INDEX IF NOT EXISTS would still wait for a lock on the table
+  // several workers may start at once: one builds it, the others find it
+  await sql.begin(async (tx) => {
+    await tx`select pg_advisory_xact_lock(hashtext(${name}))`;
+    await tx.unsafe(
+      `create index if not exists ${WORKSPACE_JOBS_INDEX} on ${JOBS_SCHEMA}.job
+         ((data->>'workspaceId'), created_on) where data->>'workspaceId' is not null`,
+    );
+  });
+}
+
+/**
  * Installs or upgrades pg-boss's schema (its own migration, under its advisory lock, so several
  * starters at once are safe) and the queues. `npm start`, `npm run worker`, `npm run db:migrate`
  * and the test template run it; the web process only enqueues.
@@ -43,6 +66,7 @@ export async function installJobs(url: string, embedded = false): Promise<void> 
   const { boss, sql } = newBoss(url, embedded, { supervise: false });
   await boss.start();
   await installQueues(boss);
+  await indexWorkspaceJobs(sql);
   await boss.stop({ graceful: false });
   await sql.end();
 }
@@ -69,6 +93,7 @@ export async function startWorker(options: {
   const { boss, sql } = newBoss(options.url, embedded, { supervise: true });
   await boss.start();
   await installQueues(boss);
+  await indexWorkspaceJobs(sql);
   for (const { queue, cron } of SCHEDULES) await boss.schedule(queue, cron, {}, { tz: "UTC" });
   const pollingIntervalSeconds = seconds("JOBS_POLL_SECONDS", 1);
   for (const name of options.queues ?? (Object.keys(HANDLERS) as QueueName[])) {
