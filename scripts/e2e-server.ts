@@ -36,6 +36,9 @@ async function main() {
     PORT: port,
     APP_URL: `http://localhost:${port}`,
     SEED_DEMO: "0",
+    // the worker may deliver outbound webhooks to a receiver a spec runs on this machine (the
+    // web server runs in production mode and still refuses such URLs in the endpoint form)
+    WEBHOOKS_ALLOW_PRIVATE_DESTINATIONS: process.env.WEBHOOKS_ALLOW_PRIVATE_DESTINATIONS ?? "1",
     // a known address for the embedded database, so e2e tests can arrange data (tests/e2e/helpers/app-db.ts)
     EMBEDDED_DB_PORT: process.env.EMBEDDED_DB_PORT ?? String(Number(port) + 20000),
   };

@@ -30,3 +30,12 @@ export function errorState(
     ? { errors: { [result.field]: result.error }, values }
     : { message: result.error, values };
 }
+
+/** A server action behind a form, as a page hands it to a component (components never import app/). */
+export type FormAction<S extends FormState = FormState> = (prev: S, form: FormData) => Promise<S>;
+
+/** A server action a plain `<form action>` runs (no state shown): React ignores what it returns. */
+export type PostAction = (form: FormData) => Promise<unknown>;
+
+/** A PostAction as `<form action>` types it. */
+export const asFormAction = (action: PostAction) => action as (form: FormData) => Promise<void>;

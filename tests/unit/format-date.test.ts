@@ -1,9 +1,12 @@
 import { describe, expect, test } from "vitest";
+import { formatInTimeZone } from "date-fns-tz";
 import {
+  DATE_FORMATS,
   formatDate,
   formatDateOnly,
   formatDateTime,
   formatEventDateTime,
+  formatLongDate,
   isoInstant,
 } from "@/lib/time/format";
 import { isTimeZone, safeTimeZone, timeZones } from "@/lib/time/zones";
@@ -61,5 +64,40 @@ describe("lib/time/zones", () => {
     expect(isTimeZone("UTC")).toBe(true);
     expect(isTimeZone("Europe/Nowhere")).toBe(false);
     expect(isTimeZone("")).toBe(false);
+  });
+});
+
+describe("lib/time's own formatter is date-fns-tz's output, character for character", () => {
+  const zones = [
+    "UTC",
+    "Europe/Paris",
+    "America/New_York",
+    "Asia/Kolkata",
+    "Australia/Lord_Howe",
+    "Pacific/Chatham",
+    "America/St_Johns",
+    "Asia/Kathmandu",
+    "Africa/Casablanca",
+    "Pacific/Apia",
+  ];
+  test("every page format, in zones with odd offsets and daylight saving, over sixty years", () => {
+    let seed = 42;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const formats = [
+      [formatDate, DATE_FORMATS.date],
+      [formatDateTime, DATE_FORMATS.dateTime],
+      [formatEventDateTime, DATE_FORMATS.eventDateTime],
+      [formatLongDate, DATE_FORMATS.longDate],
+    ] as const;
+    for (const zone of zones)
+      for (let i = 0; i < 300; i++) {
+        const instant = new Date(Date.UTC(1995, 0, 1) + Math.floor(next() * 60 * 365 * 86_400_000));
+        for (const [ours, pattern] of formats)
+          expect([zone, instant.toISOString(), ours(instant, zone)]).toEqual([
+            zone,
+            instant.toISOString(),
+            formatInTimeZone(instant, zone, pattern),
+          ]);
+      }
   });
 });

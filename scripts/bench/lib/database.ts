@@ -1,5 +1,6 @@
 import { connect, setSql, type Sql } from "../../../lib/db/client";
 import { migrate } from "../../../lib/db/migrate";
+import { installJobs } from "../../../lib/jobs/flows/start-worker";
 
 /**
  * A migrated database `name` on DATABASE_URL's server: a new one, unless `keep` finds one an
@@ -22,6 +23,9 @@ export async function freshDatabase(
   const migrator = connect(u.toString(), { max: 1 });
   await migrate(migrator);
   await migrator.end();
+  // the job engine's tables, as a worker or `npm start` installs them: the web server under
+  // test enqueues jobs (emails, webhooks) but does not install the engine itself
+  await installJobs(u.toString());
   return {
     url: u.toString(),
     reused,
