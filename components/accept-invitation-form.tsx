@@ -1,12 +1,19 @@
 "use client";
 
 import { useActionState } from "react";
-import { acceptInvitationAction } from "@/app/invitations/accept/actions";
-import type { FormState } from "@/lib/http/form-state";
+import type { FormAction, FormState } from "@/lib/http/form-state";
 import { FormMessage, SubmitButton } from "./form-controls";
 
-export function AcceptInvitationForm({ token, workspaceName }: { token: string; workspaceName: string }) {
-  const [state, action] = useActionState<FormState, FormData>(acceptInvitationAction, {});
+export function AcceptInvitationForm({
+  token,
+  workspaceName,
+  acceptAction,
+}: {
+  token: string;
+  workspaceName: string;
+  acceptAction: FormAction;
+}) {
+  const [state, action] = useActionState<FormState, FormData>(acceptAction, {});
   return (
     <form action={action} className="stack" aria-describedby="form-message">
       <FormMessage state={state} />

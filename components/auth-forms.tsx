@@ -2,40 +2,62 @@
 
 import Link from "next/link";
 import { useActionState } from "react";
-import { signInAction, signUpAction } from "@/app/(auth)/actions";
-import { confirmSignUpAction, requestResetAction, resetPasswordAction } from "@/app/(auth)/password-actions";
-import type { FormState } from "@/lib/http/form-state";
+import { ActionForm } from "@/components/ui/action-form";
+import type { FormAction, FormState } from "@/lib/http/form-state";
 import { Field, FormMessage, SubmitButton } from "./form-controls";
 
-export function SignInForm({ next, notice }: { next?: string; notice?: string }) {
-  const [state, action] = useActionState<FormState, FormData>(
-    signInAction,
-    notice ? { success: notice } : {},
-  );
+/** A password field; which one (current or new) is the autoComplete. */
+function PasswordField({
+  state,
+  label = "Password",
+  name = "password",
+  autoComplete,
+  hint,
+}: {
+  state: FormState;
+  label?: string;
+  name?: string;
+  autoComplete: "current-password" | "new-password";
+  hint?: string;
+}) {
   return (
-    <form action={action} className="stack" noValidate aria-describedby="form-message">
-      <FormMessage state={state} />
-      {next && <input type="hidden" name="next" value={next} />}
-      <Field label="Email" name="email" type="email" autoComplete="email" state={state} required />
-      <Field
-        label="Password"
-        name="password"
-        type="password"
-        autoComplete="current-password"
-        state={state}
-        required
-      />
-      <SubmitButton pendingLabel="Signing in…">Sign in</SubmitButton>
-      <p className="hint">
-        <Link href="/forgot-password">Forgot your password?</Link> · No account yet?{" "}
-        <Link href="/sign-up">Create one</Link>
-      </p>
-    </form>
+    <Field
+      label={label}
+      name={name}
+      type="password"
+      autoComplete={autoComplete}
+      hint={hint}
+      state={state}
+      required
+    />
   );
 }
 
-export function SignUpForm() {
-  const [state, action] = useActionState<FormState, FormData>(signUpAction, {});
+function EmailField({ state }: { state: FormState }) {
+  return <Field label="Email" name="email" type="email" autoComplete="email" state={state} required />;
+}
+
+export function SignInForm({ action, next, notice }: { action: FormAction; next?: string; notice?: string }) {
+  return (
+    <ActionForm action={action} initial={notice ? { success: notice } : {}}>
+      {(state) => (
+        <>
+          {next && <input type="hidden" name="next" value={next} />}
+          <EmailField state={state} />
+          <PasswordField state={state} autoComplete="current-password" />
+          <SubmitButton pendingLabel="Signing in…">Sign in</SubmitButton>
+          <p className="hint">
+            <Link href="/forgot-password">Forgot your password?</Link> · No account yet?{" "}
+            <Link href="/sign-up">Create one</Link>
+          </p>
+        </>
+      )}
+    </ActionForm>
+  );
+}
+
+export function SignUpForm({ action }: { action: FormAction }) {
+  const [state, formAction] = useActionState<FormState, FormData>(action, {});
   if (state.success)
     return (
       <div className="stack">
@@ -47,22 +69,14 @@ export function SignUpForm() {
       </div>
     );
   return (
-    <form action={action} className="stack" noValidate aria-describedby="form-message">
+    <form action={formAction} className="stack" noValidate aria-describedby="form-message">
       <FormMessage state={state} />
       <div className="row">
         <Field label="First name" name="firstName" autoComplete="given-name" state={state} />
         <Field label="Last name" name="lastName" autoComplete="family-name" state={state} />
       </div>
-      <Field label="Email" name="email" type="email" autoComplete="email" state={state} required />
-      <Field
-        label="Password"
-        name="password"
-        type="password"
-        autoComplete="new-password"
-        hint="At least 8 characters."
-        state={state}
-        required
-      />
+      <EmailField state={state} />
+      <PasswordField state={state} autoComplete="new-password" hint="At least 8 characters." />
       <Field
         label="Workspace name"
         name="workspaceName"
@@ -79,56 +93,83 @@ export function SignUpForm() {
 }
 
 /** The sign-up link's page: the password chosen at sign-up finishes the account. */
-export function ConfirmSignUpForm({ token }: { token: string }) {
-  const [state, action] = useActionState<FormState, FormData>(confirmSignUpAction, {});
+export function ConfirmSignUpForm({ action, token }: { action: FormAction; token: string }) {
   return (
-    <form action={action} className="stack" noValidate aria-describedby="form-message">
-      <FormMessage state={state} />
-      <input type="hidden" name="token" value={token} />
-      <Field
-        label="Password"
-        name="password"
-        type="password"
-        autoComplete="current-password"
-        hint="The password you chose when you signed up."
-        state={state}
-        required
-      />
-      <SubmitButton pendingLabel="Confirming…">Confirm and sign in</SubmitButton>
-    </form>
+    <ActionForm action={action}>
+      {(state) => (
+        <>
+          <input type="hidden" name="token" value={token} />
+          <PasswordField
+            state={state}
+            autoComplete="current-password"
+            hint="The password you chose when you signed up."
+          />
+          <SubmitButton pendingLabel="Confirming…">Confirm and sign in</SubmitButton>
+        </>
+      )}
+    </ActionForm>
   );
 }
 
-export function ForgotPasswordForm() {
-  const [state, action] = useActionState<FormState, FormData>(requestResetAction, {});
+export function ForgotPasswordForm({ action }: { action: FormAction }) {
   return (
-    <form action={action} className="stack" noValidate aria-describedby="form-message">
-      <FormMessage state={state} />
-      <Field label="Email" name="email" type="email" autoComplete="email" state={state} required />
-      <SubmitButton pendingLabel="Sending…">Send me a link</SubmitButton>
-      <p className="hint">
-        <Link href="/sign-in">Back to sign in</Link>
-      </p>
-    </form>
+    <ActionForm action={action}>
+      {(state) => (
+        <>
+          <EmailField state={state} />
+          <SubmitButton pendingLabel="Sending…">Send me a link</SubmitButton>
+          <p className="hint">
+            <Link href="/sign-in">Back to sign in</Link>
+          </p>
+        </>
+      )}
+    </ActionForm>
   );
 }
 
-export function ResetPasswordForm({ token }: { token?: string }) {
-  const [state, action] = useActionState<FormState, FormData>(resetPasswordAction, {});
+export function ResetPasswordForm({ action, token }: { action: FormAction; token?: string }) {
   return (
-    <form action={action} className="stack" noValidate aria-describedby="form-message">
-      <FormMessage state={state} />
-      {token && <input type="hidden" name="token" value={token} />}
-      <Field
-        label="New password"
-        name="password"
-        type="password"
-        autoComplete="new-password"
-        hint="At least 8 characters."
-        state={state}
-        required
-      />
-      <SubmitButton pendingLabel="Saving…">Set new password</SubmitButton>
-    </form>
+    <ActionForm action={action}>
+      {(state) => (
+        <>
+          {token && <input type="hidden" name="token" value={token} />}
+          <PasswordField
+            state={state}
+            label="New password"
+            autoComplete="new-password"
+            hint="At least 8 characters."
+          />
+          <SubmitButton pendingLabel="Saving…">Set new password</SubmitButton>
+        </>
+      )}
+    </ActionForm>
+  );
+}
+
+/** A signed-in user's new password, with the current one. */
+export function ChangePasswordForm({ action }: { action: FormAction }) {
+  return (
+    <ActionForm action={action} messageId="password-message">
+      {(state) => (
+        <>
+          <PasswordField
+            state={state}
+            label="Current password"
+            name="currentPassword"
+            autoComplete="current-password"
+          />
+          <PasswordField
+            state={state}
+            label="New password"
+            name="newPassword"
+            autoComplete="new-password"
+            hint="At least 8 characters. Every other session is signed out."
+          />
+          <div>
+            <SubmitButton pendingLabel="Changing…">Change password</SubmitButton>
+          </div>
+        </>
+      )}
+    </ActionForm>
   );
 }

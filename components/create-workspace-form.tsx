@@ -1,13 +1,12 @@
 "use client";
 
 import { useActionState } from "react";
-import { createWorkspaceAction } from "@/app/(dashboard)/workspace-actions";
-import type { FormState } from "@/lib/http/form-state";
+import type { FormAction, FormState } from "@/lib/http/form-state";
 import { Field, FormMessage, SubmitButton } from "./form-controls";
 
 /** Creates a workspace the signed-in user owns, then switches to it. */
-export function CreateWorkspaceForm() {
-  const [state, action] = useActionState<FormState, FormData>(createWorkspaceAction, {});
+export function CreateWorkspaceForm({ createAction }: { createAction: FormAction }) {
+  const [state, action] = useActionState<FormState, FormData>(createAction, {});
   return (
     <form action={action} className="stack" noValidate aria-describedby="create-workspace-message">
       <FormMessage state={state} id="create-workspace-message" />

@@ -1,4 +1,4 @@
-import { switchWorkspaceAction } from "@/app/(dashboard)/workspace-actions";
+import { asFormAction, type FormAction, type PostAction } from "@/lib/http/form-state";
 import type { Membership } from "@/lib/workspaces/list-memberships";
 import { CreateWorkspaceForm } from "./create-workspace-form";
 
@@ -6,7 +6,17 @@ import { CreateWorkspaceForm } from "./create-workspace-form";
  * The current workspace and the member's role in it; with several memberships, a select
  * to switch (the choice is kept in a cookie); and a way to create another workspace.
  */
-export function WorkspaceSwitcher({ current, memberships }: { current: string; memberships: Membership[] }) {
+export function WorkspaceSwitcher({
+  current,
+  memberships,
+  switchAction,
+  createAction,
+}: {
+  current: string;
+  memberships: Membership[];
+  switchAction: PostAction;
+  createAction: FormAction;
+}) {
   const active = memberships.find((m) => m.workspaceId === current)!;
   return (
     <div className="stack">
@@ -17,7 +27,7 @@ export function WorkspaceSwitcher({ current, memberships }: { current: string; m
         </div>
       </div>
       {memberships.length > 1 && (
-        <form action={switchWorkspaceAction} className="stack">
+        <form action={asFormAction(switchAction)} className="stack">
           <label>
             Workspace
             <select key={current} name="workspaceId" defaultValue={current} data-testid="workspace-select">
@@ -35,7 +45,7 @@ export function WorkspaceSwitcher({ current, memberships }: { current: string; m
       )}
       <details>
         <summary>New workspace</summary>
-        <CreateWorkspaceForm />
+        <CreateWorkspaceForm createAction={createAction} />
       </details>
     </div>
   );

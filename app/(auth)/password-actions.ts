@@ -2,7 +2,8 @@
 
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
-import { withService } from "@/lib/db/doors";
+import { z } from "zod";
+import { publicAction } from "@/lib/adapters/public-action";
 import { confirmSignUpFlow, requestResetFlow } from "@/lib/auth/flows/account-flows";
 import { afterAnswer } from "@/lib/auth/flows/after-answer";
 import { requestPasswordReset, resetPassword, resetSent } from "@/lib/auth/reset-password";
@@ -10,53 +11,64 @@ import { confirmSignUpSchema, requestResetSchema, resetPasswordSchema } from "@/
 import { chooseWorkspace, startLocalSession } from "@/lib/auth/session";
 import { supabaseConfigured } from "@/lib/auth/supabase-provider";
 import { requestResetSupabase, updatePasswordSupabase } from "@/lib/auth/supabase-actions";
+import { withService } from "@/lib/db/doors";
+import { AppError } from "@/lib/errors/app-error";
 import { clientIp } from "@/lib/http/client-ip";
-import { fieldErrors, type FormState } from "@/lib/http/form-state";
+import type { FormState } from "@/lib/http/form-state";
 
 const ip = async () => clientIp(await headers());
+/** These forms show a refusal as their message, whatever field it names. */
+const refuse = (message: string) => new AppError("invalid", message);
 
 /** Opening the sign-up link with the chosen password creates the account and signs in. */
-export async function confirmSignUpAction(_prev: FormState, form: FormData): Promise<FormState> {
-  const parsed = confirmSignUpSchema.safeParse(Object.fromEntries(form));
-  if (!parsed.success) return { errors: fieldErrors(parsed.error) };
-  const result = await confirmSignUpFlow(parsed.data, await ip());
-  if ("error" in result) return { message: result.error };
-  const { userId, email, sessionVersion, workspaceId } = result.data;
-  await startLocalSession({ id: userId, email, sessionVersion: sessionVersion ?? 0 });
-  if (workspaceId) await chooseWorkspace(workspaceId);
-  redirect("/");
-}
+export const confirmSignUpAction = publicAction(
+  "confirm sign-up",
+  confirmSignUpSchema,
+  async (input): Promise<FormState> => {
+    const result = await confirmSignUpFlow(input, await ip());
+    if ("error" in result) throw refuse(result.error);
+    const { userId, email, sessionVersion, workspaceId } = result.data;
+    await startLocalSession({ id: userId, email, sessionVersion: sessionVersion ?? 0 });
+    if (workspaceId) await chooseWorkspace(workspaceId);
+    redirect("/");
+  },
+);
 
 /** The same answer whether or not the address has an account (issue 13: no enumeration). */
-export async function requestResetAction(_prev: FormState, form: FormData): Promise<FormState> {
-  const values = { email: String(form.get("email") ?? "") };
-  const parsed = requestResetSchema.safeParse(values);
-  if (!parsed.success) return { errors: fieldErrors(parsed.error), values };
-  const result = await requestResetFlow(
-    parsed.data,
-    await ip(),
-    supabaseConfigured()
-      ? requestResetSupabase
-      : async (email) =>
-          afterAnswer("password reset", () => withService((db) => requestPasswordReset(db, { email }))),
-  );
-  if ("error" in result) return { message: result.error, values };
-  return { success: resetSent(parsed.data.email) };
-}
+export const requestResetAction = publicAction(
+  "request password reset",
+  requestResetSchema,
+  async ({ email }): Promise<FormState> => {
+    const local = async (address: string) =>
+      afterAnswer("password reset", () => withService((db) => requestPasswordReset(db, { email: address })));
+    const result = await requestResetFlow(
+      { email },
+      await ip(),
+      supabaseConfigured() ? requestResetSupabase : local,
+    );
+    if ("error" in result) throw refuse(result.error);
+    return { success: resetSent(email) };
+  },
+);
 
-/** A new password from a reset link (local), or after Supabase's recovery link signed the user in. */
-export async function resetPasswordAction(_prev: FormState, form: FormData): Promise<FormState> {
-  const raw = Object.fromEntries(form);
-  if (supabaseConfigured()) {
-    const parsed = resetPasswordSchema.safeParse({ ...raw, token: "supabase-session" });
-    if (!parsed.success) return { errors: fieldErrors(parsed.error) };
-    if (!(await updatePasswordSupabase(parsed.data.password)))
-      return { message: "The password could not be changed. Ask for a new link." };
-    redirect("/");
-  }
-  const parsed = resetPasswordSchema.safeParse(raw);
-  if (!parsed.success) return { errors: fieldErrors(parsed.error) };
-  const result = await withService((db) => resetPassword(db, parsed.data));
-  if ("error" in result) return { message: result.error };
-  redirect("/sign-in?reset=1");
-}
+/**
+ * A new password from a reset link (local), or after Supabase's recovery link signed the user
+ * in (the session is the proof there, so the link's token is not asked for).
+ */
+export const resetPasswordAction = publicAction(
+  "reset password",
+  z.preprocess(
+    (raw) => (supabaseConfigured() ? { ...(raw as object), token: "supabase-session" } : raw),
+    resetPasswordSchema,
+  ),
+  async (input): Promise<FormState> => {
+    if (supabaseConfigured()) {
+      if (!(await updatePasswordSupabase(input.password)))
+        throw refuse("The password could not be changed. Ask for a new link.");
+      redirect("/");
+    }
+    const result = await withService((db) => resetPassword(db, input));
+    if ("error" in result) throw refuse(result.error);
+    redirect("/sign-in?reset=1");
+  },
+);

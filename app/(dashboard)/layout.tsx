@@ -4,7 +4,9 @@ import { countUnreadNotifications } from "@/lib/notifications/list-notifications
 import { NotificationBell } from "@/components/notifications/notification-bell";
 import { signOutAction } from "@/app/(auth)/actions";
 import { NavLinks } from "@/components/nav-links";
+import { SignOutForm } from "@/components/sign-out-form";
 import { WorkspaceSwitcher } from "@/components/workspace-switcher";
+import { createWorkspaceAction, switchWorkspaceAction } from "./workspace-actions";
 
 export default async function DashboardLayout({ children }: { children: React.ReactNode }) {
   const ctx = await requireMember();
@@ -14,18 +16,19 @@ export default async function DashboardLayout({ children }: { children: React.Re
   return (
     <div className="shell">
       <aside className="sidebar">
-        <WorkspaceSwitcher current={ctx.workspace.workspaceId} memberships={ctx.memberships} />
+        <WorkspaceSwitcher
+          current={ctx.workspace.workspaceId}
+          memberships={ctx.memberships}
+          switchAction={switchWorkspaceAction}
+          createAction={createWorkspaceAction}
+        />
         <NotificationBell unread={unread} />
         <nav aria-label="Main">
           <NavLinks admin={ADMIN_ROLES.includes(ctx.workspace.role)} />
         </nav>
         <div style={{ marginTop: "auto" }} className="stack">
           <span className="hint">{ctx.claims.email}</span>
-          <form action={signOutAction}>
-            <button type="submit" className="secondary">
-              Sign out
-            </button>
-          </form>
+          <SignOutForm action={signOutAction} />
         </div>
       </aside>
       <main className="main" id="main">

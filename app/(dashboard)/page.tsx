@@ -8,6 +8,7 @@ import { formatDateTime } from "@/lib/time/format";
 import { CapacityBars } from "@/components/dashboard/capacity-bars";
 import { ShareBar } from "@/components/dashboard/share-bar";
 import { StackedBars } from "@/components/dashboard/stacked-bars";
+import { DataTable } from "@/components/ui/data-table";
 
 export const metadata: Metadata = { title: "Home" };
 
@@ -145,30 +146,23 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
           />
           {formTotals.length > 0 && (
             <div style={{ overflowX: "auto" }}>
-              <table className="data" aria-label="Form conversion">
-                <thead>
-                  <tr>
-                    <th scope="col">Form</th>
-                    <th scope="col">Stored</th>
-                    <th scope="col">Staged</th>
-                    <th scope="col">Verified</th>
-                    <th scope="col">Conversion</th>
+              <DataTable
+                rows={formTotals}
+                columns={["Form", "Stored", "Staged", "Verified", "Conversion"]}
+                caption="Form conversion"
+              >
+                {(f) => (
+                  <tr key={f.id}>
+                    <th scope="row">
+                      <Link href={`/forms/${f.id}`}>{f.name}</Link>
+                    </th>
+                    <td>{f.submissions}</td>
+                    <td>{f.staged}</td>
+                    <td>{f.verified}</td>
+                    <td>{f.staged ? `${Math.round((f.verified / f.staged) * 100)}%` : "—"}</td>
                   </tr>
-                </thead>
-                <tbody>
-                  {formTotals.map((f) => (
-                    <tr key={f.id}>
-                      <th scope="row">
-                        <Link href={`/forms/${f.id}`}>{f.name}</Link>
-                      </th>
-                      <td>{f.submissions}</td>
-                      <td>{f.staged}</td>
-                      <td>{f.verified}</td>
-                      <td>{f.staged ? `${Math.round((f.verified / f.staged) * 100)}%` : "—"}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+                )}
+              </DataTable>
             </div>
           )}
         </section>

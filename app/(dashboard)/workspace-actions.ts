@@ -1,27 +1,74 @@
 "use server";
 
+import { revalidatePath } from "next/cache";
+import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
-import { requireMember } from "@/lib/auth/context";
-import { chooseWorkspace, getClaims } from "@/lib/auth/session";
-import { withUser } from "@/lib/db/doors";
-import { errorState, type FormState } from "@/lib/http/form-state";
-import { createWorkspace } from "@/lib/workspaces/create-workspace";
+import { z } from "zod";
+import { memberAction } from "@/lib/adapters/member-action";
+import { publicAction } from "@/lib/adapters/public-action";
+import { chooseWorkspace, getClaims, WORKSPACE_COOKIE } from "@/lib/auth/session";
+import { unwrap } from "@/lib/errors/app-error";
+import { clientIp } from "@/lib/http/client-ip";
+import type { FormState } from "@/lib/http/form-state";
+import { createWorkspaceFlow } from "@/lib/workspaces/flows/create-workspace-flow";
+import { removeMember } from "@/lib/workspaces/remove-member";
 
-/** Switches the current workspace; only to one the member belongs to. */
-export async function switchWorkspaceAction(form: FormData): Promise<void> {
-  const ctx = await requireMember();
-  const id = String(form.get("workspaceId") ?? "");
-  if (ctx.memberships.some((m) => m.workspaceId === id)) await chooseWorkspace(id);
-  redirect("/contacts");
-}
+const text = z.string().default("");
 
-/** Creates a workspace owned by the signed-in user (who may be in none yet) and switches to it. */
-export async function createWorkspaceAction(_prev: FormState, form: FormData): Promise<FormState> {
-  const claims = await getClaims();
-  if (!claims) redirect("/sign-in");
-  const name = String(form.get("name") ?? "");
-  const result = await withUser(claims, (db) => createWorkspace(db, { name }));
-  if ("error" in result) return errorState(result, { values: { name }, fields: ["name"] });
-  await chooseWorkspace(result.data.workspaceId);
-  redirect("/contacts");
-}
+/**
+ * Switches the current workspace; only to one the member belongs to. Audit: none, the cookie
+ * changes which of their workspaces they see, not what they may do.
+ */
+export const switchWorkspaceAction = memberAction(
+  z.object({ workspaceId: text }),
+  async (_db, { workspaceId }, ctx) => ({
+    workspaceId: ctx.memberships.some((m) => m.workspaceId === workspaceId) ? workspaceId : null,
+  }),
+  {
+    audit: false,
+    after: async ({ workspaceId }) => {
+      if (workspaceId) await chooseWorkspace(workspaceId);
+      redirect("/contacts");
+    },
+  },
+);
+
+/**
+ * Creates a workspace owned by the signed-in user (who may be in none yet, so this is no member
+ * action: the flow checks the session and writes the new workspace's first audit row).
+ */
+export const createWorkspaceAction = publicAction(
+  "create workspace",
+  z.object({ name: text }),
+  async ({ name }): Promise<FormState> => {
+    const claims = await getClaims();
+    if (!claims) redirect("/sign-in");
+    const { workspaceId } = unwrap(
+      await createWorkspaceFlow(claims, { name, ip: clientIp(await headers()) }),
+    );
+    await chooseWorkspace(workspaceId);
+    redirect("/contacts");
+  },
+);
+
+/**
+ * The member leaves their current workspace (the last owner cannot) and goes to another one.
+ * The audit row comes first: once they are gone, RLS no longer lets them write it.
+ */
+export const leaveWorkspaceAction = memberAction(
+  z.object({}),
+  async (db, _input, ctx): Promise<FormState> => {
+    const result = await removeMember(db, { workspaceId: ctx.workspaceId, userId: ctx.userId });
+    unwrap("error" in result ? { error: result.error } : result);
+    return {};
+  },
+  {
+    audit: "member.left",
+    auditFirst: true,
+    after: async () => {
+      (await cookies()).delete(WORKSPACE_COOKIE);
+      revalidatePath("/", "layout");
+      redirect("/contacts");
+    },
+  },
+);

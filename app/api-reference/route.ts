@@ -1,3 +1,5 @@
+import { publicRoute } from "@/lib/adapters/public-route";
+
 /**
  * The API reference (issue 15): Scalar's standalone viewer of GET /api/openapi.json. Public,
  * like the endpoints it describes; linked from the dashboard (forms' embed panel, API keys,
@@ -19,6 +21,7 @@ const PAGE = `<!doctype html>
   </body>
 </html>`;
 
-export function GET() {
-  return new Response(PAGE, { headers: { "Content-Type": "text/html; charset=utf-8" } });
-}
+export const GET = publicRoute(
+  { name: "api reference" },
+  async () => new Response(PAGE, { headers: { "Content-Type": "text/html; charset=utf-8" } }),
+);

@@ -1,7 +1,9 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { signOutAction } from "@/app/(auth)/actions";
+import { createWorkspaceAction } from "@/app/(dashboard)/workspace-actions";
 import { CreateWorkspaceForm } from "@/components/create-workspace-form";
+import { SignOutForm } from "@/components/sign-out-form";
 import { currentMember } from "@/lib/auth/context";
 import { getClaims } from "@/lib/auth/session";
 
@@ -20,12 +22,8 @@ export default async function NoWorkspacePage() {
           You are signed in as <strong>{claims.email}</strong> but belong to no workspace. Create one, or ask
           an owner or admin of an existing workspace to invite this email.
         </p>
-        <CreateWorkspaceForm />
-        <form action={signOutAction}>
-          <button type="submit" className="secondary">
-            Sign out
-          </button>
-        </form>
+        <CreateWorkspaceForm createAction={createWorkspaceAction} />
+        <SignOutForm action={signOutAction} />
       </div>
     </main>
   );

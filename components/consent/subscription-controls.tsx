@@ -1,7 +1,6 @@
 "use client";
 
 import { useActionState, useId, useState } from "react";
-import { manualSubscribeAction, unsubscribeAction } from "@/app/(dashboard)/consent/actions";
 import { EmailStatusBadge } from "@/components/email-status-badge";
 import { SubmitButton } from "@/components/form-controls";
 import { LEGAL_BASES } from "@/lib/consent/consent-rules";
@@ -10,8 +9,13 @@ import type { FormState } from "@/lib/http/form-state";
 import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { StatusMessage } from "@/components/ui/status-message";
 
+type FormAction = (prev: FormState, form: FormData) => Promise<FormState>;
+
 export interface SubscriptionControlsProps {
-  contactId: string;
+  /** manual subscribe, bound to the contact by the page */
+  subscribe: FormAction;
+  /** plain unsubscribe, bound to the contact by the page */
+  unsubscribe: (prev: FormState) => Promise<FormState>;
   status: EmailStatus;
   /** is_subscribed true and unsubscribed_at null */
   subscribed: boolean;
@@ -19,18 +23,18 @@ export interface SubscriptionControlsProps {
 }
 
 function ManualSubscribeForm({
-  contactId,
+  subscribe,
   hasComplaint,
   close,
   onDone,
 }: {
-  contactId: string;
+  subscribe: FormAction;
   hasComplaint: boolean;
   close: () => void;
   onDone: (message: string) => void;
 }) {
   const [state, action] = useActionState<FormState, FormData>(async (prev, form) => {
-    const result = await manualSubscribeAction(contactId, prev, form);
+    const result = await subscribe(prev, form);
     if (result.success) {
       onDone(result.success);
       close();
@@ -86,14 +90,15 @@ function ManualSubscribeForm({
 
 /** Spec 4.9 in the dashboard: the manual subscribe dialog, or plain unsubscribe (no confirmation). */
 export function SubscriptionControls({
-  contactId,
+  subscribe,
+  unsubscribe: unsubscribeAction,
   status,
   subscribed,
   hasComplaint,
 }: SubscriptionControlsProps) {
   const [notice, setNotice] = useState<FormState>({});
   const [, unsubscribe] = useActionState<FormState>(async (prev) => {
-    const result = await unsubscribeAction(contactId, prev);
+    const result = await unsubscribeAction(prev);
     setNotice(result);
     return result;
   }, {});
@@ -115,7 +120,7 @@ export function SubscriptionControls({
         <Dialog label="Subscribe…" title="Subscribe this contact">
           {(close) => (
             <ManualSubscribeForm
-              contactId={contactId}
+              subscribe={subscribe}
               hasComplaint={hasComplaint}
               close={close}
               onDone={(success) => setNotice({ success })}

@@ -1,7 +1,6 @@
 "use client";
 
 import { useActionState, useState } from "react";
-import { addManualBlockAction, removeSuppressionAction } from "@/app/(dashboard)/consent/actions";
 import { SubmitButton } from "@/components/form-controls";
 import { StatusMessage } from "@/components/ui/status-message";
 import { DateTime } from "@/components/ui/date-time";
@@ -21,19 +20,21 @@ const DESCRIPTION: Record<string, string> = {
   unsubscribe: "Unsubscribed. Blocks marketing email only.",
 };
 
+type FormAction = (prev: FormState, form: FormData) => Promise<FormState>;
+
 function RemoveForm({
-  contactId,
+  remove,
   reason,
   close,
   onDone,
 }: {
-  contactId: string;
+  remove: FormAction;
   reason: string;
   close: () => void;
   onDone: (state: FormState) => void;
 }) {
   const [state, action] = useActionState<FormState, FormData>(async (prev, form) => {
-    const result = await removeSuppressionAction(contactId, prev, form);
+    const result = await remove(prev, form);
     if (result.success) {
       onDone(result);
       close();
@@ -65,14 +66,20 @@ export function SuppressionsPanel({
   contactId,
   suppressions,
   timeZone,
+  remove,
+  block: blockAction,
 }: {
   contactId: string;
+  /** removes the suppression named by the form's reason, bound to the contact by the page */
+  remove: FormAction;
+  /** adds the manual block, bound to the contact by the page */
+  block: (prev: FormState) => Promise<FormState>;
   suppressions: SuppressionItem[];
   timeZone: string;
 }) {
   const [notice, setNotice] = useState<FormState>({});
   const [, block] = useActionState<FormState>(async (prev) => {
-    const result = await addManualBlockAction(contactId, prev);
+    const result = await blockAction(prev);
     setNotice(result);
     return result;
   }, {});
@@ -112,7 +119,7 @@ export function SuppressionsPanel({
                     className="secondary"
                   >
                     {(close) => (
-                      <RemoveForm contactId={contactId} reason={s.reason} close={close} onDone={setNotice} />
+                      <RemoveForm remove={remove} reason={s.reason} close={close} onDone={setNotice} />
                     )}
                   </Dialog>
                 )}

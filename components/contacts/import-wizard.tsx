@@ -4,6 +4,7 @@ import Papa from "papaparse";
 import { useId, useState } from "react";
 import { mapColumns, NO_EMAIL_COLUMN, type ColumnMapping } from "@/lib/contacts/import/csv-columns";
 import type { ImportReport } from "@/lib/contacts/import/import-report";
+import { ImportJobProgress, type ImportStatusReader } from "./import-job-progress";
 import { ImportPreview } from "./import-preview";
 import { ImportResult } from "./import-result";
 
@@ -13,6 +14,7 @@ type Step =
   | { kind: "preview"; file: File; mapping: ColumnMapping; sample: string[][] }
   | { kind: "running"; file: File; progress: Progress | null }
   | { kind: "done"; report: ImportReport }
+  | { kind: "queued"; file: File; importId: string }
   | { kind: "failed"; error: string };
 
 const PHASES: Record<string, string> = {
@@ -22,7 +24,15 @@ const PHASES: Record<string, string> = {
 };
 
 /** Spec 4.15 CSV import: choose a file, check the column mapping, import with progress, read the report. */
-export function ImportWizard({ maxBytes }: { maxBytes: number }) {
+export function ImportWizard({
+  maxBytes,
+  jobThreshold,
+  readStatus,
+}: {
+  maxBytes: number;
+  jobThreshold?: number;
+  readStatus: ImportStatusReader;
+}) {
   const id = useId();
   const [step, setStep] = useState<Step>({ kind: "choose" });
   const [subscribed, setSubscribed] = useState(false);
@@ -67,6 +77,8 @@ export function ImportWizard({ maxBytes }: { maxBytes: number }) {
           const event = JSON.parse(line);
           if (event.type === "progress") setStep({ kind: "running", file, progress: event });
           else if (event.type === "done") return setStep({ kind: "done", report: event.report });
+          else if (event.type === "queued")
+            return setStep({ kind: "queued", file, importId: event.importId });
           else if (event.type === "error") return setStep({ kind: "failed", error: event.error });
         }
       }
@@ -98,6 +110,8 @@ export function ImportWizard({ maxBytes }: { maxBytes: number }) {
           <span id={`${id}-hint`} className="hint">
             One contact per row and an Email column. Up to {maxBytes / 1024 / 1024} MB; larger files go
             through the command line.
+            {jobThreshold !== undefined &&
+              ` Files over ${formatSize(jobThreshold)} are imported in the background, with their progress below.`}
           </span>
         </div>
         <label className="check">
@@ -139,6 +153,9 @@ export function ImportWizard({ maxBytes }: { maxBytes: number }) {
       )}
       {step.kind === "running" && <ImportProgressBar file={step.file} progress={step.progress} />}
       {step.kind === "done" && <ImportResult report={step.report} />}
+      {step.kind === "queued" && (
+        <ImportJobProgress importId={step.importId} fileName={step.file.name} readStatus={readStatus} />
+      )}
     </div>
   );
 }
@@ -159,4 +176,8 @@ function ImportProgressBar({ file, progress }: { file: File; progress: Progress 
       <span>{label}</span>
     </div>
   );
+}
+
+function formatSize(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${+(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`;
 }

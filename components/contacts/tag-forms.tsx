@@ -13,17 +13,23 @@ export function TagNameForm({
   label,
   submitLabel,
   initial,
+  fields = {},
 }: {
   action: Action;
   label: string;
   submitLabel: string;
   initial?: string;
+  /** hidden fields sent with the name (the tag's id) */
+  fields?: Record<string, string>;
 }) {
   const [state, formAction] = useActionState<FormState, FormData>(action, {
     values: { name: initial ?? "" },
   });
   return (
     <form action={formAction} className="row" style={{ alignItems: "flex-end" }}>
+      {Object.entries(fields).map(([name, value]) => (
+        <input key={name} type="hidden" name={name} value={value} />
+      ))}
       <Field label={label} name="name" state={state} maxLength={100} required key={state.success ?? "form"} />
       <SubmitButton pendingLabel="Saving…">{submitLabel}</SubmitButton>
       <StatusMessage state={{ success: state.success }} />

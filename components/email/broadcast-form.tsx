@@ -1,7 +1,6 @@
 "use client";
 
 import { useActionState } from "react";
-import { createBroadcastAction } from "@/app/(dashboard)/broadcasts/actions";
 import { Field, FormMessage, SubmitButton } from "@/components/form-controls";
 import type { FormState } from "@/lib/http/form-state";
 
@@ -9,11 +8,13 @@ import type { FormState } from "@/lib/http/form-state";
 export function BroadcastForm({
   tags,
   sources,
+  create,
 }: {
   tags: { id: string; name: string }[];
   sources: string[];
+  create: (prev: FormState, form: FormData) => Promise<FormState>;
 }) {
-  const [state, action] = useActionState<FormState, FormData>(createBroadcastAction, {});
+  const [state, action] = useActionState<FormState, FormData>(create, {});
   const bodyError = state.errors?.body;
   return (
     <form action={action} className="stack" noValidate aria-describedby="form-message">

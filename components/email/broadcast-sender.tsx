@@ -2,7 +2,6 @@
 
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
-import { broadcastProgressAction, controlBroadcastAction } from "@/app/(dashboard)/broadcasts/actions";
 import { Dialog } from "@/components/ui/dialog";
 import type { BroadcastControl } from "@/lib/email/control-broadcast";
 import type { BroadcastProgress } from "@/lib/email/send-broadcast";
@@ -14,14 +13,20 @@ const POLL_MS = 1500;
  * Closing the page does not stop it; pause, resume and cancel act on the job, and nobody gets
  * the email twice whatever happens.
  */
+type Progress = { data: BroadcastProgress } | { error: string };
+
 export function BroadcastSender({
   broadcastId,
   eligible,
   initial,
+  progressAction,
+  controlAction,
 }: {
   broadcastId: string;
   eligible: number;
   initial: BroadcastProgress;
+  progressAction: (broadcastId: string) => Promise<Progress>;
+  controlAction: (broadcastId: string, control: BroadcastControl) => Promise<Progress>;
 }) {
   const router = useRouter();
   const [progress, setProgress] = useState(initial);
@@ -32,19 +37,19 @@ export function BroadcastSender({
   useEffect(() => {
     if (!sending) return;
     const timer = setInterval(async () => {
-      const result = await broadcastProgressAction(broadcastId).catch(() => null);
+      const result = await progressAction(broadcastId).catch(() => null);
       if (!result || "error" in result) return;
       setProgress(result.data);
       if (result.data.done) router.refresh();
     }, POLL_MS);
     return () => clearInterval(timer);
-  }, [sending, broadcastId, router]);
+  }, [sending, broadcastId, router, progressAction]);
 
   async function control(action: BroadcastControl) {
     setBusy(true);
     setError(null);
     try {
-      const result = await controlBroadcastAction(broadcastId, action);
+      const result = await controlAction(broadcastId, action);
       if ("error" in result) setError(result.error);
       else setProgress(result.data);
     } catch {

@@ -63,9 +63,11 @@ export function EventForm({
 }) {
   const [state, formAction] = useActionState<FormState, FormData>(action, initial);
   const v = state.values ?? {};
+  const shown =
+    state.errors && !state.message ? { ...state, message: "Check the highlighted fields." } : state;
   return (
     <form action={formAction} className="stack card" noValidate aria-describedby="form-message">
-      <FormMessage state={state} />
+      <FormMessage state={shown} />
       {linked ? (
         <input type="hidden" name="linked" value="1" />
       ) : (

@@ -1,7 +1,7 @@
 "use client";
 
 import { useActionState } from "react";
-import type { IssueKeyState } from "@/app/(dashboard)/settings/api-keys/actions";
+import type { IssueKeyState } from "@/lib/api-keys/issue-api-key";
 import { Field, FormMessage, SubmitButton } from "@/components/form-controls";
 
 /** Issues a public events API key and shows the raw key once. */

@@ -1,7 +1,7 @@
 "use client";
 
 import { useActionState, useId, useRef } from "react";
-import type { KeyState } from "@/app/(dashboard)/forms/actions";
+import type { KeyState } from "@/lib/forms/key-state";
 import { SubmitButton } from "@/components/form-controls";
 import { CopyButton } from "./copy-button";
 

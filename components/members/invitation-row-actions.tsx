@@ -1,14 +1,23 @@
 "use client";
 
 import { useActionState } from "react";
-import { resendInvitationAction, revokeInvitationAction } from "@/app/(dashboard)/settings/members/actions";
 import { ConfirmAction } from "@/components/confirm-action";
 import { FormMessage, SubmitButton } from "@/components/form-controls";
-import type { FormState } from "@/lib/http/form-state";
+import type { FormAction, FormState } from "@/lib/http/form-state";
 
 /** Resend or revoke one open invitation. */
-export function InvitationRowActions({ invitationId, email }: { invitationId: string; email: string }) {
-  const [state, resend] = useActionState<FormState, FormData>(resendInvitationAction, {});
+export function InvitationRowActions({
+  invitationId,
+  email,
+  resendAction,
+  revokeAction,
+}: {
+  invitationId: string;
+  email: string;
+  resendAction: FormAction;
+  revokeAction: FormAction;
+}) {
+  const [state, resend] = useActionState<FormState, FormData>(resendAction, {});
   return (
     <div className="row">
       <form action={resend}>
@@ -19,7 +28,7 @@ export function InvitationRowActions({ invitationId, email }: { invitationId: st
         <FormMessage state={state} id={`resend-${invitationId}`} />
       </form>
       <ConfirmAction
-        action={revokeInvitationAction}
+        action={revokeAction}
         fields={{ invitationId }}
         label="Revoke"
         accessibleName={`Revoke the invitation to ${email}`}

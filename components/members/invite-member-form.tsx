@@ -1,14 +1,13 @@
 "use client";
 
 import { useActionState } from "react";
-import { inviteMemberAction } from "@/app/(dashboard)/settings/members/actions";
 import { Field, FormMessage, SelectField, SubmitButton } from "@/components/form-controls";
-import type { FormState } from "@/lib/http/form-state";
+import type { FormAction, FormState } from "@/lib/http/form-state";
 import type { Role } from "@/lib/workspaces/list-memberships";
 
 /** Owners and admins invite by email; the person joins when they accept (issue 13). */
-export function InviteMemberForm({ roles }: { roles: Role[] }) {
-  const [state, action] = useActionState<FormState, FormData>(inviteMemberAction, {});
+export function InviteMemberForm({ roles, inviteAction }: { roles: Role[]; inviteAction: FormAction }) {
+  const [state, action] = useActionState<FormState, FormData>(inviteAction, {});
   return (
     <form action={action} className="stack" noValidate aria-describedby="invite-member-message">
       <FormMessage state={state} id="invite-member-message" />

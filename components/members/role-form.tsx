@@ -1,9 +1,8 @@
 "use client";
 
 import { useActionState, useId } from "react";
-import { changeRoleAction } from "@/app/(dashboard)/settings/members/actions";
 import { FormMessage, SubmitButton } from "@/components/form-controls";
-import type { FormState } from "@/lib/http/form-state";
+import type { FormAction, FormState } from "@/lib/http/form-state";
 import type { Role } from "@/lib/workspaces/list-memberships";
 
 /** A member's role, changeable by those allowed to; the outcome is announced beside it. */
@@ -12,11 +11,13 @@ export function RoleForm({
   role,
   roles,
   memberLabel,
+  changeRoleAction,
 }: {
   userId: string;
   role: Role;
   roles: Role[];
   memberLabel: string;
+  changeRoleAction: FormAction;
 }) {
   const id = useId();
   const [state, action] = useActionState<FormState, FormData>(changeRoleAction, {});

@@ -1,8 +1,7 @@
 "use client";
 
 import { useActionState, useRef } from "react";
-import { disconnectAction, saveConnectionAction } from "@/app/(dashboard)/settings/payments/actions";
-import type { FormState } from "@/lib/http/form-state";
+import type { FormAction, FormState } from "@/lib/http/form-state";
 import type { PayprocConnection } from "@/lib/payments/resolve-connection";
 import { FormMessage, SubmitButton } from "@/components/form-controls";
 
@@ -10,8 +9,14 @@ import { FormMessage, SubmitButton } from "@/components/form-controls";
  * Spec 2.10: the settings a member chooses. The Stripe account and its live mode are not
  * fields: they come from Stripe Connect (attack 2).
  */
-export function ConnectionForm({ connection }: { connection: PayprocConnection }) {
-  const [state, action] = useActionState<FormState, FormData>(saveConnectionAction, {});
+export function ConnectionForm({
+  action: save,
+  connection,
+}: {
+  action: FormAction;
+  connection: PayprocConnection;
+}) {
+  const [state, action] = useActionState<FormState, FormData>(save, {});
   const checked = (name: string, stored: boolean | undefined) =>
     state.values ? state.values[name] === "on" : Boolean(stored);
   return (
@@ -38,8 +43,8 @@ export function ConnectionForm({ connection }: { connection: PayprocConnection }
 }
 
 /** Disconnecting asks for confirmation first. */
-export function DisconnectButton() {
-  const [state, action] = useActionState<FormState, FormData>(disconnectAction, {});
+export function DisconnectButton({ action: disconnect }: { action: FormAction }) {
+  const [state, action] = useActionState<FormState, FormData>(disconnect, {});
   const dialog = useRef<HTMLDialogElement>(null);
   return (
     <div>

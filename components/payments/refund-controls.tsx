@@ -6,9 +6,16 @@ import { ConfirmAction } from "@/components/confirm-action";
 import { Field } from "@/components/form-controls";
 import { Dialog, DialogActions } from "@/components/ui/dialog";
 import { StatusMessage } from "@/components/ui/status-message";
-import { recordRefundFormAction, revertRefundFormAction } from "./transaction-actions";
 
-interface Props {
+type FormAction = (prev: FormState, form: FormData) => Promise<FormState>;
+
+/** The server actions behind the controls, passed down from the page. */
+export interface RefundActions {
+  recordRefund: FormAction;
+  revertRefund: FormAction;
+}
+
+interface Props extends RefundActions {
   transactionId: string;
   workspaceId: string;
   description: string;
@@ -44,8 +51,14 @@ function RecordRefund(props: Props) {
   );
 }
 
-function RecordRefundForm({ transactionId, workspaceId, remaining, close }: Props & { close: () => void }) {
-  const [state, action] = useActionState<FormState, FormData>(recordRefundFormAction, {});
+function RecordRefundForm({
+  recordRefund,
+  transactionId,
+  workspaceId,
+  remaining,
+  close,
+}: Props & { close: () => void }) {
+  const [state, action] = useActionState<FormState, FormData>(recordRefund, {});
   useEffect(() => {
     if (state.success) close();
   }, [state, close]);
@@ -72,10 +85,10 @@ function RecordRefundForm({ transactionId, workspaceId, remaining, close }: Prop
   );
 }
 
-function RevertRefund({ transactionId, workspaceId, description, refunded }: Props) {
+function RevertRefund({ revertRefund, transactionId, workspaceId, description, refunded }: Props) {
   return (
     <ConfirmAction
-      action={revertRefundFormAction}
+      action={revertRefund}
       fields={{ transactionId, workspaceId }}
       label="Revert refund"
       accessibleName={`Revert refund for ${description}`}

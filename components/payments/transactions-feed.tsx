@@ -1,9 +1,7 @@
-import { requireMember } from "@/lib/auth/context";
 import { formatDate } from "@/lib/time/format";
-import { withUser } from "@/lib/db/doors";
-import { getContactTransactions, type FeedItem } from "@/lib/payments/get-contact-transactions";
+import type { FeedItem } from "@/lib/payments/get-contact-transactions";
 import { formatMoney } from "@/lib/payments/money";
-import { RefundControls } from "./refund-controls";
+import { RefundControls, type RefundActions } from "./refund-controls";
 import { ACTIONS_COLUMN, DataTable } from "@/components/ui/data-table";
 
 const KIND_LABEL: Record<FeedItem["kind"], string> = {
@@ -21,24 +19,19 @@ function statusText(item: FeedItem): string {
 
 /**
  * A contact's payments (spec 4.15 getContactTransactions), newest first, with recording and
- * reverting refunds on purchases. Self-contained: give it the contact (and, optionally, the
- * workspace; the member's current one otherwise).
+ * reverting refunds on purchases. The page reads the items in its own transaction.
  */
-export async function TransactionsFeed({
-  contactId,
+export function TransactionsFeed({
+  items,
   workspaceId,
+  timeZone,
+  recordRefund,
+  revertRefund,
 }: {
-  contactId: string;
-  workspaceId?: string;
-}) {
-  const ctx = await requireMember();
-  const ws = ctx.memberships.some((m) => m.workspaceId === workspaceId)
-    ? workspaceId!
-    : ctx.workspace.workspaceId;
-  const timeZone = ctx.timeZone;
-  const items = await withUser(ctx.claims, (db) =>
-    getContactTransactions(db, { workspaceId: ws, contactId }),
-  );
+  items: FeedItem[];
+  workspaceId: string;
+  timeZone: string;
+} & RefundActions) {
   return (
     <section
       id="transactions"
@@ -73,8 +66,10 @@ export async function TransactionsFeed({
             <td>
               {item.kind === "transaction" && (
                 <RefundControls
+                  recordRefund={recordRefund}
+                  revertRefund={revertRefund}
                   transactionId={item.id}
-                  workspaceId={ws}
+                  workspaceId={workspaceId}
                   description={item.description}
                   remaining={formatMoney(item.remainingCents, item.currency)}
                   remainingCents={item.remainingCents}

@@ -1,7 +1,7 @@
 "use client";
 
 import { useActionState } from "react";
-import type { EndpointFormState } from "@/app/(dashboard)/settings/webhooks/actions";
+import type { EndpointFormState } from "@/lib/webhooks/outbound/schemas";
 import { Field, FormMessage, SubmitButton } from "@/components/form-controls";
 
 type Action = (prev: EndpointFormState, form: FormData) => Promise<EndpointFormState>;

@@ -1,6 +1,12 @@
+import type { FormState } from "@/lib/http/form-state";
 import { z } from "zod";
 import type { Db } from "@/lib/db/doors";
 import { hashApiKey, newApiKey } from "./hash-api-key";
+
+/** The issue form's answer: the raw key, this once. */
+export interface IssueKeyState extends FormState {
+  key?: string;
+}
 
 export const issueApiKeySchema = z.object({
   name: z.string().trim().min(1, "Name the key (where it is used).").max(100, "Use at most 100 characters."),

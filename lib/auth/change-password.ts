@@ -27,3 +27,12 @@ export async function changePassword(
 export async function signOutEverywhere(db: Db, input: { userId: string }): Promise<void> {
   await db`update auth.users set session_version = session_version + 1, updated_at = now() where id = ${input.userId}`;
 }
+
+/** The account's current session version and email, to reissue this browser's session after a change. */
+export async function accountSession(
+  db: Db,
+  input: { userId: string },
+): Promise<{ sessionVersion: number; email: string } | null> {
+  const [row] = await db`select session_version, email from auth.users where id = ${input.userId}`;
+  return row ? { sessionVersion: row.session_version, email: row.email } : null;
+}

@@ -2,7 +2,7 @@ import "server-only";
 import { cookies } from "next/headers";
 import { cache } from "react";
 import { redirect } from "next/navigation";
-import { withUser, type Claims, type Db } from "@/lib/db/doors";
+import { withUser, type Claims } from "@/lib/db/doors";
 import { readViewerTimeZone } from "@/lib/time/read-viewer-time-zone";
 import { currentWorkspace } from "@/lib/workspaces/current-workspace";
 import { listMemberships, type Membership, type Role } from "@/lib/workspaces/list-memberships";
@@ -47,39 +47,4 @@ async function memberContext(claims: Claims): Promise<MemberContext | null> {
   return { claims, userId: claims.sub, workspace, memberships, timeZone };
 }
 
-export class NotAuthorizedError extends Error {
-  constructor(message = "Insufficient permissions") {
-    super(message);
-  }
-}
-
-/**
- * For server actions and route handlers: runs `fn` as the signed-in member inside their
- * current workspace, optionally requiring a role. The tenant check cannot be forgotten.
- */
-export async function withMember<T>(
-  fn: (db: Db, ctx: MemberContext) => Promise<T>,
-  options: { roles?: Role[] } = {},
-): Promise<T> {
-  const ctx = await requireMember();
-  if (options.roles && !options.roles.includes(ctx.workspace.role)) throw new NotAuthorizedError();
-  return withUser(ctx.claims, (db) => fn(db, ctx));
-}
-
 export const ADMIN_ROLES: Role[] = ["owner", "admin"];
-
-/**
- * withMember for owners and admins, with a refusal as a value: `{ error: refusal }` for a
- * member of another role, so a server action can show it as its form's message.
- */
-export async function withAdmin<T>(
-  fn: (db: Db, ctx: MemberContext) => Promise<T>,
-  refusal: string,
-): Promise<T | { error: string }> {
-  try {
-    return await withMember(fn, { roles: ADMIN_ROLES });
-  } catch (error) {
-    if (error instanceof NotAuthorizedError) return { error: refusal };
-    throw error;
-  }
-}

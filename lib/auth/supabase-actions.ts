@@ -1,6 +1,6 @@
 import "server-only";
 import { cookies } from "next/headers";
-import * as flows from "./supabase-flows";
+import * as flows from "./flows/supabase";
 import type { SignInInput, SignUpInput } from "./schemas";
 import type { CookieJar } from "./supabase-provider";
 

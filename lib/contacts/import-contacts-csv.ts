@@ -10,6 +10,16 @@ import { skipErasedImportRows } from "@/lib/privacy/skip-erased-import-rows";
 /** The browser upload's limit; the command line has none. */
 export const BROWSER_IMPORT_MAX_BYTES = 50 * 1024 * 1024;
 
+/**
+ * Issue 14: a dashboard upload larger than this (IMPORT_JOB_THRESHOLD_BYTES, default 5 MB) is
+ * stored and imported by a job, with its progress on the import page; smaller ones are imported
+ * in the request, as before.
+ */
+export function importJobThresholdBytes(): number {
+  const value = Number(process.env.IMPORT_JOB_THRESHOLD_BYTES || NaN);
+  return Number.isFinite(value) && value >= 0 ? value : 5 * 1024 * 1024;
+}
+
 export type ImportPhase = "reading" | "contacts" | "tags" | "notes";
 
 export interface ImportProgress {

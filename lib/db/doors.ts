@@ -38,6 +38,20 @@ const serviceIdentity = (sql: postgres.Sql) =>
   sql`select set_config('role', 'service_role', true), set_config('request.jwt.claims', '', true)`;
 
 /**
+ * Inside a service transaction (withService), runs `fn` as the member `claims` names, exactly as
+ * withUser would (role authenticated, their claims: RLS and auth.uid() apply), then returns the
+ * transaction to the service identity. For a job that does a member's work on their behalf and
+ * records the outcome in the same transaction (the background CSV import). If `fn` throws, the
+ * caller's transaction rolls back whatever identity it was left in.
+ */
+export async function asUser<T>(db: Db, claims: Claims, fn: () => Promise<T>): Promise<T> {
+  await db`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${JSON.stringify(claims)}, true)`;
+  const result = await fn();
+  await serviceIdentity(db as unknown as postgres.Sql);
+  return result;
+}
+
+/**
  * One statement in a transaction of its own as service_role: BEGIN, the identity, the
  * statement and COMMIT leave in one socket write, so the whole transaction costs one round
  * trip instead of three (withService must wait for the statement's answer before it can send

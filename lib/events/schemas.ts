@@ -66,16 +66,19 @@ const tristate = z
   .catch(null)
   .transform((v) => (v === true || v === "true" ? true : v === false || v === "false" ? false : null));
 
+/** A list's search box: trimmed, at most 200 characters, null when empty or unusable. */
+const searchText = z
+  .string()
+  .max(200)
+  .nullish()
+  .catch(null)
+  .transform((v) => v?.trim() || null);
+
 /** Spec 4.15 getEvents(params). */
 export const getEventsSchema = z.object({
   page: z.coerce.number().int().min(1).catch(1).default(1),
   pageSize: z.coerce.number().int().min(1).max(100).catch(25).default(25),
-  search: z
-    .string()
-    .max(200)
-    .nullish()
-    .catch(null)
-    .transform((v) => v?.trim() || null),
+  search: searchText,
   upcoming: tristate,
   published: tristate,
   sortBy: z.enum(["name", "created_at", "start_time"]).catch("start_time").default("start_time"),
@@ -85,11 +88,6 @@ export type GetEventsParams = z.input<typeof getEventsSchema>;
 
 /** The event page's registration filters (issue 16). */
 export const registrationFilterSchema = z.object({
-  search: z
-    .string()
-    .max(200)
-    .nullish()
-    .catch(null)
-    .transform((v) => v?.trim() || null),
+  search: searchText,
   status: z.enum(["registered", "cancelled"]).nullish().catch(null),
 });

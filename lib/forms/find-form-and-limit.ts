@@ -3,7 +3,7 @@ import { formRateLimitKey, type RateLimitResult } from "@/lib/rate-limit/check-r
 import { findForm } from "./find-form";
 import { isUuid } from "@/lib/ids/uuid";
 import type { PublicForm } from "./form-row";
-import { sweepRateLimitHitsNowAndThen } from "./sweep-rate-limit-hits";
+import { sweepRateLimitHitsNowAndThen } from "./flows/sweep-rate-limit-hits";
 
 export type Gate = { form: null } | { form: PublicForm; limit: RateLimitResult };
 

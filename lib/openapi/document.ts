@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { uuidSchema } from "@/lib/ids/uuid";
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
+import { auditLogQuerySchema } from "@/lib/audit/audit-log-query";
 import { appUrl } from "@/lib/config";
 import { publicEventSchema } from "@/lib/events/public-api/list-public-events";
 import { rsvpSchema } from "@/lib/events/rsvp/rsvp-schema";
@@ -350,6 +351,26 @@ const paths: ZodOpenApiPathsObject = {
       responses: {
         "200": { description: "What was processed.", ...json(z.record(z.string(), z.unknown())) },
         "401": { description: "No or wrong service key.", ...json(z.object({ error: z.string() })) },
+      },
+    },
+  },
+  "/api/audit/export": {
+    get: {
+      tags: ["Dashboard"],
+      summary: "The workspace's audit log as CSV (issue 15)",
+      description:
+        "Owners only. The audit page's filters: `action` (one audited action, or a target's prefix such as " +
+        "`contact.`), `actor` (a member's id), `target` (a target's id), `from` and `to` (days in the viewer's " +
+        "time zone). Newest first, streamed; the export is itself audited (`audit.exported`).",
+      security: [{ session: [] }],
+      requestParams: { query: auditLogQuerySchema.omit({ before: true }) },
+      responses: {
+        "200": {
+          description: "CSV attachment (formula prefixes neutralised).",
+          content: { "text/csv": { schema: z.string() } },
+        },
+        "401": error("Not signed in."),
+        "403": error("Not an owner of the workspace."),
       },
     },
   },

@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
-import { backfillPaymentIntents, type BackfillDeps } from "./backfill-payment-intents";
-import { backfillRefunds } from "./backfill-refunds";
+import { backfillPaymentIntents, type BackfillDeps } from "./flows/backfill-payment-intents";
+import { backfillRefunds } from "./flows/backfill-refunds";
 import type { RetryOptions } from "./stripe-retry";
 import { isUuid } from "@/lib/ids/uuid";
 

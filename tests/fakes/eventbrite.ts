@@ -24,6 +24,13 @@ export interface FakeEventbrite {
   pageSize: number;
   /** the next N API calls answer 500 */
   failNext: number;
+  /** the next N API calls hang until release() (to catch a worker in the middle of a fetch) */
+  holdNext: number;
+  /** API calls hanging now */
+  held: number;
+  release(): void;
+  /** awaited before every request is answered (a test looks at the database meanwhile) */
+  beforeAnswer?: (request: { method: string; path: string }) => Promise<void>;
   issueCode(): string;
   issueToken(): string;
   addEvent(init?: Partial<EbEvent> & { ticket_classes?: EbTicketClass[] }): EbEvent;
@@ -72,6 +79,7 @@ export async function startFakeEventbrite(): Promise<FakeEventbrite> {
   const codes = new Map<string, string>();
   const clientId = "fake-client-id";
   const clientSecret = "fake-client-secret";
+  const waiting: (() => void)[] = [];
   const fake = {
     organization: { id: nextId(), name: "Fake Events Org" },
     events: new Map(),
@@ -82,6 +90,9 @@ export async function startFakeEventbrite(): Promise<FakeEventbrite> {
     requests: [],
     pageSize: 2,
     failNext: 0,
+    holdNext: 0,
+    held: 0,
+    release: () => waiting.splice(0).forEach((resolve) => resolve()),
   } as unknown as FakeEventbrite;
 
   const send = (res: ServerResponse, status: number, body: unknown) => {
@@ -116,6 +127,12 @@ export async function startFakeEventbrite(): Promise<FakeEventbrite> {
     if (fake.failNext > 0) {
       fake.failNext -= 1;
       return send(res, 500, { error: "INTERNAL_ERROR" });
+    }
+    if (fake.holdNext > 0) {
+      fake.holdNext -= 1;
+      fake.held += 1;
+      await new Promise<void>((resolve) => waiting.push(resolve));
+      fake.held -= 1;
     }
     const path = url.pathname.replace(/^\/v3/, "");
     const cont = url.searchParams.get("continuation");
@@ -178,7 +195,9 @@ export async function startFakeEventbrite(): Promise<FakeEventbrite> {
     const url = new URL(req.url ?? "/", "http://localhost");
     fake.requests.push({ method: req.method ?? "GET", path: url.pathname, query: url.search });
     const handler = url.pathname.startsWith("/oauth/") ? oauth : api;
-    handler(req, res, url).catch((error) => send(res, 500, { error: String(error) }));
+    Promise.resolve(fake.beforeAnswer?.({ method: req.method ?? "GET", path: url.pathname }))
+      .then(() => handler(req, res, url))
+      .catch((error) => send(res, 500, { error: String(error) }));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -191,7 +210,10 @@ export async function startFakeEventbrite(): Promise<FakeEventbrite> {
       EVENTBRITE_CLIENT_ID: clientId,
       EVENTBRITE_CLIENT_SECRET: clientSecret,
     },
-    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    stop: () => {
+      fake.release();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
     apiUrl: (path: string) => `${base}/v3${path}`,
     issueToken() {
       const token = `tok_${randomBytes(8).toString("hex")}`;

@@ -4,13 +4,13 @@ import type { Claims } from "@/lib/db/doors";
 /**
  * For tests that call a server action or a cookie-authenticated route handler: the signed-in
  * member is whoever `signIn` names (lib/auth/session's getClaims is replaced), there is no
- * workspace cookie (their first workspace is current), and revalidatePath is a no-op.
+ * workspace cookie (their first workspace is current), and revalidatePath and refresh are no-ops.
  * Call at the top level of a test file, before importing the action or route.
  */
 const session = vi.hoisted(() => ({ claims: null as Claims | null, headers: new Headers() }));
 
 vi.mock("server-only", () => ({}));
-vi.mock("next/cache", () => ({ revalidatePath: () => {} }));
+vi.mock("next/cache", () => ({ revalidatePath: () => {}, refresh: () => {} }));
 vi.mock("next/headers", () => ({
   cookies: async () => ({ get: () => undefined, set: () => {}, delete: () => {}, getAll: () => [] }),
   headers: async () => session.headers,

@@ -170,6 +170,14 @@ export const TABLES: Record<string, TableShape> = {
     links: { endpoint_id: "webhook_endpoints" },
     change: { attempts: 1 },
   },
+  contact_imports: {
+    fields: () => ({
+      file_name: "contacts.csv",
+      file_size: 20,
+      content: Buffer.from("Email\na@example.test\n"),
+    }),
+    change: { rows_done: 1 },
+  },
 };
 
 /** A valid, not yet inserted row of `table` in `ws`; its parents are inserted (as superuser). */

@@ -1,7 +1,7 @@
 import type { Sql } from "@/lib/db/client";
 import { withService } from "@/lib/db/doors";
 import { acceptTicketingDelivery } from "@/lib/events/ticketing/accept-ticketing-delivery";
-import { processTicketingDelivery } from "@/lib/events/ticketing/process-ticketing-deliveries";
+import { processTicketingDelivery } from "@/lib/events/ticketing/flows/process-ticketing-deliveries";
 import type { FakeEventbrite } from "../fakes/eventbrite";
 import { paidClass } from "../fakes/eventbrite";
 import { connectToFake, webhookSecretOf } from "./eventbrite";

@@ -1,4 +1,5 @@
 import type { Sql } from "@/lib/db/client";
+import type { TestDatabase } from "./db";
 
 /** Polls `condition` until it holds (no fixed sleeps in tests); fails after `timeoutMs`. */
 export async function waitFor(
@@ -23,4 +24,26 @@ export function waitForIdleTransaction(sql: Sql, what: string): Promise<void> {
       )[0].n > 0,
     what,
   );
+}
+
+/**
+ * Whether a transaction is open on this test's database right now. Postgres: a session of the
+ * database is idle in transaction. PGlite has one session, which the app's pool of one
+ * connection shares with `db.sql`: a query that cannot start within `ms` is held behind an
+ * open transaction.
+ */
+export async function transactionOpen(db: TestDatabase, ms = 1000): Promise<boolean> {
+  if (db.kind === "postgres")
+    return (
+      (
+        await db.sql`select count(*)::int as n from pg_stat_activity
+                     where state = 'idle in transaction' and datname = current_database()`
+      )[0].n > 0
+    );
+  let timer: NodeJS.Timeout | undefined;
+  const blocked = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), ms)));
+  const ran = db.sql`select 1`.then(() => false);
+  const result = await Promise.race([ran, blocked]);
+  clearTimeout(timer);
+  return result;
 }

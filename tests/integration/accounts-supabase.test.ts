@@ -7,7 +7,7 @@ import {
   requestResetSupabase,
   signOutEverywhereSupabase,
   signUpSupabase,
-} from "@/lib/auth/supabase-flows";
+} from "@/lib/auth/flows/supabase";
 import type { CookieJar } from "@/lib/auth/supabase-provider";
 import { setupTestDatabase } from "../helpers/db";
 import { unique } from "../helpers/factories";

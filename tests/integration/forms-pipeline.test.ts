@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, test } from "vitest";
 import { withService } from "@/lib/db/doors";
-import { sweepRateLimitHits } from "@/lib/forms/sweep-rate-limit-hits";
+import { sweepRateLimitHits } from "@/lib/forms/flows/sweep-rate-limit-hits";
 import { setupTestDatabase } from "../helpers/db";
 import { createWorkspace } from "../helpers/factories";
 import { createForm, preflight, randomIp, storedCounts, submit } from "../helpers/forms";

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
-import { backfillPaymentIntents } from "@/lib/payments/backfill-payment-intents";
-import { backfillRefunds } from "@/lib/payments/backfill-refunds";
+import { backfillPaymentIntents } from "@/lib/payments/flows/backfill-payment-intents";
+import { backfillRefunds } from "@/lib/payments/flows/backfill-refunds";
 import { createWorkspace } from "../helpers/factories";
 import { completePurchase, connectPayproc } from "../helpers/payments";
 import { setupBackfillTest } from "../helpers/payments-backfill";

@@ -95,7 +95,7 @@ describe("4.14 GET /api/v1/public/events", () => {
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
     expect(res.headers.get("cache-control")).toContain("max-age=60");
     expect(res.headers.get("vary")).toBe("Authorization");
-    const preflight = OPTIONS();
+    const preflight = await OPTIONS();
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
     expect(preflight.headers.get("access-control-allow-headers")).toContain("Authorization");

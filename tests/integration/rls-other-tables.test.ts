@@ -52,6 +52,8 @@ const RULES: Record<string, { ops: Record<Op, Rule>; callers: Caller[] }> = {
   automations: { ops: SETTINGS, callers: ["owner", "admin", "member", "outsider"] },
   automation_runs: { ops: READ_ONLY, callers: ["owner", "member", "outsider"] },
   notifications: { ops: READ_ONLY, callers: ["owner", "member", "outsider"] },
+  // issue 14: background CSV imports are written by the upload route and the worker only
+  contact_imports: { ops: READ_ONLY, callers: ["owner", "member", "outsider"] },
   // consent_events is an append-only ledger: members add to it, nobody edits it
   consent_events: { ops: { ...READ_ONLY, insert: "members" }, callers: ["owner", "member", "outsider"] },
   // notification_reads: each member marks notifications read for themself; no edits

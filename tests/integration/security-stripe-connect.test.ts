@@ -21,7 +21,7 @@ const tokenCalls = () => stripe.fake.requests.filter((r) => r.path === "/oauth/t
 function returnFromStripe(query: Record<string, string>) {
   const url = new URL("http://crm.test/api/auth/payproc/callback");
   url.search = new URLSearchParams(query).toString();
-  return callback(new Request(url));
+  return callback(new Request(url), { params: Promise.resolve({}) });
 }
 
 describe("attack 2: a workspace's Stripe account is only ever the one Stripe Connect answers", () => {

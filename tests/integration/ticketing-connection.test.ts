@@ -2,15 +2,15 @@ import { createHash } from "node:crypto";
 import { describe, expect, test } from "vitest";
 import { withService } from "@/lib/db/doors";
 import { signValue } from "@/lib/auth/tokens";
-import {
-  completeTicketingConnection,
-  TICKETING_OAUTH_PURPOSE,
-} from "@/lib/events/ticketing/complete-ticketing-connection";
-import { disconnectTicketing } from "@/lib/events/ticketing/disconnect-ticketing";
-import { runTicketingSync } from "@/lib/events/ticketing/run-ticketing-sync";
+import { TICKETING_OAUTH_PURPOSE } from "@/lib/events/ticketing/complete-ticketing-connection";
+import { completeTicketingConnection } from "@/lib/events/ticketing/flows/complete-ticketing-connection";
+import { disconnectTicketing } from "@/lib/events/ticketing/flows/disconnect-ticketing";
+import { runTicketingSync } from "@/lib/events/ticketing/flows/run-ticketing-sync";
 import { setupTestDatabase } from "../helpers/db";
 import { connectToFake, registrationAutomation, setupFakeEventbrite } from "../helpers/eventbrite";
-import { createContact, createWorkspace } from "../helpers/factories";
+import { addMember, createContact, createWorkspace } from "../helpers/factories";
+import { jobsOf } from "../helpers/jobs";
+import { transactionOpen } from "../helpers/wait-for";
 import { freeClass, paidClass } from "../fakes/eventbrite";
 
 const db = setupTestDatabase();
@@ -23,15 +23,15 @@ describe("4.5 OAuth connection flow: GET /api/auth/ticketing/callback", () => {
   test("a good state: token exchanged, organisation found, one webhook for the three actions, connection stored", async () => {
     const ws = await createWorkspace(db.sql);
     const state = await stateFor(ws.id, ws.owner.id);
-    const result = await withService((tx) =>
-      completeTicketingConnection(tx, {
-        workspaceId: ws.id,
-        userId: ws.owner.id,
-        code: eb.fake.issueCode(),
-        state,
-      }),
-    );
+    const result = await completeTicketingConnection({
+      workspaceId: ws.id,
+      userId: ws.owner.id,
+      code: eb.fake.issueCode(),
+      state,
+    });
     expect(result).toEqual({ data: { organizationName: eb.fake.organization.name } });
+    // the first import is enqueued with the connection
+    expect((await jobsOf(db.sql, ws.id)).map((j) => j.name)).toEqual(["ticketing-sync"]);
     const [row] = await db.sql`select * from ticketing_connections where workspace_id = ${ws.id}`;
     expect(row).toMatchObject({
       organization_id: eb.fake.organization.id,
@@ -60,14 +60,12 @@ describe("4.5 OAuth connection flow: GET /api/auth/ticketing/callback", () => {
       await signValue("another-purpose", { workspaceId: ws.id, userId: ws.owner.id }),
     ];
     for (const state of forged) {
-      const result = await withService((tx) =>
-        completeTicketingConnection(tx, {
-          workspaceId: ws.id,
-          userId: ws.owner.id,
-          code: eb.fake.issueCode(),
-          state,
-        }),
-      );
+      const result = await completeTicketingConnection({
+        workspaceId: ws.id,
+        userId: ws.owner.id,
+        code: eb.fake.issueCode(),
+        state,
+      });
       expect(result).toEqual({ error: "state" });
     }
     expect(tokenCalls()).toBe(before);
@@ -77,14 +75,12 @@ describe("4.5 OAuth connection flow: GET /api/auth/ticketing/callback", () => {
   test("reconnecting replaces the connection and removes the previous webhook; disconnect removes webhook and row", async () => {
     const ws = await createWorkspace(db.sql);
     const connect = async () =>
-      withService(async (tx) =>
-        completeTicketingConnection(tx, {
-          workspaceId: ws.id,
-          userId: ws.owner.id,
-          code: eb.fake.issueCode(),
-          state: await stateFor(ws.id, ws.owner.id),
-        }),
-      );
+      completeTicketingConnection({
+        workspaceId: ws.id,
+        userId: ws.owner.id,
+        code: eb.fake.issueCode(),
+        state: await stateFor(ws.id, ws.owner.id),
+      });
     await connect();
     const [first] = await db.sql`select webhook_id from ticketing_connections where workspace_id = ${ws.id}`;
     await connect();
@@ -94,12 +90,64 @@ describe("4.5 OAuth connection flow: GET /api/auth/ticketing/callback", () => {
     expect(eb.fake.webhooks.has(first.webhook_id)).toBe(false);
     expect(eb.fake.webhooks.has(rows[0].webhook_id)).toBe(true);
 
-    const result = await withService((tx) =>
-      disconnectTicketing(tx, { workspaceId: ws.id, userId: ws.owner.id }),
-    );
+    const result = await disconnectTicketing({ workspaceId: ws.id, userId: ws.owner.id });
     expect(result).toEqual({ data: { disconnected: true } });
     expect(eb.fake.webhooks.has(rows[0].webhook_id)).toBe(false);
     expect(await db.sql`select 1 from ticketing_connections where workspace_id = ${ws.id}`).toHaveLength(0);
+  });
+
+  test("issue 14: connect, reconnect and disconnect call Eventbrite with no transaction open (fetch first, then write)", async () => {
+    const ws = await createWorkspace(db.sql);
+    const calls: { call: string; inTransaction: boolean }[] = [];
+    eb.fake.beforeAnswer = async ({ method, path }) => {
+      calls.push({ call: `${method} ${path}`, inTransaction: await transactionOpen(db) });
+    };
+    try {
+      for (let i = 0; i < 2; i++) {
+        const state = await stateFor(ws.id, ws.owner.id);
+        const connected = await completeTicketingConnection({
+          workspaceId: ws.id,
+          userId: ws.owner.id,
+          code: eb.fake.issueCode(),
+          state,
+        });
+        expect(connected).toHaveProperty("data");
+      }
+      expect(await disconnectTicketing({ workspaceId: ws.id, userId: ws.owner.id })).toEqual({
+        data: { disconnected: true },
+      });
+    } finally {
+      eb.fake.beforeAnswer = undefined;
+    }
+    // token, organisations, webhook; again, then the replaced webhook removed; the last one removed
+    expect(calls.filter((c) => c.call.startsWith("DELETE"))).toHaveLength(2);
+    expect(calls.length).toBeGreaterThanOrEqual(8);
+    expect(calls.filter((c) => c.inTransaction)).toEqual([]);
+  }, 60_000);
+
+  test("a member demoted while Eventbrite answered stores nothing, and the new webhook is removed again", async () => {
+    const ws = await createWorkspace(db.sql);
+    const admin = await addMember(db.sql, ws.id, "admin");
+    const state = await stateFor(ws.id, admin.id);
+    const webhooksBefore = eb.fake.webhooks.size;
+    eb.fake.beforeAnswer = async ({ path }) => {
+      if (path.endsWith("/webhooks/"))
+        await db.sql`update workspace_members set role = 'member' where workspace_id = ${ws.id} and user_id = ${admin.id}`;
+    };
+    try {
+      const result = await completeTicketingConnection({
+        workspaceId: ws.id,
+        userId: admin.id,
+        code: eb.fake.issueCode(),
+        state,
+      });
+      expect(result).toEqual({ error: "state" });
+    } finally {
+      eb.fake.beforeAnswer = undefined;
+    }
+    expect(await db.sql`select 1 from ticketing_connections where workspace_id = ${ws.id}`).toHaveLength(0);
+    expect(await jobsOf(db.sql, ws.id)).toEqual([]);
+    expect(eb.fake.webhooks.size).toBe(webhooksBefore);
   });
 });
 

@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import {
   processPendingTicketingDeliveries,
   processTicketingDelivery,
-} from "@/lib/events/ticketing/process-ticketing-deliveries";
+} from "@/lib/events/ticketing/flows/process-ticketing-deliveries";
 import { setupTestDatabase } from "../helpers/db";
 import { delivery, registrationAutomation, setupFakeEventbrite } from "../helpers/eventbrite";
 import { ticketingSteps } from "../helpers/ticketing-steps";

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { ConfirmSignUpForm } from "@/components/auth-forms";
+import { confirmSignUpAction } from "../password-actions";
 import { findSignUpLink, SIGN_UP_LINK_INVALID } from "@/lib/auth/confirm-sign-up";
 import { withService } from "@/lib/db/doors";
 
@@ -23,7 +24,7 @@ export default async function ConfirmEmailPage({
             <p>
               Finish creating the account for <strong>{link.email}</strong>: enter the password you chose.
             </p>
-            <ConfirmSignUpForm token={token} />
+            <ConfirmSignUpForm action={confirmSignUpAction} token={token} />
           </>
         ) : (
           <>

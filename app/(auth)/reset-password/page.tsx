@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { ResetPasswordForm } from "@/components/auth-forms";
+import { resetPasswordAction } from "../password-actions";
 import { getClaims } from "@/lib/auth/session";
 import { RESET_LINK_INVALID, resetLinkOpen } from "@/lib/auth/reset-password";
 import { supabaseConfigured } from "@/lib/auth/supabase-provider";
@@ -26,7 +27,7 @@ export default async function ResetPasswordPage({
       <div className="card stack">
         <h1>Choose a new password</h1>
         {open ? (
-          <ResetPasswordForm token={supabaseConfigured() ? undefined : token} />
+          <ResetPasswordForm action={resetPasswordAction} token={supabaseConfigured() ? undefined : token} />
         ) : (
           <>
             <p className="alert error">{RESET_LINK_INVALID}</p>

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { SignInForm } from "@/components/auth-forms";
+import { signInAction } from "../actions";
 import { safeNextPath } from "@/lib/auth/account-links";
 import { currentMember } from "@/lib/auth/context";
 
@@ -19,6 +20,7 @@ export default async function SignInPage({
       <div className="card">
         <h1>Sign in</h1>
         <SignInForm
+          action={signInAction}
           next={safeNext}
           notice={reset ? "Your password was changed. Sign in with the new one." : undefined}
         />

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { SignUpForm } from "@/components/auth-forms";
+import { signUpAction } from "../actions";
 import { currentMember } from "@/lib/auth/context";
 
 export const metadata: Metadata = { title: "Create your account" };
@@ -11,7 +12,7 @@ export default async function SignUpPage() {
     <main className="auth-page">
       <div className="card">
         <h1>Create your account</h1>
-        <SignUpForm />
+        <SignUpForm action={signUpAction} />
       </div>
     </main>
   );

@@ -1,8 +1,9 @@
 "use server";
 
 import { redirect } from "next/navigation";
-import { requireMember, withMember } from "@/lib/auth/context";
-import { withService, withUser } from "@/lib/db/doors";
+import { z } from "zod";
+import { memberAction } from "@/lib/adapters/member-action";
+import type { AuditAction } from "@/lib/audit/audit-actions";
 import { broadcastSchema, createBroadcast, getBroadcast } from "@/lib/email/broadcasts";
 import {
   broadcastControlSchema,
@@ -10,58 +11,87 @@ import {
   type BroadcastControl,
 } from "@/lib/email/control-broadcast";
 import { broadcastProgress, type BroadcastProgress } from "@/lib/email/send-broadcast";
-import { fieldErrors, type FormState } from "@/lib/http/form-state";
-import { isUuid } from "@/lib/ids/uuid";
+import type { FormState } from "@/lib/http/form-state";
+import { uuidField } from "@/lib/ids/uuid";
+import { ROLES } from "@/lib/workspaces/schemas";
 
-export async function createBroadcastAction(_prev: FormState, form: FormData): Promise<FormState> {
-  const values = { subject: String(form.get("subject") ?? ""), body: String(form.get("body") ?? "") };
-  const parsed = broadcastSchema.safeParse({
-    ...values,
+const NOT_FOUND = "Broadcast not found.";
+const broadcastId = uuidField(NOT_FOUND);
+type Progress = { data: BroadcastProgress } | { error: string };
+
+/** A checkbox group's values: absent, one (a string) or several. */
+const list = (value: unknown) => (value === undefined ? [] : [value].flat());
+
+/** The compose form: its flat fields as broadcastSchema's subject, body and audience. */
+const broadcastForm = z.preprocess((raw) => {
+  const form = raw as Record<string, unknown>;
+  return {
+    subject: form.subject ?? "",
+    body: form.body ?? "",
     audience: {
-      tagIds: form.getAll("tagIds").map(String),
-      tagMode: form.get("tagMode") ?? undefined,
-      excludeTagIds: form.getAll("excludeTagIds").map(String),
-      source: form.get("source") ?? undefined,
+      tagIds: list(form.tagIds),
+      tagMode: form.tagMode,
+      excludeTagIds: list(form.excludeTagIds),
+      source: form.source,
     },
-  });
-  if (!parsed.success) return { errors: fieldErrors(parsed.error), values };
-  const { id } = await withMember((db, ctx) =>
-    createBroadcast(db, { ...parsed.data, workspaceId: ctx.workspace.workspaceId, createdBy: ctx.userId }),
-  );
-  redirect(`/broadcasts/${id}`);
-}
+  };
+}, broadcastSchema);
+
+export const createBroadcastAction = memberAction(
+  broadcastForm,
+  async (db, broadcast, ctx): Promise<FormState> => {
+    const { id } = await createBroadcast(db, {
+      ...broadcast,
+      workspaceId: ctx.workspaceId,
+      createdBy: ctx.userId,
+    });
+    ctx.audit
+      .target("broadcast", id)
+      .change(null, { subject: broadcast.subject, audience: broadcast.audience });
+    return {};
+  },
+  { audit: "broadcast.created", after: (_r, _i, ctx) => redirect(`/broadcasts/${ctx.audit.targetId}`) },
+);
+
+const CONTROL_AUDIT: Record<BroadcastControl, AuditAction> = {
+  start: "broadcast.started",
+  pause: "broadcast.paused",
+  resume: "broadcast.resumed",
+  cancel: "broadcast.cancelled",
+};
 
 /**
  * Start, pause, resume or cancel (issue 14): the broadcast runs as a job on a worker, so closing
- * the page does not stop it. Authorised as a member of the workspace (any role may send, as
- * before); the change itself runs as the service because it enqueues the job, and is bounded to
- * the member's own workspace by controlBroadcast.
+ * the page does not stop it. Any member of the workspace may send (as before); the change runs
+ * as the service because it enqueues the job, every query scoped to the member's workspace.
  */
-export async function controlBroadcastAction(
-  broadcastId: string,
-  control: BroadcastControl,
-): Promise<{ data: BroadcastProgress } | { error: string }> {
-  if (!isUuid(broadcastId) || !broadcastControlSchema.safeParse(control).success)
-    return { error: "Broadcast not found." };
-  const ctx = await requireMember();
-  const workspaceId = ctx.workspace.workspaceId;
-  const visible = await withUser(ctx.claims, (db) => getBroadcast(db, { workspaceId, broadcastId }));
-  if (!visible) return { error: "Broadcast not found." };
-  const changed = await withService((db) => controlBroadcast(db, { workspaceId, broadcastId, control }));
-  const progress = await withUser(ctx.claims, (db) => broadcastProgress(db, { workspaceId, broadcastId }));
-  if (!progress) return { error: "Broadcast not found." };
-  return changed
-    ? { data: progress }
-    : { error: "The broadcast has moved on meanwhile; the page shows where it is." };
-}
+export const controlBroadcastAction = memberAction(
+  z.object({ broadcastId, control: z.enum(broadcastControlSchema.options, { error: NOT_FOUND }) }),
+  async (db, { broadcastId, control }, ctx): Promise<Progress & { changed?: boolean }> => {
+    const workspaceId = ctx.workspaceId;
+    const before = await getBroadcast(db, { workspaceId, broadcastId });
+    if (!before) return { error: NOT_FOUND };
+    const changed = await controlBroadcast(db, { workspaceId, broadcastId, control });
+    const progress = await broadcastProgress(db, { workspaceId, broadcastId });
+    if (!progress) return { error: NOT_FOUND };
+    if (!changed) return { error: "The broadcast has moved on meanwhile; the page shows where it is." };
+    ctx.audit.target("broadcast", broadcastId).change({ status: before.status }, { status: progress.status });
+    return { data: progress, changed };
+  },
+  {
+    roles: ROLES,
+    door: "service",
+    args: ["broadcastId", "control"],
+    audit: ({ control }, result) => (result.changed ? CONTROL_AUDIT[control] : null),
+  },
+);
 
 /** The progress as the database has it, for the page to show while the job runs. */
-export async function broadcastProgressAction(
-  broadcastId: string,
-): Promise<{ data: BroadcastProgress } | { error: string }> {
-  if (!isUuid(broadcastId)) return { error: "Broadcast not found." };
-  const ctx = await requireMember();
-  const workspaceId = ctx.workspace.workspaceId;
-  const progress = await withUser(ctx.claims, (db) => broadcastProgress(db, { workspaceId, broadcastId }));
-  return progress ? { data: progress } : { error: "Broadcast not found." };
-}
+export const broadcastProgressAction = memberAction(
+  z.object({ broadcastId }),
+  async (db, { broadcastId }, ctx): Promise<Progress> => {
+    const progress = await broadcastProgress(db, { workspaceId: ctx.workspaceId, broadcastId });
+    return progress ? { data: progress } : { error: NOT_FOUND };
+  },
+  { audit: false, args: ["broadcastId"] }, // a read, polled while the job runs
+);

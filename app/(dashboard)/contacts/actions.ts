@@ -1,91 +1,110 @@
 "use server";
 
-import { headers } from "next/headers";
 import { redirect } from "next/navigation";
-import { withMember } from "@/lib/auth/context";
+import { z } from "zod";
+import { memberAction } from "@/lib/adapters/member-action";
 import { createContact } from "@/lib/contacts/create-contact";
 import { deleteContact } from "@/lib/contacts/delete-contact";
+import { editedFields, readEditableFields } from "@/lib/contacts/edited-fields";
 import { getContactById } from "@/lib/contacts/get-contact-by-id";
 import { getContacts } from "@/lib/contacts/get-contacts";
-import type { GetContactsParams } from "@/lib/contacts/get-contacts-params";
+import { getContactsParamsSchema } from "@/lib/contacts/get-contacts-params";
 import { getDistinctSources } from "@/lib/contacts/get-distinct-sources";
 import { createContactSchema, updateContactSchema } from "@/lib/contacts/schemas";
-import { DUPLICATE_EMAIL_ERROR } from "@/lib/contacts/types";
+import { CONTACT_NOT_FOUND, DUPLICATE_EMAIL_ERROR } from "@/lib/contacts/types";
 import { updateContact } from "@/lib/contacts/update-contact";
 import { updateContactSource } from "@/lib/contacts/update-contact-source";
+import { AppError, refuseIf, unwrap } from "@/lib/errors/app-error";
 import { clientIp } from "@/lib/http/client-ip";
-import { fieldErrors, type FormState } from "@/lib/http/form-state";
+import type { FormState } from "@/lib/http/form-state";
+import { uuidField } from "@/lib/ids/uuid";
+import { headers } from "next/headers";
 
 // Spec 4.15 operations for the dashboard: the workspace is always the member's current one.
 
-export async function getContactsAction(params: Omit<GetContactsParams, "workspaceId">) {
-  return withMember((db, ctx) => getContacts(db, { ...params, workspaceId: ctx.workspace.workspaceId }));
-}
-
-export async function getContactByIdAction(contactId: string) {
-  return withMember((db, ctx) => getContactById(db, { contactId, workspaceId: ctx.workspace.workspaceId }));
-}
-
-export async function getDistinctSourcesAction() {
-  return withMember((db, ctx) => getDistinctSources(db, { workspaceId: ctx.workspace.workspaceId }));
-}
-
-const formValues = (form: FormData) =>
-  Object.fromEntries([...form].filter(([, v]) => typeof v === "string")) as Record<string, string>;
+const contactId = uuidField(CONTACT_NOT_FOUND);
 
 /** A duplicate email is shown on the email field, any other refusal above the form. */
-const refusal = (error: string, values: Record<string, string>): FormState =>
-  error === DUPLICATE_EMAIL_ERROR ? { errors: { email: error }, values } : { message: error, values };
+const onEmail = (result: object) =>
+  "error" in result && result.error === DUPLICATE_EMAIL_ERROR ? "email" : undefined;
 
-export async function createContactAction(_prev: FormState, form: FormData): Promise<FormState> {
-  const values = formValues(form);
-  const parsed = createContactSchema.safeParse(values);
-  if (!parsed.success) return { errors: fieldErrors(parsed.error), values };
-  const ip = clientIp(await headers());
-  const result = await withMember((db, ctx) =>
-    createContact(db, { ...parsed.data, workspaceId: ctx.workspace.workspaceId, ip }),
-  );
-  if ("error" in result) return refusal(result.error, values);
-  redirect(`/contacts/${result.data.id}`);
-}
+export const getContactsAction = memberAction(
+  getContactsParamsSchema.omit({ workspaceId: true }),
+  async (db, params, ctx) => getContacts(db, { ...params, workspaceId: ctx.workspaceId }),
+  { audit: false }, // reads only
+);
 
-export async function updateContactAction(
-  contactId: string,
-  _prev: FormState,
-  form: FormData,
-): Promise<FormState> {
-  const values = formValues(form);
-  const parsed = updateContactSchema.safeParse(values);
-  if (!parsed.success) return { errors: fieldErrors(parsed.error), values };
-  const result = await withMember((db, ctx) =>
-    updateContact(db, { ...parsed.data, contactId, workspaceId: ctx.workspace.workspaceId }),
-  );
-  if ("error" in result) return refusal(result.error, values);
-  redirect(`/contacts/${contactId}`);
-}
+export const getContactByIdAction = memberAction(
+  z.object({ contactId }),
+  async (db, input, ctx) => getContactById(db, { ...input, workspaceId: ctx.workspaceId }),
+  { audit: false, args: ["contactId"] }, // reads only
+);
 
-export async function updateContactSourceAction(
-  contactId: string,
-  _prev: FormState,
-  form: FormData,
-): Promise<FormState> {
-  const values = formValues(form);
-  const result = await withMember((db, ctx) =>
-    updateContactSource(db, {
-      contactId,
-      workspaceId: ctx.workspace.workspaceId,
-      newSource: values.source ?? "",
-      reason: values.reason ?? "",
-    }),
-  );
-  if ("error" in result) return { message: result.error, values };
-  redirect(`/contacts/${contactId}`);
-}
+export const getDistinctSourcesAction = memberAction(
+  z.object({}),
+  async (db, _input, ctx) => getDistinctSources(db, { workspaceId: ctx.workspaceId }),
+  { audit: false }, // reads only
+);
 
-export async function deleteContactAction(contactId: string, _prev: FormState): Promise<FormState> {
-  const result = await withMember((db, ctx) =>
-    deleteContact(db, { contactId, workspaceId: ctx.workspace.workspaceId }),
-  );
-  if ("error" in result) return { message: result.error };
-  redirect("/contacts?deleted=1");
-}
+export const createContactAction = memberAction(
+  createContactSchema,
+  async (db, input, ctx): Promise<FormState> => {
+    const ip = clientIp(await headers());
+    const result = await createContact(db, { ...input, workspaceId: ctx.workspaceId, ip });
+    const contact = unwrap(result, onEmail(result));
+    ctx.audit
+      .target("contact", contact.id)
+      .change(null, { source: "manual", isSubscribed: input.isSubscribed });
+    return {};
+  },
+  { audit: "contact.created", after: (_result, _input, ctx) => redirect(`/contacts/${ctx.audit.targetId}`) },
+);
+
+export const updateContactAction = memberAction(
+  z.object({ contactId }).and(updateContactSchema),
+  async (db, { contactId, ...fields }, ctx): Promise<FormState> => {
+    const before = await readEditableFields(db, { workspaceId: ctx.workspaceId, contactId });
+    if (!before) throw new AppError("not_found", CONTACT_NOT_FOUND);
+    const result = await updateContact(db, { ...fields, contactId, workspaceId: ctx.workspaceId });
+    unwrap(result, onEmail(result));
+    // the names of the fields changed, never their values (personal data)
+    ctx.audit.target("contact", contactId).change(null, { changed: editedFields(before, fields) });
+    return {};
+  },
+  {
+    audit: "contact.updated",
+    args: ["contactId"],
+    after: (_result, input) => redirect(`/contacts/${input.contactId}`),
+  },
+);
+
+export const updateContactSourceAction = memberAction(
+  z.object({ contactId, source: z.string().default(""), reason: z.string().default("") }),
+  async (db, input, ctx): Promise<FormState> => {
+    refuseIf(
+      await updateContactSource(db, {
+        contactId: input.contactId,
+        workspaceId: ctx.workspaceId,
+        newSource: input.source,
+        reason: input.reason,
+      }),
+    );
+    ctx.audit.target("contact", input.contactId).change(null, { source: input.source.trim() });
+    return {};
+  },
+  {
+    audit: "contact.source_changed",
+    args: ["contactId"],
+    after: (_result, input) => redirect(`/contacts/${input.contactId}`),
+  },
+);
+
+export const deleteContactAction = memberAction(
+  z.object({ contactId }),
+  async (db, input, ctx): Promise<FormState> => {
+    refuseIf(await deleteContact(db, { ...input, workspaceId: ctx.workspaceId }));
+    ctx.audit.target("contact", input.contactId);
+    return {};
+  },
+  { audit: "contact.deleted", args: ["contactId"], after: () => redirect("/contacts?deleted=1") },
+);

@@ -1,61 +1,82 @@
 "use server";
 
 import { redirect } from "next/navigation";
-import { withAdmin, withMember } from "@/lib/auth/context";
+import { z } from "zod";
+import { memberAction } from "@/lib/adapters/member-action";
+import { ADMIN_ROLES } from "@/lib/auth/context";
+import { unwrap } from "@/lib/errors/app-error";
 import { createEvent } from "@/lib/events/create-event";
 import { deleteEvent } from "@/lib/events/delete-event";
 import { getEvents, type EventsPage } from "@/lib/events/get-events";
-import { eventFormSchema, linkedEventFormSchema, type GetEventsParams } from "@/lib/events/schemas";
+import { eventFormSchema, getEventsSchema, linkedEventFormSchema } from "@/lib/events/schemas";
 import { updateEvent } from "@/lib/events/update-event";
-import { fieldErrors, type FormState } from "@/lib/http/form-state";
+import type { FormState } from "@/lib/http/form-state";
+import { isUuid, uuidField } from "@/lib/ids/uuid";
 
-const NOT_ALLOWED = "Only owners and admins can change events.";
+const admins = { roles: ADMIN_ROLES, forbidden: "Only owners and admins can change events." };
+const eventId = uuidField("This event does not exist.");
 
-function formValues(form: FormData): Record<string, string> {
-  return Object.fromEntries([...form.entries()].map(([k, v]) => [k, String(v)]));
-}
+/** A linked event's form (hidden `linked=1`) takes only what the ticketing sync does not own. */
+const eventUpdate = z.looseObject({ eventId, linked: z.string().optional() }).transform((raw, ctx) => {
+  const parsed = (raw.linked === "1" ? linkedEventFormSchema : eventFormSchema).safeParse(raw);
+  if (parsed.success) return { eventId: raw.eventId, event: parsed.data };
+  for (const issue of parsed.error.issues)
+    ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });
+  return z.NEVER;
+});
 
 /** Spec 4.15 getEvents, for the signed-in member's workspace. */
-export async function getEventsAction(params: GetEventsParams): Promise<EventsPage> {
-  return withMember((db, ctx) => getEvents(db, { ...params, workspaceId: ctx.workspace.workspaceId }));
-}
+export const getEventsAction = memberAction(
+  getEventsSchema,
+  async (db, params, ctx): Promise<EventsPage> => getEvents(db, { ...params, workspaceId: ctx.workspaceId }),
+  {
+    audit: false, // a read: it changes nothing
+    refusal: (error) => {
+      throw error;
+    },
+  },
+);
 
-export async function createEventAction(_prev: FormState, form: FormData): Promise<FormState> {
-  const values = formValues(form);
-  const parsed = eventFormSchema.safeParse(values);
-  if (!parsed.success)
-    return { errors: fieldErrors(parsed.error), values, message: "Check the highlighted fields." };
-  const result = await withAdmin(
-    (db, ctx) => createEvent(db, { workspaceId: ctx.workspace.workspaceId, event: parsed.data }),
-    NOT_ALLOWED,
-  );
-  if ("error" in result) return { message: result.error, values };
-  redirect(`/events/${result.data.id}`);
-}
+export const createEventAction = memberAction(
+  eventFormSchema,
+  async (db, event, ctx): Promise<FormState> => {
+    const created = unwrap(await createEvent(db, { workspaceId: ctx.workspaceId, event }));
+    ctx.audit
+      .target("event", created.id)
+      .change(null, { name: created.name, published: created.is_published });
+    return {};
+  },
+  { ...admins, audit: "event.created", after: (_r, _i, ctx) => redirect(`/events/${ctx.audit.targetId}`) },
+);
 
-export async function updateEventAction(
-  eventId: string,
-  _prev: FormState,
-  form: FormData,
-): Promise<FormState> {
-  const values = formValues(form);
-  const schema = values.linked === "1" ? linkedEventFormSchema : eventFormSchema;
-  const parsed = schema.safeParse(values);
-  if (!parsed.success)
-    return { errors: fieldErrors(parsed.error), values, message: "Check the highlighted fields." };
-  const result = await withAdmin(
-    (db, ctx) => updateEvent(db, { workspaceId: ctx.workspace.workspaceId, eventId, event: parsed.data }),
-    NOT_ALLOWED,
-  );
-  if ("error" in result) return { message: result.error, values };
-  redirect(`/events/${eventId}?saved=1`);
-}
+export const updateEventAction = memberAction(
+  eventUpdate,
+  async (db, { eventId, event }, ctx): Promise<FormState> => {
+    const updated = unwrap(await updateEvent(db, { workspaceId: ctx.workspaceId, eventId, event }));
+    ctx.audit.target("event", eventId).change(null, { name: updated.name, published: updated.is_published });
+    return {};
+  },
+  {
+    ...admins,
+    audit: "event.updated",
+    args: ["eventId"],
+    after: (_r, i) => redirect(`/events/${i.eventId}?saved=1`),
+  },
+);
 
-export async function deleteEventAction(_prev: FormState, form: FormData): Promise<FormState> {
-  const eventId = String(form.get("eventId") ?? "");
-  const result = await withAdmin(
-    (db, ctx) => deleteEvent(db, { workspaceId: ctx.workspace.workspaceId, eventId }),
-    NOT_ALLOWED,
-  );
-  redirect("error" in result ? `/events/${eventId}?error=delete` : "/events?deleted=1");
-}
+export const deleteEventAction = memberAction(
+  z.object({ eventId: z.string() }),
+  async (db, { eventId }, ctx): Promise<FormState & { deleted: boolean }> => {
+    const result = isUuid(eventId) ? await deleteEvent(db, { workspaceId: ctx.workspaceId, eventId }) : null;
+    const deleted = result !== null && "data" in result;
+    if (deleted) ctx.audit.target("event", eventId);
+    return { deleted };
+  },
+  {
+    ...admins,
+    // nothing deleted (a malformed or unknown id): no audit row, and the event's page says so
+    audit: (_input, result) => (result.deleted ? "event.deleted" : null),
+    after: (result, { eventId }) =>
+      redirect(result.deleted ? "/events?deleted=1" : `/events/${encodeURIComponent(eventId)}?error=delete`),
+  },
+);

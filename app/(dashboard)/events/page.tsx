@@ -14,6 +14,16 @@ export const metadata: Metadata = { title: "Events" };
 type Search = Record<string, string | string[] | undefined>;
 const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? "";
 
+/** The list's filter and sort choices, each a select of the filter form (options: value → label). */
+const FILTERS = [
+  { name: "upcoming", label: "When", options: { "": "All", true: "Upcoming", false: "Past" } },
+  { name: "published", label: "Status", options: { "": "All", true: "Published", false: "Not published" } },
+  { name: "sortBy", label: "Sort by", options: { start_time: "Start", name: "Name", created_at: "Created" } },
+  { name: "sortDir", label: "Order", options: { asc: "Ascending", desc: "Descending" } },
+] as const;
+const choices = (options: Record<string, string>) =>
+  Object.entries(options).map(([value, label]) => ({ value, label }));
+
 export default async function EventsPage({ searchParams }: { searchParams: Promise<Search> }) {
   const ctx = await requireMember();
   const q = await searchParams;
@@ -64,45 +74,15 @@ export default async function EventsPage({ searchParams }: { searchParams: Promi
           Search
           <input name="search" type="search" defaultValue={params.search} placeholder="Name or location" />
         </label>
-        <FilterSelect
-          label="When"
-          name="upcoming"
-          defaultValue={params.upcoming}
-          options={[
-            { value: "", label: "All" },
-            { value: "true", label: "Upcoming" },
-            { value: "false", label: "Past" },
-          ]}
-        />
-        <FilterSelect
-          label="Status"
-          name="published"
-          defaultValue={params.published}
-          options={[
-            { value: "", label: "All" },
-            { value: "true", label: "Published" },
-            { value: "false", label: "Not published" },
-          ]}
-        />
-        <FilterSelect
-          label="Sort by"
-          name="sortBy"
-          defaultValue={params.sortBy}
-          options={[
-            { value: "start_time", label: "Start" },
-            { value: "name", label: "Name" },
-            { value: "created_at", label: "Created" },
-          ]}
-        />
-        <FilterSelect
-          label="Order"
-          name="sortDir"
-          defaultValue={params.sortDir}
-          options={[
-            { value: "asc", label: "Ascending" },
-            { value: "desc", label: "Descending" },
-          ]}
-        />
+        {FILTERS.map(({ name, label, options }) => (
+          <FilterSelect
+            key={name}
+            label={label}
+            name={name}
+            defaultValue={params[name]}
+            options={choices(options)}
+          />
+        ))}
         <button type="submit" className="secondary">
           Apply
         </button>

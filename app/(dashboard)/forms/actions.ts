@@ -2,114 +2,102 @@
 
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
-import { ADMIN_ROLES, NotAuthorizedError, withMember } from "@/lib/auth/context";
+import { z } from "zod";
+import { memberAction } from "@/lib/adapters/member-action";
+import { ADMIN_ROLES } from "@/lib/auth/context";
 import { automationActionSchema } from "@/lib/automations/automation-action";
 import { createFormAutomation } from "@/lib/automations/create-form-automation";
 import { deleteAutomation } from "@/lib/automations/delete-automation";
+import { AppError, refuseIf } from "@/lib/errors/app-error";
 import { createForm } from "@/lib/forms/create-form";
 import { deleteForm } from "@/lib/forms/delete-form";
 import { formSettingsSchema } from "@/lib/forms/form-settings";
-import { isUuid } from "@/lib/ids/uuid";
+import type { KeyState } from "@/lib/forms/key-state";
 import { rotateFormKey } from "@/lib/forms/rotate-form-key";
 import { updateForm } from "@/lib/forms/update-form";
-import { fieldErrors, type FormState } from "@/lib/http/form-state";
+import type { FormState } from "@/lib/http/form-state";
+import { uuidField } from "@/lib/ids/uuid";
 
-const ADMINS_ONLY = "Only owners and admins can change forms.";
 const GONE = "This form no longer exists.";
-const admin = { roles: ADMIN_ROLES };
+const admins = { roles: ADMIN_ROLES, forbidden: "Only owners and admins can change forms." };
+const formId = z.object({ formId: uuidField(GONE) });
+const gone = () => new AppError("not_found", GONE);
+const refreshForm = (_: unknown, input: { formId: string }) => revalidatePath(`/forms/${input.formId}`);
 
-function values(form: FormData): Record<string, string> {
-  return Object.fromEntries([...form.entries()].map(([k, v]) => [k, String(v)]));
-}
+export const createFormAction = memberAction(
+  formSettingsSchema,
+  async (db, settings, ctx): Promise<FormState> => {
+    const { id } = await createForm(db, { workspaceId: ctx.workspaceId, settings });
+    ctx.audit.target("form", id).change(null, settings);
+    return {};
+  },
+  // the new form's page; redirect after the commit (inside fn it would roll it back)
+  { ...admins, audit: "form.created", after: (_r, _i, ctx) => redirect(`/forms/${ctx.audit.targetId}`) },
+);
 
-/** Runs an Admin+ change; a member gets the permission message instead of an error page. */
-async function asAdmin<T>(fn: Parameters<typeof withMember<T>>[0]): Promise<T | { denied: string }> {
-  try {
-    return await withMember(fn, admin);
-  } catch (error) {
-    if (error instanceof NotAuthorizedError) return { denied: ADMINS_ONLY };
-    throw error;
-  }
-}
-const denied = (r: unknown): r is { denied: string } => typeof r === "object" && r !== null && "denied" in r;
+export const updateFormAction = memberAction(
+  formId.and(formSettingsSchema),
+  async (db, { formId, ...settings }, ctx): Promise<FormState> => {
+    if (!(await updateForm(db, { workspaceId: ctx.workspaceId, formId, settings }))) throw gone();
+    ctx.audit.target("form", formId).change(null, settings);
+    return { success: "Form saved." };
+  },
+  { ...admins, audit: "form.updated", args: ["formId"], after: refreshForm },
+);
 
-export async function createFormAction(_prev: FormState, form: FormData): Promise<FormState> {
-  const parsed = formSettingsSchema.safeParse(values(form));
-  if (!parsed.success) return { errors: fieldErrors(parsed.error), values: values(form) };
-  const result = await asAdmin((db, ctx) =>
-    createForm(db, { workspaceId: ctx.workspace.workspaceId, settings: parsed.data }),
-  );
-  if (denied(result)) return { message: result.denied, values: values(form) };
-  redirect(`/forms/${result.id}`);
-}
+export const rotateFormKeyAction = memberAction(
+  formId,
+  async (db, { formId }, ctx): Promise<KeyState> => {
+    const rotated = await rotateFormKey(db, { workspaceId: ctx.workspaceId, formId });
+    if (!rotated) throw gone();
+    ctx.audit.target("form", formId); // the key itself never reaches the log
+    return { key: rotated.key };
+  },
+  {
+    ...admins,
+    audit: "form.key_rotated",
+    args: ["formId"],
+    refusal: (error) => ({ message: error.message }),
+    after: refreshForm,
+  },
+);
 
-export async function updateFormAction(formId: string, _prev: FormState, form: FormData): Promise<FormState> {
-  const parsed = formSettingsSchema.safeParse(values(form));
-  if (!parsed.success) return { errors: fieldErrors(parsed.error), values: values(form) };
-  if (!isUuid(formId)) return { message: GONE };
-  const result = await asAdmin((db, ctx) =>
-    updateForm(db, { workspaceId: ctx.workspace.workspaceId, formId, settings: parsed.data }),
-  );
-  if (denied(result)) return { message: result.denied, values: values(form) };
-  if (!result) return { message: GONE };
-  revalidatePath(`/forms/${formId}`);
-  return { success: "Form saved.", values: values(form) };
-}
+export const deleteFormAction = memberAction(
+  formId,
+  async (db, { formId }, ctx): Promise<FormState> => {
+    if (!(await deleteForm(db, { workspaceId: ctx.workspaceId, formId }))) throw gone();
+    ctx.audit.target("form", formId);
+    return {};
+  },
+  {
+    ...admins,
+    audit: "form.deleted",
+    args: ["formId"],
+    after: () => {
+      revalidatePath("/forms");
+      redirect("/forms");
+    },
+  },
+);
 
-export interface KeyState {
-  key?: string;
-  message?: string;
-}
+export const addAutomationAction = memberAction(
+  formId.and(automationActionSchema),
+  async (db, { formId, ...action }, ctx): Promise<FormState> => {
+    const automation = await createFormAutomation(db, { workspaceId: ctx.workspaceId, formId, action });
+    refuseIf(automation);
+    ctx.audit.target("form", formId).change(null, { automation_id: automation.id, ...action });
+    return { success: "Automation added." };
+  },
+  { ...admins, audit: "form.automation_added", args: ["formId"], after: refreshForm },
+);
 
-export async function rotateFormKeyAction(formId: string, _prev: KeyState): Promise<KeyState> {
-  if (!isUuid(formId)) return { message: GONE };
-  const result = await asAdmin((db, ctx) =>
-    rotateFormKey(db, { workspaceId: ctx.workspace.workspaceId, formId }),
-  );
-  if (denied(result)) return { message: result.denied };
-  if (!result) return { message: GONE };
-  revalidatePath(`/forms/${formId}`);
-  return { key: result.key };
-}
-
-export async function deleteFormAction(formId: string, _prev: FormState): Promise<FormState> {
-  if (!isUuid(formId)) redirect("/forms");
-  const result = await asAdmin((db, ctx) =>
-    deleteForm(db, { workspaceId: ctx.workspace.workspaceId, formId }),
-  );
-  if (denied(result)) throw new NotAuthorizedError(ADMINS_ONLY);
-  revalidatePath("/forms");
-  redirect("/forms");
-}
-
-export async function addAutomationAction(
-  formId: string,
-  _prev: FormState,
-  form: FormData,
-): Promise<FormState> {
-  const parsed = automationActionSchema.safeParse(values(form));
-  if (!parsed.success) return { errors: fieldErrors(parsed.error), values: values(form) };
-  if (!isUuid(formId)) return { message: GONE };
-  const result = await asAdmin((db, ctx) =>
-    createFormAutomation(db, { workspaceId: ctx.workspace.workspaceId, formId, action: parsed.data }),
-  );
-  if (denied(result)) return { message: result.denied, values: values(form) };
-  if ("error" in result) return { message: result.error, values: values(form) };
-  revalidatePath(`/forms/${formId}`);
-  return { success: "Automation added." };
-}
-
-export async function removeAutomationAction(
-  formId: string,
-  _prev: FormState,
-  form: FormData,
-): Promise<FormState> {
-  const automationId = String(form.get("automationId") ?? "");
-  if (!isUuid(automationId)) return {};
-  const result = await asAdmin((db, ctx) =>
-    deleteAutomation(db, { workspaceId: ctx.workspace.workspaceId, automationId }),
-  );
-  if (denied(result)) throw new NotAuthorizedError(ADMINS_ONLY);
-  revalidatePath(`/forms/${formId}`);
-  return {};
-}
+export const removeAutomationAction = memberAction(
+  formId.extend({ automationId: uuidField("This automation no longer exists.") }),
+  async (db, { formId, automationId }, ctx): Promise<FormState> => {
+    if (!(await deleteAutomation(db, { workspaceId: ctx.workspaceId, automationId })))
+      throw new AppError("not_found", "This automation no longer exists.");
+    ctx.audit.target("form", formId).change({ automation_id: automationId }, null);
+    return {};
+  },
+  { ...admins, audit: "form.automation_removed", args: ["formId"], after: refreshForm },
+);

@@ -3,6 +3,8 @@ import { ADMIN_ROLES, requireMember } from "@/lib/auth/context";
 import { formatDateTime } from "@/lib/time/format";
 import { withService } from "@/lib/db/doors";
 import { listWorkspaceJobs, type JobState } from "@/lib/jobs/list-workspace-jobs";
+import { ACTIONS_COLUMN, DataTable } from "@/components/ui/data-table";
+import { asFormAction } from "@/lib/http/form-state";
 import { retryJobAction } from "./actions";
 
 export const metadata: Metadata = { title: "Jobs" };
@@ -12,6 +14,7 @@ const QUEUE_LABELS: Record<string, string> = {
   "ticketing-sync": "Eventbrite import",
   "payments-backfill": "Payments backfill",
   broadcast: "Broadcast",
+  "contact-import": "Contact import",
 };
 
 const STATE_LABELS: Record<JobState, string> = {
@@ -39,52 +42,38 @@ export default async function JobsPage() {
     <>
       <h1>Jobs</h1>
       <p className="hint">Background work of this workspace that is queued, running, failed or dead.</p>
-      {jobs.length === 0 ? (
-        <div className="card empty">No jobs waiting, running or failed.</div>
-      ) : (
-        <table className="data">
-          <thead>
-            <tr>
-              <th scope="col">Job</th>
-              <th scope="col">State</th>
-              <th scope="col">Attempts</th>
-              <th scope="col">Created</th>
-              <th scope="col">Error</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {jobs.map((job) => (
-              <tr key={job.id} data-testid="job-row" data-state={job.state}>
-                <td>{QUEUE_LABELS[job.queue] ?? job.queue}</td>
-                <td>
-                  {STATE_LABELS[job.state]}
-                  {job.state === "failed" && (
-                    <span className="hint"> (next attempt {formatDateTime(job.runAfter, ctx.timeZone)})</span>
-                  )}
-                </td>
-                <td>
-                  {job.attempts} of {job.maxAttempts}
-                </td>
-                <td>{formatDateTime(job.createdAt, ctx.timeZone)}</td>
-                <td style={{ whiteSpace: "pre-wrap" }}>{job.error ?? ""}</td>
-                <td>
-                  {job.state === "dead" && (
-                    <form action={retryJobAction}>
-                      <input type="hidden" name="jobId" value={job.id} />
-                      <button type="submit" className="secondary">
-                        Retry
-                      </button>
-                    </form>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <DataTable
+        rows={jobs}
+        columns={["Job", "State", "Attempts", "Created", "Error", ACTIONS_COLUMN]}
+        empty="No jobs waiting, running or failed."
+      >
+        {(job) => (
+          <tr key={job.id} data-testid="job-row" data-state={job.state}>
+            <td>{QUEUE_LABELS[job.queue] ?? job.queue}</td>
+            <td>
+              {STATE_LABELS[job.state]}
+              {job.state === "failed" && (
+                <span className="hint"> (next attempt {formatDateTime(job.runAfter, ctx.timeZone)})</span>
+              )}
+            </td>
+            <td>
+              {job.attempts} of {job.maxAttempts}
+            </td>
+            <td>{formatDateTime(job.createdAt, ctx.timeZone)}</td>
+            <td style={{ whiteSpace: "pre-wrap" }}>{job.error ?? ""}</td>
+            <td>
+              {job.state === "dead" && (
+                <form action={asFormAction(retryJobAction)}>
+                  <input type="hidden" name="jobId" value={job.id} />
+                  <button type="submit" className="secondary">
+                    Retry
+                  </button>
+                </form>
+              )}
+            </td>
+          </tr>
+        )}
+      </DataTable>
     </>
   );
 }

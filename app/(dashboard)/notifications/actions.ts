@@ -1,24 +1,28 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { withMember } from "@/lib/auth/context";
+import { z } from "zod";
+import { memberAction } from "@/lib/adapters/member-action";
+import { uuidField } from "@/lib/ids/uuid";
 import { markNotificationsRead } from "@/lib/notifications/mark-notifications-read";
-import { uuidSchema } from "@/lib/ids/uuid";
 
-const idSchema = uuidSchema;
+const refresh = () => revalidatePath("/", "layout");
 
-export async function markNotificationReadAction(form: FormData): Promise<void> {
-  const id = idSchema.safeParse(form.get("id"));
-  if (!id.success) return;
-  await withMember((db, ctx) =>
-    markNotificationsRead(db, { workspaceId: ctx.workspace.workspaceId, userId: ctx.userId, ids: [id.data] }),
-  );
-  revalidatePath("/", "layout");
-}
+// audit: false below: read marks are the member's own view of their inbox (per-user state, like
+// a read receipt), not a change to the workspace's data or to anyone's access.
 
-export async function markAllNotificationsReadAction(): Promise<void> {
-  await withMember((db, ctx) =>
-    markNotificationsRead(db, { workspaceId: ctx.workspace.workspaceId, userId: ctx.userId }),
-  );
-  revalidatePath("/", "layout");
-}
+export const markNotificationReadAction = memberAction(
+  z.object({ id: uuidField("Not found.") }),
+  async (db, input, ctx): Promise<void> => {
+    await markNotificationsRead(db, { workspaceId: ctx.workspaceId, userId: ctx.userId, ids: [input.id] });
+  },
+  { audit: false, refusal: () => undefined, after: refresh },
+);
+
+export const markAllNotificationsReadAction = memberAction(
+  z.object({}),
+  async (db, _input, ctx): Promise<void> => {
+    await markNotificationsRead(db, { workspaceId: ctx.workspaceId, userId: ctx.userId });
+  },
+  { audit: false, refusal: () => undefined, after: refresh },
+);

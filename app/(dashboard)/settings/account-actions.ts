@@ -2,53 +2,80 @@
 
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
-import { getClaims, endSession, startLocalSession } from "@/lib/auth/session";
-import { changePassword, signOutEverywhere } from "@/lib/auth/change-password";
+import { z } from "zod";
+import { memberAction } from "@/lib/adapters/member-action";
+import {
+  accountSession,
+  changePassword,
+  CURRENT_PASSWORD_WRONG,
+  signOutEverywhere,
+} from "@/lib/auth/change-password";
 import { limitAttempt } from "@/lib/auth/flows/limit-attempt";
 import { TOO_MANY_ATTEMPTS } from "@/lib/auth/rate-limits";
 import { changePasswordSchema } from "@/lib/auth/schemas";
+import { endSession, startLocalSession } from "@/lib/auth/session";
 import { supabaseConfigured } from "@/lib/auth/supabase-provider";
 import { signOutEverywhereSupabase, updatePasswordSupabase } from "@/lib/auth/supabase-actions";
 import { withService } from "@/lib/db/doors";
+import { AppError, unwrap } from "@/lib/errors/app-error";
 import { clientIp } from "@/lib/http/client-ip";
-import { errorState, fieldErrors, type FormState } from "@/lib/http/form-state";
+import type { FormState } from "@/lib/http/form-state";
+
+const CHANGED = "Your password was changed.";
 
 /**
- * Issue 13: a signed-in user changes their password with the current one (counted as a
- * sign-in attempt: it is one). Every other session ends; this one carries on.
+ * Issue 13: a signed-in user changes their password with the current one. Before the
+ * transaction: the attempt is counted (a sign-in attempt, in a transaction of its own that a
+ * refusal does not roll back) and, with Supabase, its Auth API checks and changes the
+ * password. Then, locally, the change itself (the service door: auth.users is the service's)
+ * and, either way, the audit row. Every other session ends; this one carries on.
  */
-export async function changePasswordAction(_prev: FormState, form: FormData): Promise<FormState> {
-  const claims = await getClaims();
-  if (!claims) redirect("/sign-in");
-  const parsed = changePasswordSchema.safeParse(Object.fromEntries(form));
-  if (!parsed.success) return { errors: fieldErrors(parsed.error) };
-  if (!(await limitAttempt("signIn", { ip: clientIp(await headers()), account: claims.email ?? claims.sub })))
-    return { message: TOO_MANY_ATTEMPTS };
-  if (supabaseConfigured()) {
-    const ok = await updatePasswordSupabase(parsed.data.newPassword, {
-      email: claims.email ?? "",
-      password: parsed.data.currentPassword,
-    });
-    return ok
-      ? { success: "Your password was changed." }
-      : { errors: { currentPassword: "Your current password is not correct." } };
-  }
-  const result = await withService((db) => changePassword(db, { userId: claims.sub, ...parsed.data }));
-  if ("error" in result) return errorState(result, { fields: ["currentPassword"] });
-  await startLocalSession({
-    id: claims.sub,
-    email: result.data.email,
-    sessionVersion: result.data.sessionVersion,
-  });
-  return { success: "Your password was changed. Every other session was signed out." };
-}
+export const changePasswordAction = memberAction(
+  changePasswordSchema,
+  async (db, input, ctx): Promise<FormState> => {
+    ctx.audit.target("user", ctx.userId).change(null, { sessionsEnded: !supabaseConfigured() });
+    if (supabaseConfigured()) return { success: CHANGED };
+    unwrap(await changePassword(db, { userId: ctx.userId, ...input }), "currentPassword");
+    return { success: `${CHANGED} Every other session was signed out.` };
+  },
+  {
+    audit: "account.password_changed",
+    door: "service",
+    before: async (input, ctx) => {
+      const ip = clientIp(await headers());
+      if (!(await limitAttempt("signIn", { ip, account: ctx.claims.email ?? ctx.userId })))
+        throw new AppError("rate_limited", TOO_MANY_ATTEMPTS);
+      if (!supabaseConfigured()) return;
+      const ok = await updatePasswordSupabase(input.newPassword, {
+        email: ctx.claims.email ?? "",
+        password: input.currentPassword,
+      });
+      if (!ok) throw new AppError("invalid", CURRENT_PASSWORD_WRONG, { field: "currentPassword" });
+    },
+    after: async (_result, _input, ctx) => {
+      if (supabaseConfigured()) return;
+      // this browser's session, at the account's new version (the others no longer count)
+      const session = await withService((db) => accountSession(db, { userId: ctx.userId }));
+      if (session) await startLocalSession({ id: ctx.userId, ...session });
+    },
+  },
+);
 
-/** Every session of the account ends, this one too. */
-export async function signOutEverywhereAction(): Promise<void> {
-  const claims = await getClaims();
-  if (!claims) redirect("/sign-in");
-  if (supabaseConfigured()) await signOutEverywhereSupabase();
-  else await withService((db) => signOutEverywhere(db, { userId: claims.sub }));
-  await endSession();
-  redirect("/sign-in");
-}
+/** Every session of the account ends, this one too (Supabase's, after the commit). */
+export const signOutEverywhereAction = memberAction(
+  z.object({}),
+  async (db, _input, ctx) => {
+    ctx.audit.target("user", ctx.userId);
+    if (!supabaseConfigured()) await signOutEverywhere(db, { userId: ctx.userId });
+    return {};
+  },
+  {
+    audit: "account.signed_out_everywhere",
+    door: "service",
+    after: async () => {
+      if (supabaseConfigured()) await signOutEverywhereSupabase();
+      await endSession();
+      redirect("/sign-in");
+    },
+  },
+);

@@ -1,29 +1,36 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { withMember } from "@/lib/auth/context";
-import { errorState, type FormState } from "@/lib/http/form-state";
+import { z } from "zod";
+import { memberAction } from "@/lib/adapters/member-action";
+import { unwrap } from "@/lib/errors/app-error";
+import type { FormState } from "@/lib/http/form-state";
 import { updateProfile } from "@/lib/profiles/update-profile";
 import { renameWorkspace } from "@/lib/workspaces/rename-workspace";
 
-export async function renameWorkspaceAction(_prev: FormState, form: FormData): Promise<FormState> {
-  const name = String(form.get("name") ?? "");
-  const result = await withMember((db, ctx) =>
-    renameWorkspace(db, { workspaceId: ctx.workspace.workspaceId, name }),
-  );
-  if ("error" in result) return errorState(result, { values: { name }, fields: ["name"] });
-  revalidatePath("/", "layout");
-  return { success: "Workspace name saved." };
-}
+const text = z.string().default("");
+const refreshLayout = () => revalidatePath("/", "layout");
 
-export async function updateProfileAction(_prev: FormState, form: FormData): Promise<FormState> {
-  const values = {
-    firstName: String(form.get("firstName") ?? ""),
-    lastName: String(form.get("lastName") ?? ""),
-    timezone: String(form.get("timezone") ?? ""),
-  };
-  const result = await withMember((db) => updateProfile(db, values));
-  if ("error" in result) return errorState(result, { values, fields: Object.keys(values) });
-  revalidatePath("/", "layout");
-  return { success: "Profile saved." };
-}
+/** Owners and admins rename the workspace (renameWorkspace refuses the others, in its words). */
+export const renameWorkspaceAction = memberAction(
+  z.object({ name: text }),
+  async (db, { name }, ctx): Promise<FormState> => {
+    const renamed = unwrap(await renameWorkspace(db, { workspaceId: ctx.workspaceId, name }));
+    ctx.audit
+      .target("workspace", ctx.workspaceId)
+      .change({ name: ctx.workspace.workspaceName }, { name: renamed.name });
+    return { success: "Workspace name saved." };
+  },
+  { audit: "workspace.updated", after: refreshLayout },
+);
+
+/** The member's own name and time zone (their names are redacted from the audit row). */
+export const updateProfileAction = memberAction(
+  z.object({ firstName: text, lastName: text, timezone: text }),
+  async (db, input, ctx): Promise<FormState> => {
+    const profile = unwrap(await updateProfile(db, input));
+    ctx.audit.target("user", ctx.userId).change(null, { timezone: profile.timezone });
+    return { success: "Profile saved." };
+  },
+  { audit: "account.profile_updated", after: refreshLayout },
+);

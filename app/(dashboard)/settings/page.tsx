@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { ProfileForm, WorkspaceNameForm } from "@/components/settings-forms";
+import { renameWorkspaceAction, updateProfileAction } from "./actions";
 import { requireMember } from "@/lib/auth/context";
 import { withUser } from "@/lib/db/doors";
 import { timeZones } from "@/lib/time/zones";
@@ -21,7 +22,7 @@ export default async function SettingsPage() {
         <section className="card" aria-labelledby="workspace-heading">
           <h2 id="workspace-heading">Workspace</h2>
           {isAdmin(role) ? (
-            <WorkspaceNameForm name={workspaceName} />
+            <WorkspaceNameForm action={renameWorkspaceAction} name={workspaceName} />
           ) : (
             <p>
               <strong>{workspaceName}</strong>
@@ -34,7 +35,7 @@ export default async function SettingsPage() {
         <section className="card" aria-labelledby="profile-heading">
           <h2 id="profile-heading">Your profile</h2>
           {profile ? (
-            <ProfileForm profile={profile} timeZones={timeZones()} />
+            <ProfileForm action={updateProfileAction} profile={profile} timeZones={timeZones()} />
           ) : (
             <p className="alert error">Your profile could not be found. Sign out and in again.</p>
           )}
@@ -51,7 +52,7 @@ export default async function SettingsPage() {
         <section className="card" aria-labelledby="more-heading">
           <h2 id="more-heading">More settings</h2>
           <ul>
-            {SETTINGS_SECTIONS.map((section) => (
+            {SETTINGS_SECTIONS.filter((section) => !section.ownersOnly || role === "owner").map((section) => (
               <li key={section.title}>
                 {section.href ? (
                   <Link href={section.href}>{section.title}</Link>

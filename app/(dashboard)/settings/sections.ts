@@ -3,6 +3,8 @@ export interface SettingsSection {
   title: string;
   description: string;
   href?: string;
+  /** listed for owners only */
+  ownersOnly?: boolean;
 }
 
 export const SETTINGS_SECTIONS: SettingsSection[] = [
@@ -40,5 +42,11 @@ export const SETTINGS_SECTIONS: SettingsSection[] = [
     title: "API keys",
     description: "Keys for the public events API, shown once, revocable.",
     href: "/settings/api-keys",
+  },
+  {
+    title: "Audit log",
+    description: "Who changed what and when, from which address; filter and export as CSV. Owners only.",
+    href: "/settings/audit",
+    ownersOnly: true,
   },
 ];

@@ -2,23 +2,22 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { withMember } from "@/lib/auth/context";
+import { memberAction } from "@/lib/adapters/member-action";
+import { refuseIf } from "@/lib/errors/app-error";
 import type { FormState } from "@/lib/http/form-state";
-import { completeTask } from "@/lib/tasks/complete-task";
 import { uuidField } from "@/lib/ids/uuid";
+import { completeTask } from "@/lib/tasks/complete-task";
 
-const completeTaskForm = z.object({
-  taskId: uuidField("Choose a task."),
-  note: z.string().trim().max(2000, "Keep the note under 2,000 characters.").optional(),
-});
-
-export async function completeTaskAction(_prev: FormState, form: FormData): Promise<FormState> {
-  const parsed = completeTaskForm.safeParse(Object.fromEntries(form));
-  if (!parsed.success) return { message: parsed.error.issues[0].message };
-  const result = await withMember((db, ctx) =>
-    completeTask(db, { workspaceId: ctx.workspace.workspaceId, userId: ctx.userId, ...parsed.data }),
-  );
-  if (!result.success) return { message: result.error };
-  revalidatePath("/tasks");
-  return { success: "Task completed." };
-}
+/** Spec 3.6: complete a task (its id a hidden field of the form), with an optional closing note. */
+export const completeTaskAction = memberAction(
+  z.object({
+    taskId: uuidField("Choose a task."),
+    note: z.string().trim().max(2000, "Keep the note under 2,000 characters.").optional(),
+  }),
+  async (db, input, ctx): Promise<FormState> => {
+    refuseIf(await completeTask(db, { workspaceId: ctx.workspaceId, userId: ctx.userId, ...input }));
+    ctx.audit.target("task", input.taskId).change({ status: "open" }, { status: "completed" });
+    return { success: "Task completed." };
+  },
+  { audit: "task.updated", args: ["taskId"], after: () => revalidatePath("/tasks") },
+);

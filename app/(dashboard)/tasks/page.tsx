@@ -5,6 +5,7 @@ import { withUser } from "@/lib/db/doors";
 import { formatDateOnly, formatDateTime, todayIn } from "@/lib/time/format";
 import { listTasks, type TaskItem } from "@/lib/tasks/list-tasks";
 import { CompleteTaskForm } from "@/components/tasks/complete-task-form";
+import { completeTaskAction } from "./actions";
 
 export const metadata: Metadata = { title: "Tasks" };
 
@@ -40,7 +41,7 @@ export default async function TasksPage() {
                 {task.assignee && ` · Assigned to ${task.assignee}`}
               </p>
               {task.description && <div style={{ whiteSpace: "pre-wrap" }}>{task.description}</div>}
-              <CompleteTaskForm taskId={task.id} title={task.title} />
+              <CompleteTaskForm action={completeTaskAction} taskId={task.id} title={task.title} />
             </li>
           ))}
         </ul>

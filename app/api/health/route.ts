@@ -1,4 +1,4 @@
+import { publicRoute } from "@/lib/adapters/public-route";
+
 // The no-database route the benchmarks compare every endpoint against.
-export function GET() {
-  return Response.json({ ok: true });
-}
+export const GET = publicRoute({ name: "health" }, async () => Response.json({ ok: true }));

@@ -1,9 +1,10 @@
+import { publicRoute } from "@/lib/adapters/public-route";
 import { openApiDocument } from "@/lib/openapi/document";
 
 let cached: string | undefined;
 
 /** GET /api/openapi.json (DESIGN 7): the OpenAPI 3.1 document of every route under app/api. */
-export function GET() {
+export const GET = publicRoute({ name: "openapi document" }, async () => {
   cached ??= JSON.stringify(openApiDocument());
   return new Response(cached, {
     headers: {
@@ -12,4 +13,4 @@ export function GET() {
       "Cache-Control": "public, max-age=300",
     },
   });
-}
+});

@@ -2,7 +2,9 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { signOutAction } from "@/app/(auth)/actions";
 import { AcceptInvitationForm } from "@/components/accept-invitation-form";
+import { SignOutForm } from "@/components/sign-out-form";
 import { getClaims } from "@/lib/auth/session";
+import { acceptInvitationAction } from "./actions";
 import { withService } from "@/lib/db/doors";
 import { findInvitation, INVITATION_INVALID } from "@/lib/workspaces/accept-invitation";
 
@@ -46,18 +48,18 @@ export default async function AcceptInvitationPage({
               This invitation is for {invitation.email}, and you are signed in as {claims.email}. Sign out and
               sign in with the invited address.
             </p>
-            <form action={signOutAction}>
-              <button type="submit" className="secondary">
-                Sign out
-              </button>
-            </form>
+            <SignOutForm action={signOutAction} />
           </>
         ) : (
           <>
             <p>
               You are invited to join <strong>{invitation.workspaceName}</strong> as {invitation.role}.
             </p>
-            <AcceptInvitationForm token={token} workspaceName={invitation.workspaceName} />
+            <AcceptInvitationForm
+              token={token}
+              workspaceName={invitation.workspaceName}
+              acceptAction={acceptInvitationAction}
+            />
           </>
         )}
       </div>

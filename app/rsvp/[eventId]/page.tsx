@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { withService } from "@/lib/db/doors";
+import { eventPageInput, type EventPageProps } from "@/lib/events/event-page-props";
 import { loadRsvpEvent, REFUSAL_MESSAGES } from "@/lib/events/rsvp/rsvp-availability";
 import { googleCalendarUrl } from "@/lib/events/calendar/event-calendar";
 import { seatsLeft } from "@/lib/events/rsvp/seats";
@@ -25,15 +26,8 @@ const ERRORS: Record<string, string> = {
  * links to its Eventbrite page). The form is plain HTML posting to /api/rsvp/{event_id},
  * which redirects back here with the outcome, so it works without JavaScript.
  */
-export default async function RsvpPage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ eventId: string }>;
-  searchParams: Promise<Record<string, string | undefined>>;
-}) {
-  const { eventId } = await params;
-  const q = await searchParams;
+export default async function RsvpPage(props: EventPageProps) {
+  const { eventId, query: q } = await eventPageInput(props);
   const [availability, left] = await withService(async (db) => {
     const found = await loadRsvpEvent(db, eventId);
     return [found, found.ok ? await seatsLeft(db, found.event) : null] as const;

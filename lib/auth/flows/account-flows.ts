@@ -1,3 +1,4 @@
+import { recordFlowAudit } from "@/lib/audit/record-audit";
 import { withService } from "@/lib/db/doors";
 import { confirmSignUp } from "../confirm-sign-up";
 import { linkDigest } from "../account-links";
@@ -54,8 +55,22 @@ export async function confirmSignUpFlow(input: { token: string; password: string
   return withService((db) => confirmSignUp(db, input));
 }
 
-export async function acceptInvitationFlow(input: { token: string; userId: string }, ip: string | null) {
+/** The membership and its audit row (member.joined, in the workspace joined) in one transaction. */
+export async function acceptInvitationFlow(
+  input: { token: string; userId: string; email?: string | null },
+  ip: string | null,
+) {
   if (!(await limitAttempt("acceptInvitation", { ip, account: input.userId })))
     return { error: TOO_MANY_ATTEMPTS };
-  return withService((db) => acceptInvitation(db, input));
+  return withService(async (db) => {
+    const result = await acceptInvitation(db, input);
+    if ("data" in result)
+      await recordFlowAudit(db, { sub: input.userId, email: input.email }, "member.joined", {
+        workspaceId: result.data.workspaceId,
+        target: ["member", input.userId],
+        after: { role: result.data.role },
+        ip,
+      });
+    return result;
+  });
 }

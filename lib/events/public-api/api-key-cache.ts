@@ -1,3 +1,5 @@
+import { ttlCache } from "@/lib/cache/ttl-cache";
+
 /**
  * A short in-process cache of public API key checks, keyed by the key's digest (never the raw
  * key). Without it every request pays a four-statement transaction before the cached list is
@@ -9,31 +11,15 @@
 export type KeyCheck = { workspaceId: string } | "revoked" | null;
 
 export const API_KEY_TTL_MS = 10_000;
-const MAX_ENTRIES = 10_000;
 
-// One map per process, on globalThis: Next.js bundles route handlers and server actions
-// separately, and a module-level map would be one per bundle, so a revocation made by a server
-// action would not reach the route's copy.
-const globalForKeys = globalThis as unknown as {
-  __crmApiKeyChecks?: Map<string, { check: Promise<KeyCheck>; expires: number }>;
-};
-const entries = (globalForKeys.__crmApiKeyChecks ??= new Map());
+const checks = ttlCache<KeyCheck>("api-key-checks", { ttlMs: API_KEY_TTL_MS, maxEntries: 10_000 });
 
 /** The check for a key digest; concurrent misses share one load. */
 export function cachedApiKey(keyHash: string, load: () => Promise<KeyCheck>): Promise<KeyCheck> {
-  const now = Date.now();
-  const hit = entries.get(keyHash);
-  if (hit && hit.expires > now) return hit.check;
-  if (hit) entries.delete(keyHash);
-  else if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value!);
-  const check = load();
-  entries.set(keyHash, { check, expires: now + API_KEY_TTL_MS });
-  check.catch(() => entries.delete(keyHash));
-  return check;
+  return checks.get(keyHash, load);
 }
 
 /** After a revocation in this process, and for tests. */
 export function forgetApiKey(keyHash?: string): void {
-  if (keyHash) entries.delete(keyHash);
-  else entries.clear();
+  checks.forget(keyHash);
 }

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { ttlCache } from "@/lib/cache/ttl-cache";
 
 /**
  * A short in-process cache of each workspace's serialised public events list. The API
@@ -8,15 +9,12 @@ import { createHash } from "node:crypto";
  * bytes), so a client or CDN that sends If-None-Match gets a 304 without the body.
  */
 
-const TTL_MS = 5_000;
-const MAX_ENTRIES = 1_000;
-
 export interface PublicEventsBody {
   bytes: Uint8Array<ArrayBuffer>;
   etag: string;
 }
 
-const entries = new Map<string, { body: Promise<PublicEventsBody>; expires: number }>();
+const lists = ttlCache<PublicEventsBody>("public-events", { ttlMs: 5_000, maxEntries: 1_000 });
 const encoder = new TextEncoder();
 
 function encode(data: unknown): PublicEventsBody {
@@ -29,18 +27,10 @@ export function cachedPublicEvents(
   workspaceId: string,
   load: () => Promise<unknown>,
 ): Promise<PublicEventsBody> {
-  const now = Date.now();
-  const hit = entries.get(workspaceId);
-  if (hit && hit.expires > now) return hit.body;
-  if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value!);
-  const body = load().then(encode);
-  entries.set(workspaceId, { body, expires: now + TTL_MS });
-  body.catch(() => entries.delete(workspaceId));
-  return body;
+  return lists.get(workspaceId, () => load().then(encode));
 }
 
 /** For tests, and after a change that must show at once. */
 export function forgetPublicEvents(workspaceId?: string): void {
-  if (workspaceId) entries.delete(workspaceId);
-  else entries.clear();
+  lists.forget(workspaceId);
 }

@@ -14,7 +14,7 @@ export type SubmitRsvpResult =
         contactId: string;
         registrationId: string;
         alreadyRegistered: boolean;
-        email: "sent" | "outbox" | "skipped" | "failed" | "not_sent";
+        email: "queued" | "outbox" | "skipped" | "not_sent";
       };
     }
   | { error: RsvpRefusal; eventbriteUrl?: string | null };

@@ -1,30 +1,38 @@
 import type { Db } from "@/lib/db/doors";
-import { deleteWebhook } from "../eventbrite/client";
 import { isWorkspaceAdmin } from "./complete-ticketing-connection";
 
+export const NOT_ADMIN = "Only owners and admins can manage the Eventbrite connection.";
+
 /**
- * Disconnect: the organisation webhook is removed at Eventbrite, then the connection row.
- * Imported events and registrations stay (they are the workspace's history). Runs through the
- * service door (the token is service-only, attack 7); the user must be an owner or admin.
+ * Disconnect, the read half: the member must be an owner or admin (the service door bypasses
+ * RLS; the token is service-only, attack 7). Returns the connection's webhook to remove at
+ * Eventbrite, outside any transaction, before removeTicketingConnection.
  */
-export async function disconnectTicketing(
+export async function connectionToDisconnect(
   db: Db,
   input: { workspaceId: string; userId: string },
-): Promise<{ data: { disconnected: boolean } } | { error: string }> {
-  if (!(await isWorkspaceAdmin(db, input.workspaceId, input.userId)))
-    return { error: "Only owners and admins can manage the Eventbrite connection." };
+): Promise<{ data: { accessToken: string; webhookId: string | null } | null } | { error: string }> {
+  if (!(await isWorkspaceAdmin(db, input.workspaceId, input.userId))) return { error: NOT_ADMIN };
   const [connection] = await db`
-    select access_token, webhook_id from public.ticketing_connections
-    where workspace_id = ${input.workspaceId} for update`;
-  if (!connection) return { data: { disconnected: false } };
-  if (connection.webhook_id) {
-    try {
-      await deleteWebhook(connection.access_token, connection.webhook_id);
-    } catch (error) {
-      console.error("could not remove the Eventbrite webhook", error);
-      return { error: "Eventbrite could not be reached to remove the webhook. Try again in a moment." };
-    }
-  }
-  await db`delete from public.ticketing_connections where workspace_id = ${input.workspaceId}`;
-  return { data: { disconnected: true } };
+    select access_token, webhook_id from public.ticketing_connections where workspace_id = ${input.workspaceId}`;
+  return {
+    data: connection ? { accessToken: connection.access_token, webhookId: connection.webhook_id } : null,
+  };
+}
+
+/**
+ * Disconnect, the write half: the connection row goes, only while it still has the webhook that
+ * was removed (a reconnect meanwhile keeps its new connection) and the member is still an owner
+ * or admin. Imported events and registrations stay (they are the workspace's history).
+ */
+export async function removeTicketingConnection(
+  db: Db,
+  input: { workspaceId: string; userId: string; webhookId: string | null },
+): Promise<{ data: { disconnected: boolean } } | { error: string }> {
+  if (!(await isWorkspaceAdmin(db, input.workspaceId, input.userId))) return { error: NOT_ADMIN };
+  const deleted = await db`
+    delete from public.ticketing_connections
+    where workspace_id = ${input.workspaceId} and webhook_id is not distinct from ${input.webhookId}
+    returning id`;
+  return { data: { disconnected: deleted.length > 0 } };
 }

@@ -1,4 +1,5 @@
 import type Stripe from "stripe";
+import { recordFlowAudit } from "@/lib/audit/record-audit";
 import { verifyValue } from "@/lib/auth/tokens";
 import { withUser, type Claims } from "@/lib/db/doors";
 import { savePayprocConnection } from "../save-payproc-connection";
@@ -13,10 +14,11 @@ export type StripeConnectError = "state" | "exchange" | "not_saved";
  * exchanged with stripe.oauth.token, and the connection's payproc_account_id and livemode are
  * Stripe's answer (stripe_user_id, livemode), never anything the member typed. The row is
  * written as the member, so RLS keeps it to owners and admins. An account already connected
- * to another workspace is refused with the same outcome as any other failure to save.
+ * to another workspace is refused with the same outcome as any other failure to save. The
+ * audit row (connection.payments_connected) is written with the row, as the member.
  */
 export async function completeStripeConnection(
-  input: { claims: Claims; workspaceId: string; code: string; state: string },
+  input: { claims: Claims; workspaceId: string; code: string; state: string; ip?: string | null },
   deps: { stripe?: Stripe } = {},
 ): Promise<{ data: { accountId: string; livemode: boolean } } | { error: StripeConnectError }> {
   const state = await verifyValue<{ workspaceId: string; userId: string }>(
@@ -39,9 +41,21 @@ export async function completeStripeConnection(
   if (!accountId || !/^acct_[A-Za-z0-9]+$/.test(accountId)) return { error: "exchange" };
   const livemode = answer.livemode === true;
 
-  const saved = await withUser(input.claims, (db) =>
-    savePayprocConnection(db, { workspaceId: input.workspaceId, payprocAccountId: accountId, livemode }),
-  ).catch(() => ({ error: "not saved" }));
+  const saved = await withUser(input.claims, async (db) => {
+    const result = await savePayprocConnection(db, {
+      workspaceId: input.workspaceId,
+      payprocAccountId: accountId,
+      livemode,
+    });
+    if ("data" in result)
+      await recordFlowAudit(db, input.claims, "connection.payments_connected", {
+        workspaceId: input.workspaceId,
+        target: ["payproc_connection", input.workspaceId],
+        after: { payprocAccountId: accountId, livemode },
+        ip: input.ip ?? null,
+      });
+    return result;
+  }).catch(() => ({ error: "not saved" }));
   if ("error" in saved) return { error: "not_saved" };
   return { data: { accountId, livemode } };
 }

@@ -1,3 +1,4 @@
+import type { FormState } from "@/lib/http/form-state";
 import { z } from "zod";
 import { checkWebhookUrl } from "./destination";
 import { webhookEventTypeSchema } from "./event-types";
@@ -21,3 +22,10 @@ export const webhookEndpointSchema = z.object({
   enabled: z.boolean(),
 });
 export type WebhookEndpointInput = z.output<typeof webhookEndpointSchema>;
+
+/** The endpoint forms' answer. */
+export interface EndpointFormState extends FormState {
+  /** the signing secret, in the answer that created or rotated it only */
+  secret?: string;
+  endpointId?: string;
+}

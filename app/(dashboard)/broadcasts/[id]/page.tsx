@@ -4,9 +4,10 @@ import { notFound } from "next/navigation";
 import { BroadcastSender } from "@/components/email/broadcast-sender";
 import { requireMember } from "@/lib/auth/context";
 import { withUser } from "@/lib/db/doors";
-import { audienceOptions } from "@/lib/email/broadcast-audience";
+import { audienceTags } from "@/lib/email/broadcast-audience";
 import { getBroadcast, previewBroadcast } from "@/lib/email/broadcasts";
 import { broadcastProgress } from "@/lib/email/send-broadcast";
+import { broadcastProgressAction, controlBroadcastAction } from "../actions";
 
 export const metadata: Metadata = { title: "Broadcast" };
 
@@ -17,11 +18,16 @@ export default async function BroadcastPage({ params }: { params: Promise<{ id: 
   const data = await withUser(ctx.claims, async (db) => {
     const broadcast = await getBroadcast(db, { workspaceId, broadcastId: id });
     if (!broadcast) return null;
+    const progress = (await broadcastProgress(db, { workspaceId, broadcastId: id }))!;
     return {
       broadcast,
-      preview: await previewBroadcast(db, { workspaceId, audience: broadcast.audience }),
-      progress: (await broadcastProgress(db, { workspaceId, broadcastId: id }))!,
-      options: await audienceOptions(db, workspaceId),
+      progress,
+      // who can receive it is only shown while it can still be sent: a finished broadcast's
+      // page does not count its audience again
+      preview: progress.done
+        ? null
+        : await previewBroadcast(db, { workspaceId, audience: broadcast.audience }),
+      options: { tags: await audienceTags(db, workspaceId) },
     };
   });
   if (!data) notFound();
@@ -43,7 +49,7 @@ export default async function BroadcastPage({ params }: { params: Promise<{ id: 
           {a.excludeTagIds.length ? `, leaving out ${a.excludeTagIds.map(tagName).join(", ")}` : ""}
           {a.source ? `, source ${a.source}` : ""}.
         </p>
-        {!progress.done && (
+        {preview && (
           <>
             <p data-testid="broadcast-eligible">
               <strong>{preview.eligible}</strong> of {preview.total} can receive it now.
@@ -69,7 +75,13 @@ export default async function BroadcastPage({ params }: { params: Promise<{ id: 
             )}
           </>
         )}
-        <BroadcastSender broadcastId={broadcast.id} eligible={preview.eligible} initial={progress} />
+        <BroadcastSender
+          broadcastId={broadcast.id}
+          eligible={preview?.eligible ?? 0}
+          initial={progress}
+          progressAction={broadcastProgressAction}
+          controlAction={controlBroadcastAction}
+        />
       </section>
       <section className="card stack" aria-labelledby="message-heading">
         <h2 id="message-heading">Message</h2>

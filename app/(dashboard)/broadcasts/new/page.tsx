@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { BroadcastForm } from "@/components/email/broadcast-form";
+import { createBroadcastAction } from "../actions";
 import { requireMember } from "@/lib/auth/context";
 import { withUser } from "@/lib/db/doors";
 import { audienceOptions } from "@/lib/email/broadcast-audience";
@@ -13,7 +14,7 @@ export default async function NewBroadcastPage() {
     <div className="stack">
       <h1>New broadcast</h1>
       <div className="card">
-        <BroadcastForm tags={options.tags} sources={options.sources} />
+        <BroadcastForm tags={options.tags} sources={options.sources} create={createBroadcastAction} />
       </div>
     </div>
   );

@@ -1,51 +1,62 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { withMember } from "@/lib/auth/context";
-import { isUuid } from "@/lib/ids/uuid";
+import { z } from "zod";
+import { memberAction } from "@/lib/adapters/member-action";
 import { CONTACT_NOT_FOUND } from "@/lib/contacts/types";
+import { AppError, refuseIf, unwrap } from "@/lib/errors/app-error";
 import type { FormState } from "@/lib/http/form-state";
-import { addNote } from "@/lib/notes/add-note";
+import { uuidField } from "@/lib/ids/uuid";
+import { addContactNote } from "@/lib/notes/add-contact-note";
 import { attachTagByName } from "@/lib/tags/attach-tag-by-name";
 import { detachTag } from "@/lib/tags/detach-tag";
+import { TAG_NOT_FOUND } from "@/lib/tags/tag-schemas";
 
 // The contact page's own actions: notes and tags. The workspace is the member's current one.
 
-export async function addNoteAction(contactId: string, _prev: FormState, form: FormData): Promise<FormState> {
-  const text = String(form.get("text") ?? "");
-  if (!isUuid(contactId)) return { message: CONTACT_NOT_FOUND };
-  const result = await withMember(async (db, ctx) => {
-    const [found] = await db`
-      select 1 from public.contacts where id = ${contactId} and workspace_id = ${ctx.workspace.workspaceId}`;
-    if (!found) return { error: CONTACT_NOT_FOUND };
-    return addNote(db, {
-      workspaceId: ctx.workspace.workspaceId,
-      contactId,
-      type: "contact",
-      text,
-      createdBy: ctx.userId,
-    });
-  });
-  if ("error" in result) return { errors: { text: result.error }, values: { text } };
-  revalidatePath(`/contacts/${contactId}`);
-  return { success: "Note added." };
-}
+const contactId = uuidField(CONTACT_NOT_FOUND);
+const refresh = (_result: unknown, input: { contactId: string }) =>
+  revalidatePath(`/contacts/${input.contactId}`);
 
-export async function attachTagAction(
-  contactId: string,
-  _prev: FormState,
-  form: FormData,
-): Promise<FormState> {
-  const name = String(form.get("name") ?? "");
-  const result = await withMember((db, ctx) =>
-    attachTagByName(db, { workspaceId: ctx.workspace.workspaceId, contactId, name }),
-  );
-  if ("error" in result) return { errors: { name: result.error }, values: { name } };
-  revalidatePath(`/contacts/${contactId}`);
-  return { success: result.attached ? `Tagged ${name.trim()}.` : `Already tagged ${name.trim()}.` };
-}
+export const addNoteAction = memberAction(
+  z.object({ contactId, text: z.string().default("") }),
+  async (db, input, ctx): Promise<FormState> => {
+    const note = unwrap(
+      await addContactNote(db, { ...input, workspaceId: ctx.workspaceId, createdBy: ctx.userId }),
+      "text",
+    );
+    ctx.audit.target("contact", input.contactId).change(null, { noteId: note.id });
+    return { success: "Note added." };
+  },
+  { audit: "contact.note_added", args: ["contactId"], after: refresh },
+);
 
-export async function detachTagAction(contactId: string, tagId: string): Promise<void> {
-  await withMember((db, ctx) => detachTag(db, { workspaceId: ctx.workspace.workspaceId, contactId, tagId }));
-  revalidatePath(`/contacts/${contactId}`);
-}
+const TAGGED = "Tagged ";
+
+export const attachTagAction = memberAction(
+  z.object({ contactId, name: z.string().default("") }),
+  async (db, input, ctx): Promise<FormState> => {
+    const result = await attachTagByName(db, { ...input, workspaceId: ctx.workspaceId });
+    refuseIf(result, "name");
+    ctx.audit.target("contact", input.contactId).change(null, { tagId: result.tagId });
+    const name = input.name.trim();
+    return { success: result.attached ? `${TAGGED}${name}.` : `Already tagged ${name}.` };
+  },
+  {
+    // tagging a contact that has the tag changes nothing
+    audit: (_input, result) => (result.success?.startsWith(TAGGED) ? "contact.tagged" : null),
+    args: ["contactId"],
+    after: refresh,
+  },
+);
+
+export const detachTagAction = memberAction(
+  z.object({ contactId, tagId: uuidField(TAG_NOT_FOUND) }),
+  async (db, input, ctx): Promise<void> => {
+    const { detached } = await detachTag(db, { ...input, workspaceId: ctx.workspaceId });
+    // nothing to remove: nothing changed, nothing to audit (the form shows no message either way)
+    if (!detached) throw new AppError("not_found", TAG_NOT_FOUND);
+    ctx.audit.target("contact", input.contactId).change(null, { tagId: input.tagId });
+  },
+  { audit: "contact.untagged", args: ["contactId", "tagId"], refusal: () => undefined, after: refresh },
+);

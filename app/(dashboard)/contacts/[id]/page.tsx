@@ -15,6 +15,7 @@ import { SuppressionsPanel } from "@/components/consent/suppressions-panel";
 import { TransactionsFeed } from "@/components/payments/transactions-feed";
 import { ADMIN_ROLES, requireMember } from "@/lib/auth/context";
 import { getContactConsent } from "@/lib/consent/get-contact-consent";
+import { getContactTransactions } from "@/lib/payments/get-contact-transactions";
 import { getContactById } from "@/lib/contacts/get-contact-by-id";
 import { decodePosition, getContactTimeline } from "@/lib/contacts/get-contact-timeline";
 import { notFoundUnlessUuid } from "@/lib/ids/not-found-unless-uuid";
@@ -23,6 +24,13 @@ import { listTags } from "@/lib/tags/list-tags";
 import { deleteContactAction, updateContactSourceAction } from "../actions";
 import { addNoteAction, attachTagAction, detachTagAction } from "./actions";
 import { eraseContactAction } from "./privacy-actions";
+import {
+  addManualBlockAction,
+  manualSubscribeAction,
+  removeSuppressionAction,
+  unsubscribeAction,
+} from "../../consent/actions";
+import { recordRefundFormAction, revertRefundFormAction } from "../../payments/transaction-actions";
 
 export const metadata: Metadata = { title: "Contact" };
 
@@ -39,12 +47,14 @@ export default async function ContactPage({
   const ctx = await requireMember();
   const workspaceId = ctx.workspace.workspaceId;
   const timeZone = ctx.timeZone;
-  const [details, consent, timeline, tags] = await withUser(ctx.claims, (db) =>
+  // one transaction for everything the page shows (the layout's and the membership's aside)
+  const [details, consent, timeline, tags, transactions] = await withUser(ctx.claims, (db) =>
     Promise.all([
       getContactById(db, { workspaceId, contactId: id }),
       getContactConsent(db, { workspaceId, contactId: id }),
       getContactTimeline(db, { workspaceId, contactId: id, before }),
       listTags(db, { workspaceId }),
+      getContactTransactions(db, { workspaceId, contactId: id }),
     ]),
   );
   if ("error" in details || !consent) notFound();
@@ -86,15 +96,28 @@ export default async function ContactPage({
       </section>
       <div className="stack">
         <SubscriptionControls
-          contactId={c.id}
+          subscribe={manualSubscribeAction.bind(null, c.id)}
+          unsubscribe={unsubscribeAction.bind(null, c.id)}
           status={consent.status}
           subscribed={consent.subscribed}
           hasComplaint={consent.suppressions.some((s) => s.reason === "complaint")}
         />
-        <SuppressionsPanel contactId={c.id} suppressions={consent.suppressions} timeZone={timeZone} />
+        <SuppressionsPanel
+          contactId={c.id}
+          suppressions={consent.suppressions}
+          timeZone={timeZone}
+          remove={removeSuppressionAction.bind(null, c.id)}
+          block={addManualBlockAction.bind(null, c.id)}
+        />
         <ConsentLedgerList contactId={c.id} entries={consent.ledger} timeZone={timeZone} />
       </div>
-      <TransactionsFeed contactId={c.id} workspaceId={workspaceId} />
+      <TransactionsFeed
+        items={transactions}
+        workspaceId={workspaceId}
+        timeZone={timeZone}
+        recordRefund={recordRefundFormAction}
+        revertRefund={revertRefundFormAction}
+      />
       {isAdmin && (
         <PrivacyPanel contactId={c.id} email={c.email} erase={eraseContactAction.bind(null, c.id)} />
       )}

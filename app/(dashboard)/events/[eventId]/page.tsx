@@ -10,6 +10,8 @@ import { sanitizeDescription } from "@/lib/events/sanitize-description";
 import { displayPrice } from "@/lib/events/ticket-pricing";
 import { formatDateTime, formatEventDateTime } from "@/lib/time/format";
 import { ConfirmAction } from "@/components/confirm-action";
+import { DataTable } from "@/components/ui/data-table";
+import { eventPageInput, type EventPageProps } from "@/lib/events/event-page-props";
 import { deleteEventAction } from "../actions";
 import { notFoundUnlessUuid } from "@/lib/ids/not-found-unless-uuid";
 
@@ -17,15 +19,8 @@ export const metadata: Metadata = { title: "Event" };
 
 const money = (amount: string) => `$${Number(amount).toFixed(2)}`;
 
-export default async function EventPage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ eventId: string }>;
-  searchParams: Promise<Record<string, string | undefined>>;
-}) {
-  const { eventId } = await params;
-  const q = await searchParams;
+export default async function EventPage(props: EventPageProps) {
+  const { eventId, query: q } = await eventPageInput(props);
   const ctx = await requireMember();
   notFoundUnlessUuid(eventId);
   const zone = ctx.timeZone;
@@ -173,42 +168,30 @@ export default async function EventPage({
           Export CSV
         </a>
       </form>
-      {shown.length === 0 ? (
-        <div className="card empty">
-          {registrations.length === 0 ? "No registrations yet." : "No registration matches."}
-        </div>
-      ) : (
-        <table className="data" aria-label="Registrations">
-          <thead>
-            <tr>
-              <th scope="col">Contact</th>
-              <th scope="col">Email</th>
-              <th scope="col">Status</th>
-              <th scope="col">Amount paid</th>
-              <th scope="col">Registered ({zone})</th>
-            </tr>
-          </thead>
-          <tbody>
-            {shown.map((r) => (
-              <tr key={r.id}>
-                <td>
-                  <Link href={`/contacts/${r.contact_id}`}>
-                    {[r.first_name, r.last_name].filter(Boolean).join(" ") || r.email}
-                  </Link>
-                </td>
-                <td>{r.email}</td>
-                <td>
-                  <span className={`badge ${r.status === "registered" ? "subscribed" : "unsubscribed"}`}>
-                    {r.status === "registered" ? "Registered" : "Cancelled"}
-                  </span>
-                </td>
-                <td>{money(r.amount_paid)}</td>
-                <td>{formatDateTime(r.created_at, zone)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <DataTable
+        rows={shown}
+        caption="Registrations"
+        columns={["Contact", "Email", "Status", "Amount paid", `Registered (${zone})`]}
+        empty={registrations.length === 0 ? "No registrations yet." : "No registration matches."}
+      >
+        {(r) => (
+          <tr key={r.id}>
+            <td>
+              <Link href={`/contacts/${r.contact_id}`}>
+                {[r.first_name, r.last_name].filter(Boolean).join(" ") || r.email}
+              </Link>
+            </td>
+            <td>{r.email}</td>
+            <td>
+              <span className={`badge ${r.status === "registered" ? "subscribed" : "unsubscribed"}`}>
+                {r.status === "registered" ? "Registered" : "Cancelled"}
+              </span>
+            </td>
+            <td>{money(r.amount_paid)}</td>
+            <td>{formatDateTime(r.created_at, zone)}</td>
+          </tr>
+        )}
+      </DataTable>
     </>
   );
 }

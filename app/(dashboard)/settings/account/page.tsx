@@ -1,8 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { ChangePasswordForm } from "@/components/account-forms";
+import { ChangePasswordForm } from "@/components/auth-forms";
 import { requireMember } from "@/lib/auth/context";
-import { signOutEverywhereAction } from "../account-actions";
+import { changePasswordAction, signOutEverywhereAction } from "../account-actions";
+import { asFormAction } from "@/lib/http/form-state";
 
 export const metadata: Metadata = { title: "Account" };
 
@@ -21,14 +22,14 @@ export default async function AccountPage() {
             Password
           </h2>
           <p className="hint">Signed in as {ctx.claims.email}.</p>
-          <ChangePasswordForm />
+          <ChangePasswordForm action={changePasswordAction} />
         </section>
         <section className="card" aria-labelledby="sessions-heading">
           <h2 id="sessions-heading" style={{ marginTop: 0 }}>
             Sessions
           </h2>
           <p>Signs out every browser and device signed in to this account, this one included.</p>
-          <form action={signOutEverywhereAction}>
+          <form action={asFormAction(signOutEverywhereAction)}>
             <button type="submit" className="secondary">
               Sign out everywhere
             </button>

@@ -1,45 +1,40 @@
 "use server";
 
 import { redirect } from "next/navigation";
-import { ADMIN_ROLES, NotAuthorizedError, withMember } from "@/lib/auth/context";
-import { issueApiKey, issueApiKeySchema } from "@/lib/api-keys/issue-api-key";
+import { z } from "zod";
+import { issueApiKey, issueApiKeySchema, type IssueKeyState } from "@/lib/api-keys/issue-api-key";
 import { revokeApiKey } from "@/lib/api-keys/revoke-api-key";
-import { fieldErrors, type FormState } from "@/lib/http/form-state";
+import { memberAction } from "@/lib/adapters/member-action";
+import { ADMIN_ROLES } from "@/lib/auth/context";
+import { AppError, unwrap } from "@/lib/errors/app-error";
+import { isUuid } from "@/lib/ids/uuid";
 
-export interface IssueKeyState extends FormState {
-  key?: string;
-}
+const admins = { roles: ADMIN_ROLES, forbidden: "Only owners and admins can manage API keys." } as const;
 
-const NOT_ALLOWED = "Only owners and admins can manage API keys.";
-
-/** Issues a key; the raw key comes back once, in this answer only. */
-export async function issueApiKeyAction(_prev: IssueKeyState, form: FormData): Promise<IssueKeyState> {
-  const values = { name: String(form.get("name") ?? "") };
-  const parsed = issueApiKeySchema.safeParse(values);
-  if (!parsed.success) return { errors: fieldErrors(parsed.error), values };
-  try {
-    const { data } = await withMember(
-      (db, ctx) => issueApiKey(db, { workspaceId: ctx.workspace.workspaceId, name: parsed.data.name }),
-      { roles: ADMIN_ROLES },
-    );
+/** Issues a key; the raw key comes back once, in this answer only (never in the audit row). */
+export const issueApiKeyAction = memberAction(
+  issueApiKeySchema,
+  async (db, { name }, ctx): Promise<IssueKeyState> => {
+    const { data } = await issueApiKey(db, { workspaceId: ctx.workspaceId, name });
+    ctx.audit.target("api_key", data.id).change(null, { name: data.name });
     return { key: data.key, success: `Key "${data.name}" created. Copy it now: it will not be shown again.` };
-  } catch (error) {
-    if (error instanceof NotAuthorizedError) return { message: NOT_ALLOWED, values };
-    throw error;
-  }
-}
+  },
+  { ...admins, audit: "api_key.created" },
+);
 
-export async function revokeApiKeyAction(_prev: FormState, form: FormData): Promise<FormState> {
-  const keyId = String(form.get("keyId") ?? "");
-  let ok = false;
-  try {
-    const result = await withMember(
-      (db, ctx) => revokeApiKey(db, { workspaceId: ctx.workspace.workspaceId, keyId }),
-      { roles: ADMIN_ROLES },
-    );
-    ok = "data" in result;
-  } catch (error) {
-    if (!(error instanceof NotAuthorizedError)) throw error;
-  }
-  redirect(ok ? "/settings/api-keys?revoked=1" : "/settings/api-keys?error=revoke");
-}
+/** Revokes a key; the page says whether it worked (a refusal of any kind reads the same). */
+export const revokeApiKeyAction = memberAction(
+  z.object({ keyId: z.string().default("") }),
+  async (db, { keyId }, ctx) => {
+    if (!isUuid(keyId)) throw new AppError("not_found");
+    const { id } = unwrap(await revokeApiKey(db, { workspaceId: ctx.workspaceId, keyId }));
+    ctx.audit.target("api_key", id);
+    return {};
+  },
+  {
+    ...admins,
+    audit: "api_key.revoked",
+    refusal: () => redirect("/settings/api-keys?error=revoke"),
+    after: () => redirect("/settings/api-keys?revoked=1"),
+  },
+);

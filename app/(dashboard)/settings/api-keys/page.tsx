@@ -8,6 +8,7 @@ import { ConfirmAction } from "@/components/confirm-action";
 import { IssueApiKeyForm } from "@/components/events/issue-api-key-form";
 import { issueApiKeyAction, revokeApiKeyAction } from "./actions";
 import { DataTable } from "@/components/ui/data-table";
+import { QueryNotices } from "@/components/ui/query-notices";
 
 export const metadata: Metadata = { title: "API keys" };
 
@@ -31,16 +32,11 @@ export default async function ApiKeysPage({
         with a key sent as <code>Authorization: Bearer &lt;key&gt;</code> or <code>?key=&lt;key&gt;</code>.
         The <a href="/api-reference">API reference</a> describes every field.
       </p>
-      {q.revoked && (
-        <div role="status" className="alert success">
-          The key was revoked.
-        </div>
-      )}
-      {q.error && (
-        <div role="alert" className="alert error">
-          The key could not be revoked.
-        </div>
-      )}
+      <QueryNotices
+        query={q}
+        errors="The key could not be revoked."
+        notices={{ revoked: "The key was revoked." }}
+      />
       {isAdmin && <IssueApiKeyForm action={issueApiKeyAction} />}
       <h2>Keys</h2>
       <DataTable

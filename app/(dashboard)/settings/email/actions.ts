@@ -1,21 +1,24 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { ADMIN_ROLES, withMember } from "@/lib/auth/context";
-import { emailSettingsSchema, updateEmailSettings } from "@/lib/email/email-settings";
-import { fieldErrors, type FormState } from "@/lib/http/form-state";
+import { memberAction } from "@/lib/adapters/member-action";
+import { ADMIN_ROLES } from "@/lib/auth/context";
+import { emailSettingsSchema, getEmailSettings, updateEmailSettings } from "@/lib/email/email-settings";
+import { unwrap } from "@/lib/errors/app-error";
+import type { FormState } from "@/lib/http/form-state";
 
-export async function saveEmailSettingsAction(_prev: FormState, form: FormData): Promise<FormState> {
-  const values = Object.fromEntries(form) as Record<string, string>;
-  const parsed = emailSettingsSchema.safeParse(values);
-  if (!parsed.success) return { errors: fieldErrors(parsed.error), values };
-  const result = await withMember(
-    (db, ctx) => updateEmailSettings(db, ctx.workspace.workspaceId, parsed.data),
-    {
-      roles: ADMIN_ROLES,
-    },
-  ).catch(() => ({ error: "Only owners and admins can change the email settings." }));
-  if ("error" in result) return { message: result.error, values };
-  revalidatePath("/settings/email");
-  return { success: "Email settings saved." };
-}
+export const saveEmailSettingsAction = memberAction(
+  emailSettingsSchema,
+  async (db, input, ctx): Promise<FormState> => {
+    const before = await getEmailSettings(db, ctx.workspaceId);
+    const after = unwrap(await updateEmailSettings(db, ctx.workspaceId, input));
+    ctx.audit.target("workspace", ctx.workspaceId).change({ ...before }, { ...after });
+    return { success: "Email settings saved." };
+  },
+  {
+    audit: "email_settings.updated",
+    roles: ADMIN_ROLES,
+    forbidden: "Only owners and admins can change the email settings.",
+    after: () => revalidatePath("/settings/email"),
+  },
+);

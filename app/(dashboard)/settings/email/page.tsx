@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { EmailSettingsForm } from "@/components/email/email-settings-form";
+import { saveEmailSettingsAction } from "./actions";
 import { ADMIN_ROLES, requireMember } from "@/lib/auth/context";
 import { withUser } from "@/lib/db/doors";
 import { getEmailSettings } from "@/lib/email/email-settings";
@@ -17,7 +18,11 @@ export default async function EmailSettingsPage() {
         <Link href="/settings/email/outbox">Outbox and email log</Link>
       </div>
       <div className="card">
-        <EmailSettingsForm settings={settings!} canEdit={ADMIN_ROLES.includes(ctx.workspace.role)} />
+        <EmailSettingsForm
+          action={saveEmailSettingsAction}
+          settings={settings!}
+          canEdit={ADMIN_ROLES.includes(ctx.workspace.role)}
+        />
       </div>
     </div>
   );

@@ -1,82 +1,90 @@
 "use server";
 
-import { cookies } from "next/headers";
 import { revalidatePath } from "next/cache";
-import { redirect } from "next/navigation";
-import { withMember } from "@/lib/auth/context";
-import { WORKSPACE_COOKIE } from "@/lib/auth/session";
-import { errorState, type FormState } from "@/lib/http/form-state";
+import { z } from "zod";
+import { memberAction } from "@/lib/adapters/member-action";
+import { AppError, unwrap } from "@/lib/errors/app-error";
+import type { FormState } from "@/lib/http/form-state";
 import { changeMemberRole } from "@/lib/workspaces/change-member-role";
 import { inviteMember } from "@/lib/workspaces/invite-member";
 import { resendInvitation, revokeInvitation } from "@/lib/workspaces/manage-invitation";
 import { removeMember } from "@/lib/workspaces/remove-member";
+import type { Result } from "@/lib/workspaces/schemas";
 
-const field = (form: FormData, name: string) => String(form.get(name) ?? "");
+// The domain functions check the roles (Admin+, owners for owners) and say so in their words.
+const text = z.string().default("");
+const refresh = () => revalidatePath("/settings/members");
+/** These forms show a refusal as their message, whatever field it names. */
+const asMessage = <T>(result: Result<T>): T => unwrap("error" in result ? { error: result.error } : result);
 
 /** Issue 13: adding a member sends an invitation; they join when they accept it. */
-export async function inviteMemberAction(_prev: FormState, form: FormData): Promise<FormState> {
-  const values = { email: field(form, "email"), role: field(form, "role") };
-  const result = await withMember((db, ctx) =>
-    inviteMember(db, {
-      workspaceId: ctx.workspace.workspaceId,
-      email: values.email,
-      role: values.role as "member",
-    }),
-  );
-  if ("error" in result) return errorState(result, { values, fields: ["email", "role"] });
-  revalidatePath("/settings/members");
-  const { email, role } = result.data;
-  return { success: `An invitation to join as ${role} was sent to ${email}. They join when they accept it.` };
-}
+export const inviteMemberAction = memberAction(
+  z.object({ email: text, role: text }),
+  async (db, input, ctx): Promise<FormState> => {
+    const result = await inviteMember(db, {
+      workspaceId: ctx.workspaceId,
+      email: input.email,
+      role: input.role as "member",
+    });
+    // beside the field it names when the form has it (email, role), else the form's message
+    const { invitationId, email, role } = unwrap(
+      "error" in result && !["email", "role"].includes(result.field ?? "") ? { error: result.error } : result,
+    );
+    ctx.audit.target("invitation", invitationId).change(null, { role });
+    return {
+      success: `An invitation to join as ${role} was sent to ${email}. They join when they accept it.`,
+    };
+  },
+  { audit: "member.invited", after: refresh },
+);
 
-export async function resendInvitationAction(_prev: FormState, form: FormData): Promise<FormState> {
-  const result = await withMember((db, ctx) =>
-    resendInvitation(db, {
-      workspaceId: ctx.workspace.workspaceId,
-      invitationId: field(form, "invitationId"),
-    }),
-  );
-  if ("error" in result) return errorState(result);
-  revalidatePath("/settings/members");
-  return { success: `The invitation was sent to ${result.data.email} again.` };
-}
+export const resendInvitationAction = memberAction(
+  z.object({ invitationId: text }),
+  async (db, { invitationId }, ctx): Promise<FormState> => {
+    const { email } = asMessage(await resendInvitation(db, { workspaceId: ctx.workspaceId, invitationId }));
+    ctx.audit.target("invitation", invitationId);
+    return { success: `The invitation was sent to ${email} again.` };
+  },
+  { audit: "member.invitation_resent", after: refresh },
+);
 
-export async function revokeInvitationAction(_prev: FormState, form: FormData): Promise<FormState> {
-  const result = await withMember((db, ctx) =>
-    revokeInvitation(db, {
-      workspaceId: ctx.workspace.workspaceId,
-      invitationId: field(form, "invitationId"),
-    }),
-  );
-  if ("error" in result) return errorState(result);
-  revalidatePath("/settings/members");
-  return { success: `The invitation to ${result.data.email} was revoked.` };
-}
+export const revokeInvitationAction = memberAction(
+  z.object({ invitationId: text }),
+  async (db, { invitationId }, ctx): Promise<FormState> => {
+    const { email } = asMessage(await revokeInvitation(db, { workspaceId: ctx.workspaceId, invitationId }));
+    ctx.audit.target("invitation", invitationId);
+    return { success: `The invitation to ${email} was revoked.` };
+  },
+  { audit: "member.invitation_revoked", after: refresh },
+);
 
-export async function changeRoleAction(_prev: FormState, form: FormData): Promise<FormState> {
-  const result = await withMember((db, ctx) =>
-    changeMemberRole(db, {
-      workspaceId: ctx.workspace.workspaceId,
-      userId: field(form, "userId"),
-      role: field(form, "role") as "member",
-    }),
-  );
-  if ("error" in result) return errorState(result);
-  revalidatePath("/", "layout");
-  return { success: `Role changed to ${result.data.role}.` };
-}
+export const changeRoleAction = memberAction(
+  z.object({ userId: text, role: text }),
+  async (db, input, ctx): Promise<FormState> => {
+    const { userId, role } = asMessage(
+      await changeMemberRole(db, {
+        workspaceId: ctx.workspaceId,
+        userId: input.userId,
+        role: input.role as "member",
+      }),
+    );
+    ctx.audit.target("member", userId).change(null, { role });
+    return { success: `Role changed to ${role}.` };
+  },
+  { audit: "member.role_changed", after: () => revalidatePath("/", "layout") },
+);
 
-/** Removes a member, or (for oneself) leaves the workspace and goes to another one. */
-export async function removeMemberAction(_prev: FormState, form: FormData): Promise<FormState> {
-  const result = await withMember((db, ctx) =>
-    removeMember(db, { workspaceId: ctx.workspace.workspaceId, userId: field(form, "userId") }),
-  );
-  if ("error" in result) return errorState(result);
-  if (result.data.left) {
-    (await cookies()).delete(WORKSPACE_COOKIE);
-    revalidatePath("/", "layout");
-    redirect("/contacts");
-  }
-  revalidatePath("/settings/members");
-  return { success: "Member removed." };
-}
+/**
+ * Removes another member. Leaving (oneself) is leaveWorkspaceAction: its audit row has to be
+ * written before the member's access ends.
+ */
+export const removeMemberAction = memberAction(
+  z.object({ userId: text }),
+  async (db, { userId }, ctx): Promise<FormState> => {
+    if (userId === ctx.userId) throw new AppError("invalid", "Use “Leave workspace” to leave it.");
+    asMessage(await removeMember(db, { workspaceId: ctx.workspaceId, userId }));
+    ctx.audit.target("member", userId);
+    return { success: "Member removed." };
+  },
+  { audit: "member.removed", after: refresh },
+);

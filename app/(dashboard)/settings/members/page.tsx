@@ -4,6 +4,7 @@ import { ConfirmAction } from "@/components/confirm-action";
 import { InvitationRowActions } from "@/components/members/invitation-row-actions";
 import { InviteMemberForm } from "@/components/members/invite-member-form";
 import { RoleForm } from "@/components/members/role-form";
+import { ACTIONS_COLUMN, DataTable } from "@/components/ui/data-table";
 import { requireMember } from "@/lib/auth/context";
 import { withUser } from "@/lib/db/doors";
 import { formatDate, formatDateTime, isoInstant } from "@/lib/time/format";
@@ -12,7 +13,14 @@ import { listInvitations } from "@/lib/workspaces/list-invitations";
 import { listMembers, type Member } from "@/lib/workspaces/list-members";
 import type { Role } from "@/lib/workspaces/list-memberships";
 import { isAdmin } from "@/lib/workspaces/member-permissions";
-import { removeMemberAction } from "./actions";
+import { leaveWorkspaceAction } from "../../workspace-actions";
+import {
+  changeRoleAction,
+  inviteMemberAction,
+  removeMemberAction,
+  resendInvitationAction,
+  revokeInvitationAction,
+} from "./actions";
 
 export const metadata: Metadata = { title: "Members" };
 
@@ -50,7 +58,7 @@ export default async function MembersPage() {
           <p className="hint">
             They join when they accept the emailed invitation, signed in with that address.
           </p>
-          <InviteMemberForm roles={grantable} />
+          <InviteMemberForm roles={grantable} inviteAction={inviteMemberAction} />
         </section>
       ) : (
         <p className="alert info" data-testid="members-read-only">
@@ -58,109 +66,97 @@ export default async function MembersPage() {
         </p>
       )}
 
-      <table className="data" style={{ marginTop: "1rem" }}>
-        <caption className="sr-only">Members of {workspaceName}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Email</th>
-            <th scope="col">Role</th>
-            <th scope="col">Joined</th>
-            <th scope="col">
-              <span className="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {members.data.map((m) => {
-            const self = m.userId === ctx.userId;
-            const label = nameOf(m);
-            return (
-              <tr key={m.userId} data-testid={`member-${m.email}`}>
-                <td>
-                  {label}
-                  {self && <span className="hint"> (you)</span>}
-                </td>
-                <td>{m.email}</td>
-                <td>
-                  {mayManage(m) ? (
-                    <RoleForm userId={m.userId} role={m.role} roles={grantable} memberLabel={label} />
-                  ) : (
-                    <span className="badge">{m.role}</span>
-                  )}
-                </td>
-                <td>
-                  <time dateTime={isoInstant(m.joinedAt)} title={formatDateTime(m.joinedAt, zone)}>
-                    {formatDate(m.joinedAt, zone)}
-                  </time>
-                </td>
-                <td>
-                  {self ? (
+      <DataTable
+        rows={members.data}
+        columns={["Name", "Email", "Role", "Joined", ACTIONS_COLUMN]}
+        caption={`Members of ${workspaceName}`}
+        style={{ marginTop: "1rem" }}
+      >
+        {(m) => {
+          const self = m.userId === ctx.userId;
+          const label = nameOf(m);
+          return (
+            <tr key={m.userId} data-testid={`member-${m.email}`}>
+              <td>
+                {label}
+                {self && <span className="hint"> (you)</span>}
+              </td>
+              <td>{m.email}</td>
+              <td>
+                {mayManage(m) ? (
+                  <RoleForm
+                    userId={m.userId}
+                    role={m.role}
+                    roles={grantable}
+                    memberLabel={label}
+                    changeRoleAction={changeRoleAction}
+                  />
+                ) : (
+                  <span className="badge">{m.role}</span>
+                )}
+              </td>
+              <td>
+                <time dateTime={isoInstant(m.joinedAt)} title={formatDateTime(m.joinedAt, zone)}>
+                  {formatDate(m.joinedAt, zone)}
+                </time>
+              </td>
+              <td>
+                {self ? (
+                  <ConfirmAction
+                    action={leaveWorkspaceAction}
+                    label="Leave workspace"
+                    className="secondary"
+                    title={`Leave ${workspaceName}?`}
+                    body="You will lose access to this workspace until an owner or admin invites you again."
+                    confirmLabel="Leave workspace"
+                  />
+                ) : (
+                  mayManage(m) && (
                     <ConfirmAction
                       action={removeMemberAction}
                       fields={{ userId: m.userId }}
-                      label="Leave workspace"
+                      label="Remove"
+                      accessibleName={`Remove ${label}`}
                       className="secondary"
-                      title={`Leave ${workspaceName}?`}
-                      body="You will lose access to this workspace until an owner or admin invites you again."
-                      confirmLabel="Leave workspace"
+                      title={`Remove ${label}?`}
+                      body={`${label} will lose access to ${workspaceName}. Their account is kept.`}
+                      confirmLabel="Remove member"
                     />
-                  ) : (
-                    mayManage(m) && (
-                      <ConfirmAction
-                        action={removeMemberAction}
-                        fields={{ userId: m.userId }}
-                        label="Remove"
-                        accessibleName={`Remove ${label}`}
-                        className="secondary"
-                        title={`Remove ${label}?`}
-                        body={`${label} will lose access to ${workspaceName}. Their account is kept.`}
-                        confirmLabel="Remove member"
-                      />
-                    )
-                  )}
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
+                  )
+                )}
+              </td>
+            </tr>
+          );
+        }}
+      </DataTable>
 
       {manage && invitations.data.length > 0 && (
         <section aria-labelledby="invitations-heading" style={{ marginTop: "1.5rem" }}>
           <h2 id="invitations-heading">Open invitations</h2>
-          <table className="data">
-            <thead>
-              <tr>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                <th scope="col">Sent</th>
-                <th scope="col">Expires</th>
-                <th scope="col">
-                  <span className="sr-only">Actions</span>
-                </th>
+          <DataTable rows={invitations.data} columns={["Email", "Role", "Sent", "Expires", ACTIONS_COLUMN]}>
+            {(inv) => (
+              <tr key={inv.id} data-testid={`invitation-${inv.email}`}>
+                <td>{inv.email}</td>
+                <td>
+                  <span className="badge">{inv.role}</span>
+                </td>
+                <td>{formatDate(inv.sentAt, zone)}</td>
+                <td>
+                  {inv.expired ? <span className="badge">expired</span> : formatDate(inv.expiresAt, zone)}
+                </td>
+                <td>
+                  {(inv.role !== "owner" || viewerRole === "owner") && (
+                    <InvitationRowActions
+                      invitationId={inv.id}
+                      email={inv.email}
+                      resendAction={resendInvitationAction}
+                      revokeAction={revokeInvitationAction}
+                    />
+                  )}
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {invitations.data.map((inv) => (
-                <tr key={inv.id} data-testid={`invitation-${inv.email}`}>
-                  <td>{inv.email}</td>
-                  <td>
-                    <span className="badge">{inv.role}</span>
-                  </td>
-                  <td>{formatDate(inv.sentAt, zone)}</td>
-                  <td>
-                    {inv.expired ? <span className="badge">expired</span> : formatDate(inv.expiresAt, zone)}
-                  </td>
-                  <td>
-                    {(inv.role !== "owner" || viewerRole === "owner") && (
-                      <InvitationRowActions invitationId={inv.id} email={inv.email} />
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            )}
+          </DataTable>
         </section>
       )}
     </>

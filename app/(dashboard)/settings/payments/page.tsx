@@ -5,7 +5,7 @@ import { withUser } from "@/lib/db/doors";
 import { connectionOfWorkspace } from "@/lib/payments/resolve-connection";
 import { stripeConnectConfigured } from "@/lib/payments/stripe-connect";
 import { ConnectionForm, DisconnectButton } from "@/components/payments/connection-form";
-import { connectStripeAction } from "./actions";
+import { connectStripeAction, disconnectAction, saveConnectionAction } from "./actions";
 
 // Error texts name no other workspace (attack 2): an account held elsewhere is "not_saved".
 const ERRORS: Record<string, string> = {
@@ -19,6 +19,8 @@ const ERRORS: Record<string, string> = {
     "Stripe Connect is not configured on this server (STRIPE_SECRET_KEY and STRIPE_CONNECT_CLIENT_ID).",
 };
 import { Section } from "@/components/ui/section";
+import { asFormAction } from "@/lib/http/form-state";
+import { QueryNotices } from "@/components/ui/query-notices";
 
 export const metadata: Metadata = { title: "Payment settings" };
 
@@ -35,16 +37,7 @@ export default async function PaymentSettingsPage({
   return (
     <>
       <h1>Payments</h1>
-      {q.error && (
-        <div role="alert" className="alert error">
-          {ERRORS[q.error] ?? "Something went wrong."}
-        </div>
-      )}
-      {q.connected && (
-        <div role="status" className="alert success">
-          Connected to Stripe.
-        </div>
-      )}
+      <QueryNotices query={q} errors={ERRORS} notices={{ connected: "Connected to Stripe." }} />
       <div className="stack">
         <section className="card stack" aria-labelledby="webhook-heading">
           <h2 id="webhook-heading" style={{ margin: 0 }}>
@@ -75,10 +68,10 @@ export default async function PaymentSettingsPage({
               </>
             )}
           </dl>
-          {canEdit && connection && <ConnectionForm connection={connection} />}
+          {canEdit && connection && <ConnectionForm action={saveConnectionAction} connection={connection} />}
           {canEdit &&
             (stripeConnectConfigured() ? (
-              <form action={connectStripeAction}>
+              <form action={asFormAction(connectStripeAction)}>
                 <button type="submit" className={connection ? "secondary" : undefined}>
                   {connection ? "Reconnect with Stripe" : "Connect with Stripe"}
                 </button>
@@ -89,7 +82,7 @@ export default async function PaymentSettingsPage({
                 STRIPE_CONNECT_CLIENT_ID).
               </p>
             ))}
-          {canEdit && connection && <DisconnectButton />}
+          {canEdit && connection && <DisconnectButton action={disconnectAction} />}
         </Section>
       </div>
     </>

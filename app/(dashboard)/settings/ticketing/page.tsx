@@ -12,6 +12,8 @@ import {
   setAutoSubscribeAction,
   syncTicketingAction,
 } from "./actions";
+import { asFormAction } from "@/lib/http/form-state";
+import { QueryNotices } from "@/components/ui/query-notices";
 
 export const metadata: Metadata = { title: "Eventbrite" };
 
@@ -45,21 +47,14 @@ export default async function TicketingSettingsPage({
   return (
     <>
       <h1>Eventbrite</h1>
-      {q.error && (
-        <div role="alert" className="alert error">
-          {ERRORS[q.error] ?? "Something went wrong."}
-        </div>
-      )}
-      {q.connected && (
-        <div role="status" className="alert success">
-          Connected. Your events and attendees are being imported.
-        </div>
-      )}
-      {q.disconnected && (
-        <div role="status" className="alert success">
-          Disconnected. Imported events and registrations are kept.
-        </div>
-      )}
+      <QueryNotices
+        query={q}
+        errors={ERRORS}
+        notices={{
+          connected: "Connected. Your events and attendees are being imported.",
+          disconnected: "Disconnected. Imported events and registrations are kept.",
+        }}
+      />
       {!connection ? (
         <section className="card stack">
           <p>
@@ -67,7 +62,7 @@ export default async function TicketingSettingsPage({
             refunds and ticket transfers as they happen.
           </p>
           {isAdmin ? (
-            <form action={connectTicketingAction}>
+            <form action={asFormAction(connectTicketingAction)}>
               <button type="submit">Connect Eventbrite</button>
             </form>
           ) : (

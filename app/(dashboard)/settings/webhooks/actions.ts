@@ -1,126 +1,134 @@
 "use server";
 
-import { redirect } from "next/navigation";
 import { revalidatePath } from "next/cache";
-import { withAdmin } from "@/lib/auth/context";
-import { isUuid } from "@/lib/ids/uuid";
-import { fieldErrors, type FormState } from "@/lib/http/form-state";
+import { redirect } from "next/navigation";
+import { z } from "zod";
+import { memberAction } from "@/lib/adapters/member-action";
+import { ADMIN_ROLES } from "@/lib/auth/context";
+import { AppError, unwrap } from "@/lib/errors/app-error";
+import type { FormState } from "@/lib/http/form-state";
+import { isUuid, uuidField } from "@/lib/ids/uuid";
 import { createWebhookEndpoint } from "@/lib/webhooks/outbound/create-webhook-endpoint";
 import { replayWebhookDelivery, sendWebhookTestEvent } from "@/lib/webhooks/outbound/replay-webhook-delivery";
 import { rotateWebhookSecret } from "@/lib/webhooks/outbound/rotate-webhook-secret";
-import { webhookEndpointSchema, type WebhookEndpointInput } from "@/lib/webhooks/outbound/schemas";
+import {
+  webhookEndpointSchema,
+  type EndpointFormState,
+  type WebhookEndpointInput,
+} from "@/lib/webhooks/outbound/schemas";
 import {
   deleteWebhookEndpoint,
   updateWebhookEndpoint,
 } from "@/lib/webhooks/outbound/update-webhook-endpoint";
 
-export interface EndpointFormState extends FormState {
-  /** the signing secret, in the answer that created or rotated it only */
-  secret?: string;
-  endpointId?: string;
-}
+const admins = { roles: ADMIN_ROLES, forbidden: "Only owners and admins can manage webhooks." } as const;
+const ENDPOINT_GONE = "This endpoint does not exist.";
+const refresh = (endpointId: string) => revalidatePath(`/settings/webhooks/${endpointId}`);
 
-const NOT_ALLOWED = "Only owners and admins can manage webhooks.";
-
-/** The endpoint form parsed, or its state with the errors and the values to show again. */
-function parseEndpoint(
-  form: FormData,
-): { input: WebhookEndpointInput; kept: Record<string, string> } | { state: EndpointFormState } {
-  const values = {
-    url: String(form.get("url") ?? ""),
-    description: String(form.get("description") ?? ""),
-    eventTypes: form.getAll("eventTypes").map(String),
-    enabled: form.get("enabled") === "on",
-  };
-  const kept = { url: values.url, description: values.description };
-  const parsed = webhookEndpointSchema.safeParse(values);
-  return parsed.success
-    ? { input: parsed.data, kept }
-    : { state: { errors: fieldErrors(parsed.error), values: kept } };
-}
-
-export async function createEndpointAction(
-  _prev: EndpointFormState,
-  form: FormData,
-): Promise<EndpointFormState> {
-  const parsed = parseEndpoint(form);
-  if ("state" in parsed) return parsed.state;
-  const result = await withAdmin(
-    (db, ctx) => createWebhookEndpoint(db, { ...parsed.input, workspaceId: ctx.workspace.workspaceId }),
-    NOT_ALLOWED,
-  );
-  if ("error" in result) return { message: result.error, values: parsed.kept };
-  revalidatePath("/settings/webhooks");
+/** The endpoint form: its checkboxes as the schema takes them (a box is sent once, or not at all). */
+const endpointForm = z.preprocess((raw) => {
+  const form = (raw ?? {}) as Record<string, unknown>;
+  const types = form.eventTypes;
   return {
-    secret: result.data.secret,
-    endpointId: result.data.id,
-    success: "Endpoint added. Copy its signing secret now: it will not be shown again.",
+    url: form.url ?? "",
+    description: form.description ?? "",
+    eventTypes: types === undefined ? [] : Array.isArray(types) ? types : [types],
+    enabled: form.enabled === "on" || form.enabled === true,
   };
+}, webhookEndpointSchema);
+
+const text = z.string().default("");
+/** A hidden id field: one that is not an id is a thing that does not exist (the form's message). */
+function existing(id: string, message = ENDPOINT_GONE): string {
+  if (!isUuid(id)) throw new AppError("invalid", message);
+  return id;
 }
 
-export async function updateEndpointAction(
-  endpointId: string,
-  _prev: EndpointFormState,
-  form: FormData,
-): Promise<EndpointFormState> {
-  const parsed = parseEndpoint(form);
-  if ("state" in parsed) return parsed.state;
-  const result = isUuid(endpointId)
-    ? await withAdmin(
-        (db, ctx) =>
-          updateWebhookEndpoint(db, { ...parsed.input, workspaceId: ctx.workspace.workspaceId, endpointId }),
-        NOT_ALLOWED,
-      )
-    : { error: "This endpoint does not exist." };
-  if ("error" in result) return { message: result.error, values: parsed.kept };
-  revalidatePath(`/settings/webhooks/${endpointId}`);
-  return { success: "Endpoint saved." };
-}
+/** What the audit row says of an endpoint: its host, not its URL (a path can carry a token). */
+const summary = (input: WebhookEndpointInput) => ({
+  host: new URL(input.url).host,
+  eventTypes: input.eventTypes,
+  enabled: input.enabled,
+});
 
-export async function rotateSecretAction(
-  _prev: EndpointFormState,
-  form: FormData,
-): Promise<EndpointFormState> {
-  const endpointId = String(form.get("endpointId") ?? "");
-  if (!isUuid(endpointId)) return { message: "This endpoint does not exist." };
-  const result = await withAdmin(
-    (db, ctx) => rotateWebhookSecret(db, { workspaceId: ctx.workspace.workspaceId, endpointId }),
-    NOT_ALLOWED,
-  );
-  if ("error" in result) return { message: result.error };
-  return {
-    secret: result.data.secret,
-    success: "New signing secret. Copy it now: it will not be shown again.",
-  };
-}
+export const createEndpointAction = memberAction(
+  endpointForm,
+  async (db, input, ctx): Promise<EndpointFormState> => {
+    const { data } = await createWebhookEndpoint(db, { ...input, workspaceId: ctx.workspaceId });
+    ctx.audit.target("webhook_endpoint", data.id).change(null, summary(input));
+    return {
+      secret: data.secret,
+      endpointId: data.id,
+      success: "Endpoint added. Copy its signing secret now: it will not be shown again.",
+    };
+  },
+  { ...admins, audit: "webhook_endpoint.created", after: () => revalidatePath("/settings/webhooks") },
+);
 
-export async function deleteEndpointAction(_prev: FormState, form: FormData): Promise<FormState> {
-  const endpointId = String(form.get("endpointId") ?? "");
-  const result = isUuid(endpointId)
-    ? await withAdmin(
-        (db, ctx) => deleteWebhookEndpoint(db, { workspaceId: ctx.workspace.workspaceId, endpointId }),
-        NOT_ALLOWED,
-      )
-    : { error: "This endpoint does not exist." };
-  if ("error" in result) return { message: result.error };
-  redirect("/settings/webhooks?deleted=1");
-}
+export const updateEndpointAction = memberAction(
+  z.intersection(z.object({ endpointId: uuidField(ENDPOINT_GONE) }), endpointForm),
+  async (db, { endpointId, ...input }, ctx): Promise<EndpointFormState> => {
+    unwrap(await updateWebhookEndpoint(db, { ...input, workspaceId: ctx.workspaceId, endpointId }));
+    ctx.audit.target("webhook_endpoint", endpointId).change(null, summary(input));
+    return { success: "Endpoint saved." };
+  },
+  {
+    ...admins,
+    audit: "webhook_endpoint.updated",
+    args: ["endpointId"],
+    after: (_result, { endpointId }) => refresh(endpointId),
+  },
+);
 
-export async function sendTestEventAction(_prev: FormState, form: FormData): Promise<FormState> {
-  const endpointId = String(form.get("endpointId") ?? "");
-  if (!isUuid(endpointId)) return { message: "This endpoint does not exist." };
-  const result = await withAdmin((db) => sendWebhookTestEvent(db, { endpointId }), NOT_ALLOWED);
-  if ("error" in result) return { message: result.error };
-  revalidatePath(`/settings/webhooks/${endpointId}`);
-  return { success: "Test event queued: it appears in the log below within seconds." };
-}
+/** The new secret is in the answer only; the audit row names the endpoint. */
+export const rotateSecretAction = memberAction(
+  z.object({ endpointId: text }),
+  async (db, { endpointId }, ctx): Promise<EndpointFormState> => {
+    const { secret } = unwrap(
+      await rotateWebhookSecret(db, { workspaceId: ctx.workspaceId, endpointId: existing(endpointId) }),
+    );
+    ctx.audit.target("webhook_endpoint", endpointId);
+    return { secret, success: "New signing secret. Copy it now: it will not be shown again." };
+  },
+  { ...admins, audit: "webhook_endpoint.secret_rotated" },
+);
 
-export async function replayDeliveryAction(_prev: FormState, form: FormData): Promise<FormState> {
-  const deliveryId = String(form.get("deliveryId") ?? "");
-  const endpointId = String(form.get("endpointId") ?? "");
-  if (!isUuid(deliveryId)) return { message: "This delivery does not exist." };
-  const result = await withAdmin((db) => replayWebhookDelivery(db, { deliveryId }), NOT_ALLOWED);
-  if ("error" in result) return { message: result.error };
-  if (isUuid(endpointId)) revalidatePath(`/settings/webhooks/${endpointId}`);
-  return { success: "Delivery queued again, with the same webhook-id." };
-}
+export const deleteEndpointAction = memberAction(
+  z.object({ endpointId: text }),
+  async (db, { endpointId }, ctx): Promise<FormState> => {
+    unwrap(
+      await deleteWebhookEndpoint(db, { workspaceId: ctx.workspaceId, endpointId: existing(endpointId) }),
+    );
+    ctx.audit.target("webhook_endpoint", endpointId);
+    return {};
+  },
+  { ...admins, audit: "webhook_endpoint.deleted", after: () => redirect("/settings/webhooks?deleted=1") },
+);
+
+export const sendTestEventAction = memberAction(
+  z.object({ endpointId: text }),
+  async (db, { endpointId }, ctx): Promise<FormState> => {
+    unwrap(await sendWebhookTestEvent(db, { endpointId: existing(endpointId) }));
+    ctx.audit.target("webhook_endpoint", endpointId);
+    return { success: "Test event queued: it appears in the log below within seconds." };
+  },
+  { ...admins, audit: "webhook_endpoint.tested", after: (_result, { endpointId }) => refresh(endpointId) },
+);
+
+export const replayDeliveryAction = memberAction(
+  z.object({ deliveryId: text, endpointId: text }),
+  async (db, { deliveryId }, ctx): Promise<FormState> => {
+    unwrap(
+      await replayWebhookDelivery(db, { deliveryId: existing(deliveryId, "This delivery does not exist.") }),
+    );
+    ctx.audit.target("webhook_delivery", deliveryId);
+    return { success: "Delivery queued again, with the same webhook-id." };
+  },
+  {
+    ...admins,
+    audit: "webhook_delivery.replayed",
+    after: (_result, { endpointId }) => {
+      if (isUuid(endpointId)) refresh(endpointId);
+    },
+  },
+);

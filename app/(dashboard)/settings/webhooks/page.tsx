@@ -8,6 +8,7 @@ import { DataTable } from "@/components/ui/data-table";
 import { DateTime } from "@/components/ui/date-time";
 import { EndpointForm } from "@/components/webhooks/endpoint-form";
 import { createEndpointAction } from "./actions";
+import { QueryNotices } from "@/components/ui/query-notices";
 
 export const metadata: Metadata = { title: "Webhooks" };
 
@@ -40,11 +41,7 @@ export default async function WebhooksPage({
         endpoint&apos;s signing secret. The payloads are described in the{" "}
         <Link href="/api-reference">API reference</Link>.
       </p>
-      {q.deleted && (
-        <div role="status" className="alert success">
-          The endpoint was deleted.
-        </div>
-      )}
+      <QueryNotices query={q} notices={{ deleted: "The endpoint was deleted." }} />
       <h2>Endpoints</h2>
       <DataTable
         rows={endpoints}

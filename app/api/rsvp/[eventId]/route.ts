@@ -1,3 +1,5 @@
+import { z } from "zod";
+import { publicRoute } from "@/lib/adapters/public-route";
 import { withService } from "@/lib/db/doors";
 import { appUrl } from "@/lib/config";
 import { clientIp } from "@/lib/http/client-ip";
@@ -7,6 +9,8 @@ import { REFUSAL_MESSAGES, type RsvpRefusal } from "@/lib/events/rsvp/rsvp-avail
 import { rsvpSchema } from "@/lib/events/rsvp/rsvp-schema";
 import { submitRsvp } from "@/lib/events/rsvp/submit-rsvp";
 import { isUuid } from "@/lib/ids/uuid";
+
+const params = z.object({ eventId: z.string() });
 
 const REFUSAL_STATUS: Record<RsvpRefusal, number> = {
   not_found: 404,
@@ -20,10 +24,9 @@ const REFUSAL_STATUS: Record<RsvpRefusal, number> = {
  * POST /api/rsvp/{event_id} (spec 4.13). The answer never names the contact (attack 8: a
  * contact id is the key of the public unsubscribe link). JSON callers get JSON; a plain HTML form post is
  * answered with a redirect back to the RSVP page carrying the outcome, so the page works
- * without JavaScript.
+ * without JavaScript. A malformed id is checked here (isUuid): its 404 follows the same two shapes.
  */
-export async function POST(request: Request, { params }: { params: Promise<{ eventId: string }> }) {
-  const { eventId } = await params;
+export const POST = publicRoute({ name: "rsvp", params }, async (request, { eventId }) => {
   const form = isFormPost(request);
   const answer = (
     status: number,
@@ -85,4 +88,4 @@ export async function POST(request: Request, { params }: { params: Promise<{ eve
     },
     data.alreadyRegistered ? "status=already" : "status=registered",
   );
-}
+});

@@ -1,7 +1,10 @@
+import { publicRoute } from "@/lib/adapters/public-route";
 import { withService } from "@/lib/db/doors";
 import { acceptTicketingDelivery } from "@/lib/events/ticketing/accept-ticketing-delivery";
 import { enqueueTicketingDelivery } from "@/lib/events/ticketing/enqueue-ticketing-delivery";
+import { AppError } from "@/lib/errors/app-error";
 import { jsonError } from "@/lib/http/error-envelope";
+import { parseJson } from "@/lib/http/parse-json";
 import { readLimitedText, WEBHOOK_BODY_LIMIT } from "@/lib/http/read-limited-body";
 
 /**
@@ -9,21 +12,17 @@ import { readLimitedText, WEBHOOK_BODY_LIMIT } from "@/lib/http/read-limited-bod
  * inbox together with its job (in one transaction), the answer is 200 at once, and a worker
  * processes it, retrying with backoff (issue 14).
  */
-export async function POST(request: Request) {
+export const POST = publicRoute({ name: "ticketing webhook" }, async (request) => {
   const read = await readLimitedText(request, WEBHOOK_BODY_LIMIT);
   if ("error" in read) return jsonError(read.status, read.error);
-  let body: unknown;
-  try {
-    body = JSON.parse(read.text);
-  } catch {
-    return jsonError(400, "Send JSON.");
-  }
+  const parsed = parseJson(read.text);
+  if (!parsed) throw new AppError("invalid", "Send JSON.");
   const secret = new URL(request.url).searchParams.get("secret");
   const result = await withService(async (db) => {
-    const accepted = await acceptTicketingDelivery(db, { body, secret });
+    const accepted = await acceptTicketingDelivery(db, { body: parsed.value, secret });
     if (accepted.status === 200 && accepted.inboxId) await enqueueTicketingDelivery(db, accepted.inboxId);
     return accepted;
   });
   if (result.status !== 200) return jsonError(result.status, result.error);
   return Response.json({ ok: true, duplicate: result.duplicate });
-}
+});

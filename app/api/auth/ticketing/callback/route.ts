@@ -1,32 +1,32 @@
+import { publicRoute } from "@/lib/adapters/public-route";
 import { ADMIN_ROLES, requireMember } from "@/lib/auth/context";
 import { appUrl } from "@/lib/config";
-import { withService } from "@/lib/db/doors";
-import { completeTicketingConnection } from "@/lib/events/ticketing/complete-ticketing-connection";
-import { enqueueTicketingSync } from "@/lib/events/ticketing/enqueue-ticketing-sync";
+import { completeTicketingConnection } from "@/lib/events/ticketing/flows/complete-ticketing-connection";
+import { clientIp } from "@/lib/http/client-ip";
 
 const back = (query: string) => Response.redirect(`${appUrl()}/settings/ticketing?${query}`, 303);
 
 /**
  * GET /api/auth/ticketing/callback (spec 4.5): Eventbrite sends the member back here with
  * code and state. The state must be the one signed for this member's current workspace;
- * then the connection is completed and the first import is handed to the job engine.
+ * then the connection is completed (Eventbrite called outside any transaction) and the first
+ * import is handed to the job engine in the transaction that stores the connection, with its
+ * audit row (connection.ticketing_connected). A public route, as the Stripe callback: every
+ * outcome is a redirect back to the settings page (sign-in without a session).
  */
-export async function GET(request: Request) {
+export const GET = publicRoute({ name: "ticketing callback" }, async (request) => {
   const url = new URL(request.url);
   if (url.searchParams.get("error")) return back("error=denied");
   const ctx = await requireMember();
   if (!ADMIN_ROLES.includes(ctx.workspace.role)) return back("error=forbidden");
-  const workspaceId = ctx.workspace.workspaceId;
-  // the service door: the token is service-only (attack 7); the flow checks the member's role
-  const result = await withService((db) =>
-    completeTicketingConnection(db, {
-      workspaceId,
-      userId: ctx.userId,
-      code: url.searchParams.get("code") ?? "",
-      state: url.searchParams.get("state") ?? "",
-    }),
-  );
-  if ("error" in result) return back(`error=${result.error}`);
-  await withService((db) => enqueueTicketingSync(db, workspaceId));
-  return back("connected=1");
-}
+  // the flow uses the service door (the token is service-only, attack 7) and checks the role
+  const result = await completeTicketingConnection({
+    workspaceId: ctx.workspace.workspaceId,
+    userId: ctx.userId,
+    email: ctx.claims.email,
+    ip: clientIp(request.headers),
+    code: url.searchParams.get("code") ?? "",
+    state: url.searchParams.get("state") ?? "",
+  });
+  return back("error" in result ? `error=${result.error}` : "connected=1");
+});

@@ -1,29 +1,42 @@
-import { currentMember } from "@/lib/auth/context";
-import { isUuid } from "@/lib/ids/uuid";
+import { z } from "zod";
+import { memberRoute } from "@/lib/adapters/member-route";
+import { ADMIN_ROLES } from "@/lib/auth/context";
+import { CONTACT_NOT_FOUND } from "@/lib/contacts/types";
+import { AppError } from "@/lib/errors/app-error";
+import { uuidField } from "@/lib/ids/uuid";
 import { exportArchive } from "@/lib/privacy/export-archive";
-import { exportContactFlow } from "@/lib/privacy/flows/privacy-requests";
+import { exportContactData } from "@/lib/privacy/export-contact-data";
+import { ADMINS_ONLY, logPrivacyExport } from "@/lib/privacy/flows/privacy-requests";
 
 /**
  * Issue 16 (GDPR art. 15): everything stored about a contact of the member's workspace, as a
- * ZIP of contact.json and one CSV per table. `?format=json` answers the JSON alone.
+ * ZIP of contact.json and one CSV per table. `?format=json` answers the JSON alone. Read as the
+ * member (RLS applies), owners and admins only; audited, and logged by the system afterwards.
  */
-export async function GET(request: Request, { params }: { params: Promise<{ contactId: string }> }) {
-  const ctx = await currentMember();
-  if (!ctx) return Response.json({ error: "Sign in first." }, { status: 401 });
-  const { contactId } = await params;
-  if (!isUuid(contactId)) return Response.json({ error: "Contact not found." }, { status: 404 });
-  const result = await exportContactFlow(ctx, contactId);
-  if ("error" in result) return Response.json({ error: result.error }, { status: result.status });
-  const headers = { "cache-control": "no-store", "x-content-type-options": "nosniff" };
-  if (new URL(request.url).searchParams.get("format") === "json")
-    return Response.json(result.data, {
-      headers: { ...headers, "content-disposition": `attachment; filename="contact-${contactId}.json"` },
+export const GET = memberRoute(
+  {
+    name: "privacy export",
+    params: z.object({ contactId: uuidField(CONTACT_NOT_FOUND) }),
+    roles: ADMIN_ROLES,
+    forbidden: ADMINS_ONLY,
+    audit: "contact.exported",
+    after: ({ contactId }, ctx) => logPrivacyExport(ctx, contactId),
+  },
+  async (db, request, { contactId }, ctx) => {
+    const result = await exportContactData(db, { workspaceId: ctx.workspaceId, contactId });
+    if ("error" in result) throw new AppError("not_found", result.error);
+    ctx.audit.target("contact", contactId);
+    const headers = { "cache-control": "no-store", "x-content-type-options": "nosniff" };
+    if (new URL(request.url).searchParams.get("format") === "json")
+      return Response.json(result.data, {
+        headers: { ...headers, "content-disposition": `attachment; filename="contact-${contactId}.json"` },
+      });
+    return new Response(new Blob([exportArchive(result.data) as Uint8Array<ArrayBuffer>]), {
+      headers: {
+        ...headers,
+        "content-type": "application/zip",
+        "content-disposition": `attachment; filename="contact-${contactId}.zip"`,
+      },
     });
-  return new Response(new Blob([exportArchive(result.data) as Uint8Array<ArrayBuffer>]), {
-    headers: {
-      ...headers,
-      "content-type": "application/zip",
-      "content-disposition": `attachment; filename="contact-${contactId}.zip"`,
-    },
-  });
-}
+  },
+);

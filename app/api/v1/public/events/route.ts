@@ -1,3 +1,4 @@
+import { publicRoute } from "@/lib/adapters/public-route";
 import { hashApiKey } from "@/lib/api-keys/hash-api-key";
 import { withService } from "@/lib/db/doors";
 import { cachedApiKey } from "@/lib/events/public-api/api-key-cache";
@@ -46,7 +47,7 @@ function notModified(request: Request, etag: string): boolean {
  * ?key= is part of the URL), and an unchanged list is a 304 for If-None-Match. This server
  * keeps each key's check for 10 seconds and each workspace's list for 5 (decisions.md).
  */
-export async function GET(request: Request) {
+export const GET = publicRoute({ name: "public events" }, async (request) => {
   const key = keyOf(request);
   if (!key) return refuse(401, "An API key is required: send Authorization: Bearer <key> or ?key=<key>.");
   const keyHash = hashApiKey(key);
@@ -64,9 +65,10 @@ export async function GET(request: Request) {
   };
   if (notModified(request, body.etag)) return new Response(null, { status: 304, headers });
   return new Response(body.bytes, { headers: { ...headers, "Content-Type": "application/json" } });
-}
+});
 
 /** CORS preflight. */
-export function OPTIONS() {
-  return new Response(null, { status: 204, headers: { ...CORS, "Access-Control-Max-Age": "86400" } });
-}
+export const OPTIONS = publicRoute(
+  { name: "public events preflight" },
+  async () => new Response(null, { status: 204, headers: { ...CORS, "Access-Control-Max-Age": "86400" } }),
+);

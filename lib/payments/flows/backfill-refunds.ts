@@ -1,11 +1,11 @@
 import type Stripe from "stripe";
 import { withService } from "@/lib/db/doors";
-import { idOf } from "./checkout-from-stripe";
+import { idOf } from "../checkout-from-stripe";
 import { inParallel, NO_CONNECTION, type BackfillDeps } from "./backfill-payment-intents";
-import { applyChargeRefund } from "./refund-engine";
-import { connectionOfWorkspace } from "./resolve-connection";
-import { onAccount } from "./stripe-client";
-import { QUICK_RETRY, withStripeRetry } from "./stripe-retry";
+import { applyChargeRefund } from "../refund-engine";
+import { connectionOfWorkspace } from "../resolve-connection";
+import { onAccount } from "../stripe-client";
+import { QUICK_RETRY, withStripeRetry } from "../stripe-retry";
 
 export interface BackfillRefundsInput {
   workspaceId: string;

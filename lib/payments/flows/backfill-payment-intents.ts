@@ -1,9 +1,9 @@
 import type Stripe from "stripe";
 import { withService, type Db } from "@/lib/db/doors";
-import { idOf, sessionIdOf } from "./checkout-from-stripe";
-import { connectionOfWorkspace } from "./resolve-connection";
-import { onAccount } from "./stripe-client";
-import { QUICK_RETRY, withStripeRetry, type RetryOptions } from "./stripe-retry";
+import { idOf, sessionIdOf } from "../checkout-from-stripe";
+import { connectionOfWorkspace } from "../resolve-connection";
+import { onAccount } from "../stripe-client";
+import { QUICK_RETRY, withStripeRetry, type RetryOptions } from "../stripe-retry";
 
 export type IntentOutcome = "intent" | "none" | "error_fetching" | "invalid_format";
 

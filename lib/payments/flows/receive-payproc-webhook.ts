@@ -1,12 +1,12 @@
 import Stripe from "stripe";
 import { withService, withServiceStatement, type Db } from "@/lib/db/doors";
 import { claimDeliveryAsDone, finishDelivery, type Claim } from "@/lib/webhooks/inbox";
-import { checkoutSessionCompleted } from "./checkout-session-completed";
-import { idOf, productsOf, purchaserOf } from "./checkout-from-stripe";
-import { applyChargeRefund } from "./refund-engine";
-import { keepPayprocEvent, type PayprocConnection } from "./resolve-connection";
-import { onAccount, stripeClient, webhookSecret } from "./stripe-client";
-import { withStripeRetry } from "./stripe-retry";
+import { checkoutSessionCompleted } from "../checkout-session-completed";
+import { idOf, productsOf, purchaserOf } from "../checkout-from-stripe";
+import { applyChargeRefund } from "../refund-engine";
+import { keepPayprocEvent, type PayprocConnection } from "../resolve-connection";
+import { onAccount, stripeClient, webhookSecret } from "../stripe-client";
+import { withStripeRetry } from "../stripe-retry";
 
 export interface WebhookReply {
   status: number;

@@ -1,7 +1,7 @@
 import { withService } from "@/lib/db/doors";
-import { fetchTicketingSnapshot } from "./fetch-ticketing-snapshot";
-import { importTicketingSnapshot } from "./import-ticketing-snapshot";
-import { getTicketingConnection } from "./ticketing-connection";
+import { fetchTicketingSnapshot } from "../fetch-ticketing-snapshot";
+import { importTicketingSnapshot } from "../import-ticketing-snapshot";
+import { getTicketingConnection } from "../ticketing-connection";
 
 export const NOT_CONNECTED = "Connect Eventbrite first.";
 

@@ -1,14 +1,14 @@
 import { withService, type Db } from "@/lib/db/doors";
-import { applySubmission } from "./apply-submission";
-import { captchaConfig, captchaToken, withoutCaptchaFields } from "./captcha";
-import { verifyCaptcha } from "./flows/verify-captcha";
-import { authenticateSubmission, type SubmissionCredentials } from "./authenticate-submission";
-import { findFormAndLimit, RateLimitUnavailable } from "./find-form-and-limit";
+import { applySubmission } from "../apply-submission";
+import { captchaConfig, captchaToken, withoutCaptchaFields } from "../captcha";
+import { verifyCaptcha } from "../flows/verify-captcha";
+import { authenticateSubmission, type SubmissionCredentials } from "../authenticate-submission";
+import { findFormAndLimit, RateLimitUnavailable } from "../find-form-and-limit";
 import { isUuid } from "@/lib/ids/uuid";
-import type { PublicForm } from "./form-row";
+import type { PublicForm } from "../form-row";
 import { parseBody, type RawBody, type SubmittedBody } from "@/lib/http/parse-body";
-import { stageSubmission } from "./stage-submission";
-import { honeypotTripped, submissionFields, type SubmissionFields } from "./submission-fields";
+import { stageSubmission } from "../stage-submission";
+import { honeypotTripped, submissionFields, type SubmissionFields } from "../submission-fields";
 
 export interface SubmitFormRequest extends SubmissionCredentials {
   formId: string;

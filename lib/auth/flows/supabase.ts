@@ -1,9 +1,9 @@
 import { appUrl } from "@/lib/config";
 import { withService } from "@/lib/db/doors";
-import { createAccountRows } from "./create-account";
-import { INVALID_CREDENTIALS, type AuthResult } from "./local-provider";
-import type { SignInInput, SignUpInput } from "./schemas";
-import { supabaseClient, type CookieJar } from "./supabase-provider";
+import { createAccountRows } from "../create-account";
+import { INVALID_CREDENTIALS, type AuthResult } from "../local-provider";
+import type { SignInInput, SignUpInput } from "../schemas";
+import { supabaseClient, type CookieJar } from "../supabase-provider";
 
 /**
  * Issue 13 with Supabase Auth configured: its own confirmation, recovery and session

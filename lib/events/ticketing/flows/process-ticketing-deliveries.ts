@@ -5,9 +5,9 @@ import {
   pendingDeliveries,
   recordDeliveryFailure,
 } from "@/lib/webhooks/inbox";
-import { fetchTicketingDelivery, type FetchedTicketingDelivery } from "./flows/fetch-ticketing-delivery";
-import { handleTicketingDelivery } from "./handle-ticketing-delivery";
-import { readTicketingDelivery } from "./read-ticketing-delivery";
+import { fetchTicketingDelivery, type FetchedTicketingDelivery } from "../flows/fetch-ticketing-delivery";
+import { handleTicketingDelivery } from "../handle-ticketing-delivery";
+import { readTicketingDelivery } from "../read-ticketing-delivery";
 
 export type ProcessOutcome = "done" | "ignored" | "failed" | "skipped";
 

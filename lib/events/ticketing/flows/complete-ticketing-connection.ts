@@ -1,0 +1,96 @@
+import { recordFlowAudit } from "@/lib/audit/record-audit";
+import { verifyValue } from "@/lib/auth/tokens";
+import { withService } from "@/lib/db/doors";
+import {
+  createOrganizationWebhook,
+  deleteWebhook,
+  exchangeCode,
+  getOrganizations,
+} from "../../eventbrite/client";
+import {
+  isWorkspaceAdmin,
+  storeTicketingConnection,
+  TICKETING_OAUTH_PURPOSE,
+  ticketingRedirectUri,
+  ticketingWebhookUrl,
+  type ConnectError,
+} from "../complete-ticketing-connection";
+import { generateWebhookSecret, hashWebhookSecret } from "../webhook-secret";
+
+/**
+ * Spec 4.5, OAuth connection flow: the callback. The state must be one this service signed for
+ * this member in this workspace (else nothing happens at all); then the code is exchanged for
+ * the token, the organisation discovered and one organisation webhook registered for
+ * order.placed, order.refunded and attendee.updated, all outside any database transaction
+ * (issue 14: fetch first, then write). One short transaction then checks the member's role again,
+ * stores the connection and enqueues the first import; the replaced webhook, if any, is removed
+ * after the commit, and the new one when the write did not happen.
+ *
+ * Runs through the service door (members cannot read or write the token, attack 7): the member
+ * must be an owner or admin of the workspace, and the signed state binds the callback to that
+ * member and workspace. The webhook's endpoint carries a fresh random secret whose SHA-256 is
+ * stored with the connection (DESIGN 7).
+ */
+export async function completeTicketingConnection(input: {
+  workspaceId: string;
+  userId: string;
+  /** the member's email, for the audit row written with the connection */
+  email?: string | null;
+  ip?: string | null;
+  code: string;
+  state: string;
+}): Promise<{ data: { organizationName: string | null } } | { error: ConnectError }> {
+  const state = await verifyValue<{ workspaceId: string; userId: string }>(
+    TICKETING_OAUTH_PURPOSE,
+    input.state,
+  );
+  if (!state || state.workspaceId !== input.workspaceId || state.userId !== input.userId || !input.code)
+    return { error: "state" };
+  if (!(await withService((db) => isWorkspaceAdmin(db, input.workspaceId, input.userId))))
+    return { error: "state" };
+
+  const token = await exchangeCode(input.code, ticketingRedirectUri()).catch(() => null);
+  if (!token) return { error: "exchange" };
+  const [organization] = await getOrganizations(token).catch(() => []);
+  if (!organization) return { error: "organization" };
+  const secret = generateWebhookSecret();
+  const webhook = await createOrganizationWebhook(
+    token,
+    String(organization.id),
+    ticketingWebhookUrl(secret),
+  ).catch(() => null);
+  if (!webhook) return { error: "webhook" };
+  const webhookId = String(webhook.id);
+
+  const stored = await withService(async (db) => {
+    const result = await storeTicketingConnection(db, {
+      workspaceId: input.workspaceId,
+      userId: input.userId,
+      token,
+      organization: { id: String(organization.id), name: organization.name ?? null },
+      webhookId,
+      webhookSecretHash: hashWebhookSecret(secret),
+    });
+    if ("data" in result)
+      await recordFlowAudit(db, { sub: input.userId, email: input.email }, "connection.ticketing_connected", {
+        workspaceId: input.workspaceId,
+        target: ["ticketing_connection", input.workspaceId],
+        after: { organization: organization.name ?? String(organization.id) },
+        ip: input.ip ?? null,
+      });
+    return result;
+  }).catch(async (error) => {
+    await deleteWebhook(token, webhookId).catch(() => {});
+    throw error;
+  });
+  if ("error" in stored) {
+    await deleteWebhook(token, webhookId).catch(() => {});
+    return stored;
+  }
+  const previous = stored.data.previous;
+  if (previous)
+    await deleteWebhook(previous.accessToken, previous.webhookId).catch((error) =>
+      console.error("could not remove the previous Eventbrite webhook", error),
+    );
+  return { data: { organizationName: organization.name ?? null } };
+}
