@@ -24,6 +24,7 @@ import {
   stopNextServer,
 } from "./lib/next-server";
 import { freshDatabase } from "./lib/database";
+import { captureRequestSql, printSqlFloor, replaySqlFloor } from "./lib/sql-floor";
 import { verdict } from "./lib/verdict";
 
 const PORT = Number(process.env.BENCH_FORMS_PORT ?? 3251);
@@ -155,6 +156,34 @@ export default async function run(): Promise<void> {
     console.log(
       "cpu ms/req: CPU time per request of the next-server process and of the Postgres backends;" +
         " unlike req/s it hardly depends on what else the machine runs.",
+    );
+
+    // the floor: the same submission's SQL without the app (the server must stop first: the
+    // capture copies the database, which needs it without connections)
+    await stopNextServer(server);
+    const statements = await captureRequestSql({
+      baseUrl: base,
+      database: BENCH_DB,
+      port: PORT,
+      env: { APP_URL: `http://localhost:${PORT}`, RESEND_API_KEY: undefined },
+      send: async (origin, attempt) => {
+        const response = await fetch(`${origin}/api/forms/${keyedFormId}`, {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-api-key": key, "x-forwarded-for": nextIp() },
+          body: JSON.stringify({
+            email: `floor${attempt}@bench.test`,
+            first_name: "Floor",
+            is_subscribed: true,
+          }),
+        });
+        if (!response.ok) throw new Error(`the captured submission answered ${response.status}`);
+      },
+    });
+    printSqlFloor(
+      "new-contact form submission",
+      await replaySqlFloor(db.url, BENCH_DB, statements),
+      healthRate,
+      0.5,
     );
   } finally {
     await stopNextServer(server);

@@ -17,6 +17,7 @@ import {
   stopNextServer,
 } from "./lib/next-server";
 import { freshDatabase } from "./lib/database";
+import { captureRequestSql, printSqlFloor, replaySqlFloor } from "./lib/sql-floor";
 import { verdict } from "./lib/verdict";
 
 const PORT = 3261;
@@ -49,12 +50,12 @@ async function seedWorkspace(url: string): Promise<void> {
 }
 
 /** Signed events made ahead of the run, so the load generator only sends bytes. */
-function makeEvents(fake: StripeFake, count: number): { body: string; header: string }[] {
+function makeEvents(fake: StripeFake, count: number, buyer = ""): { body: string; header: string }[] {
   return Array.from({ length: count }, (_, i) => {
     const { session } = fake.addCheckout({
       account: ACCOUNT,
-      email: `buyer${i % 2000}@example.test`,
-      name: `Buyer Number${i % 2000}`,
+      email: `buyer${buyer || i % 2000}@example.test`,
+      name: `Buyer Number${buyer || i % 2000}`,
       items: [
         { productId: "prod_benchShirt", name: "Shirt", amountTotal: 2500 },
         { productId: "prod_benchMug", name: "Mug", amountTotal: 1200 },
@@ -168,6 +169,31 @@ export default async function run(): Promise<void> {
       {
         atLeast: 0.3,
       },
+    );
+
+    // the floor: one checkout's SQL without the app (the capture copies the database, which
+    // needs it without connections, so the server stops first)
+    await stopNextServer(app);
+    const statements = await captureRequestSql({
+      baseUrl: base,
+      database: BENCH_DB,
+      port: PORT,
+      env: { ...fake.env },
+      send: async (origin, attempt) => {
+        const [event] = makeEvents(fake, 1, String(attempt)); // a returning buyer, as most of the load
+        const response = await fetch(`${origin}/api/webhooks/payproc`, {
+          method: "POST",
+          headers: { "content-type": "application/json", "stripe-signature": event.header },
+          body: event.body,
+        });
+        if (!response.ok) throw new Error(`the captured checkout answered ${response.status}`);
+      },
+    });
+    printSqlFloor(
+      "checkout webhook (3 products)",
+      await replaySqlFloor(db.url, BENCH_DB, statements),
+      health.result.requests.average,
+      0.3,
     );
   } finally {
     if (app) await stopNextServer(app);

@@ -1,0 +1,237 @@
+/**
+ * The database floor under a write endpoint (issue 17): the statements one request sends,
+ * captured from `next start` (BENCH_SQL_LOG, lib/db/client.ts) and replayed on one direct
+ * connection without the app, to measure what the database alone spends on them.
+ *
+ * The capture runs on a copy of the benchmark database (CREATE DATABASE … TEMPLATE), so the
+ * replays on the benchmark database meet the state the request met: a new contact is new.
+ * Each replay runs in a transaction that is rolled back, so it can repeat with the same values;
+ * that leaves out the commit's WAL flush, and the floor is, if anything, too low.
+ *
+ * Two ways, side by side:
+ * - "as sent": one statement, one round trip, awaited in turn, as the app sends them;
+ * - "pipelined": the statements written at once, one round trip, plus one wherever a later
+ *   statement names an id the database generated (findLinks). This is what the lever of issue
+ *   17 (the pipeline as one SQL function called once) could save the database: the statements
+ *   still run, the per-statement round trips do not.
+ */
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { connect } from "../../../lib/db/client";
+import { UUID_SOURCE } from "../../../lib/ids/uuid";
+import { databaseCpuMs, startNextServer, stopNextServer } from "./next-server";
+
+interface Captured {
+  c: number;
+  q: string;
+  p: unknown[];
+}
+
+const TRANSACTION_CONTROL = /^\s*(begin|commit|rollback|start transaction)\b/i;
+
+/**
+ * The statements of the last of `requests + 1` calls of `send` against a server on a copy of
+ * `database` (the earlier calls warm its caches and pools, as in the load).
+ */
+export async function captureRequestSql(input: {
+  baseUrl: string;
+  database: string;
+  port: number;
+  env: Record<string, string | undefined>;
+  send: (origin: string, attempt: number) => Promise<void>;
+  warmUps?: number;
+}): Promise<Captured[]> {
+  const copy = `${input.database}_capture`;
+  const admin = connect(input.baseUrl, { max: 1 });
+  await admin.unsafe(`drop database if exists "${copy}" with (force)`);
+  await admin.unsafe(`create database "${copy}" template "${input.database}"`);
+  const url = new URL(input.baseUrl);
+  url.pathname = `/${copy}`;
+  const log = path.join(tmpdir(), `crm-bench-floor-${process.pid}.sql.jsonl`);
+  rmSync(log, { force: true });
+  const server = await startNextServer(input.port, {
+    ...input.env,
+    DATABASE_URL: url.toString(),
+    BENCH_SQL_LOG: log,
+  });
+  try {
+    const origin = `http://127.0.0.1:${input.port}`;
+    const warmUps = input.warmUps ?? 3;
+    for (let i = 0; i < warmUps; i++) await input.send(origin, i);
+    rmSync(log, { force: true });
+    await input.send(origin, warmUps);
+    await new Promise((r) => setTimeout(r, 300)); // statements after the response (none expected)
+  } finally {
+    await stopNextServer(server);
+    await admin.unsafe(`drop database if exists "${copy}" with (force)`);
+    await admin.end();
+  }
+  const statements = readFileSync(log, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Captured);
+  if (process.env.BENCH_FLOOR_DUMP)
+    writeFileSync(process.env.BENCH_FLOOR_DUMP, JSON.stringify(statements, null, 1));
+  return statements.filter((s) => !TRANSACTION_CONTROL.test(s.q));
+}
+
+export interface SqlFloor {
+  statements: number;
+  /** round trips of the pipelined replay: one, plus one per generated id a later statement needs */
+  trips: number;
+  /** Postgres CPU per replay, ms */
+  asSentDbMs: number;
+  oneTripDbMs: number;
+  /** wall time per replay, ms */
+  asSentMs: number;
+  oneTripMs: number;
+}
+
+const UUID = new RegExp(UUID_SOURCE, "g");
+const uuidsOf = (s: Captured) => new Set(JSON.stringify(s.p).match(UUID) ?? []);
+
+/**
+ * Where a replay must read a generated id: a statement returns a row whose `id` the database
+ * made (a new contact, a stored webhook), and a later statement names that id. In the capture,
+ * such an id is the first value a later statement names that no earlier statement did; the
+ * replay gets a new one each time and puts it in place of the captured value.
+ */
+interface Link {
+  /** the statement that returns the id */
+  from: number;
+  /** the captured value later statements name */
+  captured: string;
+}
+
+const substitute = (s: Captured, ids: Map<string, string>): Captured => {
+  if (ids.size === 0) return s;
+  let text = JSON.stringify(s.p);
+  for (const [from, to] of ids) text = text.replaceAll(from, to);
+  return { ...s, p: JSON.parse(text) as unknown[] };
+};
+
+async function findLinks(run: (s: Captured) => Promise<Record<string, unknown>[]>, statements: Captured[]) {
+  const links: Link[] = [];
+  const ids = new Map<string, string>();
+  const seen = new Set<string>();
+  let pending: { from: number; id: string } | null = null;
+  for (const [i, s] of statements.entries()) {
+    const named = uuidsOf(s);
+    const fresh = [...named].find((u) => !seen.has(u));
+    if (pending && fresh) {
+      links.push({ from: pending.from, captured: fresh });
+      ids.set(fresh, pending.id);
+      pending = null;
+    }
+    for (const u of named) seen.add(u);
+    const rows = await run(substitute(s, ids));
+    const id = rows[0]?.id;
+    if (typeof id === "string" && !seen.has(id)) pending = { from: i, id };
+  }
+  return links;
+}
+
+/** Replays `statements` `rounds` times each way on `database` (the benchmark's, unchanged by the capture). */
+export async function replaySqlFloor(
+  databaseUrl: string,
+  database: string,
+  statements: Captured[],
+  rounds = 300,
+): Promise<SqlFloor> {
+  const sql = connect(databaseUrl, { max: 1 });
+  const conn = await sql.reserve();
+  const run = (s: Captured) =>
+    conn.unsafe(s.q, s.p as never[], { prepare: true }) as unknown as Promise<Record<string, unknown>[]>;
+  await conn.unsafe("begin");
+  const links = await findLinks(run, statements);
+  await conn.unsafe("rollback");
+  const read = (i: number, rows: Record<string, unknown>[], ids: Map<string, string>) => {
+    for (const link of links) if (link.from === i) ids.set(link.captured, rows[0].id as string);
+  };
+  const asSent = async () => {
+    const ids = new Map<string, string>();
+    await conn.unsafe("begin");
+    for (const [i, s] of statements.entries()) read(i, await run(substitute(s, ids)), ids);
+    await conn.unsafe("rollback");
+  };
+  // begin and the statements written together (postgres.js pipelines them), up to each
+  // statement whose generated id a later one needs; then the rest, and rollback
+  const cuts = [...new Set(links.map((l) => l.from))].sort((a, b) => a - b);
+  const oneTrip = async () => {
+    const ids = new Map<string, string>();
+    let from = 0;
+    for (const cut of [...cuts, statements.length - 1]) {
+      const segment = statements.slice(from, cut + 1);
+      const results = await Promise.all([
+        ...(from === 0 ? [conn.unsafe("begin")] : []),
+        ...segment.map((s) => run(substitute(s, ids))),
+        ...(cut === statements.length - 1 ? [conn.unsafe("rollback")] : []),
+      ]);
+      read(cut, results[(from === 0 ? 1 : 0) + segment.length - 1] as Record<string, unknown>[], ids);
+      from = cut + 1;
+    }
+  };
+  const measure = async (once: () => Promise<void>) => {
+    for (let i = 0; i < 20; i++) await once(); // prepared statements, caches
+    const [db0, t0] = [databaseCpuMs(database), performance.now()];
+    for (let i = 0; i < rounds; i++) await once();
+    return { dbMs: (databaseCpuMs(database) - db0) / rounds, ms: (performance.now() - t0) / rounds };
+  };
+  try {
+    // alternate, so neither way gets the quieter half of the run
+    const a1 = await measure(asSent);
+    const b1 = await measure(oneTrip);
+    const a2 = await measure(asSent);
+    const b2 = await measure(oneTrip);
+    return {
+      statements: statements.length,
+      trips: cuts.length + 1,
+      asSentDbMs: (a1.dbMs + a2.dbMs) / 2,
+      oneTripDbMs: (b1.dbMs + b2.dbMs) / 2,
+      asSentMs: (a1.ms + a2.ms) / 2,
+      oneTripMs: (b1.ms + b2.ms) / 2,
+    };
+  } finally {
+    conn.release();
+    await sql.end();
+  }
+}
+
+/**
+ * The largest ratio to the health route the endpoint could reach if its app work cost no more
+ * than the health route's and the database did only `dbMs` per request: the machine's CPU per
+ * health request (`cores` × 1000 / health req/s, the cores being saturated) against that plus
+ * `dbMs`.
+ */
+export function ceilingRatio(healthRate: number, dbMs: number, cores = 2): number {
+  const healthMs = (cores * 1000) / healthRate;
+  return healthMs / (healthMs + dbMs);
+}
+
+export function printSqlFloor(label: string, floor: SqlFloor, healthRate: number, goal: number): void {
+  console.log(
+    `\n${label}: its own SQL (${floor.statements} statements, captured from one request) replayed without the app,` +
+      " one connection, each replay rolled back",
+  );
+  console.table([
+    {
+      replay: "as sent (a round trip per statement)",
+      "db cpu ms": floor.asSentDbMs.toFixed(2),
+      "wall ms": floor.asSentMs.toFixed(2),
+      "ceiling ratio": ceilingRatio(healthRate, floor.asSentDbMs).toFixed(2),
+    },
+    {
+      replay: `pipelined (${floor.trips} round trip${floor.trips > 1 ? "s" : ""})`,
+      "db cpu ms": floor.oneTripDbMs.toFixed(2),
+      "wall ms": floor.oneTripMs.toFixed(2),
+      "ceiling ratio": ceilingRatio(healthRate, floor.oneTripDbMs).toFixed(2),
+    },
+  ]);
+  const best = ceilingRatio(healthRate, Math.min(floor.asSentDbMs, floor.oneTripDbMs));
+  console.log(
+    `ceiling: with no app work beyond the health route's and this database CPU per request, two saturated` +
+      ` cores reach at most ${best.toFixed(2)}x the health route (goal ${goal}x):` +
+      (best < goal ? " the goal is out of reach without less database work" : " the goal is within reach"),
+  );
+}
