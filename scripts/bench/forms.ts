@@ -124,6 +124,15 @@ export default async function run(): Promise<void> {
     const staged = await measured(() =>
       load("existing contact, staged + email", { requests: [existingContact] }),
     );
+    // the framework's part: the same POST and body, refused before any query (a malformed form id)
+    const refusedPost = submission(
+      "not-a-form",
+      () => ({ email: "lead@bench.test", first_name: "Lead", is_subscribed: true }),
+      { "x-api-key": key },
+    );
+    const refused = await measured(() =>
+      load("same POST, malformed form id: 404 before any query", { requests: [refusedPost] }),
+    );
     const healthAfter = await measured(() => load("health, after", {}, DURATION, "/api/health"));
     const healthRate = (healthBefore.requests.average + healthAfter.requests.average) / 2;
 
@@ -147,7 +156,7 @@ export default async function run(): Promise<void> {
     console.log(
       `\nforms: ${CONNECTIONS} connections, ${DURATION} s each, next start on ${base.replace(/\/[^/]*$/, "/…")}`,
     );
-    console.table([row(healthBefore), row(created), row(staged), row(healthAfter)]);
+    console.table([row(healthBefore), row(created), row(staged), row(refused), row(healthAfter)]);
     console.log(
       `stored: ${counts.submissions} submissions, ${counts.pending} staged, ${counts.outbox} outbox emails` +
         ` (goal: new contact >= 0.5x the health route of the same server)`,
@@ -184,6 +193,7 @@ export default async function run(): Promise<void> {
       await replaySqlFloor(db.url, BENCH_DB, statements),
       healthRate,
       0.5,
+      { label: "the same POST refused before any query", rate: refused.requests.average },
     );
   } finally {
     await stopNextServer(server);

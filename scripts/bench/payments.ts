@@ -127,6 +127,25 @@ export default async function run(): Promise<void> {
     );
     const before = next;
     const ingest = await measured(appPid, () => checkout(DURATION));
+    // the framework's part: the same POSTs with a wrong signature, refused before any query
+    const refused = await measured(appPid, () =>
+      load({
+        url,
+        connections: CONNECTIONS,
+        duration: DURATION,
+        requests: [
+          {
+            method: "POST",
+            path: "/api/webhooks/payproc",
+            setupRequest: (req) => ({
+              ...req,
+              body: events[next++ % events.length].body,
+              headers: { "content-type": "application/json", "stripe-signature": "t=1,v1=00" },
+            }),
+          },
+        ],
+      }),
+    );
     const sent = next - before;
     const result = ingest.result;
 
@@ -153,6 +172,13 @@ export default async function run(): Promise<void> {
       ),
     );
     console.log(
+      line(
+        "  …wrong signature: 400, no query",
+        refused.result,
+        (refused.result.requests.average / health.result.requests.average).toFixed(3),
+      ),
+    );
+    console.log(
       `events sent ${sent}; sessions stored ${sessions} (incl. warm-up); transactions rows ${rows}`,
     );
     // The machine may be shared: CPU per request is the figure that does not depend on the neighbours.
@@ -161,6 +187,7 @@ export default async function run(): Promise<void> {
       `load generator + fake ${((m.cpu.bench / n) * 1000).toFixed(2)} ms`;
     console.log(`CPU per health request: ${per(health, health.result.requests.total)}`);
     console.log(`CPU per event:          ${per(ingest, result.requests.total)}`);
+    console.log(`CPU per refused POST:   ${per(refused, refused.result.requests.total)}`);
     const serverMs = ((ingest.cpu.app + ingest.cpu.db) / result.requests.total) * 1000;
     console.log(`events/s that two idle cores could serve (app + db CPU): ${(2000 / serverMs).toFixed(0)}`);
     verdict(
@@ -194,6 +221,7 @@ export default async function run(): Promise<void> {
       await replaySqlFloor(db.url, BENCH_DB, statements),
       health.result.requests.average,
       0.3,
+      { label: "the same POST refused for its signature", rate: refused.result.requests.average },
     );
   } finally {
     if (app) await stopNextServer(app);
