@@ -1,9 +1,8 @@
 /**
  * Benchmark of GET /api/v1/public/events against `next start` on the real Postgres (spec 4.14):
  * a workspace with 500 events (half past, half upcoming; four in five published, some with
- * paid ticket classes), 32 connections, the key as a Bearer token, without and with
- * Accept-Encoding: gzip (autocannon sends none; browsers, CDNs and fetch do); and the
- * no-database health route of the same server, in the same run, for the ratio.
+ * paid ticket classes), 32 connections, the key as a Bearer token; and the no-database
+ * health route of the same server, in the same run, for the ratio.
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/crm_events npx tsx scripts/bench/events.ts
  *
@@ -78,23 +77,16 @@ interface Sample {
 async function load(
   urlPath: string,
   {
-    method = "GET",
     headers = {},
     duration = DURATION,
     refused = false,
-  }: {
-    method?: "GET" | "OPTIONS";
-    headers?: Record<string, string>;
-    duration?: number;
-    refused?: boolean;
-  } = {},
+  }: { headers?: Record<string, string>; duration?: number; refused?: boolean } = {},
 ): Promise<Sample> {
   const [cpuBefore, dbBefore] = [processTreeCpuMs(serverPid), databaseCpuMs(BENCH_DB)];
   const result = await autocannon({
     url: `http://127.0.0.1:${PORT}${urlPath}`,
     connections: CONNECTIONS,
     duration,
-    method,
     headers,
   });
   const requests = Math.max(1, result.requests.total);
@@ -146,22 +138,14 @@ export default async function run(): Promise<void> {
     const healthRounds: Sample[] = [];
     const eventRounds: Sample[] = [];
     const refusedRounds: Sample[] = [];
-    const gzipRounds: Sample[] = [];
-    // what browsers, CDNs, curl --compressed and Node's fetch send
-    const gzip = { ...auth, "Accept-Encoding": "gzip, deflate" };
     for (let round = 0; round < ROUNDS; round++) {
       healthRounds.push(await load("/api/health"));
       eventRounds.push(await load("/api/v1/public/events", { headers: auth }));
-      gzipRounds.push(await load("/api/v1/public/events", { headers: gzip }));
       // diagnostic: the key check alone (an unknown key is answered 401 after the lookup)
       refusedRounds.push(
         await load("/api/v1/public/events", { headers: unknownKey, duration: DURATION / 2, refused: true }),
       );
     }
-    const zipped = {
-      label: "  …the same, Accept-Encoding: gzip (the list gzipped once per load)",
-      ...summarise(gzipRounds),
-    };
     const health = { label: "GET /api/health (no database)", ...summarise(healthRounds) };
     const events = {
       label: `GET /api/v1/public/events (${returned} of ${EVENTS} events)`,
@@ -174,7 +158,6 @@ export default async function run(): Promise<void> {
       [
         health,
         events,
-        zipped,
         { label: "  …unknown key: 401 after the key lookup", ...summarise(refusedRounds) },
       ].map((r) => ({
         route: r.label,
@@ -189,7 +172,6 @@ export default async function run(): Promise<void> {
       })),
     );
     verdict("public events API / health", events.rps / health.rps, { atLeast: 0.9 });
-    verdict("public events API, gzip / health", zipped.rps / health.rps, { atLeast: 0.9 });
   } finally {
     if (server) await stopNextServer(server);
     await db.drop();

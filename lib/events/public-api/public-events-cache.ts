@@ -1,5 +1,4 @@
 import { createHash } from "node:crypto";
-import { gzipSync } from "node:zlib";
 import { ttlCache } from "@/lib/cache/ttl-cache";
 
 /**
@@ -8,16 +7,11 @@ import { ttlCache } from "@/lib/cache/ttl-cache";
  * seconds more is invisible to them and spares the database and the serialisation under
  * load. Concurrent misses share one load. Each list carries a strong ETag (a digest of its
  * bytes), so a client or CDN that sends If-None-Match gets a 304 without the body.
- *
- * The gzip form is made once per load too: browsers, `fetch` and CDNs ask for it, a list of
- * 500 events shrinks about tenfold, and `next start` does not compress route handlers'
- * answers. It has its own ETag, as a different representation must (RFC 9110 8.8.3).
  */
 
 export interface PublicEventsBody {
   bytes: Uint8Array<ArrayBuffer>;
   etag: string;
-  gzip: { bytes: Uint8Array<ArrayBuffer>; etag: string };
 }
 
 const lists = ttlCache<PublicEventsBody>("public-events", { ttlMs: 5_000, maxEntries: 1_000 });
@@ -25,19 +19,10 @@ const encoder = new TextEncoder();
 
 function encode(data: unknown): PublicEventsBody {
   const bytes = encoder.encode(JSON.stringify(data));
-  const digest = createHash("sha256").update(bytes).digest("base64url").slice(0, 27);
-  const gzipped = gzipSync(bytes);
-  return {
-    bytes,
-    etag: `"${digest}"`,
-    gzip: {
-      bytes: new Uint8Array(gzipped.buffer, gzipped.byteOffset, gzipped.byteLength),
-      etag: `"${digest}-gzip"`,
-    },
-  };
+  return { bytes, etag: `"${createHash("sha256").update(bytes).digest("base64url").slice(0, 27)}"` };
 }
 
-/** The workspace's list as UTF-8 JSON bytes, plain and gzipped, with their ETags, encoded once per load. */
+/** The workspace's list as UTF-8 JSON bytes and their ETag, encoded once per load. */
 export function cachedPublicEvents(
   workspaceId: string,
   load: () => Promise<unknown>,

@@ -34,18 +34,6 @@ const refuse = (status: 401 | 403, error: string) =>
     },
   );
 
-/** Accept-Encoding lists gzip (or `*`) without q=0. */
-function acceptsGzip(request: Request): boolean {
-  const header = request.headers.get("accept-encoding");
-  if (!header) return false;
-  return header.split(",").some((part) => {
-    const [coding, ...params] = part.trim().toLowerCase().split(";");
-    if (coding.trim() !== "gzip" && coding.trim() !== "*") return false;
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
-    return !q || Number(q.slice(2)) > 0;
-  });
-}
-
 /** If-None-Match names this ETag (a list of tags, `*`, or a weak form of it). */
 function notModified(request: Request, etag: string): boolean {
   const header = request.headers.get("if-none-match");
@@ -60,8 +48,7 @@ function notModified(request: Request, etag: string): boolean {
  * GET /api/v1/public/events (spec 4.14, 5.2): the key as a Bearer token or ?key=; 401
  * without a known key, 403 with a revoked one. Any origin may read it (the key is the
  * credential); shared caches may keep it for a minute, per key (Vary: Authorization, and
- * ?key= is part of the URL), and an unchanged list is a 304 for If-None-Match. A client that
- * accepts gzip gets the list gzipped once per load (public-events-cache). This server
+ * ?key= is part of the URL), and an unchanged list is a 304 for If-None-Match. This server
  * keeps each key's check for 10 seconds and each workspace's list for 5 (decisions.md).
  */
 export const GET = publicRoute({ name: "public events" }, async (request) => {
@@ -74,22 +61,14 @@ export const GET = publicRoute({ name: "public events" }, async (request) => {
   const body = await cachedPublicEvents(auth.workspaceId, () =>
     withService((db) => listPublicEvents(db, auth)),
   );
-  const gzip = acceptsGzip(request);
-  const representation = gzip ? body.gzip : body;
   const headers = {
     ...CORS,
     "Cache-Control": "public, max-age=60, stale-while-revalidate=60",
-    Vary: "Authorization, Accept-Encoding",
-    ETag: representation.etag,
+    Vary: "Authorization",
+    ETag: body.etag,
   };
-  if (notModified(request, representation.etag)) return new Response(null, { status: 304, headers });
-  return new Response(representation.bytes, {
-    headers: {
-      ...headers,
-      "Content-Type": "application/json",
-      ...(gzip ? { "Content-Encoding": "gzip" } : {}),
-    },
-  });
+  if (notModified(request, body.etag)) return new Response(null, { status: 304, headers });
+  return new Response(body.bytes, { headers: { ...headers, "Content-Type": "application/json" } });
 });
 
 /** CORS preflight. */
