@@ -3501,13 +3501,6 @@ ALTER TABLE ONLY public.contact_tags
     ADD CONSTRAINT contact_tags_workspace_id_contact_id_fkey FOREIGN KEY (workspace_id, contact_id) REFERENCES public.contacts(workspace_id, id) ON DELETE CASCADE;
 
 --
--- Name: contact_tags contact_tags_workspace_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
---
-
-ALTER TABLE ONLY public.contact_tags
-    ADD CONSTRAINT contact_tags_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspaces(id) ON DELETE CASCADE;
-
---
 -- Name: contact_tags contact_tags_workspace_id_tag_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 

@@ -5,13 +5,23 @@ import { FIRST_NAMES, LAST_NAMES } from "./contacts-data";
 const HEADER =
   "email,first_name,last_name,phone,address_line1,address_line2,city,state,postal_code,country,birth_month,birth_day,tags,notes";
 
-/** Row i of the generated import: every column filled, 1 to 3 tags of 200, a note on 10% of rows. */
-function row(i: number): string {
-  const tags = Array.from(
+/** Row i's tags: 1 to 3 of 200. */
+export function tagsOf(i: number): string[] {
+  return Array.from(
     { length: 1 + (i % 3) },
     (_, k) => `tag ${String(((i * 7 + k * 67) % 200) + 1).padStart(3, "0")}`,
   );
-  const note = i % 10 === 3 ? `"Called on ${i % 28}/${1 + (i % 12)}, wants the ""premium"" plan"` : "";
+}
+
+/** Row i's note, on 10% of rows. */
+export function noteOf(i: number): string | null {
+  return i % 10 === 3 ? `Called on ${i % 28}/${1 + (i % 12)}, wants the "premium" plan` : null;
+}
+
+/** Row i of the generated import: every column filled, tagsOf(i), noteOf(i). */
+function row(i: number): string {
+  const tags = tagsOf(i);
+  const note = noteOf(i);
   return [
     `u${i}@example.com`,
     FIRST_NAMES[i % FIRST_NAMES.length],
@@ -26,7 +36,7 @@ function row(i: number): string {
     String(1 + (i % 12)),
     String(1 + (i % 28)),
     `"${tags.join(", ")}"`,
-    note,
+    note === null ? "" : `"${note.replaceAll('"', '""')}"`,
   ].join(",");
 }
 
