@@ -4,7 +4,7 @@ import { decideConsent, type ConsentDecision } from "@/lib/consent/consent-rules
 import { applyConsent } from "@/lib/consent/apply-consent";
 import type { SuppressionReason } from "@/lib/consent/email-status";
 import { addNote } from "@/lib/notes/add-note";
-import { erasedMessage, findErasure } from "@/lib/privacy/erased-addresses";
+import { erasedAtOf, erasedMessage } from "@/lib/privacy/erased-addresses";
 import { centsToNumeric } from "./money";
 import { externalTransactionId, type PurchasedProduct, type Purchaser } from "./checkout-from-stripe";
 import type { PayprocConnection } from "./resolve-connection";
@@ -24,15 +24,20 @@ export type CheckoutCompletedResult =
   | { status: "recorded"; contactId: string | null; transactionIds: string[]; subscribed: boolean };
 
 /**
- * Spec 4.4, checkout.session.completed, in the caller's transaction:
+ * Spec 4.4, checkout.session.completed, in the caller's transaction, in two round trips when
+ * the purchaser's contact and consent are unchanged (issue 17: each round trip is a socket
+ * write, the largest item of the request's profile):
  * - step 5: when the session's rows already exist nothing at all happens. One statement
- *   upserts the products (step 4) and reads whether the rows exist and the purchaser's
- *   suppressions (step 6).
+ *   upserts the products (step 4) and reads whether the rows exist, the purchaser's
+ *   suppressions (step 6) and whether the address was erased (issue 16).
  * - step 3: the contact is created (source 'payproc') or merged with the diff-and-audit rule;
  *   mergeContact handles concurrent creation (the 23505 case) and writes no note for a new contact.
- * - step 4: one transactions row per product, keyed by external_payproc_transaction_id. A
- *   concurrent delivery of the same session waits on the unique key and inserts nothing; it has
- *   then merged the same details into the contact under its row lock, which changes nothing.
+ * - step 4: one transactions row per product, keyed by external_payproc_transaction_id, sent
+ *   with the merge's first statement and linked to the contact by its email: the server runs
+ *   it after that statement, which has created the contact, locked it, or waited for the
+ *   concurrent creator to commit. A concurrent delivery of the same session waits on the
+ *   unique key and inserts nothing; it has then merged the same details into the contact
+ *   under its row lock, which changes nothing.
  * - step 6: auto-subscribe with the rules of decideConsent('payproc_auto_subscribe').
  */
 export async function checkoutSessionCompleted(
@@ -41,40 +46,39 @@ export async function checkoutSessionCompleted(
 ): Promise<CheckoutCompletedResult> {
   const workspaceId = input.connection.workspace_id;
   const email = input.purchaser.email?.trim().toLowerCase() || null;
-  const { recorded, suppressions } = await upsertProducts(db, workspaceId, input, email);
-  if (recorded) return { status: "duplicate" };
-
   const autoSubscribe = input.connection.auto_subscribe_purchasers;
   // issue 16: an address erased at the person's request is not auto-subscribed again when it
   // comes back as a new contact; the purchase is recorded and a note says why
-  const erasedAt = autoSubscribe && email ? await findErasure(db, { workspaceId, email }) : null;
+  const { recorded, suppressions, erasedAt } = await upsertProducts(db, workspaceId, input, {
+    email,
+    erasure: autoSubscribe,
+  });
+  if (recorded) return { status: "duplicate" };
+
   const consent: { decision?: ConsentDecision } = {};
-  const merged = email
-    ? await mergeContact(db, {
-        workspaceId,
-        email,
-        fields: input.purchaser.fields,
-        source: "payproc",
-        mode: "overwrite",
-        via: "payment checkout",
-        extra: (existing) => {
-          if (!autoSubscribe || (erasedAt && !existing)) return {};
-          consent.decision = decideConsent("payproc_auto_subscribe", {
-            contact: existing,
-            suppressions: existing ? suppressions : [],
-          });
-          return "skip" in consent.decision ? {} : consent.decision.columns;
-        },
-      })
-    : null;
+  const [merged, transactionIds] = await Promise.all([
+    email
+      ? mergeContact(db, {
+          workspaceId,
+          email,
+          fields: input.purchaser.fields,
+          source: "payproc",
+          mode: "overwrite",
+          via: "payment checkout",
+          extra: (existing) => {
+            if (!autoSubscribe || (erasedAt && !existing)) return {};
+            consent.decision = decideConsent("payproc_auto_subscribe", {
+              contact: existing,
+              suppressions: existing ? suppressions : [],
+            });
+            return "skip" in consent.decision ? {} : consent.decision.columns;
+          },
+        })
+      : null,
+    insertPurchases(db, workspaceId, input, email),
+  ]);
+  if (transactionIds.length === 0) return { status: "duplicate" };
   const contact = merged?.contact ?? null;
-  if (erasedAt && merged?.created)
-    await addNote(db, {
-      workspaceId,
-      contactId: merged.contact.id,
-      text: erasedMessage(erasedAt),
-      createdBy: null,
-    });
 
   const decided = consent.decision && !("skip" in consent.decision) ? consent.decision : null;
   // only the suppressions the contact has are cleared (none for a new contact: no statement)
@@ -84,12 +88,18 @@ export async function checkoutSessionCompleted(
   };
   // Independent writes, sent together (postgres.js pipelines them on the transaction). When a
   // concurrent delivery of the session won, it already subscribed the contact, so this one
-  // decided no consent change and there is nothing to undo.
-  const [transactionIds] = await Promise.all([
-    insertPurchases(db, workspaceId, input, contact?.id ?? null),
+  // inserted no rows and returned above.
+  await Promise.all([
+    erasedAt && merged?.created
+      ? addNote(db, {
+          workspaceId,
+          contactId: merged.contact.id,
+          text: erasedMessage(erasedAt),
+          createdBy: null,
+        })
+      : null,
     change && contact ? applyConsent(db, { workspaceId, contactId: contact.id, change }) : null,
   ]);
-  if (transactionIds.length === 0) return { status: "duplicate" };
   return { status: "recorded", contactId: contact?.id ?? null, transactionIds, subscribed: Boolean(change) };
 }
 
@@ -99,17 +109,20 @@ const externalIds = (input: CheckoutCompletedInput) =>
 /**
  * Products inserted (`do nothing` takes no row lock, so concurrent purchases of one product do
  * not queue; a changed name is written by the guarded update, which locks only rows that
- * change), and in the same statement: are the session's rows recorded already, and which
- * suppressions does the purchaser have.
+ * change), and in the same statement: are the session's rows recorded already, which
+ * suppressions does the purchaser have, and (when asked) was the address erased.
  */
 async function upsertProducts(
   db: Db,
   workspaceId: string,
   input: CheckoutCompletedInput,
-  email: string | null,
-): Promise<{ recorded: boolean; suppressions: SuppressionReason[] }> {
+  purchaser: { email: string | null; erasure: boolean },
+): Promise<{ recorded: boolean; suppressions: SuppressionReason[]; erasedAt: Date | null }> {
+  const { email } = purchaser;
   const pids = input.products.map((p) => p.payprocProductId);
   const names = input.products.map((p) => p.name);
+  const erasedAt =
+    purchaser.erasure && email ? erasedAtOf(db, { workspaceId, email }) : db`null::timestamptz`;
   const [row] = await db`
     with input as (
       select * from unnest(${pids}::text[], ${names}::text[]) as i(pid, name)
@@ -129,26 +142,37 @@ async function upsertProducts(
         select array_agg(s.reason) from public.contact_suppressions s
         join public.contacts c on c.id = s.contact_id
         where c.workspace_id = ${workspaceId} and c.email = ${email}
-      ), '{}') as suppressions`;
-  return { recorded: row.recorded, suppressions: row.suppressions as SuppressionReason[] };
+      ), '{}') as suppressions,
+      ${erasedAt} as erased_at`;
+  return {
+    recorded: row.recorded,
+    suppressions: row.suppressions as SuppressionReason[],
+    erasedAt: (row.erased_at as Date | null) ?? null,
+  };
 }
 
-/** One transactions row per product; returns the ids of the rows inserted now. */
+/**
+ * One transactions row per product, linked to the contact of the purchaser's email (read when
+ * the statement runs, after the merge sent before it); returns the ids of the rows inserted now.
+ */
 async function insertPurchases(
   db: Db,
   workspaceId: string,
   input: CheckoutCompletedInput,
-  contactId: string | null,
+  email: string | null,
 ): Promise<string[]> {
   const products = input.products;
   if (products.length === 0) return [];
   const pids = products.map((p) => p.payprocProductId);
   const amounts = products.map((p) => centsToNumeric(p.amountCents));
   const currencies = products.map((p) => p.currency.toLowerCase());
+  const contactId = email
+    ? db`(select c.id from public.contacts c where c.workspace_id = ${workspaceId} and c.email = ${email})`
+    : db`null::uuid`;
   const rows = await db`
     insert into public.transactions (workspace_id, contact_id, product_id, amount_paid, currency,
       external_payproc_transaction_id, payproc_payment_intent_id, status, amount_refunded, transaction_date)
-    select ${workspaceId}, ${contactId}::uuid, p.id, i.amount, i.currency, i.ext, ${input.paymentIntentId}, 'succeeded', 0,
+    select ${workspaceId}, ${contactId}, p.id, i.amount, i.currency, i.ext, ${input.paymentIntentId}, 'succeeded', 0,
            ${input.purchasedAt}
     from unnest(${pids}::text[], ${externalIds(input)}::text[], ${amounts}::numeric[], ${currencies}::text[])
       as i(pid, ext, amount, currency)
