@@ -17,7 +17,7 @@ export interface NotificationItem {
  */
 export async function listNotifications(
   db: Db,
-  input: { workspaceId: string; userId: string; limit?: number },
+  input: { workspaceId: string; userId: string; limit?: number; offset?: number },
 ): Promise<NotificationItem[]> {
   return db<NotificationItem[]>`
     select n.id, n.type, n.title, n.body, n.action_url, n.action_label, n.created_at,
@@ -27,7 +27,19 @@ export async function listNotifications(
     where n.workspace_id = ${input.workspaceId}
       and (n.user_id is null or n.user_id = ${input.userId})
     order by n.created_at desc, n.id
-    limit ${input.limit ?? 100}`;
+    limit ${input.limit ?? 100} offset ${input.offset ?? 0}`;
+}
+
+/** How many notifications the member has in the workspace, read or not (the list's pager). */
+export async function countNotifications(
+  db: Db,
+  input: { workspaceId: string; userId: string },
+): Promise<number> {
+  const [row] = await db`
+    select count(*)::int as n from public.notifications n
+    where n.workspace_id = ${input.workspaceId}
+      and (n.user_id is null or n.user_id = ${input.userId})`;
+  return row.n;
 }
 
 /** The bell's number: notifications of the workspace the member has not read. */

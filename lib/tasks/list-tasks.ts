@@ -16,13 +16,17 @@ export interface TaskItem {
   closedBySystem: boolean;
 }
 
+/** Spec 3.6's two lists: open (open or in progress) and completed. */
+const statusIs = (db: Db, status: "open" | "completed") =>
+  status === "open" ? db`t.status in ('open', 'in_progress')` : db`t.status = 'completed'`;
+
 /**
  * Spec 3.6: the workspace's open tasks (due first) and its latest completed ones with their
  * closing note. One query per list; RLS limits them to the member's workspaces.
  */
 export async function listTasks(
   db: Db,
-  input: { workspaceId: string; status: "open" | "completed"; limit?: number },
+  input: { workspaceId: string; status: "open" | "completed"; limit?: number; offset?: number },
 ): Promise<TaskItem[]> {
   const open = input.status === "open";
   const rows = await db`
@@ -38,9 +42,9 @@ export async function listTasks(
       where task_id = t.id and type = 'task' order by created_at desc limit 1
     ) n on not ${open}
     where t.workspace_id = ${input.workspaceId}
-      and ${open ? db`t.status in ('open', 'in_progress')` : db`t.status = 'completed'`}
+      and ${statusIs(db, input.status)}
     order by ${open ? db`t.due_date nulls last, t.created_at` : db`t.completed_at desc nulls last`}, t.id
-    limit ${input.limit ?? 100}`;
+    limit ${input.limit ?? 100} offset ${input.offset ?? 0}`;
   return rows.map((r) => ({
     id: r.id,
     title: r.title,
@@ -55,4 +59,16 @@ export async function listTasks(
     closingNote: r.closing_note,
     closedBySystem: Boolean(r.closed_by_system),
   }));
+}
+
+/** How many open or completed tasks the workspace has: the list's heading and its pager. */
+export async function countTasks(
+  db: Db,
+  input: { workspaceId: string; status: "open" | "completed" },
+): Promise<number> {
+  const [row] = await db`
+    select count(*)::int as n from public.tasks t
+    where t.workspace_id = ${input.workspaceId}
+      and ${statusIs(db, input.status)}`;
+  return row.n;
 }

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { ContactFilters } from "@/components/contacts/contact-filters";
 import { ContactsTable } from "@/components/contacts/contacts-table";
-import { Pagination } from "@/components/contacts/pagination";
+import { Pagination } from "@/components/ui/pagination";
 import { requireMember } from "@/lib/auth/context";
 import { getContacts } from "@/lib/contacts/get-contacts";
 import { getListOptions } from "@/lib/contacts/get-list-options";

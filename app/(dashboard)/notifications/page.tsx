@@ -1,19 +1,35 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { DateTime } from "@/components/ui/date-time";
+import { Pagination } from "@/components/ui/pagination";
 import { requireMember } from "@/lib/auth/context";
 import { withUser } from "@/lib/db/doors";
-import { listNotifications } from "@/lib/notifications/list-notifications";
+import { LIST_PAGE_SIZE, pageParam } from "@/lib/http/page-param";
+import {
+  countNotifications,
+  countUnreadNotifications,
+  listNotifications,
+} from "@/lib/notifications/list-notifications";
 import { markAllNotificationsReadAction, markNotificationReadAction } from "./actions";
 
 export const metadata: Metadata = { title: "Notifications" };
 
-export default async function NotificationsPage() {
+/** The member's notifications, newest first, a page at a time. */
+export default async function NotificationsPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ page?: string | string[] }>;
+}) {
   const ctx = await requireMember();
-  const items = await withUser(ctx.claims, (db) =>
-    listNotifications(db, { workspaceId: ctx.workspace.workspaceId, userId: ctx.userId }),
+  const page = pageParam((await searchParams).page);
+  const who = { workspaceId: ctx.workspace.workspaceId, userId: ctx.userId };
+  const [items, total, unread] = await withUser(ctx.claims, (db) =>
+    Promise.all([
+      listNotifications(db, { ...who, limit: LIST_PAGE_SIZE, offset: (page - 1) * LIST_PAGE_SIZE }),
+      countNotifications(db, who),
+      countUnreadNotifications(db, who),
+    ]),
   );
-  const unread = items.filter((n) => !n.read).length;
   return (
     <>
       <div className="topbar">
@@ -26,8 +42,10 @@ export default async function NotificationsPage() {
           </form>
         )}
       </div>
-      {items.length === 0 ? (
+      {total === 0 ? (
         <div className="card empty">No notifications yet.</div>
+      ) : items.length === 0 ? (
+        <div className="card empty">No notifications on this page.</div>
       ) : (
         <ul className="stack" aria-label="Notifications" style={{ listStyle: "none", padding: 0 }}>
           {items.map((n) => (
@@ -54,6 +72,14 @@ export default async function NotificationsPage() {
             </li>
           ))}
         </ul>
+      )}
+      {total > LIST_PAGE_SIZE && (
+        <Pagination
+          page={page}
+          pageSize={LIST_PAGE_SIZE}
+          total={total}
+          href={(p) => (p > 1 ? `/notifications?page=${p}` : "/notifications")}
+        />
       )}
     </>
   );

@@ -1,30 +1,52 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { Pagination } from "@/components/ui/pagination";
 import { requireMember } from "@/lib/auth/context";
 import { withUser } from "@/lib/db/doors";
+import { LIST_PAGE_SIZE, pageParam } from "@/lib/http/page-param";
 import { formatDateOnly, formatDateTime, todayIn } from "@/lib/time/format";
-import { listTasks, type TaskItem } from "@/lib/tasks/list-tasks";
+import { countTasks, listTasks, type TaskItem } from "@/lib/tasks/list-tasks";
 import { CompleteTaskForm } from "@/components/tasks/complete-task-form";
 import { completeTaskAction } from "./actions";
 
 export const metadata: Metadata = { title: "Tasks" };
 
-/** Spec 3.6: open tasks (refund reviews with their description and due date) and completed ones with their closing note. */
-export default async function TasksPage() {
+type TasksSearch = { open?: string | string[]; done?: string | string[] };
+
+/**
+ * Spec 3.6: open tasks (refund reviews with their description and due date) and completed ones
+ * with their closing note, each list a page at a time (`?open=`, `?done=`) under its total.
+ */
+export default async function TasksPage({ searchParams }: { searchParams: Promise<TasksSearch> }) {
   const ctx = await requireMember();
   const workspaceId = ctx.workspace.workspaceId;
   const timeZone = ctx.timeZone;
-  const { open, completed } = await withUser(ctx.claims, async (db) => ({
-    open: await listTasks(db, { workspaceId, status: "open" }),
-    completed: await listTasks(db, { workspaceId, status: "completed", limit: 50 }),
-  }));
+  const sp = await searchParams;
+  const pages = { open: pageParam(sp.open), done: pageParam(sp.done) };
+  const slice = (page: number) => ({ limit: LIST_PAGE_SIZE, offset: (page - 1) * LIST_PAGE_SIZE });
+  const [open, openTotal, completed, completedTotal] = await withUser(ctx.claims, (db) =>
+    Promise.all([
+      listTasks(db, { workspaceId, status: "open", ...slice(pages.open) }),
+      countTasks(db, { workspaceId, status: "open" }),
+      listTasks(db, { workspaceId, status: "completed", ...slice(pages.done) }),
+      countTasks(db, { workspaceId, status: "completed" }),
+    ]),
+  );
+  const href = (list: "open" | "done") => (p: number) => {
+    const params = new URLSearchParams();
+    const next = { ...pages, [list]: p };
+    if (next.open > 1) params.set("open", String(next.open));
+    if (next.done > 1) params.set("done", String(next.done));
+    const query = params.toString();
+    return query ? `/tasks?${query}` : "/tasks";
+  };
   const today = todayIn(timeZone);
   return (
     <>
       <h1>Tasks</h1>
       <section aria-labelledby="open-heading" className="stack">
-        <h2 id="open-heading">Open ({open.length})</h2>
-        {open.length === 0 && <div className="card empty">No open tasks.</div>}
+        <h2 id="open-heading">Open ({openTotal.toLocaleString("en-US")})</h2>
+        {openTotal === 0 && <div className="card empty">No open tasks.</div>}
         <ul className="stack" style={{ listStyle: "none", padding: 0, margin: 0 }}>
           {open.map((task) => (
             <li key={task.id} className="card stack" data-testid="open-task">
@@ -45,10 +67,19 @@ export default async function TasksPage() {
             </li>
           ))}
         </ul>
+        {openTotal > LIST_PAGE_SIZE && (
+          <Pagination
+            page={pages.open}
+            pageSize={LIST_PAGE_SIZE}
+            total={openTotal}
+            href={href("open")}
+            label="Open tasks pages"
+          />
+        )}
       </section>
       <section aria-labelledby="done-heading" className="stack">
-        <h2 id="done-heading">Completed</h2>
-        {completed.length === 0 && <div className="card empty">No completed tasks yet.</div>}
+        <h2 id="done-heading">Completed ({completedTotal.toLocaleString("en-US")})</h2>
+        {completedTotal === 0 && <div className="card empty">No completed tasks yet.</div>}
         <ul className="stack" style={{ listStyle: "none", padding: 0, margin: 0 }}>
           {completed.map((task) => (
             <li key={task.id} className="card stack" data-testid="completed-task">
@@ -70,6 +101,15 @@ export default async function TasksPage() {
             </li>
           ))}
         </ul>
+        {completedTotal > LIST_PAGE_SIZE && (
+          <Pagination
+            page={pages.done}
+            pageSize={LIST_PAGE_SIZE}
+            total={completedTotal}
+            href={href("done")}
+            label="Completed tasks pages"
+          />
+        )}
       </section>
     </>
   );

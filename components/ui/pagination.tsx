@@ -6,17 +6,20 @@ export function Pagination({
   pageSize,
   total,
   href,
+  label = "Pagination",
 }: {
   page: number;
   pageSize: number;
   total: number;
   href: (page: number) => string;
+  /** the navigation's accessible name, when a page has more than one list */
+  label?: string;
 }) {
   const pages = Math.max(1, Math.ceil(total / pageSize));
   const first = total === 0 ? 0 : Math.min((page - 1) * pageSize + 1, total);
   const last = Math.min(page * pageSize, total);
   return (
-    <nav className="pagination" aria-label="Pagination">
+    <nav className="pagination" aria-label={label}>
       {page > 1 ? (
         <Link href={href(page - 1)} rel="prev" className="button secondary">
           Previous

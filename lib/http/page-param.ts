@@ -1,0 +1,13 @@
+/**
+ * A list's `?page=` as a page number: 1 when absent, and for anything but a whole number from 1
+ * (a page past the end shows an empty page with the pager back). Capped, so the offset a page
+ * asks for stays bounded.
+ */
+export function pageParam(value: string | string[] | undefined): number {
+  const raw = Array.isArray(value) ? value[0] : value;
+  if (!raw || !/^\d{1,7}$/.test(raw)) return 1;
+  return Math.min(Math.max(Number(raw), 1), 1_000_000);
+}
+
+/** The rows of one page on the dashboard's long lists (DESIGN 5's default page size). */
+export const LIST_PAGE_SIZE = 25;
