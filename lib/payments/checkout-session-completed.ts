@@ -24,20 +24,20 @@ export type CheckoutCompletedResult =
   | { status: "recorded"; contactId: string | null; transactionIds: string[]; subscribed: boolean };
 
 /**
- * Spec 4.4, checkout.session.completed, in the caller's transaction, in two round trips when
- * the purchaser's contact and consent are unchanged (issue 17: each round trip is a socket
- * write, the largest item of the request's profile):
+ * Spec 4.4, checkout.session.completed, in the caller's transaction:
  * - step 5: when the session's rows already exist nothing at all happens. One statement
  *   upserts the products (step 4) and reads whether the rows exist, the purchaser's
- *   suppressions (step 6) and whether the address was erased (issue 16).
+ *   suppressions (step 6) and whether the address was erased (issue 16), so a returning
+ *   buyer's transaction takes three round trips before its commit (issue 17).
  * - step 3: the contact is created (source 'payproc') or merged with the diff-and-audit rule;
  *   mergeContact handles concurrent creation (the 23505 case) and writes no note for a new contact.
- * - step 4: one transactions row per product, keyed by external_payproc_transaction_id, sent
- *   with the merge's first statement and linked to the contact by its email: the server runs
- *   it after that statement, which has created the contact, locked it, or waited for the
- *   concurrent creator to commit. A concurrent delivery of the same session waits on the
- *   unique key and inserts nothing; it has then merged the same details into the contact
- *   under its row lock, which changes nothing.
+ * - step 4: one transactions row per product, keyed by external_payproc_transaction_id, after
+ *   the merge: it holds the contact's row lock by then, so concurrent first purchases by one
+ *   email queue on that lock (inserted before it, each row's key check would share-lock the
+ *   contact and two deliveries' merges could wait on each other's: a deadlock the concurrency
+ *   test caught). A concurrent delivery of the same session waits on the unique key and inserts
+ *   nothing; it has then merged the same details into the contact under its row lock, which
+ *   changes nothing.
  * - step 6: auto-subscribe with the rules of decideConsent('payproc_auto_subscribe').
  */
 export async function checkoutSessionCompleted(
@@ -56,28 +56,24 @@ export async function checkoutSessionCompleted(
   if (recorded) return { status: "duplicate" };
 
   const consent: { decision?: ConsentDecision } = {};
-  const [merged, transactionIds] = await Promise.all([
-    email
-      ? mergeContact(db, {
-          workspaceId,
-          email,
-          fields: input.purchaser.fields,
-          source: "payproc",
-          mode: "overwrite",
-          via: "payment checkout",
-          extra: (existing) => {
-            if (!autoSubscribe || (erasedAt && !existing)) return {};
-            consent.decision = decideConsent("payproc_auto_subscribe", {
-              contact: existing,
-              suppressions: existing ? suppressions : [],
-            });
-            return "skip" in consent.decision ? {} : consent.decision.columns;
-          },
-        })
-      : null,
-    insertPurchases(db, workspaceId, input, email),
-  ]);
-  if (transactionIds.length === 0) return { status: "duplicate" };
+  const merged = email
+    ? await mergeContact(db, {
+        workspaceId,
+        email,
+        fields: input.purchaser.fields,
+        source: "payproc",
+        mode: "overwrite",
+        via: "payment checkout",
+        extra: (existing) => {
+          if (!autoSubscribe || (erasedAt && !existing)) return {};
+          consent.decision = decideConsent("payproc_auto_subscribe", {
+            contact: existing,
+            suppressions: existing ? suppressions : [],
+          });
+          return "skip" in consent.decision ? {} : consent.decision.columns;
+        },
+      })
+    : null;
   const contact = merged?.contact ?? null;
 
   const decided = consent.decision && !("skip" in consent.decision) ? consent.decision : null;
@@ -88,8 +84,9 @@ export async function checkoutSessionCompleted(
   };
   // Independent writes, sent together (postgres.js pipelines them on the transaction). When a
   // concurrent delivery of the session won, it already subscribed the contact, so this one
-  // inserted no rows and returned above.
-  await Promise.all([
+  // decided no consent change and there is nothing to undo.
+  const [transactionIds] = await Promise.all([
+    insertPurchases(db, workspaceId, input, contact?.id ?? null),
     erasedAt && merged?.created
       ? addNote(db, {
           workspaceId,
@@ -100,6 +97,7 @@ export async function checkoutSessionCompleted(
       : null,
     change && contact ? applyConsent(db, { workspaceId, contactId: contact.id, change }) : null,
   ]);
+  if (transactionIds.length === 0) return { status: "duplicate" };
   return { status: "recorded", contactId: contact?.id ?? null, transactionIds, subscribed: Boolean(change) };
 }
 
@@ -151,28 +149,22 @@ async function upsertProducts(
   };
 }
 
-/**
- * One transactions row per product, linked to the contact of the purchaser's email (read when
- * the statement runs, after the merge sent before it); returns the ids of the rows inserted now.
- */
+/** One transactions row per product; returns the ids of the rows inserted now. */
 async function insertPurchases(
   db: Db,
   workspaceId: string,
   input: CheckoutCompletedInput,
-  email: string | null,
+  contactId: string | null,
 ): Promise<string[]> {
   const products = input.products;
   if (products.length === 0) return [];
   const pids = products.map((p) => p.payprocProductId);
   const amounts = products.map((p) => centsToNumeric(p.amountCents));
   const currencies = products.map((p) => p.currency.toLowerCase());
-  const contactId = email
-    ? db`(select c.id from public.contacts c where c.workspace_id = ${workspaceId} and c.email = ${email})`
-    : db`null::uuid`;
   const rows = await db`
     insert into public.transactions (workspace_id, contact_id, product_id, amount_paid, currency,
       external_payproc_transaction_id, payproc_payment_intent_id, status, amount_refunded, transaction_date)
-    select ${workspaceId}, ${contactId}, p.id, i.amount, i.currency, i.ext, ${input.paymentIntentId}, 'succeeded', 0,
+    select ${workspaceId}, ${contactId}::uuid, p.id, i.amount, i.currency, i.ext, ${input.paymentIntentId}, 'succeeded', 0,
            ${input.purchasedAt}
     from unnest(${pids}::text[], ${externalIds(input)}::text[], ${amounts}::numeric[], ${currencies}::text[])
       as i(pid, ext, amount, currency)
