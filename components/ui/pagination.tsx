@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { LIST_PAGE_SIZE } from "@/lib/http/page-param";
 
 /** Previous / next links and where the reader is; the links keep every other filter. */
 export function Pagination({
@@ -44,4 +45,15 @@ export function Pagination({
       )}
     </nav>
   );
+}
+
+/** A dashboard list's pager at LIST_PAGE_SIZE rows a page: nothing while the list fits on one. */
+export function ListPager(props: {
+  page: number;
+  total: number;
+  href: (page: number) => string;
+  label?: string;
+}) {
+  if (props.total <= LIST_PAGE_SIZE) return null;
+  return <Pagination {...props} pageSize={LIST_PAGE_SIZE} />;
 }

@@ -1,7 +1,8 @@
 import { z } from "zod";
+import { LIST_PAGE_SIZE } from "@/lib/http/page-param";
 import { uuidSchema } from "@/lib/ids/uuid";
 
-export const DEFAULT_PAGE_SIZE = 25;
+export const DEFAULT_PAGE_SIZE = LIST_PAGE_SIZE;
 export const MAX_PAGE_SIZE = 100;
 export const SORT_FIELDS = ["created_at", "name", "source"] as const;
 export const EMAIL_STATUSES = ["subscribed", "not_opted_in", "unsubscribed", "suppressed"] as const;

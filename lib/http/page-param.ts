@@ -11,3 +11,8 @@ export function pageParam(value: string | string[] | undefined): number {
 
 /** The rows of one page on the dashboard's long lists (DESIGN 5's default page size). */
 export const LIST_PAGE_SIZE = 25;
+
+/** The rows page `page` of a list covers, as a query's limit and offset. */
+export function pageSlice(page: number): { limit: number; offset: number } {
+  return { limit: LIST_PAGE_SIZE, offset: (page - 1) * LIST_PAGE_SIZE };
+}

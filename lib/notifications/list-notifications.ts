@@ -30,16 +30,28 @@ export async function listNotifications(
     limit ${input.limit ?? 100} offset ${input.offset ?? 0}`;
 }
 
-/** How many notifications the member has in the workspace, read or not (the list's pager). */
+/** How many notifications the member has in the workspace, and how many of them they have not read: one statement. */
+export async function notificationCounts(
+  db: Db,
+  input: { workspaceId: string; userId: string },
+): Promise<{ total: number; unread: number }> {
+  const [row] = await db<{ total: number; unread: number }[]>`
+    select count(*)::int as total,
+           count(*) filter (where not exists (
+             select 1 from public.notification_reads r
+             where r.notification_id = n.id and r.user_id = ${input.userId}))::int as unread
+    from public.notifications n
+    where n.workspace_id = ${input.workspaceId}
+      and (n.user_id is null or n.user_id = ${input.userId})`;
+  return row;
+}
+
+/** How many notifications the member has in the workspace, read or not. */
 export async function countNotifications(
   db: Db,
   input: { workspaceId: string; userId: string },
 ): Promise<number> {
-  const [row] = await db`
-    select count(*)::int as n from public.notifications n
-    where n.workspace_id = ${input.workspaceId}
-      and (n.user_id is null or n.user_id = ${input.userId})`;
-  return row.n;
+  return (await notificationCounts(db, input)).total;
 }
 
 /** The bell's number: notifications of the workspace the member has not read. */
@@ -47,12 +59,5 @@ export async function countUnreadNotifications(
   db: Db,
   input: { workspaceId: string; userId: string },
 ): Promise<number> {
-  const [row] = await db`
-    select count(*)::int as n
-    from public.notifications n
-    where n.workspace_id = ${input.workspaceId}
-      and (n.user_id is null or n.user_id = ${input.userId})
-      and not exists (select 1 from public.notification_reads r
-                      where r.notification_id = n.id and r.user_id = ${input.userId})`;
-  return row.n;
+  return (await notificationCounts(db, input)).unread;
 }

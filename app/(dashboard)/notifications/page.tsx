@@ -1,15 +1,11 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { DateTime } from "@/components/ui/date-time";
-import { Pagination } from "@/components/ui/pagination";
+import { ListPager } from "@/components/ui/pagination";
 import { requireMember } from "@/lib/auth/context";
 import { withUser } from "@/lib/db/doors";
-import { LIST_PAGE_SIZE, pageParam } from "@/lib/http/page-param";
-import {
-  countNotifications,
-  countUnreadNotifications,
-  listNotifications,
-} from "@/lib/notifications/list-notifications";
+import { pageParam, pageSlice } from "@/lib/http/page-param";
+import { listNotifications, notificationCounts } from "@/lib/notifications/list-notifications";
 import { markAllNotificationsReadAction, markNotificationReadAction } from "./actions";
 
 export const metadata: Metadata = { title: "Notifications" };
@@ -23,12 +19,8 @@ export default async function NotificationsPage({
   const ctx = await requireMember();
   const page = pageParam((await searchParams).page);
   const who = { workspaceId: ctx.workspace.workspaceId, userId: ctx.userId };
-  const [items, total, unread] = await withUser(ctx.claims, (db) =>
-    Promise.all([
-      listNotifications(db, { ...who, limit: LIST_PAGE_SIZE, offset: (page - 1) * LIST_PAGE_SIZE }),
-      countNotifications(db, who),
-      countUnreadNotifications(db, who),
-    ]),
+  const [items, { total, unread }] = await withUser(ctx.claims, (db) =>
+    Promise.all([listNotifications(db, { ...who, ...pageSlice(page) }), notificationCounts(db, who)]),
   );
   return (
     <>
@@ -73,14 +65,11 @@ export default async function NotificationsPage({
           ))}
         </ul>
       )}
-      {total > LIST_PAGE_SIZE && (
-        <Pagination
-          page={page}
-          pageSize={LIST_PAGE_SIZE}
-          total={total}
-          href={(p) => (p > 1 ? `/notifications?page=${p}` : "/notifications")}
-        />
-      )}
+      <ListPager
+        page={page}
+        total={total}
+        href={(p) => (p > 1 ? `/notifications?page=${p}` : "/notifications")}
+      />
     </>
   );
 }

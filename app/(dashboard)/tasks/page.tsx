@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { Pagination } from "@/components/ui/pagination";
+import { ListPager } from "@/components/ui/pagination";
 import { requireMember } from "@/lib/auth/context";
 import { withUser } from "@/lib/db/doors";
-import { LIST_PAGE_SIZE, pageParam } from "@/lib/http/page-param";
+import { pageParam, pageSlice } from "@/lib/http/page-param";
 import { formatDateOnly, formatDateTime, todayIn } from "@/lib/time/format";
 import { countTasks, listTasks, type TaskItem } from "@/lib/tasks/list-tasks";
 import { CompleteTaskForm } from "@/components/tasks/complete-task-form";
@@ -23,12 +23,11 @@ export default async function TasksPage({ searchParams }: { searchParams: Promis
   const timeZone = ctx.timeZone;
   const sp = await searchParams;
   const pages = { open: pageParam(sp.open), done: pageParam(sp.done) };
-  const slice = (page: number) => ({ limit: LIST_PAGE_SIZE, offset: (page - 1) * LIST_PAGE_SIZE });
   const [open, openTotal, completed, completedTotal] = await withUser(ctx.claims, (db) =>
     Promise.all([
-      listTasks(db, { workspaceId, status: "open", ...slice(pages.open) }),
+      listTasks(db, { workspaceId, status: "open", ...pageSlice(pages.open) }),
       countTasks(db, { workspaceId, status: "open" }),
-      listTasks(db, { workspaceId, status: "completed", ...slice(pages.done) }),
+      listTasks(db, { workspaceId, status: "completed", ...pageSlice(pages.done) }),
       countTasks(db, { workspaceId, status: "completed" }),
     ]),
   );
@@ -67,15 +66,7 @@ export default async function TasksPage({ searchParams }: { searchParams: Promis
             </li>
           ))}
         </ul>
-        {openTotal > LIST_PAGE_SIZE && (
-          <Pagination
-            page={pages.open}
-            pageSize={LIST_PAGE_SIZE}
-            total={openTotal}
-            href={href("open")}
-            label="Open tasks pages"
-          />
-        )}
+        <ListPager page={pages.open} total={openTotal} href={href("open")} label="Open tasks pages" />
       </section>
       <section aria-labelledby="done-heading" className="stack">
         <h2 id="done-heading">Completed ({completedTotal.toLocaleString("en-US")})</h2>
@@ -101,15 +92,12 @@ export default async function TasksPage({ searchParams }: { searchParams: Promis
             </li>
           ))}
         </ul>
-        {completedTotal > LIST_PAGE_SIZE && (
-          <Pagination
-            page={pages.done}
-            pageSize={LIST_PAGE_SIZE}
-            total={completedTotal}
-            href={href("done")}
-            label="Completed tasks pages"
-          />
-        )}
+        <ListPager
+          page={pages.done}
+          total={completedTotal}
+          href={href("done")}
+          label="Completed tasks pages"
+        />
       </section>
     </>
   );
