@@ -23,7 +23,7 @@ import {
   startNextServer,
   stopNextServer,
 } from "./lib/next-server";
-import { freshDatabase } from "./lib/database";
+import { analyzeAsAutovacuumWould, freshDatabase } from "./lib/database";
 import { captureRequestSql, printSqlFloor, replaySqlFloor } from "./lib/sql-floor";
 import { verdict } from "./lib/verdict";
 
@@ -107,6 +107,7 @@ export default async function run(): Promise<void> {
     await load("warm-up", {}, 5, "/api/health");
     await load("warm-up", { requests: [newContact] }, 5);
     await load("warm-up", { requests: [existingContact] }, 5);
+    await analyzeAsAutovacuumWould(db.url);
 
     const cpu: Record<string, number> = {};
     const dbCpu: Record<string, number> = {};

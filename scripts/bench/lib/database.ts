@@ -72,3 +72,20 @@ export function table(headers: string[], rows: (string | number)[][]): void {
   console.log(widths.map((w) => "-".repeat(w)).join("  "));
   for (const r of rows) console.log(line(r));
 }
+
+/**
+ * What autovacuum would have done on a live database by now: this machine's Postgres runs with
+ * autovacuum off (`show autovacuum`), so the HTTP benchmarks analyze after their warm-up.
+ * Besides current statistics, the analyze makes the server's pooled connections plan their
+ * prepared statements again: a plan made while a table was nearly empty (the inbox, the
+ * transactions) reads the whole table at every request once it has grown, so each run was
+ * slower than the last (issue 17).
+ */
+export async function analyzeAsAutovacuumWould(url: string): Promise<void> {
+  const sql = connect(url, { max: 1 });
+  try {
+    await sql`analyze`;
+  } finally {
+    await sql.end();
+  }
+}
