@@ -33,7 +33,7 @@ const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const EXISTING = 20_000;
 const BENCH_DB = "crm_bench_forms";
 
-async function seed(url: string) {
+export async function seed(url: string) {
   const sql = connect(url, { max: 1 });
   const [ws] = await sql`insert into public.workspaces (name) values ('Bench') returning id`;
   const key = generateFormKey();
@@ -51,12 +51,12 @@ async function seed(url: string) {
 }
 
 let counter = 0;
-const nextIp = () => {
+export const nextIp = () => {
   counter += 1;
   return `10.${(counter >> 16) & 255}.${(counter >> 8) & 255}.${counter & 255}`;
 };
 
-function submission(formId: string, body: () => object, headers: Record<string, string> = {}) {
+export function submission(formId: string, body: () => object, headers: Record<string, string> = {}) {
   return {
     path: `/api/forms/${formId}`,
     method: "POST" as const,

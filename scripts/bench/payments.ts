@@ -23,7 +23,7 @@ import { verdict } from "./lib/verdict";
 const PORT = 3261;
 const CONNECTIONS = 16;
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
-const ACCOUNT = "acct_benchPayments1";
+export const ACCOUNT = "acct_benchPayments1";
 const BENCH_DB = "crm_bench_payments";
 
 const HISTORY_CONTACTS = 20_000;
@@ -35,7 +35,7 @@ const HISTORY_CONTACTS = 20_000;
  * planner sees empty tables, and the plans each pooled connection caches for its prepared
  * statements at its first requests stay in use after the tables have grown.
  */
-async function seedWorkspace(url: string): Promise<void> {
+export async function seedWorkspace(url: string): Promise<void> {
   const sql = connect(url, { max: 1 });
   const [user] = await sql`insert into auth.users (email) values ('bench-owner@example.test') returning id`;
   await sql`insert into user_profiles (id, email, timezone) values (${user.id}, 'bench-owner@example.test', 'UTC')`;
@@ -63,7 +63,7 @@ async function seedWorkspace(url: string): Promise<void> {
 }
 
 /** Signed events made ahead of the run, so the load generator only sends bytes. */
-function makeEvents(fake: StripeFake, count: number, buyer = ""): { body: string; header: string }[] {
+export function makeEvents(fake: StripeFake, count: number, buyer = ""): { body: string; header: string }[] {
   return Array.from({ length: count }, (_, i) => {
     const { session } = fake.addCheckout({
       account: ACCOUNT,

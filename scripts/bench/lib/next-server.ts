@@ -19,14 +19,14 @@ function newestSource(dir: string): number {
   return newest;
 }
 
-/** Reuses `.next` when it is newer than every source file (BENCH_BUILD=1 forces a build). */
-export function ensureBuild(): void {
+/** Reuses `.next` when it is newer than every source file (BENCH_BUILD=1 or `force` builds). */
+export function ensureBuild(options: { force?: boolean } = {}): void {
   let built = 0;
   try {
     built = statSync(path.join(root, ".next", "BUILD_ID")).mtimeMs;
   } catch {}
   const sources = Math.max(...["app", "lib", "components"].map((d) => newestSource(path.join(root, d))));
-  if (process.env.BENCH_BUILD !== "1" && built > sources) return;
+  if (!options.force && process.env.BENCH_BUILD !== "1" && built > sources) return;
   console.log("building the app (next build)…");
   const result = spawnSync(path.join(root, "node_modules", ".bin", "next"), ["build"], {
     stdio: "inherit",
