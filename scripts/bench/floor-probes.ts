@@ -17,7 +17,7 @@ import autocannon from "autocannon";
 import { connect } from "../../lib/db/client";
 import { startStripeFake } from "../../tests/fakes/stripe";
 import { seed as seedForms, submission } from "./forms";
-import { makeEvents, seedWorkspace as seedShop } from "./payments";
+import { eventPoster, makeEvents, seedWorkspace as seedShop } from "./payments";
 import { analyzeAsAutovacuumWould, freshDatabase, table } from "./lib/database";
 import {
   databaseCpuMs,
@@ -115,27 +115,9 @@ async function checkoutFloor(base: string): Promise<void> {
   try {
     await seedShop(db.url);
     const events = makeEvents(fake, 4000 + ROUNDS * 5 * DURATION * 500);
-    let next = 0;
+    const poster = eventPoster(events);
     const post = (urlPath: string, duration = DURATION) =>
-      autocannon({
-        url: `http://127.0.0.1:${PORT}`,
-        connections: 16,
-        duration,
-        requests: [
-          {
-            method: "POST",
-            path: urlPath,
-            setupRequest: (req) => {
-              const event = events[next++ % events.length];
-              return {
-                ...req,
-                body: event.body,
-                headers: { "content-type": "application/json", "stripe-signature": event.header },
-              };
-            },
-          },
-        ],
-      });
+      autocannon({ url: `http://127.0.0.1:${PORT}`, connections: 16, duration, requests: [poster(urlPath)] });
     const health = (duration = DURATION) =>
       autocannon({ url: `http://127.0.0.1:${PORT}/api/health`, connections: 16, duration });
     // the partial steps leave their inbox rows pending: set aside between loads, as processing would

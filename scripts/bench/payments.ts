@@ -80,6 +80,27 @@ export function makeEvents(fake: StripeFake, count: number, buyer = ""): { body:
   });
 }
 
+/**
+ * An autocannon request posting the next prepared event to `path` at each call, signed, or
+ * with `signature` in its place; `sent` counts the events posted.
+ */
+export function eventPoster(events: { body: string; header: string }[]) {
+  let next = 0;
+  const post = (path: string, signature?: string): autocannon.Request => ({
+    method: "POST",
+    path,
+    setupRequest: (req) => {
+      const event = events[next++ % events.length];
+      return {
+        ...req,
+        body: event.body,
+        headers: { "content-type": "application/json", "stripe-signature": signature ?? event.header },
+      };
+    },
+  });
+  return Object.defineProperty(post, "sent", { get: () => next }) as typeof post & { readonly sent: number };
+}
+
 /** Runs a load and measures the CPU (seconds) it cost the app, the database and this process. */
 async function measured(appPid: number, fn: () => Promise<autocannon.Result>) {
   const [app0, db0, self0] = [processTreeCpuMs(appPid), databaseCpuMs(BENCH_DB), process.cpuUsage()];
@@ -111,27 +132,9 @@ export default async function run(): Promise<void> {
     app = await startNextServer(PORT, { ...fake.env, DATABASE_URL: db.url });
     const url = `http://127.0.0.1:${PORT}`;
     const events = makeEvents(fake, 400 + DURATION * 1500);
-    let next = 0;
+    const post = eventPoster(events);
     const checkout = (duration: number) =>
-      load({
-        url,
-        connections: CONNECTIONS,
-        duration,
-        requests: [
-          {
-            method: "POST",
-            path: "/api/webhooks/payproc",
-            setupRequest: (req) => {
-              const event = events[next++ % events.length];
-              return {
-                ...req,
-                body: event.body,
-                headers: { "content-type": "application/json", "stripe-signature": event.header },
-              };
-            },
-          },
-        ],
-      });
+      load({ url, connections: CONNECTIONS, duration, requests: [post("/api/webhooks/payproc")] });
     await checkout(2); // warm up: compiled routes, pools, the first products
     await load({ url: `${url}/api/health`, connections: CONNECTIONS, duration: 2 });
     await analyzeAsAutovacuumWould(db.url);
@@ -139,7 +142,7 @@ export default async function run(): Promise<void> {
     const health = await measured(appPid, () =>
       load({ url: `${url}/api/health`, connections: CONNECTIONS, duration: DURATION }),
     );
-    const before = next;
+    const before = post.sent;
     const ingest = await measured(appPid, () => checkout(DURATION));
     // the framework's part: the same POSTs with a wrong signature, refused before any query
     const refused = await measured(appPid, () =>
@@ -147,20 +150,10 @@ export default async function run(): Promise<void> {
         url,
         connections: CONNECTIONS,
         duration: DURATION,
-        requests: [
-          {
-            method: "POST",
-            path: "/api/webhooks/payproc",
-            setupRequest: (req) => ({
-              ...req,
-              body: events[next++ % events.length].body,
-              headers: { "content-type": "application/json", "stripe-signature": "t=1,v1=00" },
-            }),
-          },
-        ],
+        requests: [post("/api/webhooks/payproc", "t=1,v1=00")],
       }),
     );
-    const sent = next - before;
+    const sent = post.sent - before;
     const result = ingest.result;
 
     const sql = connect(db.url, { max: 1 });
