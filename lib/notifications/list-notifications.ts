@@ -46,14 +46,6 @@ export async function notificationCounts(
   return row;
 }
 
-/** How many notifications the member has in the workspace, read or not. */
-export async function countNotifications(
-  db: Db,
-  input: { workspaceId: string; userId: string },
-): Promise<number> {
-  return (await notificationCounts(db, input)).total;
-}
-
 /** The bell's number: notifications of the workspace the member has not read. */
 export async function countUnreadNotifications(
   db: Db,

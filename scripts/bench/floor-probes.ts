@@ -54,6 +54,19 @@ async function withProbes(fn: () => Promise<void>): Promise<void> {
   }
 }
 
+/** The probe's last step: the writes, whose ratio is the floor. */
+const WRITES = "  + the writes, one statement";
+
+/** Loads of `connections` on the server: `request(path)` posted to a path, and the health route. */
+function loaders(connections: number, request: (urlPath: string) => autocannon.Request) {
+  const url = `http://127.0.0.1:${PORT}`;
+  return {
+    post: (urlPath: string, duration = DURATION) =>
+      autocannon({ url, connections, duration, requests: [request(urlPath)] }),
+    health: (duration = DURATION) => autocannon({ url: `${url}/api/health`, connections, duration }),
+  };
+}
+
 interface Variant {
   name: string;
   load: () => Promise<autocannon.Result>;
@@ -115,11 +128,7 @@ async function checkoutFloor(base: string): Promise<void> {
   try {
     await seedShop(db.url);
     const events = makeEvents(fake, 4000 + ROUNDS * 5 * DURATION * 500);
-    const poster = eventPoster(events);
-    const post = (urlPath: string, duration = DURATION) =>
-      autocannon({ url: `http://127.0.0.1:${PORT}`, connections: 16, duration, requests: [poster(urlPath)] });
-    const health = (duration = DURATION) =>
-      autocannon({ url: `http://127.0.0.1:${PORT}/api/health`, connections: 16, duration });
+    const { post, health } = loaders(16, eventPoster(events));
     // the partial steps leave their inbox rows pending: set aside between loads, as processing would
     const setAside = async () => {
       await sql`update webhook_inbox set status = 'ignored' where status = 'pending'`;
@@ -142,13 +151,9 @@ async function checkoutFloor(base: string): Promise<void> {
         load: () => post("/api/bench-floor/checkout?part=stripe"),
         after: setAside,
       },
-      { name: "  + the writes, one statement", load: () => post("/api/bench-floor/checkout") },
+      { name: WRITES, load: () => post("/api/bench-floor/checkout") },
     ]);
-    floorVerdict(
-      "checkout, the writes in one statement and no rule",
-      ratios.get("  + the writes, one statement")!,
-      0.3,
-    );
+    floorVerdict("checkout, the writes in one statement and no rule", ratios.get(WRITES)!, 0.3);
   } finally {
     await sql.end();
     await stopNextServer(server);
@@ -167,25 +172,11 @@ async function formFloor(base: string): Promise<void> {
   });
   try {
     let fresh = 0;
-    const newContact = (urlPath: string) => ({
-      ...submission(
-        keyedFormId,
-        () => ({ email: `lead${++fresh}@bench.test`, first_name: "Lead", is_subscribed: true }),
-        {
-          "x-api-key": key,
-        },
-      ),
+    const lead = () => ({ email: `lead${++fresh}@bench.test`, first_name: "Lead", is_subscribed: true });
+    const { post, health } = loaders(32, (urlPath) => ({
+      ...submission(keyedFormId, lead, { "x-api-key": key }),
       path: urlPath,
-    });
-    const post = (urlPath: string, duration = DURATION) =>
-      autocannon({
-        url: `http://127.0.0.1:${PORT}`,
-        connections: 32,
-        duration,
-        requests: [newContact(urlPath)],
-      });
-    const health = (duration = DURATION) =>
-      autocannon({ url: `http://127.0.0.1:${PORT}/api/health`, connections: 32, duration });
+    }));
     await health(5);
     await post(`/api/forms/${keyedFormId}`, 5);
     await post(`/api/bench-floor/form/${keyedFormId}`, 5);
@@ -197,13 +188,9 @@ async function formFloor(base: string): Promise<void> {
         name: "floor: body + form + limiter",
         load: () => post(`/api/bench-floor/form/${keyedFormId}?part=read`),
       },
-      { name: "  + the writes, one statement", load: () => post(`/api/bench-floor/form/${keyedFormId}`) },
+      { name: WRITES, load: () => post(`/api/bench-floor/form/${keyedFormId}`) },
     ]);
-    floorVerdict(
-      "new-contact form, the writes in one statement and no rule",
-      ratios.get("  + the writes, one statement")!,
-      0.5,
-    );
+    floorVerdict("new-contact form, the writes in one statement and no rule", ratios.get(WRITES)!, 0.5);
   } finally {
     await stopNextServer(server);
     await db.drop();

@@ -51,7 +51,7 @@ export async function seed(url: string) {
 }
 
 let counter = 0;
-export const nextIp = () => {
+const nextIp = () => {
   counter += 1;
   return `10.${(counter >> 16) & 255}.${(counter >> 8) & 255}.${counter & 255}`;
 };

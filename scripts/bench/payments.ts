@@ -23,7 +23,9 @@ import { verdict } from "./lib/verdict";
 const PORT = 3261;
 const CONNECTIONS = 16;
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
-export const ACCOUNT = "acct_benchPayments1";
+const ACCOUNT = "acct_benchPayments1";
+/** The shop's catalogue: a shirt and a mug in every order, and one of ITEMS others. */
+const ITEMS = 50;
 const BENCH_DB = "crm_bench_payments";
 
 const HISTORY_CONTACTS = 20_000;
@@ -31,9 +33,9 @@ const HISTORY_CONTACTS = 20_000;
 /**
  * A shop with history: the workspace already holds 20,000 contacts, its catalogue and a
  * purchase by each contact, and the statistics are current, as autovacuum keeps them in
- * production. On a new, never analysed database the
- * planner sees empty tables, and the plans each pooled connection caches for its prepared
- * statements at its first requests stay in use after the tables have grown.
+ * production. On a new, never analysed database the planner sees empty tables, and the plans
+ * each pooled connection caches for its prepared statements at its first requests stay in use
+ * after the tables have grown.
  */
 export async function seedWorkspace(url: string): Promise<void> {
   const sql = connect(url, { max: 1 });
@@ -50,14 +52,14 @@ export async function seedWorkspace(url: string): Promise<void> {
   // transactions table) read the whole table at every event, slower at each run (issue 17)
   await sql`insert into products (workspace_id, payproc_product_id, name)
             select ${ws.id}::uuid, v.pid, v.name from (values ('prod_benchShirt', 'Shirt'), ('prod_benchMug', 'Mug')) v(pid, name)
-            union all select ${ws.id}::uuid, 'prod_benchItem' || i, 'Item ' || i from generate_series(0, 49) i`;
+            union all select ${ws.id}::uuid, 'prod_benchItem' || i, 'Item ' || i from generate_series(0, ${ITEMS - 1}) i`;
   await sql`insert into transactions (workspace_id, contact_id, product_id, amount_paid, currency,
               external_payproc_transaction_id, payproc_payment_intent_id, status, amount_refunded, transaction_date)
             select ${ws.id}, c.id, p.id, 25, 'usd', 'cs_test_history' || c.n || '_' || p.payproc_product_id,
                    'pi_history' || c.n, 'succeeded', 0, now() - (c.n % 365) * interval '1 day'
             from (select id, row_number() over (order by id) as n from contacts) c
             join (select id, payproc_product_id, row_number() over (order by payproc_product_id) - 1 as k from products) p
-              on p.k = c.n % 52`;
+              on p.k = c.n % ${ITEMS + 2}`;
   await sql`analyze`;
   await sql.end();
 }
@@ -72,7 +74,7 @@ export function makeEvents(fake: StripeFake, count: number, buyer = ""): { body:
       items: [
         { productId: "prod_benchShirt", name: "Shirt", amountTotal: 2500 },
         { productId: "prod_benchMug", name: "Mug", amountTotal: 1200 },
-        { productId: `prod_benchItem${i % 50}`, name: `Item ${i % 50}`, amountTotal: 999 },
+        { productId: `prod_benchItem${i % ITEMS}`, name: `Item ${i % ITEMS}`, amountTotal: 999 },
       ],
     });
     const signed = fake.checkoutEvent(session);
