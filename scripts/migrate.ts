@@ -2,7 +2,7 @@
 import path from "node:path";
 import { connect } from "../lib/db/client";
 import { startEmbeddedDatabase } from "../lib/db/embedded";
-import { UnknownMigrationsError, migrate } from "../lib/db/migrate";
+import { MigrationRefusedError, migrate } from "../lib/db/migrate";
 import { installJobs } from "../lib/jobs/flows/start-worker";
 
 async function main() {
@@ -22,6 +22,6 @@ async function main() {
 }
 
 main().catch((error) => {
-  console.error(error instanceof UnknownMigrationsError ? error.message : error);
+  console.error(error instanceof MigrationRefusedError ? error.message : error);
   process.exit(1);
 });

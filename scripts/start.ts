@@ -16,7 +16,7 @@ import path from "node:path";
 import { connect, setSql } from "../lib/db/client";
 import { withService } from "../lib/db/doors";
 import { startEmbeddedDatabase } from "../lib/db/embedded";
-import { UnknownMigrationsError, migrate } from "../lib/db/migrate";
+import { MigrationRefusedError, migrate } from "../lib/db/migrate";
 import { startWorker, type RunningWorker } from "../lib/jobs/flows/start-worker";
 import { seedDemo } from "../lib/seed/demo";
 
@@ -116,6 +116,6 @@ async function main() {
 }
 
 main().catch((error) => {
-  console.error(error instanceof UnknownMigrationsError ? error.message : error);
+  console.error(error instanceof MigrationRefusedError ? error.message : error);
   process.exit(1);
 });
