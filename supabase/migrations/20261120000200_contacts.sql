@@ -160,10 +160,15 @@ create table public.tags (
   constraint tags_workspace_id_id_key unique (workspace_id, id)
 );
 
+-- contact_tags.workspace_id has no key of its own to workspaces: the two composite keys
+-- (workspace_id, contact_id) -> contacts and (workspace_id, tag_id) -> tags imply it, since each
+-- parent references workspaces, and cascade a workspace's deletion through its contacts and tags.
+-- A third key would only cost a third of the referential checks of a CSV import's tags
+-- (docs/performance.md, "The CSV import's floor"). Spec 5.4's rule (no cross-workspace links) rests on them.
 create table public.contact_tags (
   contact_id uuid not null,
   tag_id uuid not null,
-  workspace_id uuid not null references public.workspaces (id) on delete cascade,
+  workspace_id uuid not null,
   created_at timestamptz not null default now(),
   primary key (contact_id, tag_id),
   foreign key (workspace_id, contact_id) references public.contacts (workspace_id, id) on delete cascade,
