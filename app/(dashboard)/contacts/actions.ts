@@ -7,9 +7,6 @@ import { createContact } from "@/lib/contacts/create-contact";
 import { deleteContact } from "@/lib/contacts/delete-contact";
 import { editedFields, readEditableFields } from "@/lib/contacts/edited-fields";
 import { getContactById } from "@/lib/contacts/get-contact-by-id";
-import { getContacts } from "@/lib/contacts/get-contacts";
-import { getContactsParamsSchema } from "@/lib/contacts/get-contacts-params";
-import { getDistinctSources } from "@/lib/contacts/get-distinct-sources";
 import { createContactSchema, updateContactSchema } from "@/lib/contacts/schemas";
 import { CONTACT_NOT_FOUND, DUPLICATE_EMAIL_ERROR } from "@/lib/contacts/types";
 import { updateContact } from "@/lib/contacts/update-contact";
@@ -28,22 +25,10 @@ const contactId = uuidField(CONTACT_NOT_FOUND);
 const onEmail = (result: object) =>
   "error" in result && result.error === DUPLICATE_EMAIL_ERROR ? "email" : undefined;
 
-export const getContactsAction = memberAction(
-  getContactsParamsSchema.omit({ workspaceId: true }),
-  async (db, params, ctx) => getContacts(db, { ...params, workspaceId: ctx.workspaceId }),
-  { audit: false }, // reads only
-);
-
 export const getContactByIdAction = memberAction(
   z.object({ contactId }),
   async (db, input, ctx) => getContactById(db, { ...input, workspaceId: ctx.workspaceId }),
   { audit: false, args: ["contactId"] }, // reads only
-);
-
-export const getDistinctSourcesAction = memberAction(
-  z.object({}),
-  async (db, _input, ctx) => getDistinctSources(db, { workspaceId: ctx.workspaceId }),
-  { audit: false }, // reads only
 );
 
 export const createContactAction = memberAction(

@@ -7,8 +7,7 @@ import { ADMIN_ROLES } from "@/lib/auth/context";
 import { unwrap } from "@/lib/errors/app-error";
 import { createEvent } from "@/lib/events/create-event";
 import { deleteEvent } from "@/lib/events/delete-event";
-import { getEvents, type EventsPage } from "@/lib/events/get-events";
-import { eventFormSchema, getEventsSchema, linkedEventFormSchema } from "@/lib/events/schemas";
+import { eventFormSchema, linkedEventFormSchema } from "@/lib/events/schemas";
 import { updateEvent } from "@/lib/events/update-event";
 import type { FormState } from "@/lib/http/form-state";
 import { isUuid, uuidField } from "@/lib/ids/uuid";
@@ -24,18 +23,6 @@ const eventUpdate = z.looseObject({ eventId, linked: z.string().optional() }).tr
     ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });
   return z.NEVER;
 });
-
-/** Spec 4.15 getEvents, for the signed-in member's workspace. */
-export const getEventsAction = memberAction(
-  getEventsSchema,
-  async (db, params, ctx): Promise<EventsPage> => getEvents(db, { ...params, workspaceId: ctx.workspaceId }),
-  {
-    audit: false, // a read: it changes nothing
-    refusal: (error) => {
-      throw error;
-    },
-  },
-);
 
 export const createEventAction = memberAction(
   eventFormSchema,
