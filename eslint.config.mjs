@@ -14,8 +14,8 @@ const ID_RULES = [
   },
 ];
 
-// Route handlers read bodies only through lib/http/read-limited-body (docs/decisions.md, "Bounded request
-// bodies"), which refuses a body past its cap while reading; these methods buffer a body of any size.
+// Route handlers read bodies only through lib/http/read-limited-body, which refuses a body past its cap
+// while reading; these methods buffer a body of any size (docs/decisions.md, "Bounded request bodies").
 const BODY_RULES = [
   {
     selector:

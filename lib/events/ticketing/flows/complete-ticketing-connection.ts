@@ -26,10 +26,10 @@ import { generateWebhookSecret, hashWebhookSecret } from "../webhook-secret";
  * then checks the member's role again, stores the connection and enqueues the first import; the replaced
  * webhook, if any, is removed after the commit, and the new one when the write did not happen.
  *
- * Runs through the service door (members cannot read or write the token, docs/decisions.md, "Least-privilege
- * RLS"): the member must be an owner or admin of the workspace, and the signed state binds the callback to
- * that member and workspace. The webhook's endpoint carries a fresh random secret whose SHA-256 is
- * stored with the connection (docs/decisions.md, "The ticketing webhook").
+ * Runs through the service door (members cannot read or write the token,
+ * docs/decisions.md, "Least-privilege RLS"): the member must be an owner or admin of the workspace, and the
+ * signed state binds the callback to that member and workspace. The webhook's endpoint carries a fresh random
+ * secret whose SHA-256 is stored with the connection (docs/decisions.md, "The ticketing webhook").
  */
 export async function completeTicketingConnection(input: {
   workspaceId: string;
