@@ -1,5 +1,6 @@
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
+import localRules from "./eslint-rules/no-issue-references.mjs";
 
 // The kernel keeps each id check in lib/ids (docs/decisions.md, "One shared kernel").
 const ID_RULES = [
@@ -14,8 +15,8 @@ const ID_RULES = [
   },
 ];
 
-// Attack 5 (DESIGN 7): route handlers read bodies only through lib/http/read-limited-body,
-// which refuses a body past its cap while reading; these methods buffer a body of any size.
+// Route handlers read bodies only through lib/http/read-limited-body, which refuses a body past its cap
+// while reading; these methods buffer a body of any size (docs/decisions.md, "Bounded request bodies").
 const BODY_RULES = [
   {
     selector:
@@ -43,6 +44,12 @@ const config = [
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
     },
+  },
+  // Comments and test titles cite the spec or docs/decisions.md, never an issue, attack or DESIGN number.
+  {
+    files: ["**/*.{ts,tsx,mts,js,mjs,cjs}"],
+    plugins: { local: localRules },
+    rules: { "local/no-issue-references": "error" },
   },
   // The kernel keeps each concern in one place (docs/decisions.md, "One shared kernel").
   {

@@ -2,7 +2,7 @@
  * Next.js calls register() once when the server starts. The job engine's producer is started
  * here, outside any request, so that its own first reads (the queue list) never wait behind a
  * request's transaction: on the embedded database a transaction holds the one session until it
- * ends (issue 14, docs/decisions.md "Jobs").
+ * ends (docs/decisions.md, "The job engine").
  */
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs" || !process.env.DATABASE_URL) return;

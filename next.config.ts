@@ -6,10 +6,10 @@ const nextConfig: NextConfig = {
   serverExternalPackages: ["@electric-sql/pglite", "@electric-sql/pglite-socket", "postgres"],
   poweredByHeader: false,
   typescript: { ignoreBuildErrors: false },
-  // Attack 5: Next.js buffers a copy of the body of requests that reach proxy.ts (the one-click
+  // Bounded bodies: Next.js buffers a copy of the body of requests that reach proxy.ts (the one-click
   // unsubscribe POST, whose body the service never reads): 64 KiB instead of the default 10 MB.
   experimental: { proxyClientMaxBodySize: 64 * 1024 },
-  // Attack 8: CSP with frame-ancestors, nosniff, referrer policy, HSTS on https (see the module).
+  // CSP with frame-ancestors, nosniff, referrer policy, HSTS on https (lib/http/security-headers.ts).
   async headers() {
     return securityHeaders({
       appUrl: process.env.APP_URL ?? "",

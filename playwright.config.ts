@@ -35,7 +35,7 @@ export default defineConfig({
     timeout: 300_000,
     reuseExistingServer: !process.env.CI,
     stdout: "pipe",
-    // issue 14: uploads over 64 KB are imported by a job (tests/e2e/contacts-import-job.spec.ts);
+    // uploads over 64 KB are imported by a job (tests/e2e/contacts-import-job.spec.ts);
     // the other import specs' files stay under it and run in the request
     env: { PORT: String(PORT), IMPORT_JOB_THRESHOLD_BYTES: "65536" },
   },

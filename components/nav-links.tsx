@@ -15,7 +15,7 @@ const LINKS = [
   { href: "/settings", label: "Settings" },
 ];
 
-/** Owners and admins also see the workspace's background jobs (issue 14). */
+/** Owners and admins also see the background jobs (docs/decisions.md, "Sweeps and the jobs page"). */
 const ADMIN_LINKS = [{ href: "/jobs", label: "Jobs" }];
 
 export function NavLinks({ admin = false }: { admin?: boolean }) {

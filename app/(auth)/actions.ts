@@ -20,7 +20,7 @@ import type { FormState } from "@/lib/http/form-state";
 
 const ip = async () => clientIp(await headers());
 
-/** Issue 13, attack 6: every sign-in attempt counts, per IP and per account, before bcrypt runs. */
+/** Every sign-in attempt counts, per IP and per account, before bcrypt (docs/decisions.md, "Account rate limits"). */
 export const signInAction = publicAction(
   "sign in",
   signInSchema.extend({ next: z.unknown().optional() }),
@@ -51,7 +51,7 @@ async function signUpLocal(input: SignUpInput): Promise<SignUpAnswer> {
 
 /**
  * Sign-up sends a confirmation link and answers the same whether or not the address has
- * an account (issue 13: no pre-claimed accounts, no enumeration).
+ * an account (docs/decisions.md, "Sign-up by emailed link").
  */
 export const signUpAction = publicAction("sign up", signUpSchema, async (input): Promise<FormState> => {
   const result = await signUpFlow<SignUpAnswer>(

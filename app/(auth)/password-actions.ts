@@ -34,7 +34,7 @@ export const confirmSignUpAction = publicAction(
   },
 );
 
-/** The same answer whether or not the address has an account (issue 13: no enumeration). */
+/** One answer whether or not the address has an account (docs/decisions.md, "Sign-up by emailed link"). */
 export const requestResetAction = publicAction(
   "request password reset",
   requestResetSchema,

@@ -24,8 +24,8 @@ const money = (cents: number, currency: string) =>
   new Intl.NumberFormat("en-US", { style: "currency", currency: currency.toUpperCase() }).format(cents / 100);
 
 /**
- * The home dashboard (issue 16): the member's current workspace over the chosen period.
- * Charts are server-rendered SVG; each has a text alternative and links to the list behind it.
+ * The home dashboard (docs/decisions.md, "Home dashboard"): the member's current workspace over the chosen
+ * period. Charts are server-rendered SVG; each has a text alternative and links to the list behind it.
  */
 export default async function HomePage({ searchParams }: { searchParams: Promise<{ period?: string }> }) {
   const ctx = await requireMember();

@@ -1,9 +1,9 @@
 import { publicRoute } from "@/lib/adapters/public-route";
 
 /**
- * The API reference (issue 15): Scalar's standalone viewer of GET /api/openapi.json. Public,
- * like the endpoints it describes; linked from the dashboard (forms' embed panel, API keys,
- * webhooks). The viewer is served from this origin (scalar.js), so the CSP needs no exception.
+ * The API reference (docs/decisions.md, "OpenAPI and the API reference"): Scalar's standalone viewer of GET
+ * /api/openapi.json. Public, like the endpoints it describes; linked from the dashboard (forms' embed panel,
+ * API keys, webhooks). The viewer is served from this origin (scalar.js), so the CSP needs no exception.
  */
 const PAGE = `<!doctype html>
 <html lang="en">

@@ -9,8 +9,8 @@ import { ImportResult } from "./import-result";
 const POLL_MS = 2000;
 
 /**
- * Issue 14: a large upload imported by a job. Polls its state every 2 s until it ends, then
- * shows the report or the error, and refreshes the page (its list of recent imports).
+ * A large upload imported by a job (docs/decisions.md, "Large imports as a job"). Polls its state every 2 s
+ * until it ends, then shows the report or the error, and refreshes the page (its list of recent imports).
  */
 /** Reads where an import is (the page passes its server action). */
 export type ImportStatusReader = (importId: string) => Promise<ContactImport | null>;

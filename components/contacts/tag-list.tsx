@@ -11,7 +11,7 @@ type Action = (prev: FormState, form: FormData) => Promise<FormState>;
  * The tags page's rows: a rename form, the tag's contacts and a confirmed delete per tag, the
  * tag's id in a hidden field so every row shares the same two server actions. One client
  * component for the list, so the page sends the tags once as data rather than two client
- * components' props per row (issue 17: a 200-tag page's server time was twenty times its SQL).
+ * components' props per row (docs/performance.md: a 200-tag page's server time was twenty times its SQL).
  */
 export function TagList({
   tags,

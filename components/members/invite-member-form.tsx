@@ -5,7 +5,7 @@ import { Field, FormMessage, SelectField, SubmitButton } from "@/components/form
 import type { FormAction, FormState } from "@/lib/http/form-state";
 import type { Role } from "@/lib/workspaces/list-memberships";
 
-/** Owners and admins invite by email; the person joins when they accept (issue 13). */
+/** Owners and admins invite by email (docs/decisions.md, "Invitations instead of direct adds"). */
 export function InviteMemberForm({ roles, inviteAction }: { roles: Role[]; inviteAction: FormAction }) {
   const [state, action] = useActionState<FormState, FormData>(inviteAction, {});
   return (

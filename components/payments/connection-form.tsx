@@ -7,7 +7,7 @@ import { FormMessage, SubmitButton } from "@/components/form-controls";
 
 /**
  * Spec 2.10: the settings a member chooses. The Stripe account and its live mode are not
- * fields: they come from Stripe Connect (attack 2).
+ * fields: they come from Stripe Connect (docs/decisions.md, "Stripe Connect").
  */
 export function ConnectionForm({
   action: save,

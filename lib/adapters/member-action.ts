@@ -60,9 +60,9 @@ export interface MemberActionOptions<I, R, P = void> {
 }
 
 /**
- * The one way a server action runs (issue 12): parse the arguments with `schema`, resolve the
- * member (one cached membership check per request), check the role, run `fn` in one
- * transaction together with its audit row, then `after`. An AppError (thrown by `fn`, or
+ * The one way a server action runs (docs/decisions.md, "One error type and the adapters"): parse the
+ * arguments with `schema`, resolve the member (one cached membership check per request), check the role, run
+ * `fn` in one transaction together with its audit row, then `after`. An AppError (thrown by `fn`, or
  * `unwrap` of a domain refusal) rolls the transaction back and becomes the caller's message;
  * anything else is logged once with a request id and answered with that reference.
  *

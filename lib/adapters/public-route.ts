@@ -24,7 +24,7 @@ export interface PublicRouteOptions<P extends z.ZodType> {
  * API): parse the path parameters, run `fn`, map errors (routeErrorResponse). Public routes
  * authenticate by what they receive (a signature, a key, a token), inside `fn`, and open their
  * transactions through their flows. It adds no query and no work beside the parameters' parse
- * (the form endpoint is benchmarked against the health route, issue 17).
+ * (the form endpoint is benchmarked against the health route, docs/performance.md).
  *
  * The request and context are optional in the handler's type so a handler that reads neither
  * (a preflight, a static document) can be called bare, as Next never does but a test may.

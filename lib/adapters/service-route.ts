@@ -24,9 +24,9 @@ export interface ServiceRouteOptions<Q extends z.ZodType> {
 }
 
 /**
- * The one way an admin route runs (DESIGN 5): `Authorization: Bearer <SERVICE_API_KEY>`, or a
- * member as `members` allows; then `fn` (which runs as the service), errors mapped as for
- * every route.
+ * The one way an admin route runs (docs/decisions.md, "Payment backfills"): `Authorization: Bearer
+ * <SERVICE_API_KEY>`, or a member as `members` allows; then `fn` (which runs as the service), errors mapped
+ * as for every route.
  */
 export function serviceRoute<Q extends z.ZodType = z.ZodType<Record<string, never>>>(
   options: ServiceRouteOptions<Q>,

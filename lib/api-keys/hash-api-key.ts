@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 
-/** DESIGN 2: api_keys.key_hash is the lowercase hex SHA-256 digest of the raw key. */
+/** api_keys.key_hash: the key's lowercase hex SHA-256 (docs/decisions.md, "What the spec leaves open"). */
 export function hashApiKey(raw: string): string {
   return createHash("sha256").update(raw, "utf8").digest("hex");
 }

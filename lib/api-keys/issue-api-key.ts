@@ -13,8 +13,8 @@ export const issueApiKeySchema = z.object({
 });
 
 /**
- * Issues a public events API key (DESIGN 5): only its digest is stored; the raw key is
- * returned once, to be shown once. Owners and admins only (RLS).
+ * Issues a public events API key (docs/decisions.md, "The public events API"): only its digest is stored; the
+ * raw key is returned once, to be shown once. Owners and admins only (RLS).
  */
 export async function issueApiKey(
   db: Db,

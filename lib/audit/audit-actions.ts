@@ -1,6 +1,6 @@
 /**
- * Every audited action (issue 15): `<target>.<verb>`. A member action or route that changes
- * data or access names one of these in its adapter options; the audit page filters by them.
+ * Every audited action (docs/decisions.md, "Audit log"): `<target>.<verb>`. A member action or route that
+ * changes data or access names one of these in its adapter options; the audit page filters by them.
  */
 export const AUDIT_ACTIONS = [
   "contact.created",

@@ -19,8 +19,8 @@ export const AUDIT_LOG_CSV_FIELDS = [
  * Audit rows as CSV (RFC 4180, CRLF), the header first unless `header` is false (the pages of
  * one streamed export after the first). Times are ISO 8601 UTC, so a spreadsheet in any zone
  * reads the same instant. papaparse's escapeFormulae prefixes a cell a spreadsheet would run
- * as a formula (= + - @ tab CR) with a quote, as every other CSV download here does (attack 8):
- * a tag named "=HYPERLINK(…)" in a summary stays text.
+ * as a formula (= + - @ tab CR) with a quote, as every CSV download here does: a tag named
+ * "=HYPERLINK(…)" in a summary stays text (docs/decisions.md, "Security headers and smaller defences").
  */
 export function auditLogCsv(rows: readonly AuditLogRow[], { header = true } = {}): string {
   const data = rows.map((r) => [

@@ -33,8 +33,8 @@ export interface AuditLogFilter {
 export const AUDIT_LOG_PAGE_SIZE = 50;
 
 /**
- * A page of the workspace's audit log, newest first (issue 15), and the cursor of the next,
- * older page (null on the last). Owners only: RLS (audit_log_select_owners) gives anyone else
+ * A page of the workspace's audit log, newest first (docs/decisions.md, "Audit log"), and the cursor of the
+ * next, older page (null on the last). Owners only: RLS (audit_log_select_owners) gives anyone else
  * no rows. Keyset, not offset: the next page starts after the last row shown, on the index
  * (workspace_id, created_at desc, id desc), so a page deep in a long log costs what the first
  * does, and rows written meanwhile do not shift it.

@@ -2,9 +2,9 @@ import { appUrl } from "@/lib/config";
 import { looksLikeToken, newVerificationToken, verificationDigest } from "@/lib/forms/verification-token";
 
 /**
- * The emailed links of issue 13 (sign-up confirmation, password reset, workspace invitation):
- * 256 random bits, base64url, sent only in the email; the database keeps the SHA-256 hex
- * digest. The same token shape as the form verification links (lib/forms/verification-token).
+ * The emailed links (docs/decisions.md, "Sign-up by emailed link": sign-up confirmation, password reset,
+ * workspace invitation): 256 random bits, base64url, sent only in the email; the database keeps the SHA-256
+ * hex digest. The same token shape as the form verification links (lib/forms/verification-token).
  */
 export const newLinkToken = newVerificationToken;
 export const linkDigest = verificationDigest;

@@ -3,7 +3,7 @@ import { SESSION_RENEW_AFTER_SECONDS, verifySessionToken } from "./tokens";
 
 /**
  * A local session token's claims while it is valid: signed, unexpired, and carrying the
- * account's current session_version (issue 13: a password change or reset and "sign out
+ * account's current session_version (docs/decisions.md, "Sessions": a password change or reset and "sign out
  * everywhere" raise it, which ends every older session). `renew` says it is due for a
  * new token (sliding renewal).
  */

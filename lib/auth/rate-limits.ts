@@ -2,7 +2,7 @@ import type { Db } from "@/lib/db/doors";
 import { checkRateLimit } from "@/lib/rate-limit/check-rate-limit";
 
 /**
- * Issue 13, attack 6: how many attempts each account action takes per client IP and per
+ * docs/decisions.md, "Account rate limits": how many attempts each account action takes per client IP and per
  * account (the email, or the user id once signed in), as [limit, window in seconds]. Each
  * sign-in costs a bcrypt hash: 20 a minute per IP keeps one address far below what
  * saturates the CPU, and 20 a minute per account stops password guessing spread over many

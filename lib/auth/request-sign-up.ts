@@ -10,8 +10,8 @@ export const signUpSent = (email: string) =>
   `Check your inbox: we sent a link to ${email}. Open it within ${SIGN_UP_LINK_HOURS} hours to confirm your address and finish creating your account.`;
 
 /**
- * Local sign-up, step 1 (issue 13, attack 1): nothing is created but a single-use link.
- * The pending account (bcrypt hash, names, workspace name) waits in account_tokens until
+ * Local sign-up, step 1 (docs/decisions.md, "Sign-up by emailed link"): nothing is created but a single-use
+ * link. The pending account (bcrypt hash, names, workspace name) waits in account_tokens until
  * the link is opened with the same password (confirmSignUp), so nobody holds an account
  * for an address whose mail they cannot read. An address that already has an account gets
  * an email saying so instead; the answer is the same either way (no account enumeration),

@@ -7,8 +7,8 @@ export function bearerToken(header: string | null): string | null {
 }
 
 /**
- * DESIGN 5: machine callers of the admin routes present SERVICE_API_KEY. Compared in constant
- * time (on digests, so lengths never leak); never accepted when the key is unset or short.
+ * Machine callers of the admin routes present SERVICE_API_KEY (docs/decisions.md, "Payment backfills"),
+ * compared in constant time (on digests, so lengths never leak); refused when unset or short.
  */
 export function serviceKeyMatches(token: string): boolean {
   const expected = process.env.SERVICE_API_KEY;

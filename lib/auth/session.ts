@@ -25,8 +25,8 @@ function cookieOptions(maxAge: number) {
 
 /**
  * The signed-in member's claims from whichever provider is configured, or null. A local
- * session counts only while its version is the account's current one (issue 13: password
- * change or reset and "sign out everywhere" raise it). Once per request (React cache).
+ * session counts only while its version is the account's current one (docs/decisions.md, "Sessions":
+ * a password change or reset and "sign out everywhere" raise it). Once per request (React cache).
  */
 export const getClaims = cache(async (): Promise<Claims | null> => {
   if (supabaseConfigured()) return supabaseClaims(await jar());
@@ -56,8 +56,8 @@ export async function startLocalSession(user: {
 }
 
 /**
- * Ends this browser's session. The chosen workspace stays (issue 13: it persists across
- * sign-out); it is only a preference, checked against the memberships on every request.
+ * Ends this browser's session. The chosen workspace stays across sign-out; it is only a preference,
+ * checked against the memberships on every request (docs/decisions.md, "Invitations instead of direct adds").
  */
 export async function endSession(): Promise<void> {
   // this browser only: Supabase's default scope is global ("Sign out everywhere" asks for that)

@@ -3,7 +3,7 @@ import type { Claims } from "@/lib/db/doors";
 import { authSecret } from "./secret";
 
 /**
- * Issue 13: a local session lives 7 days after it was last renewed; it is renewed (a new
+ * docs/decisions.md, "Sessions": a local session lives 7 days after it was last renewed; it is renewed (a new
  * token, same version) when a signed-in action or route sees it older than a day, so an
  * active member stays signed in and a stolen, idle cookie dies within a week. Revocation
  * is the session version (`sv`), checked against auth.users on every request.
@@ -35,7 +35,7 @@ export async function verifySessionToken(token: string): Promise<SessionToken | 
   try {
     const { payload } = await jwtVerify(token, authSecret(), { algorithms: ["HS256"] });
     if (typeof payload.sub !== "string" || payload.role !== "authenticated") return null;
-    // a token without a version predates issue 13: it is refused, as if revoked
+    // a token without a version predates session versions: it is refused, as if revoked
     if (!Number.isInteger(payload.sv) || payload.purpose !== undefined) return null;
     return {
       claims: {

@@ -18,7 +18,7 @@ export async function readEditableFields(
 
 /**
  * The names, never the values, of the editable columns an edit changes: the audit summary of a
- * contact edit (issue 15), which must not hold personal data an erasure would have to rewrite.
+ * contact edit (docs/decisions.md, "Audit log"), which holds no personal data an erasure would rewrite.
  */
 export function editedFields(before: EditableColumns, fields: ContactFields): string[] {
   const after = fieldColumns(fields);

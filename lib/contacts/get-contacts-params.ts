@@ -9,7 +9,7 @@ export const EMAIL_STATUSES = ["subscribed", "not_opted_in", "unsubscribed", "su
 
 const ids = z.array(uuidSchema).max(50, "At most 50 tags per filter.").default([]);
 
-/** Spec 4.15 getContacts parameters, with DESIGN 5's page sizes (default 25, at most 100). */
+/** Spec 4.15 getContacts parameters, 25 a page (docs/decisions.md, "What the spec leaves open"). */
 export const getContactsParamsSchema = z.object({
   workspaceId: uuidSchema,
   page: z.number().int().min(1).max(1_000_000).default(1),
@@ -27,7 +27,7 @@ export const getContactsParamsSchema = z.object({
   excludeTagIds: ids,
   source: z.string().trim().max(100).optional(),
   eventId: uuidSchema.optional(),
-  /** issue 16: the email status of spec 3.4, as the home dashboard's consent share counts it */
+  /** the email status of spec 3.4, as the home dashboard's consent share counts it */
   emailStatus: z.enum(EMAIL_STATUSES).optional(),
   sortBy: z.enum(SORT_FIELDS).default("created_at"),
   sortDir: z.enum(["asc", "desc"]).default("desc"),

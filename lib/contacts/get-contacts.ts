@@ -165,8 +165,8 @@ function orderBy(db: Db, q: ContactsQuery): Fragment {
 }
 
 /**
- * The home dashboard's consent share as a list filter (issue 16): 'suppressed' is a hard
- * suppression (bounce, complaint, manual; kept on the row as email_suppressed), whatever the
+ * The home dashboard's consent share as a list filter (docs/decisions.md, "Home dashboard"): 'suppressed' is
+ * a hard suppression (bounce, complaint, manual; kept on the row as email_suppressed), whatever the
  * consent; the other statuses are spec 3.4's priorities 3 to 5 among the contacts without one.
  */
 function emailStatusCondition(db: Db, status: NonNullable<ContactsQuery["emailStatus"]>): Fragment {

@@ -11,9 +11,9 @@ import { skipErasedImportRows } from "@/lib/privacy/skip-erased-import-rows";
 export const BROWSER_IMPORT_MAX_BYTES = 50 * 1024 * 1024;
 
 /**
- * Issue 14: a dashboard upload larger than this (IMPORT_JOB_THRESHOLD_BYTES, default 5 MB) is
- * stored and imported by a job, with its progress on the import page; smaller ones are imported
- * in the request, as before.
+ * A dashboard upload larger than this (IMPORT_JOB_THRESHOLD_BYTES, default 5 MB;
+ * docs/decisions.md, "Large imports as a job") is stored and imported by a job, with its progress on the
+ * import page; smaller ones are imported in the request, as before.
  */
 export function importJobThresholdBytes(): number {
   const value = Number(process.env.IMPORT_JOB_THRESHOLD_BYTES || NaN);
@@ -67,7 +67,7 @@ export async function importContactsCsv(
     return staged;
   }
   await staging.finish();
-  // issue 16: addresses erased at the person's request are reported, not re-created
+  // erased addresses are reported, not re-created (docs/decisions.md, "Privacy requests")
   const erased = await skipErasedImportRows(db, input.workspaceId);
 
   const counts = await applyImport(db, {

@@ -24,8 +24,8 @@ export interface Dashboard {
 }
 
 /**
- * The home dashboard (issue 16) of a workspace for a period: every figure from kept
- * aggregates or an indexed range, sent together on the caller's transaction.
+ * The home dashboard (docs/decisions.md, "Home dashboard") of a workspace for a period: every figure from
+ * kept aggregates or an indexed range, sent together on the caller's transaction.
  */
 export async function getDashboard(
   db: Db,

@@ -14,10 +14,10 @@ const EXTENDED = new Set(["P", "B", "D", "E", "C", "H"].map((c) => c.charCodeAt(
  * Execute, then Sync), and the unnamed statement and portal they use are the session's, so a
  * second connection's Bind arriving between them replaces the first one's portal ('portal ""
  * does not exist', or another connection's rows). Measured with two job workers and a test
- * connection on one embedded database (issue 14). Here a connection whose extended query has begun
- * counts as being in a transaction until its Sync, so pglite-socket serves that connection alone
- * until then; a connection that disconnects in between is rolled back by pglite-socket as for an
- * open transaction, which ends the exchange.
+ * connection on one embedded database (docs/decisions.md, "The embedded database"). Here a connection whose
+ * extended query has begun counts as being in a transaction until its Sync, so pglite-socket serves that
+ * connection alone until then; a connection that disconnects in between is rolled back by pglite-socket as
+ * for an open transaction, which ends the exchange.
  */
 export function wholeExchanges(db: PGlite): PGlite {
   let inExchange = false;

@@ -15,8 +15,8 @@ const TRANSITIONS: Record<BroadcastControl, { from: string[]; to: string; enqueu
 };
 
 /**
- * Start, pause, resume or cancel a broadcast (issue 14). Start and resume enqueue the broadcast
- * job in the same transaction as the state change; pause and cancel only change the state, which
+ * Start, pause, resume or cancel a broadcast (docs/decisions.md, "Broadcasts"). Start and resume enqueue the
+ * broadcast job in the same transaction as the state change; pause and cancel only change the state, which
  * the running job reads before each batch. A control that does not apply to the current state
  * (or to a broadcast of another workspace) changes nothing and answers false.
  */

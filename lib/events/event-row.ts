@@ -16,7 +16,7 @@ export interface EventRow {
   ticket_class_count: number;
   eventbrite_url: string | null;
   last_synced_at: Date | null;
-  /** seats; null = unlimited (issue 16) */
+  /** seats; null = unlimited (docs/decisions.md, "RSVP and capacity") */
   capacity: number | null;
   created_at: Date;
   updated_at: Date;

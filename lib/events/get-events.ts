@@ -22,7 +22,7 @@ const likePattern = (search: string) => `%${search.replace(/[\\%_]/g, (ch) => `\
  *   start_time < now when there is no end_time; absent: all;
  * - published true: is_published; false: false or null; absent: all;
  * - sortBy 'name', 'created_at' or 'start_time' (default), sortDir 'asc' (default) or 'desc';
- * - page and pageSize (default 25, at most 100, DESIGN 5).
+ * - page and pageSize (default 25, at most 100, docs/decisions.md, "What the spec leaves open").
  * Each event carries its count of active registrations.
  */
 export async function getEvents(

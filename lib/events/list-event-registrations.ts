@@ -10,7 +10,7 @@ export interface RegistrationFilter {
   status?: "registered" | "cancelled" | null;
 }
 
-/** The event's registrations (issue 16), filtered by search and status, newest first. */
+/** The event's registrations (the event page and its CSV), filtered by search and status, newest first. */
 export async function listEventRegistrations(
   db: Db,
   f: RegistrationFilter,

@@ -86,7 +86,7 @@ export const getEventsSchema = z.object({
 });
 export type GetEventsParams = z.input<typeof getEventsSchema>;
 
-/** The event page's registration filters (issue 16). */
+/** The event page's registration filters (search and status). */
 export const registrationFilterSchema = z.object({
   search: searchText,
   status: z.enum(["registered", "cancelled"]).nullish().catch(null),

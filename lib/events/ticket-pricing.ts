@@ -50,8 +50,8 @@ export function numericToCents(value: string | number | null | undefined): numbe
 }
 
 /**
- * DESIGN 5: 'Free' when there is no paid ticket class; '$X' with one paid class;
- * 'From $X' with more than one; X with two decimals.
+ * docs/decisions.md, "The public events API": 'Free' when there is no paid ticket class; '$X' with one paid
+ * class; 'From $X' with more than one; X with two decimals.
  */
 export function displayPrice(ticketPrice: string | number | null, ticketClassCount: number): string {
   const price = numericToCents(ticketPrice);

@@ -5,7 +5,7 @@ export function generateFormKey(): string {
   return `fk_${randomBytes(32).toString("base64url")}`;
 }
 
-/** DESIGN 2: forms.api_key holds the lowercase hex SHA-256 digest of the raw key. */
+/** forms.api_key: the raw key's lowercase hex SHA-256 (docs/decisions.md, "What the spec leaves open"). */
 export function hashFormKey(raw: string): string {
   return createHash("sha256").update(raw, "utf8").digest("hex");
 }

@@ -33,8 +33,8 @@ export interface ApplySubmissionResult {
  * - Path B merges non-destructively (B.1: only empty fields are filled); a verified
  *   submission comes from the address's owner, so its changed fields win (4.10), audited.
  * - Consent (4.2.3) only when is_subscribed is truthy: a form grants consent, never
- *   withdraws it (DESIGN 5). The 'form' rule depends on neither the stored contact nor its
- *   suppressions, so it is decided once; its columns go in the merge's single update and
+ *   withdraws it (docs/decisions.md, "Consent operations"). The 'form' rule depends on neither the stored
+ *   contact nor its suppressions, so it is decided once; its columns go in the merge's single update and
  *   applyConsent then clears every suppression but a complaint and writes the ledger.
  * - Concurrent creation of the same email is absorbed by mergeContact (B.3).
  * - notes / message become one note (B.4); the payload itself is never copied into notes.

@@ -1,6 +1,6 @@
 /**
- * Captcha for forms with captcha_required (attack 8): Cloudflare Turnstile or hCaptcha, chosen
- * by CAPTCHA_PROVIDER, with the site key shown in the embed and the secret used server-side.
+ * Captcha for forms with captcha_required (docs/decisions.md, "Captcha"): Cloudflare Turnstile or hCaptcha,
+ * chosen by CAPTCHA_PROVIDER, with the site key shown in the embed and the secret used server-side.
  * CAPTCHA_VERIFY_URL replaces the provider's siteverify address (the test fake).
  */
 export type CaptchaProvider = "turnstile" | "hcaptcha";

@@ -10,7 +10,7 @@ export interface EmbedSnippets {
   script: string;
 }
 
-/** The provider's widget, for a form with captcha_required (attack 8): it adds its token field to the form. */
+/** The widget of a captcha_required form; it adds its token field (docs/decisions.md, "Captcha"). */
 function captchaWidget(captcha: Pick<CaptchaConfig, "provider" | "siteKey"> | null): string {
   if (!captcha) return "";
   const widget = WIDGET[captcha.provider];

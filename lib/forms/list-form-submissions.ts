@@ -21,7 +21,7 @@ export interface PendingListItem {
 
 export const SUBMISSIONS_PAGE_SIZE = 25;
 
-/** A page of a form's submissions, newest first, with the total (DESIGN 5: 25 a page). */
+/** 25 submissions a page, newest first, and the total (docs/decisions.md, "What the spec leaves open"). */
 export async function listFormSubmissions(
   db: Db,
   input: { workspaceId: string; formId: string; page: number },

@@ -3,9 +3,9 @@ import { FIELD_LABELS, type PersonField, type PersonFields } from "@/lib/contact
 import type { SubmittedBody } from "@/lib/http/parse-body";
 
 /**
- * The body keys a form submission understands (spec 4.2; DESIGN 5 for the names the spec
- * leaves open). The first key present wins. 'name' (a full name) fills first and last name
- * when neither is given. Every other key is kept in the stored payload only.
+ * The body keys a form submission understands (spec 4.2; docs/decisions.md, "Form body keys and validation"
+ * for the names the spec leaves open). The first key present wins. 'name' (a full name) fills first and last
+ * name when neither is given. Every other key is kept in the stored payload only.
  */
 export const FIELD_KEYS: Record<PersonField, string[]> = {
   first_name: ["first_name", "firstName", "firstname", "fname", "given_name"],

@@ -10,8 +10,8 @@ export function trustedProxyHops(): number {
 }
 
 /**
- * The client's IP (DESIGN 7): TRUSTED_PROXY_HOPS proxies stand in front of the service and
- * each appends the address it received the request from to X-Forwarded-For, so the client is
+ * The client's IP (docs/decisions.md, "Client IP"): TRUSTED_PROXY_HOPS proxies stand in front of the service
+ * and each appends the address it received the request from to X-Forwarded-For, so the client is
  * that many entries from the right; everything left of it was written by the client and is
  * ignored. With fewer entries than hops the leftmost one is taken (every entry came from a
  * trusted proxy). TRUSTED_PROXY_HOPS=0: no proxy, nothing in the headers is trusted, the IP is

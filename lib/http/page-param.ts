@@ -9,7 +9,7 @@ export function pageParam(value: string | string[] | undefined): number {
   return Math.min(Math.max(Number(raw), 1), 1_000_000);
 }
 
-/** The rows of one page on the dashboard's long lists (DESIGN 5's default page size). */
+/** The rows of one page of the dashboard's long lists (docs/decisions.md, "What the spec leaves open"). */
 export const LIST_PAGE_SIZE = 25;
 
 /** The rows page `page` of a list covers, as a query's limit and offset. */

@@ -1,7 +1,7 @@
 /**
  * The one parser of public request bodies (forms, RSVP; spec 4.2 step 4): a JSON or
- * URL-encoded body read by readLimitedBody. DESIGN 5: any other content type 415, over the
- * reader's cap 413, malformed (bad JSON, not an object, invalid UTF-8, NUL characters, absurd
+ * URL-encoded body read by readLimitedBody. docs/decisions.md, "The form pipeline": any other content type
+ * 415, over the reader's cap 413, malformed (bad JSON, not an object, invalid UTF-8, NUL characters, absurd
  * nesting) 400. Duplicate URL-encoded keys: the last one wins (the checkbox-after-hidden-input
  * pattern).
  */

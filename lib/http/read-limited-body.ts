@@ -1,13 +1,13 @@
-/** DESIGN 7: forms and RSVP. */
+/** Forms and RSVP (docs/decisions.md, "Bounded request bodies"). */
 export const FORM_BODY_LIMIT = 64 * 1024;
-/** DESIGN 7: the payproc, ticketing and email webhooks. */
+/** The payproc, ticketing and email webhooks (docs/decisions.md, "Bounded request bodies"). */
 export const WEBHOOK_BODY_LIMIT = 1024 * 1024;
 
 export type RawBody = { bytes: Uint8Array } | { tooLarge: true };
 
 /**
- * The one reader of request bodies (DESIGN 7, attack 5). A declared Content-Length above
- * `limit` is refused before anything is read; otherwise the stream is read chunk by chunk and
+ * The one reader of request bodies (docs/decisions.md, "Bounded request bodies"). A declared Content-Length
+ * above `limit` is refused before anything is read; otherwise the stream is read chunk by chunk and
  * cancelled as soon as the count passes the cap, so at most `limit` bytes plus one chunk are
  * ever held, whatever the client declared (chunked, or a Content-Length that lies). Route
  * handlers never call request.text()/json()/formData()/arrayBuffer() (an ESLint rule).

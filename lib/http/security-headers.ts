@@ -1,5 +1,5 @@
 /**
- * Security headers of every response (attack 8), installed by next.config.ts.
+ * Security headers of every response (docs/decisions.md, "Security headers and smaller defences").
  *
  * - CSP: scripts, styles, images, fonts and connections from this origin only (inline scripts
  *   and styles allowed: the App Router's hydration data is inline; 'unsafe-eval' in

@@ -6,9 +6,9 @@ export const JOBS_SCHEMA = "pgboss";
 /** Every queue of the service, with its retry policy (pg-boss queue options). */
 export const QUEUES = {
   /**
-   * One stored ticketing delivery (DESIGN 4): re-read from Eventbrite, then applied. Ten attempts,
-   * 5 s · 2^n with jitter between them (the first two retries come within 30 s); a worker that
-   * dies holding one (it beats every 5 s) frees it once 10 s pass without a beat. After the last
+   * One stored ticketing delivery (docs/decisions.md, "The ticketing webhook"): re-read from Eventbrite, then
+   * applied. Ten attempts, 5 s · 2^n with jitter between them (the first two retries come within 30 s); a
+   * worker that dies holding one (it beats every 5 s) frees it once 10 s pass without a beat. After the last
    * attempt the job is failed and the inbox row 'dead'.
    */
   "ticketing-delivery": {
@@ -56,9 +56,9 @@ export const QUEUES = {
     expireInSeconds: 6 * 3600,
   },
   /**
-   * A dashboard CSV import above IMPORT_JOB_THRESHOLD_BYTES (issue 14): the stored upload imported
-   * in one transaction that also marks it done, so a retry after a crash starts from nothing
-   * (the previous attempt rolled back). A worker that dies holding one frees it once 10 s pass
+   * A dashboard CSV import above IMPORT_JOB_THRESHOLD_BYTES (docs/decisions.md, "Large imports as a job"):
+   * the stored upload imported in one transaction that also marks it done, so a retry after a crash starts
+   * from nothing (the previous attempt rolled back). A worker that dies holding one frees it once 10 s pass
    * without a heartbeat.
    */
   "contact-import": {

@@ -12,9 +12,9 @@ import { WEBHOOK_EVENT_TYPES } from "@/lib/webhooks/outbound/event-types";
 import { webhookPayloadSchema } from "@/lib/webhooks/outbound/payloads";
 
 /**
- * GET /api/openapi.json (issue 15, DESIGN 7): every route under app/api, generated from the zod
- * schemas the handlers parse with (form body keys, RSVP body, backfill queries, the public event)
- * and the outbound webhook payloads. tests/integration/openapi.test.ts fails when a route or a
+ * GET /api/openapi.json (docs/decisions.md, "OpenAPI and the API reference"): every route under app/api,
+ * generated from the zod schemas the handlers parse with (form body keys, RSVP body, backfill queries, the
+ * public event) and the outbound webhook payloads. tests/integration/openapi.test.ts fails when a route or a
  * method exists that this document does not describe.
  */
 const errorEnvelope = z

@@ -14,8 +14,8 @@ export interface Purchaser {
 }
 
 /**
- * Spec 2.5: external_payproc_transaction_id is '<session_id>_<product_id>' (DESIGN 5). The
- * backfill parses the session id back out with SESSION_ID_PATTERN.
+ * Spec 2.5: external_payproc_transaction_id is '<session_id>_<product_id>'; the backfill parses the
+ * session id back out with SESSION_ID_PATTERN (docs/decisions.md, "What the spec leaves open").
  */
 export function externalTransactionId(sessionId: string, productId: string): string {
   return `${sessionId}_${productId}`;

@@ -27,8 +27,8 @@ export type CheckoutCompletedResult =
  * Spec 4.4, checkout.session.completed, in the caller's transaction:
  * - step 5: when the session's rows already exist nothing at all happens. One statement
  *   upserts the products (step 4) and reads whether the rows exist, the purchaser's
- *   suppressions (step 6) and whether the address was erased (issue 16), so a returning
- *   buyer's transaction takes three round trips before its commit (issue 17).
+ *   suppressions (step 6) and whether the address was erased (docs/decisions.md, "Privacy requests"), so a
+ *   returning buyer's transaction takes three round trips before its commit (docs/performance.md).
  * - step 3: the contact is created (source 'payproc') or merged with the diff-and-audit rule;
  *   mergeContact handles concurrent creation (the 23505 case) and writes no note for a new contact.
  * - step 4: one transactions row per product, keyed by external_payproc_transaction_id, after
@@ -47,8 +47,8 @@ export async function checkoutSessionCompleted(
   const workspaceId = input.connection.workspace_id;
   const email = input.purchaser.email?.trim().toLowerCase() || null;
   const autoSubscribe = input.connection.auto_subscribe_purchasers;
-  // issue 16: an address erased at the person's request is not auto-subscribed again when it
-  // comes back as a new contact; the purchase is recorded and a note says why
+  // docs/decisions.md, "Privacy requests": an address erased at the person's request is not auto-subscribed
+  // again when it comes back as a new contact; the purchase is recorded and a note says why
   const { recorded, suppressions, erasedAt } = await upsertProducts(db, workspaceId, input, {
     email,
     erasure: autoSubscribe,

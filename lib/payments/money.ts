@@ -1,5 +1,5 @@
 /**
- * Money in integer cents (DESIGN 2): numeric(10,2) values arrive from postgres.js as strings
+ * Money in integer cents (docs/decisions.md, "What the spec leaves open"): numeric(10,2) arrives as strings
  * ('12.30') and go back as strings, so no amount ever passes through a binary float sum.
  */
 

@@ -19,7 +19,7 @@ export const remainingCents = (row: IntentRow) => row.paidCents - row.refundedCe
 
 /**
  * Spec 3.1, the three tiers of charge.refunded, in integer cents. The delta is the charge's
- * cumulative amount_refunded minus what the intent's rows already record (DESIGN 5), so a
+ * cumulative amount_refunded minus what the intent's rows already record (docs/decisions.md, "Refunds"), so a
  * replayed event, or one that arrives after a later one, applies nothing.
  */
 export function decideRefundTier(rows: IntentRow[], chargeRefundedCents: number): TierDecision {

@@ -21,9 +21,9 @@ export interface KeptEvent {
 }
 
 /**
- * Spec 4.4 step 1 and DESIGN 4 in one statement: resolves the event's workspace and keeps the
- * event in the durable inbox, with the workspace, or as 'ignored' when no connection matches.
- * The workspace of an event is the connection of the event's account; an event without an
+ * Spec 4.4 step 1 and spec 6.1 in one statement (docs/decisions.md, "The payment webhook"): resolves the
+ * event's workspace and keeps the event in the durable inbox, with the workspace, or as 'ignored' when no
+ * connection matches. The workspace of an event is the connection of the event's account; an event without an
  * account (development, test) falls back to the single connection whose live-mode flag
  * equals the event's, and none or several such connections resolve to nothing.
  *

@@ -4,7 +4,7 @@ import { formatLongDate, tomorrowIn } from "@/lib/time/format";
 import { safeTimeZone } from "@/lib/time/zones";
 import { formatMoney } from "./money";
 
-/** Spec 4.4 closing reasons (tier 1 with the processor's name replaced, DESIGN 5). */
+/** Spec 4.4 closing reasons (tier 1 with the processor's name replaced, docs/decisions.md, "Refunds"). */
 export const TIER1_CLOSING_REASON =
   "Automatically closed — a full refund was processed in the payment processor for this transaction.";
 export const TIER2_CLOSING_REASON =

@@ -4,8 +4,8 @@ import type { PayprocConnection } from "./resolve-connection";
 /**
  * Spec 2.10: the workspace's payproc_connections row (one per workspace), created or replaced
  * with what Stripe Connect answered (flows/complete-stripe-connection.ts is the only caller:
- * the account id and live mode are never typed by a member, attack 2). Runs as the member:
- * RLS lets only owners and admins write it. An account connected to another workspace hits
+ * the account id and live mode are never typed by a member, docs/decisions.md, "Stripe Connect"). Runs as the
+ * member: RLS lets only owners and admins write it. An account connected to another workspace hits
  * the unique key and is reported as `{ error }` without saying so.
  */
 export async function savePayprocConnection(

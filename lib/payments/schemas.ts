@@ -58,7 +58,7 @@ export const recordRefundForm = z.object({
 
 /**
  * Payment connection settings (spec 2.10): only what a member chooses. The account and its
- * live mode come from Stripe Connect (attack 2); a typed account id is not a field.
+ * live mode come from Stripe Connect (docs/decisions.md, "Stripe Connect"); no typed account id.
  */
 export const connectionSettingsForm = z.object({
   autoSubscribePurchasers: z

@@ -4,9 +4,9 @@ let cached: { key: string; client: Stripe } | undefined;
 
 /**
  * The Stripe client (the spec's 'payproc'). STRIPE_API_BASE points it at another address
- * (the test fake); calls on a connected account pass `stripeAccount` per request (DESIGN 4:
- * Stripe's own Stripe-Account header stands for the spec's 'Payproc-Account'). Retries are
- * ours (stripe-retry.ts), so the SDK's own are off.
+ * (the test fake); calls on a connected account pass `stripeAccount` per request
+ * (docs/decisions.md, "Stripe Connect": Stripe's own Stripe-Account header stands for the spec's
+ * 'Payproc-Account'). Retries are ours (stripe-retry.ts), so the SDK's own are off.
  */
 export function stripeClient(): Stripe {
   const secret = process.env.STRIPE_SECRET_KEY;

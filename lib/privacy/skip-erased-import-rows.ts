@@ -3,8 +3,8 @@ import type { ImportRowError } from "@/lib/contacts/import/import-report";
 import { erasedMessage } from "./erased-addresses";
 
 /**
- * The erasure rule for CSV imports (issue 16): a staged row whose address was erased from
- * the workspace, and that no contact holds again, is taken out of the import and reported
+ * The erasure rule for CSV imports (docs/decisions.md, "Privacy requests"): a staged row whose address was
+ * erased from the workspace, and that no contact holds again, is taken out of the import and reported
  * ("this address was erased on …"), so an old list never silently re-creates the person or
  * their marketing consent. Once the person came back on their own (a form, an RSVP) their
  * contact exists again and an import updates it like any other. Costs nothing in a workspace

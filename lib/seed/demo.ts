@@ -22,8 +22,8 @@ export interface DemoSeed {
 }
 
 /**
- * A demo workspace that shows the product alive on first start (issue 16): an owner who can
- * sign in and a second member; a few hundred contacts over the last 90 days from every
+ * A demo workspace that shows the product alive on first start (docs/decisions.md, "The demo seed"): an owner
+ * who can sign in and a second member; a few hundred contacts over the last 90 days from every
  * source, with tags, notes, consent and suppressions of each kind; two forms with stored,
  * verified and staged submissions; a published upcoming event with RSVPs, a ticketing-linked
  * event and a past one; purchases with a partial and a full refund and an open review task;

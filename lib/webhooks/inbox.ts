@@ -13,8 +13,8 @@ export interface InboxRow {
 }
 
 /**
- * Keeps an inbound delivery before anything is done with it (DESIGN 4). A replayed provider
- * event id hits the unique key: `duplicate` is true and the caller acknowledges without
+ * Keeps an inbound delivery before anything is done with it (docs/decisions.md, "The webhook inbox"). A
+ * replayed provider event id hits the unique key: `duplicate` is true and the caller acknowledges without
  * processing it again.
  */
 export async function storeDelivery(

@@ -25,8 +25,8 @@ export async function findInvitation(db: Db, token: string): Promise<InvitationV
 }
 
 /**
- * Issue 13 (attack 1): the membership is created here and only here, when the person the
- * invitation was sent to accepts it, signed in with that address, confirmed. The link is
+ * docs/decisions.md, "Invitations instead of direct adds": the membership is created here and only here, when
+ * the person the invitation was sent to accepts it, signed in with that address, confirmed. The link is
  * spent (single use). Runs as the system: members cannot insert memberships.
  */
 export async function acceptInvitation(

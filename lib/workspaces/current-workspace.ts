@@ -4,7 +4,7 @@ import type { Membership } from "./list-memberships";
  * The workspace a member works in: the one chosen in the switcher (kept in a cookie, and
  * only if they still belong to it), else the one they joined first, which for a new user
  * is their own from sign-up. Never the one whose name sorts first: anyone could name a
- * workspace "!Acme" (issue 13, attack 1).
+ * workspace "!Acme" (docs/decisions.md, "Invitations instead of direct adds").
  */
 export function currentWorkspace(memberships: Membership[], chosen: string | undefined): Membership | null {
   if (memberships.length === 0) return null;

@@ -12,8 +12,8 @@ export interface Invited {
 }
 
 /**
- * Issue 13 (attack 1): "adding" a member sends an invitation; nobody joins without
- * accepting it (acceptInvitation). One transaction as the signed-in member: Admin+ invite,
+ * docs/decisions.md, "Invitations instead of direct adds": "adding" a member sends an invitation; nobody
+ * joins without accepting it (acceptInvitation). One transaction as the signed-in member: Admin+ invite,
  * only owners invite owners, a current member is reported. Inviting an address that
  * already has an open invitation resends it with a new link (the old one stops working).
  * Whether the address has an account is neither checked nor revealed.

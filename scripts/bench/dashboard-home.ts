@@ -1,6 +1,6 @@
 /**
- * The home dashboard (issue 16) at a large workspace: 1,000,000 contacts created over 120
- * days from every source (with consent and 20,000 suppressions), 100,000 form submissions and
+ * The home dashboard (docs/decisions.md, "Home dashboard") at a large workspace: 1,000,000 contacts created
+ * over 120 days from every source (with consent and 20,000 suppressions), 100,000 form submissions and
  * 20,000 staged ones over two forms, 50,000 purchases, 20 events with registrations. Prints the
  * p50/p95/max of getDashboard (as the signed-in owner, through RLS) for the 7, 30 and 90-day
  * periods. BENCH_CONTACTS overrides the size.

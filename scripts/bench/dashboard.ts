@@ -1,5 +1,5 @@
 /**
- * Every dashboard page at scale (issue 17): 1,000,000 contacts, 3,000,000 contact_tags,
+ * Every dashboard page at scale (docs/performance.md): 1,000,000 contacts, 3,000,000 contact_tags,
  * 100,000 transactions, 10,000 events, signed in as the workspace owner, through `next start`.
  * For each page: the server time of sequential renders (p50, p95), and the time of the
  * page's own SQL, captured from one render (BENCH_SQL_LOG, lib/db/client.ts) and replayed

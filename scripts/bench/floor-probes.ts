@@ -1,5 +1,5 @@
 /**
- * The floors under the form's and the checkout's goals (issue 17), measured through `next start`
+ * The floors under the form's and the checkout's goals (docs/performance.md), measured through `next start`
  * beside the real routes and the health route, in the same rounds. Each probe
  * (./floor-probes/*.route.ts) does the least its request can do, in steps: the parts the spec
  * requires before any rule runs, then the writes as one statement with none of the rules. When

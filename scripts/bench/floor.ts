@@ -1,5 +1,5 @@
 /**
- * The floor under every HTTP ratio (issue 17): what a Next.js route handler costs over a
+ * The floor under every HTTP ratio (docs/performance.md): what a Next.js route handler costs over a
  * plain `node:http` handler on this machine. Both answer the same small JSON with no
  * database, 32 connections, alternating rounds; the health route of `next start` is the
  * denominator of the other HTTP benchmarks, and this says how much of it is the framework.

@@ -1,5 +1,5 @@
 /**
- * Benchmark of background work (issue 14): a broadcast to 100,000 contacts run by a worker
+ * Benchmark of background work (docs/performance.md): a broadcast to 100,000 contacts run by a worker
  * process (`npm run worker`), to the dev outbox and through the fake Resend batch endpoint:
  * contacts/s from start to 'sent', the worker's peak memory (VmHWM), and the ratio to a plain
  * `insert … select` of the same audience into email_sends (the database's own limit for that

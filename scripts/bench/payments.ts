@@ -49,7 +49,7 @@ export async function seedWorkspace(url: string): Promise<void> {
             select ${ws.id}, 'customer' || i || '@example.test', 'Customer', 'Number' || i, 'import'
             from generate_series(1, ${HISTORY_CONTACTS}) as i`;
   // without them, the generic plan of the checkout's duplicate check (made on an empty
-  // transactions table) read the whole table at every event, slower at each run (issue 17)
+  // transactions table) read the whole table at every event, slower at each run (docs/performance.md)
   await sql`insert into products (workspace_id, payproc_product_id, name)
             select ${ws.id}::uuid, v.pid, v.name from (values ('prod_benchShirt', 'Shirt'), ('prod_benchMug', 'Mug')) v(pid, name)
             union all select ${ws.id}::uuid, 'prod_benchItem' || i, 'Item ' || i from generate_series(0, ${ITEMS - 1}) i`;

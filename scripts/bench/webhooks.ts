@@ -1,6 +1,6 @@
 /**
- * Outbound webhooks (issue 15): how fast committed changes reach a receiver. Commits N new
- * contacts (one transaction each, 16 at a time) without and then with an endpoint subscribed to
+ * Outbound webhooks (docs/decisions.md, "Outbound webhooks"): how fast committed changes reach a receiver.
+ * Commits N new contacts (one transaction each, 16 at a time) without and then with an endpoint subscribed to
  * contact.created, then drains the deliveries to a local receiver with the worker's own delivery
  * function, and prints events/s delivered against the rate the same changes were committed at.
  *

@@ -33,7 +33,7 @@ create table if not exists auth.users (
 );
 grant select, insert, update, delete on auth.users to service_role;
 
--- Issue 13: Supabase's own column for "this address was proven by an emailed link". Accounts
+-- Supabase's own column for "this address was proven by an emailed link". Accounts
 -- that existed before the column are taken as confirmed (they were made before the rule).
 do $$
 begin

@@ -168,12 +168,12 @@ create table public.api_keys (
 );
 create index api_keys_workspace_idx on public.api_keys (workspace_id);
 
--- Issue 13 (accounts): sign-up proves email ownership, password reset by email link.
--- account_tokens holds the single-use, expiring links of those two flows. Only the SHA-256
--- hex digest of a link's token is stored (token_hash), so a leaked table yields no usable
--- link. A 'sign_up' row carries the pending account (password hash, names, workspace name)
--- in `data`: the account itself is only created when the link is opened, so nobody can
--- hold an account for an address they cannot read mail at (attack 1, pre-claim).
+-- Accounts: sign-up proves email ownership, password reset by email link
+-- (docs/decisions.md, "Sign-up by emailed link"). account_tokens holds the single-use, expiring links of
+-- those two flows. Only the SHA-256 hex digest of a link's token is stored (token_hash), so a leaked table
+-- yields no usable link. A 'sign_up' row carries the pending account (password hash, names, workspace name)
+-- in `data`: the account itself is only created when the link is opened, so nobody can hold an account for an
+-- address they cannot read mail at (no pre-claimed accounts).
 create table public.account_tokens (
   id uuid primary key default gen_random_uuid(),
   purpose text not null check (purpose in ('sign_up', 'reset_password')),
@@ -191,11 +191,11 @@ create index account_tokens_user_idx on public.account_tokens (user_id) where us
 -- the sweep of links a day past their expiry (lib/auth/sweep-account-tokens.ts)
 create index account_tokens_expires_idx on public.account_tokens (expires_at);
 
--- Issue 13 (accounts, attack 1): members join a workspace only by accepting an invitation
--- sent to their verified email address; nobody is put into a workspace without consent (no
--- member inserts into workspace_members: *_rls.sql). The invitation link's token is kept as
--- its SHA-256 hex digest (token_hash); it is single-use (accepted_at), expiring (expires_at)
--- and revocable (revoked_at).
+-- Members join a workspace only by accepting an invitation
+-- (docs/decisions.md, "Invitations instead of direct adds") sent to their verified email address; nobody is
+-- put into a workspace without consent (no member inserts into workspace_members: *_rls.sql). The invitation
+-- link's token is kept as its SHA-256 hex digest (token_hash); it is single-use (accepted_at), expiring
+-- (expires_at) and revocable (revoked_at).
 create table public.workspace_invitations (
   id uuid primary key default gen_random_uuid(),
   workspace_id uuid not null references public.workspaces (id) on delete cascade,
@@ -219,8 +219,8 @@ create index workspace_invitations_invited_by_idx on public.workspace_invitation
 create index workspace_invitations_accepted_by_idx on public.workspace_invitations (accepted_by)
   where accepted_by is not null;
 
--- The audit log (issue 15): one row per action a member takes that changes data or access,
--- written by the adapter (lib/adapters/member-action.ts, member-route.ts) in the same
+-- The audit log (docs/decisions.md, "Audit log"): a row per action a member takes that changes data or
+-- access, written by the adapter (lib/adapters/member-action.ts, member-route.ts) in the same
 -- transaction as the change, so a rolled-back change leaves no row and a committed one always
 -- has its row. Append-only: no role may update or delete a row; rows go only with their
 -- workspace. Summaries name what changed (ids, statuses, names of forms and events, which

@@ -1,6 +1,6 @@
 -- Contacts (spec 2.4) and the records that hang off them (spec 2.4.2, 2.10): tags, tasks,
 -- notes, companies, deals, appointments, agreements; the contacts list's search and counts
--- (spec 4.15 getContacts) and the dashboard's contact aggregates (issue 16). Row-level
+-- (spec 4.15 getContacts) and the dashboard's contact aggregates (home dashboard). Row-level
 -- security and grants: *_rls.sql.
 --
 -- Tenant integrity: every link between two workspace-scoped rows is a composite foreign
@@ -60,7 +60,7 @@ create table public.contacts (
   -- Whether the contact has a hard suppression ('bounce', 'complaint' or 'manual': no email at
   -- all, spec 8.3), kept on the row by the trigger on contact_suppressions
   -- (contact_suppressions_flag, *_consent_email.sql), so that the dashboard's consent share
-  -- (issue 16) and the list filter behind it never join the suppressions.
+  -- (home dashboard) and the list filter behind it never join the suppressions.
   email_suppressed boolean not null default false,
   constraint contacts_workspace_email_key unique (workspace_id, email),
   constraint contacts_workspace_id_id_key unique (workspace_id, id),
@@ -101,7 +101,7 @@ $$;
 -- the signed-in user (null for system writers) is recorded as creator and modifier
 -- (spec 4.15 getContactById's last modifier). A write changing nothing but email_suppressed
 -- (contact_suppressions_flag: a bounce, a complaint, an administrator's block) is not an
--- edit of the contact and keeps its modifier and time (issue 16).
+-- edit of the contact and keeps its modifier and time.
 create or replace function public.contacts_before_write() returns trigger
 language plpgsql
 set search_path = ''
@@ -424,7 +424,7 @@ create trigger contact_counts_update after update on public.contacts
   referencing old table as old_rows new table as new_rows
   for each statement execute function public.contact_counts_after_write();
 
--- The home dashboard (issue 16) reads kept aggregates, not the rows, so it answers as fast at a
+-- The home dashboard (docs/decisions.md, "Home dashboard") reads kept aggregates, so it answers as fast at a
 -- million contacts as at a hundred. Like contact_counts, each is kept by statement-level
 -- triggers (one upsert per statement and key, never one per row) and split into shards chosen
 -- by the writing backend, so concurrent writers of one workspace rarely wait on one row.
@@ -536,15 +536,15 @@ begin
 end
 $$;
 
--- Issue 16 (dashboard): contacts inserted add to their day, source and email status counts
+-- Home dashboard: contacts inserted add to their day, source and email status counts
 create trigger contact_stats_insert after insert on public.contacts
   referencing new table as new_rows
   for each statement execute function public.contact_stats_after_write();
--- Issue 16 (dashboard): contacts deleted are taken off them
+-- Home dashboard: contacts deleted are taken off them
 create trigger contact_stats_delete after delete on public.contacts
   referencing old table as old_rows
   for each statement execute function public.contact_stats_after_write();
--- Issue 16 (dashboard): a changed source or email status moves the contact's counts
+-- Home dashboard: a changed source or email status moves the contact's counts
 create trigger contact_stats_update after update on public.contacts
   referencing old table as old_rows new table as new_rows
   for each statement execute function public.contact_stats_after_write();
@@ -584,12 +584,12 @@ $$;
 revoke execute on function public.search_contacts(uuid, text[]) from public, anon;
 grant execute on function public.search_contacts(uuid, text[]) to authenticated, service_role;
 
--- Issue 14: a dashboard CSV import above IMPORT_JOB_THRESHOLD_BYTES runs as a job. The upload is
--- stored here (the file in the row, so that a worker on any machine can read it) and the job is
--- enqueued in the same transaction; the worker imports it in one transaction, as the uploader,
--- and marks the row done in that transaction. Progress (rows_done, phase) is written by the
--- worker in short transactions of its own, so that it is visible while the import runs. The
--- file content is cleared when the import ends; the row stays as the workspace's history.
+-- A dashboard CSV import above IMPORT_JOB_THRESHOLD_BYTES runs as a job
+-- (docs/decisions.md, "Large imports as a job"). The upload is stored here (the file in the row, so that a
+-- worker on any machine can read it) and the job is enqueued in the same transaction; the worker imports it
+-- in one transaction, as the uploader, and marks the row done in that transaction. Progress (rows_done,
+-- phase) is written by the worker in short transactions of its own, so that it is visible while the import
+-- runs. The file content is cleared when the import ends; the row stays as the workspace's history.
 create table public.contact_imports (
   id uuid primary key default gen_random_uuid(),
   workspace_id uuid not null references public.workspaces (id) on delete cascade,

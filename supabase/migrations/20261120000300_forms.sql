@@ -1,4 +1,4 @@
--- Lead-capture forms (spec 2.1-2.3), their daily activity for the dashboard (issue 16) and
+-- Lead-capture forms (spec 2.1-2.3), their daily activity for the home dashboard and
 -- the submission rate limit (spec 4.2.1).
 -- Row-level security and grants: *_rls.sql.
 
@@ -60,8 +60,8 @@ create index pending_form_submissions_expires_idx on public.pending_form_submiss
 -- for a sequential scan, 0.11 ms through this index).
 create index pending_form_submissions_form_email_idx on public.pending_form_submissions (form_id, email);
 
--- The home dashboard's form activity (issue 16), per day and form, kept as contact_daily_counts
--- is (*_contacts.sql): submissions stored, submissions staged for verification
+-- The home dashboard's form activity per day and form (docs/decisions.md, "Home dashboard"), kept as
+-- contact_daily_counts is (*_contacts.sql): submissions stored, submissions staged for verification
 -- (pending rows are consumed when verified, so they are counted as they are created) and
 -- verified submissions ('verified_email'). Counts of what happened: a later delete of a
 -- submission (its contact erased) does not rewrite history.
@@ -101,11 +101,11 @@ begin
 end
 $$;
 
--- Issue 16 (dashboard): submissions stored, and the verified ones, count on their day
+-- Home dashboard: submissions stored, and the verified ones, count on their day
 create trigger form_submissions_stats after insert on public.form_submissions
   referencing new table as new_rows
   for each statement execute function public.form_stats_after_insert();
--- Issue 16 (dashboard): submissions staged for verification count on their day
+-- Home dashboard: submissions staged for verification count on their day
 create trigger pending_form_submissions_stats after insert on public.pending_form_submissions
   referencing new table as new_rows
   for each statement execute function public.form_stats_after_insert();

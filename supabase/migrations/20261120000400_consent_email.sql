@@ -1,5 +1,5 @@
 -- Consent, suppressions, email and notifications (spec 2.6, 3.3, 4.6-4.9, 6.3, 8.3), and
--- privacy requests (issue 16: erasure list, privacy log).
+-- privacy requests (erasure list, privacy log; docs/decisions.md, "Privacy requests").
 -- Row-level security and grants: *_rls.sql.
 
 create table public.contact_suppressions (
@@ -48,15 +48,15 @@ begin
 end
 $$;
 
--- Issue 16 (dashboard; spec 8.3 hard suppressions): a suppression added sets its contact's flag
+-- Home dashboard (spec 8.3 hard suppressions): a suppression added sets its contact's flag
 create trigger contact_suppressions_flag_insert after insert on public.contact_suppressions
   referencing new table as new_rows
   for each statement execute function public.contact_suppressions_flag();
--- Issue 16: a suppression removed clears the flag when no hard one is left
+-- Home dashboard: a suppression removed clears the flag when no hard one is left
 create trigger contact_suppressions_flag_delete after delete on public.contact_suppressions
   referencing old table as old_rows
   for each statement execute function public.contact_suppressions_flag();
--- Issue 16: a suppression changed re-reads the flag of the contacts it concerned
+-- Home dashboard: a suppression changed re-reads the flag of the contacts it concerned
 create trigger contact_suppressions_flag_update after update on public.contact_suppressions
   referencing old table as old_rows new table as new_rows
   for each statement execute function public.contact_suppressions_flag();
@@ -139,7 +139,7 @@ create table public.broadcasts (
   subject text not null,
   body_html text not null default '',
   audience jsonb not null default '{}'::jsonb,
-  -- Broadcasts run as a job (issue 14): 'sending' while the job works on it; 'paused' and
+  -- Broadcasts run as a job (docs/decisions.md, "Broadcasts"): 'sending' while it works on it; 'paused' and
   -- 'cancelled' are read by the job before each batch.
   status text not null default 'draft'
     check (status in ('draft', 'sending', 'paused', 'cancelled', 'sent', 'failed')),
@@ -163,7 +163,7 @@ create trigger broadcasts_updated_at before update on public.broadcasts
   for each row execute function public.set_updated_at();
 
 -- Every email, sent or skipped. Without RESEND_API_KEY the html is kept here: the dev outbox.
--- Account emails (sign-up confirmation, password reset; issue 13) belong to no workspace: they
+-- Account emails (sign-up confirmation, password reset) belong to no workspace: they
 -- are rows without one, which no member's RLS policy matches (a workspace admin must never
 -- read a member's reset link in the workspace outbox).
 create table public.email_sends (
@@ -230,8 +230,8 @@ create table public.notification_reads (
 create index notification_reads_user_idx on public.notification_reads (user_id);
 create index notification_reads_workspace_notification_idx on public.notification_reads (workspace_id, notification_id);
 
--- Privacy requests (issue 16; GDPR articles 15 and 17): the erasure list and the privacy log.
--- Written only by the system (the privacy flows run as service_role after checking that the
+-- Privacy requests, GDPR articles 15 and 17 (docs/decisions.md, "Privacy requests"): the erasure list and the
+-- log. Written only by the system (the privacy flows run as service_role after checking that the
 -- caller is an owner or admin of the workspace); what members read: *_rls.sql.
 
 -- A random salt per workspace for the erasure list's address hashes: without the salt a

@@ -40,8 +40,8 @@ create index transactions_workspace_intent_idx on public.transactions (workspace
 create index transactions_contact_idx on public.transactions (contact_id, workspace_id, transaction_date desc);
 create index transactions_product_idx on public.transactions (product_id, workspace_id);
 create index transactions_null_intent_idx on public.transactions (workspace_id) where payproc_payment_intent_id is null;
--- The dashboard's revenue and refunds of a period (issue 16): an index-only range scan over the
--- period's purchases.
+-- A period's revenue and refunds on the dashboard (docs/decisions.md, "Home dashboard"): an index-only range
+-- scan over the period's purchases.
 create index transactions_workspace_date_idx on public.transactions (workspace_id, transaction_date)
   include (amount_paid, amount_refunded);
 

@@ -20,7 +20,7 @@ create table public.events (
   last_synced_at timestamptz,
   created_at timestamptz not null default now(),
   updated_at timestamptz not null default now(),
-  -- Events people can plan around (issue 16): an optional number of seats. Null means
+  -- Events people can plan around: an optional number of seats. Null means
   -- unlimited. The RSVP endpoint counts 'registered' rows against it while holding the event
   -- row's lock (select ... for update), so concurrent RSVPs for the last seat queue and exactly
   -- one of them gets it; ticketing registrations are counted too but never refused (the
@@ -71,7 +71,7 @@ create table public.ticketing_connections (
   auto_subscribe_attendees boolean not null default false,
   connected_at timestamptz not null default now(),
   updated_at timestamptz not null default now(),
-  -- Ticketing webhook secret (issue 13, attack 4; DESIGN 7): Eventbrite deliveries carry no
+  -- Ticketing webhook secret (docs/decisions.md, "The ticketing webhook"): Eventbrite deliveries carry no
   -- signature, so the endpoint registered with Eventbrite carries a random secret in its query
   -- string (?secret=); the connection keeps only its lowercase hex SHA-256. A delivery is
   -- accepted only when its webhook_id names a connection and its secret matches this digest.

@@ -1,5 +1,5 @@
--- Automations (spec 6.2), the durable webhook inbox (spec 6.1, DESIGN 4) and the schema of the
--- job engine that processes it (issue 14). Row-level security and grants: *_rls.sql.
+-- Automations (spec 6.2), the durable webhook inbox (spec 6.1) and the schema of the
+-- job engine that processes it. Row-level security and grants: *_rls.sql.
 
 create table public.automations (
   id uuid primary key default gen_random_uuid(),
@@ -55,8 +55,8 @@ create table public.webhook_inbox (
   event_type text not null,
   workspace_id uuid references public.workspaces (id) on delete cascade,
   payload jsonb not null,
-  -- 'dead': a ticketing delivery whose last attempt failed (issue 14), kept with its error,
-  -- shown on the jobs page, retried only by hand
+  -- 'dead': a ticketing delivery whose last attempt failed (docs/decisions.md, "The job engine"), kept with
+  -- its error, shown on the jobs page, retried only by hand
   status text not null default 'pending'
     check (status in ('pending', 'processing', 'done', 'failed', 'ignored', 'dead')),
   attempts integer not null default 0,
@@ -68,11 +68,11 @@ create table public.webhook_inbox (
 create index webhook_inbox_pending_idx on public.webhook_inbox (provider, received_at) where status in ('pending', 'failed');
 create index webhook_inbox_workspace_idx on public.webhook_inbox (workspace_id);
 -- The per-connection count of stored-but-unprocessed deliveries (the ticketing inbox cap,
--- issue 13) reads these rows.
+-- docs/decisions.md, "The ticketing webhook") reads these rows.
 create index webhook_inbox_unprocessed_workspace_idx on public.webhook_inbox (provider, workspace_id)
   where status in ('pending', 'processing', 'failed');
 
--- Issue 14: background work runs on pg-boss (docs/decisions.md, "Jobs"). pg-boss installs and
+-- Background work runs on pg-boss (docs/decisions.md, "The job engine"). pg-boss installs and
 -- upgrades its own tables in the pgboss schema when a worker or `npm start` starts; the schema is
 -- created here so that it is closed to the API roles before anything is put in it. It is not an
 -- exposed schema: members see their workspace's jobs through the jobs page, which reads them as

@@ -1,4 +1,4 @@
--- Outbound webhooks (issue 15): per-workspace endpoints that receive signed events (Standard
+-- Outbound webhooks (docs/decisions.md, "Outbound webhooks"): endpoints that receive signed events (Standard
 -- Webhooks) as data changes. Events are written by triggers on the tables whose changes they
 -- describe, so an event exists exactly when its change commits, whichever code path made it
 -- (dashboard, form, webhook, import, job), and never for a rolled-back change. Row-level
@@ -87,7 +87,7 @@ as $$
 $$;
 
 -- contact.created, contact.updated, contact.subscribed, contact.unsubscribed, contact.deleted
--- (issue 15). Statement-level with transition tables: one insert per statement, nothing at all
+-- (see the file's head). Statement-level with transition tables: one insert per statement, nothing at all
 -- when the workspace has no endpoint (a 100,000-row import costs one empty join).
 create or replace function public.contacts_webhook_events() returns trigger
 language plpgsql security definer
@@ -130,18 +130,18 @@ begin
   return null;
 end
 $$;
--- Issue 15: contact.created for contacts inserted
+-- contact.created for contacts inserted
 create trigger contacts_webhooks_insert after insert on public.contacts
   referencing new table as new_rows for each statement execute function public.contacts_webhook_events();
--- Issue 15: contact.updated, contact.subscribed, contact.unsubscribed for contacts changed
+-- contact.updated, contact.subscribed, contact.unsubscribed for contacts changed
 create trigger contacts_webhooks_update after update on public.contacts
   referencing old table as old_rows new table as new_rows
   for each statement execute function public.contacts_webhook_events();
--- Issue 15: contact.deleted for contacts deleted
+-- contact.deleted for contacts deleted
 create trigger contacts_webhooks_delete after delete on public.contacts
   referencing old table as old_rows for each statement execute function public.contacts_webhook_events();
 
--- contact.suppressed (issue 15): a suppression of any reason was added.
+-- contact.suppressed: a suppression of any reason was added.
 create or replace function public.suppressions_webhook_events() returns trigger
 language plpgsql security definer
 set search_path = ''
@@ -156,12 +156,12 @@ begin
   return null;
 end
 $$;
--- Issue 15: contact.suppressed for suppressions added
+-- contact.suppressed for suppressions added
 create trigger contact_suppressions_webhooks after insert on public.contact_suppressions
   referencing new table as new_rows for each statement execute function public.suppressions_webhook_events();
 
 -- form.submitted (a submission accepted: applied at once, or staged for double opt-in) and
--- form.verified (a staged submission confirmed through its link), issue 15.
+-- form.verified (a staged submission confirmed through its link).
 create or replace function public.form_submissions_webhook_events() returns trigger
 language plpgsql security definer
 set search_path = ''
@@ -189,14 +189,14 @@ begin
   return null;
 end
 $$;
--- Issue 15: form.submitted / form.verified for submissions stored
+-- form.submitted / form.verified for submissions stored
 create trigger form_submissions_webhooks after insert on public.form_submissions
   referencing new table as new_rows for each statement execute function public.form_submissions_webhook_events();
--- Issue 15: form.submitted for submissions staged for verification
+-- form.submitted for submissions staged for verification
 create trigger pending_form_submissions_webhooks after insert on public.pending_form_submissions
   referencing new table as new_rows for each statement execute function public.form_submissions_webhook_events();
 
--- transaction.created and transaction.refunded (issue 15): a purchase row stored; a refund
+-- transaction.created and transaction.refunded: a purchase row stored; a refund
 -- applied to it (amount_refunded grew).
 create or replace function public.transactions_webhook_events() returns trigger
 language plpgsql security definer
@@ -219,16 +219,16 @@ begin
   return null;
 end
 $$;
--- Issue 15: transaction.created for purchases stored
+-- transaction.created for purchases stored
 create trigger transactions_webhooks_insert after insert on public.transactions
   referencing new table as new_rows for each statement execute function public.transactions_webhook_events();
--- Issue 15: transaction.refunded when amount_refunded grows
+-- transaction.refunded when amount_refunded grows
 create trigger transactions_webhooks_update after update on public.transactions
   referencing old table as old_rows new table as new_rows
   for each statement execute function public.transactions_webhook_events();
 
 -- event_registration.created (every registration), rsvp.created (one made on the RSVP page:
--- no ticketing attendee) and event_registration.cancelled (issue 15).
+-- no ticketing attendee) and event_registration.cancelled.
 create or replace function public.event_registrations_webhook_events() returns trigger
 language plpgsql security definer
 set search_path = ''
@@ -252,15 +252,15 @@ begin
   return null;
 end
 $$;
--- Issue 15: event_registration.created and rsvp.created for registrations stored
+-- event_registration.created and rsvp.created for registrations stored
 create trigger event_registrations_webhooks_insert after insert on public.event_registrations
   referencing new table as new_rows for each statement execute function public.event_registrations_webhook_events();
--- Issue 15: event_registration.cancelled for registrations cancelled
+-- event_registration.cancelled for registrations cancelled
 create trigger event_registrations_webhooks_update after update on public.event_registrations
   referencing old table as old_rows new table as new_rows
   for each statement execute function public.event_registrations_webhook_events();
 
--- A manual replay (issue 15): a new delivery of the same message (same webhook-id, same body)
+-- A manual replay: a new delivery of the same message (same webhook-id, same body)
 -- to the same endpoint. Owners and admins of the delivery's workspace only; members write no
 -- delivery themselves, so a body is never forged under the workspace's signature.
 create or replace function public.replay_webhook_delivery(delivery_id uuid) returns uuid
@@ -276,7 +276,7 @@ $$;
 revoke execute on function public.replay_webhook_delivery(uuid) from public, anon;
 grant execute on function public.replay_webhook_delivery(uuid) to authenticated;
 
--- "Send test event" (issue 15): a webhook.test message to one endpoint, enabled or not.
+-- "Send test event": a webhook.test message to one endpoint, enabled or not.
 create or replace function public.send_webhook_test_event(endpoint_id uuid) returns uuid
 language sql security definer
 set search_path = ''

@@ -14,7 +14,7 @@ alter table public.workspace_members enable row level security;
 revoke all on public.workspaces, public.user_profiles, public.workspace_members from anon, authenticated;
 grant select, update, delete on public.workspaces to authenticated;
 grant select, insert, update on public.user_profiles to authenticated;
--- no INSERT on workspace_members for members (issue 13, attack 1: see workspace_members below)
+-- no INSERT on workspace_members for members (invitations only: see workspace_members below)
 grant select, update, delete on public.workspace_members to authenticated;
 grant all on public.workspaces, public.user_profiles, public.workspace_members to service_role;
 
@@ -48,7 +48,7 @@ create policy user_profiles_update on public.user_profiles for update to authent
 -- SELECT(workspace_members): members see who else is in their workspaces
 create policy workspace_members_select on public.workspace_members for select to authenticated
   using (workspace_id in (select public.user_workspace_ids()));
--- INSERT(workspace_members): nobody but the system (issue 13, attack 1: nobody is put into a
+-- INSERT(workspace_members): nobody but the system (invitations instead of direct adds: nobody is put into a
 -- workspace without consent). A membership row is written only when the invited person accepts
 -- an invitation sent to their verified address, and by create_workspace() for the caller's own
 -- new workspace: no policy, and no INSERT grant above.
@@ -73,14 +73,14 @@ create policy workspace_members_delete on public.workspace_members for delete to
     )
   );
 
--- account_tokens (issue 13, accounts): no policies; only the system (service_role, which
+-- account_tokens (sign-up and reset links): no policies; only the system (service_role, which
 -- bypasses RLS) issues and spends sign-up and password-reset links; no member reads or writes them
 alter table public.account_tokens enable row level security;
 revoke all on public.account_tokens from anon, authenticated;
 grant all on public.account_tokens to service_role;
 
--- workspace_invitations (issue 13, accounts, attack 1): SELECT, INSERT, UPDATE Admin+; accepting
--- is the system's write
+-- workspace_invitations (docs/decisions.md, "Invitations instead of direct adds"): SELECT, INSERT, UPDATE
+-- Admin+; accepting is the system's write
 alter table public.workspace_invitations enable row level security;
 revoke all on public.workspace_invitations from anon, authenticated;
 grant select, insert, update on public.workspace_invitations to authenticated;
@@ -352,7 +352,7 @@ grant select, insert, delete on public.contact_suppressions to authenticated;
 create policy contact_suppressions_select_members on public.contact_suppressions for select to authenticated
   using (workspace_id in (select public.user_workspace_ids()));
 -- INSERT(contact_suppressions): spec 5.4 contact_suppressions: workspace members; reason 'manual'
--- only (spec 2.6; issue 13, attack 7, least privilege): 'bounce' and 'complaint' come from the
+-- only (spec 2.6; docs/decisions.md, "Least-privilege RLS"): 'bounce' and 'complaint' come from the
 -- email provider and 'unsubscribe' from the unsubscribe flows, all as the system (a complaint
 -- suppression can never be removed, so a member must not be able to forge one)
 create policy contact_suppressions_insert_members on public.contact_suppressions for insert to authenticated
@@ -398,8 +398,8 @@ alter table public.ticketing_connections enable row level security;
 revoke all on public.ticketing_connections from anon, authenticated;
 grant all on public.ticketing_connections to service_role;
 grant insert, update, delete on public.ticketing_connections to authenticated;
--- Least privilege (issue 13, attack 7): the Eventbrite access token (a non-expiring credential
--- of the organisation's Eventbrite account) and the webhook secret's digest are readable by the
+-- Least privilege (docs/decisions.md, "Least-privilege RLS"): the Eventbrite access token (a lasting
+-- credential of the organisation's Eventbrite account) and the webhook secret's digest are readable by the
 -- service only. Members read every other column (the settings page); writing a token is
 -- harmless, reading it is not. The flows that read the token (connect, disconnect, sync,
 -- delivery processing) run through the service door after checking the member's role.
@@ -495,7 +495,7 @@ grant select, insert on public.consent_events to authenticated;
 create policy consent_events_select_members on public.consent_events for select to authenticated
   using (workspace_id in (select public.user_workspace_ids()));
 -- INSERT(consent_events): beyond the spec 5.4 matrix (consent ledger): workspace members, as
--- themselves (issue 13, attack 7: the ledger is consent proof; nobody may write an entry in
+-- themselves (least privilege: the ledger is consent proof; nobody may write an entry in
 -- another person's name, so actor_user_id = auth.uid()); no UPDATE or DELETE policy
 create policy consent_events_insert_members on public.consent_events for insert to authenticated
   with check (
@@ -546,7 +546,7 @@ grant all on public.contact_counts to service_role;
 create policy contact_counts_select_members on public.contact_counts for select to authenticated
   using (workspace_id in (select public.user_workspace_ids()));
 
--- ---------------------------------------------------------------- dashboard aggregates (issue 16)
+-- ---------------------------------------------------------------- dashboard aggregates (home dashboard)
 -- contact_daily_counts, contact_status_counts, form_daily_counts: SELECT members; written only by
 -- their triggers (*_contacts.sql, *_forms.sql)
 alter table public.contact_daily_counts enable row level security;
@@ -568,7 +568,7 @@ create policy contact_status_counts_select_members on public.contact_status_coun
 create policy form_daily_counts_select_members on public.form_daily_counts for select to authenticated
   using (workspace_id in (select public.user_workspace_ids()));
 
--- ---------------------------------------------------------------- privacy requests (issue 16)
+-- ---------------------------------------------------------------- privacy requests
 -- privacy_salts, erased_addresses, privacy_requests: written only by the system (the privacy
 -- flows run as service_role after checking that the caller is an owner or admin)
 alter table public.privacy_salts enable row level security;
@@ -582,31 +582,31 @@ grant select on public.erased_addresses to authenticated;
 create policy erased_addresses_select_members on public.erased_addresses for select to authenticated
   using (workspace_id in (select public.user_workspace_ids()));
 grant select on public.privacy_requests to authenticated;
--- SELECT(privacy_requests): Admin+ of the workspace (issue 16: the log of who asked for personal data)
+-- SELECT(privacy_requests): Admin+ of the workspace (the log of who asked for personal data)
 create policy privacy_requests_select_admins on public.privacy_requests for select to authenticated
   using (workspace_id in (select public.user_workspace_ids(array['owner', 'admin'])));
--- privacy_salts: no policy, so members see nothing (issue 16: the salt is never readable by members)
+-- privacy_salts: no policy, so members see nothing (the salt is never readable by members)
 
--- ---------------------------------------------------------------- outbound webhooks (issue 15)
+-- ---------------------------------------------------------------- outbound webhooks
 -- webhook_endpoints: SELECT, INSERT, UPDATE, DELETE Admin+; webhook_deliveries: SELECT Admin+,
 -- written by the system only (the event triggers, the delivery job, replay_webhook_delivery)
 alter table public.webhook_endpoints enable row level security;
 alter table public.webhook_deliveries enable row level security;
--- SELECT(webhook_endpoints): issue 15, owners and admins of the workspace manage endpoints
+-- SELECT(webhook_endpoints): owners and admins of the workspace manage endpoints
 create policy webhook_endpoints_select_admins on public.webhook_endpoints for select to authenticated
   using (workspace_id in (select public.user_workspace_ids(array['owner', 'admin'])));
--- INSERT(webhook_endpoints): issue 15, owners and admins of the workspace
+-- INSERT(webhook_endpoints): owners and admins of the workspace
 create policy webhook_endpoints_insert_admins on public.webhook_endpoints for insert to authenticated
   with check (workspace_id in (select public.user_workspace_ids(array['owner', 'admin'])));
--- UPDATE(webhook_endpoints): issue 15, owners and admins of the workspace, within it
+-- UPDATE(webhook_endpoints): owners and admins of the workspace, within it
 create policy webhook_endpoints_update_admins on public.webhook_endpoints for update to authenticated
   using (workspace_id in (select public.user_workspace_ids(array['owner', 'admin'])))
   with check (workspace_id in (select public.user_workspace_ids(array['owner', 'admin'])));
--- DELETE(webhook_endpoints): issue 15, owners and admins of the workspace
+-- DELETE(webhook_endpoints): owners and admins of the workspace
 create policy webhook_endpoints_delete_admins on public.webhook_endpoints for delete to authenticated
   using (workspace_id in (select public.user_workspace_ids(array['owner', 'admin'])));
 -- Grants: nothing to anon; members get what the policies then narrow. The signing secret is
--- encrypted and, on top of that, no member reads it back (issue 13, attack 7, least privilege:
+-- encrypted and, on top of that, no member reads it back (least privilege:
 -- column privileges; it is shown once, when created or rotated).
 revoke all on public.webhook_endpoints, public.webhook_deliveries from anon, authenticated;
 grant all on public.webhook_endpoints, public.webhook_deliveries to service_role;
@@ -614,13 +614,13 @@ grant insert, update, delete on public.webhook_endpoints to authenticated;
 grant select (id, workspace_id, url, description, event_types, enabled, failing_since, disabled_reason,
               created_by, created_at, updated_at)
   on public.webhook_endpoints to authenticated;
--- SELECT(webhook_deliveries): issue 15, owners and admins of the workspace (the delivery log);
+-- SELECT(webhook_deliveries): owners and admins of the workspace (the delivery log);
 -- no member writes a delivery, so no body is forged under the workspace's signature
 create policy webhook_deliveries_select_admins on public.webhook_deliveries for select to authenticated
   using (workspace_id in (select public.user_workspace_ids(array['owner', 'admin'])));
 grant select on public.webhook_deliveries to authenticated;
 
--- ---------------------------------------------------------------- contact imports (issue 14)
+-- ---------------------------------------------------------------- contact imports
 alter table public.contact_imports enable row level security;
 -- Grants, as for every table (…_rls.sql): nothing to anon; members read, and only the columns the
 -- page shows (not the file, not the uploader's IP). Writes go through the server (the upload
@@ -635,7 +635,7 @@ grant select (id, workspace_id, created_by, file_name, file_size, mark_subscribe
 create policy contact_imports_select_members on public.contact_imports for select to authenticated
   using (workspace_id in (select public.user_workspace_ids()));
 
--- ---------------------------------------------------------------- audit log (issue 15)
+-- ---------------------------------------------------------------- audit log
 alter table public.audit_log enable row level security;
 revoke all on public.audit_log from anon, authenticated, service_role;
 grant select, insert on public.audit_log to service_role;
@@ -644,7 +644,7 @@ grant select on public.audit_log to authenticated;
 grant insert (workspace_id, actor_id, actor_email, action, target_type, target_id, before, after, ip)
   on public.audit_log to authenticated;
 
--- SELECT(audit_log): owners of the workspace only (issue 15: an owners-only page)
+-- SELECT(audit_log): owners of the workspace only (an owners-only page)
 create policy audit_log_select_owners on public.audit_log for select to authenticated
   using (workspace_id in (select public.user_workspace_ids(array['owner'])));
 -- INSERT(audit_log): a member writes rows about themselves (their id and their email, as the

@@ -10,7 +10,7 @@ async function shot(page: Page, name: string) {
   await page.screenshot({ path: `${screens}/${name}.png`, fullPage: true });
 }
 
-test("issue 15: an owner's tag changes are in the audit log with their email and IP, filterable and exported as CSV", async ({
+test("audit log: an owner's tag changes are in the audit log with their email and IP, filterable and exported as CSV", async ({
   page,
 }) => {
   const email = await signUp(page, { workspaceName: "Audited Bakery" });

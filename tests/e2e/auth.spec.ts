@@ -14,7 +14,7 @@ test("sign up, confirm through the emailed link, land in the new workspace, sign
   await page.getByRole("button", { name: "Create account" }).click();
   await expect(page.getByText(`we sent a link to ${email}`)).toBeVisible();
 
-  // issue 13: no account before the link is opened
+  // account pre-claim: no account before the link is opened
   await page.goto("/sign-in");
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(PASSWORD);
@@ -56,7 +56,7 @@ test("bad sign-up input gets a clear message", async ({ page }) => {
   await expect(page.getByText("Name your workspace.")).toBeVisible();
 });
 
-test("issue 13: a sign-up with a taken address answers exactly as a new one", async ({ page }) => {
+test("account enumeration: a sign-up with a taken address answers exactly as a new one", async ({ page }) => {
   const taken = await signUp(page, { workspaceName: "Twice" });
   await page.getByRole("button", { name: "Sign out" }).click();
   await expect(page).toHaveURL(/\/sign-in$/);
@@ -73,7 +73,7 @@ test("issue 13: a sign-up with a taken address answers exactly as a new one", as
   expect(await answer(taken)).toBe(await answer(uniqueEmail("fresh")));
 });
 
-test("issue 13: forgot password: the emailed link sets a new password and signs out the other sessions", async ({
+test("forgot password: the emailed link sets a new password and signs out the other sessions", async ({
   page,
   browser,
 }) => {
@@ -96,10 +96,7 @@ test("issue 13: forgot password: the emailed link sets a new password and signs 
   await expect(page).toHaveURL(/\/sign-in$/);
 });
 
-test("issue 13: change the password (current one required), then sign out everywhere", async ({
-  page,
-  browser,
-}) => {
+test("change the password (current one required), then sign out everywhere", async ({ page, browser }) => {
   const email = await signUp(page, { workspaceName: "Account Bakery" });
   const other = await browser.newContext();
   const second = await other.newPage();

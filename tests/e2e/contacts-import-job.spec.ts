@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 import { signUp } from "./helpers/accounts";
 
-test("issue 14: a CSV above the threshold is imported by a job: progress, then the report and the history row", async ({
+test("jobs: a CSV above the threshold is imported by a job: progress, then the report and the history row", async ({
   page,
 }) => {
   test.setTimeout(120_000);

@@ -15,7 +15,7 @@ async function shot(page: Page, name: string) {
 
 const password = "demo password 16";
 
-test("issue 16: the demo's owner lands on charts, exports and erases a contact, and adds an event to a calendar", async ({
+test("home dashboard and privacy: the demo's owner lands on charts, exports and erases a contact, and adds an event to a calendar", async ({
   page,
 }) => {
   const demo = await seedDemoWorkspace(password);

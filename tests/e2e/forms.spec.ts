@@ -4,7 +4,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { signUp } from "./helpers/accounts";
 
 /**
- * Issue 4 end to end: a page served from another local origin (127.0.0.1 on its own port,
+ * Forms end to end: a page served from another local origin (127.0.0.1 on its own port,
  * while the app is on localhost) embeds the copy-paste snippet of a form.
  */
 async function serveEmbedPage(snippet: string): Promise<{ url: string; close: () => Promise<void> }> {

@@ -21,9 +21,7 @@ async function deadDelivery(ownerEmail: string): Promise<void> {
   });
 }
 
-test("issue 14: a dead job shows on the jobs page with its error, and Retry runs it again", async ({
-  page,
-}) => {
+test("jobs: a dead job shows on the jobs page with its error, and Retry runs it again", async ({ page }) => {
   const email = await signUp(page);
   await deadDelivery(email);
   await page.getByRole("link", { name: "Jobs" }).click();

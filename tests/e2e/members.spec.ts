@@ -24,7 +24,7 @@ async function acceptAsNewUser(browser: Browser, email: string, workspaceName: s
   return { page, close: () => context.close() };
 }
 
-test("issue 13: an invited person is not a member until they accept, signed in with the invited address", async ({
+test("consent-less membership: an invited person is not a member until they accept, signed in with the invited address", async ({
   page,
   browser,
 }) => {
@@ -69,7 +69,7 @@ test("issue 13: an invited person is not a member until they accept, signed in w
   await expect(page.getByText(`${memberEmail} is already a member of this workspace.`)).toBeVisible();
 });
 
-test("issue 13: a signed-out person opens the invitation, signs in and comes back to accept it", async ({
+test("invitations: a signed-out person opens the invitation, signs in and comes back to accept it", async ({
   page,
   browser,
 }) => {
@@ -100,7 +100,7 @@ test("issue 13: a signed-out person opens the invitation, signs in and comes bac
   await context.close();
 });
 
-test("issue 13: a revoked invitation's link no longer works", async ({ page, browser }) => {
+test("invitations: a revoked invitation's link no longer works", async ({ page, browser }) => {
   const memberEmail = uniqueEmail("member");
   await signUp(page, { workspaceName: "Revoking Shop" });
   await invite(page, memberEmail);

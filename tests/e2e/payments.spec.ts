@@ -34,7 +34,7 @@ async function signUpAndConnect(page: Page): Promise<string> {
     workspaceName: "Paula's Shop",
   });
 
-  // attack 2: the account comes from Stripe Connect (the fake approves at once), never typed
+  // the account comes from Stripe Connect (the fake approves at once), never typed
   await page.goto("/settings/payments");
   await page.getByRole("button", { name: "Connect with Stripe" }).click();
   await expect(page).toHaveURL(/\/settings\/payments\?connected=1$/);

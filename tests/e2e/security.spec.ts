@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 
-test("attack 8: every page refuses framing except the public RSVP page; nosniff and a referrer policy", async ({
+test("clickjacking: every page refuses framing except the public RSVP page; nosniff and a referrer policy", async ({
   request,
 }) => {
   for (const path of ["/sign-in", "/contacts", "/api/health"]) {
@@ -16,7 +16,7 @@ test("attack 8: every page refuses framing except the public RSVP page; nosniff 
   expect(rsvp.headers()["x-content-type-options"]).toBe("nosniff");
 });
 
-test("attack 5: a body past the cap is refused with the JSON envelope", async ({ request }) => {
+test("unbounded bodies: a body past the cap is refused with the JSON envelope", async ({ request }) => {
   const res = await request.post("/api/rsvp/00000000-0000-4000-8000-000000000000", {
     headers: { "content-type": "application/json" },
     data: JSON.stringify({ email: "a@example.test", pad: "x".repeat(70 * 1024) }),

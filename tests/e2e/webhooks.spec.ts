@@ -14,7 +14,7 @@ async function shot(page: Page, name: string) {
   await page.screenshot({ path: `${screens}/${name}.png`, fullPage: true });
 }
 
-test("issue 15: an endpoint receives a signed test event and a contact.created, and the delivery log shows both", async ({
+test("outbound webhooks: an endpoint receives a signed test event and a contact.created, and the delivery log shows both", async ({
   page,
 }) => {
   const received: { headers: IncomingHttpHeaders; body: string }[] = [];

@@ -68,7 +68,7 @@ const countByKey = async (sql: Sql, table: string, key: Row) =>
 export async function observe(sql: Sql, t: Tenants, table: string, op: Op, caller: Caller): Promise<Outcome> {
   const user = userOf(t, caller);
   // notification_reads are personal: a caller marks a notification read for themself
-  // and a consent_events entry names its author (attack 7: actor_user_id = auth.uid())
+  // and a consent_events entry names its author (least privilege: actor_user_id = auth.uid())
   const own =
     table === "notification_reads" && user
       ? { user_id: user.id }

@@ -130,7 +130,7 @@ export const TABLES: Record<string, TableShape> = {
     links: { automation_id: "automations", contact_id: "contacts" },
     change: { error: "changed" },
   },
-  // issue 16: privacy requests
+  // privacy requests (GDPR articles 15 and 17)
   privacy_salts: {
     fields: () => ({ salt: randomBytes(32) }),
     key: ["workspace_id"],
@@ -142,7 +142,7 @@ export const TABLES: Record<string, TableShape> = {
     change: { erased_at: PAST },
   },
   privacy_requests: { fields: () => ({ kind: "export" }), change: { kind: "erase" } },
-  // issue 16: the dashboard's kept form counts (written by triggers; a row of the past here)
+  // the home dashboard's kept form counts (written by triggers; a row of the past here)
   form_daily_counts: {
     fields: () => ({ day: "2000-01-01", submissions: 1 }),
     links: { form_id: "forms" },

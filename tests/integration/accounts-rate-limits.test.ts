@@ -24,7 +24,7 @@ const newAccount = async () => {
   return email;
 };
 
-describe("issue 13, attack 6: brute force on sign-in is limited per IP and per account", () => {
+describe("brute force on sign-in is limited per IP and per account", () => {
   test("the 21st sign-in attempt in a minute is refused, even with the right password", async () => {
     const email = await newAccount();
     const ip = newIp();
@@ -58,7 +58,7 @@ describe("issue 13, attack 6: brute force on sign-in is limited per IP and per a
   });
 });
 
-describe("issue 13, attack 6: sign-up, reset and invitation acceptance are limited too", () => {
+describe("brute force: sign-up, reset and invitation acceptance are limited too", () => {
   test("sign-up: the 6th request for one address in an hour is refused and sends nothing", async () => {
     const email = `${unique("flood")}@example.test`;
     const input = { email, password, firstName: "", lastName: "", workspaceName: "W" };

@@ -32,7 +32,7 @@ const valid = async (token: string) =>
   (await withService((tx) => currentSession(tx, token)))?.claims.sub ?? null;
 const signIn = (email: string, pw: string) => withService((tx) => signInLocal(tx, { email, password: pw }));
 
-describe("issue 13, attack 8: sessions carry a version the server checks", () => {
+describe("unrevocable sessions: sessions carry a version the server checks", () => {
   test("sign out everywhere: every session issued before stops working", async () => {
     const a = await account();
     const other = await signSessionToken({ id: a.id, email: a.email, sessionVersion: 0 });
@@ -81,7 +81,7 @@ describe("issue 13, attack 8: sessions carry a version the server checks", () =>
   });
 });
 
-describe("issue 13: password change (signed in, current password required)", () => {
+describe("password change (signed in, current password required)", () => {
   test("the wrong current password changes nothing", async () => {
     const a = await account();
     const result = await withService((tx) =>
@@ -104,7 +104,7 @@ describe("issue 13: password change (signed in, current password required)", () 
   });
 });
 
-describe("issue 13: password reset by email link", () => {
+describe("password reset by email link", () => {
   test("the emailed link sets a new password once, confirms the address and ends every session", async () => {
     const a = await account();
     expect(await withService((tx) => requestPasswordReset(tx, { email: a.email.toUpperCase() }))).toEqual({

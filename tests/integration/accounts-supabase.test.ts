@@ -12,7 +12,7 @@ import type { CookieJar } from "@/lib/auth/supabase-provider";
 import { setupTestDatabase } from "../helpers/db";
 import { unique } from "../helpers/factories";
 
-// Issue 13 with Supabase Auth configured: its own confirmation, recovery and revocation are
+// With Supabase Auth configured: its own confirmation, recovery and revocation are
 // used. A local stand-in for the Supabase Auth (GoTrue) endpoints these flows call.
 const db = setupTestDatabase();
 
@@ -101,7 +101,7 @@ const input = (email: string) => ({
   workspaceName: "Sue's Shop",
 });
 
-describe("issue 13 with Supabase Auth: its own confirmation and recovery flows", () => {
+describe("accounts with Supabase Auth: its own confirmation and recovery flows", () => {
   test("sign-up goes through Supabase's confirmation email and creates nothing here until confirmed", async () => {
     const email = `${unique("sue")}@example.test`;
     expect(await signUpSupabase(memoryJar(), input(email))).toEqual({ data: { email } });

@@ -22,7 +22,7 @@ const { GET: privacyExport } = await import("@/app/api/contacts/[contactId]/priv
 const { GET: consentLedger } = await import("@/app/api/consent/[contactId]/ledger/route");
 const { GET: registrationsCsv } = await import("@/app/api/events/[eventId]/registrations.csv/route");
 
-// Issue 15: every member mutation of the contacts area (contacts, notes, tags, consent,
+// Audit log: every member mutation of the contacts area (contacts, notes, tags, consent,
 // suppressions, tasks, refunds, the backfill, erasure and the exports) writes exactly one
 // audit row in its own transaction, naming the action, the member, the workspace and the
 // target; a refused mutation writes none and changes nothing; no row holds a contact's address.
@@ -95,7 +95,7 @@ const stateOf = async (contactId: string) => {
   return row;
 };
 
-describe("issue 15: every member mutation writes one audit row (contacts area)", () => {
+describe("audit log: every member mutation writes one audit row (contacts area)", () => {
   test("creating, editing, re-sourcing and deleting a contact: one row each, naming the contact, never its data", async () => {
     const ws = await createWorkspace(db.sql);
     signIn(ws.owner.claims, { "x-forwarded-for": "203.0.113.9" });

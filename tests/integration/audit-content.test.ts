@@ -3,7 +3,7 @@ import { setupTestDatabase } from "../helpers/db";
 import { addMember, createWorkspace } from "../helpers/factories";
 import { signIn } from "../helpers/member-session";
 
-// Issue 15: every member mutation writes one audit row, in its own transaction; a refused or
+// Audit log: every member mutation writes one audit row, in its own transaction; a refused or
 // invalid one writes none. The forms, events and broadcasts actions as the dashboard calls them.
 const forms = await import("@/app/(dashboard)/forms/actions");
 const events = await import("@/app/(dashboard)/events/actions");
@@ -41,7 +41,7 @@ const EVENT = {
   is_published: "on",
 };
 
-describe("issue 15: every member mutation writes one audit row (forms)", () => {
+describe("audit log: every member mutation writes one audit row (forms)", () => {
   test("create, save, rotate the key, add and remove an automation, delete: one row each", async () => {
     const ws = await createWorkspace(db.sql);
     signIn(ws.owner.claims);
@@ -110,7 +110,7 @@ describe("issue 15: every member mutation writes one audit row (forms)", () => {
   });
 });
 
-describe("issue 15: every member mutation writes one audit row (events)", () => {
+describe("audit log: every member mutation writes one audit row (events)", () => {
   test("create, edit, delete: one row each, naming the event", async () => {
     const ws = await createWorkspace(db.sql);
     signIn(ws.owner.claims);
@@ -151,7 +151,7 @@ describe("issue 15: every member mutation writes one audit row (events)", () => 
   });
 });
 
-describe("issue 15: every member mutation writes one audit row (broadcasts)", () => {
+describe("audit log: every member mutation writes one audit row (broadcasts)", () => {
   test("create, start and cancel: one row each; a control that no longer applies and a poll write none", async () => {
     const ws = await createWorkspace(db.sql);
     const member = await addMember(db.sql, ws.id, "member");

@@ -58,7 +58,7 @@ const exportAs = (claims: Claims, query = "") => {
   });
 };
 
-describe("audit log (issue 15)", () => {
+describe("audit log", () => {
   test("audit rows are append-only", async () => {
     const ws = await createWorkspace(db.sql);
     await logRows(ws, [{ target_id: "a" }, { target_id: "b" }]);

@@ -14,7 +14,7 @@ const email = await import("@/app/(dashboard)/settings/email/actions");
 
 const db = setupTestDatabase();
 
-// Issue 15: every member mutation writes one audit row, in its own transaction; a refused one
+// Audit log: every member mutation writes one audit row, in its own transaction; a refused one
 // writes none; no secret (API key, signing secret, password) ever reaches the log.
 
 interface AuditRow {
@@ -58,7 +58,7 @@ async function redirected(run: () => Promise<unknown>): Promise<string> {
   return error!.digest!.split(";")[2];
 }
 
-describe("issue 15: every member mutation writes one audit row", () => {
+describe("audit log: every member mutation writes one audit row", () => {
   test("members: invite, resend, change role, revoke and remove each write one row naming actor, workspace and target", async () => {
     const ws = await createWorkspace(db.sql);
     const colleague = await addMember(db.sql, ws.id, "member");

@@ -39,7 +39,7 @@ async function accountRows(email: string) {
     where lower(u.email) = lower(${email})`;
 }
 
-describe("issue 13, attack 1: sign-up proves email ownership before the account exists", () => {
+describe("account pre-claim: sign-up proves email ownership before the account exists", () => {
   test("sign-up creates no account, only a single-use link whose token is stored as its digest", async () => {
     const email = `${unique("olive")}@example.test`;
     expect(await request(email)).toEqual({ data: { email } });
@@ -132,7 +132,7 @@ describe("issue 13, attack 1: sign-up proves email ownership before the account 
   });
 });
 
-describe("issue 13: sign-up answers do not reveal whether an account exists", () => {
+describe("account enumeration: sign-up answers do not reveal whether an account exists", () => {
   test("a known and an unknown address get the same answer; the owner of the known one gets a note instead of a link", async () => {
     const known = `${unique("known")}@example.test`;
     await signUp(known);

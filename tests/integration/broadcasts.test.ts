@@ -80,7 +80,7 @@ async function rowsPerContact(broadcastId: string) {
   return db.sql`select contact_id, count(*)::int as n, min(status) as status from email_sends where broadcast_id = ${broadcastId} group by contact_id`;
 }
 
-describe("broadcasts (issue 5 item 7)", () => {
+describe("broadcasts", () => {
   test("8.3 preview: eligible count and skipped counts with reasons, matching what the send then does", async () => {
     const { ws } = await arrange();
     const preview = await withUser(ws.owner.claims, (tx) =>

@@ -284,7 +284,7 @@ describe("3.3: a 'complaint' suppression is never removed by any flow", () => {
   });
 });
 
-describe("consent ledger (issue 5 item 8)", () => {
+describe("consent ledger", () => {
   test("ledger is append-only: no update or delete while the contact exists; deleting the contact cascades", async () => {
     const ws = await createWorkspace(db.sql);
     const c = await createContact(db.sql, ws.id, { is_subscribed: true });

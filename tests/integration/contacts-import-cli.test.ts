@@ -29,7 +29,7 @@ async function csvFile(content: string): Promise<string> {
   return file;
 }
 
-describe("issue 3.6: import from the command line", () => {
+describe("CSV import from the command line (npm run import)", () => {
   test("npm run import: imports as the service identity, prints the report and writes it beside the file", async () => {
     const ws = await createWorkspace(db.sql);
     const file = await csvFile("Email,First Name\ncli@example.com,Cleo\nbroken,Bad\n");

@@ -73,7 +73,7 @@ describe("5.4: no row points at another workspace's row", () => {
     const t = await createTenants(db.sql);
     const role = SIGNED_IN_WRITER[table];
     const writer: TestUser = role === "admin" ? t.b.owner : await addMember(db.sql, t.b.id, "member");
-    // notification_reads are personal; a member's consent entry names its author (attack 7)
+    // notification_reads are personal; a member's consent entry names its author (least-privilege RLS)
     const own =
       table === "notification_reads"
         ? { user_id: writer.id }

@@ -91,7 +91,7 @@ async function randomWorkspace(seed: number): Promise<TestWorkspace> {
   return ws;
 }
 
-describe("issue 16: home dashboard aggregates", () => {
+describe("home dashboard aggregates", () => {
   test.each([7, 30, 90] as const)(
     "the %i-day dashboard matches brute-force counts over the rows on random data",
     async (days) => {

@@ -8,7 +8,7 @@ import { unique } from "../helpers/factories";
 
 const db = setupTestDatabase();
 
-describe("issue 16: the demo seed", () => {
+describe("the demo seed", () => {
   test("every dashboard section and list shows real rows on first start", async () => {
     const email = `${unique("demo")}@example.test`;
     const seed = await withService((tx) =>

@@ -52,7 +52,7 @@ const stored = async (workspaceId: string) => {
   return row;
 };
 
-describe("issue 16: event capacity", () => {
+describe("event capacity", () => {
   test("an RSVP beyond capacity is refused with 409 and a clear message, and stores nothing", async () => {
     const ws = await createWorkspace(db.sql);
     const eventId = await createEvent(ws.id, { capacity: 1 });
@@ -134,7 +134,7 @@ describe("issue 16: event capacity", () => {
   });
 });
 
-describe("issue 16: event registrations list", () => {
+describe("event registrations list", () => {
   test("search, status filter and CSV export with formulas neutralised, scoped to the workspace", async () => {
     const ws = await createWorkspace(db.sql);
     const other = await createWorkspace(db.sql);
@@ -156,7 +156,7 @@ describe("issue 16: event registrations list", () => {
   });
 });
 
-describe("DESIGN 7: GET /rsvp/{event_id}/calendar.ics", () => {
+describe("calendar file: GET /rsvp/{event_id}/calendar.ics", () => {
   const get = (eventId: string) =>
     calendarGet(new Request(`http://crm.test/rsvp/${eventId}/calendar.ics`), {
       params: Promise.resolve({ eventId }),

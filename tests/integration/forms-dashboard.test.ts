@@ -185,7 +185,7 @@ describe("forms in the dashboard (spec 2.1, 5.4)", () => {
     expect(summary).toMatchObject({ submissions: 27, pending: 1 });
   });
 
-  test("issue 4: the embed snippet posts to the form's real URL, hides the honeypot and escapes the success URL", () => {
+  test("embed snippet: the embed snippet posts to the form's real URL, hides the honeypot and escapes the success URL", () => {
     const form = {
       id: "7d4a2c1e-8b9f-4a3d-9c2e-1f0a2b3c4d5e",
       success_redirect_url: "https://x.test/</script><b>",

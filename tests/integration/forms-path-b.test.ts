@@ -181,7 +181,7 @@ describe("spec 4.2.3: consent on form submit", () => {
     expect(ledger).toEqual({ action: "subscribed", flow: "form", source: form.id });
   });
 
-  test("DESIGN 5: a falsy or absent is_subscribed never revokes consent", async () => {
+  test("4.2.3: a falsy or absent is_subscribed never revokes consent", async () => {
     const ws = await createWorkspace(db.sql);
     const form = await createForm(db.sql, ws.id, { require_verification: false });
     const opted = new Date("2026-02-03T04:05:06Z");

@@ -46,7 +46,7 @@ async function invite(ws: { id: string; owner: TestUser }, email: string, role =
 const accept = (token: string, user: TestUser) =>
   withService((tx) => acceptInvitation(tx, { token, userId: user.id }));
 
-describe("issue 13, attack 1: membership only by accepting an invitation", () => {
+describe("consent-less membership: membership only by accepting an invitation", () => {
   test("an uninvited user is not a member until accepting", async () => {
     const ws = await createWorkspace(db.sql);
     const person = await createUser(db.sql);
@@ -159,7 +159,7 @@ describe("issue 13, attack 1: membership only by accepting an invitation", () =>
   });
 });
 
-describe("issue 13: who may invite (the rules of issue 2's add member)", () => {
+describe("who may invite (spec 5.4's member rules)", () => {
   test("someone already a member gets a clear message and nothing is sent", async () => {
     const ws = await createWorkspace(db.sql);
     const member = await seedMember(db.sql, ws.id, "member");
@@ -223,7 +223,7 @@ describe("issue 13: who may invite (the rules of issue 2's add member)", () => {
   });
 });
 
-describe("issue 13: a new user's first workspace is their own", () => {
+describe("a new user's first workspace is their own", () => {
   test("without a choice the workspace joined first is current, not one whose name sorts first", async () => {
     const own = await createWorkspace(db.sql, { name: "Zebra Studio" });
     const other = await createWorkspace(db.sql, { name: "!Acme" });

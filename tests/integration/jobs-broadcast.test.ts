@@ -95,7 +95,7 @@ function killEmbeddedService() {
   );
 }
 
-describe("issue 14: broadcasts run as a job", () => {
+describe("jobs: broadcasts run as a job", () => {
   test("a worker killed with SIGKILL in the middle of a 2,000-contact broadcast: after a restart every eligible contact has exactly one email", async () => {
     if (db.kind === "pglite") return killEmbeddedService();
     const { broadcastId } = await startedBroadcast();

@@ -45,8 +45,8 @@ const importRow = async (id: string) =>
 const contactsOf = (wsId: string) =>
   db.sql`select email, first_name, created_by from contacts where workspace_id = ${wsId} order by email`;
 
-describe("issue 14: a dashboard CSV import above the threshold runs as a job", () => {
-  test("4.15 + issue 14: the upload is stored with a queued job; the worker imports every row once, progress reaches rows_total, the file is cleared", async () => {
+describe("jobs: a dashboard CSV import above the threshold runs as a job", () => {
+  test("4.15 as a job: the upload is stored with a queued job; the worker imports every row once, progress reaches rows_total, the file is cleared", async () => {
     const ws = await createWorkspace(db.sql);
     const answer = await upload(ws, bigCsv(40), "&subscribed=1");
     expect(answer.type).toBe("queued");
@@ -106,7 +106,7 @@ describe("issue 14: a dashboard CSV import above the threshold runs as a job", (
   }, 120_000);
 
   test.runIf(process.env.TEST_DB === "postgres")(
-    "issue 14: progress is committed apart from the import, so it is visible while the import's transaction is open",
+    "progress is committed apart from the import, so it is visible while the import's transaction is open",
     async () => {
       const ws = await createWorkspace(db.sql);
       const answer = await upload(ws, bigCsv(40));
@@ -250,7 +250,7 @@ describe("issue 14: a dashboard CSV import above the threshold runs as a job", (
     expect(n).toBe(0);
   });
 
-  test("issue 15 audit: an import writes one contacts.imported row, in the request or when queued, with counts and no address", async () => {
+  test("audit log: an import writes one contacts.imported row, in the request or when queued, with counts and no address", async () => {
     const ws = await createWorkspace(db.sql);
     const small = await upload(ws, "Email\nsmall@example.test");
     expect(small.type).toBe("done");

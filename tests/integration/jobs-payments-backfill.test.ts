@@ -11,7 +11,7 @@ import { setupWorkers } from "../helpers/workers";
 const { db, stripe, historic } = setupBackfillTest();
 const workers = setupWorkers(db);
 
-describe("issue 14: the payments backfill started from the dashboard runs as a job", () => {
+describe("jobs: the payments backfill started from the dashboard runs as a job", () => {
   test("4.11/4.12: the job runs the three phases on a worker: every intent found, the refund applied", async () => {
     const ws = await createWorkspace(db.sql);
     const conn = await connectPayproc(db.sql, ws.id);

@@ -21,7 +21,7 @@ const sweepJob = (name: string): JobRow => ({
   output: null,
 });
 
-describe("issue 14: scheduled sweeps", () => {
+describe("jobs: scheduled sweeps", () => {
   test("a worker registers the three sweeps on the engine's cron", async () => {
     await workers.inProcess([]);
     await waitFor(

@@ -9,7 +9,7 @@ import { waitFor } from "../helpers/wait-for";
 import { onEmbeddedService } from "../helpers/embedded-harness";
 import { setupWorkers } from "../helpers/workers";
 
-// Issue 14, done when: "a delivery answered just before a SIGKILL is processed within 240 s of
+// The background-work contract: "a delivery answered just before a SIGKILL is processed within 240 s of
 // the restart with no new delivery". The 200 is only sent once the delivery and its job are
 // committed together; the process that answered is then killed while its worker is in the
 // middle of the Eventbrite fetch; the restarted one finishes the work from the database alone.
@@ -69,7 +69,7 @@ async function expectProcessedOnce(workspaceId: string, deliveriesBefore: number
   );
 }
 
-describe("issue 14: a delivery answered just before a SIGKILL", () => {
+describe("jobs: a delivery answered just before a SIGKILL", () => {
   test("is registered after the restart, from the database alone, with no new delivery", async () => {
     if (db.kind === "pglite") return embedded();
     const first = workers.spawnWorker();

@@ -17,7 +17,7 @@ const db = setupTestDatabase();
 const eb = setupFakeEventbrite();
 const workers = setupWorkers(db);
 
-/** As Eventbrite delivers it: to the endpoint registered with the connection's secret (DESIGN 7). */
+/** As Eventbrite delivers it: to the endpoint registered with the connection's secret. */
 const post = (body: ReturnType<typeof delivery>) =>
   POST(
     new Request(
@@ -36,7 +36,7 @@ async function orderFor(workspaceId: string, email: string) {
 const registrations = async (workspaceId: string) =>
   (await db.sql`select count(*)::int as n from event_registrations where workspace_id = ${workspaceId}`)[0].n;
 
-describe("issue 14: ticketing deliveries run as jobs", () => {
+describe("jobs: ticketing deliveries run as jobs", () => {
   test("a delivery whose Eventbrite fetch fails twice is retried by the worker and registered, with no further request", async () => {
     const ws = await createWorkspace(db.sql);
     const { webhookId, order } = await orderFor(ws.id, "retry@example.test");

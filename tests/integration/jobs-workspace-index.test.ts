@@ -18,7 +18,7 @@ const indexedTables = () => db.sql`
   left join pg_indexes i on i.schemaname = 'pgboss' and i.tablename = c.relname and i.indexdef like '%workspaceId%'
   where c.oid = 'pgboss.job'::regclass or c.oid in (select inhrelid from pg_inherits where inhparent = 'pgboss.job'::regclass)`;
 
-describe("issue 14, the jobs page: its workspace filter is indexed", () => {
+describe("the jobs page: its workspace filter is indexed", () => {
   test("the index is on pg-boss's job table and every partition, and a worker's start leaves it as it is", async () => {
     const before = await indexedTables();
     expect(before.length).toBeGreaterThan(1);

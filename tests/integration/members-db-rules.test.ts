@@ -3,7 +3,7 @@ import { withUser, type Db } from "@/lib/db/doors";
 import { setupTestDatabase } from "../helpers/db";
 import { addMember as seedMember, createUser, createWorkspace, type TestUser } from "../helpers/factories";
 
-// The member rules of issue 2 as the database enforces them on its own (RLS policies on
+// The member rules (spec 5.4) as the database enforces them on its own (RLS policies on
 // workspace_members, trigger keep_one_owner), beneath the domain checks of members.test.ts.
 const db = setupTestDatabase();
 
@@ -29,7 +29,7 @@ describe("the database holds the same lines without the domain checks", () => {
     expect((await rows(ws.id))[ws.owner.id]).toBe("owner");
   });
 
-  test("issue 13: not even an owner can insert a membership directly (only an accepted invitation does)", async () => {
+  test("invitations only: not even an owner can insert a membership directly (only an accepted invitation does)", async () => {
     const ws = await createWorkspace(db.sql);
     const other = await createUser(db.sql);
     for (const role of ["owner", "member"])
@@ -53,7 +53,7 @@ describe("the database holds the same lines without the domain checks", () => {
     expect(await rows(ws.id)).toEqual({ [ws.owner.id]: "owner" });
   });
 
-  test("issue 13: no function tells an admin whether an address has an account", async () => {
+  test("account enumeration: no function tells an admin whether an address has an account", async () => {
     const [{ n }] =
       await db.sql`select count(*)::int as n from pg_proc where proname = 'find_user_id_by_email'`;
     expect(n).toBe(0);

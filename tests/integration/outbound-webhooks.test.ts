@@ -56,7 +56,7 @@ async function endpoint(ws: TestWorkspace, eventTypes: WebhookEventType[], url =
 const deliveries = (endpointId: string) =>
   db.sql`select * from webhook_deliveries where endpoint_id = ${endpointId} order by created_at, id`;
 
-describe("outbound webhooks: one event per committed change (issue 15)", () => {
+describe("outbound webhooks: one event per committed change", () => {
   test("a committed change delivers exactly one signed event that verifies with the receiver library", async () => {
     const ws = await createWorkspace(db.sql);
     const { id, secret } = await endpoint(ws, ["contact.created"]);
@@ -209,7 +209,7 @@ describe("outbound webhooks: one event per committed change (issue 15)", () => {
   });
 });
 
-describe("outbound webhooks: destination safety (issue 15)", () => {
+describe("outbound webhooks: destination safety", () => {
   test("an endpoint resolving to 127.0.0.1 or 169.254.169.254 is refused", async () => {
     vi.stubEnv("WEBHOOKS_ALLOW_PRIVATE_DESTINATIONS", "0");
     for (const url of ["http://127.0.0.1:9/x", "http://169.254.169.254/latest/meta-data"])
@@ -235,7 +235,7 @@ describe("outbound webhooks: destination safety (issue 15)", () => {
   });
 });
 
-describe("outbound webhooks: owners and admins only; the secret is never read back (issue 15)", () => {
+describe("outbound webhooks: owners and admins only; the secret is never read back", () => {
   test("members see no endpoint or delivery, nobody reads the secret, and no member writes a delivery", async () => {
     const ws = await createWorkspace(db.sql);
     const member = await addMember(db.sql, ws.id, "member");

@@ -84,14 +84,14 @@ describe("npm run backfill:payments (spec 4.12 CLI)", () => {
   });
 });
 
-describe("the backfill endpoints (spec 4.11, 4.12; DESIGN 5 authentication)", () => {
+describe("the backfill endpoints (spec 4.11, 4.12; their authentication)", () => {
   const KEY = "service-key-for-tests-0123456789";
   const call = (
     route: { GET: (r: Request) => Promise<Response> },
     query: string,
     headers: Record<string, string> = {},
   ) =>
-    // a dashboard page's fetch (attack 8: cookie callers must be same-origin)
+    // a dashboard page's fetch (cookie callers must be same-origin)
     route
       .GET(
         new Request(`http://localhost/api/admin/x?${query}`, {
@@ -103,7 +103,7 @@ describe("the backfill endpoints (spec 4.11, 4.12; DESIGN 5 authentication)", ()
         body: await r.json(),
       }));
 
-  test("DESIGN 5: the service key, or a signed-in owner or admin; members, strangers and bad keys are refused", async () => {
+  test("backfill authentication: the service key, or a signed-in owner or admin; members, strangers and bad keys are refused", async () => {
     process.env.SERVICE_API_KEY = KEY;
     const intents = await import("@/app/api/admin/backfill-payment-intents/route");
     const ws = await createWorkspace(db.sql);

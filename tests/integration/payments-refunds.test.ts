@@ -177,7 +177,7 @@ describe("successive refunds, replays and cents", () => {
     expect(await triggerRuns(ws.id)).toHaveLength(1);
   });
 
-  test("DESIGN 5: an older event arriving after a newer one applies nothing (the delta is cumulative)", async () => {
+  test("3.1 refund delta: an older event arriving after a newer one applies nothing (the delta is cumulative)", async () => {
     const { purchase } = await buy([1000, 2000]);
     const first = refundAtStripe(stripe.fake, purchase, 1000);
     const second = refundAtStripe(stripe.fake, purchase, 2000);

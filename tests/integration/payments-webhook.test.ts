@@ -84,7 +84,7 @@ describe("POST /api/webhooks/payproc: signature and workspace (spec 4.4 step 1)"
   });
 });
 
-describe("POST /api/webhooks/payproc: the durable inbox (DESIGN 4)", () => {
+describe("POST /api/webhooks/payproc: the durable inbox (spec 6.1)", () => {
   test.runIf(process.env.TEST_DB === "postgres")(
     "a delivery that finds the event held by another delivery answers 409 and changes nothing; Stripe's later delivery is processed",
     async () => {
@@ -149,7 +149,7 @@ describe("connection settings (spec 2.10, 5.4)", () => {
       ),
     ).rejects.toThrow();
     const other = await createWorkspace(db.sql);
-    // attack 2: the refusal does not say that another workspace holds the account
+    // the refusal does not say that another workspace holds the account
     expect(
       await withUser(other.owner.claims, (tx) =>
         savePayprocConnection(tx, { ...input, workspaceId: other.id }),

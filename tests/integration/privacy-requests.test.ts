@@ -39,7 +39,7 @@ async function scene() {
   return { ws, other, person, neighbour, twin };
 }
 
-describe("issue 16: privacy export (GDPR art. 15)", () => {
+describe("privacy export (GDPR art. 15)", () => {
   test("the export holds every table that references the contact (all of spec 2.4.2) with exactly its rows, and nothing of another contact or workspace", async () => {
     const { ws, person, neighbour, twin } = await scene();
     const result = await withUser(ws.owner.claims, (tx) =>
@@ -89,7 +89,7 @@ describe("issue 16: privacy export (GDPR art. 15)", () => {
   });
 });
 
-describe("issue 16: erasure (GDPR art. 17)", () => {
+describe("erasure (GDPR art. 17)", () => {
   test("erasure leaves no row with the contact's id or address except the salted hash; set-null rows stay, anonymous; the neighbour and the twin are untouched", async () => {
     const { ws, other, person, neighbour, twin } = await scene();
     const before = await rowsMentioning(db.sql, [neighbour.id, neighbour.email]);

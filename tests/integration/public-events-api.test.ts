@@ -64,7 +64,7 @@ describe("4.14 GET /api/v1/public/events", () => {
     expect(body[1]).not.toHaveProperty("name");
   });
 
-  test("DESIGN 5 display_price: 'Free' without paid classes, '$X' with one, 'From $X' with more, two decimals", async () => {
+  test("display_price: 'Free' without paid classes, '$X' with one, 'From $X' with more, two decimals", async () => {
     const ws = await createWorkspace(db.sql);
     await event(ws.id, { name: "free", start_time: hours(1), ticket_class_count: 0, ticket_price: null });
     await event(ws.id, { name: "one", start_time: hours(2), ticket_class_count: 1, ticket_price: "25" });
@@ -121,7 +121,7 @@ describe("4.14 GET /api/v1/public/events", () => {
   });
 });
 
-describe("public events API caching (issue 17): key checks and lists kept briefly, revocation honoured", () => {
+describe("public events API caching: key checks and lists kept briefly, revocation honoured", () => {
   test("a key check is kept: a repeated request runs no database statement for the key", async () => {
     const ws = await createWorkspace(db.sql);
     const key = await keyFor(ws.id, ws.owner.claims);
@@ -168,7 +168,7 @@ describe("public events API caching (issue 17): key checks and lists kept briefl
   });
 });
 
-describe("DESIGN 5: keys issued, listed and revoked in Settings", () => {
+describe("public events API keys: issued, listed and revoked in Settings", () => {
   test("owners and admins issue and revoke keys; members only list them; the raw key is never stored", async () => {
     const ws = await createWorkspace(db.sql);
     const member = await addMember(db.sql, ws.id, "member");

@@ -52,7 +52,7 @@ const RULES: Record<string, { ops: Record<Op, Rule>; callers: Caller[] }> = {
   automations: { ops: SETTINGS, callers: ["owner", "admin", "member", "outsider"] },
   automation_runs: { ops: READ_ONLY, callers: ["owner", "member", "outsider"] },
   notifications: { ops: READ_ONLY, callers: ["owner", "member", "outsider"] },
-  // issue 14: background CSV imports are written by the upload route and the worker only
+  // background CSV imports are written by the upload route and the worker only
   contact_imports: { ops: READ_ONLY, callers: ["owner", "member", "outsider"] },
   // consent_events is an append-only ledger: members add to it, nobody edits it
   consent_events: { ops: { ...READ_ONLY, insert: "members" }, callers: ["owner", "member", "outsider"] },
@@ -140,7 +140,7 @@ describe("access to the tables spec 5.4 does not list", () => {
     ]);
   });
 
-  test("5.4 workspace_members: a member cannot promote themself; an admin makes no owners; issue 13: nobody inserts a membership (invitations only)", async () => {
+  test("5.4 workspace_members: a member cannot promote themself; an admin makes no owners; nobody inserts a membership (invitations only)", async () => {
     const t = await createTenants(db.sql);
     expect(
       await as(

@@ -61,7 +61,7 @@ describe("4.13 POST /api/rsvp/{event_id}", () => {
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body).toMatchObject({ success: true, already_registered: false });
-    // attack 8: the answer never names the contact (its id is the key of the unsubscribe link)
+    // contact-id leak: the answer never names the contact (its id is the key of the unsubscribe link)
     expect(body).not.toHaveProperty("contact_id");
     const [contact] = await contactsOf(ws.id);
     expect(contact).toMatchObject({

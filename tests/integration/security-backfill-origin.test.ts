@@ -17,7 +17,7 @@ const call = (route: { GET: (r: Request) => Promise<Response> }, workspaceId: st
     }),
   );
 
-describe("attack 8: cookie callers of the backfill GETs must be same-origin", () => {
+describe("cross-site backfill: cookie callers of the backfill GETs must be same-origin", () => {
   test("a cross-site or same-site GET with the owner's cookie is refused and Stripe is not called", async () => {
     const ws = await createWorkspace(db.sql);
     await connectPayproc(db.sql, ws.id);

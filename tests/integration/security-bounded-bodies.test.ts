@@ -76,7 +76,7 @@ const endpoints = [
   { name: "email webhook", cap: WEBHOOK_BODY_LIMIT, call: email },
 ];
 
-describe("attack 5: bodies are refused past their cap while reading", () => {
+describe("unbounded bodies: bodies are refused past their cap while reading", () => {
   test.each(endpoints)(
     "a 64 MB chunked body to the $name endpoint is refused after reading at most the cap",
     async ({ cap, call }) => {

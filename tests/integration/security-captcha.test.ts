@@ -33,7 +33,7 @@ async function captchaForm() {
 const submissionsOf = (formId: string) =>
   db.sql`select payload from form_submissions where form_id = ${formId}`;
 
-describe("attack 8: captcha_required is enforced server-side", () => {
+describe("unenforced captcha: captcha_required is enforced server-side", () => {
   test("without a token, or with a token the provider refuses, nothing is stored", async () => {
     const { form } = await captchaForm();
     const none = await submit(form.id, { json: { email: "bot@example.test" } });

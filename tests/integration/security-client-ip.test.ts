@@ -18,7 +18,7 @@ afterAll(() => {
 /** nginx `$proxy_add_x_forwarded_for` or an ALB: the client's own header, then the peer address. */
 const behindAppendingProxy = (clientHeader: string, peer: string) => `${clientHeader}, ${peer}`;
 
-describe("attack 3: X-Forwarded-For is trusted only as far as TRUSTED_PROXY_HOPS", () => {
+describe("spoofed client IP: X-Forwarded-For is trusted only as far as TRUSTED_PROXY_HOPS", () => {
   test("a spoofed X-Forwarded-For cannot bypass the form limit under TRUSTED_PROXY_HOPS=1 behind an appending proxy", async () => {
     const ws = await createWorkspace(db.sql);
     const form = await createForm(db.sql, ws.id, { require_verification: false });

@@ -16,7 +16,7 @@ async function connectedWorkspace() {
   return { ws, member, admin };
 }
 
-describe("attack 7: RLS grants members no more than the app needs", () => {
+describe("RLS wider than the app needs: RLS grants members no more than the app needs", () => {
   test("a member cannot read the Eventbrite token through RLS", async () => {
     const { ws, member, admin } = await connectedWorkspace();
     for (const user of [member, admin, ws.owner]) {

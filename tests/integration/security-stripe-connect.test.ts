@@ -24,7 +24,7 @@ function returnFromStripe(query: Record<string, string>) {
   return callback(new Request(url), { params: Promise.resolve({}) });
 }
 
-describe("attack 2: a workspace's Stripe account is only ever the one Stripe Connect answers", () => {
+describe("claiming another's Stripe account: a workspace's Stripe account is only ever the one Stripe Connect answers", () => {
   test("a typed Stripe id cannot be saved", async () => {
     const ws = await createWorkspace(db.sql);
     signIn(ws.owner.claims);

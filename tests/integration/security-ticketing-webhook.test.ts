@@ -44,7 +44,7 @@ async function connectedWithOrder() {
 const inboxOf = (workspaceId: string) =>
   db.sql`select event_type, status from webhook_inbox where workspace_id = ${workspaceId}`;
 
-describe("attack 4: the ticketing webhook is authenticated by its secret, not by webhook_id", () => {
+describe("ticketing webhook authenticated by webhook_id alone: the ticketing webhook is authenticated by its secret, not by webhook_id", () => {
   test("a ticketing delivery without the secret is refused and nothing is fetched from Eventbrite", async () => {
     const { ws, webhookId, order } = await connectedWithOrder();
     afterAnswer.length = 0;

@@ -142,7 +142,7 @@ describe("6.4 / 8.3 every email is an email_sends row, sent or skipped", () => {
   });
 });
 
-describe("issue 14: Resend is called by the worker, after the commit, with retries", () => {
+describe("jobs: Resend is called by the worker, after the commit, with retries", () => {
   const useResend = () => {
     process.env.RESEND_API_KEY = "re_test";
     process.env.RESEND_BASE_URL = resend.url;

@@ -40,7 +40,7 @@ describe("4.5 OAuth connection flow: GET /api/auth/ticketing/callback", () => {
     expect(eb.fake.tokens.has(row.access_token)).toBe(true);
     const hook = eb.fake.webhooks.get(row.webhook_id);
     expect(hook).toMatchObject({ actions: "order.placed,order.refunded,attendee.updated" });
-    // DESIGN 7: the endpoint carries a random secret; the connection keeps its SHA-256 only
+    // the endpoint carries a random secret; the connection keeps its SHA-256 only
     const endpoint = new URL(String(hook!.endpoint_url));
     expect(`${endpoint.origin}${endpoint.pathname}`).toBe("http://crm.test/api/webhooks/ticketing");
     const secret = endpoint.searchParams.get("secret")!;
@@ -96,7 +96,7 @@ describe("4.5 OAuth connection flow: GET /api/auth/ticketing/callback", () => {
     expect(await db.sql`select 1 from ticketing_connections where workspace_id = ${ws.id}`).toHaveLength(0);
   });
 
-  test("issue 14: connect, reconnect and disconnect call Eventbrite with no transaction open (fetch first, then write)", async () => {
+  test("provider calls outside transactions: connect, reconnect and disconnect call Eventbrite with no transaction open (fetch first, then write)", async () => {
     const ws = await createWorkspace(db.sql);
     const calls: { call: string; inTransaction: boolean }[] = [];
     eb.fake.beforeAnswer = async ({ method, path }) => {

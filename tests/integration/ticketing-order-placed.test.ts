@@ -156,7 +156,7 @@ describe("4.5 order.placed", () => {
   });
 });
 
-describe("DESIGN 4: which deliveries are accepted", () => {
+describe("ticketing webhook: which deliveries are accepted", () => {
   test("a delivery for an unknown webhook id is refused with 403 and nothing is stored", async () => {
     const { ebEventId } = await arrange();
     const { order } = eb.fake.addOrder({

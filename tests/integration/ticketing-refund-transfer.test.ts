@@ -195,7 +195,7 @@ describe("4.5 attendee.updated", () => {
   });
 });
 
-describe("DESIGN 4: the durable inbox", () => {
+describe("spec 6.1: the durable inbox", () => {
   test("a crash between the 200 and the processing: the kept delivery is processed by the retry", async () => {
     const ctx = await arrange();
     const { order } = eb.fake.addOrder({

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { safeNextPath } from "@/lib/auth/account-links";
 
-describe("issue 13: where sign-in may send a person next", () => {
+describe("where sign-in may send a person next", () => {
   test("a path of this site is kept", () => {
     expect(safeNextPath("/invitations/accept?token=abc_-1")).toBe("/invitations/accept?token=abc_-1");
     expect(safeNextPath("/contacts")).toBe("/contacts");

@@ -2,7 +2,7 @@ import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, test } from "vitest";
 
-// Issue 12: every route handler and server action runs through one of the adapters
+// Every route handler and server action runs through one of the adapters
 // (lib/adapters: memberAction, publicAction, memberRoute, publicRoute, serviceRoute), so none
 // can forget the membership check, the role, the error mapping or the audit row, and none
 // hand-rolls a try/catch.
@@ -46,7 +46,7 @@ function exportsOf(source: string): { name: string; wrapped: string | null }[] {
   return out;
 }
 
-describe("adapters (issue 12: one way in for every route handler and server action)", () => {
+describe("adapters (one way in for every route handler and server action)", () => {
   test("every route handler method is publicRoute, memberRoute or serviceRoute", async () => {
     const routes = await sources((file) => file.endsWith("route.ts"));
     expect(routes.length).toBeGreaterThan(20);

@@ -20,7 +20,7 @@ const row = (fields: Partial<AuditLogRow> = {}): AuditLogRow => ({
   ...fields,
 });
 
-describe("the audit page's filters (issue 15)", () => {
+describe("the audit page's filters", () => {
   test("an audited action, or a target's prefix; anything else is dropped", () => {
     expect(parseAuditLogQuery({ action: "contact.updated" }).action).toBe("contact.updated");
     expect(parseAuditLogQuery({ action: "contact." }).action).toBe("contact.");
@@ -109,7 +109,7 @@ describe("audit summaries", () => {
   });
 });
 
-describe("attack 8: the audit log CSV neutralises formula prefixes (papaparse escapeFormulae)", () => {
+describe("CSV formula injection: the audit log CSV neutralises formula prefixes (papaparse escapeFormulae)", () => {
   test("header, ISO UTC times, the summary and the raw before/after", () => {
     const [header, line, end] = auditLogCsv([row()]).split("\r\n");
     expect(header).toBe("time,actor_email,actor_id,action,target_type,target_id,change,before,after,ip");

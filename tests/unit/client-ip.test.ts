@@ -3,7 +3,7 @@ import { clientIp, trustedProxyHops } from "@/lib/http/client-ip";
 
 const h = (xff?: string) => new Headers(xff === undefined ? {} : { "x-forwarded-for": xff });
 
-describe("DESIGN 7: the client is TRUSTED_PROXY_HOPS entries from the right of X-Forwarded-For", () => {
+describe("client IP: the client is TRUSTED_PROXY_HOPS entries from the right of X-Forwarded-For", () => {
   afterEach(() => {
     delete process.env.TRUSTED_PROXY_HOPS;
   });

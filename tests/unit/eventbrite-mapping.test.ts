@@ -3,7 +3,7 @@ import { isEventbriteApiUrl } from "@/lib/events/eventbrite/client";
 import { ticketHolder } from "@/lib/events/eventbrite/map-attendee";
 import { utcToZonedInput, zonedInputToUtc } from "@/lib/time/format";
 
-describe("DESIGN 4: only the configured Eventbrite API host", () => {
+describe("ticketing webhook: only the configured Eventbrite API host", () => {
   afterEach(() => delete process.env.EVENTBRITE_API_BASE);
 
   test("the default API base and nothing else", () => {

@@ -16,7 +16,7 @@ describe("4.2 step 4: parse the body", () => {
     expect(parsed).toEqual({ ok: true, body: { email: "a@b.test", first_name: "Ann Marie", x: "2" } });
   });
 
-  test("DESIGN 5: other content types 415, oversize 413, malformed 400", () => {
+  test("failed submissions: other content types 415, oversize 413, malformed 400", () => {
     expect(parseBody("text/plain", enc("x"))).toMatchObject({ ok: false, status: 415 });
     expect(parseBody(null, enc("x"))).toMatchObject({ ok: false, status: 415 });
     expect(parseBody("application/json", { tooLarge: true })).toMatchObject({ ok: false, status: 413 });
@@ -29,7 +29,7 @@ describe("4.2 step 4: parse the body", () => {
 });
 
 describe("4.2 body keys", () => {
-  test("DESIGN 5: the usual spellings of first name, last name and phone are accepted", () => {
+  test("body keys: the usual spellings of first name, last name and phone are accepted", () => {
     const r = submissionFields({ email: " A@B.test ", firstName: "Ann", surname: "Lee", tel: "555" });
     expect(r).toMatchObject({
       ok: true,

@@ -43,7 +43,7 @@ async function routes(): Promise<{ path: string; method: string }[]> {
   return found;
 }
 
-describe("GET /api/openapi.json (issue 15, DESIGN 7)", () => {
+describe("GET /api/openapi.json", () => {
   const document = openApiDocument();
 
   test("every route under app/api, with every method it exports, is in the document", async () => {
@@ -87,7 +87,7 @@ describe("GET /api/openapi.json (issue 15, DESIGN 7)", () => {
     expect(Object.keys(document.webhooks ?? {}).sort()).toEqual([...WEBHOOK_EVENT_TYPES].sort());
   });
 
-  test("DESIGN 5: the form endpoint documents JSON and URL-encoded bodies and every failure status", () => {
+  test("the form endpoint documents JSON and URL-encoded bodies and every failure status", () => {
     const post = document.paths?.["/api/forms/{formId}"]?.post;
     expect(
       Object.keys(post?.requestBody && "content" in post.requestBody ? post.requestBody.content : {}),

@@ -37,7 +37,7 @@ afterEach(() => {
 
 const message = { id: "msg_2Kq3", body: JSON.stringify({ type: "contact.created", data: { id: "c1" } }) };
 
-describe("outbound webhooks: destination safety (issue 15)", () => {
+describe("outbound webhooks: destination safety", () => {
   test.each([
     "127.0.0.1",
     "10.1.2.3",
@@ -102,7 +102,7 @@ describe("outbound webhooks: destination safety (issue 15)", () => {
   });
 });
 
-describe("outbound webhooks: Standard Webhooks signatures and bounded answers (issue 15)", () => {
+describe("outbound webhooks: Standard Webhooks signatures and bounded answers", () => {
   test("the receiver's own library verifies the signature; webhook-id is the message id", async () => {
     vi.stubEnv("WEBHOOKS_ALLOW_PRIVATE_DESTINATIONS", "1");
     const secret = newSigningSecret();

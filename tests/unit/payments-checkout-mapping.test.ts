@@ -54,7 +54,7 @@ describe("reading a checkout session (spec 4.4 steps 2 and 4)", () => {
     ]);
   });
 
-  test("DESIGN 5: the backfill parses the session id out of '<session>_<product>'", () => {
+  test("external id format: the backfill parses the session id out of '<session>_<product>'", () => {
     expect(sessionIdOf("cs_test_a1B2_prod_Q9x")).toBe("cs_test_a1B2");
     expect(sessionIdOf("cs_live_ZZ9_prod_1")).toBe("cs_live_ZZ9");
     expect(sessionIdOf("cs_test_a1B2")).toBeNull();
@@ -63,7 +63,7 @@ describe("reading a checkout session (spec 4.4 steps 2 and 4)", () => {
   });
 });
 
-describe("the service key of the backfill endpoints (DESIGN 5)", () => {
+describe("the service key of the backfill endpoints", () => {
   test("only the configured key of a sensible length is accepted", () => {
     expect(bearerToken("Bearer abc.def")).toBe("abc.def");
     expect(bearerToken("Basic abc")).toBeNull();

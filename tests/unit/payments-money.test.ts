@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { centsToNumeric, dollarsToCents, formatMoney, toCents } from "@/lib/payments/money";
 
-describe("money in integer cents (DESIGN 2)", () => {
+describe("money in integer cents", () => {
   test("numeric(10,2) strings become cents without floating point", () => {
     expect(toCents("0.10") + toCents("0.20")).toBe(toCents("0.30"));
     expect(toCents("19.99")).toBe(1999);

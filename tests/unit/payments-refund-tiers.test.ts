@@ -4,7 +4,7 @@ import { decideRefundTier, type IntentRow } from "@/lib/payments/refund-tiers";
 const rows = (...paid: [number, number?][]): IntentRow[] =>
   paid.map(([p, r = 0], i) => ({ id: `t${i + 1}`, paidCents: p, refundedCents: r }));
 
-describe("the three tiers of spec 3.1, on the refund delta (DESIGN 5)", () => {
+describe("the three tiers of spec 3.1, on the cumulative refund delta", () => {
   test("3.1 tier 1: the delta covers the whole remaining balance; every row with a balance is refunded", () => {
     expect(decideRefundTier(rows([1000], [2000]), 3000)).toEqual({
       tier: 1,
@@ -47,7 +47,7 @@ describe("the three tiers of spec 3.1, on the refund delta (DESIGN 5)", () => {
     });
   });
 
-  test("DESIGN 5: a replayed or late event (delta <= 0) and a fully refunded intent apply nothing", () => {
+  test("refund delta: a replayed or late event (delta <= 0) and a fully refunded intent apply nothing", () => {
     expect(decideRefundTier(rows([1000, 1000], [2000]), 1000)).toEqual({ tier: null, deltaCents: 0 });
     expect(decideRefundTier(rows([1000, 1000], [2000]), 500)).toEqual({ tier: null, deltaCents: -500 });
     expect(decideRefundTier(rows([1000, 1000]), 1500)).toEqual({ tier: null, deltaCents: 500 });

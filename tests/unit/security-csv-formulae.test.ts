@@ -21,7 +21,7 @@ const report = (errors: ImportReport["errors"]): ImportReport => ({
   durationMs: 1,
 });
 
-describe("attack 8: CSV downloads neutralise formula prefixes (papaparse escapeFormulae)", () => {
+describe("CSV formula injection: CSV downloads neutralise formula prefixes (papaparse escapeFormulae)", () => {
   test("the import report: an uploaded cell starting with = + - @ stays text", () => {
     const csv = reportToCsv(
       report([

@@ -4,7 +4,7 @@ import { securityHeaders } from "@/lib/http/security-headers";
 const header = (rules: ReturnType<typeof securityHeaders>, source: string, key: string) =>
   rules.find((r) => r.source === source)?.headers.find((h) => h.key === key)?.value;
 
-describe("attack 8: security headers on every page", () => {
+describe("clickjacking and sniffing: security headers on every page", () => {
   test("the dashboard and every page but RSVP refuse framing; nosniff and a referrer policy everywhere", () => {
     const rules = securityHeaders({ appUrl: "http://localhost:3000", dev: false });
     const all = "/((?!rsvp/).*)";

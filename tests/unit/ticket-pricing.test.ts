@@ -39,7 +39,7 @@ describe("4.5 ticket pricing", () => {
   });
 });
 
-describe("DESIGN 5 display_price", () => {
+describe("display_price", () => {
   test("'Free', '$X' with one paid class, 'From $X' with more, two decimals", () => {
     expect(displayPrice(null, 0)).toBe("Free");
     expect(displayPrice("12.5", 0)).toBe("Free");

@@ -2,7 +2,7 @@ import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { expect, test } from "vitest";
 
-// Issue 12, item 3: where transactions come from is visible. Domain functions take `(db, input)`
+// Where transactions come from is visible. Domain functions take `(db, input)`
 // and never open a transaction; the code that does (it calls providers between transactions,
 // or runs a whole pipeline) lives in a `flows/` folder, in the job engine, in the adapters, or in
 // the database doors themselves.

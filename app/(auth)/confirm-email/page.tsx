@@ -7,7 +7,7 @@ import { withService } from "@/lib/db/doors";
 
 export const metadata: Metadata = { title: "Confirm your email address" };
 
-/** The sign-up link (issue 13). Opening it changes nothing: the form below does (a POST). */
+/** The sign-up link: opening it changes nothing, the form below does (docs/decisions.md, "Sign-up by emailed link"). */
 export default async function ConfirmEmailPage({
   searchParams,
 }: {

@@ -61,8 +61,8 @@ const CONTROL_AUDIT: Record<BroadcastControl, AuditAction> = {
 };
 
 /**
- * Start, pause, resume or cancel (issue 14): the broadcast runs as a job on a worker, so closing
- * the page does not stop it. Any member of the workspace may send (as before); the change runs
+ * Start, pause, resume or cancel (docs/decisions.md, "Broadcasts"): the broadcast runs as a job on a worker,
+ * so closing the page does not stop it. Any member of the workspace may send (as before); the change runs
  * as the service because it enqueues the job, every query scoped to the member's workspace.
  */
 export const controlBroadcastAction = memberAction(

@@ -48,8 +48,8 @@ const UNSUBSCRIBED = "The contact is unsubscribed.";
 
 /**
  * Spec 4.9: plain unsubscribe, no confirmation step. The service door: members may add only
- * 'manual' suppressions (attack 7) and the 'unsubscribe' one is the system's to write; the
- * contact must be in the member's workspace.
+ * 'manual' suppressions (docs/decisions.md, "Least-privilege RLS") and the 'unsubscribe' one is the system's
+ * to write; the contact must be in the member's workspace.
  */
 export const unsubscribeAction = memberAction(
   z.object({ contactId }),

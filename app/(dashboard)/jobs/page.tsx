@@ -25,8 +25,8 @@ const STATE_LABELS: Record<JobState, string> = {
 };
 
 /**
- * Issue 14: the workspace's background jobs that are not done (queued, running, failed, dead),
- * with the last error and a retry button for dead ones. Owners and admins only.
+ * docs/decisions.md, "Sweeps and the jobs page": the workspace's background jobs that are not done (queued,
+ * running, failed, dead), with the last error and a retry button for dead ones. Owners and admins only.
  */
 export default async function JobsPage() {
   const ctx = await requireMember();

@@ -24,7 +24,7 @@ import type { FormState } from "@/lib/http/form-state";
 const CHANGED = "Your password was changed.";
 
 /**
- * Issue 13: a signed-in user changes their password with the current one. Before the
+ * docs/decisions.md, "Sessions": a signed-in user changes their password with the current one. Before the
  * transaction: the attempt is counted (a sign-in attempt, in a transaction of its own that a
  * refusal does not roll back) and, with Supabase, its Auth API checks and changes the
  * password. Then, locally, the change itself (the service door: auth.users is the service's)

@@ -3,7 +3,7 @@ import { openApiDocument } from "@/lib/openapi/document";
 
 let cached: string | undefined;
 
-/** GET /api/openapi.json (DESIGN 7): the OpenAPI 3.1 document of every route under app/api. */
+/** GET /api/openapi.json: the OpenAPI 3.1 document of app/api (docs/decisions.md, "OpenAPI and the API reference"). */
 export const GET = publicRoute({ name: "openapi document" }, async () => {
   cached ??= JSON.stringify(openApiDocument());
   return new Response(cached, {

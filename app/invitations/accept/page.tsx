@@ -10,7 +10,7 @@ import { findInvitation, INVITATION_INVALID } from "@/lib/workspaces/accept-invi
 
 export const metadata: Metadata = { title: "Invitation" };
 
-/** An invitation link's page (issue 13): the invited person, signed in with that address, accepts. */
+/** An invitation link's page, where the invited person accepts (docs/decisions.md, "Invitations instead of direct adds"). */
 export default async function AcceptInvitationPage({
   searchParams,
 }: {

@@ -6,8 +6,8 @@ import { listAuditLog, type AuditLogFilter, type AuditLogRow } from "../list-aud
 export const EXPORT_BATCH = 1_000;
 
 /**
- * The filtered audit log as a CSV stream (issue 15: an owner's export): `first` is the first
- * batch, already read in the request's transaction; each further batch is read when the
+ * The filtered audit log as a CSV stream (an owner's export, docs/decisions.md, "Audit log"): `first` is the
+ * first batch, already read in the request's transaction; each further batch is read when the
  * client asks for more, in a short transaction of its own as the member (RLS: owners only),
  * keyset after the last row sent, so a long log never sits in memory or holds one
  * transaction open for the whole download. Rows written after the first batch are newer than

@@ -13,7 +13,7 @@ import { limitAttempt } from "./limit-attempt";
 type Limited<T> = T | { error: typeof TOO_MANY_ATTEMPTS };
 
 /**
- * Issue 13, attack 6: each account action counts the attempt (per client IP and per
+ * docs/decisions.md, "Account rate limits": each account action counts the attempt (per client IP and per
  * account, lib/auth/rate-limits) in a transaction of its own, before any password is
  * hashed or email sent, then runs the action. `provider` is the configured one (local
  * here; the server actions pass Supabase's when it is configured).

@@ -6,9 +6,9 @@ import type { SignInInput, SignUpInput } from "../schemas";
 import { supabaseClient, type CookieJar } from "../supabase-provider";
 
 /**
- * Issue 13 with Supabase Auth configured: its own confirmation, recovery and session
- * revocation, behind the same interface as the local provider. Each takes the request's
- * cookie jar (lib/auth/supabase-actions.ts passes Next's), where @supabase/ssr keeps the session.
+ * Supabase Auth's own confirmation, recovery and session revocation, when it is configured
+ * (docs/decisions.md, "Supabase Auth behind the same interface"). Each takes the request's cookie jar
+ * (lib/auth/supabase-actions.ts passes Next's), where @supabase/ssr keeps the session.
  */
 
 /** Where Supabase's confirmation and recovery emails lead (their templates link to it). */

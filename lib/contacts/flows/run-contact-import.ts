@@ -12,9 +12,9 @@ export const UPLOADER_GONE =
   "The member who uploaded this file is no longer in the workspace, so it was not imported.";
 
 /**
- * The 'contact-import' job (issue 14): a stored upload imported by the same domain function as
- * the dashboard's synchronous path, as the member who uploaded it (RLS and authorship as in
- * their request), in ONE transaction: all rows or none. The same transaction marks the import
+ * The 'contact-import' job (docs/decisions.md, "Large imports as a job"): a stored upload imported by the
+ * same domain function as the dashboard's synchronous path, as the member who uploaded it (RLS and authorship
+ * as in their request), in ONE transaction: all rows or none. The same transaction marks the import
  * succeeded (or failed, for a file the import refuses) and clears the stored file, so a retry
  * after a crash finds the import either done or untouched, never half-done: nothing is doubled.
  * A transaction-scoped advisory lock keeps two workers off one import.

@@ -23,9 +23,9 @@ export interface StreamImportInput {
 
 /**
  * The dashboard's CSV import (spec 4.15) as a stream of NDJSON lines, progress then the outcome.
- * A file above IMPORT_JOB_THRESHOLD_BYTES is stored and imported by a job instead (issue 14):
- * the stream then ends with `{ type: "queued", importId }` and the page follows the import.
- * The import, or the queueing, writes its audit row (contacts.imported) in its own transaction.
+ * A file above IMPORT_JOB_THRESHOLD_BYTES is imported by a job (docs/decisions.md, "Large imports as a job"):
+ * the stream then ends with `{ type: "queued", importId }` and the page follows the import. The import,
+ * or the queueing, writes its audit row (contacts.imported) in its own transaction.
  */
 export function streamContactImport(
   ctx: ActionContext,

@@ -40,7 +40,7 @@ export function reportSummary(report: ImportReport): [string, number][] {
 /**
  * The report as CSV: the summary, a blank line, then each skipped row with its reason. Cells
  * come from the uploaded file: papaparse's escapeFormulae neutralises = + - @ tab and CR
- * prefixes, so a spreadsheet opening the report runs no formula (attack 8).
+ * prefixes, so a spreadsheet runs no formula (docs/decisions.md, "Security headers and smaller defences").
  */
 export function reportToCsv(report: ImportReport): string {
   const summary = Papa.unparse(

@@ -29,8 +29,8 @@ const columns = (db: Db) => db`
   created_at as "createdAt", started_at as "startedAt", finished_at as "finishedAt"`;
 
 /**
- * The workspace's background CSV imports, newest first (issue 14). Run as the member: RLS
- * shows the imports of their own workspaces only; the workspace is the member's current one.
+ * The workspace's background CSV imports, newest first (docs/decisions.md, "Large imports as a job"). Run as
+ * the member: RLS shows the imports of their own workspaces only; the workspace is the member's current one.
  */
 export async function listContactImports(db: Db, workspaceId: string, limit = 10): Promise<ContactImport[]> {
   return db<ContactImport[]>`

@@ -37,8 +37,8 @@ export interface QueueContactImportInput {
 }
 
 /**
- * Issue 14: a large dashboard upload is stored with its file and imported by a job
- * ('contact-import'), enqueued in the caller's transaction: the row and its job exist together
+ * docs/decisions.md, "Large imports as a job": a large dashboard upload is stored with its file and imported
+ * by a job ('contact-import'), enqueued in the caller's transaction: the row and its job exist together
  * or not at all. The file is checked as far as reading it goes (the rows are counted for the
  * progress bar); the rows themselves are checked by the import. Runs as the service (the job
  * engine's tables and the writes to contact_imports are closed to members); the caller has

@@ -10,9 +10,9 @@ function isPermanent(statusCode: number | null | undefined): boolean {
 }
 
 /**
- * The 'email-send' job (issue 14): one queued single email through Resend. Fetch first, then
- * write: the row is read in a short transaction, Resend is called outside any transaction, and
- * the outcome is recorded in another that re-checks the row is still 'queued'. Every attempt
+ * The 'email-send' job (docs/decisions.md, "Emails delivered by a job"): one queued single email through
+ * Resend. Fetch first, then write: the row is read in a short transaction, Resend is called outside any
+ * transaction, and the outcome is recorded in another that re-checks the row is still 'queued'. Every attempt
  * sends the same idempotency key, so an attempt whose answer was lost is answered by Resend from
  * the first delivery. A refusal another attempt may cure answers 'retry' (the job fails the
  * attempt and pg-boss retries it with backoff) until the last attempt, which records 'failed';

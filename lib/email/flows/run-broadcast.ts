@@ -16,8 +16,8 @@ const outboxBatchSize = () => Number(process.env.BROADCAST_OUTBOX_BATCH_ROWS) ||
 const RESEND_PARALLEL_CALLS = 4;
 
 /**
- * The broadcast job (issue 14): claims, delivers and records batch after batch, each phase in
- * its own short transaction with the delivery between them, until the audience is done or the
+ * The broadcast job (docs/decisions.md, "Broadcasts"): claims, delivers and records batch after batch, each
+ * phase in its own short transaction with the delivery between them, until the audience is done or the
  * broadcast is paused or cancelled (read from the database before every batch). Exactly once
  * per contact does not depend on this loop: the unique (broadcast_id, contact_id) key refuses
  * a second row, so a rerun after a crash, or a second worker on the same broadcast, sends

@@ -3,7 +3,7 @@ import { appUrl } from "@/lib/config";
 import type { EventRow } from "../event-row";
 
 /**
- * The event as an RFC 5545 calendar (issue 16; DESIGN 7 "Calendar"): one VEVENT built by
+ * The event as an RFC 5545 calendar (docs/decisions.md, "The calendar file"): one VEVENT built by
  * ical-generator, which folds long lines and escapes SUMMARY, LOCATION and DESCRIPTION text.
  * DTSTART/DTEND are written in UTC (`…Z`): the stored instants need no VTIMEZONE block, and
  * every calendar shows them in its reader's zone. The UID is stable per event and host, so

@@ -1,7 +1,7 @@
 import type { EbAttendee, EbEvent, EbOrder, EbOrganization, EbPagination, EbWebhook } from "./types";
 import { TICKETING_ACTIONS } from "./types";
 
-/** DESIGN 5: EVENTBRITE_API_BASE includes the version. */
+/** EVENTBRITE_API_BASE includes the version (docs/decisions.md, "What the spec leaves open"). */
 export function eventbriteApiBase(): string {
   return (process.env.EVENTBRITE_API_BASE ?? "https://www.eventbriteapi.com/v3").replace(/\/+$/, "");
 }
@@ -24,8 +24,8 @@ export class EventbriteError extends Error {
 }
 
 /**
- * DESIGN 4: an address is an Eventbrite API address only when it is on the configured API
- * host, under the configured base path. The token is never sent anywhere else.
+ * docs/decisions.md, "The ticketing webhook": an address is an Eventbrite API address only when it is on the
+ * configured API host, under the configured base path. The token is never sent anywhere else.
  */
 export function isEventbriteApiUrl(raw: string): boolean {
   let url: URL;

@@ -76,7 +76,7 @@ export async function authenticateApiKey(db: Db, keyHash: string): Promise<KeyCh
 /**
  * Spec 4.14: the workspace's published events whose end is later than now, ascending by
  * start. Public fields: the website title and description (falling back to the name and the
- * description, spec 2.7), ticket_class_count and display_price (DESIGN 5).
+ * description, spec 2.7), ticket_class_count and display_price (docs/decisions.md, "The public events API").
  */
 export async function listPublicEvents(db: Db, input: { workspaceId: string }): Promise<PublicEvent[]> {
   const rows = await db<Row[]>`

@@ -13,8 +13,8 @@ export function isFormPost(request: Request): boolean {
 }
 
 /**
- * The body of an RSVP (DESIGN 5 and 7) through the shared reader and parser: JSON or
- * URL-encoded, refused while reading past 64 KiB (413), another content type 415,
+ * The body of an RSVP (docs/decisions.md, "Bounded request bodies") through the shared reader and parser:
+ * JSON or URL-encoded, refused while reading past 64 KiB (413), another content type 415,
  * unparsable 400.
  */
 export async function readRequestBody(request: Request): Promise<BodyResult> {

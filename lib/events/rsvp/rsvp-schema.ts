@@ -8,8 +8,8 @@ const text = (max: number) =>
     .refine((v) => v === null || v.length <= max, `Use at most ${max} characters.`);
 
 /**
- * The RSVP body (DESIGN 5): email, first_name, last_name, phone, is_subscribed, and the
- * camelCase spellings; website_url is the honeypot.
+ * The RSVP body (docs/decisions.md, "Form body keys and validation"): email, first_name, last_name, phone,
+ * is_subscribed, and the camelCase spellings; website_url is the honeypot.
  */
 export const rsvpSchema = z
   .object({

@@ -1,8 +1,8 @@
 import type { Db } from "@/lib/db/doors";
 
 /**
- * Seats left at an event (issue 16): capacity less its 'registered' registrations (RSVPs and
- * ticketing attendees alike), never below zero; null when the event has no capacity.
+ * Seats left at an event (docs/decisions.md, "RSVP and capacity"): capacity less its 'registered'
+ * registrations (RSVPs and ticketing attendees alike), never below zero; null when the event has no capacity.
  */
 export async function seatsLeft(
   db: Db,

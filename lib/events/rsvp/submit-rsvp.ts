@@ -22,7 +22,7 @@ export type SubmitRsvpResult =
 /**
  * POST /api/rsvp/{event_id} (spec 4.13), once the request passed the rate limit and honeypot:
  * - refused unless the event exists, is published, has not started and is not ticketing-linked,
- *   and (issue 16) while a seat is left when the event has a capacity;
+ *   and (docs/decisions.md, "RSVP and capacity") while a seat is left when the event has a capacity;
  * - a new contact is created with source 'event'; an existing one keeps its names (only empty
  *   fields are filled, nothing is overwritten);
  * - with is_subscribed: consent as spec 4.13 says (is_subscribed, opt_in_timestamp,
@@ -39,7 +39,7 @@ export async function submitRsvp(
   if (!availability.ok) return { error: availability.reason, eventbriteUrl: availability.eventbriteUrl };
   const { event } = availability;
   const { rsvp } = input;
-  // capacity (issue 16): refused before anything is written
+  // capacity (docs/decisions.md, "RSVP and capacity"): refused before anything is written
   if ((await claimSeat(db, { eventId: event.id, email: rsvp.email })) === "full") return { error: "full" };
 
   let change = null as ConsentChange | null;

@@ -16,7 +16,7 @@ const deliverySchema = z.object({
 export type AcceptResult =
   { status: 200; inboxId: string | null; duplicate: boolean } | { status: 400 | 403 | 429; error: string };
 
-/** Every refusal of an unauthenticated delivery: one status, one body (attack 4). */
+/** Every refusal of a delivery: one status, one body (docs/decisions.md, "The ticketing webhook"). */
 export const REFUSED = { status: 403, error: "This delivery is not accepted." } as const;
 
 /** The path each action's api_url must have under the API base. */
@@ -32,9 +32,9 @@ function resourcePath(apiUrl: string): string {
 }
 
 /**
- * POST /api/webhooks/ticketing, before the answer (DESIGN 4 and 7): Eventbrite deliveries carry
- * no signature, so one is accepted only when its config.webhook_id names a stored connection,
- * the `?secret=` of the registered endpoint matches that connection's digest (constant time)
+ * POST /api/webhooks/ticketing, before the answer (docs/decisions.md, "The ticketing webhook"): Eventbrite
+ * deliveries carry no signature, so one is accepted only when its config.webhook_id names a stored
+ * connection, the `?secret=` of the registered endpoint matches that connection's digest (constant time)
  * and its api_url points at the configured Eventbrite API. An unknown id, a wrong or missing
  * secret and a foreign api_url get the same refusal, so webhook ids cannot be enumerated.
  * Only then is the delivery's shape judged and the delivery kept (storeTicketingDelivery:

@@ -8,7 +8,7 @@ export function ticketingRedirectUri(): string {
   return `${appUrl()}/api/auth/ticketing/callback`;
 }
 
-/** DESIGN 7: the endpoint registered with Eventbrite carries the connection's raw secret. */
+/** Eventbrite's registered endpoint carries the raw secret (docs/decisions.md, "The ticketing webhook"). */
 export function ticketingWebhookUrl(secret: string): string {
   return `${appUrl()}/api/webhooks/ticketing?secret=${encodeURIComponent(secret)}`;
 }

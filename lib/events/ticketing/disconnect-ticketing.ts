@@ -5,8 +5,8 @@ export const NOT_ADMIN = "Only owners and admins can manage the Eventbrite conne
 
 /**
  * Disconnect, the read half: the member must be an owner or admin (the service door bypasses
- * RLS; the token is service-only, attack 7). Returns the connection's webhook to remove at
- * Eventbrite, outside any transaction, before removeTicketingConnection.
+ * RLS; the token is service-only, docs/decisions.md, "Least-privilege RLS"). Returns the connection's webhook
+ * to remove at Eventbrite, outside any transaction, before removeTicketingConnection.
  */
 export async function connectionToDisconnect(
   db: Db,

@@ -2,8 +2,8 @@ import type { Db } from "@/lib/db/doors";
 import { enqueueJob } from "@/lib/jobs/enqueue-job";
 
 /**
- * Hands a stored delivery to the job engine in the transaction that stored it (issue 14): once
- * the 200 is sent, the job exists, so a crash after the answer loses nothing.
+ * Enqueues a stored delivery's job in the transaction that stored it: once the 200 is sent, the job
+ * exists, so a crash after the answer loses nothing (docs/decisions.md, "Ticketing processing and sync").
  */
 export async function enqueueTicketingDelivery(db: Db, inboxId: string): Promise<void> {
   const [row] = await db`select workspace_id from public.webhook_inbox where id = ${inboxId}`;

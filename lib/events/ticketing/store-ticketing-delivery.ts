@@ -3,15 +3,15 @@ import type { Db } from "@/lib/db/doors";
 import { storeDelivery } from "@/lib/webhooks/inbox";
 import type { TicketingAction } from "../eventbrite/types";
 
-/** At most this many stored-but-unprocessed deliveries per connection (attack 4). */
+/** Most deliveries kept unprocessed per connection (docs/decisions.md, "The ticketing webhook"). */
 export const TICKETING_INBOX_CAP = 500;
 
 export type StoreResult =
   { stored: true; inboxId: string | null; duplicate: boolean } | { stored: false; full: true };
 
 /**
- * Keeps an accepted ticketing delivery in the inbox (DESIGN 4), deduplicated and capped per
- * connection (attack 4):
+ * Keeps an accepted ticketing delivery in the inbox (docs/decisions.md, "The webhook inbox"), deduplicated
+ * and capped per connection (docs/decisions.md, "The ticketing webhook"):
  * - order.placed happens once per order: a replay (same webhook, action and api_url) is a
  *   duplicate of the stored row, whatever its state.
  * - order.refunded and attendee.updated recur for the same object (a second refund), and

@@ -28,8 +28,8 @@ export type TicketingConnectionSummary = Omit<TicketingConnection, "access_token
 };
 
 /**
- * The connection as a member may see it (attack 7): every column but the access token and the
- * webhook secret's digest, which members have no privilege to read.
+ * The connection as a member may see it (docs/decisions.md, "Least-privilege RLS"): every column but the
+ * access token and the webhook secret's digest, which members have no privilege to read.
  */
 export async function getTicketingConnectionSummary(
   db: Db,

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 
-/** A fresh secret for the endpoint registered with Eventbrite (DESIGN 7): 256 random bits. */
+/** A fresh secret for Eventbrite's endpoint, 256 random bits (docs/decisions.md, "The ticketing webhook"). */
 export function generateWebhookSecret(): string {
   return randomBytes(32).toString("base64url");
 }

@@ -94,7 +94,7 @@ async function runPipeline(
   const parsed = parseBody(request.contentType, request.body); // 4
   if (!parsed.ok) return reject(parsed.status, parsed.error);
   if (honeypotTripped(parsed.body)) return { outcome: "honeypot", form }; // 5
-  // captcha_required (attack 8): a valid widget token unless the request carries the form key
+  // captcha_required: a widget token unless the request carries the form key (docs/decisions.md, "Captcha")
   if (form.captcha_required && !auth.byKey && captcha !== "passed") {
     if (!captchaConfig()) return reject(503, "This form requires a captcha, which is not set up yet.");
     const token = captchaToken(parsed.body);

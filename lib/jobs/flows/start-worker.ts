@@ -78,8 +78,8 @@ export interface RunningWorker {
 }
 
 /**
- * A worker (issue 14): installs the schema and queues, registers the sweeps' cron schedules, and
- * works every queue (or `queues`). Handlers use the app pool (getSql()); pg-boss uses its own.
+ * A worker (docs/decisions.md, "The job engine"): installs the schema and queues, registers the sweeps' cron
+ * schedules, and works every queue (or `queues`). Handlers use the app pool (getSql()); pg-boss uses its own.
  * Any number of workers may run on one database, on as many machines: pg-boss hands each job to
  * one of them (FOR UPDATE SKIP LOCKED) and a worker that dies releases its jobs when their
  * heartbeat or expiry lapses.

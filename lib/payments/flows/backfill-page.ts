@@ -7,9 +7,9 @@ import { backfillRefunds, type BackfillRefundsInput, type BackfillRefundsResult 
 import { stripeClient } from "../stripe-client";
 
 /**
- * DESIGN 5: the backfill endpoints accept `Authorization: Bearer <SERVICE_API_KEY>` or a
- * signed-in owner or admin of the workspace they name, calling from this site (attack 8:
- * serviceRoute checks Sec-Fetch-Site); the backfill itself then runs as the service.
+ * The backfill endpoints accept `Authorization: Bearer <SERVICE_API_KEY>` or a signed-in owner
+ * or admin of the workspace they name, calling from this site (serviceRoute checks Sec-Fetch-Site);
+ * the backfill itself then runs as the service (docs/decisions.md, "Payment backfills").
  */
 export const BACKFILL_CALLERS = {
   roles: ["owner", "admin"],

@@ -9,7 +9,7 @@ import { stripeClient } from "../stripe-client";
 export type StripeConnectError = "state" | "exchange" | "not_saved";
 
 /**
- * Stripe Connect OAuth callback (attack 2, DESIGN 7). The state must be one this service
+ * Stripe Connect OAuth callback (docs/decisions.md, "Stripe Connect"). The state must be one this service
  * signed for this member in this workspace (else Stripe is never called); the code is
  * exchanged with stripe.oauth.token, and the connection's payproc_account_id and livemode are
  * Stripe's answer (stripe_user_id, livemode), never anything the member typed. The row is

@@ -2,7 +2,7 @@ import type { MemberContext } from "@/lib/auth/context";
 import { withService } from "@/lib/db/doors";
 import { recordPrivacyExport } from "../record-privacy-export";
 
-/** Privacy requests (issue 16) are answered by owners and admins only. */
+/** Privacy requests (docs/decisions.md, "Privacy requests") are answered by owners and admins only. */
 export const ADMINS_ONLY = "Only owners and admins can answer privacy requests.";
 
 /**

@@ -3,8 +3,8 @@ import type { LookupFunction } from "node:net";
 import ipaddr from "ipaddr.js";
 
 /**
- * Where an outbound webhook may go (issue 15): https only in production, and never to a
- * loopback, private, link-local (cloud metadata, 169.254.169.254), unique-local, carrier-grade
+ * Where an outbound webhook may go (docs/decisions.md, "Outbound webhooks"): https only in production, and
+ * never to a loopback, private, link-local (cloud metadata, 169.254.169.254), unique-local, carrier-grade
  * NAT, multicast or otherwise reserved address. The address is checked after DNS resolution,
  * in the lookup the connection itself uses (deliver-webhook.ts), so a name that resolves to a
  * public address when the endpoint is saved and to 127.0.0.1 at delivery time (DNS rebinding)

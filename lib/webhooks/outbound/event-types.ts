@@ -1,8 +1,8 @@
 import { z } from "zod";
 
 /**
- * The events a workspace's endpoints can subscribe to (issue 15). Each is written by a
- * trigger on the table whose change it describes (migration …_outbound_webhooks.sql), in the
+ * The events a workspace's endpoints can subscribe to (docs/decisions.md, "Outbound webhooks"). Each is
+ * written by a trigger on the table whose change it describes (migration …_outbound_webhooks.sql), in the
  * same transaction as that change.
  */
 export const WEBHOOK_EVENT_TYPES = [

@@ -3,7 +3,7 @@ import { uuidSchema } from "@/lib/ids/uuid";
 import { WEBHOOK_API_VERSION, type WebhookEventType } from "./event-types";
 
 /**
- * The versioned payloads of outbound webhooks (issue 15), as the triggers of
+ * The versioned payloads of outbound webhooks (docs/decisions.md, "Outbound webhooks"), as the triggers of
  * …_outbound_webhooks.sql write them; the API reference's `webhooks` section is generated from
  * these, and a test checks what the triggers write against them.
  */

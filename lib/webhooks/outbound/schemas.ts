@@ -3,7 +3,7 @@ import { z } from "zod";
 import { checkWebhookUrl } from "./destination";
 import { webhookEventTypeSchema } from "./event-types";
 
-/** An endpoint as an owner or admin enters it (issue 15). */
+/** An endpoint as an owner or admin enters it (docs/decisions.md, "Outbound webhooks"). */
 export const webhookEndpointSchema = z.object({
   url: z.string().transform((raw, ctx) => {
     const checked = checkWebhookUrl(raw);

@@ -1,5 +1,5 @@
 /**
- * A floor probe (issue 17), never part of the app: `npm run bench -- floor-probes` copies it to
+ * A floor probe (docs/performance.md), never part of the app: `npm run bench -- floor-probes` copies it to
  * app/api/bench-floor/checkout/route.ts for one build and removes it after the run.
  *
  * The least a checkout.session.completed delivery can do, in steps the bench measures one by

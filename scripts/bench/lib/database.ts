@@ -79,7 +79,7 @@ export function table(headers: string[], rows: (string | number)[][]): void {
  * Besides current statistics, the analyze makes the server's pooled connections plan their
  * prepared statements again: a plan made while a table was nearly empty (the inbox, the
  * transactions) reads the whole table at every request once it has grown, so each run was
- * slower than the last (issue 17).
+ * slower than the last (docs/performance.md).
  */
 export async function analyzeAsAutovacuumWould(url: string): Promise<void> {
   const sql = connect(url, { max: 1 });

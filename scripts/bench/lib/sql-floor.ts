@@ -1,5 +1,5 @@
 /**
- * The database floor under a write endpoint (issue 17): the statements one request sends,
+ * The database floor under a write endpoint (docs/performance.md): the statements one request sends,
  * captured from `next start` (BENCH_SQL_LOG, lib/db/client.ts) and replayed on one direct
  * connection without the app, to measure what the database alone spends on them.
  *

@@ -1,5 +1,5 @@
 /**
- * The one-line verdict each benchmark prints against its goal (issue 17): goals are ratios
+ * The one-line verdict each benchmark prints against its goal (docs/performance.md): goals are ratios
  * measured side by side in one run, so they hold on a noisy or shared machine.
  */
 export interface Goal {

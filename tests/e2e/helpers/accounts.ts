@@ -1,5 +1,5 @@
 /**
- * Accounts for e2e specs (issue 13): sign-up now proves the address, so every spec signs up
+ * Accounts for e2e specs: sign-up now proves the address, so every spec signs up
  * here: fill /sign-up, read the confirmation link from the dev outbox (the app's
  * email_sends, through app-db), open it and confirm with the password.
  */
@@ -10,7 +10,7 @@ export const PASSWORD = "correct horse battery";
 
 /**
  * Every e2e request comes from this one machine, and sign-in, sign-up and confirmation are rate
- * limited per client address (issue 13): while signing up or in, a browser context sends an
+ * limited per client address: while signing up or in, a browser context sends an
  * address of its own, as a proxy would (X-Forwarded-For, the client with TRUSTED_PROXY_HOPS=1),
  * so the specs do not share one bucket. The header is dropped afterwards: a page of another
  * origin in the same context (an embedded form) must not send it, or its CORS preflight fails.

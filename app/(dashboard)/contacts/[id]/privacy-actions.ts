@@ -12,8 +12,8 @@ import { eraseContact } from "@/lib/privacy/erase-contact";
 import { ADMINS_ONLY } from "@/lib/privacy/flows/privacy-requests";
 
 /**
- * Issue 16 (GDPR art. 17): erase after the typed confirmation, then back to the list. As the
- * system (the erasure anonymises rows members cannot write), for owners and admins, in the
+ * docs/decisions.md, "Privacy requests" (GDPR art. 17): erase after the typed confirmation, then back to the
+ * list. As the system (the erasure anonymises rows members cannot write), for owners and admins, in the
  * member's own workspace only.
  */
 export const eraseContactAction = memberAction(

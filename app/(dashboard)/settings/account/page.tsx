@@ -7,7 +7,7 @@ import { asFormAction } from "@/lib/http/form-state";
 
 export const metadata: Metadata = { title: "Account" };
 
-/** Issue 13: the signed-in user's password and sessions. */
+/** The signed-in user's password and sessions (docs/decisions.md, "Sessions"). */
 export default async function AccountPage() {
   const ctx = await requireMember();
   return (

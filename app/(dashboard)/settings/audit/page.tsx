@@ -14,8 +14,8 @@ import { DateTime } from "@/components/ui/date-time";
 export const metadata: Metadata = { title: "Audit log" };
 
 /**
- * Issue 15: every action a member took that changed data or access in this workspace, newest
- * first, with filters, keyset pages and a CSV export. Owners only: anyone else gets the same
+ * docs/decisions.md, "Audit log": every action a member took that changed data or access in this workspace,
+ * newest first, with filters, keyset pages and a CSV export. Owners only: anyone else gets the same
  * not-found as any page that is not theirs (and RLS gives them no rows anyway).
  */
 export default async function AuditLogPage({

@@ -17,7 +17,7 @@ const refresh = () => revalidatePath("/settings/members");
 /** These forms show a refusal as their message, whatever field it names. */
 const asMessage = <T>(result: Result<T>): T => unwrap("error" in result ? { error: result.error } : result);
 
-/** Issue 13: adding a member sends an invitation; they join when they accept it. */
+/** Adding a member sends an invitation (docs/decisions.md, "Invitations instead of direct adds"). */
 export const inviteMemberAction = memberAction(
   z.object({ email: text, role: text }),
   async (db, input, ctx): Promise<FormState> => {

@@ -24,8 +24,8 @@ const admins = {
 const refresh = () => revalidatePath("/settings/payments");
 
 /**
- * Connect (attack 2): to Stripe Connect's authorisation, with a state signed for this member
- * and workspace. Audit: none here, nothing changes until the callback saves Stripe's answer
+ * Connect (docs/decisions.md, "Stripe Connect"): to Stripe Connect's authorisation, with a state signed for
+ * this member and workspace. Audit: none here, nothing changes until the callback saves Stripe's answer
  * (connection.payments_connected).
  */
 export const connectStripeAction = memberAction(

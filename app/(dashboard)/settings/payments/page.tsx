@@ -7,7 +7,7 @@ import { stripeConnectConfigured } from "@/lib/payments/stripe-connect";
 import { ConnectionForm, DisconnectButton } from "@/components/payments/connection-form";
 import { connectStripeAction, disconnectAction, saveConnectionAction } from "./actions";
 
-// Error texts name no other workspace (attack 2): an account held elsewhere is "not_saved".
+// Errors name no other workspace, "not_saved" for all (docs/decisions.md, "Stripe Connect").
 const ERRORS: Record<string, string> = {
   denied: "Stripe access was not granted.",
   state: "The connection request could not be verified. Start again from this page.",

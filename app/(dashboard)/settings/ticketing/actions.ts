@@ -41,9 +41,9 @@ export const connectTicketingAction = memberAction(
 );
 
 /**
- * Fetch first, then write (issue 14): the webhook is removed at Eventbrite before the
- * transaction opens; the row then goes, with its audit row, in the service door's transaction
- * (the token is service-only, attack 7), only while it still has that webhook.
+ * Fetch first, then write (docs/decisions.md, "Provider calls outside transactions"): the webhook is removed
+ * at Eventbrite before the transaction opens; the row then goes, with its audit row, in the service
+ * door's transaction (docs/decisions.md, "Least-privilege RLS"), only while it still has that webhook.
  */
 export const disconnectTicketingAction = memberAction(
   z.object({}),
@@ -93,7 +93,7 @@ export const setAutoSubscribeAction = memberAction(
 
 /**
  * Manual re-sync: the signed-in admin's workspace, historical rules (no auto-subscribe), as a
- * background job (issue 14): the job engine writes pgboss.job, which only the service may.
+ * background job: the job engine writes pgboss.job, which only the service may.
  */
 export const syncTicketingAction = memberAction(
   z.object({}),

@@ -12,7 +12,7 @@ import { QueryNotices } from "@/components/ui/query-notices";
 
 export const metadata: Metadata = { title: "Webhooks" };
 
-/** Outbound webhooks (issue 15): the workspace's endpoints and a form to add one. Owners and admins. */
+/** The workspace's webhook endpoints and a form to add one; owners and admins (docs/decisions.md, "Outbound webhooks"). */
 export default async function WebhooksPage({
   searchParams,
 }: {

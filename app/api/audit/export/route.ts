@@ -5,8 +5,8 @@ import { listAuditLog } from "@/lib/audit/list-audit-log";
 import { todayIn } from "@/lib/time/format";
 
 /**
- * Issue 15: the audit log with the audit page's filters, as a CSV download, owners only. The
- * export itself is audited (with its filters): who took a copy of the log, and when.
+ * docs/decisions.md, "Audit log": the audit log with the audit page's filters, as a CSV download, owners
+ * only. The export itself is audited (with its filters): who took a copy of the log, and when.
  */
 export const GET = memberRoute(
   {

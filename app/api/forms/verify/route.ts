@@ -12,8 +12,8 @@ const html = (status: number, title: string, message: string) =>
   });
 
 /**
- * Spec 4.3: confirms a staged submission. DESIGN 5: unknown token 404, expired 410, each a
- * readable page; success redirects to the form's success URL or the confirmation page. The
+ * Spec 4.3: confirms a staged submission. docs/decisions.md, "Double opt-in": unknown token 404, expired 410,
+ * each a readable page; success redirects to the form's success URL or the confirmation page. The
  * person followed a link from an email, so a failure is a page too (with its reference).
  */
 export const GET = publicRoute(

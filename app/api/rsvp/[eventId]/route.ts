@@ -21,8 +21,8 @@ const REFUSAL_STATUS: Record<RsvpRefusal, number> = {
 };
 
 /**
- * POST /api/rsvp/{event_id} (spec 4.13). The answer never names the contact (attack 8: a
- * contact id is the key of the public unsubscribe link). JSON callers get JSON; a plain HTML form post is
+ * POST /api/rsvp/{event_id} (spec 4.13). The answer never names the contact: its id is the unsubscribe
+ * link's key (docs/decisions.md, "Security headers and smaller defences"). JSON callers get JSON; a form post is
  * answered with a redirect back to the RSVP page carrying the outcome, so the page works
  * without JavaScript. A malformed id is checked here (isUuid): its 404 follows the same two shapes.
  */

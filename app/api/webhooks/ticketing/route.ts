@@ -8,9 +8,9 @@ import { parseJson } from "@/lib/http/parse-json";
 import { readLimitedText, WEBHOOK_BODY_LIMIT } from "@/lib/http/read-limited-body";
 
 /**
- * POST /api/webhooks/ticketing (spec 4.5, DESIGN 4): the delivery is checked and kept in the
- * inbox together with its job (in one transaction), the answer is 200 at once, and a worker
- * processes it, retrying with backoff (issue 14).
+ * POST /api/webhooks/ticketing (spec 4.5; docs/decisions.md, "The ticketing webhook"): the delivery is
+ * checked and kept in the inbox together with its job (in one transaction), the answer is 200 at once, and a
+ * worker processes it, retrying with backoff (docs/decisions.md, "Ticketing processing and sync").
  */
 export const POST = publicRoute({ name: "ticketing webhook" }, async (request) => {
   const read = await readLimitedText(request, WEBHOOK_BODY_LIMIT);

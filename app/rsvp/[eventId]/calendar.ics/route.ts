@@ -7,7 +7,7 @@ import { loadPublishedEvent } from "@/lib/events/calendar/load-published-event";
 export const dynamic = "force-dynamic";
 
 /**
- * GET /rsvp/{event_id}/calendar.ics (DESIGN 7): the published event as an iCalendar file.
+ * GET /rsvp/{event_id}/calendar.ics (docs/decisions.md, "The calendar file"): the event as iCalendar.
  * An unknown, malformed or unpublished id gets the same 404 (loadPublishedEvent checks the id).
  */
 export const GET = publicRoute(

@@ -22,14 +22,14 @@ import { generateWebhookSecret, hashWebhookSecret } from "../webhook-secret";
  * this member in this workspace (else nothing happens at all); then the code is exchanged for
  * the token, the organisation discovered and one organisation webhook registered for
  * order.placed, order.refunded and attendee.updated, all outside any database transaction
- * (issue 14: fetch first, then write). One short transaction then checks the member's role again,
- * stores the connection and enqueues the first import; the replaced webhook, if any, is removed
- * after the commit, and the new one when the write did not happen.
+ * (fetch first, then write: docs/decisions.md, "Provider calls outside transactions"). One short transaction
+ * then checks the member's role again, stores the connection and enqueues the first import; the replaced
+ * webhook, if any, is removed after the commit, and the new one when the write did not happen.
  *
- * Runs through the service door (members cannot read or write the token, attack 7): the member
- * must be an owner or admin of the workspace, and the signed state binds the callback to that
- * member and workspace. The webhook's endpoint carries a fresh random secret whose SHA-256 is
- * stored with the connection (DESIGN 7).
+ * Runs through the service door (members cannot read or write the token,
+ * docs/decisions.md, "Least-privilege RLS"): the member must be an owner or admin of the workspace, and the
+ * signed state binds the callback to that member and workspace. The webhook's endpoint carries a fresh random
+ * secret whose SHA-256 is stored with the connection (docs/decisions.md, "The ticketing webhook").
  */
 export async function completeTicketingConnection(input: {
   workspaceId: string;

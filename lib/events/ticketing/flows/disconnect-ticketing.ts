@@ -4,9 +4,9 @@ import { connectionToDisconnect, removeTicketingConnection } from "../disconnect
 
 /**
  * Disconnect: the organisation webhook is removed at Eventbrite, then the connection row. Fetch
- * first, then write (issue 14): the connection is read in one short transaction, Eventbrite is
- * called outside any, and the row is deleted in another that checks it is still the same
- * connection. When Eventbrite cannot be reached the row stays, so the member can try again.
+ * first, then write (docs/decisions.md, "Provider calls outside transactions"): the connection is read in one
+ * short transaction, Eventbrite is called outside any, and the row is deleted in another that checks it is
+ * still the same connection. When Eventbrite cannot be reached the row stays, so the member can try again.
  */
 export async function disconnectTicketing(input: {
   workspaceId: string;

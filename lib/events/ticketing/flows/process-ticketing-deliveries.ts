@@ -15,7 +15,7 @@ const errorText = (error: unknown) => (error instanceof Error ? error.message : 
 
 /**
  * One stored ticketing delivery, in three steps so that no provider call happens inside a
- * transaction that holds a lock (issue 14):
+ * transaction that holds a lock (docs/decisions.md, "Provider calls outside transactions"):
  * 1. a short read: the delivery, if still to do, and its connection's token;
  * 2. Eventbrite, outside any transaction;
  * 3. a short write transaction that claims the row (skipping one another worker holds),

@@ -3,9 +3,9 @@ import { withService, type Db } from "@/lib/db/doors";
 import { deliverWebhook, type DeliveryAttempt } from "../deliver-webhook";
 
 /**
- * Retries after a failed attempt: about a day in all (issue 15), then the delivery is failed.
- * A delivery claimed by a worker is leased for LEASE; a worker that dies mid-attempt leaves it
- * to be claimed again when the lease ends (at least once: receivers deduplicate by webhook-id).
+ * Retries after a failed attempt: about a day in all (docs/decisions.md, "Outbound webhooks"), then the
+ * delivery is failed. A delivery claimed by a worker is leased for LEASE; a worker that dies mid-attempt
+ * leaves it to be claimed again when the lease ends (at least once: receivers deduplicate by webhook-id).
  */
 export const RETRY_DELAYS_SECONDS = [30, 120, 600, 1_800, 3_600, 7_200, 14_400, 28_800, 28_800];
 const LEASE = "2 minutes";

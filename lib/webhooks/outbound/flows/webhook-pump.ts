@@ -1,8 +1,8 @@
 import { deliverDueWebhooks } from "./deliver-due-webhooks";
 
 /**
- * The worker's loop over due webhook deliveries (issue 15): every `intervalMs` it claims and
- * attempts what is due, at once again while a full batch came back. Any number of workers may
+ * The worker's loop over due webhook deliveries (docs/decisions.md, "Outbound webhooks"): every `intervalMs`
+ * it claims and attempts what is due, at once again while a full batch came back. Any number of workers may
  * run it on one database: claims are exclusive (deliver-due-webhooks.ts). stop() waits for the
  * batch in flight, so a graceful shutdown finishes what it started.
  */

@@ -27,7 +27,7 @@ export const metadata: Metadata = { title: "Webhook endpoint" };
 const STATUSES: WebhookDeliveryRow["status"][] = ["pending", "succeeded", "failed"];
 const BADGE = { pending: "unsubscribed", succeeded: "subscribed", failed: "spam" } as const;
 
-/** One endpoint (issue 15): its settings, secret rotation, a test event, and its delivery log with replay. */
+/** One webhook endpoint: its settings, secret rotation, a test event, and its delivery log with replay. */
 export default async function WebhookEndpointPage({
   params,
   searchParams,

@@ -7,8 +7,8 @@ import { completeStripeConnection } from "@/lib/payments/flows/complete-stripe-c
 const back = (query: string) => Response.redirect(`${appUrl()}/settings/payments?${query}`, 303);
 
 /**
- * GET /api/auth/payproc/callback (attack 2): Stripe Connect sends the member back here with
- * code and state. The state must be the one signed for this member's current workspace; the
+ * GET /api/auth/payproc/callback (docs/decisions.md, "Stripe Connect"): Stripe Connect sends the member back
+ * here with code and state. The state must be the one signed for this member's current workspace; the
  * account id and live mode are taken from Stripe's token answer only. A public route, not a
  * member route: every outcome is a redirect back to the settings page (sign-in without a
  * session), and the code is exchanged at Stripe before any transaction opens; the flow writes

@@ -19,7 +19,7 @@ export const GET = publicRoute({ name: "ticketing callback" }, async (request) =
   if (url.searchParams.get("error")) return back("error=denied");
   const ctx = await requireMember();
   if (!ADMIN_ROLES.includes(ctx.workspace.role)) return back("error=forbidden");
-  // the flow uses the service door (the token is service-only, attack 7) and checks the role
+  // the flow uses the service door and checks the role (docs/decisions.md, "Least-privilege RLS")
   const result = await completeTicketingConnection({
     workspaceId: ctx.workspace.workspaceId,
     userId: ctx.userId,

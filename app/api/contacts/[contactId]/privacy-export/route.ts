@@ -9,9 +9,9 @@ import { exportContactData } from "@/lib/privacy/export-contact-data";
 import { ADMINS_ONLY, logPrivacyExport } from "@/lib/privacy/flows/privacy-requests";
 
 /**
- * Issue 16 (GDPR art. 15): everything stored about a contact of the member's workspace, as a
- * ZIP of contact.json and one CSV per table. `?format=json` answers the JSON alone. Read as the
- * member (RLS applies), owners and admins only; audited, and logged by the system afterwards.
+ * docs/decisions.md, "Privacy requests" (GDPR art. 15): everything stored about a contact of the member's
+ * workspace, as a ZIP of contact.json and one CSV per table. `?format=json` answers the JSON alone. Read as
+ * the member (RLS applies), owners and admins only; audited, and logged by the system afterwards.
  */
 export const GET = memberRoute(
   {

@@ -8,7 +8,7 @@ import { uuidField } from "@/lib/ids/uuid";
 
 const EVENT_NOT_FOUND = "Event not found.";
 
-/** Issue 16: an event's registrations (same filters as the event page) as CSV, for members of its workspace; audited as an export. */
+/** An event's registrations (same filters as the event page) as CSV, for members of its workspace; audited as an export. */
 export const GET = memberRoute(
   {
     name: "registrations export",

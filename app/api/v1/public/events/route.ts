@@ -6,7 +6,7 @@ import { authenticateApiKey, listPublicEvents } from "@/lib/events/public-api/li
 import { cachedPublicEvents } from "@/lib/events/public-api/public-events-cache";
 
 // Any origin may read (spec 5.2); a browser script may read the ETag. The methods and headers
-// a browser may send are the preflight's to say, not every answer's (issue 17: each header
+// a browser may send are the preflight's to say, not every answer's (docs/performance.md: each header
 // costs the framework some work on every request).
 const CORS = { "Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": "ETag" };
 const PREFLIGHT = {
