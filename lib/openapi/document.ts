@@ -218,7 +218,7 @@ const paths: ZodOpenApiPathsObject = {
       tags: ["Provider webhooks"],
       summary: "Eventbrite webhook (spec 4.5)",
       description:
-        "Registered by the app when a workspace connects Eventbrite, at `?secret=<secret>` (DESIGN 7). A delivery is " +
+        "Registered by the app when a workspace connects Eventbrite, at `?secret=<secret>`. A delivery is " +
         "kept and answered 200 at once; the order or attendee is then fetched and processed in the background, with " +
         "retries. Every refusal is the same 403.",
       requestParams: { query: z.object({ secret: z.string() }) },
@@ -357,7 +357,7 @@ const paths: ZodOpenApiPathsObject = {
   "/api/audit/export": {
     get: {
       tags: ["Dashboard"],
-      summary: "The workspace's audit log as CSV (issue 15)",
+      summary: "The workspace's audit log as CSV (owners only)",
       description:
         "Owners only. The audit page's filters: `action` (one audited action, or a target's prefix such as " +
         "`contact.`), `actor` (a member's id), `target` (a target's id), `from` and `to` (days in the viewer's " +

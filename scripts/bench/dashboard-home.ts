@@ -84,5 +84,5 @@ async function run(baseUrl: string) {
   }
 }
 
-const dashboardBench = { title: "Home dashboard at a large workspace (issue 16)", run };
+const dashboardBench = { title: "Home dashboard at a large workspace", run };
 export default dashboardBench;

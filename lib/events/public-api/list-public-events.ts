@@ -22,7 +22,7 @@ export const publicEventSchema = z
     ticket_class_count: z.int().meta({ description: "Number of paid ticket classes." }),
     display_price: z
       .string()
-      .meta({ description: "'Free', '$X' with one paid class, 'From $X' with more (DESIGN 5)." }),
+      .meta({ description: "'Free', '$X' with one paid class, 'From $X' with more, two decimals." }),
     eventbrite_url: z.string().nullable(),
     rsvp_url: z
       .string()
