@@ -25,6 +25,19 @@ const BODY_RULES = [
   },
 ];
 
+const DATE_IMPORTS = {
+  name: "date-fns-tz",
+  message: "Format and convert dates with lib/time (format.ts, zones.ts).",
+};
+
+// The worker's composition root binds every queue to its area's handler; areas enqueue through
+// the contracts in lib/jobs and never import it (docs/decisions.md, "Jobs with contracts").
+const WORKER_ROOT_IMPORTS = {
+  group: ["@/worker", "@/worker/*", "**/worker/registry", "**/worker/start"],
+  message:
+    "Only the worker's entry points import worker/: enqueue with lib/jobs/enqueue.ts and the contracts in lib/jobs/queues.ts.",
+};
+
 const config = [
   ...nextVitals,
   ...nextTs,
@@ -51,6 +64,7 @@ const config = [
       "lib/**/*.{ts,tsx}",
       "components/**/*.{ts,tsx}",
       "scripts/**/*.ts",
+      "worker/**/*.ts",
       "proxy.ts",
     ],
     ignores: ["lib/ids/**"],
@@ -62,24 +76,18 @@ const config = [
     rules: { "no-restricted-syntax": ["error", ...ID_RULES, ...BODY_RULES] },
   },
   {
-    files: [
-      "app/**/*.{ts,tsx}",
-      "lib/**/*.{ts,tsx}",
-      "components/**/*.{ts,tsx}",
-      "scripts/**/*.ts",
-      "proxy.ts",
-    ],
+    files: ["app/**/*.{ts,tsx}", "lib/**/*.{ts,tsx}", "components/**/*.{ts,tsx}", "proxy.ts"],
     ignores: ["lib/time/**"],
-    rules: {
-      "no-restricted-imports": [
-        "error",
-        {
-          paths: [
-            { name: "date-fns-tz", message: "Format and convert dates with lib/time (format.ts, zones.ts)." },
-          ],
-        },
-      ],
-    },
+    rules: { "no-restricted-imports": ["error", { paths: [DATE_IMPORTS], patterns: [WORKER_ROOT_IMPORTS] }] },
+  },
+  // scripts are entry points (`npm start` and `npm run worker` start the worker's root)
+  {
+    files: ["scripts/**/*.ts", "worker/**/*.ts"],
+    rules: { "no-restricted-imports": ["error", { paths: [DATE_IMPORTS] }] },
+  },
+  {
+    files: ["lib/time/**/*.ts"],
+    rules: { "no-restricted-imports": ["error", { patterns: [WORKER_ROOT_IMPORTS] }] },
   },
   {
     files: ["components/**/*.{ts,tsx}"],
@@ -87,10 +95,9 @@ const config = [
       "no-restricted-imports": [
         "error",
         {
-          paths: [
-            { name: "date-fns-tz", message: "Format and convert dates with lib/time (format.ts, zones.ts)." },
-          ],
+          paths: [DATE_IMPORTS],
           patterns: [
+            WORKER_ROOT_IMPORTS,
             {
               group: ["@/app", "@/app/*"],
               message: "Components take their server actions as props from the page; they never import app/.",

@@ -1,5 +1,5 @@
 import type { Db } from "@/lib/db/doors";
-import { enqueueJob } from "@/lib/jobs/enqueue-job";
+import { enqueue } from "@/lib/jobs/enqueue";
 
 /**
  * The payments backfill started from the dashboard (issue 14): the CLI's three phases as a job
@@ -7,5 +7,5 @@ import { enqueueJob } from "@/lib/jobs/enqueue-job";
  * workspace.
  */
 export async function enqueuePaymentsBackfill(db: Db, workspaceId: string): Promise<void> {
-  await enqueueJob(db, "payments-backfill", { workspaceId });
+  await enqueue(db, { queue: "payments-backfill", data: { workspaceId } });
 }
