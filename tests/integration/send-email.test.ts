@@ -172,7 +172,11 @@ describe("issue 14: Resend is called by the worker, after the commit, with retri
     });
     expect(result.status).toBe("queued");
     expect(await sendRow(result.id)).toMatchObject({ status: "queued", provider: "resend", sent_at: null });
-    expect((await jobOf(result.id)).data).toEqual({ workspaceId: ws.id, emailSendId: result.id, jobVersion: 1 });
+    expect((await jobOf(result.id)).data).toEqual({
+      workspaceId: ws.id,
+      emailSendId: result.id,
+      jobVersion: 1,
+    });
 
     await workers.inProcess(["email-send"]);
     await waitFor(async () => (await sendRow(result.id)).status === "sent", "the worker delivered the email");
