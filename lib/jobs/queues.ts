@@ -6,14 +6,10 @@ import { defineQueue } from "./contract";
 export const JOBS_SCHEMA = "pgboss";
 
 /**
- * What every job of a workspace carries, so the jobs page can show a workspace its own jobs. An
- * account email (sign-up, reset) belongs to no workspace: its job carries null and no jobs page
- * shows it.
+ * What every job of a workspace carries: its workspace, so the jobs page can show a workspace its
+ * own jobs. An account email (sign-up, reset) belongs to no workspace: its job carries null and
+ * no jobs page shows it.
  */
-export interface WorkspaceJob {
-  workspaceId: string | null;
-}
-
 const workspaceJob = <Shape extends z.ZodRawShape>(shape: Shape) =>
   z.object({ workspaceId: uuidSchema, ...shape });
 
