@@ -89,6 +89,33 @@ const config = [
     files: ["lib/time/**/*.ts"],
     rules: { "no-restricted-imports": ["error", { patterns: [WORKER_ROOT_IMPORTS] }] },
   },
+  // the job engine imports no area: areas import it to enqueue (docs/decisions.md, "Jobs with contracts")
+  {
+    files: ["lib/jobs/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [DATE_IMPORTS],
+          patterns: [
+            WORKER_ROOT_IMPORTS,
+            {
+              group: [
+                "@/lib/*",
+                "!@/lib/db",
+                "!@/lib/db/*",
+                "!@/lib/ids",
+                "!@/lib/ids/*",
+                "!@/lib/jobs",
+                "!@/lib/jobs/*",
+              ],
+              message: "The job engine imports no area; bind a queue's handler in worker/registry.ts.",
+            },
+          ],
+        },
+      ],
+    },
+  },
   {
     files: ["components/**/*.{ts,tsx}"],
     rules: {
