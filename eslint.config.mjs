@@ -26,6 +26,19 @@ const BODY_RULES = [
   },
 ];
 
+const DATE_IMPORTS = {
+  name: "date-fns-tz",
+  message: "Format and convert dates with lib/time (format.ts, zones.ts).",
+};
+
+// The worker's composition root binds every queue to its area's handler; areas enqueue through
+// the contracts in lib/jobs and never import it (docs/decisions.md, "Jobs with contracts").
+const WORKER_ROOT_IMPORTS = {
+  group: ["@/worker", "@/worker/*", "**/worker/registry", "**/worker/start"],
+  message:
+    "Only the worker's entry points import worker/: enqueue with lib/jobs/enqueue.ts and the contracts in lib/jobs/queues.ts.",
+};
+
 const config = [
   ...nextVitals,
   ...nextTs,
@@ -58,6 +71,7 @@ const config = [
       "lib/**/*.{ts,tsx}",
       "components/**/*.{ts,tsx}",
       "scripts/**/*.ts",
+      "worker/**/*.ts",
       "proxy.ts",
     ],
     ignores: ["lib/ids/**"],
@@ -69,20 +83,41 @@ const config = [
     rules: { "no-restricted-syntax": ["error", ...ID_RULES, ...BODY_RULES] },
   },
   {
-    files: [
-      "app/**/*.{ts,tsx}",
-      "lib/**/*.{ts,tsx}",
-      "components/**/*.{ts,tsx}",
-      "scripts/**/*.ts",
-      "proxy.ts",
-    ],
+    files: ["app/**/*.{ts,tsx}", "lib/**/*.{ts,tsx}", "components/**/*.{ts,tsx}", "proxy.ts"],
     ignores: ["lib/time/**"],
+    rules: { "no-restricted-imports": ["error", { paths: [DATE_IMPORTS], patterns: [WORKER_ROOT_IMPORTS] }] },
+  },
+  // scripts are entry points (`npm start` and `npm run worker` start the worker's root)
+  {
+    files: ["scripts/**/*.ts", "worker/**/*.ts"],
+    rules: { "no-restricted-imports": ["error", { paths: [DATE_IMPORTS] }] },
+  },
+  {
+    files: ["lib/time/**/*.ts"],
+    rules: { "no-restricted-imports": ["error", { patterns: [WORKER_ROOT_IMPORTS] }] },
+  },
+  // the job engine imports no area: areas import it to enqueue (docs/decisions.md, "Jobs with contracts")
+  {
+    files: ["lib/jobs/**/*.ts"],
     rules: {
       "no-restricted-imports": [
         "error",
         {
-          paths: [
-            { name: "date-fns-tz", message: "Format and convert dates with lib/time (format.ts, zones.ts)." },
+          paths: [DATE_IMPORTS],
+          patterns: [
+            WORKER_ROOT_IMPORTS,
+            {
+              group: [
+                "@/lib/*",
+                "!@/lib/db",
+                "!@/lib/db/*",
+                "!@/lib/ids",
+                "!@/lib/ids/*",
+                "!@/lib/jobs",
+                "!@/lib/jobs/*",
+              ],
+              message: "The job engine imports no area; bind a queue's handler in worker/registry.ts.",
+            },
           ],
         },
       ],
@@ -94,10 +129,9 @@ const config = [
       "no-restricted-imports": [
         "error",
         {
-          paths: [
-            { name: "date-fns-tz", message: "Format and convert dates with lib/time (format.ts, zones.ts)." },
-          ],
+          paths: [DATE_IMPORTS],
           patterns: [
+            WORKER_ROOT_IMPORTS,
             {
               group: ["@/app", "@/app/*"],
               message: "Components take their server actions as props from the page; they never import app/.",

@@ -17,7 +17,7 @@ import { connect, setSql } from "../lib/db/client";
 import { withService } from "../lib/db/doors";
 import { startEmbeddedDatabase } from "../lib/db/embedded";
 import { MigrationRefusedError, migrate } from "../lib/db/migrate";
-import { startWorker, type RunningWorker } from "../lib/jobs/flows/start-worker";
+import { startWorker, type RunningWorker } from "../worker/start";
 import { seedDemo } from "../lib/seed/demo";
 
 const dev = process.argv.includes("--dev");

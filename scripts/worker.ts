@@ -5,7 +5,7 @@
  * SIGTERM/SIGINT: running jobs are given JOBS_SHUTDOWN_SECONDS (default 25) to finish, then
  * released to be retried.
  */
-import { startWorker } from "../lib/jobs/flows/start-worker";
+import { startWorker } from "../worker/start";
 
 async function main() {
   const url = process.env.DATABASE_URL;

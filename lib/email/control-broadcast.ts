@@ -1,7 +1,7 @@
 import { isUuid } from "@/lib/ids/uuid";
 import { z } from "zod";
 import type { Db } from "@/lib/db/doors";
-import { enqueueJob } from "@/lib/jobs/enqueue-job";
+import { enqueue } from "@/lib/jobs/enqueue";
 
 export const broadcastControlSchema = z.enum(["start", "pause", "resume", "cancel"]);
 export type BroadcastControl = z.infer<typeof broadcastControlSchema>;
@@ -32,6 +32,9 @@ export async function controlBroadcast(
     returning id`;
   if (!row) return false;
   if (t.enqueue)
-    await enqueueJob(db, "broadcast", { workspaceId: input.workspaceId, broadcastId: input.broadcastId });
+    await enqueue(db, {
+      queue: "broadcast",
+      data: { workspaceId: input.workspaceId, broadcastId: input.broadcastId },
+    });
   return true;
 }

@@ -1,7 +1,7 @@
 import type { Db } from "@/lib/db/doors";
 import { ineligibilityReason, type EmailKind } from "@/lib/consent/eligibility";
 import { renderEmail, type RenderRecipient } from "./render-email";
-import { enqueueJob } from "@/lib/jobs/enqueue-job";
+import { enqueue } from "@/lib/jobs/enqueue";
 import { resendClient } from "./resend-client";
 
 export { unsubscribeUrl } from "./render-email";
@@ -107,6 +107,9 @@ export async function sendEmail(db: Db, input: SendEmailInput): Promise<SendEmai
     returning id`;
   // the stored copy has no usable link: the job carries the body to send (pgboss is service-only)
   const body = redacted.html !== base.html || redacted.text_body !== base.text_body ? { html, text } : {};
-  await enqueueJob(db, "email-send", { workspaceId: input.workspaceId, emailSendId: row.id, ...body });
+  await enqueue(db, {
+    queue: "email-send",
+    data: { workspaceId: input.workspaceId, emailSendId: row.id, ...body },
+  });
   return { id: row.id, status: "queued" };
 }

@@ -24,10 +24,11 @@ const STATES: Record<string, JobState> = {
 };
 
 /**
- * The jobs page (docs/decisions.md, "Sweeps and the jobs page"): a workspace's jobs that are not done:
- * queued, running, failed (to be retried) and dead (failed after their last attempt), newest first, with the
- * last error. Jobs carry their workspace in their data (WorkspaceJob); the caller passes the member's own
- * workspace, never one from the client. Run as the service: the job schema is closed to members.
+ * The jobs page (docs/decisions.md, "Sweeps and the jobs page"): a workspace's jobs that are not done: queued,
+ * running, failed (to be retried) and dead (failed after their last attempt), newest first, with
+ * the last error. Jobs carry their workspace in their data (workspaceId, lib/jobs/queues.ts); the
+ * caller passes the member's own workspace, never one from the client. Run as the service: the
+ * job schema is closed to members.
  */
 export async function listWorkspaceJobs(
   db: Db,

@@ -1,95 +1,162 @@
-import type { Queue } from "pg-boss";
+import { z } from "zod";
+import { uuidSchema } from "@/lib/ids/uuid";
+import { defineQueue } from "./contract";
 
 /** The schema pg-boss installs into and keeps its jobs in. */
 export const JOBS_SCHEMA = "pgboss";
 
-/** Every queue of the service, with its retry policy (pg-boss queue options). */
+/**
+ * What every job of a workspace carries: its workspace, so the jobs page can show a workspace its
+ * own jobs. An account email (sign-up, reset) belongs to no workspace: its job carries null and
+ * no jobs page shows it.
+ */
+const workspaceJob = <Shape extends z.ZodRawShape>(shape: Shape) =>
+  z.object({ workspaceId: uuidSchema, ...shape });
+
+/** Every queue of the service: its payload's shape and version, and its retry policy. */
 export const QUEUES = {
   /**
-   * One stored ticketing delivery (docs/decisions.md, "The ticketing webhook"): re-read from Eventbrite, then
-   * applied. Ten attempts, 5 s · 2^n with jitter between them (the first two retries come within 30 s); a
-   * worker that dies holding one (it beats every 5 s) frees it once 10 s pass without a beat. After the last
+   * One stored ticketing delivery: re-read from Eventbrite, then applied. Ten attempts, 5 s · 2^n
+   * with jitter between them (the first two retries come within 30 s); a worker that dies
+   * holding one (it beats every 5 s) frees it once 10 s pass without a beat. After the last
    * attempt the job is failed and the inbox row 'dead'.
    */
-  "ticketing-delivery": {
-    retryLimit: 9,
-    retryDelay: 5,
-    retryBackoff: true,
-    retryDelayMax: 3600,
-    heartbeatSeconds: 10,
-    expireInSeconds: 300,
-  },
+  "ticketing-delivery": defineQueue({
+    name: "ticketing-delivery",
+    version: 1,
+    schema: workspaceJob({ inboxId: uuidSchema }),
+    options: {
+      retryLimit: 9,
+      retryDelay: 5,
+      retryBackoff: true,
+      retryDelayMax: 3600,
+      heartbeatSeconds: 10,
+      expireInSeconds: 300,
+    },
+  }),
   /**
    * A broadcast, run batch after batch until its audience is done, paused or cancelled. The
    * worker beats every 5 s; a job whose worker stopped beating for 10 s is retried, and the
    * unique (broadcast_id, contact_id) key makes the rerun send nothing twice.
    */
-  broadcast: {
-    retryLimit: 20,
-    retryDelay: 5,
-    retryBackoff: true,
-    retryDelayMax: 300,
-    heartbeatSeconds: 10,
-    expireInSeconds: 24 * 3600,
-  },
+  broadcast: defineQueue({
+    name: "broadcast",
+    version: 1,
+    schema: workspaceJob({ broadcastId: uuidSchema }),
+    options: {
+      retryLimit: 20,
+      retryDelay: 5,
+      retryBackoff: true,
+      retryDelayMax: 300,
+      heartbeatSeconds: 10,
+      expireInSeconds: 24 * 3600,
+    },
+  }),
   /**
    * An Eventbrite import and sync of one workspace (after connecting, and the manual re-sync):
    * fetched outside any transaction, written in one. Idempotent, so a rerun is harmless.
    */
-  "ticketing-sync": {
-    retryLimit: 4,
-    retryDelay: 30,
-    retryBackoff: true,
-    retryDelayMax: 1800,
-    heartbeatSeconds: 10,
-    expireInSeconds: 3600,
-  },
+  "ticketing-sync": defineQueue({
+    name: "ticketing-sync",
+    version: 1,
+    schema: workspaceJob({}),
+    options: {
+      retryLimit: 4,
+      retryDelay: 30,
+      retryBackoff: true,
+      retryDelayMax: 1800,
+      heartbeatSeconds: 10,
+      expireInSeconds: 3600,
+    },
+  }),
   /**
    * The payments backfill (spec 4.11, 4.12) started from the dashboard: the three phases the CLI
    * runs. Every step is repeatable, so a retry carries on where the last attempt stopped.
    */
-  "payments-backfill": {
-    retryLimit: 2,
-    retryDelay: 60,
-    retryBackoff: true,
-    heartbeatSeconds: 10,
-    expireInSeconds: 6 * 3600,
-  },
+  "payments-backfill": defineQueue({
+    name: "payments-backfill",
+    version: 1,
+    schema: workspaceJob({}),
+    options: {
+      retryLimit: 2,
+      retryDelay: 60,
+      retryBackoff: true,
+      heartbeatSeconds: 10,
+      expireInSeconds: 6 * 3600,
+    },
+  }),
   /**
-   * A dashboard CSV import above IMPORT_JOB_THRESHOLD_BYTES (docs/decisions.md, "Large imports as a job"):
-   * the stored upload imported in one transaction that also marks it done, so a retry after a crash starts
-   * from nothing (the previous attempt rolled back). A worker that dies holding one frees it once 10 s pass
-   * without a heartbeat.
+   * A dashboard CSV import above IMPORT_JOB_THRESHOLD_BYTES (docs/decisions.md, "Large imports
+   * as a job"): the stored upload imported in one transaction that also marks it
+   * done, so a retry after a crash starts from nothing (the previous attempt rolled back). A
+   * worker that dies holding one frees it once 10 s pass without a heartbeat.
    */
-  "contact-import": {
-    retryLimit: 2,
-    retryDelay: 10,
-    retryBackoff: true,
-    heartbeatSeconds: 10,
-    expireInSeconds: 3600,
-  },
+  "contact-import": defineQueue({
+    name: "contact-import",
+    version: 1,
+    schema: workspaceJob({ importId: uuidSchema }),
+    options: {
+      retryLimit: 2,
+      retryDelay: 10,
+      retryBackoff: true,
+      heartbeatSeconds: 10,
+      expireInSeconds: 3600,
+    },
+  }),
   /**
    * One email through Resend (lib/email/flows/deliver-email.ts), after the transaction that
    * recorded it committed. Eleven attempts, 5 s · 2^n with jitter between them (capped at an
    * hour, about three hours in all); the same idempotency key on every attempt, so an attempt
    * whose answer was lost sends nothing twice. After the last one the email is 'failed'.
-   * Completed jobs go after a day: an account email's job carries its link until then.
+   * Completed jobs go after a day: an account email's job carries its link until then, in
+   * `html`/`text` (the stored copy has the link redacted); an account email has no workspace.
    */
-  "email-send": {
-    retryLimit: 10,
-    retryDelay: 5,
-    retryBackoff: true,
-    retryDelayMax: 3600,
-    heartbeatSeconds: 10,
-    expireInSeconds: 120,
-    deleteAfterSeconds: 24 * 3600,
-  },
-  "sweep-rate-limit-hits": { retryLimit: 1, expireInSeconds: 300 },
-  "sweep-pending-submissions": { retryLimit: 1, expireInSeconds: 300 },
-  "sweep-webhook-inbox": { retryLimit: 1, expireInSeconds: 300 },
-} satisfies Record<string, Omit<Queue, "name">>;
+  "email-send": defineQueue({
+    name: "email-send",
+    version: 1,
+    schema: z.object({
+      workspaceId: uuidSchema.nullable(),
+      emailSendId: uuidSchema,
+      html: z.string().optional(),
+      text: z.string().optional(),
+    }),
+    options: {
+      retryLimit: 10,
+      retryDelay: 5,
+      retryBackoff: true,
+      retryDelayMax: 3600,
+      heartbeatSeconds: 10,
+      expireInSeconds: 120,
+      deleteAfterSeconds: 24 * 3600,
+    },
+  }),
+  "sweep-rate-limit-hits": defineQueue({
+    name: "sweep-rate-limit-hits",
+    version: 1,
+    schema: z.object({}),
+    options: { retryLimit: 1, expireInSeconds: 300 },
+  }),
+  "sweep-pending-submissions": defineQueue({
+    name: "sweep-pending-submissions",
+    version: 1,
+    schema: z.object({}),
+    options: { retryLimit: 1, expireInSeconds: 300 },
+  }),
+  "sweep-webhook-inbox": defineQueue({
+    name: "sweep-webhook-inbox",
+    version: 1,
+    schema: z.object({}),
+    options: { retryLimit: 1, expireInSeconds: 300 },
+  }),
+};
 
 export type QueueName = keyof typeof QUEUES;
+
+/** A queue's payload as an enqueuer writes it. */
+export type PayloadOf<Q extends QueueName> = z.input<(typeof QUEUES)[Q]["schema"]>;
+
+/** A queue's payload as its handler reads it, once the worker checked it against the contract. */
+export type CheckedPayloadOf<Q extends QueueName> = z.output<(typeof QUEUES)[Q]["schema"]>;
 
 /** The scheduled sweeps (cron in UTC, run by whichever worker's pg-boss takes the minute). */
 export const SCHEDULES: { queue: QueueName; cron: string }[] = [
@@ -97,12 +164,3 @@ export const SCHEDULES: { queue: QueueName; cron: string }[] = [
   { queue: "sweep-pending-submissions", cron: "17 * * * *" },
   { queue: "sweep-webhook-inbox", cron: "43 3 * * *" },
 ];
-
-/**
- * What every job of a workspace carries, so the jobs page can show a workspace its own jobs. An
- * account email (sign-up, reset) belongs to no workspace: its job carries null and no jobs page
- * shows it.
- */
-export interface WorkspaceJob {
-  workspaceId: string | null;
-}

@@ -1,7 +1,6 @@
 import { parseArgs } from "node:util";
-import { backfillPaymentIntents, type BackfillDeps } from "./flows/backfill-payment-intents";
-import { backfillRefunds } from "./flows/backfill-refunds";
-import type { RetryOptions } from "./stripe-retry";
+import type { BackfillDeps } from "./flows/backfill-payment-intents";
+import { runPaymentsBackfill } from "./flows/run-payments-backfill";
 import { isUuid } from "@/lib/ids/uuid";
 
 export const USAGE = `Usage: npm run backfill:payments -- --workspace <workspace id> [options]
@@ -18,12 +17,10 @@ Options:
   --batch <n>             rows or refunds per request (default 100)
 `;
 
-/** Patient, for a person watching: six attempts, 1 s doubling to 30 s. */
-export const CLI_RETRY: RetryOptions = { attempts: 6, baseDelayMs: 1000, maxDelayMs: 30_000 };
-
 /**
- * The CLI of spec 4.12, as a function (scripts/backfill-payments.ts is its process entry).
- * Returns the exit code.
+ * The CLI of spec 4.12, as a function (scripts/backfill-payments.ts is its process entry): its
+ * arguments read and checked, then the library's run (flows/run-payments-backfill.ts), its
+ * outcome told as an exit code.
  */
 export async function runBackfillCli(
   argv: string[],
@@ -63,66 +60,16 @@ export async function runBackfillCli(
     );
     return 2;
   }
-  const retry: RetryOptions = {
-    ...(deps.retry ?? CLI_RETRY),
-    onRetry: ({ attempt, delayMs, reason }) =>
-      log(`  Stripe: ${reason}; retrying in ${(delayMs / 1000).toFixed(1)} s (attempt ${attempt})`),
-  };
-  const run = { ...deps, retry };
-
-  const fail = (message: string) => {
-    log(`  ${message}`);
-    return false;
-  };
-  const drainIntents = async (phase: string): Promise<boolean> => {
-    log(`${phase}: payment intents`);
-    for (let pass = 1; ; pass++) {
-      const result = await backfillPaymentIntents(run, { workspaceId, limit: batch });
-      if ("error" in result) return fail(result.error);
-      const { processed, outcomes: o, remaining } = result.data;
-      log(
-        `  pass ${pass}: ${processed} rows (${o.intent} intent, ${o.none} none, ${o.error_fetching} error_fetching, ` +
-          `${o.invalid_format} invalid_format); ${remaining} remaining`,
-      );
-      if (remaining === 0) return true;
-      if (processed === 0) return fail("no progress; stopping");
-    }
-  };
-
-  let cursor = args["starting-after"];
-  try {
-    if (!(await drainIntents("Phase 1 of 3"))) return 1;
-    log("Phase 2 of 3: refunds");
-    for (let page = 1; ; page++) {
-      const result = await backfillRefunds(run, {
-        workspaceId,
-        since,
-        until,
-        startingAfter: cursor,
-        limit: batch,
-      });
-      if ("error" in result) {
-        fail(result.error);
-        return 1;
-      }
-      const { refunds, charges, applied: a, nextCursor } = result.data;
-      log(
-        `  page ${page}: ${refunds} refunds, ${charges} charges (tier 1: ${a.tier1}, tier 2: ${a.tier2}, ` +
-          `unchanged: ${a.unchanged}, unmatched: ${a.unmatched})${nextCursor ? `; next cursor ${nextCursor}` : ""}`,
-      );
-      if (!nextCursor) break;
-      cursor = nextCursor;
-    }
-    if (!(await drainIntents("Phase 3 of 3"))) return 1;
-    log("Done.");
-    return 0;
-  } catch (error) {
-    log(`Failed: ${(error as Error).message}`);
+  const outcome = await runPaymentsBackfill(
+    { ...deps, log },
+    { workspaceId, since, until, startingAfter: args["starting-after"], batch },
+  );
+  if (outcome.done) return 0;
+  if (outcome.thrown)
     log(
-      cursor
-        ? `Nothing is lost: run the command again, or resume the refunds with --starting-after ${cursor}.`
+      outcome.cursor
+        ? `Nothing is lost: run the command again, or resume the refunds with --starting-after ${outcome.cursor}.`
         : "Nothing is lost: run the same command again to continue.",
     );
-    return 1;
-  }
+  return 1;
 }

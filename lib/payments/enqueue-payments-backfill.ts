@@ -1,5 +1,5 @@
 import type { Db } from "@/lib/db/doors";
-import { enqueueJob } from "@/lib/jobs/enqueue-job";
+import { enqueue } from "@/lib/jobs/enqueue";
 
 /**
  * The payments backfill started from the dashboard (docs/decisions.md, "Payment backfills"): the CLI's three
@@ -7,5 +7,5 @@ import { enqueueJob } from "@/lib/jobs/enqueue-job";
  * the workspace.
  */
 export async function enqueuePaymentsBackfill(db: Db, workspaceId: string): Promise<void> {
-  await enqueueJob(db, "payments-backfill", { workspaceId });
+  await enqueue(db, { queue: "payments-backfill", data: { workspaceId } });
 }

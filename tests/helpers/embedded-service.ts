@@ -8,7 +8,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { startEmbeddedDatabase } from "@/lib/db/embedded";
-import { startWorker } from "@/lib/jobs/flows/start-worker";
+import { startWorker } from "@/worker/start";
 
 async function main() {
   const db = await startEmbeddedDatabase({

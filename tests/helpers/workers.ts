@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { afterAll, afterEach } from "vitest";
-import { startWorker, type RunningWorker } from "@/lib/jobs/flows/start-worker";
+import { startWorker, type RunningWorker } from "@/worker/start";
 import type { QueueName } from "@/lib/jobs/queues";
 import type { TestDatabase } from "./db";
 import { TEMPLATE_DUMP } from "./template";

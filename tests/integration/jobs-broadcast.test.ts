@@ -4,7 +4,7 @@ import { audienceSchema } from "@/lib/email/broadcast-audience";
 import { createBroadcast } from "@/lib/email/broadcasts";
 import { controlBroadcast } from "@/lib/email/control-broadcast";
 import { broadcastProgress } from "@/lib/email/send-broadcast";
-import { enqueueJob } from "@/lib/jobs/enqueue-job";
+import { enqueue } from "@/lib/jobs/enqueue";
 import { setupTestDatabase } from "../helpers/db";
 import { createWorkspace } from "../helpers/factories";
 import { jobsOf } from "../helpers/jobs";
@@ -116,7 +116,7 @@ describe("jobs: broadcasts run as a job", () => {
   test("two workers at once on one broadcast send nothing twice", async () => {
     const { ws, broadcastId } = await startedBroadcast();
     // a second job for the same broadcast (as a resume racing the first run would make)
-    await withService((tx) => enqueueJob(tx, "broadcast", { workspaceId: ws.id, broadcastId }));
+    await withService((tx) => enqueue(tx, { queue: "broadcast", data: { workspaceId: ws.id, broadcastId } }));
     workers.spawnWorker();
     workers.spawnWorker();
     await waitFor(

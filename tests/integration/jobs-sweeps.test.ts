@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { HANDLERS } from "@/lib/jobs/handlers";
+import { HANDLERS } from "@/worker/registry";
 import { SCHEDULES } from "@/lib/jobs/queues";
 import { setupTestDatabase } from "../helpers/db";
 import { createWorkspace } from "../helpers/factories";

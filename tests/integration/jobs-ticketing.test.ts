@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import { POST } from "@/app/api/webhooks/ticketing/route";
 import { withService } from "@/lib/db/doors";
 import { enqueueTicketingSync } from "@/lib/events/ticketing/enqueue-ticketing-sync";
-import { enqueueJob } from "@/lib/jobs/enqueue-job";
+import { enqueue } from "@/lib/jobs/enqueue";
 import { listWorkspaceJobs } from "@/lib/jobs/list-workspace-jobs";
 import { retryWorkspaceJob } from "@/lib/jobs/retry-workspace-job";
 import { storeDelivery } from "@/lib/webhooks/inbox";
@@ -70,12 +70,11 @@ describe("jobs: ticketing deliveries run as jobs", () => {
         payload: { api_url: body.api_url, config: body.config },
         workspaceId: ws.id,
       });
-      await enqueueJob(
-        tx,
-        "ticketing-delivery",
-        { workspaceId: ws.id, inboxId: stored.id },
-        { retryLimit: 1, retryDelay: 0, retryBackoff: false },
-      );
+      await enqueue(tx, {
+        queue: "ticketing-delivery",
+        data: { workspaceId: ws.id, inboxId: stored.id },
+        options: { retryLimit: 1, retryDelay: 0, retryBackoff: false },
+      });
     });
     eb.fake.failNext = 1_000_000;
     await workers.inProcess(["ticketing-delivery"]);

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { withService } from "@/lib/db/doors";
-import { enqueueJob } from "@/lib/jobs/enqueue-job";
+import { enqueue } from "@/lib/jobs/enqueue";
 import { WORKSPACE_JOBS_INDEX } from "@/lib/jobs/flows/start-worker";
 import { listWorkspaceJobs } from "@/lib/jobs/list-workspace-jobs";
 import { setupTestDatabase } from "../helpers/db";
@@ -32,9 +32,9 @@ describe("the jobs page: its workspace filter is indexed", () => {
     const ws = await createWorkspace(db.sql);
     const other = await createWorkspace(db.sql);
     await withService(async (tx) => {
-      await enqueueJob(tx, "ticketing-sync", { workspaceId: ws.id });
-      await enqueueJob(tx, "payments-backfill", { workspaceId: ws.id });
-      await enqueueJob(tx, "ticketing-sync", { workspaceId: other.id });
+      await enqueue(tx, { queue: "ticketing-sync", data: { workspaceId: ws.id } });
+      await enqueue(tx, { queue: "payments-backfill", data: { workspaceId: ws.id } });
+      await enqueue(tx, { queue: "ticketing-sync", data: { workspaceId: other.id } });
     });
     const jobs = await withService((tx) => listWorkspaceJobs(tx, ws.id));
     expect(jobs.map((j) => j.queue).sort()).toEqual(["payments-backfill", "ticketing-sync"]);

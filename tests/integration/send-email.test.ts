@@ -3,7 +3,7 @@ import { withService } from "@/lib/db/doors";
 import { sendEmail } from "@/lib/email/send-email";
 import { setupTestDatabase } from "../helpers/db";
 import { createContact, createWorkspace } from "../helpers/factories";
-import { HANDLERS } from "@/lib/jobs/handlers";
+import { HANDLERS } from "@/worker/registry";
 import { startFakeResend, type FakeResend } from "../fakes/resend";
 import { runJob, type JobRow } from "../helpers/jobs";
 import { waitFor } from "../helpers/wait-for";
@@ -172,7 +172,11 @@ describe("jobs: Resend is called by the worker, after the commit, with retries",
     });
     expect(result.status).toBe("queued");
     expect(await sendRow(result.id)).toMatchObject({ status: "queued", provider: "resend", sent_at: null });
-    expect((await jobOf(result.id)).data).toEqual({ workspaceId: ws.id, emailSendId: result.id });
+    expect((await jobOf(result.id)).data).toEqual({
+      workspaceId: ws.id,
+      emailSendId: result.id,
+      jobVersion: 1,
+    });
 
     await workers.inProcess(["email-send"]);
     await waitFor(async () => (await sendRow(result.id)).status === "sent", "the worker delivered the email");

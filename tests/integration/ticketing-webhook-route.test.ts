@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { POST } from "@/app/api/webhooks/ticketing/route";
 import { GET as retry } from "@/app/api/admin/retry-ticketing-webhooks/route";
-import { HANDLERS } from "@/lib/jobs/handlers";
+import { HANDLERS } from "@/worker/registry";
 import { setupTestDatabase } from "../helpers/db";
 import { connectToFake, delivery, setupFakeEventbrite, webhookSecretOf } from "../helpers/eventbrite";
 import { createWorkspace } from "../helpers/factories";

@@ -1,5 +1,5 @@
 import type { Db } from "@/lib/db/doors";
-import { enqueueJob } from "@/lib/jobs/enqueue-job";
+import { enqueue } from "@/lib/jobs/enqueue";
 import { FILE_ERRORS, ImportFileError, readCsv } from "./read-csv";
 
 /** Slices of the stored file, as the import reads a stream: progress follows the bytes. */
@@ -57,6 +57,6 @@ export async function queueContactImport(
             ${input.content.byteLength}, ${Buffer.from(input.content.buffer, input.content.byteOffset, input.content.byteLength)},
             ${input.markSubscribed}, ${input.uploaderIp}::inet, ${counted.rows})
     returning id`;
-  await enqueueJob(db, "contact-import", { workspaceId: input.workspaceId, importId: row.id });
+  await enqueue(db, { queue: "contact-import", data: { workspaceId: input.workspaceId, importId: row.id } });
   return { data: { id: row.id } };
 }

@@ -1,5 +1,5 @@
 import type { Db } from "@/lib/db/doors";
-import { enqueueJob } from "@/lib/jobs/enqueue-job";
+import { enqueue } from "@/lib/jobs/enqueue";
 
 /**
  * Enqueues a stored delivery's job in the transaction that stored it: once the 200 is sent, the job
@@ -7,5 +7,5 @@ import { enqueueJob } from "@/lib/jobs/enqueue-job";
  */
 export async function enqueueTicketingDelivery(db: Db, inboxId: string): Promise<void> {
   const [row] = await db`select workspace_id from public.webhook_inbox where id = ${inboxId}`;
-  await enqueueJob(db, "ticketing-delivery", { workspaceId: row.workspace_id, inboxId });
+  await enqueue(db, { queue: "ticketing-delivery", data: { workspaceId: row.workspace_id, inboxId } });
 }

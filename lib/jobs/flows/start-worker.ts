@@ -1,8 +1,8 @@
 import { PgBoss } from "pg-boss";
 import { connect, type Sql } from "@/lib/db/client";
-import { startWebhookPump } from "@/lib/webhooks/outbound/flows/webhook-pump";
 import { poolDb } from "../boss-db";
-import { HANDLERS } from "../handlers";
+import { VERSION_KEY } from "../contract";
+import { settleJob, type JobRegistry } from "../handle";
 import { JOBS_SCHEMA, QUEUES, SCHEDULES, type QueueName } from "../queues";
 
 const seconds = (name: string, fallback: number) => {
@@ -28,7 +28,7 @@ function newBoss(url: string, embedded: boolean, options: { supervise: boolean }
 
 /** Creates each queue of QUEUES, or brings its options up to date. */
 async function installQueues(boss: PgBoss): Promise<void> {
-  for (const [name, options] of Object.entries(QUEUES)) {
+  for (const { name, options } of Object.values(QUEUES)) {
     if (await boss.getQueue(name)) await boss.updateQueue(name, options);
     else await boss.createQueue(name, options);
   }
@@ -78,38 +78,45 @@ export interface RunningWorker {
 }
 
 /**
- * A worker (docs/decisions.md, "The job engine"): installs the schema and queues, registers the sweeps' cron
- * schedules, and works every queue (or `queues`). Handlers use the app pool (getSql()); pg-boss uses its own.
- * Any number of workers may run on one database, on as many machines: pg-boss hands each job to
- * one of them (FOR UPDATE SKIP LOCKED) and a worker that dies releases its jobs when their
- * heartbeat or expiry lapses.
+ * A worker: installs the schema and queues, registers the sweeps' cron schedules, and works
+ * every queue of `handlers` (or `queues`), each job checked against its queue's contract before
+ * its handler runs (lib/jobs/handle.ts). The handlers come from the worker's composition root
+ * (worker/registry.ts), which only the worker's entry points import. Handlers use the app pool
+ * (getSql()); pg-boss uses its own. Any number of workers may run on one database, on as many
+ * machines: pg-boss hands each job to one of them (FOR UPDATE SKIP LOCKED) and a worker that dies
+ * releases its jobs when their heartbeat or expiry lapses.
  */
 export async function startWorker(options: {
   url: string;
   embedded?: boolean;
   queues?: QueueName[];
+  handlers: JobRegistry;
 }): Promise<RunningWorker> {
   const embedded = options.embedded ?? false;
   const { boss, sql } = newBoss(options.url, embedded, { supervise: true });
   await boss.start();
   await installQueues(boss);
   await indexWorkspaceJobs(sql);
-  for (const { queue, cron } of SCHEDULES) await boss.schedule(queue, cron, {}, { tz: "UTC" });
+  for (const { queue, cron } of SCHEDULES)
+    await boss.schedule(queue, cron, { [VERSION_KEY]: QUEUES[queue].version }, { tz: "UTC" });
   const pollingIntervalSeconds = seconds("JOBS_POLL_SECONDS", 1);
-  for (const name of options.queues ?? (Object.keys(HANDLERS) as QueueName[])) {
-    const handler = HANDLERS[name];
+  for (const name of options.queues ?? (Object.keys(options.handlers) as QueueName[])) {
+    const handler = options.handlers[name];
     await boss.work(
       name,
-      { includeMetadata: true, pollingIntervalSeconds, localConcurrency: name === "broadcast" ? 2 : 4 },
-      async ([job]) => handler(job as never),
+      {
+        includeMetadata: true,
+        perJobResults: true,
+        pollingIntervalSeconds,
+        localConcurrency: name === "broadcast" ? 2 : 4,
+      },
+      async (jobs) => Promise.all(jobs.map((job) => settleJob(handler, job))),
     );
   }
-  // outbound webhooks: their deliveries are their own queue (lib/webhooks/outbound, decisions.md)
-  const webhooks = options.queues ? undefined : startWebhookPump();
   return {
     boss,
     async stop(timeoutMs = 25_000) {
-      await Promise.all([boss.stop({ graceful: true, timeout: timeoutMs }), webhooks?.stop()]);
+      await boss.stop({ graceful: true, timeout: timeoutMs });
       await sql.end();
     },
   };
