@@ -601,6 +601,24 @@ end
 $$;
 
 --
+-- Name: keep_membership_identity(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.keep_membership_identity() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+begin
+  if new.workspace_id is distinct from old.workspace_id
+     or new.user_id is distinct from old.user_id
+     or new.created_at is distinct from old.created_at then
+    raise exception 'Only the role of a membership can change.' using errcode = '42501';
+  end if;
+  return new;
+end
+$$;
+
+--
 -- Name: keep_one_owner(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -2800,10 +2818,10 @@ CREATE INDEX tasks_intent_idx ON public.tasks USING btree (workspace_id, payproc
 CREATE INDEX tasks_workspace_status_idx ON public.tasks USING btree (workspace_id, status, due_date);
 
 --
--- Name: ticketing_connections_webhook_idx; Type: INDEX; Schema: public; Owner: -
+-- Name: ticketing_connections_webhook_id_key; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX ticketing_connections_webhook_idx ON public.ticketing_connections USING btree (webhook_id);
+CREATE UNIQUE INDEX ticketing_connections_webhook_id_key ON public.ticketing_connections USING btree (webhook_id) WHERE (webhook_id IS NOT NULL);
 
 --
 -- Name: transactions_contact_idx; Type: INDEX; Schema: public; Owner: -
@@ -3200,6 +3218,12 @@ CREATE TRIGGER user_profiles_updated_at BEFORE UPDATE ON public.user_profiles FO
 --
 
 CREATE TRIGGER webhook_endpoints_updated_at BEFORE UPDATE ON public.webhook_endpoints FOR EACH ROW EXECUTE FUNCTION public.set_updated_at();
+
+--
+-- Name: workspace_members workspace_members_keep_identity; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER workspace_members_keep_identity BEFORE UPDATE ON public.workspace_members FOR EACH ROW EXECUTE FUNCTION public.keep_membership_identity();
 
 --
 -- Name: workspace_members workspace_members_keep_one_owner; Type: TRIGGER; Schema: public; Owner: -
@@ -4269,10 +4293,10 @@ CREATE POLICY deals_members_all ON public.deals TO authenticated USING ((workspa
 ALTER TABLE public.email_sends ENABLE ROW LEVEL SECURITY;
 
 --
--- Name: email_sends email_sends_members_all; Type: POLICY; Schema: public; Owner: -
+-- Name: email_sends email_sends_select_members; Type: POLICY; Schema: public; Owner: -
 --
 
-CREATE POLICY email_sends_members_all ON public.email_sends TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids))) WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
+CREATE POLICY email_sends_select_members ON public.email_sends FOR SELECT TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
 
 --
 -- Name: erased_addresses; Type: ROW SECURITY; Schema: public; Owner: -
@@ -4441,12 +4465,6 @@ ALTER TABLE public.payproc_connections ENABLE ROW LEVEL SECURITY;
 --
 
 CREATE POLICY payproc_connections_delete_admins ON public.payproc_connections FOR DELETE TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids)));
-
---
--- Name: payproc_connections payproc_connections_insert_admins; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY payproc_connections_insert_admins ON public.payproc_connections FOR INSERT TO authenticated WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids)));
 
 --
 -- Name: payproc_connections payproc_connections_select_members; Type: POLICY; Schema: public; Owner: -
@@ -4799,6 +4817,18 @@ GRANT ALL ON FUNCTION auth.uid() TO authenticated;
 GRANT ALL ON FUNCTION auth.uid() TO service_role;
 
 --
+-- Name: FUNCTION audit_log_append_only(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.audit_log_append_only() FROM PUBLIC;
+
+--
+-- Name: FUNCTION audit_log_no_truncate(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.audit_log_no_truncate() FROM PUBLIC;
+
+--
 -- Name: FUNCTION check_rate_limit(p_key text, p_limit integer, p_window_seconds integer); Type: ACL; Schema: public; Owner: -
 --
 
@@ -4812,18 +4842,56 @@ GRANT ALL ON FUNCTION public.check_rate_limit(p_key text, p_limit integer, p_win
 REVOKE ALL ON FUNCTION public.contact_counts_add(workspace_ids uuid[], sources text[], deltas bigint[]) FROM PUBLIC;
 
 --
+-- Name: FUNCTION contact_counts_after_write(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.contact_counts_after_write() FROM PUBLIC;
+
+--
+-- Name: FUNCTION contact_email_status(is_subscribed boolean, unsubscribed_at timestamp with time zone, email_suppressed boolean); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.contact_email_status(is_subscribed boolean, unsubscribed_at timestamp with time zone, email_suppressed boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.contact_email_status(is_subscribed boolean, unsubscribed_at timestamp with time zone, email_suppressed boolean) TO authenticated;
+GRANT ALL ON FUNCTION public.contact_email_status(is_subscribed boolean, unsubscribed_at timestamp with time zone, email_suppressed boolean) TO service_role;
+
+--
 -- Name: FUNCTION contact_stats_add(workspace_ids uuid[], days date[], sources text[], statuses text[], deltas bigint[]); Type: ACL; Schema: public; Owner: -
 --
 
 REVOKE ALL ON FUNCTION public.contact_stats_add(workspace_ids uuid[], days date[], sources text[], statuses text[], deltas bigint[]) FROM PUBLIC;
 
 --
+-- Name: FUNCTION contact_stats_after_write(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.contact_stats_after_write() FROM PUBLIC;
+
+--
+-- Name: FUNCTION contact_suppressions_flag(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.contact_suppressions_flag() FROM PUBLIC;
+
+--
+-- Name: FUNCTION contacts_before_write(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.contacts_before_write() FROM PUBLIC;
+
+--
+-- Name: FUNCTION contacts_webhook_events(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.contacts_webhook_events() FROM PUBLIC;
+
+--
 -- Name: FUNCTION create_workspace(p_name text); Type: ACL; Schema: public; Owner: -
 --
 
 REVOKE ALL ON FUNCTION public.create_workspace(p_name text) FROM PUBLIC;
-GRANT ALL ON FUNCTION public.create_workspace(p_name text) TO authenticated;
 GRANT ALL ON FUNCTION public.create_workspace(p_name text) TO service_role;
+GRANT ALL ON FUNCTION public.create_workspace(p_name text) TO authenticated;
 
 --
 -- Name: FUNCTION emit_webhook_events(event_type text, events jsonb); Type: ACL; Schema: public; Owner: -
@@ -4836,22 +4904,78 @@ REVOKE ALL ON FUNCTION public.emit_webhook_events(event_type text, events jsonb)
 --
 
 REVOKE ALL ON FUNCTION public.erased_address_hash(ws uuid, email text) FROM PUBLIC;
-GRANT ALL ON FUNCTION public.erased_address_hash(ws uuid, email text) TO authenticated;
 GRANT ALL ON FUNCTION public.erased_address_hash(ws uuid, email text) TO service_role;
+GRANT ALL ON FUNCTION public.erased_address_hash(ws uuid, email text) TO authenticated;
+
+--
+-- Name: FUNCTION event_registrations_webhook_events(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.event_registrations_webhook_events() FROM PUBLIC;
+
+--
+-- Name: FUNCTION fill_workspace_from_contact(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.fill_workspace_from_contact() FROM PUBLIC;
+
+--
+-- Name: FUNCTION form_stats_after_insert(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.form_stats_after_insert() FROM PUBLIC;
+
+--
+-- Name: FUNCTION form_submissions_webhook_events(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.form_submissions_webhook_events() FROM PUBLIC;
 
 --
 -- Name: FUNCTION has_workspace_role(ws uuid, roles text[]); Type: ACL; Schema: public; Owner: -
 --
 
-GRANT ALL ON FUNCTION public.has_workspace_role(ws uuid, roles text[]) TO authenticated;
+REVOKE ALL ON FUNCTION public.has_workspace_role(ws uuid, roles text[]) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.has_workspace_role(ws uuid, roles text[]) TO service_role;
+GRANT ALL ON FUNCTION public.has_workspace_role(ws uuid, roles text[]) TO authenticated;
 
 --
 -- Name: FUNCTION is_workspace_member(ws uuid); Type: ACL; Schema: public; Owner: -
 --
 
-GRANT ALL ON FUNCTION public.is_workspace_member(ws uuid) TO authenticated;
+REVOKE ALL ON FUNCTION public.is_workspace_member(ws uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.is_workspace_member(ws uuid) TO service_role;
+GRANT ALL ON FUNCTION public.is_workspace_member(ws uuid) TO authenticated;
+
+--
+-- Name: FUNCTION keep_complaint_suppressions(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.keep_complaint_suppressions() FROM PUBLIC;
+
+--
+-- Name: FUNCTION keep_consent_events(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.keep_consent_events() FROM PUBLIC;
+
+--
+-- Name: FUNCTION keep_membership_identity(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.keep_membership_identity() FROM PUBLIC;
+
+--
+-- Name: FUNCTION keep_one_owner(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.keep_one_owner() FROM PUBLIC;
+
+--
+-- Name: FUNCTION protect_contact_source(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.protect_contact_source() FROM PUBLIC;
 
 --
 -- Name: FUNCTION replay_webhook_delivery(delivery_id uuid); Type: ACL; Schema: public; Owner: -
@@ -4865,8 +4989,8 @@ GRANT ALL ON FUNCTION public.replay_webhook_delivery(delivery_id uuid) TO authen
 --
 
 REVOKE ALL ON FUNCTION public.search_contacts(ws uuid, patterns text[]) FROM PUBLIC;
-GRANT ALL ON FUNCTION public.search_contacts(ws uuid, patterns text[]) TO authenticated;
 GRANT ALL ON FUNCTION public.search_contacts(ws uuid, patterns text[]) TO service_role;
+GRANT ALL ON FUNCTION public.search_contacts(ws uuid, patterns text[]) TO authenticated;
 
 --
 -- Name: FUNCTION send_webhook_test_event(endpoint_id uuid); Type: ACL; Schema: public; Owner: -
@@ -4876,6 +5000,18 @@ REVOKE ALL ON FUNCTION public.send_webhook_test_event(endpoint_id uuid) FROM PUB
 GRANT ALL ON FUNCTION public.send_webhook_test_event(endpoint_id uuid) TO authenticated;
 
 --
+-- Name: FUNCTION set_updated_at(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.set_updated_at() FROM PUBLIC;
+
+--
+-- Name: FUNCTION suppressions_webhook_events(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.suppressions_webhook_events() FROM PUBLIC;
+
+--
 -- Name: FUNCTION sweep_rate_limit_hits(); Type: ACL; Schema: public; Owner: -
 --
 
@@ -4883,11 +5019,18 @@ REVOKE ALL ON FUNCTION public.sweep_rate_limit_hits() FROM PUBLIC;
 GRANT ALL ON FUNCTION public.sweep_rate_limit_hits() TO service_role;
 
 --
+-- Name: FUNCTION transactions_webhook_events(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.transactions_webhook_events() FROM PUBLIC;
+
+--
 -- Name: FUNCTION user_workspace_ids(roles text[]); Type: ACL; Schema: public; Owner: -
 --
 
-GRANT ALL ON FUNCTION public.user_workspace_ids(roles text[]) TO authenticated;
+REVOKE ALL ON FUNCTION public.user_workspace_ids(roles text[]) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.user_workspace_ids(roles text[]) TO service_role;
+GRANT ALL ON FUNCTION public.user_workspace_ids(roles text[]) TO authenticated;
 
 --
 -- Name: TABLE contacts; Type: ACL; Schema: public; Owner: -
@@ -4895,6 +5038,13 @@ GRANT ALL ON FUNCTION public.user_workspace_ids(roles text[]) TO service_role;
 
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.contacts TO authenticated;
 GRANT ALL ON TABLE public.contacts TO service_role;
+
+--
+-- Name: FUNCTION webhook_contact_data(c public.contacts); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.webhook_contact_data(c public.contacts) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.webhook_contact_data(c public.contacts) TO service_role;
 
 --
 -- Name: TABLE users; Type: ACL; Schema: auth; Owner: -
@@ -5215,8 +5365,8 @@ GRANT ALL ON TABLE public.deals TO service_role;
 -- Name: TABLE email_sends; Type: ACL; Schema: public; Owner: -
 --
 
-GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.email_sends TO authenticated;
 GRANT ALL ON TABLE public.email_sends TO service_role;
+GRANT SELECT ON TABLE public.email_sends TO authenticated;
 
 --
 -- Name: TABLE erased_addresses; Type: ACL; Schema: public; Owner: -
@@ -5286,7 +5436,13 @@ GRANT SELECT ON TABLE public.notifications TO authenticated;
 --
 
 GRANT ALL ON TABLE public.payproc_connections TO service_role;
-GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.payproc_connections TO authenticated;
+GRANT SELECT,DELETE ON TABLE public.payproc_connections TO authenticated;
+
+--
+-- Name: COLUMN payproc_connections.auto_subscribe_purchasers; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT UPDATE(auto_subscribe_purchasers) ON TABLE public.payproc_connections TO authenticated;
 
 --
 -- Name: TABLE pending_form_submissions; Type: ACL; Schema: public; Owner: -
@@ -5340,7 +5496,7 @@ GRANT ALL ON TABLE public.tasks TO service_role;
 --
 
 GRANT ALL ON TABLE public.ticketing_connections TO service_role;
-GRANT INSERT,DELETE,UPDATE ON TABLE public.ticketing_connections TO authenticated;
+GRANT DELETE ON TABLE public.ticketing_connections TO authenticated;
 
 --
 -- Name: COLUMN ticketing_connections.id; Type: ACL; Schema: public; Owner: -
@@ -5352,19 +5508,25 @@ GRANT SELECT(id) ON TABLE public.ticketing_connections TO authenticated;
 -- Name: COLUMN ticketing_connections.workspace_id; Type: ACL; Schema: public; Owner: -
 --
 
-GRANT SELECT(workspace_id) ON TABLE public.ticketing_connections TO authenticated;
+GRANT SELECT(workspace_id),INSERT(workspace_id) ON TABLE public.ticketing_connections TO authenticated;
+
+--
+-- Name: COLUMN ticketing_connections.access_token; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT INSERT(access_token),UPDATE(access_token) ON TABLE public.ticketing_connections TO authenticated;
 
 --
 -- Name: COLUMN ticketing_connections.organization_id; Type: ACL; Schema: public; Owner: -
 --
 
-GRANT SELECT(organization_id) ON TABLE public.ticketing_connections TO authenticated;
+GRANT SELECT(organization_id),INSERT(organization_id),UPDATE(organization_id) ON TABLE public.ticketing_connections TO authenticated;
 
 --
 -- Name: COLUMN ticketing_connections.organization_name; Type: ACL; Schema: public; Owner: -
 --
 
-GRANT SELECT(organization_name) ON TABLE public.ticketing_connections TO authenticated;
+GRANT SELECT(organization_name),INSERT(organization_name),UPDATE(organization_name) ON TABLE public.ticketing_connections TO authenticated;
 
 --
 -- Name: COLUMN ticketing_connections.webhook_id; Type: ACL; Schema: public; Owner: -
@@ -5376,7 +5538,7 @@ GRANT SELECT(webhook_id) ON TABLE public.ticketing_connections TO authenticated;
 -- Name: COLUMN ticketing_connections.auto_subscribe_attendees; Type: ACL; Schema: public; Owner: -
 --
 
-GRANT SELECT(auto_subscribe_attendees) ON TABLE public.ticketing_connections TO authenticated;
+GRANT SELECT(auto_subscribe_attendees),INSERT(auto_subscribe_attendees),UPDATE(auto_subscribe_attendees) ON TABLE public.ticketing_connections TO authenticated;
 
 --
 -- Name: COLUMN ticketing_connections.connected_at; Type: ACL; Schema: public; Owner: -
@@ -5519,8 +5681,14 @@ GRANT ALL ON TABLE public.workspace_invitations TO service_role;
 -- Name: TABLE workspace_members; Type: ACL; Schema: public; Owner: -
 --
 
-GRANT SELECT,DELETE,UPDATE ON TABLE public.workspace_members TO authenticated;
+GRANT SELECT,DELETE ON TABLE public.workspace_members TO authenticated;
 GRANT ALL ON TABLE public.workspace_members TO service_role;
+
+--
+-- Name: COLUMN workspace_members.role; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT UPDATE(role) ON TABLE public.workspace_members TO authenticated;
 
 --
 -- Name: TABLE workspaces; Type: ACL; Schema: public; Owner: -
@@ -5536,10 +5704,22 @@ GRANT ALL ON TABLE public.workspaces TO service_role;
 ALTER DEFAULT PRIVILEGES FOR ROLE postgres IN SCHEMA pgboss GRANT ALL ON SEQUENCES TO service_role;
 
 --
+-- Name: DEFAULT PRIVILEGES FOR FUNCTIONS; Type: DEFAULT ACL; Schema: pgboss; Owner: -
+--
+
+ALTER DEFAULT PRIVILEGES FOR ROLE postgres IN SCHEMA pgboss GRANT ALL ON FUNCTIONS TO service_role;
+
+--
 -- Name: DEFAULT PRIVILEGES FOR TABLES; Type: DEFAULT ACL; Schema: pgboss; Owner: -
 --
 
 ALTER DEFAULT PRIVILEGES FOR ROLE postgres IN SCHEMA pgboss GRANT ALL ON TABLES TO service_role;
+
+--
+-- Name: DEFAULT PRIVILEGES FOR FUNCTIONS; Type: DEFAULT ACL; Schema: -; Owner: -
+--
+
+ALTER DEFAULT PRIVILEGES FOR ROLE postgres REVOKE ALL ON FUNCTIONS FROM PUBLIC;
 
 --
 -- PostgreSQL database dump complete
