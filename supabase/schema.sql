@@ -566,6 +566,24 @@ CREATE FUNCTION public.is_workspace_member(ws uuid) RETURNS boolean
 $$;
 
 --
+-- Name: keep_api_key_identity(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.keep_api_key_identity() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+begin
+  if new.key_hash is distinct from old.key_hash
+     or new.workspace_id is distinct from old.workspace_id
+     or (old.revoked_at is not null and new.revoked_at is distinct from old.revoked_at) then
+    raise exception 'An API key keeps its digest and workspace, and stays revoked.' using errcode = '42501';
+  end if;
+  return new;
+end
+$$;
+
+--
 -- Name: keep_complaint_suppressions(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -2932,6 +2950,12 @@ CREATE INDEX workspace_members_user_id_idx ON public.workspace_members USING btr
 CREATE TRIGGER agreement_contacts_fill_workspace BEFORE INSERT ON public.agreement_contacts FOR EACH ROW EXECUTE FUNCTION public.fill_workspace_from_contact();
 
 --
+-- Name: api_keys api_keys_keep_identity; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER api_keys_keep_identity BEFORE UPDATE ON public.api_keys FOR EACH ROW EXECUTE FUNCTION public.keep_api_key_identity();
+
+--
 -- Name: appointment_external_attendees appointment_attendees_fill_workspace; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -3981,28 +4005,10 @@ CREATE POLICY agreements_members_all ON public.agreements TO authenticated USING
 ALTER TABLE public.api_keys ENABLE ROW LEVEL SECURITY;
 
 --
--- Name: api_keys api_keys_delete_admins; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY api_keys_delete_admins ON public.api_keys FOR DELETE TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids)));
-
---
--- Name: api_keys api_keys_insert_admins; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY api_keys_insert_admins ON public.api_keys FOR INSERT TO authenticated WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids)));
-
---
 -- Name: api_keys api_keys_select_members; Type: POLICY; Schema: public; Owner: -
 --
 
 CREATE POLICY api_keys_select_members ON public.api_keys FOR SELECT TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
-
---
--- Name: api_keys api_keys_update_admins; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY api_keys_update_admins ON public.api_keys FOR UPDATE TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids))) WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids)));
 
 --
 -- Name: appointment_external_attendees; Type: ROW SECURITY; Schema: public; Owner: -
@@ -4948,6 +4954,12 @@ GRANT ALL ON FUNCTION public.is_workspace_member(ws uuid) TO service_role;
 GRANT ALL ON FUNCTION public.is_workspace_member(ws uuid) TO authenticated;
 
 --
+-- Name: FUNCTION keep_api_key_identity(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.keep_api_key_identity() FROM PUBLIC;
+
+--
 -- Name: FUNCTION keep_complaint_suppressions(); Type: ACL; Schema: public; Owner: -
 --
 
@@ -5077,7 +5089,42 @@ GRANT ALL ON TABLE public.agreements TO service_role;
 --
 
 GRANT ALL ON TABLE public.api_keys TO service_role;
-GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.api_keys TO authenticated;
+
+--
+-- Name: COLUMN api_keys.id; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(id) ON TABLE public.api_keys TO authenticated;
+
+--
+-- Name: COLUMN api_keys.workspace_id; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(workspace_id) ON TABLE public.api_keys TO authenticated;
+
+--
+-- Name: COLUMN api_keys.name; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(name) ON TABLE public.api_keys TO authenticated;
+
+--
+-- Name: COLUMN api_keys.created_at; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(created_at) ON TABLE public.api_keys TO authenticated;
+
+--
+-- Name: COLUMN api_keys.last_used_at; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(last_used_at) ON TABLE public.api_keys TO authenticated;
+
+--
+-- Name: COLUMN api_keys.revoked_at; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(revoked_at) ON TABLE public.api_keys TO authenticated;
 
 --
 -- Name: TABLE appointment_external_attendees; Type: ACL; Schema: public; Owner: -

@@ -94,3 +94,33 @@ grant execute on function public.create_workspace(text), public.search_contacts(
 grant execute on function public.contact_email_status(boolean, timestamptz, boolean)
   to authenticated, service_role;
 grant execute on function public.webhook_contact_data(public.contacts) to service_role;
+
+-- ---------------------------------------------------------------- api_keys
+-- A key is issued with a digest the server made from a fresh random key and is revoked for
+-- good (spec 5.2 keys): both through the service door, after checking the caller is an owner
+-- or admin. Members read the list the settings page shows, without the digests. For everyone:
+-- a key's digest and workspace never change, and a revoked key stays revoked (the key cache
+-- and the audit trail rely on both).
+drop policy api_keys_insert_admins on public.api_keys;
+drop policy api_keys_update_admins on public.api_keys;
+drop policy api_keys_delete_admins on public.api_keys;
+revoke all on public.api_keys from authenticated;
+grant select (id, workspace_id, name, created_at, last_used_at, revoked_at) on public.api_keys to authenticated;
+
+create or replace function public.keep_api_key_identity() returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  if new.key_hash is distinct from old.key_hash
+     or new.workspace_id is distinct from old.workspace_id
+     or (old.revoked_at is not null and new.revoked_at is distinct from old.revoked_at) then
+    raise exception 'An API key keeps its digest and workspace, and stays revoked.' using errcode = '42501';
+  end if;
+  return new;
+end
+$$;
+revoke execute on function public.keep_api_key_identity() from public;
+create trigger api_keys_keep_identity
+  before update on public.api_keys
+  for each row execute function public.keep_api_key_identity();

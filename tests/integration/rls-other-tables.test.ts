@@ -54,7 +54,8 @@ const RULES: Record<string, { ops: Record<Op, Rule>; callers: Caller[] }> = {
   },
   // outgoing email is written by the system only: members read the log
   email_sends: { ops: READ_ONLY, callers: ["owner", "member", "outsider"] },
-  api_keys: { ops: SETTINGS, callers: ["owner", "admin", "member", "outsider"] },
+  // keys are issued and revoked through the service door after the role check: members list them
+  api_keys: { ops: READ_ONLY, callers: ["owner", "admin", "member", "outsider"] },
   automations: { ops: SETTINGS, callers: ["owner", "admin", "member", "outsider"] },
   automation_runs: { ops: READ_ONLY, callers: ["owner", "member", "outsider"] },
   notifications: { ops: READ_ONLY, callers: ["owner", "member", "outsider"] },

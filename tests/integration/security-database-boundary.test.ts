@@ -311,6 +311,60 @@ describe("ticketing_connections: a webhook id names one connection", () => {
   });
 });
 
+describe("api_keys: a key's digest is the server's, and a revoked key stays revoked", () => {
+  test("an admin inserting a key with a digest of their choosing, or rewriting a key's digest, is refused", async () => {
+    const t = await createTenants(db.sql);
+    const chosen = hex64();
+    expect(
+      await attempt(() =>
+        as(
+          t,
+          "admin",
+          (q) => q`insert into api_keys (workspace_id, name, key_hash) values (${t.a.id}, 'Mine', ${chosen})`,
+        ),
+      ),
+    ).toEqual({ ok: false, code: "42501" });
+    const [key] = await db.sql`
+      insert into api_keys (workspace_id, name, key_hash) values (${t.a.id}, 'Site', ${hex64()}) returning id, key_hash`;
+    expect(
+      await attempt(() =>
+        as(t, "owner", (q) => q`update api_keys set key_hash = ${chosen} where id = ${key.id}`),
+      ),
+    ).toEqual({ ok: false, code: "42501" });
+    expect(await db.sql`select key_hash from api_keys where workspace_id = ${t.a.id}`).toEqual([
+      { key_hash: key.key_hash },
+    ]);
+  });
+
+  test("an owner un-revoking a revoked (leaked) key is refused, and neither can the service", async () => {
+    const t = await createTenants(db.sql);
+    const [key] = await db.sql`
+      insert into api_keys (workspace_id, name, key_hash, revoked_at)
+      values (${t.a.id}, 'Leaked', ${hex64()}, now()) returning id, revoked_at`;
+    expect(
+      await attempt(() =>
+        as(t, "owner", (q) => q`update api_keys set revoked_at = null where id = ${key.id}`),
+      ),
+    ).toEqual({ ok: false, code: "42501" });
+    expect(
+      await attempt(() => withService((q) => q`update api_keys set revoked_at = null where id = ${key.id}`)),
+    ).toEqual({ ok: false, code: "42501" });
+    expect(await db.sql`select revoked_at from api_keys where id = ${key.id}`).toEqual([
+      { revoked_at: key.revoked_at },
+    ]);
+  });
+
+  test("members list keys without their digests", async () => {
+    const t = await createTenants(db.sql);
+    await db.sql`insert into api_keys (workspace_id, name, key_hash) values (${t.a.id}, 'Site', ${hex64()})`;
+    expect(await attempt(() => as(t, "admin", (q) => q`select key_hash from api_keys`))).toEqual({
+      ok: false,
+      code: "42501",
+    });
+    expect(await as(t, "member", (q) => q`select name from api_keys`)).toEqual([{ name: "Site" }]);
+  });
+});
+
 describe("functions: nobody executes what the dashboard does not call", () => {
   test("anon executes no function of schema public; members only those the dashboard and the policies call", async () => {
     const rows = await db.sql<{ name: string; anon: boolean; member: boolean }[]>`
