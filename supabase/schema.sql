@@ -4629,12 +4629,6 @@ CREATE POLICY transactions_update_members ON public.transactions FOR UPDATE TO a
 ALTER TABLE public.user_profiles ENABLE ROW LEVEL SECURITY;
 
 --
--- Name: user_profiles user_profiles_insert; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY user_profiles_insert ON public.user_profiles FOR INSERT TO authenticated WITH CHECK ((id = ( SELECT auth.uid() AS uid)));
-
---
 -- Name: user_profiles user_profiles_select; Type: POLICY; Schema: public; Owner: -
 --
 
@@ -5628,8 +5622,26 @@ GRANT UPDATE(amount_refunded) ON TABLE public.transactions TO authenticated;
 -- Name: TABLE user_profiles; Type: ACL; Schema: public; Owner: -
 --
 
-GRANT SELECT,INSERT,UPDATE ON TABLE public.user_profiles TO authenticated;
+GRANT SELECT ON TABLE public.user_profiles TO authenticated;
 GRANT ALL ON TABLE public.user_profiles TO service_role;
+
+--
+-- Name: COLUMN user_profiles.first_name; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT UPDATE(first_name) ON TABLE public.user_profiles TO authenticated;
+
+--
+-- Name: COLUMN user_profiles.last_name; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT UPDATE(last_name) ON TABLE public.user_profiles TO authenticated;
+
+--
+-- Name: COLUMN user_profiles.timezone; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT UPDATE(timezone) ON TABLE public.user_profiles TO authenticated;
 
 --
 -- Name: TABLE webhook_deliveries; Type: ACL; Schema: public; Owner: -
@@ -5741,8 +5753,38 @@ GRANT UPDATE(role) ON TABLE public.workspace_members TO authenticated;
 -- Name: TABLE workspaces; Type: ACL; Schema: public; Owner: -
 --
 
-GRANT SELECT,DELETE,UPDATE ON TABLE public.workspaces TO authenticated;
+GRANT SELECT,DELETE ON TABLE public.workspaces TO authenticated;
 GRANT ALL ON TABLE public.workspaces TO service_role;
+
+--
+-- Name: COLUMN workspaces.name; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT UPDATE(name) ON TABLE public.workspaces TO authenticated;
+
+--
+-- Name: COLUMN workspaces.tracking_url; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT UPDATE(tracking_url) ON TABLE public.workspaces TO authenticated;
+
+--
+-- Name: COLUMN workspaces.subscribe_footer_enabled; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT UPDATE(subscribe_footer_enabled) ON TABLE public.workspaces TO authenticated;
+
+--
+-- Name: COLUMN workspaces.subscribe_footer_message; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT UPDATE(subscribe_footer_message) ON TABLE public.workspaces TO authenticated;
+
+--
+-- Name: COLUMN workspaces.subscribe_footer_link_text; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT UPDATE(subscribe_footer_link_text) ON TABLE public.workspaces TO authenticated;
 
 --
 -- Name: DEFAULT PRIVILEGES FOR SEQUENCES; Type: DEFAULT ACL; Schema: pgboss; Owner: -

@@ -124,3 +124,16 @@ revoke execute on function public.keep_api_key_identity() from public;
 create trigger api_keys_keep_identity
   before update on public.api_keys
   for each row execute function public.keep_api_key_identity();
+
+-- ---------------------------------------------------------------- user_profiles, workspaces
+-- A profile is created by the system at sign-up (or on accepting an invitation) with the
+-- account's confirmed address; the members list and the contact timeline show that address
+-- as who someone is. A member edits their name and time zone (the profile page), never the
+-- address, id or dates, so nobody shows up in a workspace under another person's address.
+revoke insert, update on public.user_profiles from authenticated;
+drop policy user_profiles_insert on public.user_profiles;
+grant update (first_name, last_name, timezone) on public.user_profiles to authenticated;
+-- Admin+ change the workspace's name and email settings (the settings pages), nothing else
+revoke update on public.workspaces from authenticated;
+grant update (name, tracking_url, subscribe_footer_enabled, subscribe_footer_message, subscribe_footer_link_text)
+  on public.workspaces to authenticated;

@@ -365,6 +365,62 @@ describe("api_keys: a key's digest is the server's, and a revoked key stays revo
   });
 });
 
+describe("user_profiles and workspaces: members change what the settings pages change, nothing else", () => {
+  test("a member PATCHing their own profile's email to the owner's address (to pose as them in the members list) is refused", async () => {
+    const t = await createTenants(db.sql);
+    const [before] = await db.sql`select email from user_profiles where id = ${t.member.id}`;
+    expect(
+      await attempt(() =>
+        as(
+          t,
+          "member",
+          (q) => q`update user_profiles set email = ${t.a.owner.email} where id = ${t.member.id}`,
+        ),
+      ),
+    ).toEqual({ ok: false, code: "42501" });
+    expect((await db.sql`select email from user_profiles where id = ${t.member.id}`)[0]).toEqual(before);
+    // the profile page's own fields still save
+    await as(
+      t,
+      "member",
+      (q) =>
+        q`update user_profiles set first_name = 'Mia', timezone = 'Europe/Berlin' where id = ${t.member.id}`,
+    );
+    expect((await db.sql`select first_name from user_profiles where id = ${t.member.id}`)[0]).toEqual({
+      first_name: "Mia",
+    });
+  });
+
+  test("a new account POSTing a profile with an address of its choosing is refused (profiles are written at sign-up)", async () => {
+    const t = await createTenants(db.sql);
+    const [fresh] =
+      await db.sql`insert into auth.users (email) values (${`${unique("fresh")}@example.test`}) returning id`;
+    const claims = { sub: fresh.id as string, role: "authenticated" as const };
+    expect(
+      await attempt(() =>
+        withUser(
+          claims,
+          (q) => q`insert into user_profiles (id, email) values (${fresh.id}, ${t.a.owner.email})`,
+        ),
+      ),
+    ).toEqual({ ok: false, code: "42501" });
+    expect(await db.sql`select 1 from user_profiles where id = ${fresh.id}`).toEqual([]);
+  });
+
+  test("an admin PATCHing the workspace's created_at is refused; renaming still works", async () => {
+    const t = await createTenants(db.sql);
+    expect(
+      await attempt(() =>
+        as(t, "admin", (q) => q`update workspaces set created_at = '2000-01-01' where id = ${t.a.id}`),
+      ),
+    ).toEqual({ ok: false, code: "42501" });
+    await as(t, "admin", (q) => q`update workspaces set name = 'Renamed' where id = ${t.a.id}`);
+    const [ws] =
+      await db.sql`select name, created_at > '2001-01-01' as recent from workspaces where id = ${t.a.id}`;
+    expect(ws).toEqual({ name: "Renamed", recent: true });
+  });
+});
+
 describe("functions: nobody executes what the dashboard does not call", () => {
   test("anon executes no function of schema public; members only those the dashboard and the policies call", async () => {
     const rows = await db.sql<{ name: string; anon: boolean; member: boolean }[]>`
