@@ -1,4 +1,5 @@
 import { asService, type Db } from "@/lib/db/doors";
+import { AppError } from "@/lib/errors/app-error";
 import type { PayprocConnection } from "./resolve-connection";
 
 /**
@@ -7,9 +8,9 @@ import type { PayprocConnection } from "./resolve-connection";
  * the account id and live mode are never typed by a member). The caller must be an owner or
  * admin of the workspace, checked as themself in this transaction; the row is then written
  * through the service door, since no member may write the account id or live mode
- * (docs/decisions.md, "The database is the boundary"). An account connected to another
- * workspace hits the unique key; it, and a caller who is not an owner or admin, are reported
- * as the same `{ error }`, without saying which.
+ * (docs/decisions.md, "The database is the boundary"); anyone else is refused (AppError
+ * forbidden). An account connected to another workspace hits the unique key and is reported as
+ * `{ error }` without saying so.
  */
 export async function savePayprocConnection(
   db: Db,
@@ -17,7 +18,7 @@ export async function savePayprocConnection(
 ): Promise<{ data: PayprocConnection } | { error: string }> {
   const [{ admin }] = await db`
     select public.has_workspace_role(${input.workspaceId}, array['owner', 'admin']) as admin`;
-  if (!admin) return { error: "not saved" };
+  if (!admin) throw new AppError("forbidden");
   try {
     const [row] = await db.savepoint((sp) =>
       asService(
