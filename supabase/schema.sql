@@ -569,6 +569,24 @@ CREATE FUNCTION public.is_workspace_member(ws uuid) RETURNS boolean
 $$;
 
 --
+-- Name: keep_api_key_identity(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.keep_api_key_identity() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+begin
+  if new.key_hash is distinct from old.key_hash
+     or new.workspace_id is distinct from old.workspace_id
+     or (old.revoked_at is not null and new.revoked_at is distinct from old.revoked_at) then
+    raise exception 'An API key keeps its digest and workspace, and stays revoked.' using errcode = '42501';
+  end if;
+  return new;
+end
+$$;
+
+--
 -- Name: keep_complaint_suppressions(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -600,6 +618,24 @@ begin
     raise exception 'The consent ledger is append-only.' using errcode = 'P0001';
   end if;
   return old;
+end
+$$;
+
+--
+-- Name: keep_membership_identity(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.keep_membership_identity() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+begin
+  if new.workspace_id is distinct from old.workspace_id
+     or new.user_id is distinct from old.user_id
+     or new.created_at is distinct from old.created_at then
+    raise exception 'Only the role of a membership can change.' using errcode = '42501';
+  end if;
+  return new;
 end
 $$;
 
@@ -867,6 +903,18 @@ GRANT ALL ON FUNCTION auth.uid() TO authenticated;
 GRANT ALL ON FUNCTION auth.uid() TO service_role;
 
 --
+-- Name: FUNCTION audit_log_append_only(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.audit_log_append_only() FROM PUBLIC;
+
+--
+-- Name: FUNCTION audit_log_no_truncate(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.audit_log_no_truncate() FROM PUBLIC;
+
+--
 -- Name: FUNCTION check_rate_limit(p_key text, p_limit integer, p_window_seconds integer); Type: ACL; Schema: public; Owner: -
 --
 
@@ -880,18 +928,56 @@ GRANT ALL ON FUNCTION public.check_rate_limit(p_key text, p_limit integer, p_win
 REVOKE ALL ON FUNCTION public.contact_counts_add(workspace_ids uuid[], sources text[], deltas bigint[]) FROM PUBLIC;
 
 --
+-- Name: FUNCTION contact_counts_after_write(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.contact_counts_after_write() FROM PUBLIC;
+
+--
+-- Name: FUNCTION contact_email_status(is_subscribed boolean, unsubscribed_at timestamp with time zone, email_suppressed boolean); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.contact_email_status(is_subscribed boolean, unsubscribed_at timestamp with time zone, email_suppressed boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.contact_email_status(is_subscribed boolean, unsubscribed_at timestamp with time zone, email_suppressed boolean) TO authenticated;
+GRANT ALL ON FUNCTION public.contact_email_status(is_subscribed boolean, unsubscribed_at timestamp with time zone, email_suppressed boolean) TO service_role;
+
+--
 -- Name: FUNCTION contact_stats_add(workspace_ids uuid[], days date[], sources text[], statuses text[], deltas bigint[]); Type: ACL; Schema: public; Owner: -
 --
 
 REVOKE ALL ON FUNCTION public.contact_stats_add(workspace_ids uuid[], days date[], sources text[], statuses text[], deltas bigint[]) FROM PUBLIC;
 
 --
+-- Name: FUNCTION contact_stats_after_write(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.contact_stats_after_write() FROM PUBLIC;
+
+--
+-- Name: FUNCTION contact_suppressions_flag(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.contact_suppressions_flag() FROM PUBLIC;
+
+--
+-- Name: FUNCTION contacts_before_write(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.contacts_before_write() FROM PUBLIC;
+
+--
+-- Name: FUNCTION contacts_webhook_events(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.contacts_webhook_events() FROM PUBLIC;
+
+--
 -- Name: FUNCTION create_workspace(p_name text); Type: ACL; Schema: public; Owner: -
 --
 
 REVOKE ALL ON FUNCTION public.create_workspace(p_name text) FROM PUBLIC;
-GRANT ALL ON FUNCTION public.create_workspace(p_name text) TO authenticated;
 GRANT ALL ON FUNCTION public.create_workspace(p_name text) TO service_role;
+GRANT ALL ON FUNCTION public.create_workspace(p_name text) TO authenticated;
 
 --
 -- Name: FUNCTION emit_webhook_events(event_type text, events jsonb); Type: ACL; Schema: public; Owner: -
@@ -904,22 +990,84 @@ REVOKE ALL ON FUNCTION public.emit_webhook_events(event_type text, events jsonb)
 --
 
 REVOKE ALL ON FUNCTION public.erased_address_hash(ws uuid, email text) FROM PUBLIC;
-GRANT ALL ON FUNCTION public.erased_address_hash(ws uuid, email text) TO authenticated;
 GRANT ALL ON FUNCTION public.erased_address_hash(ws uuid, email text) TO service_role;
+GRANT ALL ON FUNCTION public.erased_address_hash(ws uuid, email text) TO authenticated;
+
+--
+-- Name: FUNCTION event_registrations_webhook_events(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.event_registrations_webhook_events() FROM PUBLIC;
+
+--
+-- Name: FUNCTION fill_workspace_from_contact(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.fill_workspace_from_contact() FROM PUBLIC;
+
+--
+-- Name: FUNCTION form_stats_after_insert(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.form_stats_after_insert() FROM PUBLIC;
+
+--
+-- Name: FUNCTION form_submissions_webhook_events(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.form_submissions_webhook_events() FROM PUBLIC;
 
 --
 -- Name: FUNCTION has_workspace_role(ws uuid, roles text[]); Type: ACL; Schema: public; Owner: -
 --
 
-GRANT ALL ON FUNCTION public.has_workspace_role(ws uuid, roles text[]) TO authenticated;
+REVOKE ALL ON FUNCTION public.has_workspace_role(ws uuid, roles text[]) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.has_workspace_role(ws uuid, roles text[]) TO service_role;
+GRANT ALL ON FUNCTION public.has_workspace_role(ws uuid, roles text[]) TO authenticated;
 
 --
 -- Name: FUNCTION is_workspace_member(ws uuid); Type: ACL; Schema: public; Owner: -
 --
 
-GRANT ALL ON FUNCTION public.is_workspace_member(ws uuid) TO authenticated;
+REVOKE ALL ON FUNCTION public.is_workspace_member(ws uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.is_workspace_member(ws uuid) TO service_role;
+GRANT ALL ON FUNCTION public.is_workspace_member(ws uuid) TO authenticated;
+
+--
+-- Name: FUNCTION keep_api_key_identity(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.keep_api_key_identity() FROM PUBLIC;
+
+--
+-- Name: FUNCTION keep_complaint_suppressions(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.keep_complaint_suppressions() FROM PUBLIC;
+
+--
+-- Name: FUNCTION keep_consent_events(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.keep_consent_events() FROM PUBLIC;
+
+--
+-- Name: FUNCTION keep_membership_identity(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.keep_membership_identity() FROM PUBLIC;
+
+--
+-- Name: FUNCTION keep_one_owner(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.keep_one_owner() FROM PUBLIC;
+
+--
+-- Name: FUNCTION protect_contact_source(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.protect_contact_source() FROM PUBLIC;
 
 --
 -- Name: FUNCTION replay_webhook_delivery(delivery_id uuid); Type: ACL; Schema: public; Owner: -
@@ -933,8 +1081,8 @@ GRANT ALL ON FUNCTION public.replay_webhook_delivery(delivery_id uuid) TO authen
 --
 
 REVOKE ALL ON FUNCTION public.search_contacts(ws uuid, patterns text[]) FROM PUBLIC;
-GRANT ALL ON FUNCTION public.search_contacts(ws uuid, patterns text[]) TO authenticated;
 GRANT ALL ON FUNCTION public.search_contacts(ws uuid, patterns text[]) TO service_role;
+GRANT ALL ON FUNCTION public.search_contacts(ws uuid, patterns text[]) TO authenticated;
 
 --
 -- Name: FUNCTION send_webhook_test_event(endpoint_id uuid); Type: ACL; Schema: public; Owner: -
@@ -944,6 +1092,18 @@ REVOKE ALL ON FUNCTION public.send_webhook_test_event(endpoint_id uuid) FROM PUB
 GRANT ALL ON FUNCTION public.send_webhook_test_event(endpoint_id uuid) TO authenticated;
 
 --
+-- Name: FUNCTION set_updated_at(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.set_updated_at() FROM PUBLIC;
+
+--
+-- Name: FUNCTION suppressions_webhook_events(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.suppressions_webhook_events() FROM PUBLIC;
+
+--
 -- Name: FUNCTION sweep_rate_limit_hits(); Type: ACL; Schema: public; Owner: -
 --
 
@@ -951,11 +1111,25 @@ REVOKE ALL ON FUNCTION public.sweep_rate_limit_hits() FROM PUBLIC;
 GRANT ALL ON FUNCTION public.sweep_rate_limit_hits() TO service_role;
 
 --
+-- Name: FUNCTION transactions_webhook_events(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.transactions_webhook_events() FROM PUBLIC;
+
+--
 -- Name: FUNCTION user_workspace_ids(roles text[]); Type: ACL; Schema: public; Owner: -
 --
 
-GRANT ALL ON FUNCTION public.user_workspace_ids(roles text[]) TO authenticated;
+REVOKE ALL ON FUNCTION public.user_workspace_ids(roles text[]) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.user_workspace_ids(roles text[]) TO service_role;
+GRANT ALL ON FUNCTION public.user_workspace_ids(roles text[]) TO authenticated;
+
+--
+-- Name: FUNCTION webhook_contact_data(c public.contacts); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.webhook_contact_data(c public.contacts) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.webhook_contact_data(c public.contacts) TO service_role;
 
 --
 -- Name: DEFAULT PRIVILEGES FOR SEQUENCES; Type: DEFAULT ACL; Schema: pgboss; Owner: -
@@ -964,10 +1138,22 @@ GRANT ALL ON FUNCTION public.user_workspace_ids(roles text[]) TO service_role;
 ALTER DEFAULT PRIVILEGES FOR ROLE postgres IN SCHEMA pgboss GRANT ALL ON SEQUENCES TO service_role;
 
 --
+-- Name: DEFAULT PRIVILEGES FOR FUNCTIONS; Type: DEFAULT ACL; Schema: pgboss; Owner: -
+--
+
+ALTER DEFAULT PRIVILEGES FOR ROLE postgres IN SCHEMA pgboss GRANT ALL ON FUNCTIONS TO service_role;
+
+--
 -- Name: DEFAULT PRIVILEGES FOR TABLES; Type: DEFAULT ACL; Schema: pgboss; Owner: -
 --
 
 ALTER DEFAULT PRIVILEGES FOR ROLE postgres IN SCHEMA pgboss GRANT ALL ON TABLES TO service_role;
+
+--
+-- Name: DEFAULT PRIVILEGES FOR FUNCTIONS; Type: DEFAULT ACL; Schema: -; Owner: -
+--
+
+ALTER DEFAULT PRIVILEGES FOR ROLE postgres REVOKE ALL ON FUNCTIONS FROM PUBLIC;
 -- ==================================================== app_meta.migrations
 --
 -- Name: migrations; Type: TABLE; Schema: app_meta; Owner: -
@@ -1272,35 +1458,58 @@ ALTER TABLE ONLY public.api_keys
 ALTER TABLE public.api_keys ENABLE ROW LEVEL SECURITY;
 
 --
--- Name: api_keys api_keys_delete_admins; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY api_keys_delete_admins ON public.api_keys FOR DELETE TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids)));
-
---
--- Name: api_keys api_keys_insert_admins; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY api_keys_insert_admins ON public.api_keys FOR INSERT TO authenticated WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids)));
-
---
 -- Name: api_keys api_keys_select_members; Type: POLICY; Schema: public; Owner: -
 --
 
 CREATE POLICY api_keys_select_members ON public.api_keys FOR SELECT TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
 
 --
--- Name: api_keys api_keys_update_admins; Type: POLICY; Schema: public; Owner: -
+-- Name: api_keys api_keys_keep_identity; Type: TRIGGER; Schema: public; Owner: -
 --
 
-CREATE POLICY api_keys_update_admins ON public.api_keys FOR UPDATE TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids))) WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids)));
+CREATE TRIGGER api_keys_keep_identity BEFORE UPDATE ON public.api_keys FOR EACH ROW EXECUTE FUNCTION public.keep_api_key_identity();
 
 --
 -- Name: TABLE api_keys; Type: ACL; Schema: public; Owner: -
 --
 
 GRANT ALL ON TABLE public.api_keys TO service_role;
-GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.api_keys TO authenticated;
+
+--
+-- Name: COLUMN api_keys.id; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(id) ON TABLE public.api_keys TO authenticated;
+
+--
+-- Name: COLUMN api_keys.workspace_id; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(workspace_id) ON TABLE public.api_keys TO authenticated;
+
+--
+-- Name: COLUMN api_keys.name; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(name) ON TABLE public.api_keys TO authenticated;
+
+--
+-- Name: COLUMN api_keys.created_at; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(created_at) ON TABLE public.api_keys TO authenticated;
+
+--
+-- Name: COLUMN api_keys.last_used_at; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(last_used_at) ON TABLE public.api_keys TO authenticated;
+
+--
+-- Name: COLUMN api_keys.revoked_at; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(revoked_at) ON TABLE public.api_keys TO authenticated;
 
 -- ==================================================== public.appointment_external_attendees
 --
@@ -3271,17 +3480,17 @@ ALTER TABLE ONLY public.email_sends
 ALTER TABLE public.email_sends ENABLE ROW LEVEL SECURITY;
 
 --
--- Name: email_sends email_sends_members_all; Type: POLICY; Schema: public; Owner: -
+-- Name: email_sends email_sends_select_members; Type: POLICY; Schema: public; Owner: -
 --
 
-CREATE POLICY email_sends_members_all ON public.email_sends TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids))) WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
+CREATE POLICY email_sends_select_members ON public.email_sends FOR SELECT TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
 
 --
 -- Name: TABLE email_sends; Type: ACL; Schema: public; Owner: -
 --
 
-GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.email_sends TO authenticated;
 GRANT ALL ON TABLE public.email_sends TO service_role;
+GRANT SELECT ON TABLE public.email_sends TO authenticated;
 
 -- ==================================================== public.erased_addresses
 --
@@ -4132,12 +4341,6 @@ ALTER TABLE public.payproc_connections ENABLE ROW LEVEL SECURITY;
 CREATE POLICY payproc_connections_delete_admins ON public.payproc_connections FOR DELETE TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids)));
 
 --
--- Name: payproc_connections payproc_connections_insert_admins; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY payproc_connections_insert_admins ON public.payproc_connections FOR INSERT TO authenticated WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids)));
-
---
 -- Name: payproc_connections payproc_connections_select_members; Type: POLICY; Schema: public; Owner: -
 --
 
@@ -4160,7 +4363,13 @@ CREATE TRIGGER payproc_connections_updated_at BEFORE UPDATE ON public.payproc_co
 --
 
 GRANT ALL ON TABLE public.payproc_connections TO service_role;
-GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.payproc_connections TO authenticated;
+GRANT SELECT,DELETE ON TABLE public.payproc_connections TO authenticated;
+
+--
+-- Name: COLUMN payproc_connections.auto_subscribe_purchasers; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT UPDATE(auto_subscribe_purchasers) ON TABLE public.payproc_connections TO authenticated;
 
 -- ==================================================== public.pending_form_submissions
 --
@@ -4698,10 +4907,10 @@ ALTER TABLE ONLY public.ticketing_connections
     ADD CONSTRAINT ticketing_connections_workspace_id_key UNIQUE (workspace_id);
 
 --
--- Name: ticketing_connections_webhook_idx; Type: INDEX; Schema: public; Owner: -
+-- Name: ticketing_connections_webhook_id_key; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX ticketing_connections_webhook_idx ON public.ticketing_connections USING btree (webhook_id);
+CREATE UNIQUE INDEX ticketing_connections_webhook_id_key ON public.ticketing_connections USING btree (webhook_id) WHERE (webhook_id IS NOT NULL);
 
 --
 -- Name: ticketing_connections ticketing_connections_workspace_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -4751,7 +4960,7 @@ CREATE TRIGGER ticketing_connections_updated_at BEFORE UPDATE ON public.ticketin
 --
 
 GRANT ALL ON TABLE public.ticketing_connections TO service_role;
-GRANT INSERT,DELETE,UPDATE ON TABLE public.ticketing_connections TO authenticated;
+GRANT DELETE ON TABLE public.ticketing_connections TO authenticated;
 
 --
 -- Name: COLUMN ticketing_connections.id; Type: ACL; Schema: public; Owner: -
@@ -4763,19 +4972,25 @@ GRANT SELECT(id) ON TABLE public.ticketing_connections TO authenticated;
 -- Name: COLUMN ticketing_connections.workspace_id; Type: ACL; Schema: public; Owner: -
 --
 
-GRANT SELECT(workspace_id) ON TABLE public.ticketing_connections TO authenticated;
+GRANT SELECT(workspace_id),INSERT(workspace_id) ON TABLE public.ticketing_connections TO authenticated;
+
+--
+-- Name: COLUMN ticketing_connections.access_token; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT INSERT(access_token),UPDATE(access_token) ON TABLE public.ticketing_connections TO authenticated;
 
 --
 -- Name: COLUMN ticketing_connections.organization_id; Type: ACL; Schema: public; Owner: -
 --
 
-GRANT SELECT(organization_id) ON TABLE public.ticketing_connections TO authenticated;
+GRANT SELECT(organization_id),INSERT(organization_id),UPDATE(organization_id) ON TABLE public.ticketing_connections TO authenticated;
 
 --
 -- Name: COLUMN ticketing_connections.organization_name; Type: ACL; Schema: public; Owner: -
 --
 
-GRANT SELECT(organization_name) ON TABLE public.ticketing_connections TO authenticated;
+GRANT SELECT(organization_name),INSERT(organization_name),UPDATE(organization_name) ON TABLE public.ticketing_connections TO authenticated;
 
 --
 -- Name: COLUMN ticketing_connections.webhook_id; Type: ACL; Schema: public; Owner: -
@@ -4787,7 +5002,7 @@ GRANT SELECT(webhook_id) ON TABLE public.ticketing_connections TO authenticated;
 -- Name: COLUMN ticketing_connections.auto_subscribe_attendees; Type: ACL; Schema: public; Owner: -
 --
 
-GRANT SELECT(auto_subscribe_attendees) ON TABLE public.ticketing_connections TO authenticated;
+GRANT SELECT(auto_subscribe_attendees),INSERT(auto_subscribe_attendees),UPDATE(auto_subscribe_attendees) ON TABLE public.ticketing_connections TO authenticated;
 
 --
 -- Name: COLUMN ticketing_connections.connected_at; Type: ACL; Schema: public; Owner: -
@@ -4994,12 +5209,6 @@ ALTER TABLE ONLY public.user_profiles
 ALTER TABLE public.user_profiles ENABLE ROW LEVEL SECURITY;
 
 --
--- Name: user_profiles user_profiles_insert; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY user_profiles_insert ON public.user_profiles FOR INSERT TO authenticated WITH CHECK ((id = ( SELECT auth.uid() AS uid)));
-
---
 -- Name: user_profiles user_profiles_select; Type: POLICY; Schema: public; Owner: -
 --
 
@@ -5023,8 +5232,26 @@ CREATE TRIGGER user_profiles_updated_at BEFORE UPDATE ON public.user_profiles FO
 -- Name: TABLE user_profiles; Type: ACL; Schema: public; Owner: -
 --
 
-GRANT SELECT,INSERT,UPDATE ON TABLE public.user_profiles TO authenticated;
+GRANT SELECT ON TABLE public.user_profiles TO authenticated;
 GRANT ALL ON TABLE public.user_profiles TO service_role;
+
+--
+-- Name: COLUMN user_profiles.first_name; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT UPDATE(first_name) ON TABLE public.user_profiles TO authenticated;
+
+--
+-- Name: COLUMN user_profiles.last_name; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT UPDATE(last_name) ON TABLE public.user_profiles TO authenticated;
+
+--
+-- Name: COLUMN user_profiles.timezone; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT UPDATE(timezone) ON TABLE public.user_profiles TO authenticated;
 
 -- ==================================================== public.webhook_deliveries
 --
@@ -5524,6 +5751,12 @@ CREATE POLICY workspace_members_select ON public.workspace_members FOR SELECT TO
 CREATE POLICY workspace_members_update ON public.workspace_members FOR UPDATE TO authenticated USING (((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids)) AND ((role <> 'owner'::text) OR (workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text]) AS user_workspace_ids))))) WITH CHECK (((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids)) AND ((role <> 'owner'::text) OR (workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text]) AS user_workspace_ids)))));
 
 --
+-- Name: workspace_members workspace_members_keep_identity; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER workspace_members_keep_identity BEFORE UPDATE ON public.workspace_members FOR EACH ROW EXECUTE FUNCTION public.keep_membership_identity();
+
+--
 -- Name: workspace_members workspace_members_keep_one_owner; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -5533,8 +5766,14 @@ CREATE TRIGGER workspace_members_keep_one_owner BEFORE DELETE OR UPDATE ON publi
 -- Name: TABLE workspace_members; Type: ACL; Schema: public; Owner: -
 --
 
-GRANT SELECT,DELETE,UPDATE ON TABLE public.workspace_members TO authenticated;
+GRANT SELECT,DELETE ON TABLE public.workspace_members TO authenticated;
 GRANT ALL ON TABLE public.workspace_members TO service_role;
+
+--
+-- Name: COLUMN workspace_members.role; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT UPDATE(role) ON TABLE public.workspace_members TO authenticated;
 
 -- ==================================================== public.workspaces
 --
@@ -5594,6 +5833,36 @@ CREATE TRIGGER workspaces_updated_at BEFORE UPDATE ON public.workspaces FOR EACH
 -- Name: TABLE workspaces; Type: ACL; Schema: public; Owner: -
 --
 
-GRANT SELECT,DELETE,UPDATE ON TABLE public.workspaces TO authenticated;
+GRANT SELECT,DELETE ON TABLE public.workspaces TO authenticated;
 GRANT ALL ON TABLE public.workspaces TO service_role;
+
+--
+-- Name: COLUMN workspaces.name; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT UPDATE(name) ON TABLE public.workspaces TO authenticated;
+
+--
+-- Name: COLUMN workspaces.tracking_url; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT UPDATE(tracking_url) ON TABLE public.workspaces TO authenticated;
+
+--
+-- Name: COLUMN workspaces.subscribe_footer_enabled; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT UPDATE(subscribe_footer_enabled) ON TABLE public.workspaces TO authenticated;
+
+--
+-- Name: COLUMN workspaces.subscribe_footer_message; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT UPDATE(subscribe_footer_message) ON TABLE public.workspaces TO authenticated;
+
+--
+-- Name: COLUMN workspaces.subscribe_footer_link_text; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT UPDATE(subscribe_footer_link_text) ON TABLE public.workspaces TO authenticated;
 
