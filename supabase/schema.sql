@@ -601,6 +601,27 @@ end
 $$;
 
 --
+-- Name: keep_email_secret(uuid, text, text); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.keep_email_secret(p_email_send_id uuid, p_html text, p_text_body text) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  if not exists (
+    select 1 from public.email_sends e
+    where e.id = p_email_send_id and e.status = 'outbox'
+      and e.xmin::text::bigint = (pg_catalog.txid_current() % 4294967296)
+  ) then
+    raise exception 'no outbox email of this transaction' using errcode = '42501';
+  end if;
+  insert into public.email_send_secrets (email_send_id, html, text_body)
+  values (p_email_send_id, p_html, p_text_body);
+end;
+$$;
+
+--
 -- Name: keep_one_owner(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -1237,6 +1258,17 @@ CREATE TABLE public.deals (
     stage text,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+--
+-- Name: email_send_secrets; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.email_send_secrets (
+    email_send_id uuid NOT NULL,
+    html text,
+    text_body text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
 );
 
 --
@@ -1974,6 +2006,13 @@ ALTER TABLE ONLY public.deals
 
 ALTER TABLE ONLY public.deals
     ADD CONSTRAINT deals_workspace_id_id_key UNIQUE (workspace_id, id);
+
+--
+-- Name: email_send_secrets email_send_secrets_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.email_send_secrets
+    ADD CONSTRAINT email_send_secrets_pkey PRIMARY KEY (email_send_id);
 
 --
 -- Name: email_sends email_sends_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -3564,6 +3603,13 @@ ALTER TABLE ONLY public.deals
     ADD CONSTRAINT deals_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspaces(id) ON DELETE CASCADE;
 
 --
+-- Name: email_send_secrets email_send_secrets_email_send_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.email_send_secrets
+    ADD CONSTRAINT email_send_secrets_email_send_id_fkey FOREIGN KEY (email_send_id) REFERENCES public.email_sends(id) ON DELETE CASCADE;
+
+--
 -- Name: email_sends email_sends_workspace_id_broadcast_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -4263,6 +4309,12 @@ ALTER TABLE public.deals ENABLE ROW LEVEL SECURITY;
 CREATE POLICY deals_members_all ON public.deals TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids))) WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
 
 --
+-- Name: email_send_secrets; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.email_send_secrets ENABLE ROW LEVEL SECURITY;
+
+--
 -- Name: email_sends; Type: ROW SECURITY; Schema: public; Owner: -
 --
 
@@ -4854,6 +4906,14 @@ GRANT ALL ON FUNCTION public.is_workspace_member(ws uuid) TO authenticated;
 GRANT ALL ON FUNCTION public.is_workspace_member(ws uuid) TO service_role;
 
 --
+-- Name: FUNCTION keep_email_secret(p_email_send_id uuid, p_html text, p_text_body text); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.keep_email_secret(p_email_send_id uuid, p_html text, p_text_body text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.keep_email_secret(p_email_send_id uuid, p_html text, p_text_body text) TO authenticated;
+GRANT ALL ON FUNCTION public.keep_email_secret(p_email_send_id uuid, p_html text, p_text_body text) TO service_role;
+
+--
 -- Name: FUNCTION replay_webhook_delivery(delivery_id uuid); Type: ACL; Schema: public; Owner: -
 --
 
@@ -5210,6 +5270,12 @@ GRANT ALL ON TABLE public.deal_payments TO service_role;
 
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.deals TO authenticated;
 GRANT ALL ON TABLE public.deals TO service_role;
+
+--
+-- Name: TABLE email_send_secrets; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT ALL ON TABLE public.email_send_secrets TO service_role;
 
 --
 -- Name: TABLE email_sends; Type: ACL; Schema: public; Owner: -

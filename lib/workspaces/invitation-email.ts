@@ -5,9 +5,8 @@ import { escapeHtml } from "@/lib/html/escape";
 
 /**
  * The invitation email, sent through the workspace's email path (its outbox in
- * development). The link's token is redacted from the stored copy when Resend delivers
- * it; in the outbox it stays readable, and is harmless to other members there: only the
- * invited address, signed in and confirmed, can accept it. The workspace's name is quoted
+ * development). The link's token is redacted from the stored copy, which the workspace's
+ * members read, whatever delivers it (sendEmail). The workspace's name is quoted
  * as a name, cleaned and cut (quotedWorkspaceName).
  */
 export async function sendInvitationEmail(
