@@ -6,9 +6,12 @@ import { z } from "zod";
 import { publicAction } from "@/lib/adapters/public-action";
 import { confirmSignUpFlow, requestResetFlow } from "@/lib/auth/flows/account-flows";
 import { afterAnswer } from "@/lib/auth/flows/after-answer";
+import { limitAttempt } from "@/lib/auth/flows/limit-attempt";
+import { auditPasswordReset } from "@/lib/auth/change-password";
+import { TOO_MANY_ATTEMPTS } from "@/lib/auth/rate-limits";
 import { requestPasswordReset, resetPassword, resetSent } from "@/lib/auth/reset-password";
 import { confirmSignUpSchema, requestResetSchema, resetPasswordSchema } from "@/lib/auth/schemas";
-import { chooseWorkspace, startLocalSession } from "@/lib/auth/session";
+import { chooseWorkspace, getClaims, startLocalSession } from "@/lib/auth/session";
 import { supabaseConfigured } from "@/lib/auth/supabase-provider";
 import { requestResetSupabase, updatePasswordSupabase } from "@/lib/auth/supabase-actions";
 import { withService } from "@/lib/db/doors";
@@ -53,7 +56,9 @@ export const requestResetAction = publicAction(
 
 /**
  * A new password from a reset link (local), or after Supabase's recovery link signed the user
- * in (the session is the proof there, so the link's token is not asked for).
+ * in: there the session is not proof enough, so the recovery link's one-use grant, left in
+ * this browser a few minutes ago, is required (lib/auth/flows/supabase.ts). Either way the
+ * attempt is counted and the change is audited in each of the account's workspaces.
  */
 export const resetPasswordAction = publicAction(
   "reset password",
@@ -62,12 +67,22 @@ export const resetPasswordAction = publicAction(
     resetPasswordSchema,
   ),
   async (input): Promise<FormState> => {
+    const address = await ip();
     if (supabaseConfigured()) {
-      if (!(await updatePasswordSupabase(input.password)))
-        throw refuse("The password could not be changed. Ask for a new link.");
+      const claims = await getClaims();
+      if (!(await limitAttempt("reset", { ip: address, account: claims?.email ?? claims?.sub })))
+        throw refuse(TOO_MANY_ATTEMPTS);
+      const changed = await updatePasswordSupabase(input.password);
+      if (!changed) throw refuse("The password could not be changed. Ask for a new link.");
+      await withService((db) => auditPasswordReset(db, { ...changed, ip: address, via: "recovery link" }));
       redirect("/");
     }
-    const result = await withService((db) => resetPassword(db, input));
+    if (!(await limitAttempt("reset", { ip: address }))) throw refuse(TOO_MANY_ATTEMPTS);
+    const result = await withService(async (db) => {
+      const reset = await resetPassword(db, input);
+      if ("data" in reset) await auditPasswordReset(db, { ...reset.data, ip: address, via: "reset link" });
+      return reset;
+    });
     if ("error" in result) throw refuse(result.error);
     redirect("/sign-in?reset=1");
   },

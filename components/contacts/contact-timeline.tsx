@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { encodePosition } from "@/lib/contacts/get-contact-timeline";
 import type { TimelineEntry, TimelinePosition } from "@/lib/contacts/timeline/types";
-import { sanitizeNoteHtml } from "@/lib/html/sanitize-note";
+import { sanitizeNoteHtml } from "@/lib/html/sanitize";
 import { formatDateTime } from "@/lib/time/format";
 
 const KIND_LABEL: Record<string, string> = { note: "Note", consent: "Consent" };

@@ -2,6 +2,7 @@
 
 import { useRef, useState } from "react";
 import { FieldWrapper } from "@/components/form-controls";
+import { sanitizeRichText } from "@/lib/html/sanitize";
 
 const COMMANDS = [
   { command: "bold", label: "Bold", text: "B" },
@@ -12,7 +13,10 @@ const COMMANDS = [
 
 /**
  * A small rich-text field: an editable region (keyboard: Ctrl/Cmd+B, Ctrl/Cmd+I) with a
- * toolbar, kept in a hidden input as HTML. The server sanitises whatever arrives.
+ * toolbar, kept in a hidden input as HTML. What it shows has been through the one sanitiser
+ * first (lib/html/sanitize): the stored description may have been written by any member
+ * through the REST API, and the editor is opened by owners. The server sanitises whatever
+ * arrives again.
  */
 export function RichTextEditor({
   label,
@@ -28,7 +32,8 @@ export function RichTextEditor({
   error?: string;
 }) {
   const editor = useRef<HTMLDivElement>(null);
-  const [html, setHtml] = useState(defaultValue ?? "");
+  const [initial] = useState(() => sanitizeRichText(defaultValue) ?? "");
+  const [html, setHtml] = useState(initial);
   const sync = () => setHtml(editor.current?.innerHTML ?? "");
   const run = (command: string, value?: string) => {
     editor.current?.focus();
@@ -70,7 +75,7 @@ export function RichTextEditor({
             tabIndex={0}
             onInput={sync}
             onBlur={sync}
-            dangerouslySetInnerHTML={{ __html: defaultValue ?? "" }}
+            dangerouslySetInnerHTML={{ __html: initial }}
           />
           <input type="hidden" name={name} value={html} />
         </>

@@ -74,6 +74,7 @@ export const AUDIT_ACTIONS = [
   "audit.exported",
   "account.profile_updated",
   "account.password_changed",
+  "account.password_reset",
   "account.signed_out_everywhere",
   "connection.payments_updated",
   "connection.ticketing_updated",

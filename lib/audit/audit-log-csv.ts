@@ -1,4 +1,4 @@
-import Papa from "papaparse";
+import { toCsv } from "@/lib/csv/to-csv";
 import { describeChange } from "./audit-summary";
 import type { AuditLogRow } from "./list-audit-log";
 
@@ -18,9 +18,9 @@ export const AUDIT_LOG_CSV_FIELDS = [
 /**
  * Audit rows as CSV (RFC 4180, CRLF), the header first unless `header` is false (the pages of
  * one streamed export after the first). Times are ISO 8601 UTC, so a spreadsheet in any zone
- * reads the same instant. papaparse's escapeFormulae prefixes a cell a spreadsheet would run
- * as a formula (= + - @ tab CR) with a quote, as every CSV download here does: a tag named
- * "=HYPERLINK(…)" in a summary stays text (docs/decisions.md, "Security headers and smaller defences").
+ * reads the same instant. toCsv prefixes a cell a spreadsheet would run as a formula with a
+ * quote, as every other CSV download here does: a tag named "=HYPERLINK(…)" in a summary
+ * stays text.
  */
 export function auditLogCsv(rows: readonly AuditLogRow[], { header = true } = {}): string {
   const data = rows.map((r) => [
@@ -36,9 +36,6 @@ export function auditLogCsv(rows: readonly AuditLogRow[], { header = true } = {}
     r.ip ?? "",
   ]);
   if (data.length === 0) return header ? AUDIT_LOG_CSV_FIELDS.join(",") + "\r\n" : "";
-  const csv = Papa.unparse(
-    { fields: [...AUDIT_LOG_CSV_FIELDS], data },
-    { escapeFormulae: true, newline: "\r\n", header },
-  );
+  const csv = toCsv({ fields: [...AUDIT_LOG_CSV_FIELDS], data }, { newline: "\r\n", header });
   return csv + "\r\n";
 }

@@ -56,9 +56,9 @@ export function resetPasswordEmail(token: string): AccountEmail {
 /**
  * Sends an account email through the one email path (Resend, or the dev outbox) as an
  * email_sends row with no workspace, so no workspace member can read it. A link's token is
- * redacted from the stored copy when Resend delivers it. In the dev outbox (no
+ * redacted from the stored copy either way (sendEmail). In the dev outbox (no
  * RESEND_API_KEY) the server log also prints it: whoever runs the server can open it,
- * and nobody else can, since no dashboard page shows workspace-less emails.
+ * and nobody else can.
  */
 export async function sendAccountEmail(
   db: Db,

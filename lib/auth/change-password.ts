@@ -1,4 +1,5 @@
 import type { Db } from "@/lib/db/doors";
+import { recordAudit } from "@/lib/audit/record-audit";
 import { hashPassword, passwordMatches } from "./local-provider";
 
 export const CURRENT_PASSWORD_WRONG = "Your current password is not correct.";
@@ -35,4 +36,27 @@ export async function accountSession(
 ): Promise<{ sessionVersion: number; email: string } | null> {
   const [row] = await db`select session_version, email from auth.users where id = ${input.userId}`;
   return row ? { sessionVersion: row.session_version, email: row.email } : null;
+}
+
+/**
+ * A password changed without the workspace at hand (a reset link): one audit row in each
+ * workspace of the account, so every workspace's owners see it, as for a change.
+ */
+export async function auditPasswordReset(
+  db: Db,
+  input: { userId: string; email: string; ip: string | null; via: "reset link" | "recovery link" },
+): Promise<void> {
+  const workspaces = await db<{ workspace_id: string }[]>`
+    select workspace_id from public.workspace_members where user_id = ${input.userId}`;
+  for (const { workspace_id } of workspaces)
+    await recordAudit(db, {
+      workspaceId: workspace_id,
+      actorId: input.userId,
+      actorEmail: input.email,
+      action: "account.password_reset",
+      targetType: "user",
+      targetId: input.userId,
+      after: { via: input.via },
+      ip: input.ip,
+    });
 }

@@ -1,4 +1,4 @@
-import Papa from "papaparse";
+import { toCsv } from "@/lib/csv/to-csv";
 import type { Db } from "@/lib/db/doors";
 
 export interface LedgerEntry {
@@ -35,8 +35,8 @@ export function actorLabel(entry: Pick<LedgerEntry, "actor" | "flow">): string {
 }
 
 /**
- * The ledger as CSV (RFC 4180), oldest first, for a GDPR request. papaparse's escapeFormulae
- * prefixes a cell a spreadsheet would run as a formula (= + - @ tab CR), so it stays text.
+ * The ledger as CSV (RFC 4180), oldest first, for a GDPR request. toCsv prefixes a cell a
+ * spreadsheet would run as a formula, so it stays text.
  */
 export function consentLedgerCsv(email: string, entries: LedgerEntry[]): string {
   const fields = ["timestamp", "email", "action", "flow", "source", "legal_basis", "reason", "ip", "actor"];
@@ -53,5 +53,5 @@ export function consentLedgerCsv(email: string, entries: LedgerEntry[]): string 
       e.ip,
       actorLabel(e),
     ]);
-  return Papa.unparse({ fields, data }, { escapeFormulae: true, newline: "\r\n" }) + "\r\n";
+  return toCsv({ fields, data }, { newline: "\r\n" }) + "\r\n";
 }

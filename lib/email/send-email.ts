@@ -18,9 +18,10 @@ export interface SendEmailInput {
   text?: string;
   broadcastId?: string;
   /**
-   * Secrets in the body (a link's token): replaced in the stored copy when a provider
-   * delivers the email, so email_sends never holds a usable link. The dev outbox keeps
-   * them, since there the stored copy is the delivery.
+   * Secrets in the body (a link's token): replaced by "[redacted]" in the stored copy, which
+   * the workspace's members read, whatever delivers the email (docs/decisions.md, "Secret
+   * links are kept out of email_sends"). Resend's job carries the whole email; in the dev
+   * outbox it is kept in email_send_secrets, which no member can read.
    */
   redact?: string[];
 }
@@ -99,6 +100,12 @@ async function recordEmail(
 ): Promise<SendEmailResult> {
   const skipReason = skipReasonFor(input, recipient);
   const { html, text, headers } = renderEmail(input, skipReason ? null : recipient);
+  const stored = (body: string | null) =>
+    (input.redact ?? [])
+      .filter((secret) => secret !== "")
+      .reduce((b, secret) => b?.replaceAll(secret, "[redacted]") ?? null, body);
+  const redacted = { html: stored(html), text_body: stored(text ?? null) };
+  const hasSecret = redacted.html !== html || redacted.text_body !== (text ?? null);
   const base = {
     workspace_id: input.workspaceId,
     contact_id: recipient?.contact_id ?? null,
@@ -106,8 +113,7 @@ async function recordEmail(
     to_email: input.to,
     kind: input.kind,
     subject: input.subject,
-    html,
-    text_body: text ?? null,
+    ...redacted,
     headers: db.json(headers),
   };
   if (skipReason) {
@@ -118,16 +124,18 @@ async function recordEmail(
   if (!resendClient()) {
     const [row] = await db`
       insert into public.email_sends ${db({ ...base, status: "outbox", provider: "outbox", sent_at: new Date() })} returning id`;
+    if (hasSecret) {
+      await db`insert into public.email_send_secrets ${db({ email_send_id: row.id, html, text_body: text ?? null })}`;
+      if (input.workspaceId !== null && process.env.NODE_ENV !== "test")
+        console.info(`[dev outbox] to ${input.to}: ${input.subject}\n${text ?? html}`);
+    }
     return { id: row.id, status: "outbox" };
   }
-  const stored = (body: string | null) =>
-    (input.redact ?? []).reduce((b, secret) => b?.replaceAll(secret, "[redacted]") ?? null, body);
-  const redacted = { html: stored(base.html), text_body: stored(base.text_body) };
   const [row] = await db`
-    insert into public.email_sends ${db({ ...base, ...redacted, status: "queued", provider: "resend" })}
+    insert into public.email_sends ${db({ ...base, status: "queued", provider: "resend" })}
     returning id`;
   // the stored copy has no usable link: the job carries the body to send (pgboss is service-only)
-  const body = redacted.html !== base.html || redacted.text_body !== base.text_body ? { html, text } : {};
+  const body = hasSecret ? { html, text } : {};
   await enqueue(db, {
     queue: "email-send",
     data: { workspaceId: input.workspaceId, emailSendId: row.id, ...body },

@@ -1,21 +1,21 @@
 import type { Db } from "@/lib/db/doors";
 import type { EventRow } from "./event-row";
 import type { EventFormInput } from "./schemas";
-import { sanitizeDescription } from "./sanitize-description";
+import { sanitizeRichText } from "@/lib/html/sanitize";
 import { zonedInputToUtc } from "@/lib/time/format";
 
 /** The columns a manual event's form writes: HTML sanitised, wall-clock times to UTC. */
 export function eventColumns(input: EventFormInput) {
   return {
     name: input.name,
-    description: sanitizeDescription(input.description),
+    description: sanitizeRichText(input.description),
     location: input.online ? "Online" : input.location,
     start_time: zonedInputToUtc(input.start, input.timezone),
     end_time: zonedInputToUtc(input.end, input.timezone),
     timezone: input.timezone,
     is_published: input.is_published,
     website_title: input.website_title,
-    website_description: sanitizeDescription(input.website_description),
+    website_description: sanitizeRichText(input.website_description),
     capacity: input.capacity,
   };
 }

@@ -1,4 +1,4 @@
-import Papa from "papaparse";
+import { toCsv } from "@/lib/csv/to-csv";
 import type { Db } from "@/lib/db/doors";
 import type { EventRegistrationItem } from "./get-event-by-id";
 
@@ -28,11 +28,11 @@ export async function listEventRegistrations(
 }
 
 /**
- * The registrations as CSV: formula prefixes (=, +, -, @, tab, CR) neutralised by
- * papaparse's own escapeFormulae, so a name like "=HYPERLINK(…)" stays text in a spreadsheet.
+ * The registrations as CSV: formula cells neutralised by toCsv, so a name like
+ * "=HYPERLINK(…)", on one line or several, stays text in a spreadsheet.
  */
 export function registrationsCsv(rows: EventRegistrationItem[]): string {
-  return Papa.unparse(
+  return toCsv(
     rows.map((r) => ({
       email: r.email,
       first_name: r.first_name ?? "",
@@ -42,6 +42,5 @@ export function registrationsCsv(rows: EventRegistrationItem[]): string {
       ticketing_attendee_id: r.external_attendee_id ?? "",
       registered_at: r.created_at.toISOString(),
     })),
-    { escapeFormulae: true },
   );
 }

@@ -2,7 +2,7 @@ import type { Db } from "@/lib/db/doors";
 import { eventColumns } from "./create-event";
 import type { EventRow } from "./event-row";
 import type { EventFormInput, LinkedEventFormInput } from "./schemas";
-import { sanitizeDescription } from "./sanitize-description";
+import { sanitizeRichText } from "@/lib/html/sanitize";
 
 /**
  * Edits an event. A manual event takes the whole form; a ticketing-linked one only its
@@ -21,7 +21,7 @@ export async function updateEvent(
       ? {
           is_published: input.event.is_published,
           website_title: input.event.website_title,
-          website_description: sanitizeDescription(input.event.website_description),
+          website_description: sanitizeRichText(input.event.website_description),
           capacity: input.event.capacity,
         }
       : eventColumns(input.event);

@@ -42,6 +42,8 @@ export async function stageSubmission(db: Db, input: StageSubmissionInput): Prom
       to: input.email,
       kind: "transactional",
       ...email,
+      // members read the workspace's email log: the link would let them confirm for the person
+      redact: [token],
     }),
   ]);
   return { pendingId: pending.id };

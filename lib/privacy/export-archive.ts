@@ -1,5 +1,5 @@
 import { strToU8, zipSync } from "fflate";
-import Papa from "papaparse";
+import { toCsv } from "@/lib/csv/to-csv";
 import type { ContactExport, ExportRow } from "./export-contact-data";
 
 const cell = (v: unknown): string =>
@@ -12,11 +12,8 @@ const cell = (v: unknown): string =>
         : String(v);
 
 function csv(rows: ExportRow[]): string {
-  // formula prefixes neutralised by papaparse's own option (a note "=cmd|…" stays text)
-  return Papa.unparse(
-    rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, cell(v)]))),
-    { escapeFormulae: true },
-  );
+  // formula cells neutralised by toCsv (a note "=cmd|…", on one line or several, stays text)
+  return toCsv(rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, cell(v)]))));
 }
 
 /**

@@ -1,10 +1,15 @@
 import type { Sql } from "@/lib/db/client";
 
-/** The token of the newest link emailed to `to` whose path is `path` (read from the outbox). */
+/**
+ * The token of the newest link emailed to `to` whose path is `path`, read from the dev outbox's
+ * whole copy (email_send_secrets: email_sends holds it redacted).
+ */
 export async function emailedToken(sql: Sql, to: string, path: string): Promise<string> {
   const rows = await sql`
-    select text_body from email_sends where to_email = ${to} and text_body like ${`%${path}?token=%`}
-    order by created_at desc limit 1`;
+    select coalesce(s.text_body, e.text_body) as text_body
+    from email_sends e left join email_send_secrets s on s.email_send_id = e.id
+    where e.to_email = ${to} and coalesce(s.text_body, e.text_body) like ${`%${path}?token=%`}
+    order by e.created_at desc limit 1`;
   const match = new RegExp(`${path.replace(/[/]/g, "\\/")}\\?token=([A-Za-z0-9_-]{43})`).exec(
     rows[0]?.text_body ?? "",
   );

@@ -4,9 +4,11 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import {
   confirmSupabase,
+  RECOVERY_GRANT_COOKIE,
   requestResetSupabase,
   signOutEverywhereSupabase,
   signUpSupabase,
+  updatePasswordSupabase,
 } from "@/lib/auth/flows/supabase";
 import type { CookieJar } from "@/lib/auth/supabase-provider";
 import { setupTestDatabase } from "../helpers/db";
@@ -70,6 +72,13 @@ beforeAll(async () => {
       });
     }
     if (url.pathname === "/auth/v1/recover") return reply(200, {});
+    if (url.pathname === "/auth/v1/user") {
+      // getUser (GET) and updateUser (PUT): the user of the bearer token
+      const id = req.headers.authorization?.replace(/^Bearer access-/, "") ?? "";
+      const [user] = await db.sql`select id, email from auth.users where id::text = ${id}`;
+      if (!user) return reply(401, { msg: "invalid JWT" });
+      return reply(200, { id: user.id, aud: "authenticated", email: user.email });
+    }
     if (url.pathname === "/auth/v1/logout") return reply(204);
     return reply(404, { msg: "not found" });
   });
@@ -143,5 +152,43 @@ describe("accounts with Supabase Auth: its own confirmation and recovery flows",
     const [call] = seen.filter((s) => s.path === "/auth/v1/logout");
     expect(call.query.scope).toBe("global");
     expect(call.authorization).toMatch(/^Bearer access-/);
+  });
+
+  test("a Supabase session alone cannot set a new password: without the current one it needs this browser's fresh recovery link, once", async () => {
+    const email = `${unique("sue")}@example.test`;
+    const jar = memoryJar();
+    await signUpSupabase(jar, input(email));
+    await confirmSupabase(jar, `hash-${email}`, "email"); // signed in, as a stolen session would be
+    const passwordWrites = () => seen.filter((s) => s.path === "/auth/v1/user" && s.body.password);
+
+    expect(await updatePasswordSupabase(jar, "attacker's choice 1")).toBeNull();
+    expect(passwordWrites()).toEqual([]);
+
+    // the recovery link opened in this browser leaves a grant for this user
+    expect(await confirmSupabase(jar, `hash-${email}`, "recovery")).toBe(true);
+    expect(jar.getAll().map((c) => c.name)).toContain(RECOVERY_GRANT_COOKIE);
+    const changed = await updatePasswordSupabase(jar, "a new password 2");
+    const [user] = await db.sql`select id from auth.users where email = ${email}`;
+    expect(changed).toEqual({ userId: user.id, email });
+    expect(passwordWrites().map((s) => s.body.password)).toEqual(["a new password 2"]);
+
+    // the grant is spent
+    expect(await updatePasswordSupabase(jar, "a third password 3")).toBeNull();
+    expect(passwordWrites()).toHaveLength(1);
+  });
+
+  test("another user's recovery grant does not let this session change its password", async () => {
+    const victim = `${unique("victim")}@example.test`;
+    const attacker = `${unique("attacker")}@example.test`;
+    const jar = memoryJar();
+    await signUpSupabase(jar, input(attacker));
+    await confirmSupabase(jar, `hash-${attacker}`, "recovery"); // the attacker's own grant
+    const grant = jar.getAll().find((c) => c.name === RECOVERY_GRANT_COOKIE)!;
+    const victimJar = memoryJar();
+    await signUpSupabase(victimJar, input(victim));
+    await confirmSupabase(victimJar, `hash-${victim}`, "email");
+    victimJar.setAll([grant]);
+    expect(await updatePasswordSupabase(victimJar, "attacker's choice 4")).toBeNull();
+    expect(seen.filter((s) => s.path === "/auth/v1/user" && s.body.password)).toEqual([]);
   });
 });

@@ -1,6 +1,8 @@
 import { describe, expect, test } from "vitest";
 import { signIn } from "../helpers/member-session";
 import { POST } from "@/app/api/contacts/import/route";
+import { BROWSER_IMPORT_MAX_BYTES } from "@/lib/contacts/import-contacts-csv";
+import { FILE_ERRORS } from "@/lib/contacts/import/read-csv";
 import { runContactImport, UPLOADER_GONE } from "@/lib/contacts/flows/run-contact-import";
 import { getContactImport, listContactImports } from "@/lib/contacts/import/list-contact-imports";
 import { NO_EMAIL_COLUMN } from "@/lib/contacts/import/csv-columns";
@@ -30,6 +32,34 @@ async function upload(ws: TestWorkspace, csv: string, query = "") {
   );
   const lines = (await res.text()).trim().split("\n");
   return JSON.parse(lines.at(-1)!);
+}
+
+/** The upload sent chunked, as a client that does not declare its length sends it. */
+function chunkedUpload(ws: TestWorkspace, parts: AsyncIterable<Uint8Array> | Iterable<Uint8Array>) {
+  signIn(ws.owner.claims);
+  const iterator =
+    Symbol.asyncIterator in parts
+      ? parts[Symbol.asyncIterator]()
+      : (parts as Iterable<Uint8Array>)[Symbol.iterator]();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = await iterator.next();
+      if (next.done) controller.close();
+      else controller.enqueue(next.value);
+    },
+  });
+  return POST(
+    new Request("http://localhost:3000/api/contacts/import?filename=big.csv", {
+      method: "POST",
+      headers: { "content-type": "text/csv" },
+      body,
+      duplex: "half",
+    } as RequestInit),
+  );
+}
+
+function* chunksOf(bytes: Uint8Array, size: number) {
+  for (let i = 0; i < bytes.byteLength; i += size) yield bytes.slice(i, i + size);
 }
 
 /** A file of `n` contacts, each with a tag and a note, above the test's threshold. */
@@ -150,6 +180,53 @@ describe("jobs: a dashboard CSV import above the threshold runs as a job", () =>
     expect(answer.report.created).toBe(1);
     expect(await db.sql`select id from contact_imports where workspace_id = ${ws.id}`).toEqual([]);
     expect(await jobsOf(db.sql, ws.id)).toEqual([]);
+  });
+
+  test("a chunked upload with no Content-Length above the threshold is counted and goes to the job path, not the request", async () => {
+    const ws = await createWorkspace(db.sql);
+    const csv = new TextEncoder().encode(bigCsv(40));
+    const answer = await chunkedUpload(ws, chunksOf(csv, 64));
+    expect(answer.status).toBe(200);
+    const lines = (await answer.text()).trim().split("\n");
+    const last = JSON.parse(lines.at(-1)!);
+    expect(last.type).toBe("queued");
+    expect(await contactsOf(ws.id)).toEqual([]); // nothing imported in the request
+    const stored = await importRow(last.importId);
+    expect(stored).toMatchObject({
+      workspace_id: ws.id,
+      status: "queued",
+      rows_total: 40,
+      has_content: true,
+    });
+    expect((await jobsOf(db.sql, ws.id)).map((j) => j.data.importId)).toEqual([last.importId]);
+
+    // below the threshold, chunked, it is imported in the request as before
+    const small = await chunkedUpload(
+      ws,
+      chunksOf(new TextEncoder().encode("Email\nsmall@example.test\n"), 8),
+    );
+    expect(JSON.parse((await small.text()).trim().split("\n").at(-1)!)).toMatchObject({ type: "done" });
+  });
+
+  test("a chunked upload past the browser limit is refused with 413 and nothing is stored", async () => {
+    const ws = await createWorkspace(db.sql);
+    const header = new TextEncoder().encode("Email\n");
+    const mb = new TextEncoder().encode("x@example.test\n".repeat(65_536)); // ~1 MB
+    let sent = 0;
+    async function* endless() {
+      yield header;
+      for (; sent <= BROWSER_IMPORT_MAX_BYTES; sent += mb.byteLength) yield mb;
+    }
+    const res = await chunkedUpload(ws, endless());
+    expect(res.status).toBe(413);
+    expect(await res.json()).toMatchObject({
+      success: false,
+      error: FILE_ERRORS.tooLarge(BROWSER_IMPORT_MAX_BYTES),
+    });
+    expect(sent).toBeLessThanOrEqual(BROWSER_IMPORT_MAX_BYTES + mb.byteLength);
+    expect(await db.sql`select id from contact_imports where workspace_id = ${ws.id}`).toEqual([]);
+    expect(await jobsOf(db.sql, ws.id)).toEqual([]);
+    expect(await contactsOf(ws.id)).toEqual([]);
   });
 
   test("4.15 'a critical error rolls everything back': a file the worker finds without an email column fails with the import's message, nothing imported, file cleared", async () => {

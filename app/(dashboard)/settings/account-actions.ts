@@ -46,11 +46,11 @@ export const changePasswordAction = memberAction(
       if (!(await limitAttempt("signIn", { ip, account: ctx.claims.email ?? ctx.userId })))
         throw new AppError("rate_limited", TOO_MANY_ATTEMPTS);
       if (!supabaseConfigured()) return;
-      const ok = await updatePasswordSupabase(input.newPassword, {
+      const changed = await updatePasswordSupabase(input.newPassword, {
         email: ctx.claims.email ?? "",
         password: input.currentPassword,
       });
-      if (!ok) throw new AppError("invalid", CURRENT_PASSWORD_WRONG, { field: "currentPassword" });
+      if (!changed) throw new AppError("invalid", CURRENT_PASSWORD_WRONG, { field: "currentPassword" });
     },
     after: async (_result, _input, ctx) => {
       if (supabaseConfigured()) return;

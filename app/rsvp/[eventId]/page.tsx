@@ -4,7 +4,7 @@ import { eventPageInput, type EventPageProps } from "@/lib/events/event-page-pro
 import { loadRsvpEvent, REFUSAL_MESSAGES } from "@/lib/events/rsvp/rsvp-availability";
 import { googleCalendarUrl } from "@/lib/events/calendar/event-calendar";
 import { seatsLeft } from "@/lib/events/rsvp/seats";
-import { sanitizeDescription } from "@/lib/events/sanitize-description";
+import { sanitizeRichText } from "@/lib/html/sanitize";
 import { formatEventDateTime } from "@/lib/time/format";
 
 export const metadata: Metadata = { title: "RSVP", robots: { index: false } };
@@ -53,7 +53,7 @@ export default async function RsvpPage(props: EventPageProps) {
 
   const { event } = availability;
   const title = event.website_title ?? event.name;
-  const description = sanitizeDescription(event.website_description ?? event.description);
+  const description = sanitizeRichText(event.website_description ?? event.description);
   const error = q.error ? (ERRORS[q.error] ?? ERRORS.invalid) : null;
   const emailError = q.error === "email";
   const done = q.status === "registered" || q.status === "already";

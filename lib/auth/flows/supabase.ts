@@ -1,6 +1,7 @@
-import { appUrl } from "@/lib/config";
+import { appUrl, isHttps } from "@/lib/config";
 import { withService } from "@/lib/db/doors";
 import { createAccountRows } from "../create-account";
+import { signValue, verifyValue } from "../tokens";
 import { INVALID_CREDENTIALS, type AuthResult } from "../local-provider";
 import type { SignInInput, SignUpInput } from "../schemas";
 import { supabaseClient, type CookieJar } from "../supabase-provider";
@@ -66,7 +67,10 @@ export async function confirmSupabase(
   const { data, error } = await supabaseClient(jar).auth.verifyOtp({ token_hash: tokenHash, type });
   if (error || !data.user) return false;
   const user = data.user;
-  if (type === "recovery") return true;
+  if (type === "recovery") {
+    await grantRecovery(jar, user.id);
+    return true;
+  }
   const meta = user.user_metadata ?? {};
   await withService(async (db) => {
     const [profile] = await db`select 1 from public.user_profiles where id = ${user.id}`;
@@ -82,18 +86,60 @@ export async function confirmSupabase(
   return true;
 }
 
-/** A new password for the signed-in Supabase user (after recovery, or with the current one). */
+/** The cookie that proves this browser opened the user's recovery link, a few minutes ago. */
+export const RECOVERY_GRANT_COOKIE = "recovery_grant";
+const RECOVERY_GRANT_SECONDS = 15 * 60;
+
+/**
+ * Opening a recovery link signs the user in; a session alone is no proof of the inbox (any
+ * session would do, a stolen one too). So the link also leaves a signed, short-lived, one-use
+ * grant for that user, and a new password without the current one needs it (docs/decisions.md,
+ * "A password changes with the current one or a fresh recovery link").
+ */
+async function grantRecovery(jar: CookieJar, userId: string): Promise<void> {
+  const value = await signValue("recovery", { sub: userId }, RECOVERY_GRANT_SECONDS);
+  jar.setAll([
+    {
+      name: RECOVERY_GRANT_COOKIE,
+      value,
+      options: {
+        httpOnly: true,
+        sameSite: "lax",
+        secure: isHttps(),
+        path: "/",
+        maxAge: RECOVERY_GRANT_SECONDS,
+      },
+    },
+  ]);
+}
+
+export type PasswordUpdate = { userId: string; email: string } | null;
+
+/**
+ * A new password for the signed-in Supabase user: with the current one (re-authenticated with
+ * signInWithPassword), or after a recovery link opened in this browser for this same user (the
+ * grant is spent). Every other session ends. Answers who changed it, or null.
+ */
 export async function updatePasswordSupabase(
   jar: CookieJar,
   password: string,
   current?: { email: string; password: string },
-): Promise<boolean> {
+): Promise<PasswordUpdate> {
   const supabase = supabaseClient(jar);
-  if (current && (await supabase.auth.signInWithPassword(current)).error) return false;
-  const { error } = await supabase.auth.updateUser({ password });
+  if (current) {
+    if ((await supabase.auth.signInWithPassword(current)).error) return null;
+  } else {
+    const grant = jar.getAll().find((c) => c.name === RECOVERY_GRANT_COOKIE)?.value;
+    const granted = grant ? await verifyValue<{ sub: string }>("recovery", grant) : null;
+    jar.setAll([{ name: RECOVERY_GRANT_COOKIE, value: "", options: { path: "/", maxAge: 0 } }]);
+    const { data } = await supabase.auth.getUser();
+    if (!granted || !data.user || data.user.id !== granted.sub) return null;
+  }
+  const { data, error } = await supabase.auth.updateUser({ password });
+  if (error || !data.user) return null;
   // Supabase keeps the other sessions after a password change: end them too.
-  if (!error) await supabase.auth.signOut({ scope: "others" });
-  return !error;
+  await supabase.auth.signOut({ scope: "others" });
+  return { userId: data.user.id, email: data.user.email ?? "" };
 }
 
 /** Supabase revokes every refresh token of the user. */

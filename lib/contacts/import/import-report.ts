@@ -1,4 +1,4 @@
-import Papa from "papaparse";
+import { toCsv } from "@/lib/csv/to-csv";
 import type { ApplyImportCounts } from "./apply-import";
 import type { ImportField } from "./csv-columns";
 
@@ -39,17 +39,14 @@ export function reportSummary(report: ImportReport): [string, number][] {
 
 /**
  * The report as CSV: the summary, a blank line, then each skipped row with its reason. Cells
- * come from the uploaded file: papaparse's escapeFormulae neutralises = + - @ tab and CR
- * prefixes, so a spreadsheet runs no formula (docs/decisions.md, "Security headers and smaller defences").
+ * come from the uploaded file: toCsv neutralises formula cells, so a spreadsheet opening the
+ * report runs no formula.
  */
 export function reportToCsv(report: ImportReport): string {
-  const summary = Papa.unparse(
-    { fields: ["Summary", "Count"], data: reportSummary(report) },
-    { escapeFormulae: true },
-  );
-  const errors = Papa.unparse(
-    { fields: ["Row", "Email", "Reason"], data: report.errors.map((e) => [e.row, e.email, e.reason]) },
-    { escapeFormulae: true },
-  );
+  const summary = toCsv({ fields: ["Summary", "Count"], data: reportSummary(report) });
+  const errors = toCsv({
+    fields: ["Row", "Email", "Reason"],
+    data: report.errors.map((e) => [e.row, e.email, e.reason]),
+  });
   return `${summary}\r\n\r\n${errors}\r\n`;
 }

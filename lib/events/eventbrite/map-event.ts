@@ -1,4 +1,4 @@
-import { sanitizeDescription } from "../sanitize-description";
+import { sanitizeRichText } from "@/lib/html/sanitize";
 import { ticketPricing } from "../ticket-pricing";
 import { isTimeZone } from "@/lib/time/zones";
 import type { EbEvent } from "./types";
@@ -36,7 +36,7 @@ export function mapEvent(event: EbEvent): ImportedEvent {
   return {
     external_event_id: String(event.id),
     name: event.name?.text?.trim() || "Untitled event",
-    description: sanitizeDescription(event.description?.html ?? event.summary ?? null),
+    description: sanitizeRichText(event.description?.html ?? event.summary ?? null),
     location: location(event),
     start_time: event.start.utc,
     end_time: event.end?.utc ?? null,

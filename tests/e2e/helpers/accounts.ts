@@ -38,9 +38,10 @@ export async function emailedLink(to: string, path: string): Promise<string> {
         // the embedded database serves one session: a query that meets the app's may fail; try again
         const rows = await withAppDb(
           (sql) => sql`
-            select text_body from email_sends
-            where to_email = ${to.toLowerCase()} and text_body like ${`%${path}?token=%`}
-            order by created_at desc limit 1`,
+            select coalesce(s.text_body, e.text_body) as text_body
+            from email_sends e left join email_send_secrets s on s.email_send_id = e.id
+            where e.to_email = ${to.toLowerCase()} and coalesce(s.text_body, e.text_body) like ${`%${path}?token=%`}
+            order by e.created_at desc limit 1`,
         ).catch(() => []);
         link = new RegExp(`https?://[^\\s]+${path}\\?token=[A-Za-z0-9_-]{43}`).exec(
           rows[0]?.text_body ?? "",

@@ -6,7 +6,7 @@ import { withUser } from "@/lib/db/doors";
 import { getEventById } from "@/lib/events/get-event-by-id";
 import { listEventRegistrations } from "@/lib/events/list-event-registrations";
 import { registrationFilterSchema } from "@/lib/events/schemas";
-import { sanitizeDescription } from "@/lib/events/sanitize-description";
+import { sanitizeRichText } from "@/lib/html/sanitize";
 import { displayPrice } from "@/lib/events/ticket-pricing";
 import { formatDateTime, formatEventDateTime } from "@/lib/time/format";
 import { ConfirmAction } from "@/components/confirm-action";
@@ -137,7 +137,7 @@ export default async function EventPage(props: EventPageProps) {
           </div>
         </dl>
         {event.description && (
-          <div dangerouslySetInnerHTML={{ __html: sanitizeDescription(event.description) ?? "" }} />
+          <div dangerouslySetInnerHTML={{ __html: sanitizeRichText(event.description) ?? "" }} />
         )}
       </section>
       <h2>

@@ -2,10 +2,12 @@
 
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { memberAction } from "@/lib/adapters/member-action";
+import { memberAction, type ActionContext } from "@/lib/adapters/member-action";
+import { withService } from "@/lib/db/doors";
 import { AppError, unwrap } from "@/lib/errors/app-error";
 import type { FormState } from "@/lib/http/form-state";
 import { changeMemberRole } from "@/lib/workspaces/change-member-role";
+import { invitationAllowed, TOO_MANY_INVITATIONS } from "@/lib/workspaces/invitation-limits";
 import { inviteMember } from "@/lib/workspaces/invite-member";
 import { resendInvitation, revokeInvitation } from "@/lib/workspaces/manage-invitation";
 import { removeMember } from "@/lib/workspaces/remove-member";
@@ -16,6 +18,14 @@ const text = z.string().default("");
 const refresh = () => revalidatePath("/settings/members");
 /** These forms show a refusal as their message, whatever field it names. */
 const asMessage = <T>(result: Result<T>): T => unwrap("error" in result ? { error: result.error } : result);
+
+/** Each invitation email, new or resent, counts against the inviter's and the workspace's limits. */
+async function limitInvitations(_input: unknown, ctx: ActionContext): Promise<void> {
+  const allowed = await withService((db) =>
+    invitationAllowed(db, { userId: ctx.userId, workspaceId: ctx.workspaceId }),
+  );
+  if (!allowed) throw new AppError("rate_limited", TOO_MANY_INVITATIONS);
+}
 
 /** Adding a member sends an invitation (docs/decisions.md, "Invitations instead of direct adds"). */
 export const inviteMemberAction = memberAction(
@@ -35,7 +45,7 @@ export const inviteMemberAction = memberAction(
       success: `An invitation to join as ${role} was sent to ${email}. They join when they accept it.`,
     };
   },
-  { audit: "member.invited", after: refresh },
+  { audit: "member.invited", before: limitInvitations, after: refresh },
 );
 
 export const resendInvitationAction = memberAction(
@@ -45,7 +55,7 @@ export const resendInvitationAction = memberAction(
     ctx.audit.target("invitation", invitationId);
     return { success: `The invitation was sent to ${email} again.` };
   },
-  { audit: "member.invitation_resent", after: refresh },
+  { audit: "member.invitation_resent", before: limitInvitations, after: refresh },
 );
 
 export const revokeInvitationAction = memberAction(

@@ -4,12 +4,15 @@ import { streamContactImport } from "@/lib/contacts/flows/stream-contact-import"
 import { FILE_ERRORS } from "@/lib/contacts/import/read-csv";
 import { AppError } from "@/lib/errors/app-error";
 import { clientIp } from "@/lib/http/client-ip";
+import { readLimitedBody } from "@/lib/http/read-limited-body";
 import { sameOrigin } from "@/lib/http/same-origin";
 
 /**
  * POST /api/contacts/import?subscribed=1&filename=<name>: the dashboard's CSV import
  * (spec 4.15). The body is the file itself, read as it arrives (a server action would
  * buffer it whole); the answer is a stream of NDJSON lines (lib/contacts/flows/stream-contact-import.ts).
+ * A body sent without Content-Length is counted as it is read, before anything else: above the
+ * job threshold it goes to the job path like any large file, above the limit it is refused (413).
  */
 export const POST = memberRoute(
   // audited by the import's own transaction, which the stream opens (contacts.imported)
@@ -19,13 +22,21 @@ export const POST = memberRoute(
     const url = new URL(request.url);
     const fileName = url.searchParams.get("filename") ?? "";
     if (fileName && !/\.(csv|txt)$/i.test(fileName)) throw new AppError("unsupported", "Choose a .csv file.");
-    const length = Number(request.headers.get("content-length") ?? "0");
-    if (length > BROWSER_IMPORT_MAX_BYTES)
-      throw new AppError("too_large", FILE_ERRORS.tooLarge(BROWSER_IMPORT_MAX_BYTES));
-    if (!request.body || request.headers.get("content-length") === "0")
-      throw new AppError("invalid", FILE_ERRORS.empty);
+    const tooLarge = () => new AppError("too_large", FILE_ERRORS.tooLarge(BROWSER_IMPORT_MAX_BYTES));
+    const declared = request.headers.get("content-length");
+    let body = request.body;
+    let length = Number(declared);
+    if (body && (declared === null || !Number.isSafeInteger(length))) {
+      // sent chunked: the length that picks the job path (and the limit) is what arrives, counted
+      const raw = await readLimitedBody(request, BROWSER_IMPORT_MAX_BYTES);
+      if ("tooLarge" in raw) throw tooLarge();
+      body = new Blob([raw.bytes as Uint8Array<ArrayBuffer>]).stream();
+      length = raw.bytes.byteLength;
+    }
+    if (length > BROWSER_IMPORT_MAX_BYTES) throw tooLarge();
+    if (!body || !(length > 0)) throw new AppError("invalid", FILE_ERRORS.empty);
     const stream = streamContactImport(ctx, {
-      body: request.body,
+      body,
       length,
       fileName,
       markSubscribed: url.searchParams.get("subscribed") === "1",

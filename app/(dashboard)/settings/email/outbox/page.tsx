@@ -19,6 +19,7 @@ export default async function OutboxPage({ searchParams }: { searchParams: Promi
     listEmailSends(db, { workspaceId: ctx.workspace.workspaceId, page }),
   );
   const pages = Math.max(1, Math.ceil(total / OUTBOX_PAGE_SIZE));
+  const emails = rows.map((row) => ({ ...row, links: emailLinks(row.html) }));
   return (
     <div className="stack">
       <div className="topbar">
@@ -29,7 +30,7 @@ export default async function OutboxPage({ searchParams }: { searchParams: Promi
         <div className="card empty">No email yet.</div>
       ) : (
         <ul className="stack" aria-label="Emails" style={{ listStyle: "none", padding: 0 }}>
-          {rows.map((email) => (
+          {emails.map((email) => (
             <li key={email.id} className="card stack" data-testid="outbox-email">
               <div className="row">
                 <strong>{email.subject || "(no subject)"}</strong>
@@ -63,10 +64,10 @@ export default async function OutboxPage({ searchParams }: { searchParams: Promi
                         .join("\n")}
                     </pre>
                   )}
-                  {emailLinks(email.html).length > 0 && (
+                  {email.links.length > 0 && (
                     <nav aria-label={`Links in ${email.subject}`}>
                       <ul>
-                        {emailLinks(email.html).map((link) => (
+                        {email.links.map((link) => (
                           <li key={link.href}>
                             <a href={link.href} target="_blank" rel="noopener noreferrer">
                               {link.text}
