@@ -7,9 +7,11 @@ const nextConfig: NextConfig = {
   poweredByHeader: false,
   typescript: { ignoreBuildErrors: false },
   // Bounded bodies: Next.js buffers a copy of the body of requests that reach proxy.ts (the one-click
-  // unsubscribe POST, whose body the service never reads): 64 KiB instead of the default 10 MB.
+  // unsubscribe POST, whose body the service never reads; a page's form posted before its script
+  // ran): 64 KiB instead of the default 10 MB. Route handlers and server actions skip the proxy.
   experimental: { proxyClientMaxBodySize: 64 * 1024 },
-  // CSP with frame-ancestors, nosniff, referrer policy, HSTS on https (lib/http/security-headers.ts).
+  // Security headers: frame-ancestors, nosniff, referrer policy, HSTS on https, and the CSP of route
+  // handlers (see the module); the pages' CSP, with its nonce, is set by proxy.ts.
   async headers() {
     return securityHeaders({
       appUrl: process.env.APP_URL ?? "",

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { connection } from "next/server";
 import "./globals.css";
 
 export const metadata: Metadata = {
@@ -6,7 +7,13 @@ export const metadata: Metadata = {
   description: "Contacts, consent, forms, payments and events for small teams.",
 };
 
-export default function RootLayout({ children }: { children: React.ReactNode }) {
+/**
+ * Every page renders per request: its scripts carry the nonce of the response's CSP, which a page
+ * prerendered at build time cannot know (decision record "A strict Content-Security-Policy:
+ * scripts by nonce").
+ */
+export default async function RootLayout({ children }: { children: React.ReactNode }) {
+  await connection();
   return (
     <html lang="en">
       <body>{children}</body>

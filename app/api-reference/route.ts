@@ -1,9 +1,10 @@
 import { publicRoute } from "@/lib/adapters/public-route";
 
 /**
- * The API reference (docs/decisions.md, "OpenAPI and the API reference"): Scalar's standalone viewer of GET
- * /api/openapi.json. Public, like the endpoints it describes; linked from the dashboard (forms' embed panel,
- * API keys, webhooks). The viewer is served from this origin (scalar.js), so the CSP needs no exception.
+ * The API reference (docs/decisions.md, "OpenAPI and the API reference"): Scalar's standalone viewer of GET /api/openapi.json. Public,
+ * like the endpoints it describes; linked from the dashboard (forms' embed panel, API keys,
+ * webhooks). The viewer and its start-up call are served from this origin (scalar.js, init.js), so
+ * the CSP, which allows no inline script, needs no exception.
  */
 const PAGE = `<!doctype html>
 <html lang="en">
@@ -15,9 +16,7 @@ const PAGE = `<!doctype html>
   <body>
     <div id="app"></div>
     <script src="/api-reference/scalar.js"></script>
-    <script>
-      Scalar.createApiReference("#app", { url: "/api/openapi.json", hideClientButton: true, withDefaultFonts: false });
-    </script>
+    <script src="/api-reference/init.js"></script>
   </body>
 </html>`;
 
