@@ -45,7 +45,10 @@ export function memberRoute<P extends z.ZodType = z.ZodType<Record<string, never
       if (member === undefined) throw new AppError("unauthenticated");
       if (member === null) throw new AppError("forbidden", "Join or create a workspace first.");
       if (member.twoFactorMissing)
-        throw new AppError("forbidden", "This workspace requires two-factor authentication. Turn it on first.");
+        throw new AppError(
+          "forbidden",
+          "This workspace requires two-factor authentication. Turn it on first.",
+        );
       if (options.roles && !options.roles.includes(member.workspace.role))
         throw new AppError("forbidden", options.forbidden);
       if (options.stepUp && !stepUpFresh(member.claims)) throw new AppError("step_up_required");
@@ -68,7 +71,10 @@ export function memberRoute<P extends z.ZodType = z.ZodType<Record<string, never
       unstable_rethrow(error);
       // the one refusal a page acts on (asks for the password or code, then retries): its code
       if (error instanceof AppError && error.code === "step_up_required")
-        return Response.json({ success: false, error: error.message, code: error.code }, { status: error.status });
+        return Response.json(
+          { success: false, error: error.message, code: error.code },
+          { status: error.status },
+        );
       return routeErrorResponse(options.name, request, error);
     }
   };

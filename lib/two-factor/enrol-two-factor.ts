@@ -34,7 +34,9 @@ export async function startEnrolment(
   if (saved.length === 0) return { error: ALREADY_ENABLED };
   const uri = totpUri(secret, input.email);
   const svg = await QRCode.toString(uri, { type: "svg", errorCorrectionLevel: "M", margin: 2 });
-  return { data: { secret, uri, qrCode: `data:image/svg+xml;base64,${Buffer.from(svg).toString("base64")}` } };
+  return {
+    data: { secret, uri, qrCode: `data:image/svg+xml;base64,${Buffer.from(svg).toString("base64")}` },
+  };
 }
 
 /**
@@ -46,7 +48,8 @@ export async function confirmEnrolment(
   db: Db,
   input: { userId: string; code: string; now?: number },
 ): Promise<
-  { data: { recoveryCodes: string[]; sessionVersion: number; email: string } } | { error: string; field?: "code" }
+  | { data: { recoveryCodes: string[]; sessionVersion: number; email: string } }
+  | { error: string; field?: "code" }
 > {
   const [pending] = await db`
     select secret_sealed from public.user_two_factor

@@ -33,7 +33,7 @@ export async function replaceRecoveryCodes(db: Db, userId: string): Promise<stri
 }
 
 /** Marks one unused code used; false when there is no such unused code. */
-export async function useRecoveryCode(db: Db, userId: string, code: string): Promise<boolean> {
+export async function spendRecoveryCode(db: Db, userId: string, code: string): Promise<boolean> {
   const rows = await db`
     update public.user_recovery_codes set used_at = now()
     where user_id = ${userId} and code_digest = ${recoveryCodeDigest(code)} and used_at is null

@@ -1,10 +1,11 @@
 import type { Db } from "@/lib/db/doors";
 import { openSecret } from "@/lib/crypto/secret-box";
-import { useRecoveryCode } from "./recovery-codes";
+import { spendRecoveryCode } from "./recovery-codes";
 import { acceptedStep, looksLikeTotpCode } from "./totp";
 
 /** The one answer to a wrong, used, expired or malformed code (every refusal reads the same). */
-export const CODE_NOT_VALID = "That code is not valid. Enter the current code from your app, or a recovery code.";
+export const CODE_NOT_VALID =
+  "That code is not valid. Enter the current code from your app, or a recovery code.";
 
 export type SecondFactorMethod = "totp" | "recovery";
 export type VerifyResult = { data: { method: SecondFactorMethod } } | { error: string; field: "code" };
@@ -26,7 +27,9 @@ export async function verifySecondFactor(
     where user_id = ${input.userId} and enabled_at is not null`;
   if (!factor) return refused;
   if (!looksLikeTotpCode(input.code))
-    return (await useRecoveryCode(db, input.userId, input.code)) ? { data: { method: "recovery" } } : refused;
+    return (await spendRecoveryCode(db, input.userId, input.code))
+      ? { data: { method: "recovery" } }
+      : refused;
   const step = acceptedStep(openSecret(factor.secret_sealed), input.code, input.now);
   if (step === null) return refused;
   const accepted = await db`

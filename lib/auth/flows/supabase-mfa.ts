@@ -28,7 +28,10 @@ export async function verifyCodeSupabase(jar: CookieJar, code: string): Promise<
   const { data } = await supabase.auth.mfa.listFactors();
   const factor = (data?.totp ?? []).find((f) => f.status === "verified");
   if (!factor) return false;
-  const { error } = await supabase.auth.mfa.challengeAndVerify({ factorId: factor.id, code: code.replace(/\s/g, "") });
+  const { error } = await supabase.auth.mfa.challengeAndVerify({
+    factorId: factor.id,
+    code: code.replace(/\s/g, ""),
+  });
   return !error;
 }
 
@@ -41,8 +44,12 @@ export async function startEnrolmentSupabase(
   const { data: factors } = await supabase.auth.mfa.listFactors();
   for (const factor of factors?.all ?? [])
     if (factor.status === "unverified") await supabase.auth.mfa.unenroll({ factorId: factor.id });
-  const { data, error } = await supabase.auth.mfa.enroll({ factorType: "totp", friendlyName: "Authenticator app" });
-  if (error || !data || data.type !== "totp") return { error: "Two-factor set-up could not start. Try again." };
+  const { data, error } = await supabase.auth.mfa.enroll({
+    factorType: "totp",
+    friendlyName: "Authenticator app",
+  });
+  if (error || !data || data.type !== "totp")
+    return { error: "Two-factor set-up could not start. Try again." };
   const svg = await QRCode.toString(data.totp.uri, { type: "svg", errorCorrectionLevel: "M", margin: 2 });
   return {
     data: {
@@ -55,7 +62,11 @@ export async function startEnrolmentSupabase(
 }
 
 /** Enrolment, step 2: the first code verifies the factor (and raises this session to aal2). */
-export async function confirmEnrolmentSupabase(jar: CookieJar, factorId: string, code: string): Promise<boolean> {
+export async function confirmEnrolmentSupabase(
+  jar: CookieJar,
+  factorId: string,
+  code: string,
+): Promise<boolean> {
   const { error } = await supabaseClient(jar).auth.mfa.challengeAndVerify({
     factorId,
     code: code.replace(/\s/g, ""),
@@ -76,7 +87,11 @@ export async function disableSupabase(jar: CookieJar, code: string): Promise<boo
 }
 
 /** Step-up without a factor: the password again, which dates a new `password` entry in `amr`. */
-export async function passwordAgainSupabase(jar: CookieJar, email: string, password: string): Promise<boolean> {
+export async function passwordAgainSupabase(
+  jar: CookieJar,
+  email: string,
+  password: string,
+): Promise<boolean> {
   const { error } = await supabaseClient(jar).auth.signInWithPassword({ email, password });
   return !error;
 }

@@ -19,25 +19,40 @@ const now = () => Math.floor(Date.now() / 1000);
 export async function secondStepFlow(
   input: { pending: PendingSignIn; code: string },
   ip: string | null,
-): Promise<{ data: { user: { id: string; email: string; sessionVersion: number }; assurance: SessionAssurance } } | Refusal> {
+): Promise<
+  | { data: { user: { id: string; email: string; sessionVersion: number }; assurance: SessionAssurance } }
+  | Refusal
+> {
   const { pending } = input;
   if (!(await limitAttempt("secondFactor", { ip, account: pending.userId })))
     return { error: TOO_MANY_ATTEMPTS, code: "rate_limited" };
   return withService(async (db) => {
     const [user] = await db`select session_version, email from auth.users where id = ${pending.userId}`;
-    if (!user || user.session_version !== pending.sessionVersion) return { error: CODE_NOT_VALID, field: "code" };
+    if (!user || user.session_version !== pending.sessionVersion)
+      return { error: CODE_NOT_VALID, field: "code" };
     const verified = await verifySecondFactor(db, { userId: pending.userId, code: input.code });
     const audit = { userId: pending.userId, email: user.email, ip };
     if ("error" in verified) {
-      await recordAccountAudit(db, { ...audit, action: "account.second_factor_failed", after: { step: "sign_in" } });
+      await recordAccountAudit(db, {
+        ...audit,
+        action: "account.second_factor_failed",
+        after: { step: "sign_in" },
+      });
       return verified;
     }
     if (verified.data.method === "recovery")
-      await recordAccountAudit(db, { ...audit, action: "account.recovery_code_used", after: { step: "sign_in" } });
+      await recordAccountAudit(db, {
+        ...audit,
+        action: "account.recovery_code_used",
+        after: { step: "sign_in" },
+      });
     return {
       data: {
         user: { id: pending.userId, email: user.email, sessionVersion: user.session_version },
-        assurance: { aal: "aal2", amr: [pending.password, { method: verified.data.method, timestamp: now() }] },
+        assurance: {
+          aal: "aal2",
+          amr: [pending.password, { method: verified.data.method, timestamp: now() }],
+        },
       },
     };
   });
@@ -51,7 +66,10 @@ export async function secondStepFlow(
 export async function stepUpFlow(
   input: { claims: Claims; secret: string },
   ip: string | null,
-): Promise<{ data: { user: { id: string; email: string; sessionVersion: number }; assurance: SessionAssurance } } | Refusal> {
+): Promise<
+  | { data: { user: { id: string; email: string; sessionVersion: number }; assurance: SessionAssurance } }
+  | Refusal
+> {
   const { claims } = input;
   if (!(await limitAttempt("secondFactor", { ip, account: claims.sub })))
     return { error: TOO_MANY_ATTEMPTS, code: "rate_limited" };
@@ -70,17 +88,25 @@ export async function stepUpFlow(
       return { error: STEP_UP_NOT_VALID, field: "secret" };
     }
     if (method === "recovery")
-      await recordAccountAudit(db, { ...audit, action: "account.recovery_code_used", after: { step: "step_up" } });
+      await recordAccountAudit(db, {
+        ...audit,
+        action: "account.recovery_code_used",
+        after: { step: "step_up" },
+      });
     return {
       data: {
         user: { id: claims.sub, email: user.email, sessionVersion: user.session_version },
         assurance: {
           aal: claims.aal ?? "aal1",
-          amr: [...(claims.amr ?? []).filter((entry) => entry.method !== method), { method, timestamp: now() }],
+          amr: [
+            ...(claims.amr ?? []).filter((entry) => entry.method !== method),
+            { method, timestamp: now() },
+          ],
         },
       },
     };
   });
 }
 
-export const STEP_UP_NOT_VALID = "That is not right. Enter your password, or with two-factor on, a current code.";
+export const STEP_UP_NOT_VALID =
+  "That is not right. Enter your password, or with two-factor on, a current code.";

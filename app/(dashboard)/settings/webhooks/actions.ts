@@ -62,7 +62,12 @@ export const createEndpointAction = memberAction(
       success: "Endpoint added. Copy its signing secret now: it will not be shown again.",
     };
   },
-  { ...admins, audit: "webhook_endpoint.created", stepUp: true, after: () => revalidatePath("/settings/webhooks") },
+  {
+    ...admins,
+    audit: "webhook_endpoint.created",
+    stepUp: true,
+    after: () => revalidatePath("/settings/webhooks"),
+  },
 );
 
 export const updateEndpointAction = memberAction(
@@ -103,7 +108,12 @@ export const deleteEndpointAction = memberAction(
     ctx.audit.target("webhook_endpoint", endpointId);
     return {};
   },
-  { ...admins, audit: "webhook_endpoint.deleted", stepUp: true, after: () => redirect("/settings/webhooks?deleted=1") },
+  {
+    ...admins,
+    audit: "webhook_endpoint.deleted",
+    stepUp: true,
+    after: () => redirect("/settings/webhooks?deleted=1"),
+  },
 );
 
 export const sendTestEventAction = memberAction(
