@@ -12,7 +12,7 @@ import {
 } from "@/lib/auth/flows/supabase-mfa";
 import { signInSupabase } from "@/lib/auth/flows/supabase";
 import { supabaseClaims, type CookieJar } from "@/lib/auth/supabase-provider";
-import { newTotpSecret, totpCode } from "@/lib/two-factor/totp";
+import { acceptedStep, newTotpSecret, totpCode } from "@/lib/two-factor/totp";
 
 // A second factor with Supabase Auth configured: Supabase's MFA (enroll, challenge and verify,
 // getAuthenticatorAssuranceLevel) and the session's `aal`. A local stand-in for the Supabase
@@ -109,7 +109,7 @@ beforeAll(async () => {
     if (match[2] === "/challenge")
       return reply(200, { id: `challenge-${randomUUID()}`, type: "totp", expires_at: now + 300 });
     if (match[2] === "/verify") {
-      if (typeof body.challenge_id !== "string" || body.code !== totpCode(factor.secret))
+      if (typeof body.challenge_id !== "string" || acceptedStep(factor.secret, String(body.code)) === null)
         return reply(422, { code: "mfa_verification_failed", msg: "Invalid TOTP code entered" });
       factor.status = "verified";
       return reply(
