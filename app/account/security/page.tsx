@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
+import { signOutAction } from "@/app/(auth)/actions";
+import { SignOutForm } from "@/components/sign-out-form";
 import { CodeForm } from "@/components/two-factor/code-form";
 import { Enrolment } from "@/components/two-factor/enrolment";
 import { getClaims } from "@/lib/auth/session";
@@ -77,6 +79,8 @@ export default async function AccountSecurityPage({
         ) : (
           <Enrolment start={startEnrolmentAction} confirm={confirmEnrolmentAction} />
         )}
+        <p className="hint">Signed in as {claims.email}.</p>
+        <SignOutForm action={signOutAction} />
       </div>
     </main>
   );
