@@ -24,7 +24,8 @@ export const APP_ERROR_CODES = {
   forbidden: { status: 403, message: "You do not have permission to do that." },
   step_up_required: {
     status: 403,
-    message: "Confirm it is you first: enter your password, or a code from your authenticator app, then try again.",
+    message:
+      "Confirm it is you first: enter your password, or a code from your authenticator app, then try again.",
   },
   not_found: { status: 404, message: "Not found." },
   conflict: { status: 409, message: "This changed in the meantime; reload and try again." },
