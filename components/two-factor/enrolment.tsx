@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { useActionState } from "react";
+import { useActionState, type ReactNode } from "react";
 import { Field, FormMessage, SubmitButton } from "@/components/form-controls";
 import type { FormAction } from "@/lib/http/form-state";
 import type { SecurityState } from "./types";
@@ -9,14 +9,20 @@ import { RecoveryCodes } from "./recovery-codes";
 
 /**
  * Turning two-factor on: start (a new secret and its QR code, drawn on the server), scan or
- * type the key, confirm with the first code; the recovery codes are then shown once.
+ * type the key, confirm with the first code; the recovery codes are then shown once. Rendered
+ * whether or not it is on (`children`: what the page shows then), so the codes survive the
+ * page's refresh after the session cookie is reissued.
  */
 export function Enrolment({
   start,
   confirm,
+  enabled,
+  children,
 }: {
   start: FormAction<SecurityState>;
   confirm: FormAction<SecurityState>;
+  enabled: boolean;
+  children: ReactNode;
 }) {
   const [started, startAction] = useActionState<SecurityState, FormData>(start, {});
   const [confirmed, confirmAction] = useActionState<SecurityState, FormData>(confirm, {});
@@ -30,6 +36,7 @@ export function Enrolment({
         </p>
       </div>
     );
+  if (enabled) return children;
   const enrolment = started.enrolment;
   if (!enrolment)
     return (

@@ -48,7 +48,7 @@ export default async function AccountSecurityPage({
           </p>
         )}
         {disabled && <p className="alert success">Two-factor authentication is off.</p>}
-        {status.enabled ? (
+        <Enrolment start={startEnrolmentAction} confirm={confirmEnrolmentAction} enabled={status.enabled}>
           <>
             <p>
               <strong>On.</strong> Signing in asks for a code from your authenticator app.
@@ -76,9 +76,7 @@ export default async function AccountSecurityPage({
               />
             </section>
           </>
-        ) : (
-          <Enrolment start={startEnrolmentAction} confirm={confirmEnrolmentAction} />
-        )}
+        </Enrolment>
         <p className="hint">Signed in as {claims.email}.</p>
         <SignOutForm action={signOutAction} />
       </div>
