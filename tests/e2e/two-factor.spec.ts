@@ -14,10 +14,16 @@ const port = Number(process.env.E2E_PORT ?? 3100);
 const totp = (secret: string) =>
   new TOTP({ algorithm: "SHA1", digits: 6, period: 30, secret: Secret.fromBase32(secret) });
 
+/** The current step and its code, read at one instant (a step may end between two reads). */
+function codeNow(secret: string): { code: string; step: number } {
+  const step = TOTP.counter();
+  return { code: totp(secret).generate({ timestamp: step * 30_000 }), step };
+}
+
 /** A code of a time step later than `after` (each code is accepted once): waits for the next step. */
 async function freshCode(secret: string, after: number): Promise<{ code: string; step: number }> {
   await expect.poll(() => TOTP.counter(), { timeout: 40_000, intervals: [500] }).toBeGreaterThan(after);
-  return { code: totp(secret).generate(), step: TOTP.counter() };
+  return codeNow(secret);
 }
 
 /**
@@ -65,8 +71,8 @@ test("enrol with the QR code's key, sign in with a code, step up before creating
   await expect(qr).toHaveAttribute("src", /^data:image\/svg\+xml;base64,/);
   const secret = (await page.getByTestId("totp-secret").textContent())!.trim();
   // (a wrong code here is left to the integration tests: every attempt counts, 5 per 15 minutes)
-  const enrolStep = TOTP.counter();
-  await page.getByLabel("Code from the app").fill(totp(secret).generate());
+  const enrolment = codeNow(secret);
+  await page.getByLabel("Code from the app").fill(enrolment.code);
   await page.getByRole("button", { name: "Turn on two-factor" }).click();
   await expect(page.getByRole("list", { name: "Recovery codes" }).getByRole("listitem")).toHaveCount(10);
   await expect(page.getByRole("link", { name: "Download the codes" })).toHaveAttribute(
@@ -92,7 +98,7 @@ test("enrol with the QR code's key, sign in with a code, step up before creating
   await page.goto("/contacts"); // no session yet
   await expect(page).toHaveURL(/\/sign-in/);
   await page.goto("/sign-in/two-factor");
-  const signInCode = await freshCode(secret, enrolStep);
+  const signInCode = await freshCode(secret, enrolment.step);
   await page.getByLabel("Authentication code").fill(signInCode.code);
   await page.getByRole("button", { name: "Verify" }).click();
   await expect(page).toHaveURL(/:\d+\/$/);
