@@ -1,6 +1,7 @@
 "use client";
 
-import { useActionState, useEffect, useId } from "react";
+import { useEffect, useId } from "react";
+import { useStepUpAction } from "./two-factor/step-up-prompt";
 import type { FormState } from "@/lib/http/form-state";
 import { FormMessage } from "./form-controls";
 import { Dialog, DialogActions } from "./ui/dialog";
@@ -56,17 +57,20 @@ function ConfirmForm({
   close: () => void;
 }) {
   const id = useId();
-  const [state, formAction] = useActionState(action, {});
+  const [state, formAction, stepUp] = useStepUpAction<FormState>(action, {});
   useEffect(() => {
     if (state.success) close();
   }, [state, close]);
   return (
-    <form action={formAction} className="stack">
-      {Object.entries(fields).map(([name, value]) => (
-        <input key={name} type="hidden" name={name} value={value} />
-      ))}
-      <FormMessage state={state} id={`${id}-message`} />
-      <DialogActions submit={confirmLabel} pending="Working…" onCancel={close} danger cancelFirst />
-    </form>
+    <>
+      <form action={formAction} className="stack">
+        {Object.entries(fields).map(([name, value]) => (
+          <input key={name} type="hidden" name={name} value={value} />
+        ))}
+        <FormMessage state={state} id={`${id}-message`} />
+        <DialogActions submit={confirmLabel} pending="Working…" onCancel={close} danger cancelFirst />
+      </form>
+      {stepUp}
+    </>
   );
 }

@@ -1620,6 +1620,30 @@ CREATE TABLE public.user_profiles (
 );
 
 --
+-- Name: user_recovery_codes; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.user_recovery_codes (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    user_id uuid NOT NULL,
+    code_digest text NOT NULL,
+    used_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+--
+-- Name: user_two_factor; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.user_two_factor (
+    user_id uuid NOT NULL,
+    secret_sealed text NOT NULL,
+    enabled_at timestamp with time zone,
+    last_used_step bigint,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+--
 -- Name: webhook_deliveries; Type: TABLE; Schema: public; Owner: -
 --
 
@@ -1716,6 +1740,16 @@ CREATE TABLE public.workspace_members (
     role text DEFAULT 'member'::text NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     CONSTRAINT workspace_members_role_check CHECK ((role = ANY (ARRAY['owner'::text, 'admin'::text, 'member'::text])))
+);
+
+--
+-- Name: workspace_security; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.workspace_security (
+    workspace_id uuid NOT NULL,
+    require_two_factor boolean DEFAULT false NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL
 );
 
 --
@@ -2260,6 +2294,27 @@ ALTER TABLE ONLY public.user_profiles
     ADD CONSTRAINT user_profiles_pkey PRIMARY KEY (id);
 
 --
+-- Name: user_recovery_codes user_recovery_codes_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.user_recovery_codes
+    ADD CONSTRAINT user_recovery_codes_pkey PRIMARY KEY (id);
+
+--
+-- Name: user_recovery_codes user_recovery_codes_user_id_code_digest_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.user_recovery_codes
+    ADD CONSTRAINT user_recovery_codes_user_id_code_digest_key UNIQUE (user_id, code_digest);
+
+--
+-- Name: user_two_factor user_two_factor_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.user_two_factor
+    ADD CONSTRAINT user_two_factor_pkey PRIMARY KEY (user_id);
+
+--
 -- Name: webhook_deliveries webhook_deliveries_pkey; Type: CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -2314,6 +2369,13 @@ ALTER TABLE ONLY public.workspace_invitations
 
 ALTER TABLE ONLY public.workspace_members
     ADD CONSTRAINT workspace_members_pkey PRIMARY KEY (workspace_id, user_id);
+
+--
+-- Name: workspace_security workspace_security_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.workspace_security
+    ADD CONSTRAINT workspace_security_pkey PRIMARY KEY (workspace_id);
 
 --
 -- Name: workspaces workspaces_pkey; Type: CONSTRAINT; Schema: public; Owner: -
@@ -3897,6 +3959,20 @@ ALTER TABLE ONLY public.user_profiles
     ADD CONSTRAINT user_profiles_id_fkey FOREIGN KEY (id) REFERENCES auth.users(id) ON DELETE CASCADE;
 
 --
+-- Name: user_recovery_codes user_recovery_codes_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.user_recovery_codes
+    ADD CONSTRAINT user_recovery_codes_user_id_fkey FOREIGN KEY (user_id) REFERENCES auth.users(id) ON DELETE CASCADE;
+
+--
+-- Name: user_two_factor user_two_factor_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.user_two_factor
+    ADD CONSTRAINT user_two_factor_user_id_fkey FOREIGN KEY (user_id) REFERENCES auth.users(id) ON DELETE CASCADE;
+
+--
 -- Name: webhook_deliveries webhook_deliveries_workspace_id_endpoint_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -3965,6 +4041,13 @@ ALTER TABLE ONLY public.workspace_members
 
 ALTER TABLE ONLY public.workspace_members
     ADD CONSTRAINT workspace_members_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspaces(id) ON DELETE CASCADE;
+
+--
+-- Name: workspace_security workspace_security_workspace_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.workspace_security
+    ADD CONSTRAINT workspace_security_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspaces(id) ON DELETE CASCADE;
 
 --
 -- Name: account_tokens; Type: ROW SECURITY; Schema: public; Owner: -
@@ -4677,6 +4760,18 @@ CREATE POLICY user_profiles_select ON public.user_profiles FOR SELECT TO authent
 CREATE POLICY user_profiles_update ON public.user_profiles FOR UPDATE TO authenticated USING ((id = ( SELECT auth.uid() AS uid))) WITH CHECK ((id = ( SELECT auth.uid() AS uid)));
 
 --
+-- Name: user_recovery_codes; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.user_recovery_codes ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: user_two_factor; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.user_two_factor ENABLE ROW LEVEL SECURITY;
+
+--
 -- Name: webhook_deliveries; Type: ROW SECURITY; Schema: public; Owner: -
 --
 
@@ -4771,6 +4866,12 @@ CREATE POLICY workspace_members_select ON public.workspace_members FOR SELECT TO
 --
 
 CREATE POLICY workspace_members_update ON public.workspace_members FOR UPDATE TO authenticated USING (((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids)) AND ((role <> 'owner'::text) OR (workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text]) AS user_workspace_ids))))) WITH CHECK (((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids)) AND ((role <> 'owner'::text) OR (workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text]) AS user_workspace_ids)))));
+
+--
+-- Name: workspace_security; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.workspace_security ENABLE ROW LEVEL SECURITY;
 
 --
 -- Name: workspaces; Type: ROW SECURITY; Schema: public; Owner: -
@@ -5489,6 +5590,18 @@ GRANT SELECT,INSERT,UPDATE ON TABLE public.user_profiles TO authenticated;
 GRANT ALL ON TABLE public.user_profiles TO service_role;
 
 --
+-- Name: TABLE user_recovery_codes; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.user_recovery_codes TO service_role;
+
+--
+-- Name: TABLE user_two_factor; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.user_two_factor TO service_role;
+
+--
 -- Name: TABLE webhook_deliveries; Type: ACL; Schema: public; Owner: -
 --
 
@@ -5587,6 +5700,12 @@ GRANT ALL ON TABLE public.workspace_invitations TO service_role;
 
 GRANT SELECT,DELETE,UPDATE ON TABLE public.workspace_members TO authenticated;
 GRANT ALL ON TABLE public.workspace_members TO service_role;
+
+--
+-- Name: TABLE workspace_security; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.workspace_security TO service_role;
 
 --
 -- Name: TABLE workspaces; Type: ACL; Schema: public; Owner: -

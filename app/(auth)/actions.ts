@@ -10,9 +10,9 @@ import { afterAnswer } from "@/lib/auth/flows/after-answer";
 import { INVALID_CREDENTIALS } from "@/lib/auth/local-provider";
 import { requestSignUp, signUpSent } from "@/lib/auth/request-sign-up";
 import { signInSchema, signUpSchema, type SignUpInput } from "@/lib/auth/schemas";
-import { endSession, startLocalSession } from "@/lib/auth/session";
+import { endSession, startLocalSession, startPendingSignIn } from "@/lib/auth/session";
 import { supabaseConfigured } from "@/lib/auth/supabase-provider";
-import { signInSupabase, signUpSupabase } from "@/lib/auth/supabase-actions";
+import { secondStepPendingSupabase, signInSupabase, signUpSupabase } from "@/lib/auth/supabase-actions";
 import { withService } from "@/lib/db/doors";
 import { AppError } from "@/lib/errors/app-error";
 import { clientIp } from "@/lib/http/client-ip";
@@ -31,13 +31,22 @@ export const signInAction = publicAction(
       supabaseConfigured() ? signInSupabase : undefined,
     );
     if ("error" in result) throw new AppError("invalid", result.error ?? INVALID_CREDENTIALS);
-    if (!supabaseConfigured())
-      await startLocalSession({
-        id: result.data.userId,
-        email: result.data.email,
-        sessionVersion: result.data.sessionVersion ?? 0,
-      });
-    redirect(safeNextPath(next) ?? "/");
+    const then = safeNextPath(next);
+    const secondStep = `/sign-in/two-factor${then ? `?next=${encodeURIComponent(then)}` : ""}`;
+    if (supabaseConfigured()) {
+      // Supabase's session is aal1 until the code raises it (its MFA)
+      if (await secondStepPendingSupabase()) redirect(secondStep);
+      redirect(then ?? "/");
+    }
+    const { userId: id, email: address, sessionVersion = 0, secondFactor } = result.data;
+    if (secondFactor) {
+      // the password alone is not a session: the code is due (lib/two-factor/pending-sign-in.ts)
+      const password = { method: "password", timestamp: Math.floor(Date.now() / 1000) };
+      await startPendingSignIn({ userId: id, email: address, sessionVersion, password });
+      redirect(secondStep);
+    }
+    await startLocalSession({ id, email: address, sessionVersion });
+    redirect(then ?? "/");
   },
 );
 

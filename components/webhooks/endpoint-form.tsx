@@ -1,6 +1,6 @@
 "use client";
 
-import { useActionState } from "react";
+import { useStepUpAction } from "@/components/two-factor/step-up-prompt";
 import type { EndpointFormState } from "@/lib/webhooks/outbound/schemas";
 import { Field, FormMessage, SubmitButton } from "@/components/form-controls";
 
@@ -21,48 +21,51 @@ export function EndpointForm({
   initial?: { url: string; description: string | null; eventTypes: string[]; enabled: boolean };
   submitLabel: string;
 }) {
-  const [state, formAction] = useActionState<EndpointFormState, FormData>(action, {});
+  const [state, formAction, stepUp] = useStepUpAction<EndpointFormState>(action, {});
   const chosen = new Set(initial?.eventTypes ?? []);
   return (
-    <form action={formAction} className="stack card" noValidate aria-describedby="form-message">
-      <FormMessage state={state} />
-      {state.secret && <SigningSecret secret={state.secret} />}
-      <Field
-        label="Endpoint URL"
-        name="url"
-        type="url"
-        state={state}
-        defaultValue={state.values?.url ?? initial?.url ?? ""}
-        hint="A public https address. Events are POSTed there as JSON, signed per Standard Webhooks."
-        required
-      />
-      <Field
-        label="Description (optional)"
-        name="description"
-        state={state}
-        defaultValue={state.values?.description ?? initial?.description ?? ""}
-      />
-      <fieldset aria-describedby={state.errors?.eventTypes ? "event-types-error" : undefined}>
-        <legend>Events to send</legend>
-        <div className="row" style={{ flexWrap: "wrap", gap: "0.25rem 1rem" }}>
-          {eventTypes.map((type) => (
-            <label key={type} className="row" style={{ gap: "0.25rem" }}>
-              <input type="checkbox" name="eventTypes" value={type} defaultChecked={chosen.has(type)} />
-              <code>{type}</code>
-            </label>
-          ))}
-        </div>
-        {state.errors?.eventTypes && (
-          <span id="event-types-error" className="field-error">
-            {state.errors.eventTypes}
-          </span>
-        )}
-      </fieldset>
-      <label className="row" style={{ gap: "0.5rem" }}>
-        <input type="checkbox" name="enabled" defaultChecked={initial?.enabled ?? true} /> Enabled
-      </label>
-      <SubmitButton pendingLabel="Saving…">{submitLabel}</SubmitButton>
-    </form>
+    <>
+      <form action={formAction} className="stack card" noValidate aria-describedby="form-message">
+        <FormMessage state={state} />
+        {state.secret && <SigningSecret secret={state.secret} />}
+        <Field
+          label="Endpoint URL"
+          name="url"
+          type="url"
+          state={state}
+          defaultValue={state.values?.url ?? initial?.url ?? ""}
+          hint="A public https address. Events are POSTed there as JSON, signed per Standard Webhooks."
+          required
+        />
+        <Field
+          label="Description (optional)"
+          name="description"
+          state={state}
+          defaultValue={state.values?.description ?? initial?.description ?? ""}
+        />
+        <fieldset aria-describedby={state.errors?.eventTypes ? "event-types-error" : undefined}>
+          <legend>Events to send</legend>
+          <div className="row" style={{ flexWrap: "wrap", gap: "0.25rem 1rem" }}>
+            {eventTypes.map((type) => (
+              <label key={type} className="row" style={{ gap: "0.25rem" }}>
+                <input type="checkbox" name="eventTypes" value={type} defaultChecked={chosen.has(type)} />
+                <code>{type}</code>
+              </label>
+            ))}
+          </div>
+          {state.errors?.eventTypes && (
+            <span id="event-types-error" className="field-error">
+              {state.errors.eventTypes}
+            </span>
+          )}
+        </fieldset>
+        <label className="row" style={{ gap: "0.5rem" }}>
+          <input type="checkbox" name="enabled" defaultChecked={initial?.enabled ?? true} /> Enabled
+        </label>
+        <SubmitButton pendingLabel="Saving…">{submitLabel}</SubmitButton>
+      </form>
+      {stepUp}
+    </>
   );
 }
 
@@ -86,19 +89,22 @@ export function InlineAction({
   fields: Record<string, string>;
   label: string;
 }) {
-  const [state, formAction] = useActionState<EndpointFormState, FormData>(action, {});
+  const [state, formAction, stepUp] = useStepUpAction<EndpointFormState>(action, {});
   return (
-    <form action={formAction} className="stack">
-      {Object.entries(fields).map(([name, value]) => (
-        <input key={name} type="hidden" name={name} value={value} />
-      ))}
-      <SubmitButton pendingLabel="Working…">{label}</SubmitButton>
-      {state.secret && <SigningSecret secret={state.secret} />}
-      {(state.success || state.message) && (
-        <span role={state.message ? "alert" : "status"} className={state.message ? "field-error" : "hint"}>
-          {state.message ?? state.success}
-        </span>
-      )}
-    </form>
+    <>
+      <form action={formAction} className="stack">
+        {Object.entries(fields).map(([name, value]) => (
+          <input key={name} type="hidden" name={name} value={value} />
+        ))}
+        <SubmitButton pendingLabel="Working…">{label}</SubmitButton>
+        {state.secret && <SigningSecret secret={state.secret} />}
+        {(state.success || state.message) && (
+          <span role={state.message ? "alert" : "status"} className={state.message ? "field-error" : "hint"}>
+            {state.message ?? state.success}
+          </span>
+        )}
+      </form>
+      {stepUp}
+    </>
   );
 }

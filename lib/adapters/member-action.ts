@@ -9,6 +9,7 @@ import { AppError } from "@/lib/errors/app-error";
 import { clientIp } from "@/lib/http/client-ip";
 import { fieldErrors, type FormState } from "@/lib/http/form-state";
 import type { Role } from "@/lib/workspaces/list-memberships";
+import { stepUpFresh } from "@/lib/two-factor/step-up";
 import { AuditNote, writeAudit } from "./audit-note";
 import { formValues, keptValues } from "./form-values";
 import { logUnexpected, unexpectedMessage } from "./log-unexpected";
@@ -34,6 +35,12 @@ export interface MemberActionOptions<I, R, P = void> {
   roles?: readonly Role[];
   /** the refusal shown to a member of another role */
   forbidden?: string;
+  /**
+   * A dangerous action (privacy export and erasure, API keys, roles, webhook endpoints): the
+   * session must have proved its owner within the step-up window (lib/two-factor/step-up.ts),
+   * else `step_up_required` and nothing runs.
+   */
+  stepUp?: boolean;
   /** names of the positional arguments before the form (values bound in the component) */
   args?: readonly string[];
   /**
@@ -85,6 +92,7 @@ export function memberAction<S extends z.ZodType, R, P = void>(
       const member = await requireMember();
       if (options.roles && !options.roles.includes(member.workspace.role))
         throw new AppError("forbidden", options.forbidden);
+      if (options.stepUp && !stepUpFresh(member.claims)) throw new AppError("step_up_required");
       const parsed = schema.safeParse(raw);
       if (!parsed.success) {
         // a bound argument is no field of the form: its refusal is the form's message
@@ -144,6 +152,7 @@ function rawInput(
 
 function formRefusal(error: AppError, raw: Record<string, unknown>): FormState {
   const values = keptValues(raw);
+  if (error.code === "step_up_required") return { message: error.message, values, code: error.code };
   return error.field
     ? { errors: { [error.field]: error.message }, values }
     : { message: error.message, values };

@@ -7,6 +7,7 @@ import { withUser, type Db } from "@/lib/db/doors";
 import { AppError } from "@/lib/errors/app-error";
 import { clientIp } from "@/lib/http/client-ip";
 import type { Role } from "@/lib/workspaces/list-memberships";
+import { stepUpFresh } from "@/lib/two-factor/step-up";
 import { AuditNote, writeAudit } from "./audit-note";
 import type { ActionContext } from "./member-action";
 import { parseParams, type RouteContext } from "./public-route";
@@ -17,6 +18,8 @@ export interface MemberRouteOptions<P extends z.ZodType> {
   params?: P;
   roles?: readonly Role[];
   forbidden?: string;
+  /** needs a fresh password or code (memberAction's `stepUp`): 403 `step_up_required` */
+  stepUp?: boolean;
   /** the audited action (downloads of personal data are audited too), or false */
   audit: AuditAction | false;
   /**
@@ -41,8 +44,14 @@ export function memberRoute<P extends z.ZodType = z.ZodType<Record<string, never
       const member = await currentMember();
       if (member === undefined) throw new AppError("unauthenticated");
       if (member === null) throw new AppError("forbidden", "Join or create a workspace first.");
+      if (member.twoFactorMissing)
+        throw new AppError(
+          "forbidden",
+          "This workspace requires two-factor authentication. Turn it on first.",
+        );
       if (options.roles && !options.roles.includes(member.workspace.role))
         throw new AppError("forbidden", options.forbidden);
+      if (options.stepUp && !stepUpFresh(member.claims)) throw new AppError("step_up_required");
       const params = (await parseParams(options.params, context)) as z.output<P>;
       const ctx: ActionContext = {
         ...member,
@@ -60,6 +69,12 @@ export function memberRoute<P extends z.ZodType = z.ZodType<Record<string, never
       return response;
     } catch (error) {
       unstable_rethrow(error);
+      // the one refusal a page acts on (asks for the password or code, then retries): its code
+      if (error instanceof AppError && error.code === "step_up_required")
+        return Response.json(
+          { success: false, error: error.message, code: error.code },
+          { status: error.status },
+        );
       return routeErrorResponse(options.name, request, error);
     }
   };

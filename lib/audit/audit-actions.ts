@@ -76,6 +76,13 @@ export const AUDIT_ACTIONS = [
   "account.password_changed",
   "account.password_reset",
   "account.signed_out_everywhere",
+  "account.two_factor_enabled",
+  "account.two_factor_disabled",
+  "account.recovery_codes_regenerated",
+  "account.recovery_code_used",
+  "account.second_factor_failed",
+  "account.step_up_failed",
+  "workspace.two_factor_requirement_changed",
   "connection.payments_updated",
   "connection.ticketing_updated",
 ] as const;

@@ -3,7 +3,16 @@ import type { Db } from "@/lib/db/doors";
 import type { SignInInput } from "./schemas";
 
 export type AuthResult =
-  | { data: { userId: string; email: string; workspaceId?: string; sessionVersion?: number } }
+  | {
+      data: {
+        userId: string;
+        email: string;
+        workspaceId?: string;
+        sessionVersion?: number;
+        /** the account has a second factor: the password alone yields only a pending sign-in */
+        secondFactor?: boolean;
+      };
+    }
   | { error: string };
 
 const BCRYPT_ROUNDS = 10;
@@ -36,11 +45,20 @@ export async function passwordMatches(password: string, hash: string | null | un
 export async function signInLocal(db: Db, input: SignInInput): Promise<AuthResult> {
   const email = normalizeEmail(input.email);
   const [user] = await db`
-    select id, email, encrypted_password, email_confirmed_at, session_version
-    from auth.users where email = ${email}`;
+    select u.id, u.email, u.encrypted_password, u.email_confirmed_at, u.session_version,
+      exists (select 1 from public.user_two_factor f where f.user_id = u.id and f.enabled_at is not null)
+        as second_factor
+    from auth.users u where u.email = ${email}`;
   const ok = await passwordMatches(input.password, user?.encrypted_password);
   if (!user || !ok || !user.email_confirmed_at) return { error: INVALID_CREDENTIALS };
-  return { data: { userId: user.id, email: user.email, sessionVersion: user.session_version } };
+  return {
+    data: {
+      userId: user.id,
+      email: user.email,
+      sessionVersion: user.session_version,
+      secondFactor: user.second_factor,
+    },
+  };
 }
 
 /**

@@ -14,6 +14,9 @@ export const AUTH_LIMITS = {
   signUp: { perIp: [20, 60], perAccount: [5, 3600] },
   reset: { perIp: [20, 60], perAccount: [5, 3600] },
   acceptInvitation: { perIp: [20, 60], perAccount: [20, 60] },
+  // a code (second step, step-up, disable), asked only after the password: 5 tries per 15
+  // minutes is 480 a day, each ~3 in a million (one step either side): ~0.14% a day
+  secondFactor: { perIp: [20, 60], perAccount: [5, 900] },
 } as const satisfies Record<
   string,
   { perIp: readonly [number, number]; perAccount: readonly [number, number] }

@@ -3,12 +3,20 @@ import { cache } from "react";
 import { cookies } from "next/headers";
 import { withService, type Claims } from "@/lib/db/doors";
 import { isHttps } from "@/lib/config";
+import {
+  PENDING_SIGN_IN_SECONDS,
+  readPendingSignIn,
+  signPendingSignIn,
+  type PendingSignIn,
+} from "@/lib/two-factor/pending-sign-in";
 import { currentSession } from "./current-session";
 import { supabaseClaims, supabaseClient, supabaseConfigured, type CookieJar } from "./supabase-provider";
-import { SESSION_TTL_SECONDS, signSessionToken } from "./tokens";
+import { SESSION_TTL_SECONDS, signSessionToken, type SessionAssurance } from "./tokens";
 
 export const SESSION_COOKIE = "crm_session";
 export const WORKSPACE_COOKIE = "crm_workspace";
+/** Between the password and the second factor (lib/two-factor/pending-sign-in.ts). */
+export const PENDING_SIGN_IN_COOKIE = "crm_sign_in_pending";
 
 async function jar(): Promise<CookieJar> {
   const store = await cookies();
@@ -40,19 +48,28 @@ export const getClaims = cache(async (): Promise<Claims | null> => {
 /** Sliding renewal: possible where cookies may be written (actions, route handlers). */
 async function renewSession(claims: Claims, version: number): Promise<void> {
   try {
-    await startLocalSession({ id: claims.sub, email: claims.email ?? "", sessionVersion: version });
+    await startLocalSession(
+      { id: claims.sub, email: claims.email ?? "", sessionVersion: version },
+      { aal: claims.aal ?? "aal1", amr: claims.amr ?? [] },
+    );
   } catch {
     // A server component cannot set cookies; the member's next action renews the session.
   }
 }
 
-/** Local provider: issue the session cookie for a user whose password was checked. */
-export async function startLocalSession(user: {
-  id: string;
-  email: string;
-  sessionVersion: number;
-}): Promise<void> {
-  (await cookies()).set(SESSION_COOKIE, await signSessionToken(user), cookieOptions(SESSION_TTL_SECONDS));
+/**
+ * Local provider: issue the session cookie for a user whose password (and, with two-factor,
+ * code) was checked; `assurance` says how (a password just now when omitted).
+ */
+export async function startLocalSession(
+  user: { id: string; email: string; sessionVersion: number },
+  assurance?: SessionAssurance,
+): Promise<void> {
+  (await cookies()).set(
+    SESSION_COOKIE,
+    await signSessionToken(user, assurance),
+    cookieOptions(SESSION_TTL_SECONDS),
+  );
 }
 
 /**
@@ -68,4 +85,21 @@ export async function endSession(): Promise<void> {
 /** Remembers the workspace the member works in (a year; a preference, not a credential). */
 export async function chooseWorkspace(workspaceId: string): Promise<void> {
   (await cookies()).set(WORKSPACE_COOKIE, workspaceId, cookieOptions(60 * 60 * 24 * 365));
+}
+
+/** Local provider: the password was right and the account has a second factor; the code is due. */
+export async function startPendingSignIn(pending: PendingSignIn): Promise<void> {
+  (await cookies()).set(
+    PENDING_SIGN_IN_COOKIE,
+    await signPendingSignIn(pending),
+    cookieOptions(PENDING_SIGN_IN_SECONDS),
+  );
+}
+
+export async function pendingSignIn(): Promise<PendingSignIn | null> {
+  return readPendingSignIn((await cookies()).get(PENDING_SIGN_IN_COOKIE)?.value);
+}
+
+export async function endPendingSignIn(): Promise<void> {
+  (await cookies()).delete(PENDING_SIGN_IN_COOKIE);
 }

@@ -1,5 +1,5 @@
 import { createServerClient } from "@supabase/ssr";
-import type { Claims } from "@/lib/db/doors";
+import type { AuthMethod, Claims } from "@/lib/db/doors";
 
 export interface CookieJar {
   getAll(): { name: string; value: string }[];
@@ -42,8 +42,30 @@ export function supabaseClient(jar: CookieJar) {
   );
 }
 
+/**
+ * The signed-in user (checked with Supabase: getUser) and the session's assurance level and
+ * methods (getAuthenticatorAssuranceLevel reads them from the session's own JWT). A session
+ * signed in with the password alone while the account has a verified factor is not a session
+ * yet: null, and the sign-in page sends it to the code.
+ */
 export async function supabaseClaims(jar: CookieJar): Promise<Claims | null> {
-  const { data } = await supabaseClient(jar).auth.getUser();
+  const supabase = supabaseClient(jar);
+  const { data } = await supabase.auth.getUser();
   if (!data.user) return null;
-  return { sub: data.user.id, role: "authenticated", email: data.user.email ?? undefined };
+  const { data: level } = await supabase.auth.mfa.getAuthenticatorAssuranceLevel();
+  if (level?.nextLevel === "aal2" && level.currentLevel !== "aal2") return null;
+  return {
+    sub: data.user.id,
+    role: "authenticated",
+    email: data.user.email ?? undefined,
+    aal: level?.currentLevel === "aal2" ? "aal2" : "aal1",
+    amr: authMethods(level?.currentAuthenticationMethods ?? []),
+  };
+}
+
+/** Supabase's `amr` (entries with timestamps, or bare RFC 8176 names without one) as ours. */
+function authMethods(entries: readonly (string | { method: string; timestamp: number })[]): AuthMethod[] {
+  return entries.flatMap((entry) =>
+    typeof entry === "string" ? [] : [{ method: entry.method, timestamp: entry.timestamp }],
+  );
 }

@@ -1,5 +1,5 @@
 import { jwtVerify, SignJWT } from "jose";
-import type { Claims } from "@/lib/db/doors";
+import type { AuthMethod, Claims } from "@/lib/db/doors";
 import { authSecret } from "./secret";
 
 /**
@@ -17,13 +17,33 @@ export interface SessionToken {
   issuedAt: number;
 }
 
-/** A local session: an HS256 JWT with the same claims Supabase Auth issues, plus its version. */
-export async function signSessionToken(user: {
-  id: string;
-  email: string;
-  sessionVersion: number;
-}): Promise<string> {
-  return new SignJWT({ role: "authenticated", email: user.email, sv: user.sessionVersion })
+/** How a session was authenticated: its assurance level and methods (Supabase's `aal`, `amr`). */
+export interface SessionAssurance {
+  aal: "aal1" | "aal2";
+  amr: AuthMethod[];
+}
+
+/** A session from a password just checked: aal1, one password entry dated now. */
+export const passwordAssurance = (): SessionAssurance => ({
+  aal: "aal1",
+  amr: [{ method: "password", timestamp: Math.floor(Date.now() / 1000) }],
+});
+
+/**
+ * A local session: an HS256 JWT with the same claims Supabase Auth issues (`aal` and `amr`
+ * included), plus its version.
+ */
+export async function signSessionToken(
+  user: { id: string; email: string; sessionVersion: number },
+  assurance: SessionAssurance = passwordAssurance(),
+): Promise<string> {
+  return new SignJWT({
+    role: "authenticated",
+    email: user.email,
+    sv: user.sessionVersion,
+    aal: assurance.aal,
+    amr: assurance.amr,
+  })
     .setProtectedHeader({ alg: "HS256" })
     .setSubject(user.id)
     .setIssuedAt()
@@ -43,6 +63,7 @@ export async function verifySessionToken(token: string): Promise<SessionToken | 
         role: "authenticated",
         email: payload.email as string | undefined,
         exp: payload.exp,
+        ...readAssurance(payload, payload.iat ?? 0),
       },
       version: payload.sv as number,
       issuedAt: payload.iat ?? 0,
@@ -50,6 +71,17 @@ export async function verifySessionToken(token: string): Promise<SessionToken | 
   } catch {
     return null;
   }
+}
+
+/** A token's `aal` and `amr`; one signed before they existed counts as a password sign-in at `iat`. */
+function readAssurance(payload: Record<string, unknown>, issuedAt: number): SessionAssurance {
+  const amr = Array.isArray(payload.amr)
+    ? payload.amr.filter(
+        (entry): entry is AuthMethod =>
+          typeof entry?.method === "string" && Number.isFinite(entry?.timestamp),
+      )
+    : [{ method: "password", timestamp: issuedAt }];
+  return { aal: payload.aal === "aal2" ? "aal2" : "aal1", amr };
 }
 
 /** Short-lived signed values (OAuth state and the like), bound to a purpose. */

@@ -10,6 +10,16 @@ export interface Claims {
   role: "authenticated";
   email?: string;
   exp?: number;
+  /** authenticator assurance level, as Supabase's `aal`: aal2 once a second factor was given */
+  aal?: "aal1" | "aal2";
+  /** how and when (Unix seconds) the session was authenticated, as Supabase's `amr` */
+  amr?: AuthMethod[];
+}
+
+/** One entry of a session's `amr` claim (Supabase's AMREntry). */
+export interface AuthMethod {
+  method: "password" | "totp" | "recovery" | (string & {});
+  timestamp: number;
 }
 
 /**

@@ -8,6 +8,7 @@
  * | invalid          | 400    | the input breaks a rule; the message says which (and `field`)  |
  * | unauthenticated  | 401    | no session, or a machine caller without a valid key            |
  * | forbidden        | 403    | signed in, but the role or origin does not allow it            |
+ * | step_up_required | 403    | a dangerous action needs a fresh password or code first        |
  * | not_found        | 404    | no such thing in the caller's workspace (also: malformed ids)  |
  * | conflict         | 409    | the state changed underneath, or the thing already exists      |
  * | too_large        | 413    | a body or upload over its limit                                |
@@ -21,6 +22,11 @@ export const APP_ERROR_CODES = {
   invalid: { status: 400, message: "The request is not valid." },
   unauthenticated: { status: 401, message: "Sign in first." },
   forbidden: { status: 403, message: "You do not have permission to do that." },
+  step_up_required: {
+    status: 403,
+    message:
+      "Confirm it is you first: enter your password, or a code from your authenticator app, then try again.",
+  },
   not_found: { status: 404, message: "Not found." },
   conflict: { status: 409, message: "This changed in the meantime; reload and try again." },
   too_large: { status: 413, message: "The request is too large." },

@@ -6,6 +6,8 @@ export interface FormState {
   message?: string;
   success?: string;
   values?: Record<string, string>;
+  /** a refusal the form acts on: `step_up_required` asks for a password or code, then retries */
+  code?: "step_up_required";
 }
 
 export function fieldErrors(error: z.ZodError): Record<string, string> {

@@ -275,6 +275,26 @@ const paths: ZodOpenApiPathsObject = {
       responses: { "303": redirect("Back to Settings → Ticketing with the outcome.") },
     },
   },
+  "/api/auth/step-up": {
+    post: {
+      tags: ["Dashboard"],
+      summary: "Step-up: prove it is you again before a dangerous action",
+      description:
+        "Same-origin, signed in. The password, or with two-factor on a current TOTP or recovery code; the session then counts as fresh for 10 minutes (privacy export and erasure, API keys, roles, webhook endpoints).",
+      security: [{ session: [] }],
+      requestBody: { content: { "application/json": { schema: z.object({ secret: z.string().max(200) }) } } },
+      responses: {
+        "200": {
+          description: "The session is fresh again.",
+          ...json(z.object({ success: z.literal(true) })),
+        },
+        "400": error("The password or code is not right (audited)."),
+        "401": error("Not signed in."),
+        "403": error("Not from this site's pages."),
+        "429": error("Too many attempts."),
+      },
+    },
+  },
   "/api/auth/payproc/callback": {
     get: {
       tags: ["Connections"],
@@ -427,7 +447,11 @@ const paths: ZodOpenApiPathsObject = {
           },
         },
         "401": { description: "Not signed in.", ...json(z.object({ error: z.string() })) },
-        "403": { description: "Not an owner or admin.", ...json(z.object({ error: z.string() })) },
+        "403": {
+          description:
+            "Not an owner or admin; or `code: step_up_required`: the session must prove its owner again (POST /api/auth/step-up), then retry.",
+          ...json(z.object({ error: z.string(), code: z.literal("step_up_required").optional() })),
+        },
         "404": {
           description: "No such contact in your workspace.",
           ...json(z.object({ error: z.string() })),

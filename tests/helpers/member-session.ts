@@ -5,7 +5,9 @@ import type { Claims } from "@/lib/db/doors";
  * For tests that call a server action or a cookie-authenticated route handler: the signed-in
  * member is whoever `signIn` names (lib/auth/session's getClaims is replaced), there is no
  * workspace cookie (their first workspace is current), and revalidatePath and refresh are no-ops.
- * Call at the top level of a test file, before importing the action or route.
+ * Call at the top level of a test file, before importing the action or route. Claims without
+ * an `amr` are a session signed in with the password just now (fresh for step-up); pass `amr`
+ * to model an older one.
  */
 const session = vi.hoisted(() => ({ claims: null as Claims | null, headers: new Headers() }));
 
@@ -21,6 +23,9 @@ vi.mock("@/lib/auth/session", async (original) => ({
 }));
 
 export function signIn(claims: Claims | null, headers: Record<string, string> = {}) {
-  session.claims = claims;
+  session.claims =
+    claims && !claims.amr
+      ? { ...claims, amr: [{ method: "password", timestamp: Math.floor(Date.now() / 1000) }] }
+      : claims;
   session.headers = new Headers(headers);
 }

@@ -56,7 +56,11 @@ export const changePasswordAction = memberAction(
       if (supabaseConfigured()) return;
       // this browser's session, at the account's new version (the others no longer count)
       const session = await withService((db) => accountSession(db, { userId: ctx.userId }));
-      if (session) await startLocalSession({ id: ctx.userId, ...session });
+      // the same assurance, and a password entry dated now: the current password was just given
+      const password = { method: "password", timestamp: Math.floor(Date.now() / 1000) };
+      const amr = [...(ctx.claims.amr ?? []).filter((entry) => entry.method !== "password"), password];
+      if (session)
+        await startLocalSession({ id: ctx.userId, ...session }, { aal: ctx.claims.aal ?? "aal1", amr });
     },
   },
 );

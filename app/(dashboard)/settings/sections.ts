@@ -14,6 +14,11 @@ export const SETTINGS_SECTIONS: SettingsSection[] = [
     href: "/settings/account",
   },
   {
+    title: "Security",
+    description: "Your two-factor authentication; owners require it of every member.",
+    href: "/settings/security",
+  },
+  {
     title: "Email",
     description: "The subscribe footer added to transactional email, the tracking URL.",
     href: "/settings/email",

@@ -32,6 +32,7 @@ export const eraseContactAction = memberAction(
     door: "service",
     roles: ADMIN_ROLES,
     forbidden: ADMINS_ONLY,
+    stepUp: true,
     args: ["contactId"],
     after: () => redirect("/contacts?erased=1"),
   },

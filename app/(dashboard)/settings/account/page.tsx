@@ -24,6 +24,15 @@ export default async function AccountPage() {
           <p className="hint">Signed in as {ctx.claims.email}.</p>
           <ChangePasswordForm action={changePasswordAction} />
         </section>
+        <section className="card" aria-labelledby="two-factor-heading">
+          <h2 id="two-factor-heading" style={{ marginTop: 0 }}>
+            Two-factor authentication
+          </h2>
+          <p>
+            A code from an authenticator app at each sign-in, and before dangerous changes:{" "}
+            <Link href="/account/security">set it up or change it</Link>.
+          </p>
+        </section>
         <section className="card" aria-labelledby="sessions-heading">
           <h2 id="sessions-heading" style={{ marginTop: 0 }}>
             Sessions

@@ -19,7 +19,7 @@ export const issueApiKeyAction = memberAction(
     ctx.audit.target("api_key", data.id).change(null, { name: data.name });
     return { key: data.key, success: `Key "${data.name}" created. Copy it now: it will not be shown again.` };
   },
-  { ...admins, audit: "api_key.created" },
+  { ...admins, audit: "api_key.created", stepUp: true },
 );
 
 /** Revokes a key; the page says whether it worked (a refusal of any kind reads the same). */

@@ -81,7 +81,7 @@ export const changeRoleAction = memberAction(
     ctx.audit.target("member", userId).change(null, { role });
     return { success: `Role changed to ${role}.` };
   },
-  { audit: "member.role_changed", after: () => revalidatePath("/", "layout") },
+  { audit: "member.role_changed", stepUp: true, after: () => revalidatePath("/", "layout") },
 );
 
 /**

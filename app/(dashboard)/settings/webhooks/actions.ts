@@ -62,7 +62,12 @@ export const createEndpointAction = memberAction(
       success: "Endpoint added. Copy its signing secret now: it will not be shown again.",
     };
   },
-  { ...admins, audit: "webhook_endpoint.created", after: () => revalidatePath("/settings/webhooks") },
+  {
+    ...admins,
+    audit: "webhook_endpoint.created",
+    stepUp: true,
+    after: () => revalidatePath("/settings/webhooks"),
+  },
 );
 
 export const updateEndpointAction = memberAction(
@@ -75,6 +80,7 @@ export const updateEndpointAction = memberAction(
   {
     ...admins,
     audit: "webhook_endpoint.updated",
+    stepUp: true,
     args: ["endpointId"],
     after: (_result, { endpointId }) => refresh(endpointId),
   },
@@ -90,7 +96,7 @@ export const rotateSecretAction = memberAction(
     ctx.audit.target("webhook_endpoint", endpointId);
     return { secret, success: "New signing secret. Copy it now: it will not be shown again." };
   },
-  { ...admins, audit: "webhook_endpoint.secret_rotated" },
+  { ...admins, audit: "webhook_endpoint.secret_rotated", stepUp: true },
 );
 
 export const deleteEndpointAction = memberAction(
@@ -102,7 +108,12 @@ export const deleteEndpointAction = memberAction(
     ctx.audit.target("webhook_endpoint", endpointId);
     return {};
   },
-  { ...admins, audit: "webhook_endpoint.deleted", after: () => redirect("/settings/webhooks?deleted=1") },
+  {
+    ...admins,
+    audit: "webhook_endpoint.deleted",
+    stepUp: true,
+    after: () => redirect("/settings/webhooks?deleted=1"),
+  },
 );
 
 export const sendTestEventAction = memberAction(

@@ -19,6 +19,7 @@ export const GET = memberRoute(
     params: z.object({ contactId: uuidField(CONTACT_NOT_FOUND) }),
     roles: ADMIN_ROLES,
     forbidden: ADMINS_ONLY,
+    stepUp: true,
     audit: "contact.exported",
     after: ({ contactId }, ctx) => logPrivacyExport(ctx, contactId),
   },
