@@ -13,7 +13,7 @@ import { randomBytes } from "node:crypto";
 import { spawn } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { connect, setSql } from "../lib/db/client";
+import { connect, directDatabaseUrl, setSql } from "../lib/db/client";
 import { withService } from "../lib/db/doors";
 import { startEmbeddedDatabase } from "../lib/db/embedded";
 import { UnknownMigrationsError, migrate } from "../lib/db/migrate";
@@ -53,7 +53,9 @@ async function main() {
     console.log(`Embedded database (PGlite) at ${path.join(dataDir, "pglite")}, serving ${url}`);
   }
 
-  const sql = connect(url, { max: 1 });
+  // migrations and the job engine's schema want a session: the direct URL when a pooler is in front
+  const direct = embedded ? url : directDatabaseUrl()!;
+  const sql = connect(direct, { max: 1 });
   setSql(sql);
   for (const file of await migrate(sql)) console.log(`  migration applied: ${file}`);
   const [{ n }] = await sql`select count(*)::int as n from public.workspaces`;
@@ -94,7 +96,7 @@ async function main() {
     // the worker's handlers use the app pool, which getSql() opens from these
     process.env.DATABASE_URL = url;
     process.env.DATABASE_EMBEDDED = env.DATABASE_EMBEDDED;
-    worker = await startWorker({ url, embedded });
+    worker = await startWorker({ url: direct, embedded });
     console.log("  Job worker running in this process (JOBS_WORKER=0 to run workers apart).");
   }
   const guard = path.join(process.cwd(), "scripts", "exit-with-parent.cjs");

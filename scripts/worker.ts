@@ -5,12 +5,18 @@
  * SIGTERM/SIGINT: running jobs are given JOBS_SHUTDOWN_SECONDS (default 25) to finish, then
  * released to be retried.
  */
+import { directDatabaseUrl } from "../lib/db/client";
 import { startWorker } from "../lib/jobs/flows/start-worker";
 
 async function main() {
   const url = process.env.DATABASE_URL;
   if (!url) throw new Error("Set DATABASE_URL: the worker runs against the service's database.");
-  const worker = await startWorker({ url, embedded: process.env.DATABASE_EMBEDDED === "1" });
+  // pg-boss's own pool (schema install, maintenance, index builds) on the direct URL when set;
+  // the handlers' transactions on DATABASE_URL, which may be a transaction pooler
+  const worker = await startWorker({
+    url: directDatabaseUrl()!,
+    embedded: process.env.DATABASE_EMBEDDED === "1",
+  });
   console.log("Worker started: working every queue.");
   let stopping = false;
   const stop = async () => {
