@@ -1,4 +1,5 @@
 import type postgres from "postgres";
+import { poolCheckout } from "@/lib/observability/metrics";
 import { getSql } from "./client";
 
 /** A transaction handle. Every domain function takes one and never opens its own. */
@@ -62,7 +63,9 @@ export async function asUser<T>(db: Db, claims: Claims, fn: () => Promise<T>): P
 export async function withServiceStatement<T extends readonly postgres.Row[]>(
   statement: (db: Db) => postgres.PendingQuery<T>,
 ): Promise<T> {
+  const asked = performance.now();
   const conn = await getSql().reserve();
+  const returned = poolCheckout(performance.now() - asked);
   try {
     const [begin, identity, result, commit] = await Promise.allSettled([
       conn`begin`.execute(),
@@ -79,6 +82,7 @@ export async function withServiceStatement<T extends readonly postgres.Row[]>(
     return (result as PromiseFulfilledResult<T>).value;
   } finally {
     conn.release();
+    returned();
   }
 }
 
@@ -105,7 +109,9 @@ async function transaction<T>(
   identity: (sql: postgres.Sql) => Statement,
   fn: (db: Db) => Promise<T>,
 ): Promise<T> {
+  const asked = performance.now();
   const conn = await getSql().reserve();
+  const returned = poolCheckout(performance.now() - asked);
   try {
     const opened = Promise.all([conn`begin`.execute(), identity(conn).execute()]);
     opened.catch(() => {}); // awaited below, after fn
@@ -123,6 +129,7 @@ async function transaction<T>(
     return result;
   } finally {
     conn.release();
+    returned();
   }
 }
 

@@ -11,6 +11,7 @@ import { sweepPendingSubmissions } from "@/lib/forms/sweep-pending-submissions";
 import { sweepRateLimitHits } from "@/lib/forms/flows/sweep-rate-limit-hits";
 import { sweepInbox } from "@/lib/webhooks/sweep-inbox";
 import type { QueueName } from "./queues";
+import { log } from "@/lib/observability/log";
 
 type Handler = (job: JobWithMetadata<Record<string, string>>) => Promise<unknown>;
 
@@ -54,11 +55,14 @@ export const HANDLERS: Record<QueueName, Handler> = {
   },
   "payments-backfill": async (job) => {
     const lines: string[] = [];
-    const log = (line: string) => {
+    const report = (line: string) => {
       lines.push(line);
-      console.log(`payments backfill ${job.data.workspaceId}: ${line}`);
+      log.info({ workspaceId: job.data.workspaceId }, `payments backfill: ${line}`);
     };
-    const code = await runBackfillCli(["--workspace", job.data.workspaceId], { stripe: stripeClient(), log });
+    const code = await runBackfillCli(["--workspace", job.data.workspaceId], {
+      stripe: stripeClient(),
+      log: report,
+    });
     if (code !== 0) throw new Error(lines.slice(-3).join("\n").trim() || "The payments backfill stopped.");
     return { done: true };
   },

@@ -4,6 +4,7 @@ import { startWebhookPump } from "@/lib/webhooks/outbound/flows/webhook-pump";
 import { poolDb } from "../boss-db";
 import { HANDLERS } from "../handlers";
 import { JOBS_SCHEMA, QUEUES, SCHEDULES, type QueueName } from "../queues";
+import { log } from "@/lib/observability/log";
 
 const seconds = (name: string, fallback: number) => {
   const value = Number(process.env[name]);
@@ -22,7 +23,7 @@ function newBoss(url: string, embedded: boolean, options: { supervise: boolean }
     superviseIntervalSeconds: seconds("JOBS_SUPERVISE_SECONDS", 15),
     monitorIntervalSeconds: seconds("JOBS_SUPERVISE_SECONDS", 15),
   });
-  boss.on("error", (error) => console.error("jobs:", error));
+  boss.on("error", (error) => log.error({ err: error }, "jobs: pg-boss error"));
   return { boss, sql };
 }
 
