@@ -74,18 +74,23 @@ export async function installJobs(url: string, embedded = false): Promise<void> 
 
 export interface RunningWorker {
   boss: PgBoss;
+  /** pg-boss's own pool: the readiness check reads the queues through it */
+  sql: Sql;
+  /** true from the first stop() on */
+  stopping(): boolean;
   /** Graceful: waits up to `timeoutMs` for running jobs, then fails them so they are retried. */
   stop(timeoutMs?: number): Promise<void>;
 }
 
 /**
- * A worker (issue 14): installs the schema and queues, registers the sweeps' cron schedules, and
+ * A worker: installs the schema and queues, registers the sweeps' cron schedules, and
  * works every queue (or `queues`). Handlers use the app pool (getSql()); pg-boss uses its own.
  * Any number of workers may run on one database, on as many machines: pg-boss hands each job to
  * one of them (FOR UPDATE SKIP LOCKED) and a worker that dies releases its jobs when their
  * heartbeat or expiry lapses.
  */
 export async function startWorker(options: {
+  /** pg-boss's own pool (schema install, maintenance): the direct URL when a pooler is in front */
   url: string;
   embedded?: boolean;
   queues?: QueueName[];
@@ -107,9 +112,13 @@ export async function startWorker(options: {
   }
   // outbound webhooks: their deliveries are their own queue (lib/webhooks/outbound, decisions.md)
   const webhooks = options.queues ? undefined : startWebhookPump();
+  let stopping = false;
   return {
     boss,
+    sql,
+    stopping: () => stopping,
     async stop(timeoutMs = 25_000) {
+      stopping = true;
       await Promise.all([boss.stop({ graceful: true, timeout: timeoutMs }), webhooks?.stop()]);
       await sql.end();
     },
