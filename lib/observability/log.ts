@@ -16,15 +16,21 @@ const requests = new AsyncLocalStorage<RequestContext>();
  * (pino's mixin reads them from the request's async context), also lines from code that knows
  * nothing of requests. Errors go under `err`, which pino serialises with message and stack.
  */
-export const log = pino({
-  level: process.env.LOG_LEVEL || (process.env.VITEST ? "warn" : "info"),
-  base: { service: process.env.SERVICE_NAME || "crm" },
-  timestamp: pino.stdTimeFunctions.isoTime,
-  mixin: () => {
-    const context = requests.getStore();
-    return context ? { requestId: context.requestId, route: context.route } : {};
-  },
-});
+export const log = createLogger();
+
+/** The logger's configuration on another destination (a test reads its lines). */
+export function createLogger(destination?: pino.DestinationStream, level?: string): pino.Logger {
+  const options: pino.LoggerOptions = {
+    level: level ?? (process.env.LOG_LEVEL || (process.env.VITEST ? "warn" : "info")),
+    base: { service: process.env.SERVICE_NAME || "crm" },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    mixin: () => {
+      const context = requests.getStore();
+      return context ? { requestId: context.requestId, route: context.route } : {};
+    },
+  };
+  return destination ? pino(options, destination) : pino(options);
+}
 
 /** The request id header: read from the caller (a load balancer's or proxy's) and echoed back. */
 export const REQUEST_ID_HEADER = "x-request-id";
