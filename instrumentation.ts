@@ -8,12 +8,7 @@ export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs" || !process.env.DATABASE_URL) return;
   const { producer } = await import("./lib/jobs/producer");
   const { log } = await import("./lib/observability/log");
-  const { markDraining } = await import("./lib/observability/readiness");
-  // next start closes the server and lets running requests finish on SIGTERM; from then on
-  // GET /api/ready answers 503, so a load balancer that still holds a connection stops sending
-  process.once("SIGTERM", () => {
-    markDraining();
-    log.info("SIGTERM: draining");
-  });
+  const { drainOnSigterm } = await import("./lib/observability/readiness");
+  drainOnSigterm();
   await producer().catch((error) => log.error({ err: error }, "jobs: the producer did not start"));
 }

@@ -3,7 +3,7 @@ import path from "node:path";
 import type { Sql } from "./client";
 
 const root = process.cwd();
-export const MIGRATIONS_DIR = path.join(root, "supabase", "migrations");
+const MIGRATIONS_DIR = path.join(root, "supabase", "migrations");
 const AUTH_SHIM = path.join(root, "supabase", "local", "auth.sql");
 const LOCK_KEY = 7_320_114_551; // any constant: serialises concurrent starters
 

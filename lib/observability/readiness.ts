@@ -1,6 +1,7 @@
 import { readdir } from "node:fs/promises";
+import path from "node:path";
 import { connect, getSql, type Sql } from "@/lib/db/client";
-import { MIGRATIONS_DIR } from "@/lib/db/migrate";
+import { log } from "./log";
 import { JOBS_SCHEMA, QUEUES } from "@/lib/jobs/queues";
 
 export type Check = "ok" | "failed" | "unknown";
@@ -28,13 +29,29 @@ export function markDraining(): void {
 }
 
 /**
+ * For the web process (instrumentation.ts): next start closes the server and lets running
+ * requests finish on SIGTERM; from then on GET /api/ready answers 503, so a load balancer that
+ * still holds a keep-alive connection stops sending.
+ */
+export function drainOnSigterm(): void {
+  process.once("SIGTERM", () => {
+    markDraining();
+    log.info("SIGTERM: draining");
+  });
+}
+
+/**
  * Every migration file is recorded in app_meta.migrations. "unknown" when the files are not on
  * this host (a bundle deployed without supabase/migrations): then the check cannot fail.
  */
 async function migrationsApplied(sql: Sql): Promise<Check> {
   let files: string[];
   try {
-    files = (await readdir(MIGRATIONS_DIR)).filter((f) => f.endsWith(".sql"));
+    // the folder lib/db/migrate.ts applies (not imported: its dynamic reads would make the
+    // bundler trace the whole project into this route)
+    files = (await readdir(path.join(process.cwd(), "supabase", "migrations"))).filter((f) =>
+      f.endsWith(".sql"),
+    );
   } catch {
     return "unknown";
   }
