@@ -115,6 +115,8 @@ const config = [
                 "!@/lib/ids/*",
                 "!@/lib/jobs",
                 "!@/lib/jobs/*",
+                "!@/lib/observability",
+                "!@/lib/observability/*",
               ],
               message: "The job engine imports no area; bind a queue's handler in worker/registry.ts.",
             },

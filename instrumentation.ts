@@ -7,5 +7,8 @@
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs" || !process.env.DATABASE_URL) return;
   const { producer } = await import("./lib/jobs/producer");
-  await producer().catch((error) => console.error("jobs: the producer did not start", error));
+  const { log } = await import("./lib/observability/log");
+  const { drainOnSigterm } = await import("./lib/observability/readiness");
+  drainOnSigterm();
+  await producer().catch((error) => log.error({ err: error }, "jobs: the producer did not start"));
 }

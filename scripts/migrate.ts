@@ -1,12 +1,16 @@
-/** npm run db:migrate: apply pending migrations to DATABASE_URL (or the embedded database). */
+/**
+ * npm run db:migrate: apply pending migrations to DATABASE_DIRECT_URL, else DATABASE_URL (or the
+ * embedded database). A migration wants a session of its own: not a transaction pooler.
+ */
 import path from "node:path";
-import { connect } from "../lib/db/client";
+import { connect, directDatabaseUrl } from "../lib/db/client";
 import { startEmbeddedDatabase } from "../lib/db/embedded";
 import { MigrationRefusedError, migrate } from "../lib/db/migrate";
 import { installJobs } from "../lib/jobs/flows/start-worker";
 
 async function main() {
-  let url = process.env.DATABASE_URL;
+  let url = directDatabaseUrl();
+  const embedded = !url;
   let stop = async () => {};
   if (!url) {
     const db = await startEmbeddedDatabase({ dataDir: path.join(process.env.DATA_DIR ?? ".data", "pglite") });
@@ -17,7 +21,7 @@ async function main() {
   const applied = await migrate(sql, (line) => console.log(line));
   console.log(applied.length ? `${applied.length} migration(s) applied` : "database is up to date");
   await sql.end();
-  await installJobs(url, !process.env.DATABASE_URL); // the job engine's schema and queues (pg-boss)
+  await installJobs(url, embedded); // the job engine's schema and queues (pg-boss)
   await stop();
 }
 

@@ -7,17 +7,21 @@
  * - `next build` (unless SKIP_BUILD=1), then `next start` (or `next dev` with --dev).
  * - A job worker in this process (unless JOBS_WORKER=0), started before the web server so the
  *   job engine's schema and queues exist before the first request enqueues. SIGTERM/SIGINT stop
- *   the web server, then the worker gracefully (running jobs finish or are released).
+ *   the web server (running requests are answered, up to SHUTDOWN_SECONDS), then the worker
+ *   gracefully (running jobs finish or are released); exit 0. WORKER_PORT serves the worker's
+ *   /health, /ready and /metrics.
  */
 import { randomBytes } from "node:crypto";
 import { spawn } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { connect, setSql } from "../lib/db/client";
+import { connect, directDatabaseUrl, setSql } from "../lib/db/client";
 import { withService } from "../lib/db/doors";
 import { startEmbeddedDatabase } from "../lib/db/embedded";
 import { MigrationRefusedError, migrate } from "../lib/db/migrate";
 import { startWorker, type RunningWorker } from "../worker/start";
+import { log } from "../lib/observability/log";
+import { startWorkerServer } from "../lib/observability/worker-server";
 import { seedDemo } from "../lib/seed/demo";
 
 const dev = process.argv.includes("--dev");
@@ -53,7 +57,9 @@ async function main() {
     console.log(`Embedded database (PGlite) at ${path.join(dataDir, "pglite")}, serving ${url}`);
   }
 
-  const sql = connect(url, { max: 1 });
+  // migrations and the job engine's schema want a session: the direct URL when a pooler is in front
+  const direct = embedded ? url : directDatabaseUrl()!;
+  const sql = connect(direct, { max: 1 });
   setSql(sql);
   for (const file of await migrate(sql)) console.log(`  migration applied: ${file}`);
   const [{ n }] = await sql`select count(*)::int as n from public.workspaces`;
@@ -90,12 +96,19 @@ async function main() {
     console.log(`    password: ${creds.password}\n`);
   }
   let worker: RunningWorker | null = null;
+  let workerHttp: { close(): Promise<void> } | null = null;
   if (process.env.JOBS_WORKER !== "0") {
     // the worker's handlers use the app pool, which getSql() opens from these
     process.env.DATABASE_URL = url;
     process.env.DATABASE_EMBEDDED = env.DATABASE_EMBEDDED;
-    worker = await startWorker({ url, embedded });
+    worker = await startWorker({ url: direct, embedded });
     console.log("  Job worker running in this process (JOBS_WORKER=0 to run workers apart).");
+    if (process.env.WORKER_PORT)
+      workerHttp = await startWorkerServer({
+        port: Number(process.env.WORKER_PORT),
+        sql: worker.sql,
+        stopping: worker.stopping,
+      });
   }
   const guard = path.join(process.cwd(), "scripts", "exit-with-parent.cjs");
   const child = spawn(next, [dev ? "dev" : "start", "-p", port], {
@@ -105,13 +118,24 @@ async function main() {
       NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --require ${JSON.stringify(guard)}`.trim(),
     },
   });
-  const shutdown = () => child.kill("SIGTERM");
+  // next start stops accepting connections on SIGTERM and exits once running requests are
+  // answered; one that hangs is killed after SHUTDOWN_SECONDS, then the worker stops
+  let stopping = false;
+  const shutdown = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, "shutting down: web server first, then the worker");
+    child.kill("SIGTERM");
+    setTimeout(() => child.kill("SIGKILL"), Number(process.env.SHUTDOWN_SECONDS ?? 30) * 1000).unref();
+  };
   process.on("SIGINT", shutdown);
   process.on("SIGTERM", shutdown);
-  child.on("exit", async (code) => {
+  child.on("exit", async (code, signal) => {
     await worker?.stop(Number(process.env.JOBS_SHUTDOWN_SECONDS ?? 25) * 1000);
+    await workerHttp?.close();
     await stopDb();
-    process.exit(code ?? 0);
+    // a requested shutdown that went as planned is a success (next exits 143 on SIGTERM)
+    process.exit(stopping && (code === 143 || code === 130 || signal === "SIGTERM") ? 0 : (code ?? 0));
   });
 }
 

@@ -15,6 +15,7 @@ import { sweepRateLimitHits } from "@/lib/forms/flows/sweep-rate-limit-hits";
 import { sweepPendingSubmissions } from "@/lib/forms/sweep-pending-submissions";
 import { handle, type JobRegistry } from "@/lib/jobs/handle";
 import { QUEUES } from "@/lib/jobs/queues";
+import { log } from "@/lib/observability/log";
 import { runPaymentsBackfill } from "@/lib/payments/flows/run-payments-backfill";
 import { stripeClient } from "@/lib/payments/stripe-client";
 import { sweepInbox } from "@/lib/webhooks/sweep-inbox";
@@ -56,8 +57,11 @@ export const HANDLERS: JobRegistry = {
     return result;
   }),
   "payments-backfill": handle(QUEUES["payments-backfill"], async ({ workspaceId }) => {
-    const log = (line: string) => console.log(`payments backfill ${workspaceId}: ${line}`);
-    const outcome = await runPaymentsBackfill({ stripe: stripeClient(), log }, { workspaceId, batch: 100 });
+    const report = (line: string) => log.info({ workspaceId }, `payments backfill: ${line}`);
+    const outcome = await runPaymentsBackfill(
+      { stripe: stripeClient(), log: report },
+      { workspaceId, batch: 100 },
+    );
     if (!outcome.done) throw new Error(outcome.error);
     return { done: true };
   }),

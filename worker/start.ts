@@ -20,6 +20,8 @@ export async function startWorker(options: {
   const webhooks = options.queues ? undefined : startWebhookPump();
   return {
     boss: jobs.boss,
+    sql: jobs.sql,
+    stopping: jobs.stopping,
     async stop(timeoutMs) {
       await Promise.all([jobs.stop(timeoutMs), webhooks?.stop()]);
     },

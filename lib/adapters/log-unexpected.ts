@@ -1,13 +1,15 @@
 import { randomUUID } from "node:crypto";
+import { currentRequestId, log } from "@/lib/observability/log";
 
 /**
- * Logs an unexpected error once, with a short request id the caller is shown ("reference …"),
- * so a support request can be matched with the log line. Expected errors (AppError) are not
- * logged: they are answers, not faults.
+ * Logs an unexpected error once, with the request's id (x-request-id, lib/observability/log.ts)
+ * or a short new one outside a request; the caller is shown it ("reference …"), so a support
+ * request can be matched with the log line. Expected errors (AppError) are not logged: they are
+ * answers, not faults.
  */
 export function logUnexpected(where: string, error: unknown): string {
-  const requestId = randomUUID().slice(0, 8);
-  console.error(`[${requestId}] ${where} failed:`, error);
+  const requestId = currentRequestId() ?? randomUUID().slice(0, 8);
+  log.error({ err: error, where, reference: requestId }, `${where} failed`);
   return requestId;
 }
 

@@ -5,6 +5,7 @@ import { currentMember } from "@/lib/auth/context";
 import type { AuditAction } from "@/lib/audit/audit-actions";
 import { withUser, type Db } from "@/lib/db/doors";
 import { AppError } from "@/lib/errors/app-error";
+import { observeRequest } from "@/lib/observability/observe-request";
 import { clientIp } from "@/lib/http/client-ip";
 import type { Role } from "@/lib/workspaces/list-memberships";
 import { stepUpFresh } from "@/lib/two-factor/step-up";
@@ -39,43 +40,44 @@ export function memberRoute<P extends z.ZodType = z.ZodType<Record<string, never
   options: MemberRouteOptions<P>,
   fn: (db: Db, request: Request, params: z.output<P>, ctx: ActionContext) => Promise<Response>,
 ): (request: Request, context?: RouteContext) => Promise<Response> {
-  return async (request, context) => {
-    try {
-      const member = await currentMember();
-      if (member === undefined) throw new AppError("unauthenticated");
-      if (member === null) throw new AppError("forbidden", "Join or create a workspace first.");
-      if (member.twoFactorMissing)
-        throw new AppError(
-          "forbidden",
-          "This workspace requires two-factor authentication. Turn it on first.",
-        );
-      if (options.roles && !options.roles.includes(member.workspace.role))
-        throw new AppError("forbidden", options.forbidden);
-      if (options.stepUp && !stepUpFresh(member.claims)) throw new AppError("step_up_required");
-      const params = (await parseParams(options.params, context)) as z.output<P>;
-      const ctx: ActionContext = {
-        ...member,
-        workspaceId: member.workspace.workspaceId,
-        audit: new AuditNote(),
-        prepared: undefined,
-      };
-      const response = await withUser(member.claims, async (db) => {
-        const response = await fn(db, request, params, ctx);
-        if (options.audit && response.ok)
-          await writeAudit(db, ctx, options.audit, { input: params, ip: clientIp(request.headers) });
+  return async (request, context) =>
+    observeRequest(options.name, request, async () => {
+      try {
+        const member = await currentMember();
+        if (member === undefined) throw new AppError("unauthenticated");
+        if (member === null) throw new AppError("forbidden", "Join or create a workspace first.");
+        if (member.twoFactorMissing)
+          throw new AppError(
+            "forbidden",
+            "This workspace requires two-factor authentication. Turn it on first.",
+          );
+        if (options.roles && !options.roles.includes(member.workspace.role))
+          throw new AppError("forbidden", options.forbidden);
+        if (options.stepUp && !stepUpFresh(member.claims)) throw new AppError("step_up_required");
+        const params = (await parseParams(options.params, context)) as z.output<P>;
+        const ctx: ActionContext = {
+          ...member,
+          workspaceId: member.workspace.workspaceId,
+          audit: new AuditNote(),
+          prepared: undefined,
+        };
+        const response = await withUser(member.claims, async (db) => {
+          const response = await fn(db, request, params, ctx);
+          if (options.audit && response.ok)
+            await writeAudit(db, ctx, options.audit, { input: params, ip: clientIp(request.headers) });
+          return response;
+        });
+        if (response.ok) await options.after?.(params, ctx);
         return response;
-      });
-      if (response.ok) await options.after?.(params, ctx);
-      return response;
-    } catch (error) {
-      unstable_rethrow(error);
-      // the one refusal a page acts on (asks for the password or code, then retries): its code
-      if (error instanceof AppError && error.code === "step_up_required")
-        return Response.json(
-          { success: false, error: error.message, code: error.code },
-          { status: error.status },
-        );
-      return routeErrorResponse(options.name, request, error);
-    }
-  };
+      } catch (error) {
+        unstable_rethrow(error);
+        // the one refusal a page acts on (asks for the password or code, then retries): its code
+        if (error instanceof AppError && error.code === "step_up_required")
+          return Response.json(
+            { success: false, error: error.message, code: error.code },
+            { status: error.status },
+          );
+        return routeErrorResponse(options.name, request, error);
+      }
+    });
 }

@@ -1,6 +1,7 @@
 import { unstable_rethrow } from "next/navigation";
 import type { z } from "zod";
 import { AppError } from "@/lib/errors/app-error";
+import { observeRequest } from "@/lib/observability/observe-request";
 import { routeAppError, routeErrorResponse } from "./route-errors";
 
 export interface RouteContext {
@@ -33,16 +34,17 @@ export function publicRoute<P extends z.ZodType = z.ZodType<Record<string, never
   options: PublicRouteOptions<P>,
   fn: (request: Request, params: z.output<P>) => Promise<Response>,
 ): (request?: Request, context?: RouteContext) => Promise<Response> {
-  return async (request = new Request("http://localhost/"), context) => {
-    try {
-      const params = await parseParams(options.params, context);
-      return await fn(request, params as z.output<P>);
-    } catch (error) {
-      unstable_rethrow(error);
-      if (!options.refusal) return routeErrorResponse(options.name, request, error);
-      return options.refusal(routeAppError(options.name, request, error));
-    }
-  };
+  return async (request = new Request("http://localhost/"), context) =>
+    observeRequest(options.name, request, async () => {
+      try {
+        const params = await parseParams(options.params, context);
+        return await fn(request, params as z.output<P>);
+      } catch (error) {
+        unstable_rethrow(error);
+        if (!options.refusal) return routeErrorResponse(options.name, request, error);
+        return options.refusal(routeAppError(options.name, request, error));
+      }
+    });
 }
 
 /** Path parameters through their schema: anything that does not parse is not found. */

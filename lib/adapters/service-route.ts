@@ -4,6 +4,7 @@ import { bearerToken, serviceKeyMatches } from "@/lib/auth/service-key";
 import type { Claims } from "@/lib/db/doors";
 import { withUser } from "@/lib/db/doors";
 import { AppError } from "@/lib/errors/app-error";
+import { observeRequest } from "@/lib/observability/observe-request";
 import type { Role } from "@/lib/workspaces/list-memberships";
 import type { RouteContext } from "./public-route";
 import { routeErrorResponse } from "./route-errors";
@@ -32,21 +33,22 @@ export function serviceRoute<Q extends z.ZodType = z.ZodType<Record<string, neve
   options: ServiceRouteOptions<Q>,
   fn: (request: Request, query: z.output<Q>, caller: ServiceCaller) => Promise<Response>,
 ): (request: Request, context?: RouteContext) => Promise<Response> {
-  return async (request) => {
-    try {
-      let query = {} as z.output<Q>;
-      if (options.query) {
-        const parsed = options.query.safeParse(Object.fromEntries(new URL(request.url).searchParams));
-        if (!parsed.success) throw new AppError("invalid", parsed.error.issues[0]?.message);
-        query = parsed.data;
+  return async (request) =>
+    observeRequest(options.name, request, async () => {
+      try {
+        let query = {} as z.output<Q>;
+        if (options.query) {
+          const parsed = options.query.safeParse(Object.fromEntries(new URL(request.url).searchParams));
+          if (!parsed.success) throw new AppError("invalid", parsed.error.issues[0]?.message);
+          query = parsed.data;
+        }
+        const caller = await authorize(request, options, query as { workspace_id?: string });
+        return await fn(request, query, caller);
+      } catch (error) {
+        unstable_rethrow(error);
+        return routeErrorResponse(options.name, request, error);
       }
-      const caller = await authorize(request, options, query as { workspace_id?: string });
-      return await fn(request, query, caller);
-    } catch (error) {
-      unstable_rethrow(error);
-      return routeErrorResponse(options.name, request, error);
-    }
-  };
+    });
 }
 
 async function authorize(

@@ -3,6 +3,7 @@ import { appUrl } from "@/lib/config";
 import { sendEmail } from "@/lib/email/send-email";
 import { escapeHtml } from "@/lib/html/escape";
 import { accountLinkUrl, RESET_LINK_MINUTES, SIGN_UP_LINK_HOURS } from "./account-links";
+import { log } from "@/lib/observability/log";
 
 export interface AccountEmail {
   subject: string;
@@ -75,5 +76,5 @@ export async function sendAccountEmail(
     redact: token ? [token] : [],
   });
   if (result.status === "outbox" && process.env.NODE_ENV !== "test")
-    console.info(`[dev outbox] to ${to}: ${mail.subject}\n${mail.text}`);
+    log.info({ to, subject: mail.subject, text: mail.text }, "dev outbox: account email");
 }

@@ -1,5 +1,6 @@
 import { appendFileSync } from "node:fs";
 import postgres from "postgres";
+import { metrics } from "@/lib/observability/metrics";
 
 export type Sql = postgres.Sql;
 
@@ -8,11 +9,15 @@ export type Sql = postgres.Sql;
  * converted to integer cents by the caller), `date` columns stay 'YYYY-MM-DD' strings.
  */
 export function connect(url: string, options: { max?: number } = {}): Sql {
-  const socket = unixSocket(url);
+  const pooled = poolMode(url) === "transaction";
+  const socket = unixSocket(stripPoolerHint(url));
   return postgres(socket.url, {
     path: socket.path,
     max: options.max ?? Number(process.env.DATABASE_POOL_SIZE ?? 10),
     idle_timeout: 20,
+    // a transaction pooler hands each transaction to whichever server connection is free: a
+    // statement prepared on one is missing on the next (docs/decisions.md "Transaction pooler")
+    prepare: !pooled,
     onnotice: () => {},
     debug: sqlLog(),
     types: {
@@ -24,6 +29,51 @@ export function connect(url: string, options: { max?: number } = {}): Sql {
       },
     },
   });
+}
+
+/**
+ * How `url` reaches the server: "transaction" through a transaction-mode pooler (Supavisor or
+ * PgBouncer), "session" directly or through a session-mode pooler. DATABASE_POOL_MODE says it
+ * when set (`transaction` or `session`); otherwise the URL does: Supabase's transaction pooler
+ * listens on port 6543, and `pgbouncer=true` is the URL parameter Supabase and Prisma document
+ * for a PgBouncer in front. Guessing wrong in one direction only costs speed (no prepared
+ * statements on a direct connection); the other way fails requests, so the explicit setting wins.
+ * DATABASE_DIRECT_URL is a session by definition, whatever DATABASE_POOL_MODE says.
+ */
+export function poolMode(url: string): "transaction" | "session" {
+  if (url === process.env.DATABASE_DIRECT_URL) return "session";
+  const explicit = process.env.DATABASE_POOL_MODE?.trim().toLowerCase();
+  if (explicit === "transaction" || explicit === "session") return explicit;
+  if (explicit) throw new Error(`DATABASE_POOL_MODE must be "transaction" or "session", not "${explicit}"`);
+  try {
+    const parsed = new URL(url);
+    return parsed.port === "6543" || parsed.searchParams.get("pgbouncer") === "true"
+      ? "transaction"
+      : "session";
+  } catch {
+    return "session";
+  }
+}
+
+/** The URL without `pgbouncer=…`, which postgres.js would send to the server as a setting. */
+function stripPoolerHint(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (!parsed.searchParams.has("pgbouncer")) return url;
+    parsed.searchParams.delete("pgbouncer");
+    return parsed.toString();
+  } catch {
+    return url;
+  }
+}
+
+/**
+ * The connection for what must have a session of its own, or a long statement a pooler may cut
+ * short: migrations and the job engine's schema install and maintenance. DATABASE_DIRECT_URL
+ * (Supabase's direct connection, port 5432) when set, else DATABASE_URL.
+ */
+export function directDatabaseUrl(): string | undefined {
+  return process.env.DATABASE_DIRECT_URL || process.env.DATABASE_URL;
 }
 
 /**
@@ -67,7 +117,9 @@ export function getSql(): Sql {
     if (!url) throw new Error("DATABASE_URL is not set (npm start sets it for the embedded database)");
     // PGlite serves one session: one connection, queries queue in the server.
     const embedded = process.env.DATABASE_EMBEDDED === "1";
-    globalForDb.__crmSql = connect(url, { max: embedded ? 1 : undefined });
+    const max = embedded ? 1 : Number(process.env.DATABASE_POOL_SIZE ?? 10);
+    globalForDb.__crmSql = connect(url, { max });
+    metrics().poolSize.set(max);
   }
   return globalForDb.__crmSql;
 }

@@ -1,4 +1,5 @@
 import type postgres from "postgres";
+import { poolCheckout } from "@/lib/observability/metrics";
 import { getSql } from "./client";
 
 /** A transaction handle. Every domain function takes one and never opens its own. */
@@ -100,7 +101,9 @@ export async function asService<T>(db: Db, fn: () => Promise<T>): Promise<T> {
 export async function withServiceStatement<T extends readonly postgres.Row[]>(
   statement: (db: Db) => postgres.PendingQuery<T>,
 ): Promise<T> {
+  const asked = performance.now();
   const conn = await getSql().reserve();
+  const returned = poolCheckout(performance.now() - asked);
   try {
     const [begin, identity, result, commit] = await Promise.allSettled([
       conn`begin`.execute(),
@@ -117,6 +120,7 @@ export async function withServiceStatement<T extends readonly postgres.Row[]>(
     return (result as PromiseFulfilledResult<T>).value;
   } finally {
     conn.release();
+    returned();
   }
 }
 
@@ -143,7 +147,9 @@ async function transaction<T>(
   identity: (sql: postgres.Sql) => Statement,
   fn: (db: Db) => Promise<T>,
 ): Promise<T> {
+  const asked = performance.now();
   const conn = await getSql().reserve();
+  const returned = poolCheckout(performance.now() - asked);
   try {
     const opened = Promise.all([conn`begin`.execute(), identity(conn).execute()]);
     opened.catch(() => {}); // awaited below, after fn
@@ -161,6 +167,7 @@ async function transaction<T>(
     return result;
   } finally {
     conn.release();
+    returned();
   }
 }
 

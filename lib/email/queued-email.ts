@@ -1,6 +1,7 @@
 import type { Db } from "@/lib/db/doors";
 import type { EmailKind } from "@/lib/consent/eligibility";
 import { loadRecipient, skipReasonFor } from "./send-email";
+import { metrics } from "@/lib/observability/metrics";
 
 export interface QueuedEmail {
   id: string;
@@ -61,5 +62,9 @@ export async function recordEmailDelivery(
       : await db`update public.email_sends
                  set status = 'sent', provider_message_id = ${outcome.providerId}, sent_at = now(), skip_reason = null
                  where id = ${id} and status = 'queued' returning id`;
+  if (rows.length > 0)
+    metrics()
+      .emailSends.labels("single", "error" in outcome ? "failed" : "sent")
+      .inc();
   return rows.length > 0;
 }

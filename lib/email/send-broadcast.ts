@@ -4,6 +4,7 @@ import { audienceCondition, marketingSkipReasonSql } from "./broadcast-audience"
 import { getBroadcast } from "./broadcasts";
 import { renderedMarketingSql } from "./render-email";
 import { emailFrom, resendClient } from "./resend-client";
+import { metrics } from "@/lib/observability/metrics";
 
 /** Runs a function in its own transaction (withUser or withService bound to an identity). */
 export type TxRunner = <T>(fn: (db: Db) => Promise<T>) => Promise<T>;
@@ -143,8 +144,10 @@ async function recordDelivery(db: Db, delivery: Delivery): Promise<void> {
   if ("error" in delivery) {
     await db`update public.email_sends set status = 'failed', skip_reason = ${delivery.error}
              where id = any(${delivery.ids}::uuid[]) and status = 'queued'`;
+    metrics().emailSends.labels("broadcast", "failed").inc(delivery.ids.length);
     return;
   }
+  metrics().emailSends.labels("broadcast", "sent").inc(delivery.ids.length);
   await db`
     update public.email_sends e set status = 'sent', provider_message_id = v.provider_id, sent_at = now()
     from (select unnest(${delivery.ids}::uuid[]) as id, unnest(${delivery.providerIds}::text[]) as provider_id) v

@@ -2,6 +2,7 @@ import { PgBoss } from "pg-boss";
 import { connect } from "@/lib/db/client";
 import { poolDb } from "./boss-db";
 import { JOBS_SCHEMA } from "./queues";
+import { log } from "@/lib/observability/log";
 
 const globalForJobs = globalThis as unknown as { __crmProducer?: Promise<PgBoss> };
 
@@ -22,7 +23,7 @@ export function producer(): Promise<PgBoss> {
       schedule: false,
       migrate: false,
     });
-    boss.on("error", (error) => console.error("jobs (producer):", error));
+    boss.on("error", (error) => log.error({ err: error }, "jobs (producer): pg-boss error"));
     globalForJobs.__crmProducer = boss.start().catch((error) => {
       globalForJobs.__crmProducer = undefined;
       throw error;

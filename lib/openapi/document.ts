@@ -28,6 +28,12 @@ const redirect = (description: string) => ({
   headers: z.object({ Location: z.string().meta({ description: "Where the browser goes next." }) }),
 });
 const html = (description: string) => ({ description, content: { "text/html": { schema: z.string() } } });
+const readiness = z
+  .object({
+    ready: z.boolean(),
+    checks: z.record(z.string(), z.union([z.enum(["ok", "failed", "unknown"]), z.number()])),
+  })
+  .meta({ id: "Readiness" });
 const uuidParam = (name: string, description: string) =>
   z.object({ [name]: uuidSchema.meta({ description }) });
 
@@ -480,6 +486,37 @@ const paths: ZodOpenApiPathsObject = {
       tags: ["Operations"],
       summary: "Liveness (no database)",
       responses: { "200": { description: "Up.", ...json(z.object({ ok: z.literal(true) })) } },
+    },
+  },
+  "/api/ready": {
+    get: {
+      tags: ["Operations"],
+      summary: "Readiness (database, migrations, shutdown)",
+      description:
+        "For a load balancer: 200 when the primary database answers, every migration is applied and the process is " +
+        "not shutting down; 503 otherwise. With DATABASE_READ_URL, the replica's replay lag is reported (it does not " +
+        "decide readiness: reads fall back to the primary). Each check is `ok`, `failed` or `unknown`.",
+      responses: {
+        "200": { description: "Ready.", ...json(readiness) },
+        "503": { description: "Not ready.", ...json(readiness) },
+      },
+    },
+  },
+  "/api/metrics": {
+    get: {
+      tags: ["Operations"],
+      summary: "Prometheus metrics",
+      description:
+        "Prometheus text format: request durations by route, database pool use, job queue depth and age, outbound " +
+        "webhook delivery lag, the process's resources. Requires `Authorization: Bearer <METRICS_TOKEN>`; without it, " +
+        "or when METRICS_TOKEN is unset, 404.",
+      requestParams: {
+        header: z.object({ authorization: z.string().meta({ description: "Bearer METRICS_TOKEN" }) }),
+      },
+      responses: {
+        "200": { description: "The metrics.", content: { "text/plain": { schema: z.string() } } },
+        "404": error("No token, a wrong token, or metrics are off."),
+      },
     },
   },
   "/api/openapi.json": {

@@ -1,4 +1,5 @@
 import type { Db } from "@/lib/db/doors";
+import { log } from "@/lib/observability/log";
 
 export interface RateLimitResult {
   allowed: boolean;
@@ -33,7 +34,7 @@ export async function checkRateLimit(
     );
     return { allowed: row.allowed as boolean, retryAfterSeconds: row.retry_after_seconds as number };
   } catch (error) {
-    console.error("check_rate_limit failed; the request is allowed (fail-open, spec 4.2.1)", { key, error });
+    log.error({ err: error, key }, "check_rate_limit failed; the request is allowed (fail-open, spec 4.2.1)");
     return { allowed: true, retryAfterSeconds: 0 };
   }
 }

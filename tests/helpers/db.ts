@@ -4,6 +4,7 @@ import { afterAll, beforeAll } from "vitest";
 import { connect, setSql, type Sql } from "@/lib/db/client";
 import { startEmbeddedDatabase } from "@/lib/db/embedded";
 import { producer, stopProducer } from "@/lib/jobs/producer";
+import { startPgBouncer } from "./pgbouncer";
 import { TEMPLATE_DUMP, templateDatabaseUrl } from "./template";
 
 export interface TestDatabase {
@@ -15,12 +16,14 @@ export interface TestDatabase {
 
 /**
  * A fresh, migrated database for one test file, installed as the app's pool so that
- * withUser/withService use it. Call at the top level of a test file.
+ * withUser/withService use it. Call at the top level of a test file. With TEST_POOLER=1 (and
+ * TEST_DB=postgres) the app reaches it through a PgBouncer in transaction mode of its own.
  */
 export function setupTestDatabase(): TestDatabase {
   const handle = {} as TestDatabase;
   const baseUrl = process.env.DATABASE_URL;
   let stop = async () => {};
+  let appSql: Sql | undefined;
   beforeAll(async () => {
     const kind = (process.env.TEST_DB as "pglite" | "postgres") ?? "pglite";
     handle.kind = kind;
@@ -34,8 +37,21 @@ export function setupTestDatabase(): TestDatabase {
       u.pathname = `/${name}`;
       handle.url = u.toString();
       handle.sql = connect(handle.url, { max: 10 });
+      // TEST_POOLER=1: the app's pool (and workers, and the producer) reach the database through
+      // PgBouncer in transaction mode, as Supabase's pooler; the test's own `sql` stays direct
+      const bouncer = process.env.TEST_POOLER === "1" ? await startPgBouncer(handle.url) : null;
+      if (bouncer) {
+        process.env.DATABASE_DIRECT_URL = handle.url;
+        const pooled = new URL(bouncer.url);
+        pooled.searchParams.set("pgbouncer", "true");
+        handle.url = pooled.toString();
+        appSql = connect(handle.url, { max: 10 });
+      }
       stop = async () => {
+        await appSql?.end();
         await handle.sql.end();
+        await bouncer?.stop();
+        delete process.env.DATABASE_DIRECT_URL;
         await admin.unsafe(`drop database if exists "${name}" with (force)`);
         await admin.end();
       };
@@ -49,7 +65,7 @@ export function setupTestDatabase(): TestDatabase {
         await embedded.stop();
       };
     }
-    setSql(handle.sql);
+    setSql(appSql ?? handle.sql);
     // the job engine's producer (lib/jobs/producer.ts) opens its connection from DATABASE_URL
     process.env.DATABASE_URL = handle.url;
     if (kind === "pglite") process.env.DATABASE_EMBEDDED = "1";

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, test, vi } from "vitest";
 import { withService, type Db } from "@/lib/db/doors";
+import { log } from "@/lib/observability/log";
 import { checkRateLimit, formRateLimitKey } from "@/lib/rate-limit/check-rate-limit";
 import { setupTestDatabase } from "../helpers/db";
 import { createWorkspace } from "../helpers/factories";
@@ -78,7 +79,7 @@ describe("4.2.1 rate limit: 5 requests per 60 seconds per form per IP", () => {
 
   test("4.2.1 fail-open: when the function errors the request is allowed and the caller's transaction goes on", async () => {
     const { ws, key } = await formKey();
-    const log = vi.spyOn(console, "error").mockImplementation(() => {});
+    const logged = vi.spyOn(log, "error").mockImplementation(() => {});
     await db.sql`revoke execute on function check_rate_limit(text, integer, integer) from service_role`;
     try {
       const result = await withService(async (q) => {
@@ -91,7 +92,7 @@ describe("4.2.1 rate limit: 5 requests per 60 seconds per form per IP", () => {
     } finally {
       await db.sql`grant execute on function check_rate_limit(text, integer, integer) to service_role`;
     }
-    expect(log).toHaveBeenCalledTimes(1);
+    expect(logged).toHaveBeenCalledTimes(1);
     const stored = await db.sql`select email from contacts where workspace_id = ${ws.id} order by email`;
     expect(stored.map((r) => r.email)).toEqual(["after@example.test", "before@example.test"]);
     expect(await hits(key)).toBe(0);

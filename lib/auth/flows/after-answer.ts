@@ -1,4 +1,5 @@
 import { after } from "next/server";
+import { log } from "@/lib/observability/log";
 
 /**
  * Runs `work` after the answer is sent (Next's `after`). Sign-up and reset answer the same
@@ -12,7 +13,7 @@ export function afterAnswer<T>(what: string, work: () => Promise<T>): void {
     try {
       await work();
     } catch (error) {
-      console.error(`${what} failed after answering`, error);
+      log.error({ err: error }, `${what} failed after answering`);
     }
   });
 }

@@ -2,6 +2,7 @@ import { asUser, withService, withServiceStatement, type Claims, type Db } from 
 import { importContactsCsv, type ImportProgress } from "../import-contacts-csv";
 import type { ImportReport } from "../import/import-report";
 import { slices } from "../import/queue-contact-import";
+import { log } from "@/lib/observability/log";
 
 /** Skipped rows kept with a finished import (the report of a huge file could hold them all). */
 const STORED_ERRORS = 1_000;
@@ -121,7 +122,7 @@ function progressWriter(importId: string, attempt: number) {
           update public.contact_imports
           set rows_done = least(${p.rowsRead}, rows_total), phase = ${p.phase}
           where id = ${importId} and status = 'running' and attempts = ${attempt}`,
-      ).catch((error) => console.error("contact import progress:", error));
+      ).catch((error) => log.error({ err: error }, "contact import progress could not be saved"));
     }
     busy = false;
   };

@@ -9,6 +9,7 @@ import type { PublicForm } from "../form-row";
 import { parseBody, type RawBody, type SubmittedBody } from "@/lib/http/parse-body";
 import { stageSubmission } from "../stage-submission";
 import { honeypotTripped, submissionFields, type SubmissionFields } from "../submission-fields";
+import { log } from "@/lib/observability/log";
 
 export interface SubmitFormRequest extends SubmissionCredentials {
   formId: string;
@@ -69,7 +70,7 @@ async function runOnce(request: SubmitFormRequest, captcha: Captcha) {
     return await withService((db) => runPipeline(db, request, true, captcha));
   } catch (error) {
     if (!(error instanceof RateLimitUnavailable)) throw error;
-    console.error("rate-limit check failed; allowing the request (fail-open)", error.cause);
+    log.error({ err: error.cause }, "rate-limit check failed; allowing the request (fail-open)");
     return withService((db) => runPipeline(db, request, false, captcha));
   }
 }

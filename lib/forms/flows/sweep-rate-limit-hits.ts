@@ -1,4 +1,5 @@
 import { withService, type Db } from "@/lib/db/doors";
+import { log } from "@/lib/observability/log";
 
 /** Deletes limiter hits older than an hour, at most 10,000 a call (see the migration). */
 export async function sweepRateLimitHits(db: Db): Promise<number> {
@@ -15,5 +16,5 @@ let submissions = 0;
 export function sweepRateLimitHitsNowAndThen(every = 500): void {
   submissions += 1;
   if (submissions % every !== 0) return;
-  withService(sweepRateLimitHits).catch((error) => console.error("rate-limit sweep failed", error));
+  withService(sweepRateLimitHits).catch((error) => log.error({ err: error }, "rate-limit sweep failed"));
 }

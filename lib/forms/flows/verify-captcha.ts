@@ -1,4 +1,5 @@
 import { captchaConfig } from "../captcha";
+import { log } from "@/lib/observability/log";
 
 /**
  * Asks the provider whether a widget token is valid (Turnstile and hCaptcha share the
@@ -17,7 +18,7 @@ export async function verifyCaptcha(token: string, ip: string | null): Promise<b
     const answer = (await res.json()) as { success?: unknown };
     return answer.success === true;
   } catch (error) {
-    console.error("captcha verification failed", error);
+    log.error({ err: error }, "captcha verification failed");
     return false;
   }
 }

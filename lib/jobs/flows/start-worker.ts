@@ -4,6 +4,7 @@ import { poolDb } from "../boss-db";
 import { VERSION_KEY } from "../contract";
 import { settleJob, type JobRegistry } from "../handle";
 import { JOBS_SCHEMA, QUEUES, SCHEDULES, type QueueName } from "../queues";
+import { log } from "@/lib/observability/log";
 
 const seconds = (name: string, fallback: number) => {
   const value = Number(process.env[name]);
@@ -22,7 +23,7 @@ function newBoss(url: string, embedded: boolean, options: { supervise: boolean }
     superviseIntervalSeconds: seconds("JOBS_SUPERVISE_SECONDS", 15),
     monitorIntervalSeconds: seconds("JOBS_SUPERVISE_SECONDS", 15),
   });
-  boss.on("error", (error) => console.error("jobs:", error));
+  boss.on("error", (error) => log.error({ err: error }, "jobs: pg-boss error"));
   return { boss, sql };
 }
 
@@ -73,6 +74,10 @@ export async function installJobs(url: string, embedded = false): Promise<void> 
 
 export interface RunningWorker {
   boss: PgBoss;
+  /** pg-boss's own pool: the readiness check reads the queues through it */
+  sql: Sql;
+  /** true from the first stop() on */
+  stopping(): boolean;
   /** Graceful: waits up to `timeoutMs` for running jobs, then fails them so they are retried. */
   stop(timeoutMs?: number): Promise<void>;
 }
@@ -87,6 +92,7 @@ export interface RunningWorker {
  * releases its jobs when their heartbeat or expiry lapses.
  */
 export async function startWorker(options: {
+  /** pg-boss's own pool (schema install, maintenance): the direct URL when a pooler is in front */
   url: string;
   embedded?: boolean;
   queues?: QueueName[];
@@ -113,9 +119,13 @@ export async function startWorker(options: {
       async (jobs) => Promise.all(jobs.map((job) => settleJob(handler, job))),
     );
   }
+  let stopping = false;
   return {
     boss,
+    sql,
+    stopping: () => stopping,
     async stop(timeoutMs = 25_000) {
+      stopping = true;
       await boss.stop({ graceful: true, timeout: timeoutMs });
       await sql.end();
     },

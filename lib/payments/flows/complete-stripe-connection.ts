@@ -5,6 +5,7 @@ import { withUser, type Claims } from "@/lib/db/doors";
 import { savePayprocConnection } from "../save-payproc-connection";
 import { STRIPE_CONNECT_PURPOSE } from "../stripe-connect";
 import { stripeClient } from "../stripe-client";
+import { log } from "@/lib/observability/log";
 
 export type StripeConnectError = "state" | "exchange" | "not_saved";
 
@@ -75,5 +76,5 @@ export async function deauthorizeStripeAccount(accountId: string, deps: { stripe
   if (!clientId) return;
   await (deps.stripe ?? stripeClient()).oauth
     .deauthorize({ client_id: clientId, stripe_user_id: accountId })
-    .catch((error) => console.error("could not deauthorize the Stripe account", error));
+    .catch((error) => log.error({ err: error }, "could not deauthorize the Stripe account"));
 }

@@ -7,6 +7,7 @@ import { applyChargeRefund } from "../refund-engine";
 import { keepPayprocEvent, type PayprocConnection } from "../resolve-connection";
 import { onAccount, stripeClient, webhookSecret } from "../stripe-client";
 import { withStripeRetry } from "../stripe-retry";
+import { log } from "@/lib/observability/log";
 
 export interface WebhookReply {
   status: number;
@@ -65,7 +66,7 @@ export async function receivePayprocWebhook(
     if (outcome === "busy") return BUSY;
     return { status: 200, body: { received: true, ...outcome } };
   } catch (error) {
-    console.error(`payproc webhook ${event.id} (${event.type}) failed`, error);
+    log.error({ err: error, eventId: event.id, eventType: event.type }, "payproc webhook failed");
     const message = error instanceof Error ? error.message : String(error);
     await withService((db) => finishDelivery(db, deliveryId, { error: message }));
     return {

@@ -7,6 +7,7 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
+import { startPgBouncer, type RunningPgBouncer } from "../../../tests/helpers/pgbouncer";
 
 const root = process.cwd();
 
@@ -44,6 +45,14 @@ export async function startNextServer(
   env: Record<string, string | undefined>,
 ): Promise<ChildProcess> {
   const merged: NodeJS.ProcessEnv = { ...process.env, DATABASE_EMBEDDED: "0", ...env };
+  // BENCH_POOLER=prepare-false: the direct connection without prepared statements;
+  // BENCH_POOLER=pgbouncer: the server reaches its database through a transaction-mode PgBouncer
+  let bouncer: RunningPgBouncer | undefined;
+  if (process.env.BENCH_POOLER === "prepare-false") merged.DATABASE_POOL_MODE = "transaction";
+  if (process.env.BENCH_POOLER === "pgbouncer" && merged.DATABASE_URL) {
+    bouncer = await startPgBouncer(merged.DATABASE_URL);
+    merged.DATABASE_URL = `${bouncer.url}${bouncer.url.includes("?") ? "&" : "?"}pgbouncer=true`;
+  }
   for (const [name, value] of Object.entries(env)) if (value === undefined) delete merged[name]; // unset
   // BENCH_CPU_PROF=<dir>: the server writes a V8 CPU profile there when it stops
   const profile = process.env.BENCH_CPU_PROF;
@@ -59,6 +68,7 @@ export async function startNextServer(
     env: { ...merged, NODE_ENV: "production", PORT: String(port) },
     stdio: ["ignore", "ignore", "inherit"],
   });
+  if (bouncer) child.once("exit", () => void bouncer.stop());
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     const ok = await fetch(`http://127.0.0.1:${port}/api/health`).then(

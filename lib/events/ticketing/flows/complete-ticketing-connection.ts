@@ -16,6 +16,7 @@ import {
   type ConnectError,
 } from "../complete-ticketing-connection";
 import { generateWebhookSecret, hashWebhookSecret } from "../webhook-secret";
+import { log } from "@/lib/observability/log";
 
 /**
  * Spec 4.5, OAuth connection flow: the callback. The state must be one this service signed for
@@ -90,7 +91,7 @@ export async function completeTicketingConnection(input: {
   const previous = stored.data.previous;
   if (previous)
     await deleteWebhook(previous.accessToken, previous.webhookId).catch((error) =>
-      console.error("could not remove the previous Eventbrite webhook", error),
+      log.error({ err: error }, "could not remove the previous Eventbrite webhook"),
     );
   return { data: { organizationName: organization.name ?? null } };
 }

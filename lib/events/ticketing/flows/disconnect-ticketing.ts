@@ -1,6 +1,7 @@
 import { withService } from "@/lib/db/doors";
 import { deleteWebhook } from "../../eventbrite/client";
 import { connectionToDisconnect, removeTicketingConnection } from "../disconnect-ticketing";
+import { log } from "@/lib/observability/log";
 
 /**
  * Disconnect: the organisation webhook is removed at Eventbrite, then the connection row. Fetch
@@ -36,7 +37,7 @@ export async function removeTicketingWebhook(input: {
     try {
       await deleteWebhook(accessToken, webhookId);
     } catch (error) {
-      console.error("could not remove the Eventbrite webhook", error);
+      log.error({ err: error }, "could not remove the Eventbrite webhook");
       return { error: "Eventbrite could not be reached to remove the webhook. Try again in a moment." };
     }
   }

@@ -8,6 +8,7 @@ import {
 import { fetchTicketingDelivery, type FetchedTicketingDelivery } from "../flows/fetch-ticketing-delivery";
 import { handleTicketingDelivery } from "../handle-ticketing-delivery";
 import { readTicketingDelivery } from "../read-ticketing-delivery";
+import { log } from "@/lib/observability/log";
 
 export type ProcessOutcome = "done" | "ignored" | "failed" | "skipped";
 
@@ -35,7 +36,10 @@ export async function runTicketingDelivery(
     fetched = await fetchTicketingDelivery(found);
   } catch (error) {
     const message = errorText(error);
-    console.error(`ticketing delivery ${id} failed (attempt ${found.row.attempts + 1})`, message);
+    log.error(
+      { deliveryId: id, attempt: found.row.attempts + 1, reason: message },
+      "ticketing delivery failed",
+    );
     await withService((db) => recordDeliveryFailure(db, id, { error: message, dead: options.lastAttempt }));
     return { outcome: "failed", error: message };
   }
@@ -48,7 +52,7 @@ export async function runTicketingDelivery(
       return { outcome: outcome.status };
     } catch (error) {
       const message = errorText(error);
-      console.error(`ticketing delivery ${id} failed (attempt ${row.attempts})`, error);
+      log.error({ err: error, deliveryId: id, attempt: row.attempts }, "ticketing delivery failed");
       await finishDelivery(db, id, { error: message, dead: options.lastAttempt });
       return { outcome: "failed" as const, error: message };
     }

@@ -2,6 +2,7 @@ import { withService } from "@/lib/db/doors";
 import { fetchTicketingSnapshot } from "../fetch-ticketing-snapshot";
 import { importTicketingSnapshot } from "../import-ticketing-snapshot";
 import { getTicketingConnection } from "../ticketing-connection";
+import { log } from "@/lib/observability/log";
 
 export const NOT_CONNECTED = "Connect Eventbrite first.";
 
@@ -20,7 +21,7 @@ export async function runTicketingSync(
   try {
     snapshot = await fetchTicketingSnapshot(connection.access_token, connection.organization_id);
   } catch (error) {
-    console.error("ticketing sync: Eventbrite could not be read", error);
+    log.error({ err: error }, "ticketing sync: Eventbrite could not be read");
     return { error: "Eventbrite could not be reached. Try again in a moment." };
   }
   const data = await withService((db) => importTicketingSnapshot(db, { workspaceId, snapshot }));

@@ -1,4 +1,5 @@
 import { deliverDueWebhooks } from "./deliver-due-webhooks";
+import { log } from "@/lib/observability/log";
 
 /**
  * The worker's loop over due webhook deliveries (docs/decisions.md, "Outbound webhooks"): every `intervalMs`
@@ -19,7 +20,7 @@ export function startWebhookPump(options: { intervalMs?: number; batch?: number 
       try {
         while (!stopped && (await deliverDueWebhooks({ limit: batch })) === batch);
       } catch (error) {
-        console.error("webhooks: delivery pass failed", error);
+        log.error({ err: error }, "webhooks: delivery pass failed");
       }
       if (!stopped) timer = setTimeout(tick, intervalMs);
     })();
