@@ -28,7 +28,9 @@ async function main() {
   const entries = mergeManifest(catalog, previous);
   await writeFile(PRIVILEGE_MANIFEST, manifestText(entries));
   const kept = new Set(entries.map((e) => JSON.stringify({ ...e, reason: undefined, admits: undefined })));
-  const dropped = previous.filter((e) => !kept.has(JSON.stringify({ ...e, reason: undefined, admits: undefined })));
+  const dropped = previous.filter(
+    (e) => !kept.has(JSON.stringify({ ...e, reason: undefined, admits: undefined })),
+  );
   const missing = entries.filter((e) => e.reason === "").length;
   console.log(`wrote ${PRIVILEGE_MANIFEST}: ${entries.length} entries, ${missing} without a reason`);
   for (const e of dropped) console.log(`no longer granted: ${e.kind} ${e.role} ${e.object} ${e.privilege}`);

@@ -45,7 +45,9 @@ const SYSTEM_SCHEMAS = `n.nspname not in ('pg_catalog', 'information_schema', 'p
  * default, acldefault, which for functions is EXECUTE to PUBLIC). Sorted by privilegeKey.
  */
 export async function readPrivileges(sql: Sql): Promise<Privilege[]> {
-  const rows = await sql<{ kind: Privilege["kind"]; role: Grantee; object: string; privilege: string; columns: string[] | null }[]>`
+  const rows = await sql<
+    { kind: Privilege["kind"]; role: Grantee; object: string; privilege: string; columns: string[] | null }[]
+  >`
     with grantees as (
       select oid, rolname as role from pg_roles where rolname in ('anon', 'authenticated')
       union all select 0, 'PUBLIC'

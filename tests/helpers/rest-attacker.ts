@@ -5,7 +5,7 @@ import type { Sql } from "@/lib/db/client";
 import { withUser, type Db } from "@/lib/db/doors";
 import { PRIVILEGE_MANIFEST, type ManifestEntry, type WorkspaceRole } from "@/lib/db/privileges";
 import { withAnon } from "./anon";
-import { addMember, createUser, unique, type TestUser } from "./factories";
+import { addMember, unique, type TestUser } from "./factories";
 import { createTenants, userOf, type Outcome, type Tenants } from "./rls";
 import { buildRow, TABLES, type Row } from "./rows";
 
@@ -17,10 +17,7 @@ export type Side = "A" | "B";
 export const SIDES: Side[] = ["A", "B"];
 /** One request: read or write one column, insert a row, delete a row. */
 export type Action =
-  | { op: "select"; column: string }
-  | { op: "update"; column: string }
-  | { op: "insert" }
-  | { op: "delete" };
+  { op: "select"; column: string } | { op: "update"; column: string } | { op: "insert" } | { op: "delete" };
 
 interface Column {
   name: string;
@@ -34,6 +31,8 @@ interface Table {
   /** the primary key, or every column when there is none */
   key: string[];
   scoped: boolean;
+  /** a unique key on workspace_id alone: one row per workspace (a provider connection) */
+  single: boolean;
 }
 /** A committed row the attempts aim at: how to find it, its values as text, its row version. */
 interface Target {
@@ -60,7 +59,7 @@ export function readManifest(): ManifestEntry[] {
 
 /** Every table in schema public, its columns and key, from the catalog. */
 async function readTables(sql: Sql): Promise<Map<string, Table>> {
-  const rows = await sql<{ name: string; columns: Column[]; key: string[] | null }[]>`
+  const rows = await sql<{ name: string; columns: Column[]; key: string[] | null; single: boolean }[]>`
     select c.relname as name,
            (select jsonb_agg(jsonb_build_object('name', a.attname, 'type', format_type(a.atttypid, a.atttypmod),
                    'generated', a.attgenerated <> '' or a.attidentity = 'a') order by a.attnum)
@@ -68,7 +67,11 @@ async function readTables(sql: Sql): Promise<Map<string, Table>> {
            (select array_agg(a.attname::text order by k.n)
               from pg_index i, unnest(i.indkey::int2[]) with ordinality k(attnum, n)
               join pg_attribute a on a.attrelid = c.oid and a.attnum = k.attnum
-             where i.indrelid = c.oid and i.indisprimary) as key
+             where i.indrelid = c.oid and i.indisprimary) as key,
+           exists (select 1 from pg_index i
+                    where i.indrelid = c.oid and i.indisunique and i.indpred is null
+                      and i.indnatts = 1 and i.indkey[0] = (select attnum from pg_attribute
+                                                             where attrelid = c.oid and attname = 'workspace_id')) as single
     from pg_class c
     where c.relnamespace = 'public'::regnamespace and c.relkind in ('r', 'p')
     order by 1`;
@@ -80,6 +83,7 @@ async function readTables(sql: Sql): Promise<Map<string, Table>> {
         columns: r.columns,
         key: r.key ?? r.columns.map((c) => c.name),
         scoped: r.columns.some((c) => c.name === "workspace_id"),
+        single: r.single,
       },
     ]),
   );
@@ -102,7 +106,13 @@ const EXTRA: Record<string, (ws: string, w: World) => Row> = {
   rate_limit_hits: () => ({ key: unique("rl") }),
   audit_log: (ws) => ({ workspace_id: ws, action: "contact.updated" }),
   contact_counts: (ws) => ({ workspace_id: ws, source: unique("src"), shard: 0, n: 1 }),
-  contact_daily_counts: (ws) => ({ workspace_id: ws, day: "2000-01-01", source: unique("src"), shard: 0, n: 1 }),
+  contact_daily_counts: (ws) => ({
+    workspace_id: ws,
+    day: "2000-01-01",
+    source: unique("src"),
+    shard: 0,
+    n: 1,
+  }),
   contact_status_counts: (ws) => ({ workspace_id: ws, status: "unsubscribed", shard: 7, n: 1 }),
   webhook_inbox: (ws) => ({
     workspace_id: ws,
@@ -148,7 +158,8 @@ export async function buildWorld(sql: Sql): Promise<World> {
     if (table in TABLES) return buildRow(sql, table, side === "A" ? t.a : t.b);
     if (table === "user_profiles" || table === "workspace_members") {
       // a person with no profile and no membership yet
-      const [u] = await sql`insert into auth.users (email) values (${`${unique("new")}@example.test`}) returning id, email`;
+      const [u] =
+        await sql`insert into auth.users (email) values (${`${unique("new")}@example.test`}) returning id, email`;
       return table === "user_profiles"
         ? { id: u.id, email: u.email }
         : { workspace_id: ws, user_id: u.id, role: "member" };
@@ -171,16 +182,19 @@ export async function buildWorld(sql: Sql): Promise<World> {
   const insert = async (table: string, row: Row) =>
     (await sql`insert into ${sql(table)} ${sql(row)} returning ctid::text as ctid`)[0].ctid as string;
   const find = async (table: string, where: Row) =>
-    (await sql`select ctid::text as ctid from ${sql(table)} where ${Object.entries(where)
-      .map(([k, v]) => sql`${sql(k)} = ${v as string}`)
-      .reduce((all, one) => sql`${all} and ${one}`)}`)[0].ctid as string;
+    (
+      await sql`select ctid::text as ctid from ${sql(table)} where ${Object.entries(where)
+        .map(([k, v]) => sql`${sql(k)} = ${v as string}`)
+        .reduce((all, one) => sql`${all} and ${one}`)}`
+    )[0].ctid as string;
   for (const table of w.tables.keys()) {
     for (const side of SIDES) {
       w.inserts.set(slot(table, side), await newRow(table, side));
       const ws = sideWs(w, side);
       const someone = side === "A" ? colleague.id : t.b.owner.id;
       if (table === "workspaces") await target(table, side, undefined, await find(table, { id: ws }));
-      else if (table === "user_profiles") await target(table, side, undefined, await find(table, { id: someone }));
+      else if (table === "user_profiles")
+        await target(table, side, undefined, await find(table, { id: someone }));
       else if (table === "workspace_members")
         await target(table, side, undefined, await find(table, { workspace_id: ws, user_id: someone }));
       else if (table === "notification_reads") {
@@ -280,6 +294,15 @@ async function request(
       ? db`select count(*)::int as n from ${db(table)} where workspace_id = ${sideWs(w, side)}`
       : db`select count(*)::int as n from ${db(table)}`;
   const run = () => statement(db, w, info, action, side, user, target, match);
+  if (action.op === "insert" && info.single) {
+    // one row per workspace: the request comes before the workspace has one (connecting for the
+    // first time); the superuser removes it, then the request's identity is set again
+    await Promise.all([
+      db`reset role`.execute(),
+      db`delete from ${db(table)} where workspace_id = ${sideWs(w, side)}`.execute(),
+      db`select set_config('role', ${user ? "authenticated" : "anon"}, true), set_config('request.jwt.claims', ${user ? JSON.stringify(user.claims) : ""}, true)`.execute(),
+    ]);
+  }
   if (action.op === "select") {
     const [r] = await inSavepoint(db, run);
     if (!r.ok) return r.code;
@@ -288,7 +311,8 @@ async function request(
   // the request, then (in the same write) back to the superuser to read what it did
   const [r, after] = await inSavepoint(db, run, action.op === "insert" ? counted : version);
   if (action.op === "insert") {
-    const added = (after![0].n as number) - w.baseline.get(slot(table, side))!;
+    const before = w.baseline.get(slot(table, side))! - (info.single ? 1 : 0);
+    const added = (after![0].n as number) - before;
     if (r.ok) return added === 1 ? "allowed" : `inserted, ${added} stored`;
     return added === 0 ? r.code : `${r.code} but ${added} stored`;
   }
@@ -355,7 +379,10 @@ async function inSavepoint(
           ...(after ? [db`reset role`.execute(), after().execute()] : []),
         ])
       : [];
-  const r = done.status === "fulfilled" ? { ok: true as const, value: done.value } : { ok: false as const, code: code! };
+  const r =
+    done.status === "fulfilled"
+      ? { ok: true as const, value: done.value }
+      : { ok: false as const, code: code! };
   return [r, after ? read.at(-1) : undefined];
 }
 
@@ -366,7 +393,13 @@ const DEFAULT = Symbol("default");
  * column, not about a valid new value), DEFAULT where nothing else may be written, and for
  * workspace_id the other workspace's id: moving a row out of its workspace.
  */
-function moveValue(w: World, info: Table, column: Column, side: Side, target: Target): string | null | typeof DEFAULT {
+function moveValue(
+  w: World,
+  info: Table,
+  column: Column,
+  side: Side,
+  target: Target,
+): string | null | typeof DEFAULT {
   if (column.generated) return DEFAULT;
   if (column.name === "workspace_id" && info.scoped) return sideWs(w, side === "A" ? "B" : "A");
   return target.values[column.name];

@@ -1,11 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
-import {
-  PRIVILEGE_MANIFEST,
-  privilegeKey,
-  readPrivileges,
-  type ManifestEntry,
-} from "@/lib/db/privileges";
+import { PRIVILEGE_MANIFEST, privilegeKey, readPrivileges, type ManifestEntry } from "@/lib/db/privileges";
 import { setupTestDatabase } from "../helpers/db";
 
 /**
@@ -45,8 +40,7 @@ describe("privilege manifest: what anon and authenticated may do is written down
     expect(
       manifest.filter(
         (e) =>
-          isTableOperation(e) !== Array.isArray(e.admits) ||
-          (e.admits ?? []).some((r) => !roles.includes(r)),
+          isTableOperation(e) !== Array.isArray(e.admits) || (e.admits ?? []).some((r) => !roles.includes(r)),
       ),
     ).toEqual([]);
   });

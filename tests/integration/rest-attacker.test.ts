@@ -43,16 +43,19 @@ beforeAll(async () => {
 }, 120_000);
 
 describe("REST attacker: every request on every table of schema public, as PostgREST makes it", () => {
-  test.each(cases)("%s: %s by owner, admin, member and anon of A, on A's and B's rows, as the manifest says", async (table, _label, action) => {
-    const seen: Record<string, string> = {};
-    const promised: Record<string, string> = {};
-    for (const who of CALLERS)
-      for (const side of SIDES) {
-        seen[`${who} on ${side}`] = await observeRequest(world, table, action, who, side);
-        promised[`${who} on ${side}`] = expected(manifest, world, table, action, who, side);
-      }
-    expect(seen).toEqual(promised);
-  });
+  test.each(cases)(
+    "%s: %s by owner, admin, member and anon of A, on A's and B's rows, as the manifest says",
+    async (table, _label, action) => {
+      const seen: Record<string, string> = {};
+      const promised: Record<string, string> = {};
+      for (const who of CALLERS)
+        for (const side of SIDES) {
+          seen[`${who} on ${side}`] = await observeRequest(world, table, action, who, side);
+          promised[`${who} on ${side}`] = expected(manifest, world, table, action, who, side);
+        }
+      expect(seen).toEqual(promised);
+    },
+  );
 });
 
 /** table -> columns, in order, from supabase/schema.sql (CREATE TABLE public.x ( ... );). */
