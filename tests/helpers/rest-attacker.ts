@@ -95,7 +95,7 @@ const hex64 = () => randomBytes(32).toString("hex");
  * Rows of the tables rows.ts does not describe (they are not plain workspace data): the row
  * an insert attempt sends, in workspace `ws`.
  */
-const EXTRA: Record<string, (ws: string, w: World) => Row> = {
+const EXTRA: Record<string, (ws: string) => Row> = {
   workspaces: () => ({ name: unique("ws") }),
   account_tokens: () => ({
     purpose: "sign_up",
@@ -164,7 +164,7 @@ export async function buildWorld(sql: Sql): Promise<World> {
         ? { id: u.id, email: u.email }
         : { workspace_id: ws, user_id: u.id, role: "member" };
     }
-    return EXTRA[table](ws, w);
+    return EXTRA[table](ws);
   };
   const target = async (table: string, side: Side, who: Who | undefined, ctid: string) => {
     const info = w.tables.get(table)!;

@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { manifestText, mergeManifest, type ManifestEntry, type Privilege } from "@/lib/db/privileges";
 
-const select: Privilege = { kind: "table", role: "authenticated", object: "public.contacts", privilege: "SELECT" };
+const select: Privilege = {
+  kind: "table",
+  role: "authenticated",
+  object: "public.contacts",
+  privilege: "SELECT",
+};
 const update: Privilege = {
   kind: "column",
   role: "authenticated",
