@@ -164,6 +164,10 @@ export async function buildWorld(sql: Sql): Promise<World> {
         ? { id: u.id, email: u.email }
         : { workspace_id: ws, user_id: u.id, role: "member" };
     }
+    if (!EXTRA[table])
+      throw new Error(
+        `No row shape for table ${table}: add one to TABLES (tests/helpers/rows.ts) or EXTRA here.`,
+      );
     return EXTRA[table](ws);
   };
   const target = async (table: string, side: Side, who: Who | undefined, ctid: string) => {
@@ -353,8 +357,8 @@ function statement(
 type Rows = postgres.RowList<postgres.Row[]>;
 
 /**
- * SAVEPOINT, the statement and RELEASE leave in one write (postgres.js pipelines what is issued
- * in one tick, and withUser sends BEGIN and the identity in the same write); then, in one more
+ * SAVEPOINT and the statement leave in one write (postgres.js pipelines what is issued in one
+ * tick, and withUser sends BEGIN and the identity in the same write); then, in one more
  * write, a failed statement is rolled back to the savepoint, the role is reset to the session's
  * superuser and `after` reads what the request did. Returns the request's rows or SQLSTATE, and
  * what `after` read.
@@ -364,11 +368,7 @@ async function inSavepoint(
   run: () => postgres.PendingQuery<postgres.Row[]>,
   after?: () => postgres.PendingQuery<postgres.Row[]>,
 ): Promise<[{ ok: true; value: Rows } | { ok: false; code: string }, Rows | undefined]> {
-  const [, done] = await Promise.allSettled([
-    db`savepoint attempt`.execute(),
-    run().execute(),
-    db`release savepoint attempt`.execute(),
-  ]);
+  const [, done] = await Promise.allSettled([db`savepoint attempt`.execute(), run().execute()]);
   const failed = done.status === "rejected";
   const code = failed ? (done.reason as { code?: string }).code : undefined;
   if (failed && !code) throw done.reason;
