@@ -566,6 +566,24 @@ CREATE FUNCTION public.is_workspace_member(ws uuid) RETURNS boolean
 $$;
 
 --
+-- Name: keep_api_key_identity(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.keep_api_key_identity() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+begin
+  if new.key_hash is distinct from old.key_hash
+     or new.workspace_id is distinct from old.workspace_id
+     or (old.revoked_at is not null and new.revoked_at is distinct from old.revoked_at) then
+    raise exception 'An API key keeps its digest and workspace, and stays revoked.' using errcode = '42501';
+  end if;
+  return new;
+end
+$$;
+
+--
 -- Name: keep_complaint_suppressions(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -597,6 +615,24 @@ begin
     raise exception 'The consent ledger is append-only.' using errcode = 'P0001';
   end if;
   return old;
+end
+$$;
+
+--
+-- Name: keep_membership_identity(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.keep_membership_identity() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+begin
+  if new.workspace_id is distinct from old.workspace_id
+     or new.user_id is distinct from old.user_id
+     or new.created_at is distinct from old.created_at then
+    raise exception 'Only the role of a membership can change.' using errcode = '42501';
+  end if;
+  return new;
 end
 $$;
 
@@ -2800,10 +2836,10 @@ CREATE INDEX tasks_intent_idx ON public.tasks USING btree (workspace_id, payproc
 CREATE INDEX tasks_workspace_status_idx ON public.tasks USING btree (workspace_id, status, due_date);
 
 --
--- Name: ticketing_connections_webhook_idx; Type: INDEX; Schema: public; Owner: -
+-- Name: ticketing_connections_webhook_id_key; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX ticketing_connections_webhook_idx ON public.ticketing_connections USING btree (webhook_id);
+CREATE UNIQUE INDEX ticketing_connections_webhook_id_key ON public.ticketing_connections USING btree (webhook_id) WHERE (webhook_id IS NOT NULL);
 
 --
 -- Name: transactions_contact_idx; Type: INDEX; Schema: public; Owner: -
@@ -2912,6 +2948,12 @@ CREATE INDEX workspace_members_user_id_idx ON public.workspace_members USING btr
 --
 
 CREATE TRIGGER agreement_contacts_fill_workspace BEFORE INSERT ON public.agreement_contacts FOR EACH ROW EXECUTE FUNCTION public.fill_workspace_from_contact();
+
+--
+-- Name: api_keys api_keys_keep_identity; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER api_keys_keep_identity BEFORE UPDATE ON public.api_keys FOR EACH ROW EXECUTE FUNCTION public.keep_api_key_identity();
 
 --
 -- Name: appointment_external_attendees appointment_attendees_fill_workspace; Type: TRIGGER; Schema: public; Owner: -
@@ -3200,6 +3242,12 @@ CREATE TRIGGER user_profiles_updated_at BEFORE UPDATE ON public.user_profiles FO
 --
 
 CREATE TRIGGER webhook_endpoints_updated_at BEFORE UPDATE ON public.webhook_endpoints FOR EACH ROW EXECUTE FUNCTION public.set_updated_at();
+
+--
+-- Name: workspace_members workspace_members_keep_identity; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER workspace_members_keep_identity BEFORE UPDATE ON public.workspace_members FOR EACH ROW EXECUTE FUNCTION public.keep_membership_identity();
 
 --
 -- Name: workspace_members workspace_members_keep_one_owner; Type: TRIGGER; Schema: public; Owner: -
@@ -3957,28 +4005,10 @@ CREATE POLICY agreements_members_all ON public.agreements TO authenticated USING
 ALTER TABLE public.api_keys ENABLE ROW LEVEL SECURITY;
 
 --
--- Name: api_keys api_keys_delete_admins; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY api_keys_delete_admins ON public.api_keys FOR DELETE TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids)));
-
---
--- Name: api_keys api_keys_insert_admins; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY api_keys_insert_admins ON public.api_keys FOR INSERT TO authenticated WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids)));
-
---
 -- Name: api_keys api_keys_select_members; Type: POLICY; Schema: public; Owner: -
 --
 
 CREATE POLICY api_keys_select_members ON public.api_keys FOR SELECT TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
-
---
--- Name: api_keys api_keys_update_admins; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY api_keys_update_admins ON public.api_keys FOR UPDATE TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids))) WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids)));
 
 --
 -- Name: appointment_external_attendees; Type: ROW SECURITY; Schema: public; Owner: -
@@ -4269,10 +4299,10 @@ CREATE POLICY deals_members_all ON public.deals TO authenticated USING ((workspa
 ALTER TABLE public.email_sends ENABLE ROW LEVEL SECURITY;
 
 --
--- Name: email_sends email_sends_members_all; Type: POLICY; Schema: public; Owner: -
+-- Name: email_sends email_sends_select_members; Type: POLICY; Schema: public; Owner: -
 --
 
-CREATE POLICY email_sends_members_all ON public.email_sends TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids))) WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
+CREATE POLICY email_sends_select_members ON public.email_sends FOR SELECT TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
 
 --
 -- Name: erased_addresses; Type: ROW SECURITY; Schema: public; Owner: -
@@ -4443,12 +4473,6 @@ ALTER TABLE public.payproc_connections ENABLE ROW LEVEL SECURITY;
 CREATE POLICY payproc_connections_delete_admins ON public.payproc_connections FOR DELETE TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids)));
 
 --
--- Name: payproc_connections payproc_connections_insert_admins; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY payproc_connections_insert_admins ON public.payproc_connections FOR INSERT TO authenticated WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids)));
-
---
 -- Name: payproc_connections payproc_connections_select_members; Type: POLICY; Schema: public; Owner: -
 --
 
@@ -4603,12 +4627,6 @@ CREATE POLICY transactions_update_members ON public.transactions FOR UPDATE TO a
 --
 
 ALTER TABLE public.user_profiles ENABLE ROW LEVEL SECURITY;
-
---
--- Name: user_profiles user_profiles_insert; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY user_profiles_insert ON public.user_profiles FOR INSERT TO authenticated WITH CHECK ((id = ( SELECT auth.uid() AS uid)));
 
 --
 -- Name: user_profiles user_profiles_select; Type: POLICY; Schema: public; Owner: -
@@ -4799,6 +4817,18 @@ GRANT ALL ON FUNCTION auth.uid() TO authenticated;
 GRANT ALL ON FUNCTION auth.uid() TO service_role;
 
 --
+-- Name: FUNCTION audit_log_append_only(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.audit_log_append_only() FROM PUBLIC;
+
+--
+-- Name: FUNCTION audit_log_no_truncate(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.audit_log_no_truncate() FROM PUBLIC;
+
+--
 -- Name: FUNCTION check_rate_limit(p_key text, p_limit integer, p_window_seconds integer); Type: ACL; Schema: public; Owner: -
 --
 
@@ -4812,18 +4842,56 @@ GRANT ALL ON FUNCTION public.check_rate_limit(p_key text, p_limit integer, p_win
 REVOKE ALL ON FUNCTION public.contact_counts_add(workspace_ids uuid[], sources text[], deltas bigint[]) FROM PUBLIC;
 
 --
+-- Name: FUNCTION contact_counts_after_write(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.contact_counts_after_write() FROM PUBLIC;
+
+--
+-- Name: FUNCTION contact_email_status(is_subscribed boolean, unsubscribed_at timestamp with time zone, email_suppressed boolean); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.contact_email_status(is_subscribed boolean, unsubscribed_at timestamp with time zone, email_suppressed boolean) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.contact_email_status(is_subscribed boolean, unsubscribed_at timestamp with time zone, email_suppressed boolean) TO authenticated;
+GRANT ALL ON FUNCTION public.contact_email_status(is_subscribed boolean, unsubscribed_at timestamp with time zone, email_suppressed boolean) TO service_role;
+
+--
 -- Name: FUNCTION contact_stats_add(workspace_ids uuid[], days date[], sources text[], statuses text[], deltas bigint[]); Type: ACL; Schema: public; Owner: -
 --
 
 REVOKE ALL ON FUNCTION public.contact_stats_add(workspace_ids uuid[], days date[], sources text[], statuses text[], deltas bigint[]) FROM PUBLIC;
 
 --
+-- Name: FUNCTION contact_stats_after_write(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.contact_stats_after_write() FROM PUBLIC;
+
+--
+-- Name: FUNCTION contact_suppressions_flag(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.contact_suppressions_flag() FROM PUBLIC;
+
+--
+-- Name: FUNCTION contacts_before_write(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.contacts_before_write() FROM PUBLIC;
+
+--
+-- Name: FUNCTION contacts_webhook_events(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.contacts_webhook_events() FROM PUBLIC;
+
+--
 -- Name: FUNCTION create_workspace(p_name text); Type: ACL; Schema: public; Owner: -
 --
 
 REVOKE ALL ON FUNCTION public.create_workspace(p_name text) FROM PUBLIC;
-GRANT ALL ON FUNCTION public.create_workspace(p_name text) TO authenticated;
 GRANT ALL ON FUNCTION public.create_workspace(p_name text) TO service_role;
+GRANT ALL ON FUNCTION public.create_workspace(p_name text) TO authenticated;
 
 --
 -- Name: FUNCTION emit_webhook_events(event_type text, events jsonb); Type: ACL; Schema: public; Owner: -
@@ -4836,22 +4904,84 @@ REVOKE ALL ON FUNCTION public.emit_webhook_events(event_type text, events jsonb)
 --
 
 REVOKE ALL ON FUNCTION public.erased_address_hash(ws uuid, email text) FROM PUBLIC;
-GRANT ALL ON FUNCTION public.erased_address_hash(ws uuid, email text) TO authenticated;
 GRANT ALL ON FUNCTION public.erased_address_hash(ws uuid, email text) TO service_role;
+GRANT ALL ON FUNCTION public.erased_address_hash(ws uuid, email text) TO authenticated;
+
+--
+-- Name: FUNCTION event_registrations_webhook_events(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.event_registrations_webhook_events() FROM PUBLIC;
+
+--
+-- Name: FUNCTION fill_workspace_from_contact(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.fill_workspace_from_contact() FROM PUBLIC;
+
+--
+-- Name: FUNCTION form_stats_after_insert(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.form_stats_after_insert() FROM PUBLIC;
+
+--
+-- Name: FUNCTION form_submissions_webhook_events(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.form_submissions_webhook_events() FROM PUBLIC;
 
 --
 -- Name: FUNCTION has_workspace_role(ws uuid, roles text[]); Type: ACL; Schema: public; Owner: -
 --
 
-GRANT ALL ON FUNCTION public.has_workspace_role(ws uuid, roles text[]) TO authenticated;
+REVOKE ALL ON FUNCTION public.has_workspace_role(ws uuid, roles text[]) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.has_workspace_role(ws uuid, roles text[]) TO service_role;
+GRANT ALL ON FUNCTION public.has_workspace_role(ws uuid, roles text[]) TO authenticated;
 
 --
 -- Name: FUNCTION is_workspace_member(ws uuid); Type: ACL; Schema: public; Owner: -
 --
 
-GRANT ALL ON FUNCTION public.is_workspace_member(ws uuid) TO authenticated;
+REVOKE ALL ON FUNCTION public.is_workspace_member(ws uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.is_workspace_member(ws uuid) TO service_role;
+GRANT ALL ON FUNCTION public.is_workspace_member(ws uuid) TO authenticated;
+
+--
+-- Name: FUNCTION keep_api_key_identity(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.keep_api_key_identity() FROM PUBLIC;
+
+--
+-- Name: FUNCTION keep_complaint_suppressions(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.keep_complaint_suppressions() FROM PUBLIC;
+
+--
+-- Name: FUNCTION keep_consent_events(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.keep_consent_events() FROM PUBLIC;
+
+--
+-- Name: FUNCTION keep_membership_identity(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.keep_membership_identity() FROM PUBLIC;
+
+--
+-- Name: FUNCTION keep_one_owner(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.keep_one_owner() FROM PUBLIC;
+
+--
+-- Name: FUNCTION protect_contact_source(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.protect_contact_source() FROM PUBLIC;
 
 --
 -- Name: FUNCTION replay_webhook_delivery(delivery_id uuid); Type: ACL; Schema: public; Owner: -
@@ -4865,8 +4995,8 @@ GRANT ALL ON FUNCTION public.replay_webhook_delivery(delivery_id uuid) TO authen
 --
 
 REVOKE ALL ON FUNCTION public.search_contacts(ws uuid, patterns text[]) FROM PUBLIC;
-GRANT ALL ON FUNCTION public.search_contacts(ws uuid, patterns text[]) TO authenticated;
 GRANT ALL ON FUNCTION public.search_contacts(ws uuid, patterns text[]) TO service_role;
+GRANT ALL ON FUNCTION public.search_contacts(ws uuid, patterns text[]) TO authenticated;
 
 --
 -- Name: FUNCTION send_webhook_test_event(endpoint_id uuid); Type: ACL; Schema: public; Owner: -
@@ -4876,6 +5006,18 @@ REVOKE ALL ON FUNCTION public.send_webhook_test_event(endpoint_id uuid) FROM PUB
 GRANT ALL ON FUNCTION public.send_webhook_test_event(endpoint_id uuid) TO authenticated;
 
 --
+-- Name: FUNCTION set_updated_at(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.set_updated_at() FROM PUBLIC;
+
+--
+-- Name: FUNCTION suppressions_webhook_events(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.suppressions_webhook_events() FROM PUBLIC;
+
+--
 -- Name: FUNCTION sweep_rate_limit_hits(); Type: ACL; Schema: public; Owner: -
 --
 
@@ -4883,11 +5025,18 @@ REVOKE ALL ON FUNCTION public.sweep_rate_limit_hits() FROM PUBLIC;
 GRANT ALL ON FUNCTION public.sweep_rate_limit_hits() TO service_role;
 
 --
+-- Name: FUNCTION transactions_webhook_events(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.transactions_webhook_events() FROM PUBLIC;
+
+--
 -- Name: FUNCTION user_workspace_ids(roles text[]); Type: ACL; Schema: public; Owner: -
 --
 
-GRANT ALL ON FUNCTION public.user_workspace_ids(roles text[]) TO authenticated;
+REVOKE ALL ON FUNCTION public.user_workspace_ids(roles text[]) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.user_workspace_ids(roles text[]) TO service_role;
+GRANT ALL ON FUNCTION public.user_workspace_ids(roles text[]) TO authenticated;
 
 --
 -- Name: TABLE contacts; Type: ACL; Schema: public; Owner: -
@@ -4895,6 +5044,13 @@ GRANT ALL ON FUNCTION public.user_workspace_ids(roles text[]) TO service_role;
 
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.contacts TO authenticated;
 GRANT ALL ON TABLE public.contacts TO service_role;
+
+--
+-- Name: FUNCTION webhook_contact_data(c public.contacts); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.webhook_contact_data(c public.contacts) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.webhook_contact_data(c public.contacts) TO service_role;
 
 --
 -- Name: TABLE users; Type: ACL; Schema: auth; Owner: -
@@ -4927,7 +5083,42 @@ GRANT ALL ON TABLE public.agreements TO service_role;
 --
 
 GRANT ALL ON TABLE public.api_keys TO service_role;
-GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.api_keys TO authenticated;
+
+--
+-- Name: COLUMN api_keys.id; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(id) ON TABLE public.api_keys TO authenticated;
+
+--
+-- Name: COLUMN api_keys.workspace_id; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(workspace_id) ON TABLE public.api_keys TO authenticated;
+
+--
+-- Name: COLUMN api_keys.name; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(name) ON TABLE public.api_keys TO authenticated;
+
+--
+-- Name: COLUMN api_keys.created_at; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(created_at) ON TABLE public.api_keys TO authenticated;
+
+--
+-- Name: COLUMN api_keys.last_used_at; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(last_used_at) ON TABLE public.api_keys TO authenticated;
+
+--
+-- Name: COLUMN api_keys.revoked_at; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(revoked_at) ON TABLE public.api_keys TO authenticated;
 
 --
 -- Name: TABLE appointment_external_attendees; Type: ACL; Schema: public; Owner: -
@@ -5215,8 +5406,8 @@ GRANT ALL ON TABLE public.deals TO service_role;
 -- Name: TABLE email_sends; Type: ACL; Schema: public; Owner: -
 --
 
-GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.email_sends TO authenticated;
 GRANT ALL ON TABLE public.email_sends TO service_role;
+GRANT SELECT ON TABLE public.email_sends TO authenticated;
 
 --
 -- Name: TABLE erased_addresses; Type: ACL; Schema: public; Owner: -
@@ -5286,7 +5477,13 @@ GRANT SELECT ON TABLE public.notifications TO authenticated;
 --
 
 GRANT ALL ON TABLE public.payproc_connections TO service_role;
-GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.payproc_connections TO authenticated;
+GRANT SELECT,DELETE ON TABLE public.payproc_connections TO authenticated;
+
+--
+-- Name: COLUMN payproc_connections.auto_subscribe_purchasers; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT UPDATE(auto_subscribe_purchasers) ON TABLE public.payproc_connections TO authenticated;
 
 --
 -- Name: TABLE pending_form_submissions; Type: ACL; Schema: public; Owner: -
@@ -5340,7 +5537,7 @@ GRANT ALL ON TABLE public.tasks TO service_role;
 --
 
 GRANT ALL ON TABLE public.ticketing_connections TO service_role;
-GRANT INSERT,DELETE,UPDATE ON TABLE public.ticketing_connections TO authenticated;
+GRANT DELETE ON TABLE public.ticketing_connections TO authenticated;
 
 --
 -- Name: COLUMN ticketing_connections.id; Type: ACL; Schema: public; Owner: -
@@ -5352,19 +5549,25 @@ GRANT SELECT(id) ON TABLE public.ticketing_connections TO authenticated;
 -- Name: COLUMN ticketing_connections.workspace_id; Type: ACL; Schema: public; Owner: -
 --
 
-GRANT SELECT(workspace_id) ON TABLE public.ticketing_connections TO authenticated;
+GRANT SELECT(workspace_id),INSERT(workspace_id) ON TABLE public.ticketing_connections TO authenticated;
+
+--
+-- Name: COLUMN ticketing_connections.access_token; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT INSERT(access_token),UPDATE(access_token) ON TABLE public.ticketing_connections TO authenticated;
 
 --
 -- Name: COLUMN ticketing_connections.organization_id; Type: ACL; Schema: public; Owner: -
 --
 
-GRANT SELECT(organization_id) ON TABLE public.ticketing_connections TO authenticated;
+GRANT SELECT(organization_id),INSERT(organization_id),UPDATE(organization_id) ON TABLE public.ticketing_connections TO authenticated;
 
 --
 -- Name: COLUMN ticketing_connections.organization_name; Type: ACL; Schema: public; Owner: -
 --
 
-GRANT SELECT(organization_name) ON TABLE public.ticketing_connections TO authenticated;
+GRANT SELECT(organization_name),INSERT(organization_name),UPDATE(organization_name) ON TABLE public.ticketing_connections TO authenticated;
 
 --
 -- Name: COLUMN ticketing_connections.webhook_id; Type: ACL; Schema: public; Owner: -
@@ -5376,7 +5579,7 @@ GRANT SELECT(webhook_id) ON TABLE public.ticketing_connections TO authenticated;
 -- Name: COLUMN ticketing_connections.auto_subscribe_attendees; Type: ACL; Schema: public; Owner: -
 --
 
-GRANT SELECT(auto_subscribe_attendees) ON TABLE public.ticketing_connections TO authenticated;
+GRANT SELECT(auto_subscribe_attendees),INSERT(auto_subscribe_attendees),UPDATE(auto_subscribe_attendees) ON TABLE public.ticketing_connections TO authenticated;
 
 --
 -- Name: COLUMN ticketing_connections.connected_at; Type: ACL; Schema: public; Owner: -
@@ -5419,8 +5622,26 @@ GRANT UPDATE(amount_refunded) ON TABLE public.transactions TO authenticated;
 -- Name: TABLE user_profiles; Type: ACL; Schema: public; Owner: -
 --
 
-GRANT SELECT,INSERT,UPDATE ON TABLE public.user_profiles TO authenticated;
+GRANT SELECT ON TABLE public.user_profiles TO authenticated;
 GRANT ALL ON TABLE public.user_profiles TO service_role;
+
+--
+-- Name: COLUMN user_profiles.first_name; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT UPDATE(first_name) ON TABLE public.user_profiles TO authenticated;
+
+--
+-- Name: COLUMN user_profiles.last_name; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT UPDATE(last_name) ON TABLE public.user_profiles TO authenticated;
+
+--
+-- Name: COLUMN user_profiles.timezone; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT UPDATE(timezone) ON TABLE public.user_profiles TO authenticated;
 
 --
 -- Name: TABLE webhook_deliveries; Type: ACL; Schema: public; Owner: -
@@ -5519,15 +5740,51 @@ GRANT ALL ON TABLE public.workspace_invitations TO service_role;
 -- Name: TABLE workspace_members; Type: ACL; Schema: public; Owner: -
 --
 
-GRANT SELECT,DELETE,UPDATE ON TABLE public.workspace_members TO authenticated;
+GRANT SELECT,DELETE ON TABLE public.workspace_members TO authenticated;
 GRANT ALL ON TABLE public.workspace_members TO service_role;
+
+--
+-- Name: COLUMN workspace_members.role; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT UPDATE(role) ON TABLE public.workspace_members TO authenticated;
 
 --
 -- Name: TABLE workspaces; Type: ACL; Schema: public; Owner: -
 --
 
-GRANT SELECT,DELETE,UPDATE ON TABLE public.workspaces TO authenticated;
+GRANT SELECT,DELETE ON TABLE public.workspaces TO authenticated;
 GRANT ALL ON TABLE public.workspaces TO service_role;
+
+--
+-- Name: COLUMN workspaces.name; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT UPDATE(name) ON TABLE public.workspaces TO authenticated;
+
+--
+-- Name: COLUMN workspaces.tracking_url; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT UPDATE(tracking_url) ON TABLE public.workspaces TO authenticated;
+
+--
+-- Name: COLUMN workspaces.subscribe_footer_enabled; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT UPDATE(subscribe_footer_enabled) ON TABLE public.workspaces TO authenticated;
+
+--
+-- Name: COLUMN workspaces.subscribe_footer_message; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT UPDATE(subscribe_footer_message) ON TABLE public.workspaces TO authenticated;
+
+--
+-- Name: COLUMN workspaces.subscribe_footer_link_text; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT UPDATE(subscribe_footer_link_text) ON TABLE public.workspaces TO authenticated;
 
 --
 -- Name: DEFAULT PRIVILEGES FOR SEQUENCES; Type: DEFAULT ACL; Schema: pgboss; Owner: -
@@ -5536,10 +5793,22 @@ GRANT ALL ON TABLE public.workspaces TO service_role;
 ALTER DEFAULT PRIVILEGES FOR ROLE postgres IN SCHEMA pgboss GRANT ALL ON SEQUENCES TO service_role;
 
 --
+-- Name: DEFAULT PRIVILEGES FOR FUNCTIONS; Type: DEFAULT ACL; Schema: pgboss; Owner: -
+--
+
+ALTER DEFAULT PRIVILEGES FOR ROLE postgres IN SCHEMA pgboss GRANT ALL ON FUNCTIONS TO service_role;
+
+--
 -- Name: DEFAULT PRIVILEGES FOR TABLES; Type: DEFAULT ACL; Schema: pgboss; Owner: -
 --
 
 ALTER DEFAULT PRIVILEGES FOR ROLE postgres IN SCHEMA pgboss GRANT ALL ON TABLES TO service_role;
+
+--
+-- Name: DEFAULT PRIVILEGES FOR FUNCTIONS; Type: DEFAULT ACL; Schema: -; Owner: -
+--
+
+ALTER DEFAULT PRIVILEGES FOR ROLE postgres REVOKE ALL ON FUNCTIONS FROM PUBLIC;
 
 --
 -- PostgreSQL database dump complete

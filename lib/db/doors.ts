@@ -52,6 +52,34 @@ export async function asUser<T>(db: Db, claims: Claims, fn: () => Promise<T>): P
 }
 
 /**
+ * Inside any transaction (withUser or withService), runs `fn` as the service (role
+ * service_role, no claims: RLS is bypassed), then gives the transaction back the identity it
+ * had. For the rows only the system writes (outgoing email, provider connections), once the
+ * caller has been checked as themself in the same transaction: the check and the write commit
+ * together or not at all. Saving and switching the identity cost one round trip together (the
+ * two statements leave in one socket write and run in order).
+ */
+export async function asService<T>(db: Db, fn: () => Promise<T>): Promise<T> {
+  const [[saved]] = await Promise.all([
+    db<{ role: string; claims: string | null }[]>`
+      select current_setting('role') as role, current_setting('request.jwt.claims', true) as claims`,
+    serviceIdentity(db as unknown as postgres.Sql),
+  ]);
+  const restore = () =>
+    db`select set_config('role', ${saved.role}, true), set_config('request.jwt.claims', ${saved.claims ?? ""}, true)`;
+  let result: T;
+  try {
+    result = await fn();
+  } catch (error) {
+    // a failed statement aborted the transaction, which rolls back: restoring may fail with it
+    await restore().catch(() => {});
+    throw error;
+  }
+  await restore();
+  return result;
+}
+
+/**
  * One statement in a transaction of its own as service_role: BEGIN, the identity, the
  * statement and COMMIT leave in one socket write, so the whole transaction costs one round
  * trip instead of three (withService must wait for the statement's answer before it can send

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Db } from "@/lib/db/doors";
+import { asService, type Db } from "@/lib/db/doors";
 import { audienceCondition, marketingSkipReasonSql } from "./broadcast-audience";
 import { getBroadcast } from "./broadcasts";
 import { renderedMarketingSql } from "./render-email";
@@ -34,7 +34,9 @@ const RUNNABLE = ["draft", "sending"];
  * batch reads only its own contacts (a NOT IN over the rows already made read them all again,
  * every batch: 370 contacts/s and falling at 100,000). A contact that joins the audience behind
  * the cursor during the send is not reached. The unique (broadcast_id, contact_id) index makes a second row for a
- * contact impossible, so no resume and no concurrent run reaches anyone twice.
+ * contact impossible, so no resume and no concurrent run reaches anyone twice. The broadcast is
+ * found and locked as the caller; its email rows are read and written through the service door
+ * (docs/decisions.md, "The database is the boundary": no member writes email_sends).
  */
 export async function claimBroadcastBatch(
   db: Db,
@@ -47,15 +49,20 @@ export async function claimBroadcastBatch(
     select status, claim_cursor from public.broadcasts where id = ${broadcast.id} for update`;
   if (!RUNNABLE.includes(status)) return { queued: [], stopped: true };
 
-  const leftover = await db<QueuedEmail[]>`
+  const leftover = await asService(
+    db,
+    () => db<QueuedEmail[]>`
     select id, to_email, subject, html, text_body, headers from public.email_sends
-    where broadcast_id = ${broadcast.id} and status = 'queued' order by id limit ${size}`;
+    where broadcast_id = ${broadcast.id} and status = 'queued' order by id limit ${size}`,
+  );
   if (leftover.length) return { queued: leftover };
 
   // Rendered in the database (renderedMarketingSql): the rows never travel to this process and
   // back, so a batch costs about what the plain insert of its rows costs.
   const direct = resendClient() === null; // the dev outbox: stored is delivered
-  const [claimed] = await db<{ last_id: string | null; queued: QueuedEmail[] }[]>`
+  const [claimed] = await asService(
+    db,
+    () => db<{ last_id: string | null; queued: QueuedEmail[] }[]>`
     with batch as (
       select c.id, c.email, ${marketingSkipReasonSql(db)} as skip
       from public.contacts c
@@ -84,7 +91,8 @@ export async function claimBroadcastBatch(
       returning id, to_email, subject, html, text_body, headers, status
     )
     select (select id from batch order by id desc limit 1) as last_id,
-           coalesce((select json_agg(i) from inserted i where i.status = 'queued'), '[]') as queued`;
+           coalesce((select json_agg(i) from inserted i where i.status = 'queued'), '[]') as queued`,
+  );
   if (claimed.last_id === null) {
     await db`update public.broadcasts set status = 'sent', sent_at = now() where id = ${broadcast.id}`;
     return { queued: [], stopped: true };
@@ -126,8 +134,12 @@ export async function deliverBroadcastBatch(broadcastId: string, queued: QueuedE
   return { ids, providerIds: data.data.map((d) => d.id) };
 }
 
-/** Phase 3: the batch's outcome on its rows, in one statement. */
+/** Phase 3: the batch's outcome on its rows, in one statement, through the service door. */
 export async function recordBroadcastDelivery(db: Db, delivery: Delivery): Promise<void> {
+  await asService(db, () => recordDelivery(db, delivery));
+}
+
+async function recordDelivery(db: Db, delivery: Delivery): Promise<void> {
   if ("error" in delivery) {
     await db`update public.email_sends set status = 'failed', skip_reason = ${delivery.error}
              where id = any(${delivery.ids}::uuid[]) and status = 'queued'`;

@@ -1,4 +1,4 @@
-import type { Db } from "@/lib/db/doors";
+import { asService, type Db } from "@/lib/db/doors";
 import { ineligibilityReason, type EmailKind } from "@/lib/consent/eligibility";
 import { renderEmail, type RenderRecipient } from "./render-email";
 import { enqueueJob } from "@/lib/jobs/enqueue-job";
@@ -73,9 +73,30 @@ export function skipReasonFor(
  * delivers. No provider call happens here, inside the caller's transaction and its locks: the
  * worker calls Resend after the commit, retries with backoff, and records 'sent' or, after its
  * last attempt, 'failed' (lib/email/flows/deliver-email.ts).
+ *
+ * The recipient and the workspace are read as the caller, so a member reaches only their own
+ * workspace and its contacts; a workspace the caller cannot see is refused (UnknownWorkspace)
+ * and nothing is written. The row and its job are then written through the service door
+ * (docs/decisions.md, "The database is the boundary": no member writes email_sends).
  */
 export async function sendEmail(db: Db, input: SendEmailInput): Promise<SendEmailResult> {
   const recipient = await loadRecipient(db, input.workspaceId, input.contactId);
+  if (input.workspaceId !== null && !recipient) throw new UnknownWorkspace();
+  return asService(db, () => recordEmail(db, input, recipient));
+}
+
+/** sendEmail for a workspace the caller is not a member of (or that does not exist). */
+export class UnknownWorkspace extends Error {
+  constructor() {
+    super("The workspace of this email was not found.");
+  }
+}
+
+async function recordEmail(
+  db: Db,
+  input: SendEmailInput,
+  recipient: Recipient | null,
+): Promise<SendEmailResult> {
   const skipReason = skipReasonFor(input, recipient);
   const { html, text, headers } = renderEmail(input, skipReason ? null : recipient);
   const base = {

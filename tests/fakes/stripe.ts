@@ -74,6 +74,8 @@ export interface StripeFake {
    */
   issueConnectCode(opts?: { account?: string; livemode?: boolean }): { code: string; account: string };
   refundEvent(charge: Obj, opts?: { account?: string | null; id?: string }): SignedEvent;
+  /** every POST /oauth/deauthorize accepted, in order: the client id and the account named */
+  deauthorized: { clientId: string | null; account: string | null }[];
 }
 
 export async function startStripeFake(options: { port?: number } = {}): Promise<StripeFake> {
@@ -84,6 +86,7 @@ export async function startStripeFake(options: { port?: number } = {}): Promise<
   const failures: { path: string | RegExp; failure: Failure; left: number }[] = [];
   const requests: LoggedRequest[] = [];
   const connectCodes = new Map<string, { account: string; livemode: boolean }>();
+  const deauthorized: StripeFake["deauthorized"] = [];
   const issueConnectCode = (opts: { account?: string; livemode?: boolean } = {}) => {
     const code = `ac_fake_${Math.random().toString(36).slice(2, 12)}`;
     const account = opts.account ?? `acct_fake${Math.random().toString(36).slice(2, 12)}`;
@@ -155,6 +158,7 @@ export async function startStripeFake(options: { port?: number } = {}): Promise<
     }
     if (path === "/oauth/deauthorize" && req.method === "POST") {
       const form = new URLSearchParams(body);
+      deauthorized.push({ clientId: form.get("client_id"), account: form.get("stripe_user_id") });
       return send(res, 200, { stripe_user_id: form.get("stripe_user_id") });
     }
     const q = url.searchParams;
@@ -200,6 +204,7 @@ export async function startStripeFake(options: { port?: number } = {}): Promise<
   const fake: Omit<StripeFake, "url" | "env" | "stop"> = {
     issueConnectCode,
     requests,
+    deauthorized,
     addCheckout(input) {
       const livemode = input.livemode ?? false;
       const built = input.items.map((i) => buildLineItem(i, livemode));

@@ -113,7 +113,7 @@ export const TABLES: Record<string, TableShape> = {
     fields: () => ({ access_token: "token" }),
     change: { organization_name: "Changed" },
   },
-  payproc_connections: { change: { livemode: true } },
+  payproc_connections: { change: { auto_subscribe_purchasers: true } },
   api_keys: { fields: () => ({ name: "Key", key_hash: hex64() }), change: { name: "Changed" } },
   campaigns: { fields: () => ({ name: "Drip" }), links: { event_id: "events" }, change: { name: "Changed" } },
   campaign_enrollments: {

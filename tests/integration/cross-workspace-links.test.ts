@@ -23,12 +23,12 @@ const SIGNED_IN_WRITER: Record<string, "member" | "admin" | null> = {
   transactions: "member",
   contact_suppressions: "member",
   consent_events: "member",
-  email_sends: "member",
   campaigns: "member",
   campaign_enrollments: "member",
   notification_reads: "member",
   automations: "admin",
   // written by the system only (spec 5.4 'system only', or not granted to members)
+  email_sends: null,
   form_submissions: null,
   pending_form_submissions: null,
   event_registrations: null,

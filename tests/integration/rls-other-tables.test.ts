@@ -41,14 +41,21 @@ const MEMBER_TABLES = [
   "campaigns",
   "campaign_enrollments",
   "broadcasts",
-  "email_sends",
 ];
 const RULES: Record<string, { ops: Record<Op, Rule>; callers: Caller[] }> = {
   ...Object.fromEntries(
     MEMBER_TABLES.map((t) => [t, { ops: MEMBERS, callers: ["member", "outsider"] as Caller[] }]),
   ),
-  payproc_connections: { ops: SETTINGS, callers: ["owner", "admin", "member", "outsider"] },
-  api_keys: { ops: SETTINGS, callers: ["owner", "admin", "member", "outsider"] },
+  // the account id and live mode come only from Stripe Connect, through the service door: no
+  // member inserts the row; admins update the one setting they choose (auto_subscribe_purchasers)
+  payproc_connections: {
+    ops: { ...SETTINGS, insert: "none" },
+    callers: ["owner", "admin", "member", "outsider"],
+  },
+  // outgoing email is written by the system only: members read the log
+  email_sends: { ops: READ_ONLY, callers: ["owner", "member", "outsider"] },
+  // keys are issued and revoked through the service door after the role check: members list them
+  api_keys: { ops: READ_ONLY, callers: ["owner", "admin", "member", "outsider"] },
   automations: { ops: SETTINGS, callers: ["owner", "admin", "member", "outsider"] },
   automation_runs: { ops: READ_ONLY, callers: ["owner", "member", "outsider"] },
   notifications: { ops: READ_ONLY, callers: ["owner", "member", "outsider"] },

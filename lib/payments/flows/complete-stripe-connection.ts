@@ -9,13 +9,14 @@ import { stripeClient } from "../stripe-client";
 export type StripeConnectError = "state" | "exchange" | "not_saved";
 
 /**
- * Stripe Connect OAuth callback (attack 2, DESIGN 7). The state must be one this service
- * signed for this member in this workspace (else Stripe is never called); the code is
- * exchanged with stripe.oauth.token, and the connection's payproc_account_id and livemode are
- * Stripe's answer (stripe_user_id, livemode), never anything the member typed. The row is
- * written as the member, so RLS keeps it to owners and admins. An account already connected
- * to another workspace is refused with the same outcome as any other failure to save. The
- * audit row (connection.payments_connected) is written with the row, as the member.
+ * Stripe Connect OAuth callback. The state must be one this service signed for this member
+ * in this workspace (else Stripe is never called); the code is exchanged with
+ * stripe.oauth.token, and the connection's payproc_account_id and livemode are Stripe's answer
+ * (stripe_user_id, livemode), never anything the member typed. savePayprocConnection checks,
+ * as the member, that they are an owner or admin, then writes the row through the service
+ * door. An account already connected to another workspace is refused with the same outcome as
+ * any other failure to save, and the grant Stripe just gave is deauthorised. The audit row
+ * (connection.payments_connected) is written with the row, as the member.
  */
 export async function completeStripeConnection(
   input: { claims: Claims; workspaceId: string; code: string; state: string; ip?: string | null },
@@ -56,7 +57,12 @@ export async function completeStripeConnection(
       });
     return result;
   }).catch(() => ({ error: "not saved" }));
-  if ("error" in saved) return { error: "not_saved" };
+  if ("error" in saved) {
+    // Stripe has granted the platform access to the account; a grant no workspace holds must
+    // not stay behind (docs/decisions.md, "The database is the boundary")
+    await deauthorizeStripeAccount(accountId, deps);
+    return { error: "not_saved" };
+  }
   return { data: { accountId, livemode } };
 }
 
