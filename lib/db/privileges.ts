@@ -53,11 +53,11 @@ export async function readPrivileges(sql: Sql): Promise<Privilege[]> {
       union all select 0, 'PUBLIC'
     ),
     acl as (
-      select 'database' as kind, 'current database' as object, null::text as col,
+      select 'database'::text as kind, 'current database'::text as object, null::text as col,
              aclexplode(coalesce(d.datacl, acldefault('d', d.datdba))) as a
       from pg_database d where d.datname = current_database()
       union all
-      select 'schema', n.nspname, null, aclexplode(coalesce(n.nspacl, acldefault('n', n.nspowner)))
+      select 'schema', n.nspname::text, null, aclexplode(coalesce(n.nspacl, acldefault('n', n.nspowner)))
       from pg_namespace n where ${sql.unsafe(SYSTEM_SCHEMAS)}
       union all
       select case when c.relkind = 'S' then 'sequence' else 'table' end,
@@ -66,12 +66,12 @@ export async function readPrivileges(sql: Sql): Promise<Privilege[]> {
       from pg_class c join pg_namespace n on n.oid = c.relnamespace
       where c.relkind in ('r', 'p', 'v', 'm', 'f', 'S') and ${sql.unsafe(SYSTEM_SCHEMAS)}
       union all
-      select 'column', format('%I.%I', n.nspname, c.relname), a.attname, aclexplode(a.attacl)
+      select 'column', format('%I.%I', n.nspname, c.relname), a.attname::text, aclexplode(a.attacl)
       from pg_attribute a join pg_class c on c.oid = a.attrelid join pg_namespace n on n.oid = c.relnamespace
       where a.attnum > 0 and not a.attisdropped and a.attacl is not null and ${sql.unsafe(SYSTEM_SCHEMAS)}
       union all
       select case when e.extname is null then 'function' else 'extension' end,
-             coalesce(e.extname, format('%I.%I(%s)', n.nspname, p.proname, oidvectortypes(p.proargtypes))), null,
+             coalesce(e.extname::text, format('%I.%I(%s)', n.nspname, p.proname, oidvectortypes(p.proargtypes))), null,
              aclexplode(coalesce(p.proacl, acldefault('f', p.proowner)))
       from pg_proc p join pg_namespace n on n.oid = p.pronamespace
       left join pg_depend dep on dep.classid = 'pg_proc'::regclass and dep.objid = p.oid and dep.deptype = 'e'
