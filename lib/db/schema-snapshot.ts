@@ -1,7 +1,7 @@
 import path from "node:path";
 import { pgDump } from "@electric-sql/pglite-tools/pg_dump";
-import { startEmbeddedDatabase } from "./embedded";
-import { connect } from "./client";
+import { startEmbeddedDatabase, type EmbeddedDatabase } from "./embedded";
+import { connect, type Sql } from "./client";
 import { migrate } from "./migrate";
 
 /** The checked-in snapshot. */
@@ -14,13 +14,26 @@ export const SCHEMA_SNAPSHOT = path.join(process.cwd(), "supabase", "schema.sql"
  * supabase/schema.sql is this text; tests/unit/schema-snapshot.test.ts keeps them equal.
  */
 export async function dumpMigratedSchema(migrationsDir?: string): Promise<string> {
+  return withMigratedDatabase(async (embedded, sql) => {
+    await sql.end();
+    const file = await pgDump({ pg: embedded.db, args: ["--schema-only", "--no-owner"] });
+    return normaliseDump(await file.text());
+  }, migrationsDir);
+}
+
+/**
+ * Runs `fn` on a fresh in-memory PGlite with every migration applied (the database the
+ * snapshot and the privilege manifest, lib/db/privileges.ts, describe), then stops it.
+ */
+export async function withMigratedDatabase<T>(
+  fn: (embedded: EmbeddedDatabase, sql: Sql) => Promise<T>,
+  migrationsDir?: string,
+): Promise<T> {
   const embedded = await startEmbeddedDatabase({ maxConnections: 2 });
   const sql = connect(embedded.url, { max: 1 });
   try {
     await migrate(sql, undefined, migrationsDir);
-    await sql.end();
-    const file = await pgDump({ pg: embedded.db, args: ["--schema-only", "--no-owner"] });
-    return normaliseDump(await file.text());
+    return await fn(embedded, sql);
   } finally {
     await sql.end().catch(() => {});
     await embedded.stop();
