@@ -114,6 +114,7 @@ const EXTRA: Record<string, (ws: string) => Row> = {
     n: 1,
   }),
   contact_status_counts: (ws) => ({ workspace_id: ws, status: "unsubscribed", shard: 7, n: 1 }),
+  workspace_security: (ws) => ({ workspace_id: ws }),
   webhook_inbox: (ws) => ({
     workspace_id: ws,
     provider: "email",
@@ -163,6 +164,21 @@ export async function buildWorld(sql: Sql): Promise<World> {
       return table === "user_profiles"
         ? { id: u.id, email: u.email }
         : { workspace_id: ws, user_id: u.id, role: "member" };
+    }
+    if (table === "user_two_factor" || table === "user_recovery_codes") {
+      // a person's second factor: rows of an account, not of a workspace
+      const [u] =
+        await sql`insert into auth.users (email) values (${`${unique("mfa")}@example.test`}) returning id`;
+      return table === "user_two_factor"
+        ? { user_id: u.id, secret_sealed: "sealed" }
+        : { user_id: u.id, code_digest: hex64() };
+    }
+    if (table === "email_send_secrets") {
+      // the whole copy of an outbox email of this workspace
+      const [mail] = await sql`
+        insert into email_sends (workspace_id, to_email, kind, subject, status, provider)
+        values (${ws}, ${`${unique("to")}@example.test`}, 'transactional', 'S', 'outbox', 'outbox') returning id`;
+      return { email_send_id: mail.id, text_body: "token=secret" };
     }
     if (!EXTRA[table])
       throw new Error(
