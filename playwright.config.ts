@@ -32,7 +32,8 @@ export default defineConfig({
   webServer: {
     command: "npx tsx scripts/e2e-server.ts",
     url: `http://localhost:${PORT}/api/health`,
-    timeout: 300_000,
+    // `npm start` builds the app first: minutes on a 2-core machine
+    timeout: 900_000,
     reuseExistingServer: !process.env.CI,
     stdout: "pipe",
     // uploads over 64 KB are imported by a job (tests/e2e/contacts-import-job.spec.ts);
