@@ -5930,6 +5930,12 @@ ALTER TABLE ONLY public.workspace_security
 ALTER TABLE public.workspace_security ENABLE ROW LEVEL SECURITY;
 
 --
+-- Name: workspace_security workspace_security_updated_at; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER workspace_security_updated_at BEFORE UPDATE ON public.workspace_security FOR EACH ROW EXECUTE FUNCTION public.set_updated_at();
+
+--
 -- Name: TABLE workspace_security; Type: ACL; Schema: public; Owner: -
 --
 

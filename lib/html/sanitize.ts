@@ -1,7 +1,7 @@
 import sanitizeHtml from "sanitize-html";
 
 /**
- * The one sanitiser of user HTML (docs/decisions.md, "One sanitiser for user HTML"). Every
+ * The one sanitiser of user HTML (docs/decisions.md, "Stored HTML and secret links"). Every
  * place that stores or renders HTML a person wrote (event descriptions, notes) goes through
  * here, on the server and in the browser alike (the event editor imports it too): what a
  * member wrote straight to the database through the REST API is cleaned where it is shown,

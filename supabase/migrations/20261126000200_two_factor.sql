@@ -40,6 +40,8 @@ create table public.workspace_security (
   require_two_factor boolean not null default false,
   updated_at timestamptz not null default now()
 );
+create trigger workspace_security_updated_at before update on public.workspace_security
+  for each row execute function public.set_updated_at();
 
 -- ---------------------------------------------------------------- grants and RLS
 alter table public.user_two_factor enable row level security;

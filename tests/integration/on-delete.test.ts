@@ -40,6 +40,8 @@ async function populate(ws: TestWorkspace): Promise<void> {
   await insertRow(db.sql, "contact_suppressions", ws, { contact_id: contact.id, reason: "complaint" });
   await db.sql`insert into webhook_inbox (provider, event_id, event_type, workspace_id, payload)
                values ('payproc', ${`evt_${ws.id}`}, 'checkout.session.completed', ${ws.id}, '{}')`;
+  // one row per workspace, keyed by it (not in TABLES): the two-factor requirement
+  await db.sql`insert into workspace_security (workspace_id, require_two_factor) values (${ws.id}, true)`;
   // append-only (no UPDATE, so not in TABLES): its rows go only with their workspace
   await db.sql`insert into audit_log (workspace_id, actor_id, action) values (${ws.id}, ${ws.owner.id}, 'tag.created')`;
 }

@@ -25,10 +25,18 @@ const UPDATED_AT_TABLES = [
   "campaigns",
   "automations",
   "webhook_endpoints",
+  "workspace_security",
 ];
 
 /** A row of `table` whose updated_at lies in the past, and an update of another column. */
-async function staleRow(table: string): Promise<{ id: string; change: Record<string, unknown> }> {
+async function staleRow(
+  table: string,
+): Promise<{ id: string; change: Record<string, unknown>; key?: string }> {
+  if (table === "workspace_security") {
+    const ws = await createWorkspace(db.sql);
+    await db.sql`insert into workspace_security (workspace_id, updated_at) values (${ws.id}, ${PAST})`;
+    return { id: ws.id, change: { require_two_factor: true }, key: "workspace_id" };
+  }
   if (table === "workspaces") {
     const [w] = await db.sql`insert into workspaces (name, updated_at) values ('w', ${PAST}) returning id`;
     return { id: w.id, change: { name: "Changed" } };
@@ -54,15 +62,15 @@ describe("triggers and constraints", () => {
   test.each(UPDATED_AT_TABLES)(
     "updated_at of %s is maintained by the database: an update moves it forward",
     async (table) => {
-      const { id, change } = await staleRow(table);
+      const { id, change, key = "id" } = await staleRow(table);
       // a separate transaction (now() is the transaction's start); the caller's own value is ignored
       await withService(
         (q: Db) =>
-          q`update ${q(table)} set ${q({ ...change, updated_at: new Date("1999-01-01T00:00:00Z") })} where id = ${id}`,
+          q`update ${q(table)} set ${q({ ...change, updated_at: new Date("1999-01-01T00:00:00Z") })} where ${q(key)} = ${id}`,
       );
       const [row] = await db.sql`
       select updated_at > ${PAST} as moved, updated_at > now() - interval '1 minute' as recent
-      from ${db.sql(table)} where id = ${id}`;
+      from ${db.sql(table)} where ${db.sql(key)} = ${id}`;
       expect(row).toEqual({ moved: true, recent: true });
     },
   );
