@@ -1,7 +1,7 @@
 import type { Claims } from "@/lib/db/doors";
 
 /**
- * Step-up (docs/decisions.md "A second factor: TOTP, recovery codes, step-up"): privacy export
+ * Step-up (docs/decisions.md "A second factor"): privacy export
  * and erasure, API key creation, role changes and webhook endpoint changes need the session's
  * latest authentication (its newest `amr` entry: a password or a code) to be at most this old.
  */

@@ -2,7 +2,7 @@ import { Secret, TOTP } from "otpauth";
 
 /**
  * TOTP as RFC 6238 and every authenticator app read it: SHA-1, 6 digits, 30-second steps
- * (otpauth, docs/decisions.md "A second factor: TOTP, recovery codes, step-up"). A code is
+ * (otpauth, docs/decisions.md "A second factor"). A code is
  * accepted one step either side of now, for clocks that drift.
  */
 export const TOTP_PERIOD_SECONDS = 30;

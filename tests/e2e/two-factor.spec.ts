@@ -6,7 +6,7 @@ import { Secret, TOTP } from "otpauth";
 import { PASSWORD, signUp } from "./helpers/accounts";
 import { withAppDb } from "./helpers/app-db";
 
-// A second factor (docs/decisions.md "A second factor: TOTP, recovery codes, step-up"): enrol
+// A second factor (docs/decisions.md "A second factor"): enrol
 // with the QR code's key, sign in with a code computed here by the same library the app uses,
 // and meet a step-up before creating an API key.
 

@@ -26,7 +26,7 @@ const privacy = await import("@/app/(dashboard)/contacts/[id]/privacy-actions");
 const { GET: privacyExport } = await import("@/app/api/contacts/[contactId]/privacy-export/route");
 const tags = await import("@/app/(dashboard)/contacts/tags/actions");
 
-// A second factor (docs/decisions.md "A second factor: TOTP, recovery codes, step-up"): TOTP
+// A second factor (docs/decisions.md "A second factor"): TOTP
 // with recovery codes at sign-in, a workspace's requirement, and step-up before dangerous actions.
 const db = setupTestDatabase();
 const password = "correct horse battery";

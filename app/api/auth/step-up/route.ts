@@ -19,7 +19,7 @@ import { recordAccountAudit } from "@/lib/two-factor/record-account-audit";
 const body = z.object({ secret: z.string().min(1).max(200) });
 
 /**
- * Step-up (docs/decisions.md "A second factor: TOTP, recovery codes, step-up"): the signed-in
+ * Step-up (docs/decisions.md "A second factor"): the signed-in
  * member proves it is them again, with a code when the account has a second factor, else the
  * password; the session then counts as fresh for the step-up window. The page that was refused
  * `step_up_required` calls this, then retries. Same-origin only; counted; refusals audited.
