@@ -11,6 +11,9 @@
  * | step_up_required | 403    | a dangerous action needs a fresh password or code first        |
  * | not_found        | 404    | no such thing in the caller's workspace (also: malformed ids)  |
  * | conflict         | 409    | the state changed underneath, or the thing already exists      |
+ * | contact_exists   | 409    | a contact with this email is already in the workspace (4.10)   |
+ * | suppressed       | 409    | a bounce or complaint suppression forbids it (spec 4.6)        |
+ * | idempotency_conflict | 409 | an Idempotency-Key reused with a different request            |
  * | too_large        | 413    | a body or upload over its limit                                |
  * | unsupported      | 415    | a content type the endpoint does not take                      |
  * | rate_limited     | 429    | too many attempts; `retryAfter` seconds                        |
@@ -29,6 +32,12 @@ export const APP_ERROR_CODES = {
   },
   not_found: { status: 404, message: "Not found." },
   conflict: { status: 409, message: "This changed in the meantime; reload and try again." },
+  contact_exists: { status: 409, message: "A contact with this email already exists." },
+  suppressed: { status: 409, message: "This contact is suppressed after a bounce or complaint." },
+  idempotency_conflict: {
+    status: 409,
+    message: "This Idempotency-Key was used with a different request.",
+  },
   too_large: { status: 413, message: "The request is too large." },
   unsupported: { status: 415, message: "This content type is not accepted." },
   rate_limited: { status: 429, message: "Too many attempts; try again later." },
