@@ -4,7 +4,8 @@
  *   wire protocol from this process; Next.js reaches it through DATABASE_URL like any server.
  * - Migrations applied; on an empty embedded database a demo workspace is seeded and
  *   its owner's credentials printed.
- * - `next build` (unless SKIP_BUILD=1), then `next start` (or `next dev` with --dev).
+ * - `next build` (unless SKIP_BUILD=1, or .next was built from these very sources:
+ *   scripts/build-stamp.ts), then `next start` (or `next dev` with --dev).
  * - A job worker in this process (unless JOBS_WORKER=0), started before the web server so the
  *   job engine's schema and queues exist before the first request enqueues. SIGTERM/SIGINT stop
  *   the web server (running requests are answered, up to SHUTDOWN_SECONDS), then the worker
@@ -16,6 +17,7 @@ import { spawn } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { connect, directDatabaseUrl, setSql } from "../lib/db/client";
+import { buildIfStale } from "./build-stamp";
 import { withService } from "../lib/db/doors";
 import { startEmbeddedDatabase } from "../lib/db/embedded";
 import { MigrationRefusedError, migrate } from "../lib/db/migrate";
@@ -27,13 +29,6 @@ import { seedDemo } from "../lib/seed/demo";
 const dev = process.argv.includes("--dev");
 const port = process.env.PORT ?? "3000";
 const dataDir = process.env.DATA_DIR ?? path.join(process.cwd(), ".data");
-
-function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
-  return new Promise((resolve) => {
-    const child = spawn(cmd, args, { stdio: "inherit", env });
-    child.on("exit", (code) => resolve(code ?? 1));
-  });
-}
 
 async function demoCredentials(): Promise<{ email: string; password: string } | null> {
   try {
@@ -84,11 +79,12 @@ async function main() {
   };
   const next = path.join(process.cwd(), "node_modules", ".bin", "next");
   if (!dev && process.env.SKIP_BUILD !== "1") {
-    const code = await run(next, ["build"], { ...env, NODE_ENV: "production" });
+    const { code, built } = await buildIfStale(env);
     if (code !== 0) {
       await stopDb();
       process.exit(code);
     }
+    if (!built) console.log("  .next is built from these sources: build skipped.");
   }
   if (creds) {
     console.log(`\n  Demo workspace ready. Sign in at http://localhost:${port}/sign-in`);
