@@ -13,30 +13,36 @@ export const SCHEMA_SNAPSHOT = path.join(process.cwd(), "supabase", "schema.sql"
  * the pg_dump version of the machine), then normalised (see normaliseDump).
  * supabase/schema.sql is this text; tests/unit/schema-snapshot.test.ts keeps them equal.
  */
-export async function dumpMigratedSchema(migrationsDir?: string): Promise<string> {
-  return withMigratedDatabase(async (embedded, sql) => {
-    await sql.end();
-    const file = await pgDump({ pg: embedded.db, args: ["--schema-only", "--no-owner"] });
-    return normaliseDump(await file.text());
-  }, migrationsDir);
+export async function dumpMigratedSchema(migrationsDir?: string, on?: EmbeddedDatabase): Promise<string> {
+  return withMigratedDatabase(
+    async (embedded, sql) => {
+      await sql.end();
+      const file = await pgDump({ pg: embedded.db, args: ["--schema-only", "--no-owner"] });
+      return normaliseDump(await file.text());
+    },
+    migrationsDir,
+    on,
+  );
 }
 
 /**
  * Runs `fn` on a fresh in-memory PGlite with every migration applied (the database the
  * snapshot and the privilege manifest, lib/db/privileges.ts, describe), then stops it.
+ * `on`: an empty embedded database the caller started (and stops) instead of a new one.
  */
 export async function withMigratedDatabase<T>(
   fn: (embedded: EmbeddedDatabase, sql: Sql) => Promise<T>,
   migrationsDir?: string,
+  on?: EmbeddedDatabase,
 ): Promise<T> {
-  const embedded = await startEmbeddedDatabase({ maxConnections: 2 });
+  const embedded = on ?? (await startEmbeddedDatabase({ maxConnections: 2 }));
   const sql = connect(embedded.url, { max: 1 });
   try {
     await migrate(sql, undefined, migrationsDir);
     return await fn(embedded, sql);
   } finally {
     await sql.end().catch(() => {});
-    await embedded.stop();
+    if (!on) await embedded.stop();
   }
 }
 

@@ -3,46 +3,44 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { connect } from "@/lib/db/client";
-import { startEmbeddedDatabase } from "@/lib/db/embedded";
+import { startEmbeddedDatabase, type EmbeddedDatabase } from "@/lib/db/embedded";
 import { EditedMigrationError, UnknownMigrationsError, migrate, migrationChecksum } from "@/lib/db/migrate";
 import { SCHEMA_SNAPSHOT, dumpMigratedSchema } from "@/lib/db/schema-snapshot";
 
-describe("supabase/schema.sql", () => {
-  it("is the schema the migrations make (run `npm run db:schema` after changing a migration)", async () => {
-    const [snapshot, fresh] = await Promise.all([readFile(SCHEMA_SNAPSHOT, "utf8"), dumpMigratedSchema()]);
-    expect(
-      fresh === snapshot,
-      "supabase/schema.sql differs from the migrations: run `npm run db:schema`",
-    ).toBe(true);
-  }, 180_000);
+// One embedded database for the whole file (the unit project boots PGlite once): the runner's
+// rules need no real schema, so they run first on two small files, each test in a schema of its
+// own (app_meta and the tables dropped between them); then the snapshot migrates the same,
+// emptied database in full and dumps it.
+let embedded: EmbeddedDatabase;
+beforeAll(async () => {
+  embedded = await startEmbeddedDatabase({ maxConnections: 2 });
+}, 60_000);
+afterAll(async () => {
+  await embedded?.stop();
 });
+const RUNNER_LEFTOVERS =
+  "drop schema if exists app_meta cascade; drop table if exists public.first, public.second, public.later, public.sneaked_in";
 
-// The runner's rules need no real schema: two small files and one embedded database, each test in
-// a schema of its own (app_meta is dropped between them), so the unit project boots PGlite once here.
 describe("migrate", () => {
   let dir: string;
-  let embedded: Awaited<ReturnType<typeof startEmbeddedDatabase>>;
   let sql: ReturnType<typeof connect>;
   const FILES = {
     "20000101000100_first.sql": "create table public.first (id int);",
     "20000101000200_second.sql": "create table public.second (id int);",
   };
 
-  beforeAll(async () => {
-    embedded = await startEmbeddedDatabase({ maxConnections: 2 });
+  beforeAll(() => {
     sql = connect(embedded.url, { max: 1 });
-  }, 60_000);
+  });
   beforeEach(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), "migrations-"));
     for (const [name, text] of Object.entries(FILES)) await writeFile(path.join(dir, name), text);
-    await sql.unsafe(
-      "drop schema if exists app_meta cascade; drop table if exists public.first, public.second, public.later, public.sneaked_in",
-    );
+    await sql.unsafe(RUNNER_LEFTOVERS);
   });
   afterEach(() => rm(dir, { recursive: true, force: true }));
   afterAll(async () => {
+    await sql.unsafe(RUNNER_LEFTOVERS);
     await sql?.end();
-    await embedded?.stop();
   });
 
   const exists = async (table: string) =>
@@ -84,4 +82,17 @@ describe("migrate", () => {
     const rows = await sql`select name, checksum from app_meta.migrations order by name`;
     expect(rows.map((r) => r.checksum)).toEqual(Object.values(FILES).map(migrationChecksum));
   });
+});
+
+describe("supabase/schema.sql", () => {
+  it("is the schema the migrations make (run `npm run db:schema` after changing a migration)", async () => {
+    const [snapshot, fresh] = await Promise.all([
+      readFile(SCHEMA_SNAPSHOT, "utf8"),
+      dumpMigratedSchema(undefined, embedded),
+    ]);
+    expect(
+      fresh === snapshot,
+      "supabase/schema.sql differs from the migrations: run `npm run db:schema`",
+    ).toBe(true);
+  }, 180_000);
 });
