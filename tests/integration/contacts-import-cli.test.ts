@@ -12,9 +12,14 @@ const run = promisify(execFile);
 
 async function importCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run("npx", ["tsx", "scripts/import-contacts.ts", ...args], {
-      env: { ...process.env, DATABASE_URL: db.url },
-    });
+    // node with tsx's loader: one process, not npx's and tsx's wrappers around it
+    const { stdout, stderr } = await run(
+      process.execPath,
+      ["--import", "tsx", "scripts/import-contacts.ts", ...args],
+      {
+        env: { ...process.env, DATABASE_URL: db.url },
+      },
+    );
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code: number; stdout: string; stderr: string };

@@ -59,9 +59,14 @@ describe("npm run backfill:payments (spec 4.12 CLI)", () => {
   test("4.12: the script as a process, against the fake, with the service identity", async () => {
     const { ws, older } = await missedHistory();
     const { code, output } = await new Promise<{ code: number | null; output: string }>((resolve) => {
-      const child = spawn("npx", ["tsx", "scripts/backfill-payments.ts", "--workspace", ws.id], {
-        env: { ...process.env, ...stripe.fake.env, DATABASE_URL: db.url },
-      });
+      // node with tsx's loader: one process, not npx's and tsx's wrappers around it
+      const child = spawn(
+        process.execPath,
+        ["--import", "tsx", "scripts/backfill-payments.ts", "--workspace", ws.id],
+        {
+          env: { ...process.env, ...stripe.fake.env, DATABASE_URL: db.url },
+        },
+      );
       let output = "";
       child.stdout.on("data", (d) => (output += d));
       child.stderr.on("data", (d) => (output += d));
