@@ -9,8 +9,11 @@ export default defineConfig({
   testDir: "tests/e2e",
   timeout: 60_000,
   expect: { timeout: 10_000 },
+  // spec files run side by side (each signs up its own account and workspace, from a client
+  // address of its own: helpers/accounts.ts); the tests of one file run in order.
+  // E2E_WORKERS=1 runs them one at a time.
   fullyParallel: false,
-  workers: 1,
+  workers: Number(process.env.E2E_WORKERS ?? 2),
   retries: 0,
   reporter: process.env.CI ? "list" : [["list"]],
   use: {
@@ -32,7 +35,8 @@ export default defineConfig({
   webServer: {
     command: "npx tsx scripts/e2e-server.ts",
     url: `http://localhost:${PORT}/api/health`,
-    // `npm start` builds the app first: minutes on a 2-core machine
+    // `npm start` builds the app first unless .next is current (scripts/build-stamp.ts; npm test
+    // builds it beside vitest): minutes on a 2-core machine
     timeout: 900_000,
     reuseExistingServer: !process.env.CI,
     stdout: "pipe",

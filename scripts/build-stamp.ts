@@ -8,7 +8,7 @@
 import { spawn, type SpawnOptions } from "node:child_process";
 import { createHash } from "node:crypto";
 import { createWriteStream } from "node:fs";
-import { readdir, readFile, writeFile } from "node:fs/promises";
+import { readdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 
 const SOURCE_DIRS = ["app", "components", "lib", "public"];
@@ -72,6 +72,8 @@ export async function buildIfStale(
   const buildEnv: NodeJS.ProcessEnv = { ...env, NODE_ENV: "production" };
   const stamp = await sourceStamp(root, buildEnv);
   if (await buildIsCurrent(stamp, root)) return { code: 0, built: false };
+  // a build that fails or is stopped half-way must leave no stamp behind for the old build
+  await rm(stampFile(root), { force: true });
   const out = options.log ? createWriteStream(options.log) : null;
   const code = await new Promise<number>((resolve) => {
     const spawnOptions: SpawnOptions = {
