@@ -7,7 +7,11 @@ import { buildIsCurrent, recordBuild, sourceStamp } from "@/scripts/build-stamp"
 // npm start and the browser tests reuse .next only when it was built from the sources as they are.
 describe("the build stamp", () => {
   let root: string;
-  const env = { APP_URL: "http://localhost:3100", NODE_ENV: "production", PATH: "/usr/bin" };
+  const env: NodeJS.ProcessEnv = {
+    APP_URL: "http://localhost:3100",
+    NODE_ENV: "production",
+    PATH: "/usr/bin",
+  };
   beforeEach(async () => {
     root = await mkdtemp(path.join(os.tmpdir(), "stamp-"));
     await mkdir(path.join(root, "lib", "area"), { recursive: true });
