@@ -121,7 +121,11 @@ describe("audit log", () => {
     for (const refused of [admin, member]) {
       const res = await exportAs(refused.claims);
       expect(res.status).toBe(403);
-      expect(await res.json()).toEqual({ success: false, error: "Only owners can see the audit log." });
+      expect(await res.json()).toEqual({
+        success: false,
+        error: "Only owners can see the audit log.",
+        code: "forbidden",
+      });
     }
     signIn(null);
     expect(
