@@ -103,25 +103,56 @@ export function isAppError(error: unknown): error is AppError {
 }
 
 /**
- * A domain function's `{ data } | { error, field? }` result as its data, or an `invalid`
- * AppError (thrown inside a transaction, it rolls the transaction back), shown beside the
- * result's field, else beside `field`, else as the form's message.
+ * A domain function's refusal, returned where its caller decides what happens next (a route that
+ * answers with the form's CORS headers, a job that records it, a test that looks at it); thrown,
+ * an AppError rolls the transaction back.
  */
-export function unwrap<T>(result: { data: T } | { error: string; field?: string }, field?: string): T {
-  if ("error" in result) throw new AppError("invalid", result.error, { field: result.field ?? field });
+export interface Refused {
+  error: AppError;
+}
+
+/** What a domain function answers: its data, or a refusal with a code of the one list. */
+export type Result<T> = { data: T } | Refused;
+
+/** A refusal as a domain function returns it. */
+export function refused(code: AppErrorCode, message?: string, options?: AppErrorOptions): Refused {
+  return { error: new AppError(code, message, options) };
+}
+
+/** A refusal's error, beside `field` when it names none; a message alone is `invalid`. */
+function asAppError(error: string | AppError, field: string | undefined, resultField?: string): AppError {
+  if (typeof error === "string") return new AppError("invalid", error, { field: resultField ?? field });
+  if (error.field || !field) return error;
+  return new AppError(error.code, error.message, {
+    field,
+    retryAfter: error.retryAfter,
+    details: error.details,
+  });
+}
+
+/**
+ * A domain function's `{ data } | { error }` result as its data, or its refusal thrown (inside a
+ * transaction, it rolls the transaction back), shown beside the refusal's field, else beside
+ * `field`, else as the form's message. A refusal given as a bare message is `invalid`.
+ */
+export function unwrap<T>(
+  result: { data: T } | { error: string | AppError; field?: string },
+  field?: string,
+): T {
+  if ("error" in result) throw asAppError(result.error, field, result.field);
   return result.data;
 }
 
 /**
- * Refuses (an `invalid` AppError, as `unwrap`) a domain result that carries an `error`, and
- * narrows it to the other shapes, for results without `data` (`{ success: true }`, counts).
+ * Throws (as `unwrap`) a domain result that carries an `error`, and narrows it to the other
+ * shapes, for results without `data` (`{ success: true }`, counts).
  */
 export function refuseIf<T extends object>(
   result: T,
   field?: string,
-): asserts result is Exclude<T, { error: string }> {
-  if ("error" in result && typeof result.error === "string")
-    throw new AppError("invalid", result.error, {
-      field: ("field" in result && typeof result.field === "string" ? result.field : undefined) ?? field,
-    });
+): asserts result is Exclude<T, { error: string | AppError }> {
+  if (!("error" in result)) return;
+  const error = result.error;
+  const resultField = "field" in result && typeof result.field === "string" ? result.field : undefined;
+  if (typeof error === "string" || error instanceof AppError) throw asAppError(error, field, resultField);
 }

@@ -3,7 +3,6 @@ import { publicRoute } from "@/lib/adapters/public-route";
 import { withService } from "@/lib/db/doors";
 import { unsubscribeContact } from "@/lib/consent/unsubscribe-contact";
 import { clientIp } from "@/lib/http/client-ip";
-import { AppError } from "@/lib/errors/app-error";
 
 /**
  * RFC 8058 one-click unsubscribe: mail clients POST `List-Unsubscribe=One-Click` to the
@@ -16,7 +15,7 @@ export const POST = publicRoute(
     const result = await withService((db) =>
       unsubscribeContact(db, { contactId, flow: "unsubscribe_link", ip: clientIp(request.headers) }),
     );
-    if ("error" in result) throw new AppError("not_found", "Unknown contact.");
+    if ("error" in result) throw result.error;
     return Response.json({ unsubscribed: true });
   },
 );
