@@ -177,7 +177,8 @@ describe("audit log", () => {
 
     signIn(ws.owner.claims, { "x-forwarded-for": "203.0.113.7" });
     expect(await tagThenMaybeRefuse({ name: "Rolled back", refuse: true })).toEqual({
-      error: "Refused after writing the tag.",
+      message: "Refused after writing the tag.",
+      code: "conflict",
     });
     expect(await tags()).toEqual([]);
     expect(await auditRows(ws.id)).toEqual([]);

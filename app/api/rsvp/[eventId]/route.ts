@@ -14,6 +14,16 @@ import { isUuid } from "@/lib/ids/uuid";
 
 const params = z.object({ eventId: z.string() });
 
+/** A plain HTML form post for a real event id is answered with a redirect back to its page. */
+const formPost = (request: Request, eventId: string | undefined): eventId is string =>
+  isFormPost(request) && eventId !== undefined && isUuid(eventId);
+
+const back = (eventId: string, outcome: string, headers: HeadersInit = {}) =>
+  new Response(null, {
+    status: 303,
+    headers: { ...headers, Location: `${appUrl()}/rsvp/${eventId}?${outcome}` },
+  });
+
 /**
  * POST /api/rsvp/{event_id} (spec 4.13). The answer never names the contact: its id is the unsubscribe
  * link's key (docs/decisions.md, "Security headers and smaller defences"). JSON callers get JSON (a refusal
@@ -21,30 +31,28 @@ const params = z.object({ eventId: z.string() });
  * RSVP page carrying the outcome (`?error=` the refused field, else the code), so the page works without
  * JavaScript. A malformed id is checked here (isUuid): its 404 follows the same two shapes.
  */
-export const POST = publicRoute({ name: "rsvp", params }, async (request, { eventId }) => {
-  const form = isFormPost(request) && isUuid(eventId);
-  const back = (outcome: string, headers: HeadersInit = {}) =>
-    new Response(null, {
-      status: 303,
-      headers: { ...headers, Location: `${appUrl()}/rsvp/${eventId}?${outcome}` },
-    });
-  try {
+export const POST = publicRoute(
+  {
+    name: "rsvp",
+    params,
+    refusal: (error, request, found) => {
+      if (!formPost(request, found?.eventId)) return jsonError(error);
+      const retry: HeadersInit = error.retryAfter ? { "Retry-After": String(error.retryAfter) } : {};
+      return back(found.eventId, `error=${error.field ?? error.code}`, retry);
+    },
+  },
+  async (request, { eventId }) => {
+    const form = formPost(request, eventId);
     const result = await register(request, eventId);
-    if (!result) return form ? back("status=registered") : Response.json({ success: true });
-    const outcome = result.alreadyRegistered ? "status=already" : "status=registered";
-    if (form) return back(outcome);
+    if (!result) return form ? back(eventId, "status=registered") : Response.json({ success: true });
+    if (form) return back(eventId, result.alreadyRegistered ? "status=already" : "status=registered");
     return Response.json({
       success: true,
       registration_id: result.registrationId,
       already_registered: result.alreadyRegistered,
     });
-  } catch (error) {
-    if (!(error instanceof AppError)) throw error;
-    if (!form) return jsonError(error);
-    const retry: HeadersInit = error.retryAfter ? { "Retry-After": String(error.retryAfter) } : {};
-    return back(`error=${error.field ?? error.code}`, retry);
-  }
-});
+  },
+);
 
 /** The registration, null for a bot caught by the honeypot; a refusal is thrown as an AppError. */
 async function register(request: Request, eventId: string) {
