@@ -31,7 +31,7 @@
  * Route handlers answer an AppError as the envelope `{ success: false, error, code }` with the
  * status above (lib/adapters/route-errors.ts); `details` adds fields to that envelope (an RSVP's
  * `eventbrite_url`). No other file in lib/ names an HTTP status (an ESLint rule,
- * eslint-rules/no-status-literals.mjs): a refusal is a code, and its status is looked up here.
+ * eslint-rules/no-http-status.mjs): a refusal is a code, and its status is looked up here.
  */
 export const APP_ERROR_CODES = {
   invalid: { status: 400, message: "The request is not valid." },
