@@ -1,5 +1,6 @@
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
+import httpStatusRules from "./eslint-rules/no-http-status.mjs";
 import localRules from "./eslint-rules/no-issue-references.mjs";
 
 // The kernel keeps each id check in lib/ids (docs/decisions.md, "One shared kernel").
@@ -63,6 +64,13 @@ const config = [
     files: ["**/*.{ts,tsx,mts,js,mjs,cjs}"],
     plugins: { local: localRules },
     rules: { "local/no-issue-references": "error" },
+  },
+  // Statuses come only from the codes of lib/errors/app-error.ts, through the adapters and lib/http.
+  {
+    files: ["lib/**/*.{ts,tsx}"],
+    ignores: ["lib/adapters/**", "lib/http/**", "lib/errors/app-error.ts"],
+    plugins: { "http-status": httpStatusRules },
+    rules: { "http-status/no-http-status": "error" },
   },
   // The kernel keeps each concern in one place (docs/decisions.md, "One shared kernel").
   {

@@ -93,7 +93,7 @@ async function main() {
   }
   await sql.end();
   process.stderr.write("\n");
-  if ("error" in outcome) fail(`Nothing was imported: ${outcome.error}`, 1);
+  if ("error" in outcome) fail(`Nothing was imported: ${outcome.error.message}`, 1);
 
   const report = outcome.data;
   for (const [label, count] of reportSummary(report)) console.log(`${label.padEnd(40)} ${count}`);

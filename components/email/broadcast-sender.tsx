@@ -3,6 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 import { Dialog } from "@/components/ui/dialog";
+import type { ActionResult } from "@/lib/adapters/action-result";
 import type { BroadcastControl } from "@/lib/email/control-broadcast";
 import type { BroadcastProgress } from "@/lib/email/send-broadcast";
 
@@ -13,7 +14,7 @@ const POLL_MS = 1500;
  * Closing the page does not stop it; pause, resume and cancel act on the job, and nobody gets
  * the email twice whatever happens.
  */
-type Progress = { data: BroadcastProgress } | { error: string };
+type Progress = ActionResult<BroadcastProgress>;
 
 export function BroadcastSender({
   broadcastId,
@@ -38,7 +39,7 @@ export function BroadcastSender({
     if (!sending) return;
     const timer = setInterval(async () => {
       const result = await progressAction(broadcastId).catch(() => null);
-      if (!result || "error" in result) return;
+      if (!result?.data) return;
       setProgress(result.data);
       if (result.data.done) router.refresh();
     }, POLL_MS);
@@ -50,8 +51,8 @@ export function BroadcastSender({
     setError(null);
     try {
       const result = await controlAction(broadcastId, action);
-      if ("error" in result) setError(result.error);
-      else setProgress(result.data);
+      if (result.data) setProgress(result.data);
+      else setError(result.message ?? "That did not work. Reload the page to see where the broadcast is.");
     } catch {
       setError("The connection was lost. Reload the page to see where the broadcast is.");
     } finally {

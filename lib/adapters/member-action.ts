@@ -7,9 +7,10 @@ import type { AuditAction } from "@/lib/audit/audit-actions";
 import { withService, withUser, type Db } from "@/lib/db/doors";
 import { AppError } from "@/lib/errors/app-error";
 import { clientIp } from "@/lib/http/client-ip";
-import { fieldErrors, type FormState } from "@/lib/http/form-state";
+import { fieldErrors } from "@/lib/http/form-state";
 import type { Role } from "@/lib/workspaces/list-memberships";
 import { stepUpFresh } from "@/lib/two-factor/step-up";
+import { refusalResult } from "./action-result";
 import { AuditNote, writeAudit } from "./audit-note";
 import { formValues, keptValues } from "./form-values";
 import { logUnexpected, unexpectedMessage } from "./log-unexpected";
@@ -49,7 +50,7 @@ export interface MemberActionOptions<I, R, P = void> {
    * `ctx.workspaceId`; the role check above is then the only gate, so name `roles`.
    */
   door?: "member" | "service";
-  /** how a refusal reads to this action's caller; forms get FormState, others `{ error }` */
+  /** how a refusal reads to this action's caller when not as `refusalResult` (action-result.ts) */
   refusal?: (error: AppError) => R;
   /**
    * Write the audit row before `fn` runs, for actions that end the actor's own access
@@ -87,7 +88,7 @@ export function memberAction<S extends z.ZodType, R, P = void>(
     const refuse = (error: AppError): R =>
       options.refusal
         ? options.refusal(error)
-        : ((isForm ? formRefusal(error, raw) : { error: error.message }) as R);
+        : (refusalResult(error, isForm ? keptValues(raw) : undefined) as R);
     try {
       const member = await requireMember();
       if (options.roles && !options.roles.includes(member.workspace.role))
@@ -97,7 +98,8 @@ export function memberAction<S extends z.ZodType, R, P = void>(
       if (!parsed.success) {
         // a bound argument is no field of the form: its refusal is the form's message
         const bound = parsed.error.issues.find((issue) => options.args?.includes(String(issue.path[0])));
-        if (isForm && !bound) return { errors: fieldErrors(parsed.error), values: keptValues(raw) } as R;
+        if (isForm && !bound)
+          return { errors: fieldErrors(parsed.error), values: keptValues(raw), code: "invalid" } as R;
         return refuse(new AppError("invalid", (bound ?? parsed.error.issues[0])?.message));
       }
       const ctx: ActionContext<P> = {
@@ -148,12 +150,4 @@ function rawInput(
   if (names.length > 0) return { raw: bound, isForm: false };
   const [input] = args;
   return { raw: (input ?? {}) as Record<string, unknown>, isForm: false };
-}
-
-function formRefusal(error: AppError, raw: Record<string, unknown>): FormState {
-  const values = keptValues(raw);
-  if (error.code === "step_up_required") return { message: error.message, values, code: error.code };
-  return error.field
-    ? { errors: { [error.field]: error.message }, values }
-    : { message: error.message, values };
 }

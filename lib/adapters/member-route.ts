@@ -71,12 +71,6 @@ export function memberRoute<P extends z.ZodType = z.ZodType<Record<string, never
         return response;
       } catch (error) {
         unstable_rethrow(error);
-        // the one refusal a page acts on (asks for the password or code, then retries): its code
-        if (error instanceof AppError && error.code === "step_up_required")
-          return Response.json(
-            { success: false, error: error.message, code: error.code },
-            { status: error.status },
-          );
         return routeErrorResponse(options.name, request, error);
       }
     });

@@ -3,6 +3,7 @@ import { unstable_rethrow } from "next/navigation";
 import type { z } from "zod";
 import { AppError } from "@/lib/errors/app-error";
 import { fieldErrors, type FormState } from "@/lib/http/form-state";
+import { refusalResult } from "./action-result";
 import { formValues, keptValues } from "./form-values";
 import { logUnexpected, unexpectedMessage } from "./log-unexpected";
 
@@ -24,7 +25,7 @@ export function publicAction<S extends z.ZodType, R extends FormState>(
     const values = keptValues(raw);
     try {
       const parsed = schema.safeParse(raw);
-      if (!parsed.success) return { errors: fieldErrors(parsed.error), values };
+      if (!parsed.success) return { errors: fieldErrors(parsed.error), values, code: "invalid" };
       return await fn(parsed.data);
     } catch (error) {
       unstable_rethrow(error);
@@ -32,9 +33,7 @@ export function publicAction<S extends z.ZodType, R extends FormState>(
         error instanceof AppError
           ? error
           : new AppError("internal", unexpectedMessage(logUnexpected(name, error)));
-      return refusal.field
-        ? { errors: { [refusal.field]: refusal.message }, values }
-        : { message: refusal.message, values };
+      return refusalResult(refusal, values);
     }
   };
 }

@@ -15,9 +15,10 @@ export interface PublicRouteOptions<P extends z.ZodType> {
   name: string;
   /**
    * How an error reads to this route's caller when not as the JSON envelope: a person who
-   * followed a link from an email gets a readable page.
+   * followed a link from an email gets a readable page, a plain HTML form post a redirect back.
+   * `params` are undefined when they did not parse.
    */
-  refusal?: (error: AppError) => Response;
+  refusal?: (error: AppError, request: Request, params: z.output<P> | undefined) => Response;
 }
 
 /**
@@ -36,13 +37,14 @@ export function publicRoute<P extends z.ZodType = z.ZodType<Record<string, never
 ): (request?: Request, context?: RouteContext) => Promise<Response> {
   return async (request = new Request("http://localhost/"), context) =>
     observeRequest(options.name, request, async () => {
+      let params: z.output<P> | undefined;
       try {
-        const params = await parseParams(options.params, context);
-        return await fn(request, params as z.output<P>);
+        params = (await parseParams(options.params, context)) as z.output<P>;
+        return await fn(request, params);
       } catch (error) {
         unstable_rethrow(error);
         if (!options.refusal) return routeErrorResponse(options.name, request, error);
-        return options.refusal(routeAppError(options.name, request, error));
+        return options.refusal(routeAppError(options.name, request, error), request, params);
       }
     });
 }

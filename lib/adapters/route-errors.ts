@@ -14,10 +14,9 @@ export function routeAppError(where: string, request: Request, error: unknown): 
   return new AppError("internal", unexpectedMessage(logUnexpected(where, error)));
 }
 
-/** An AppError as the JSON error envelope: its status and message (429 with Retry-After). */
-export function appErrorResponse(error: AppError): Response {
-  const headers = error.retryAfter ? { "Retry-After": String(error.retryAfter) } : undefined;
-  return jsonError(error.status, error.message, headers);
+/** An AppError as the JSON error envelope: its status, message and code (429 with Retry-After). */
+export function appErrorResponse(error: AppError, headers?: HeadersInit): Response {
+  return jsonError(error, headers);
 }
 
 /** An error thrown by a route handler's function as the JSON error envelope. */

@@ -3,6 +3,7 @@ import type { Db } from "@/lib/db/doors";
 import { changeContactConsent } from "./change-contact-consent";
 import { LEGAL_BASES } from "./consent-rules";
 import { loadConsentState } from "./load-consent-state";
+import { refused, type Result } from "@/lib/errors/app-error";
 
 export const manualSubscribeSchema = z.object({
   legalBasis: z.enum(LEGAL_BASES, { error: "Choose the legal basis for this consent." }),
@@ -19,8 +20,7 @@ export interface ManualSubscribeInput {
   actorUserId: string;
 }
 
-export type ManualSubscribeResult =
-  { data: { contactId: string } } | { error: string; field?: "legalBasis" | "attested" };
+export type ManualSubscribeResult = Result<{ contactId: string }>;
 
 /**
  * Spec 4.9: allowed for any non-subscribed contact; requires a legal basis of the three and a
@@ -32,17 +32,18 @@ export async function manualSubscribe(db: Db, input: ManualSubscribeInput): Prom
   const parsed = manualSubscribeSchema.safeParse({ legalBasis: input.legalBasis, attested: input.attested });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    return { error: issue.message, field: issue.path[0] as "legalBasis" | "attested" };
+    return refused("invalid", issue.message, { field: issue.path[0] as "legalBasis" | "attested" });
   }
   const state = await loadConsentState(db, input);
-  if (!state) return { error: "Contact not found." };
-  if (state.is_subscribed && !state.unsubscribed_at) return { error: "This contact is already subscribed." };
+  if (!state) return refused("not_found", "Contact not found.");
+  if (state.is_subscribed && !state.unsubscribed_at)
+    return refused("conflict", "This contact is already subscribed.");
 
-  const refused = await changeContactConsent(db, "manual", state, {
+  const skipped = await changeContactConsent(db, "manual", state, {
     ip: input.ip,
     legalBasis: parsed.data.legalBasis,
     actorUserId: input.actorUserId,
   });
-  if (refused) return { error: refused.skip };
+  if (skipped) return refused("invalid", skipped.skip);
   return { data: { contactId: state.id } };
 }

@@ -1,6 +1,7 @@
 import type { Db } from "@/lib/db/doors";
 import { changeContactConsent } from "./change-contact-consent";
 import { loadConsentState } from "./load-consent-state";
+import { refused, type Refused } from "@/lib/errors/app-error";
 
 /** Why a re-subscribe was refused: a fixed set of codes, each with its own page text. */
 export type ResubscribeError = "not_found" | "complaint" | "bounce";
@@ -12,6 +13,14 @@ export const RESUBSCRIBE_ERROR_MESSAGES: Record<ResubscribeError, string> = {
   bounce:
     "Email to this address could not be delivered (it bounced), so it cannot be re-subscribed. Please contact us to update your address.",
 };
+
+/** A refusal with its reason, the page's own code (`/subscribe/error?reason=`). */
+export type ResubscribeRefused = Refused & { reason: ResubscribeError };
+
+function refusal(reason: ResubscribeError): ResubscribeRefused {
+  const code = reason === "not_found" ? "not_found" : "suppressed";
+  return { ...refused(code, RESUBSCRIBE_ERROR_MESSAGES[reason]), reason };
+}
 
 export function isResubscribeError(value: unknown): value is ResubscribeError {
   return typeof value === "string" && Object.hasOwn(RESUBSCRIBE_ERROR_MESSAGES, value);
@@ -26,11 +35,11 @@ export function isResubscribeError(value: unknown): value is ResubscribeError {
 export async function resubscribeContact(
   db: Db,
   input: { contactId: string; ip?: string | null },
-): Promise<{ data: { changed: boolean } } | { error: ResubscribeError }> {
+): Promise<{ data: { changed: boolean } } | ResubscribeRefused> {
   const state = await loadConsentState(db, { contactId: input.contactId });
-  if (!state) return { error: "not_found" };
-  if (state.suppressions.includes("complaint")) return { error: "complaint" };
-  if (state.suppressions.includes("bounce")) return { error: "bounce" };
+  if (!state) return refusal("not_found");
+  if (state.suppressions.includes("complaint")) return refusal("complaint");
+  if (state.suppressions.includes("bounce")) return refusal("bounce");
 
   const clean =
     state.is_subscribed &&

@@ -1,6 +1,7 @@
 import type { Db } from "@/lib/db/doors";
 import type { SuppressionReason } from "./email-status";
 import { loadConsentState } from "./load-consent-state";
+import { refused, type Result } from "@/lib/errors/app-error";
 
 export const COMPLAINT_IS_PERMANENT =
   "A spam complaint suppression is permanent: it cannot be removed, and this address never receives email again.";
@@ -65,9 +66,9 @@ export async function addSuppression(
 export async function addManualSuppression(
   db: Db,
   input: { workspaceId: string; contactId: string; actorUserId: string },
-): Promise<{ data: { created: boolean } } | { error: string }> {
+): Promise<Result<{ created: boolean }>> {
   const state = await loadConsentState(db, input);
-  if (!state) return { error: "Contact not found." };
+  if (!state) return refused("not_found", "Contact not found.");
   return { data: await addSuppression(db, { ...input, reason: "manual", flow: "manual_block" }) };
 }
 
@@ -78,10 +79,10 @@ export async function addManualSuppression(
 export async function removeSuppression(
   db: Db,
   input: { workspaceId: string; contactId: string; reason: string; actorUserId: string },
-): Promise<{ data: { removed: boolean } } | { error: string }> {
-  if (input.reason === "complaint") return { error: COMPLAINT_IS_PERMANENT };
+): Promise<Result<{ removed: boolean }>> {
+  if (input.reason === "complaint") return refused("forbidden", COMPLAINT_IS_PERMANENT);
   const state = await loadConsentState(db, input);
-  if (!state) return { error: "Contact not found." };
+  if (!state) return refused("not_found", "Contact not found.");
   const [row] = await db`
     delete from public.contact_suppressions
     where contact_id = ${state.id} and reason = ${input.reason} and reason <> 'complaint'

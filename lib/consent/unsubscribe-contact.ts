@@ -1,6 +1,7 @@
 import type { Db } from "@/lib/db/doors";
 import { changeContactConsent } from "./change-contact-consent";
 import { loadConsentState } from "./load-consent-state";
+import { refused, type Refused } from "@/lib/errors/app-error";
 
 export interface UnsubscribeInput {
   contactId: string;
@@ -12,8 +13,7 @@ export interface UnsubscribeInput {
 }
 
 export type UnsubscribeResult =
-  | { data: { contactId: string; workspaceId: string; workspaceName: string; changed: boolean } }
-  | { error: "not_found" };
+  { data: { contactId: string; workspaceId: string; workspaceName: string; changed: boolean } } | Refused;
 
 /**
  * Spec 3.3 / 4.7: the unsubscribe link, and plain unsubscribe in the dashboard (4.9): is_subscribed
@@ -22,7 +22,7 @@ export type UnsubscribeResult =
  */
 export async function unsubscribeContact(db: Db, input: UnsubscribeInput): Promise<UnsubscribeResult> {
   const state = await loadConsentState(db, input);
-  if (!state) return { error: "not_found" };
+  if (!state) return refused("not_found", "Unknown contact.");
   const result = {
     contactId: state.id,
     workspaceId: state.workspace_id,
@@ -31,10 +31,10 @@ export async function unsubscribeContact(db: Db, input: UnsubscribeInput): Promi
   const already = !state.is_subscribed && state.unsubscribed_at && state.suppressions.includes("unsubscribe");
   if (already) return { data: { ...result, changed: false } };
 
-  const refused = await changeContactConsent(db, input.flow, state, {
+  const skipped = await changeContactConsent(db, input.flow, state, {
     ip: input.ip,
     actorUserId: input.actorUserId,
   });
-  if (refused) throw new Error(`unsubscribe cannot be skipped: ${refused.skip}`);
+  if (skipped) throw new Error(`unsubscribe cannot be skipped: ${skipped.skip}`);
   return { data: { ...result, changed: true } };
 }

@@ -2,6 +2,7 @@ import type { Db } from "@/lib/db/doors";
 import { contactColumns, fieldColumns } from "./contact-columns";
 import { createContactSchema, firstIssue } from "./schemas";
 import { DUPLICATE_EMAIL_ERROR, type Contact, type ContactFieldsInput } from "./types";
+import { refused, type Result } from "@/lib/errors/app-error";
 
 export interface CreateContactInput extends ContactFieldsInput {
   workspaceId: string;
@@ -19,12 +20,9 @@ export const MANUAL_CONSENT_SOURCE = "Manual Consent";
  * 'Manual Consent', the time and the member's IP. Trusts workspaceId (the caller's
  * current workspace; RLS still refuses any other).
  */
-export async function createContact(
-  db: Db,
-  input: CreateContactInput,
-): Promise<{ data: Contact } | { error: string }> {
+export async function createContact(db: Db, input: CreateContactInput): Promise<Result<Contact>> {
   const parsed = createContactSchema.safeParse(input);
-  if (!parsed.success) return { error: firstIssue(parsed.error) };
+  if (!parsed.success) return refused("invalid", firstIssue(parsed.error));
   const { isSubscribed, ...fields } = parsed.data;
   const f = fieldColumns(fields);
   const [contact] = await db<Contact[]>`
@@ -40,7 +38,7 @@ export async function createContact(
       ${isSubscribed ? (input.ip ?? null) : null}::inet)
     on conflict (workspace_id, email) do nothing
     returning ${db.unsafe(contactColumns("contacts"))}`;
-  if (!contact) return { error: DUPLICATE_EMAIL_ERROR };
+  if (!contact) return refused("contact_exists", DUPLICATE_EMAIL_ERROR, { field: "email" });
   if (isSubscribed) {
     await db`
       insert into public.consent_events (workspace_id, contact_id, action, flow, source, ip, actor_user_id)

@@ -1,6 +1,7 @@
 import type { Db } from "@/lib/db/doors";
 import { CONTACT_NOT_FOUND } from "./types";
 import { isUuid } from "@/lib/ids/uuid";
+import { refused, type Refused } from "@/lib/errors/app-error";
 
 /**
  * Deletes a contact. Spec 2.4.2 is carried by the foreign keys: tags, notes, companies,
@@ -11,11 +12,11 @@ import { isUuid } from "@/lib/ids/uuid";
 export async function deleteContact(
   db: Db,
   input: { workspaceId: string; contactId: string },
-): Promise<{ success: true } | { success?: false; error: string }> {
-  if (!isUuid(input.contactId)) return { error: CONTACT_NOT_FOUND };
+): Promise<{ success: true } | Refused> {
+  if (!isUuid(input.contactId)) return refused("not_found", CONTACT_NOT_FOUND);
   const deleted = await db`
     delete from public.contacts
     where id = ${input.contactId} and workspace_id = ${input.workspaceId}
     returning id`;
-  return deleted.length > 0 ? { success: true } : { error: CONTACT_NOT_FOUND };
+  return deleted.length > 0 ? { success: true } : refused("not_found", CONTACT_NOT_FOUND);
 }

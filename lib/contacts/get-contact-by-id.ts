@@ -3,6 +3,7 @@ import { emailStatus, type EmailStatus, type SuppressionReason } from "@/lib/con
 import { contactColumns } from "./contact-columns";
 import { CONTACT_NOT_FOUND, type Contact, type TagRef } from "./types";
 import { isUuid } from "@/lib/ids/uuid";
+import { refused, type Result } from "@/lib/errors/app-error";
 
 export interface ProfileName {
   first_name: string | null;
@@ -28,8 +29,8 @@ export interface ContactDetails {
 export async function getContactById(
   db: Db,
   input: { workspaceId: string; contactId: string },
-): Promise<{ data: ContactDetails } | { error: string }> {
-  if (!isUuid(input.contactId)) return { error: CONTACT_NOT_FOUND };
+): Promise<Result<ContactDetails>> {
+  if (!isUuid(input.contactId)) return refused("not_found", CONTACT_NOT_FOUND);
   const [row] = await db<
     (Contact & {
       tags: TagRef[];
@@ -50,7 +51,7 @@ export async function getContactById(
          from public.contact_suppressions s where s.contact_id = c.id), '[]') as suppression_list
     from public.contacts c
     where c.id = ${input.contactId} and c.workspace_id = ${input.workspaceId}`;
-  if (!row) return { error: CONTACT_NOT_FOUND };
+  if (!row) return refused("not_found", CONTACT_NOT_FOUND);
   const { tags, suppression_list, modifier, creator, ...contact } = row;
   const suppressions = suppression_list.map((s) => ({
     reason: s.reason,

@@ -12,6 +12,7 @@ import {
 } from "./get-contacts-params";
 import { firstIssue } from "./schemas";
 import type { Contact, TagRef } from "./types";
+import { refused, type Refused } from "@/lib/errors/app-error";
 
 export interface ContactListRow extends Contact {
   tags: TagRef[];
@@ -35,12 +36,9 @@ type Fragment = postgres.PendingQuery<postgres.Row[]>;
  * their intersection, and excludeTagIds subtracts the holders of any excluded tag from
  * that set (or from all the workspace's contacts when no include tags are given).
  */
-export async function getContacts(
-  db: Db,
-  params: GetContactsParams,
-): Promise<ContactsPage | { error: string }> {
+export async function getContacts(db: Db, params: GetContactsParams): Promise<ContactsPage | Refused> {
   const parsed = getContactsParamsSchema.safeParse(params);
-  if (!parsed.success) return { error: firstIssue(parsed.error) };
+  if (!parsed.success) return refused("invalid", firstIssue(parsed.error));
   const q = parsed.data;
   const f = listFilters(db, q);
   const offset = (q.page - 1) * q.pageSize;

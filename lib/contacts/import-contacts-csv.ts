@@ -6,6 +6,7 @@ import { openStaging, type Staging } from "./import/import-staging";
 import { FILE_ERRORS, ImportFileError, readCsv, type CsvRecord } from "./import/read-csv";
 import { validateImportRow, type ImportRow } from "./import/validate-import-row";
 import { skipErasedImportRows } from "@/lib/privacy/skip-erased-import-rows";
+import { refused, type Refused, type Result } from "@/lib/errors/app-error";
 
 /** The browser upload's limit; the command line has none. */
 export const BROWSER_IMPORT_MAX_BYTES = 50 * 1024 * 1024;
@@ -52,10 +53,10 @@ export interface ImportContactsCsvInput {
 export async function importContactsCsv(
   db: Db,
   input: ImportContactsCsvInput,
-): Promise<{ data: ImportReport } | { error: string }> {
+): Promise<Result<ImportReport>> {
   const started = Date.now();
   const staging = await openStaging(db);
-  let staged: Staged | { error: string };
+  let staged: Staged | Refused;
   try {
     staged = await stageFile(input, staging);
   } catch (error) {
@@ -98,10 +99,7 @@ interface Staged {
 }
 
 /** Reads the file into the staging table: the valid rows, and the reasons for the others. */
-async function stageFile(
-  input: ImportContactsCsvInput,
-  staging: Staging,
-): Promise<Staged | { error: string }> {
+async function stageFile(input: ImportContactsCsvInput, staging: Staging): Promise<Staged | Refused> {
   const progress: ImportProgress = { phase: "reading", bytesRead: 0, rowsRead: 0 };
   const errors: ImportRowError[] = [];
   let mapping: ColumnMapping | null = null;
@@ -116,7 +114,7 @@ async function stageFile(
       for (const record of batch) {
         if (!mapping) {
           mapping = mapColumns(record.cells);
-          if (!mapping.hasEmail) return { error: NO_EMAIL_COLUMN };
+          if (!mapping.hasEmail) return refused("invalid", NO_EMAIL_COLUMN);
           continue;
         }
         const result = checkRecord(record, mapping);
@@ -130,11 +128,11 @@ async function stageFile(
       input.onProgress?.({ ...progress });
     }
   } catch (error) {
-    if (error instanceof ImportFileError) return { error: error.message };
+    if (error instanceof ImportFileError) return refused("invalid", error.message);
     throw error;
   }
-  if (!mapping) return { error: FILE_ERRORS.empty };
-  if (valid + errors.length === 0) return { error: FILE_ERRORS.noRows };
+  if (!mapping) return refused("invalid", FILE_ERRORS.empty);
+  if (valid + errors.length === 0) return refused("invalid", FILE_ERRORS.noRows);
   return { mapping, valid, errors, progress };
 }
 

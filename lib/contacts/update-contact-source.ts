@@ -3,6 +3,7 @@ import { escapeHtml } from "@/lib/html/escape";
 import { addNote } from "@/lib/notes/add-note";
 import { CONTACT_NOT_FOUND, CONTACT_SOURCES } from "./types";
 import { isUuid } from "@/lib/ids/uuid";
+import { refused, type Refused } from "@/lib/errors/app-error";
 
 export const INSUFFICIENT_PERMISSIONS = "Insufficient permissions";
 
@@ -22,34 +23,34 @@ export interface UpdateContactSourceInput {
 export async function updateContactSource(
   db: Db,
   input: UpdateContactSourceInput,
-): Promise<{ success: true } | { success?: false; error: string }> {
-  if (!isUuid(input.contactId)) return { error: CONTACT_NOT_FOUND };
+): Promise<{ success: true } | Refused> {
+  if (!isUuid(input.contactId)) return refused("not_found", CONTACT_NOT_FOUND);
   const [caller] = await db<{ allowed: boolean; name: string | null }[]>`
     select public.has_workspace_role(${input.workspaceId}, array['owner', 'admin']) as allowed,
       (select nullif(btrim(concat_ws(' ', p.first_name, p.last_name)), '') || coalesce(' <' || p.email || '>', '')
          from public.user_profiles p where p.id = auth.uid()) as name`;
-  if (!caller.allowed) return { error: INSUFFICIENT_PERMISSIONS };
+  if (!caller.allowed) return refused("forbidden", INSUFFICIENT_PERMISSIONS);
 
   const newSource = input.newSource.trim();
   const reason = input.reason.trim();
   if (!(CONTACT_SOURCES as readonly string[]).includes(newSource))
-    return { error: `Choose one of: ${CONTACT_SOURCES.join(", ")}.` };
-  if (!reason) return { error: "Give a reason for the change." };
-  if (reason.length > 1000) return { error: "The reason can be at most 1,000 characters." };
+    return refused("invalid", `Choose one of: ${CONTACT_SOURCES.join(", ")}.`);
+  if (!reason) return refused("invalid", "Give a reason for the change.");
+  if (reason.length > 1000) return refused("invalid", "The reason can be at most 1,000 characters.");
 
   const [before] = await db<{ source: string }[]>`
     select source from public.contacts
     where id = ${input.contactId} and workspace_id = ${input.workspaceId}
     for update`;
-  if (!before) return { error: CONTACT_NOT_FOUND };
-  if (before.source === newSource) return { error: `The source is already '${newSource}'.` };
+  if (!before) return refused("not_found", CONTACT_NOT_FOUND);
+  if (before.source === newSource) return refused("invalid", `The source is already '${newSource}'.`);
 
   const [after] = await db<{ source: string }[]>`
     update public.contacts set source = ${newSource}
     where id = ${input.contactId} and workspace_id = ${input.workspaceId}
     returning source`;
   // the trigger protect_contact_source keeps the old value for anyone else
-  if (after.source !== newSource) return { error: INSUFFICIENT_PERMISSIONS };
+  if (after.source !== newSource) return refused("forbidden", INSUFFICIENT_PERMISSIONS);
 
   const user = caller.name ?? "a workspace member";
   const text = `Source changed from '${before.source}' to '${newSource}' by ${user}. Reason: ${reason}`;
@@ -65,6 +66,6 @@ export async function updateContactSource(
     html,
     createdBy: null,
   });
-  if ("error" in note) throw new Error(note.error);
+  if ("error" in note) throw note.error;
   return { success: true };
 }

@@ -3,6 +3,7 @@ import { contactColumns, fieldColumns } from "./contact-columns";
 import { isUuid } from "@/lib/ids/uuid";
 import { firstIssue, updateContactSchema } from "./schemas";
 import { CONTACT_NOT_FOUND, DUPLICATE_EMAIL_ERROR, type Contact, type ContactFieldsInput } from "./types";
+import { refused, type Result } from "@/lib/errors/app-error";
 
 export interface UpdateContactInput extends ContactFieldsInput {
   workspaceId: string;
@@ -16,20 +17,17 @@ export interface UpdateContactInput extends ContactFieldsInput {
  * When the email changes, 'bounce' suppressions are deleted (they belonged to the old
  * address); 'complaint', 'unsubscribe' and 'manual' ones are kept.
  */
-export async function updateContact(
-  db: Db,
-  input: UpdateContactInput,
-): Promise<{ data: Contact } | { error: string }> {
-  if (!isUuid(input.contactId)) return { error: CONTACT_NOT_FOUND };
+export async function updateContact(db: Db, input: UpdateContactInput): Promise<Result<Contact>> {
+  if (!isUuid(input.contactId)) return refused("not_found", CONTACT_NOT_FOUND);
   const parsed = updateContactSchema.safeParse(input);
-  if (!parsed.success) return { error: firstIssue(parsed.error) };
+  if (!parsed.success) return refused("invalid", firstIssue(parsed.error));
   const f = fieldColumns(parsed.data);
 
   const [before] = await db<{ email: string }[]>`
     select email from public.contacts
     where id = ${input.contactId} and workspace_id = ${input.workspaceId}
     for update`;
-  if (!before) return { error: CONTACT_NOT_FOUND };
+  if (!before) return refused("not_found", CONTACT_NOT_FOUND);
 
   let contact: Contact;
   try {
@@ -45,7 +43,7 @@ export async function updateContact(
         returning ${sp.unsafe(contactColumns("c"))}`,
     );
   } catch (error) {
-    if (isDuplicateEmail(error)) return { error: DUPLICATE_EMAIL_ERROR };
+    if (isDuplicateEmail(error)) return refused("contact_exists", DUPLICATE_EMAIL_ERROR, { field: "email" });
     throw error;
   }
 

@@ -9,17 +9,29 @@
  * | unauthenticated  | 401    | no session, or a machine caller without a valid key            |
  * | forbidden        | 403    | signed in, but the role or origin does not allow it            |
  * | step_up_required | 403    | a dangerous action needs a fresh password or code first        |
+ * | captcha_required | 400    | a public form needs its captcha token (spec 4.2)               |
+ * | captcha_failed   | 403    | the captcha provider did not verify the token (spec 4.2)       |
  * | not_found        | 404    | no such thing in the caller's workspace (also: malformed ids)  |
+ * | event_unpublished | 403   | an RSVP for an event that is not published (spec 4.13)         |
  * | conflict         | 409    | the state changed underneath, or the thing already exists      |
  * | contact_exists   | 409    | a contact with this email is already in the workspace (4.10)   |
  * | suppressed       | 409    | a bounce or complaint suppression forbids it (spec 4.6)        |
  * | idempotency_conflict | 409 | an Idempotency-Key reused with a different request            |
+ * | event_ticketing  | 409    | an RSVP for a ticketing-linked event: register there (4.13)    |
+ * | event_full       | 409    | an RSVP for an event with no seat left                         |
+ * | event_past       | 410    | an RSVP for an event that has started or ended (spec 4.13)     |
  * | too_large        | 413    | a body or upload over its limit                                |
  * | unsupported      | 415    | a content type the endpoint does not take                      |
  * | rate_limited     | 429    | too many attempts; `retryAfter` seconds                        |
+ * | retry_later      | 500    | a webhook delivery failed and was kept: the provider retries   |
  * | provider_failed  | 502    | Stripe, Eventbrite or Resend could not be reached or refused   |
  * | unavailable      | 503    | a dependency of ours is down; try again                        |
  * | internal         | 500    | only ever built by the adapters from an unexpected error       |
+ *
+ * Route handlers answer an AppError as the envelope `{ success: false, error, code }` with the
+ * status above (lib/adapters/route-errors.ts); `details` adds fields to that envelope (an RSVP's
+ * `eventbrite_url`). No other file in lib/ names an HTTP status (an ESLint rule,
+ * eslint-rules/no-http-status.mjs): a refusal is a code, and its status is looked up here.
  */
 export const APP_ERROR_CODES = {
   invalid: { status: 400, message: "The request is not valid." },
@@ -30,7 +42,10 @@ export const APP_ERROR_CODES = {
     message:
       "Confirm it is you first: enter your password, or a code from your authenticator app, then try again.",
   },
+  captcha_required: { status: 400, message: "Complete the captcha." },
+  captcha_failed: { status: 403, message: "The captcha could not be verified. Try again." },
   not_found: { status: 404, message: "Not found." },
+  event_unpublished: { status: 403, message: "This event is not open for registration." },
   conflict: { status: 409, message: "This changed in the meantime; reload and try again." },
   contact_exists: { status: 409, message: "A contact with this email already exists." },
   suppressed: { status: 409, message: "This contact is suppressed after a bounce or complaint." },
@@ -38,9 +53,13 @@ export const APP_ERROR_CODES = {
     status: 409,
     message: "This Idempotency-Key was used with a different request.",
   },
+  event_ticketing: { status: 409, message: "Registration for this event happens on Eventbrite." },
+  event_full: { status: 409, message: "This event is full: no seats are left." },
+  event_past: { status: 410, message: "This event has already started, so registration is closed." },
   too_large: { status: 413, message: "The request is too large." },
   unsupported: { status: 415, message: "This content type is not accepted." },
   rate_limited: { status: 429, message: "Too many attempts; try again later." },
+  retry_later: { status: 500, message: "The event could not be processed; it will be retried." },
   provider_failed: { status: 502, message: "The provider could not be reached; nothing was changed." },
   unavailable: { status: 503, message: "The service is briefly unavailable; try again." },
   internal: { status: 500, message: "Something went wrong." },
@@ -53,6 +72,8 @@ export interface AppErrorOptions {
   field?: string;
   /** for rate_limited: seconds until a retry can succeed (the Retry-After header) */
   retryAfter?: number;
+  /** fields the JSON envelope carries besides `success`, `error` and `code` */
+  details?: Record<string, unknown>;
   cause?: unknown;
 }
 
@@ -60,6 +81,7 @@ export class AppError extends Error {
   readonly code: AppErrorCode;
   readonly field?: string;
   readonly retryAfter?: number;
+  readonly details?: Record<string, unknown>;
 
   /** `message` is shown to the caller as it is: it must name nothing the caller did not send. */
   constructor(code: AppErrorCode, message?: string, options: AppErrorOptions = {}) {
@@ -68,6 +90,7 @@ export class AppError extends Error {
     this.code = code;
     this.field = options.field;
     this.retryAfter = options.retryAfter;
+    this.details = options.details;
   }
 
   get status(): number {
@@ -80,25 +103,56 @@ export function isAppError(error: unknown): error is AppError {
 }
 
 /**
- * A domain function's `{ data } | { error, field? }` result as its data, or an `invalid`
- * AppError (thrown inside a transaction, it rolls the transaction back), shown beside the
- * result's field, else beside `field`, else as the form's message.
+ * A domain function's refusal, returned where its caller decides what happens next (a route that
+ * answers with the form's CORS headers, a job that records it, a test that looks at it); thrown,
+ * an AppError rolls the transaction back.
  */
-export function unwrap<T>(result: { data: T } | { error: string; field?: string }, field?: string): T {
-  if ("error" in result) throw new AppError("invalid", result.error, { field: result.field ?? field });
+export interface Refused {
+  error: AppError;
+}
+
+/** What a domain function answers: its data, or a refusal with a code of the one list. */
+export type Result<T> = { data: T } | Refused;
+
+/** A refusal as a domain function returns it. */
+export function refused(code: AppErrorCode, message?: string, options?: AppErrorOptions): Refused {
+  return { error: new AppError(code, message, options) };
+}
+
+/** A refusal's error, beside `field` when it names none; a message alone is `invalid`. */
+function asAppError(error: string | AppError, field: string | undefined, resultField?: string): AppError {
+  if (typeof error === "string") return new AppError("invalid", error, { field: resultField ?? field });
+  if (error.field || !field) return error;
+  return new AppError(error.code, error.message, {
+    field,
+    retryAfter: error.retryAfter,
+    details: error.details,
+  });
+}
+
+/**
+ * A domain function's `{ data } | { error }` result as its data, or its refusal thrown (inside a
+ * transaction, it rolls the transaction back), shown beside the refusal's field, else beside
+ * `field`, else as the form's message. A refusal given as a bare message is `invalid`.
+ */
+export function unwrap<T>(
+  result: { data: T } | { error: string | AppError; field?: string },
+  field?: string,
+): T {
+  if ("error" in result) throw asAppError(result.error, field, result.field);
   return result.data;
 }
 
 /**
- * Refuses (an `invalid` AppError, as `unwrap`) a domain result that carries an `error`, and
- * narrows it to the other shapes, for results without `data` (`{ success: true }`, counts).
+ * Throws (as `unwrap`) a domain result that carries an `error`, and narrows it to the other
+ * shapes, for results without `data` (`{ success: true }`, counts).
  */
 export function refuseIf<T extends object>(
   result: T,
   field?: string,
-): asserts result is Exclude<T, { error: string }> {
-  if ("error" in result && typeof result.error === "string")
-    throw new AppError("invalid", result.error, {
-      field: ("field" in result && typeof result.field === "string" ? result.field : undefined) ?? field,
-    });
+): asserts result is Exclude<T, { error: string | AppError }> {
+  if (!("error" in result)) return;
+  const error = result.error;
+  const resultField = "field" in result && typeof result.field === "string" ? result.field : undefined;
+  if (typeof error === "string" || error instanceof AppError) throw asAppError(error, field, resultField);
 }

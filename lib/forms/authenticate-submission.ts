@@ -1,3 +1,4 @@
+import { AppError } from "@/lib/errors/app-error";
 import { formKeyMatches } from "./api-key";
 import type { FormRow } from "./form-row";
 import { originAllowed, requestOrigin } from "./origin-allowed";
@@ -9,7 +10,7 @@ export interface SubmissionCredentials {
   referer: string | null;
 }
 
-export type AuthResult = { ok: true; byKey: boolean } | { ok: false; error: string };
+export type AuthResult = { ok: true; byKey: boolean } | { ok: false; error: AppError };
 
 /**
  * Spec 5.1 (pipeline step 3). A request that carries a key is judged by the key alone: the
@@ -24,10 +25,10 @@ export function authenticateSubmission(
   if (credentials.apiKey) {
     return formKeyMatches(form.api_key, credentials.apiKey)
       ? { ok: true, byKey: true }
-      : { ok: false, error: "The form key is not valid." };
+      : { ok: false, error: new AppError("forbidden", "The form key is not valid.") };
   }
   const origin = requestOrigin(credentials.origin, credentials.referer);
   return originAllowed(form.allowed_domains, origin)
     ? { ok: true, byKey: false }
-    : { ok: false, error: "This website is not allowed to submit this form." };
+    : { ok: false, error: new AppError("forbidden", "This website is not allowed to submit this form.") };
 }

@@ -1,3 +1,4 @@
+import { AppError } from "@/lib/errors/app-error";
 import { z } from "zod";
 import { FIELD_LABELS, type PersonField, type PersonFields } from "@/lib/contacts/contact-row";
 import type { SubmittedBody } from "@/lib/http/parse-body";
@@ -43,7 +44,7 @@ export interface SubmissionFields {
   note: string | null;
 }
 
-export type FieldsResult = { ok: true; fields: SubmissionFields } | { ok: false; error: string };
+export type FieldsResult = { ok: true; fields: SubmissionFields } | { ok: false; error: AppError };
 
 /** Spec 4.2 step 5: the honeypot is tripped by any non-empty website_url. */
 export function honeypotTripped(body: SubmittedBody): boolean {
@@ -109,9 +110,13 @@ const field = (person: PersonFields, key: PersonField) => Boolean(person[key]);
 export function submissionFields(body: SubmittedBody): FieldsResult {
   try {
     const email = pick(body, EMAIL_KEYS, "Email")?.toLowerCase();
-    if (!email) return { ok: false, error: "Email is required." };
+    if (!email)
+      return { ok: false, error: new AppError("invalid", "Email is required.", { field: "email" }) };
     if (email.length > 254 || !emailSchema.safeParse(email).success)
-      return { ok: false, error: "Email is not a valid email address." };
+      return {
+        ok: false,
+        error: new AppError("invalid", "Email is not a valid email address.", { field: "email" }),
+      };
     const subscribe = SUBSCRIBE_KEYS.map((k) => body[k]).find((v) => v !== undefined && v !== null);
     if (subscribe !== undefined && typeof subscribe !== "boolean" && typeof subscribe !== "string")
       throw new FieldError("is_subscribed must be true, 'true' or 'on' (or absent).");
@@ -127,7 +132,7 @@ export function submissionFields(body: SubmittedBody): FieldsResult {
       },
     };
   } catch (error) {
-    if (error instanceof FieldError) return { ok: false, error: error.message };
+    if (error instanceof FieldError) return { ok: false, error: new AppError("invalid", error.message) };
     throw error;
   }
 }

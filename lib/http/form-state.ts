@@ -1,13 +1,20 @@
 import type { z } from "zod";
+import type { AppErrorCode } from "@/lib/errors/app-error";
 
-/** What a server action behind a form returns to it: field errors, a message, the values to keep. */
+/**
+ * What a server action answers (lib/adapters/action-result.ts): field errors, a message, a
+ * success note, the values to keep, and on every refusal its code.
+ */
 export interface FormState {
   errors?: Record<string, string>;
   message?: string;
   success?: string;
   values?: Record<string, string>;
-  /** a refusal the form acts on: `step_up_required` asks for a password or code, then retries */
-  code?: "step_up_required";
+  /**
+   * The refusal's code (lib/errors/app-error.ts), on every refusal; a form acts on
+   * `step_up_required` (asks for a password or code, then retries)
+   */
+  code?: AppErrorCode;
 }
 
 export function fieldErrors(error: z.ZodError): Record<string, string> {

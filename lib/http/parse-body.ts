@@ -1,17 +1,18 @@
 /**
  * The one parser of public request bodies (forms, RSVP; spec 4.2 step 4): a JSON or
  * URL-encoded body read by readLimitedBody. docs/decisions.md, "The form pipeline": any other content type
- * 415, over the reader's cap 413, malformed (bad JSON, not an object, invalid UTF-8, NUL characters, absurd
- * nesting) 400. Duplicate URL-encoded keys: the last one wins (the checkbox-after-hidden-input
- * pattern).
+ * `unsupported`, over the reader's cap `too_large`, malformed (bad JSON, not an object, invalid UTF-8, NUL
+ * characters, absurd nesting) `invalid`. Duplicate URL-encoded keys: the last one wins (the
+ * checkbox-after-hidden-input pattern).
  */
+import { AppError } from "@/lib/errors/app-error";
+
 const MAX_DEPTH = 16;
 
 export type { RawBody } from "./read-limited-body";
 import type { RawBody } from "./read-limited-body";
 export type SubmittedBody = Record<string, unknown>;
-export type ParsedBody =
-  { ok: true; body: SubmittedBody } | { ok: false; status: 400 | 413 | 415; error: string };
+export type ParsedBody = { ok: true; body: SubmittedBody } | { ok: false; error: AppError };
 
 type Kind = "json" | "urlencoded";
 
@@ -25,17 +26,19 @@ export function bodyKind(contentType: string | null): Kind | null {
 
 export const TOO_LARGE = "The request body is too large.";
 
-const malformed = (error: string): ParsedBody => ({ ok: false, status: 400, error });
+const malformed = (message: string): ParsedBody => ({ ok: false, error: new AppError("invalid", message) });
 
 export function parseBody(contentType: string | null, raw: RawBody): ParsedBody {
   const kind = bodyKind(contentType);
   if (!kind)
     return {
       ok: false,
-      status: 415,
-      error: "Send the body as application/json or application/x-www-form-urlencoded.",
+      error: new AppError(
+        "unsupported",
+        "Send the body as application/json or application/x-www-form-urlencoded.",
+      ),
     };
-  if ("tooLarge" in raw) return { ok: false, status: 413, error: TOO_LARGE };
+  if ("tooLarge" in raw) return { ok: false, error: new AppError("too_large", TOO_LARGE) };
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(raw.bytes);

@@ -1,3 +1,5 @@
+import { AppError } from "@/lib/errors/app-error";
+
 /** Forms and RSVP (docs/decisions.md, "Bounded request bodies"). */
 export const FORM_BODY_LIMIT = 64 * 1024;
 /** The payproc, ticketing and email webhooks (docs/decisions.md, "Bounded request bodies"). */
@@ -42,18 +44,15 @@ export async function readLimitedBody(request: Request, limit: number): Promise<
 }
 
 /**
- * A body as UTF-8 text (webhooks, whose signature covers the raw text): over the cap 413,
- * bytes that are not UTF-8 400.
+ * A body as UTF-8 text (webhooks, whose signature covers the raw text): over the cap
+ * `too_large`, bytes that are not UTF-8 `invalid` (thrown AppErrors: the route adapter answers them).
  */
-export async function readLimitedText(
-  request: Request,
-  limit: number,
-): Promise<{ text: string } | { status: 400 | 413; error: string }> {
+export async function readLimitedText(request: Request, limit: number): Promise<string> {
   const raw = await readLimitedBody(request, limit);
-  if ("tooLarge" in raw) return { status: 413, error: "The request body is too large." };
+  if ("tooLarge" in raw) throw new AppError("too_large", "The request body is too large.");
   try {
-    return { text: new TextDecoder("utf-8", { fatal: true }).decode(raw.bytes) };
+    return new TextDecoder("utf-8", { fatal: true }).decode(raw.bytes);
   } catch {
-    return { status: 400, error: "The request body is not valid UTF-8." };
+    throw new AppError("invalid", "The request body is not valid UTF-8.");
   }
 }

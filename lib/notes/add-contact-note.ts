@@ -1,6 +1,7 @@
 import { CONTACT_NOT_FOUND } from "@/lib/contacts/types";
 import type { Db } from "@/lib/db/doors";
 import { addNote, type Note } from "./add-note";
+import { refused, type Result } from "@/lib/errors/app-error";
 
 /**
  * A member's note on a contact's timeline (spec 2.10): the contact must be one of the
@@ -9,9 +10,9 @@ import { addNote, type Note } from "./add-note";
 export async function addContactNote(
   db: Db,
   input: { workspaceId: string; contactId: string; text: string; createdBy: string },
-): Promise<{ data: Note } | { error: string }> {
+): Promise<Result<Note>> {
   const [found] = await db`
     select 1 from public.contacts where id = ${input.contactId} and workspace_id = ${input.workspaceId}`;
-  if (!found) return { error: CONTACT_NOT_FOUND };
+  if (!found) return refused("not_found", CONTACT_NOT_FOUND);
   return addNote(db, { ...input, type: "contact" });
 }

@@ -1,5 +1,6 @@
 import type { Db } from "@/lib/db/doors";
 import { textToHtml } from "./text-to-html";
+import { refused, type Result } from "@/lib/errors/app-error";
 
 export { textToHtml };
 
@@ -42,11 +43,11 @@ export const NOTE_MAX_LENGTH = 10_000;
  * stored both as HTML and as plain text. Trusts workspaceId and contactId as given: the
  * caller has resolved them (RLS still limits a member to their own workspaces).
  */
-export async function addNote(db: Db, input: AddNoteInput): Promise<{ data: Note } | { error: string }> {
+export async function addNote(db: Db, input: AddNoteInput): Promise<Result<Note>> {
   const text = input.text.replace(/\r\n?/g, "\n").trim();
-  if (!text) return { error: "Write something in the note." };
+  if (!text) return refused("invalid", "Write something in the note.");
   if (text.length > NOTE_MAX_LENGTH)
-    return { error: `A note can be at most ${NOTE_MAX_LENGTH.toLocaleString("en-US")} characters.` };
+    return refused("invalid", `A note can be at most ${NOTE_MAX_LENGTH.toLocaleString("en-US")} characters.`);
   const html = input.html ?? textToHtml(text);
   const [note] = await db<Note[]>`
     insert into public.notes (workspace_id, contact_id, task_id, type, content, content_text, created_by)

@@ -1,5 +1,8 @@
 import { createServer, type Server } from "node:http";
 import type { Sql } from "@/lib/db/client";
+import { AppError, APP_ERROR_CODES } from "@/lib/errors/app-error";
+import { jsonError } from "@/lib/http/error-envelope";
+import { sendResponse } from "@/lib/http/node-response";
 import { log } from "./log";
 import { metrics } from "./metrics";
 import { metricsTokenMatches } from "./metrics-token";
@@ -9,7 +12,7 @@ import { workerReadiness } from "./readiness";
  * A worker's own HTTP port (WORKER_PORT), for its orchestrator and Prometheus: GET /health
  * (alive), GET /ready (database, queues installed, not stopping: lib/observability/readiness.ts)
  * and GET /metrics (this process's metrics, such as the emails it sent; METRICS_TOKEN as for
- * the web's /api/metrics). Anything else, and /metrics without the token, is a bare 404.
+ * the web's /api/metrics). Anything else, and /metrics without the token, is `not_found`.
  */
 export async function startWorkerServer(options: {
   port: number;
@@ -21,32 +24,33 @@ export async function startWorkerServer(options: {
     const headers = new Headers();
     for (const [name, value] of Object.entries(request.headers))
       if (typeof value === "string") headers.set(name, value);
+    await sendResponse(response, await answer(request.method, path, headers));
+  });
+  const answer = async (method: string | undefined, path: string, headers: Headers): Promise<Response> => {
+    const noStore = { "Cache-Control": "no-store" };
     try {
-      if (request.method === "GET" && path === "/health") return json(response, 200, { ok: true });
-      if (request.method === "GET" && path === "/ready") {
+      if (method === "GET" && path === "/health") return Response.json({ ok: true }, { headers: noStore });
+      if (method === "GET" && path === "/ready") {
         const readiness = await workerReadiness(options.sql, options.stopping());
-        return json(response, readiness.ready ? 200 : 503, readiness);
+        const status = readiness.ready ? undefined : APP_ERROR_CODES.unavailable.status;
+        return Response.json(readiness, { status, headers: noStore });
       }
-      if (request.method === "GET" && path === "/metrics" && metricsTokenMatches(headers)) {
+      if (method === "GET" && path === "/metrics" && metricsTokenMatches(headers)) {
         const { registry } = metrics();
-        response.writeHead(200, { "Content-Type": registry.contentType, "Cache-Control": "no-store" });
-        return response.end(await registry.metrics());
+        return new Response(await registry.metrics(), {
+          headers: { "Content-Type": registry.contentType, ...noStore },
+        });
       }
-      json(response, 404, { success: false, error: "Not found." });
+      return jsonError(new AppError("not_found"), noStore);
     } catch (error) {
       log.error({ err: error, path }, "worker http: request failed");
-      json(response, 500, { success: false, error: "Something went wrong." });
+      return jsonError(new AppError("internal"), noStore);
     }
-  });
+  };
   await new Promise<void>((resolve) => server.listen(options.port, resolve));
   const { port } = server.address() as { port: number };
   return {
     port,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
-}
-
-function json(response: import("node:http").ServerResponse, status: number, body: unknown): void {
-  response.writeHead(status, { "Content-Type": "application/json", "Cache-Control": "no-store" });
-  response.end(JSON.stringify(body));
 }

@@ -3,6 +3,7 @@ import { uuidSchema } from "@/lib/ids/uuid";
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject } from "zod-openapi";
 import { auditLogQuerySchema } from "@/lib/audit/audit-log-query";
 import { appUrl } from "@/lib/config";
+import { APP_ERROR_CODES, type AppErrorCode } from "@/lib/errors/app-error";
 import { publicEventSchema } from "@/lib/events/public-api/list-public-events";
 import { rsvpSchema } from "@/lib/events/rsvp/rsvp-schema";
 import { registrationFilterSchema } from "@/lib/events/schemas";
@@ -18,7 +19,13 @@ import { webhookPayloadSchema } from "@/lib/webhooks/outbound/payloads";
  * method exists that this document does not describe.
  */
 const errorEnvelope = z
-  .object({ success: z.literal(false), error: z.string().meta({ description: "A readable reason." }) })
+  .object({
+    success: z.literal(false),
+    error: z.string().meta({ description: "A readable reason." }),
+    code: z
+      .enum(Object.keys(APP_ERROR_CODES) as [AppErrorCode, ...AppErrorCode[]])
+      .meta({ description: "What was refused, for a program to act on (lib/errors/app-error.ts)." }),
+  })
   .meta({ id: "Error" });
 
 const json = (schema: z.ZodType) => ({ content: { "application/json": { schema } } });

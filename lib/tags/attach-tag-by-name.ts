@@ -3,6 +3,7 @@ import { attachTag } from "./attach-tag";
 import { tagNameSchema } from "./tag-schemas";
 import { isUuid } from "@/lib/ids/uuid";
 import { CONTACT_NOT_FOUND } from "@/lib/contacts/types";
+import { refused, type Refused } from "@/lib/errors/app-error";
 
 /**
  * Tags a contact by the tag's name, creating the tag when the workspace has none by that
@@ -11,10 +12,10 @@ import { CONTACT_NOT_FOUND } from "@/lib/contacts/types";
 export async function attachTagByName(
   db: Db,
   input: { workspaceId: string; contactId: string; name: string },
-): Promise<{ success: true; attached: boolean; tagId: string } | { success?: false; error: string }> {
-  if (!isUuid(input.contactId)) return { error: CONTACT_NOT_FOUND };
+): Promise<{ success: true; attached: boolean; tagId: string } | Refused> {
+  if (!isUuid(input.contactId)) return refused("not_found", CONTACT_NOT_FOUND);
   const name = tagNameSchema.safeParse(input.name);
-  if (!name.success) return { error: name.error.issues[0].message };
+  if (!name.success) return refused("invalid", name.error.issues[0].message);
   const [tag] = await db<{ id: string }[]>`
     with existing as (
       select id from public.tags
@@ -27,7 +28,7 @@ export async function attachTagByName(
       returning id
     )
     select id from existing union all select id from created`;
-  if (!tag) return { error: "The tag could not be created; try again." };
+  if (!tag) return refused("conflict", "The tag could not be created; try again.");
   const result = await attachTag(db, { ...input, tagId: tag.id });
   return "error" in result ? result : { ...result, tagId: tag.id };
 }

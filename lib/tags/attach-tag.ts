@@ -2,6 +2,7 @@ import type { Db } from "@/lib/db/doors";
 import { CONTACT_NOT_FOUND } from "@/lib/contacts/types";
 import { TAG_NOT_FOUND } from "./tag-schemas";
 import { isUuid } from "@/lib/ids/uuid";
+import { refused, type Refused } from "@/lib/errors/app-error";
 
 /**
  * Tags a contact. Attaching a tag the contact already has is a no-op (spec 2.10:
@@ -11,9 +12,9 @@ import { isUuid } from "@/lib/ids/uuid";
 export async function attachTag(
   db: Db,
   input: { workspaceId: string; contactId: string; tagId: string },
-): Promise<{ success: true; attached: boolean } | { success?: false; error: string }> {
-  if (!isUuid(input.contactId)) return { error: CONTACT_NOT_FOUND };
-  if (!isUuid(input.tagId)) return { error: TAG_NOT_FOUND };
+): Promise<{ success: true; attached: boolean } | Refused> {
+  if (!isUuid(input.contactId)) return refused("not_found", CONTACT_NOT_FOUND);
+  if (!isUuid(input.tagId)) return refused("not_found", TAG_NOT_FOUND);
   const [found] = await db<{ contact: boolean; tag: boolean; attached: boolean }[]>`
     with ins as (
       insert into public.contact_tags (contact_id, tag_id, workspace_id)
@@ -27,7 +28,7 @@ export async function attachTag(
       exists (select 1 from public.contacts where id = ${input.contactId} and workspace_id = ${input.workspaceId}) as contact,
       exists (select 1 from public.tags where id = ${input.tagId} and workspace_id = ${input.workspaceId}) as tag,
       exists (select 1 from ins) as attached`;
-  if (!found.contact) return { error: CONTACT_NOT_FOUND };
-  if (!found.tag) return { error: TAG_NOT_FOUND };
+  if (!found.contact) return refused("not_found", CONTACT_NOT_FOUND);
+  if (!found.tag) return refused("not_found", TAG_NOT_FOUND);
   return { success: true, attached: found.attached };
 }

@@ -49,7 +49,7 @@ async function timeImport(sql: Sql, file: string): Promise<number> {
     }),
   );
   const elapsed = performance.now() - started;
-  if ("error" in result) throw new Error(result.error);
+  if ("error" in result) throw result.error;
   if (result.data.created + result.data.updated !== ROWS)
     throw new Error(`imported ${JSON.stringify(result.data)}`);
   return elapsed;

@@ -21,7 +21,7 @@ async function measure(claims: Claims, params: GetContactsParams) {
     const started = performance.now();
     const result = await withUser(claims, (db) => getContacts(db, params));
     const elapsed = performance.now() - started;
-    if ("error" in result) throw new Error(result.error);
+    if ("error" in result) throw result.error;
     if (i >= WARMUP) times.push(elapsed);
     total = result.total;
     rows = result.data.length;

@@ -24,7 +24,11 @@ test("unbounded bodies: a body past the cap is refused with the JSON envelope", 
     data: JSON.stringify({ email: "a@example.test", pad: "x".repeat(70 * 1024) }),
   });
   expect(res.status()).toBe(413);
-  expect(await res.json()).toEqual({ success: false, error: "The request body is too large." });
+  expect(await res.json()).toEqual({
+    success: false,
+    error: "The request body is too large.",
+    code: "too_large",
+  });
 });
 
 /**

@@ -17,7 +17,7 @@ export function ticketingSteps(db: { sql: Sql }, eb: { fake: FakeEventbrite }) {
 
   async function deliver(body: unknown) {
     const accepted = await accept(body);
-    if (accepted.status !== 200 || !accepted.inboxId) return { accepted, outcome: null };
+    if (!accepted.accepted || !accepted.inboxId) return { accepted, outcome: null };
     return { accepted, outcome: await processTicketingDelivery(accepted.inboxId) };
   }
 

@@ -163,7 +163,8 @@ describe("audit log: every member mutation writes one audit row (broadcasts)", (
       data: { status: "sending" },
     });
     expect(await broadcasts.controlBroadcastAction(broadcastId, "resume")).toEqual({
-      error: "The broadcast has moved on meanwhile; the page shows where it is.",
+      message: "The broadcast has moved on meanwhile; the page shows where it is.",
+      code: "conflict",
     });
     expect(await broadcasts.broadcastProgressAction(broadcastId)).toHaveProperty("data");
     expect(await broadcasts.controlBroadcastAction(broadcastId, "cancel")).toMatchObject({
@@ -186,10 +187,12 @@ describe("audit log: every member mutation writes one audit row (broadcasts)", (
     const [{ id: theirs }] = await db.sql`select id from broadcasts where workspace_id = ${other.id}`;
     signIn(ws.owner.claims);
     expect(await broadcasts.controlBroadcastAction(theirs, "start")).toEqual({
-      error: "Broadcast not found.",
+      message: "Broadcast not found.",
+      code: "not_found",
     });
     expect(await broadcasts.controlBroadcastAction("nope", "start")).toEqual({
-      error: "Broadcast not found.",
+      message: "Broadcast not found.",
+      code: "invalid",
     });
     const [row] = await db.sql`select status from broadcasts where id = ${theirs}`;
     expect(row.status).toBe("draft");

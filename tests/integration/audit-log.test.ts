@@ -121,7 +121,11 @@ describe("audit log", () => {
     for (const refused of [admin, member]) {
       const res = await exportAs(refused.claims);
       expect(res.status).toBe(403);
-      expect(await res.json()).toEqual({ success: false, error: "Only owners can see the audit log." });
+      expect(await res.json()).toEqual({
+        success: false,
+        error: "Only owners can see the audit log.",
+        code: "forbidden",
+      });
     }
     signIn(null);
     expect(
@@ -173,7 +177,8 @@ describe("audit log", () => {
 
     signIn(ws.owner.claims, { "x-forwarded-for": "203.0.113.7" });
     expect(await tagThenMaybeRefuse({ name: "Rolled back", refuse: true })).toEqual({
-      error: "Refused after writing the tag.",
+      message: "Refused after writing the tag.",
+      code: "conflict",
     });
     expect(await tags()).toEqual([]);
     expect(await auditRows(ws.id)).toEqual([]);

@@ -1,10 +1,11 @@
+import { AppError } from "@/lib/errors/app-error";
 import { describe, expect, test } from "vitest";
 import { withService, withUser } from "@/lib/db/doors";
 import { applyConsent } from "@/lib/consent/apply-consent";
 import { decideConsent, type ConsentFlow } from "@/lib/consent/consent-rules";
 import { loadConsentState } from "@/lib/consent/load-consent-state";
 import { manualSubscribe } from "@/lib/consent/manual-subscribe";
-import { resubscribeContact } from "@/lib/consent/resubscribe-contact";
+import { RESUBSCRIBE_ERROR_MESSAGES, resubscribeContact } from "@/lib/consent/resubscribe-contact";
 import { unsubscribeContact } from "@/lib/consent/unsubscribe-contact";
 import { setupTestDatabase } from "../helpers/db";
 import { createContact, createWorkspace } from "../helpers/factories";
@@ -138,11 +139,15 @@ describe("3.3 contact subscription state", () => {
           actorUserId: ws.owner.id,
         }),
       );
-    expect(await attempt(c.id, "", true)).toMatchObject({ field: "legalBasis" });
-    expect(await attempt(c.id, "Implied Consent", true)).toMatchObject({ field: "legalBasis" });
-    expect(await attempt(c.id, "Written Consent", false)).toMatchObject({ field: "attested" });
+    expect(await attempt(c.id, "", true)).toMatchObject({ error: { code: "invalid", field: "legalBasis" } });
+    expect(await attempt(c.id, "Implied Consent", true)).toMatchObject({
+      error: { code: "invalid", field: "legalBasis" },
+    });
+    expect(await attempt(c.id, "Written Consent", false)).toMatchObject({
+      error: { code: "invalid", field: "attested" },
+    });
     expect(await attempt(subscribed.id, "Written Consent", true)).toEqual({
-      error: "This contact is already subscribed.",
+      error: new AppError("conflict", "This contact is already subscribed."),
     });
     expect(await contactState(c.id)).toMatchObject({ is_subscribed: false, opt_in_source: null });
     const [{ n }] = await db.sql`select count(*)::int as n from consent_events where workspace_id = ${ws.id}`;
@@ -168,17 +173,23 @@ describe("3.3 contact subscription state", () => {
   test.each([
     ["bounce", "bounce"],
     ["complaint", "complaint"],
-  ])("4.6 step 1: a contact with a %s suppression is refused and nothing changes", async (reason, code) => {
-    const ws = await createWorkspace(db.sql);
-    const c = await createContact(db.sql, ws.id, { unsubscribed_at: new Date() });
-    await suppress(c.id, reason, "unsubscribe");
-    const result = await withService((tx) => resubscribeContact(tx, { contactId: c.id, ip: null }));
-    expect(result).toEqual({ error: code });
-    expect(await contactState(c.id)).toMatchObject({
-      is_subscribed: false,
-      suppressions: [reason, "unsubscribe"].sort(),
-    });
-  });
+  ] as const)(
+    "4.6 step 1: a contact with a %s suppression is refused and nothing changes",
+    async (reason, code) => {
+      const ws = await createWorkspace(db.sql);
+      const c = await createContact(db.sql, ws.id, { unsubscribed_at: new Date() });
+      await suppress(c.id, reason, "unsubscribe");
+      const result = await withService((tx) => resubscribeContact(tx, { contactId: c.id, ip: null }));
+      expect(result).toEqual({
+        error: new AppError("suppressed", RESUBSCRIBE_ERROR_MESSAGES[code]),
+        reason: code,
+      });
+      expect(await contactState(c.id)).toMatchObject({
+        is_subscribed: false,
+        suppressions: [reason, "unsubscribe"].sort(),
+      });
+    },
+  );
 
   test("4.6 step 3: already subscribed with a stale unsubscribed_at and leftover soft suppressions has them cleaned, consent proof kept", async () => {
     const ws = await createWorkspace(db.sql);
@@ -203,7 +214,8 @@ describe("3.3 contact subscription state", () => {
   test("4.6: an unknown or malformed contact id is 'not_found'", async () => {
     for (const id of ["00000000-0000-4000-8000-000000000000", "not-a-uuid", "'; drop table contacts; --"])
       expect(await withService((tx) => resubscribeContact(tx, { contactId: id }))).toEqual({
-        error: "not_found",
+        error: new AppError("not_found", RESUBSCRIBE_ERROR_MESSAGES.not_found),
+        reason: "not_found",
       });
   });
 

@@ -1,3 +1,4 @@
+import { AppError } from "@/lib/errors/app-error";
 import { describe, expect, test } from "vitest";
 import { createContact } from "@/lib/contacts/create-contact";
 import { deleteContact } from "@/lib/contacts/delete-contact";
@@ -59,7 +60,9 @@ describe("4.15 createContact", () => {
     const result = await withUser(ws.owner.claims, (tx) =>
       createContact(tx, { workspaceId: ws.id, email: "DUP@example.com", firstName: "Second" }),
     );
-    expect(result).toEqual({ error: DUPLICATE_EMAIL_ERROR });
+    expect(result).toEqual({
+      error: new AppError("contact_exists", DUPLICATE_EMAIL_ERROR, { field: "email" }),
+    });
     const rows = await db.sql`select first_name from contacts where workspace_id = ${ws.id}`;
     expect(rows.map((r) => r.first_name)).toEqual(["First"]);
   });
@@ -87,7 +90,7 @@ describe("4.15 createContact", () => {
     const result = await withUser(ws.owner.claims, (tx) =>
       createContact(tx, { workspaceId: ws.id, email: "bday@example.com", ...birthday }),
     );
-    expect(result).toEqual({ error: message });
+    expect(result).toEqual({ error: new AppError("invalid", message) });
     expect(await countContacts(ws.id)).toBe(0);
   });
 
@@ -96,7 +99,7 @@ describe("4.15 createContact", () => {
     const result = await withUser(ws.owner.claims, (tx) =>
       createContact(tx, { workspaceId: ws.id, email: "not-an-email" }),
     );
-    expect(result).toEqual({ error: "Enter a valid email address." });
+    expect(result).toEqual({ error: new AppError("invalid", "Enter a valid email address.") });
     expect(await countContacts(ws.id)).toBe(0);
   });
 
@@ -160,7 +163,11 @@ describe("4.15 updateContact", () => {
       await tx`select 1`;
       return r;
     });
-    expect(result).toEqual({ error: "A contact with this email already exists in this workspace." });
+    expect(result).toEqual({
+      error: new AppError("contact_exists", "A contact with this email already exists in this workspace.", {
+        field: "email",
+      }),
+    });
     const rows =
       await db.sql`select id, email, first_name from contacts where workspace_id = ${ws.id} order by email`;
     expect(rows).toEqual([
@@ -200,7 +207,7 @@ describe("4.15 updateContact", () => {
     const result = await withUser(ws.owner.claims, (tx) =>
       updateContact(tx, { workspaceId: ws.id, contactId: c.id, email: c.email, firstName: "X", birthDay: 3 }),
     );
-    expect(result).toEqual({ error: BIRTHDAY_PAIR_ERROR });
+    expect(result).toEqual({ error: new AppError("invalid", BIRTHDAY_PAIR_ERROR) });
     const [row] = await db.sql`select first_name, birth_day from contacts where id = ${c.id}`;
     expect(row).toEqual({ first_name: "Same", birth_day: null });
   });
@@ -212,7 +219,7 @@ describe("4.15 updateContact", () => {
     const result = await withUser(mine.owner.claims, (tx) =>
       updateContact(tx, { workspaceId: theirs.id, contactId: c.id, email: c.email, firstName: "Hijack" }),
     );
-    expect(result).toEqual({ error: "Contact not found." });
+    expect(result).toEqual({ error: new AppError("not_found", "Contact not found.") });
     const [row] = await db.sql`select first_name from contacts where id = ${c.id}`;
     expect(row.first_name).toBe("Theirs");
   });
@@ -227,7 +234,7 @@ describe("4.15 getContactById", () => {
     const created = await withUser(ws.owner.claims, (tx) =>
       createContact(tx, { workspaceId: ws.id, email: "who@example.com" }),
     );
-    if (!("data" in created)) throw new Error(created.error);
+    if (!("data" in created)) throw created.error;
     await withUser(editor.claims, (tx) =>
       updateContact(tx, {
         workspaceId: ws.id,
@@ -240,7 +247,7 @@ describe("4.15 getContactById", () => {
     const result = await withUser(editor.claims, (tx) =>
       getContactById(tx, { workspaceId: ws.id, contactId: created.data.id }),
     );
-    if (!("data" in result)) throw new Error(result.error);
+    if (!("data" in result)) throw result.error;
     expect(result.data.contact.first_name).toBe("W");
     expect(result.data.lastModifiedBy).toEqual({ first_name: "Eddie", last_name: "Editor" });
     expect(result.data.createdBy).toEqual({ first_name: "Olive", last_name: "Owner" });
@@ -255,7 +262,7 @@ describe("4.15 getContactById", () => {
     const result = await withUser(ws.owner.claims, (tx) =>
       getContactById(tx, { workspaceId: ws.id, contactId: c.id }),
     );
-    if (!("data" in result)) throw new Error(result.error);
+    if (!("data" in result)) throw result.error;
     expect(result.data.createdBy).toBeNull();
     expect(result.data.lastModifiedBy).toBeNull();
   });
@@ -267,7 +274,7 @@ describe("4.15 getContactById", () => {
     const result = await withUser(mine.owner.claims, (tx) =>
       getContactById(tx, { workspaceId: theirs.id, contactId: c.id }),
     );
-    expect(result).toEqual({ error: "Contact not found." });
+    expect(result).toEqual({ error: new AppError("not_found", "Contact not found.") });
   });
 });
 
@@ -329,7 +336,7 @@ describe("2.4.2 deleting a contact", () => {
     const result = await withUser(mine.owner.claims, (tx) =>
       deleteContact(tx, { workspaceId: theirs.id, contactId: c.id }),
     );
-    expect(result).toEqual({ error: "Contact not found." });
+    expect(result).toEqual({ error: new AppError("not_found", "Contact not found.") });
     expect(await countContacts(theirs.id)).toBe(1);
   });
 });

@@ -1,3 +1,4 @@
+import { AppError } from "@/lib/errors/app-error";
 import { describe, expect, test } from "vitest";
 import { importContactsCsv } from "@/lib/contacts/import-contacts-csv";
 import { withUser } from "@/lib/db/doors";
@@ -62,7 +63,7 @@ describe("4.15 CSV import: bad files get a clear message and change nothing", ()
         maxBytes,
       }),
     );
-    expect(result).toEqual({ error: message });
+    expect(result).toEqual({ error: new AppError("invalid", message) });
     const rows =
       await db.sql`select email, first_name, is_subscribed from contacts where workspace_id = ${ws.id}`;
     expect(rows).toEqual([{ email: "keep@example.com", first_name: "Keep", is_subscribed: false }]);

@@ -23,7 +23,7 @@ async function runImport(
       ...options,
     }),
   );
-  if ("error" in result) throw new Error(result.error);
+  if ("error" in result) throw result.error;
   return result.data;
 }
 
@@ -215,7 +215,7 @@ describe("4.15 CSV import: rows", () => {
         actorUserId: ws.owner.id,
       }),
     );
-    if ("error" in result) throw new Error(result.error);
+    if ("error" in result) throw result.error;
     expect(result.data).toMatchObject({ rowsRead: 3000, created: 3000, notesAdded: 3000, skipped: 0 });
     expect(await contactByEmail(ws.id, "r2999@example.com")).toMatchObject({
       first_name: 'Zoë 2999; "the" one',

@@ -1,3 +1,4 @@
+import { AppError } from "@/lib/errors/app-error";
 import { describe, expect, test } from "vitest";
 import { getContacts, type ContactsPage } from "@/lib/contacts/get-contacts";
 import type { GetContactsParams } from "@/lib/contacts/get-contacts-params";
@@ -9,7 +10,7 @@ const db = setupTestDatabase();
 
 async function list(claims: Claims, params: GetContactsParams): Promise<ContactsPage> {
   const result = await withUser(claims, (tx) => getContacts(tx, params));
-  if ("error" in result) throw new Error(result.error);
+  if ("error" in result) throw result.error;
   return result;
 }
 
@@ -279,6 +280,6 @@ describe("4.15 getContacts filters, sorting and paging", () => {
     const result = await withUser(ws.owner.claims, (tx) =>
       getContacts(tx, { workspaceId: ws.id, tagIds: ["not-a-uuid"] }),
     );
-    expect(result).toEqual({ error: "Not a valid id." });
+    expect(result).toEqual({ error: new AppError("invalid", "Not a valid id.") });
   });
 });

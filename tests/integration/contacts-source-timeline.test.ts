@@ -1,3 +1,4 @@
+import { AppError } from "@/lib/errors/app-error";
 import { describe, expect, test } from "vitest";
 import { getContactTimeline } from "@/lib/contacts/get-contact-timeline";
 import type { TimelinePosition } from "@/lib/contacts/timeline/types";
@@ -54,7 +55,7 @@ describe("4.15 updateContactSource", () => {
         reason: "because",
       }),
     );
-    expect(result).toEqual({ error: "Insufficient permissions" });
+    expect(result).toEqual({ error: new AppError("forbidden", "Insufficient permissions") });
     const [row] = await db.sql`select source from contacts where id = ${c.id}`;
     expect(row.source).toBe("form");
     const [{ n }] = await db.sql`select count(*)::int as n from notes where contact_id = ${c.id}`;
@@ -68,7 +69,7 @@ describe("4.15 updateContactSource", () => {
     const result = await withUser(other.owner.claims, (tx) =>
       updateContactSource(tx, { contactId: c.id, workspaceId: ws.id, newSource: "manual", reason: "x" }),
     );
-    expect(result).toEqual({ error: "Insufficient permissions" });
+    expect(result).toEqual({ error: new AppError("forbidden", "Insufficient permissions") });
   });
 
   test("4.15 updateContactSource: an unknown source or a blank reason is refused", async () => {
@@ -79,9 +80,11 @@ describe("4.15 updateContactSource", () => {
         updateContactSource(tx, { contactId: c.id, workspaceId: ws.id, newSource, reason }),
       );
     expect(await run("twitter", "x")).toEqual({
-      error: "Choose one of: manual, form, import, ticketing, payproc, event.",
+      error: new AppError("invalid", "Choose one of: manual, form, import, ticketing, payproc, event."),
     });
-    expect(await run("manual", "   ")).toEqual({ error: "Give a reason for the change." });
+    expect(await run("manual", "   ")).toEqual({
+      error: new AppError("invalid", "Give a reason for the change."),
+    });
     const [row] = await db.sql`select source from contacts where id = ${c.id}`;
     expect(row.source).toBe("form");
   });
@@ -153,7 +156,7 @@ describe("timeline and notes", () => {
         createdBy: ws.owner.id,
       }),
     );
-    expect(result).toEqual({ error: "Write something in the note." });
+    expect(result).toEqual({ error: new AppError("invalid", "Write something in the note.") });
     const [{ n }] = await db.sql`select count(*)::int as n from notes where contact_id = ${c.id}`;
     expect(n).toBe(0);
   });

@@ -123,7 +123,7 @@ describe("home dashboard aggregates", () => {
         const list = await withUser(ws.owner.claims, (tx) =>
           getContacts(tx, { workspaceId: ws.id, emailStatus, pageSize: 100 }),
         );
-        if ("error" in list) throw new Error(list.error);
+        if ("error" in list) throw list.error;
         expect(list.total, emailStatus).toBe(consent[emailStatus]);
         expect(list.data.length, emailStatus).toBe(Math.min(100, consent[emailStatus]));
       }

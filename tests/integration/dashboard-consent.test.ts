@@ -1,3 +1,4 @@
+import { AppError } from "@/lib/errors/app-error";
 import { describe, expect, test } from "vitest";
 import { withService, withUser } from "@/lib/db/doors";
 import { consentLedgerCsv } from "@/lib/consent/consent-ledger";
@@ -56,7 +57,7 @@ describe("2.6 suppressions in the dashboard", () => {
         actorUserId: ws.owner.id,
       }),
     );
-    expect(result).toEqual({ error: COMPLAINT_IS_PERMANENT });
+    expect(result).toEqual({ error: new AppError("forbidden", COMPLAINT_IS_PERMANENT) });
     expect(await reasons(c.id)).toEqual(["complaint"]);
   });
 
@@ -85,15 +86,17 @@ describe("5.4 a tenant cannot unsubscribe, read or suppress another workspace's 
       const base = { workspaceId, contactId: victim.id, actorUserId: me.id };
       await withUser(me.claims, async (tx) => {
         expect(await unsubscribeContact(tx, { ...base, flow: "manual_unsubscribe" })).toEqual({
-          error: "not_found",
+          error: new AppError("not_found", "Unknown contact."),
         });
-        expect(await addManualSuppression(tx, base)).toEqual({ error: "Contact not found." });
+        expect(await addManualSuppression(tx, base)).toEqual({
+          error: new AppError("not_found", "Contact not found."),
+        });
         expect(await removeSuppression(tx, { ...base, reason: "bounce" })).toEqual({
-          error: "Contact not found.",
+          error: new AppError("not_found", "Contact not found."),
         });
         expect(
           await manualSubscribe(tx, { ...base, legalBasis: "Verbal Consent", attested: true, ip: null }),
-        ).toEqual({ error: "Contact not found." });
+        ).toEqual({ error: new AppError("not_found", "Contact not found.") });
         expect(await getContactConsent(tx, base)).toBeNull();
       });
     }

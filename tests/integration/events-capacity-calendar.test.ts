@@ -60,7 +60,11 @@ describe("event capacity", () => {
     const before = await stored(ws.id);
     const res = await rsvp(eventId, { email: "second@example.test", is_subscribed: true });
     expect(res.status).toBe(409);
-    expect(await res.json()).toEqual({ success: false, error: "This event is full: no seats are left." });
+    expect(await res.json()).toEqual({
+      success: false,
+      error: "This event is full: no seats are left.",
+      code: "event_full",
+    });
     expect(await stored(ws.id)).toEqual(before);
     // the person already holding the seat may repeat their RSVP: nothing changes
     const again = await rsvp(eventId, { email: "first@example.test" });
@@ -110,7 +114,7 @@ describe("event capacity", () => {
       ),
     );
     expect(outcomes.filter((o) => "data" in o)).toHaveLength(1);
-    expect(outcomes.filter((o) => "error" in o && o.error === "full")).toHaveLength(19);
+    expect(outcomes.filter((o) => "error" in o && o.error.code === "event_full")).toHaveLength(19);
     const [{ n }] = await db.sql`
       select count(*)::int as n from event_registrations where event_id = ${eventId} and status = 'registered'`;
     expect(n).toBe(3);

@@ -19,7 +19,11 @@ describe("POST /api/forms/{form_id}: the pipeline of spec 4.2, in order", () => 
     const unknown = randomUUID();
     const res = await submit(unknown, { json: { email: "a@example.test" } });
     expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({ success: false, error: "This form does not exist." });
+    expect(await res.json()).toEqual({
+      success: false,
+      error: "This form does not exist.",
+      code: "not_found",
+    });
     const malformed = await submit("not-a-uuid", { json: { email: "a@example.test" } });
     expect(malformed.status).toBe(404);
     const after = (await db.sql`select count(*)::int as n from public.rate_limit_hits`)[0].n;

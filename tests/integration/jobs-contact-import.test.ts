@@ -222,6 +222,7 @@ describe("jobs: a dashboard CSV import above the threshold runs as a job", () =>
     expect(await res.json()).toMatchObject({
       success: false,
       error: FILE_ERRORS.tooLarge(BROWSER_IMPORT_MAX_BYTES),
+      code: "too_large",
     });
     expect(sent).toBeLessThanOrEqual(BROWSER_IMPORT_MAX_BYTES + mb.byteLength);
     expect(await db.sql`select id from contact_imports where workspace_id = ${ws.id}`).toEqual([]);

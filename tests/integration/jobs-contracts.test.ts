@@ -29,7 +29,7 @@ async function queuedImport(ws: TestWorkspace) {
       uploaderIp: null,
     }),
   );
-  if (!("data" in queued)) throw new Error(queued.error);
+  if (!("data" in queued)) throw queued.error;
   const importId = queued.data.id;
   const job = (await jobsOf(db.sql, ws.id)).find((j) => j.data.importId === importId)!;
   return { importId, job };

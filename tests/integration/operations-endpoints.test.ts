@@ -43,7 +43,7 @@ describe("GET /api/ready: the database, the migrations, the process", () => {
 
 describe("GET /api/metrics: Prometheus, for the holder of METRICS_TOKEN only", () => {
   test("refused as a route that does not exist: no token set, no header, a wrong token, another scheme", async () => {
-    const notFound = { success: false, error: "Not found." };
+    const notFound = { success: false, error: "Not found.", code: "not_found" };
     const unset = await scrape(`Bearer ${TOKEN}`);
     expect(unset.status).toBe(404);
     expect(await unset.json()).toEqual(notFound);

@@ -158,7 +158,11 @@ describe("the backfill endpoints (spec 4.11, 4.12; their authentication)", () =>
     const bare = await createWorkspace(db.sql);
     expect(await call(intents, `workspace_id=${bare.id}`, auth)).toEqual({
       status: 409,
-      body: { success: false, error: "This workspace has no payment processor connection." },
+      body: {
+        success: false,
+        error: "This workspace has no payment processor connection.",
+        code: "conflict",
+      },
     });
     const ws = await createWorkspace(db.sql);
     const conn = await connectPayproc(db.sql, ws.id);

@@ -112,6 +112,7 @@ describe("POST /api/webhooks/payproc: the durable inbox (spec 6.1)", () => {
           body: {
             success: false,
             error: "The event is being processed by another delivery; it will be retried.",
+            code: "conflict",
           },
         });
         expect(await rowsOf(db.sql, p)).toHaveLength(0);

@@ -164,7 +164,7 @@ describe("erasure (GDPR art. 17)", () => {
         }),
       );
     const first = await run();
-    if ("error" in first) throw new Error(first.error);
+    if ("error" in first) throw first.error;
     const today = new Date().toISOString().slice(0, 10);
     expect(first.data).toMatchObject({ created: 1, skipped: 1, valid: 1 });
     expect(first.data.errors).toEqual([
@@ -181,7 +181,7 @@ describe("erasure (GDPR art. 17)", () => {
     // the person signs up again themself (a form): the contact exists, and imports update it
     await db.sql`insert into contacts (workspace_id, email, source) values (${ws.id}, ${person.email}, 'form')`;
     const second = await run();
-    if ("error" in second) throw new Error(second.error);
+    if ("error" in second) throw second.error;
     expect(second.data.errors).toEqual([]);
   });
 

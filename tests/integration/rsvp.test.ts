@@ -171,11 +171,15 @@ describe("4.13 and 7: rejected RSVPs store nothing", () => {
       eventbrite_url: "https://www.eventbrite.com/e/1",
     });
     const cases: [string, number, Record<string, unknown>][] = [
-      [randomUUID(), 404, { error: "This event does not exist." }],
-      ["not-a-uuid", 404, { error: "This event does not exist." }],
-      [unpublished, 403, { error: "This event is not open for registration." }],
-      [past, 410, { error: "This event has already started, so registration is closed." }],
-      [linked, 409, { eventbrite_url: "https://www.eventbrite.com/e/1" }],
+      [randomUUID(), 404, { error: "This event does not exist.", code: "not_found" }],
+      ["not-a-uuid", 404, { error: "This event does not exist.", code: "not_found" }],
+      [unpublished, 403, { error: "This event is not open for registration.", code: "event_unpublished" }],
+      [
+        past,
+        410,
+        { error: "This event has already started, so registration is closed.", code: "event_past" },
+      ],
+      [linked, 409, { eventbrite_url: "https://www.eventbrite.com/e/1", code: "event_ticketing" }],
     ];
     for (const [eventId, status, body] of cases) {
       const res = await rsvp(eventId, { email: "someone@example.test", is_subscribed: true });
@@ -184,7 +188,7 @@ describe("4.13 and 7: rejected RSVPs store nothing", () => {
     }
     const formPost = await rsvp(past, { email: "someone@example.test" }, { form: true });
     expect(formPost.status).toBe(303);
-    expect(formPost.headers.get("location")).toBe(`http://crm.test/rsvp/${past}?error=past`);
+    expect(formPost.headers.get("location")).toBe(`http://crm.test/rsvp/${past}?error=event_past`);
     expect(await contactsOf(ws.id)).toHaveLength(0);
     expect(await db.sql`select 1 from event_registrations where workspace_id = ${ws.id}`).toHaveLength(0);
   });
@@ -218,9 +222,17 @@ describe("4.13 and 7: rejected RSVPs store nothing", () => {
     const eventId = await createEvent(ws.id);
     const missing = await rsvp(eventId, { first_name: "No email" });
     expect(missing.status).toBe(400);
-    expect(await missing.json()).toEqual({ success: false, error: "Enter your email address." });
+    expect(await missing.json()).toEqual({
+      success: false,
+      error: "Enter your email address.",
+      code: "invalid",
+    });
     const invalid = await rsvp(eventId, { email: "not-an-email" });
-    expect(await invalid.json()).toEqual({ success: false, error: "Enter a valid email address." });
+    expect(await invalid.json()).toEqual({
+      success: false,
+      error: "Enter a valid email address.",
+      code: "invalid",
+    });
     const formInvalid = await rsvp(eventId, { email: "nope" }, { form: true });
     expect(formInvalid.headers.get("location")).toBe(`http://crm.test/rsvp/${eventId}?error=email`);
     expect((await rsvp(eventId, "email=a@b.c", { type: "text/plain" })).status).toBe(415);

@@ -83,7 +83,11 @@ describe("unbounded bodies: bodies are refused past their cap while reading", ()
       const { stream, counter } = hugeBody();
       const res = await call(request("/x", stream));
       expect(res.status).toBe(413);
-      expect(await res.json()).toEqual({ success: false, error: "The request body is too large." });
+      expect(await res.json()).toEqual({
+        success: false,
+        error: "The request body is too large.",
+        code: "too_large",
+      });
       // the cap, plus the chunk that crossed it and one the stream may have queued ahead
       expect(counter.pulled).toBeLessThanOrEqual(cap + 2 * CHUNK);
     },

@@ -45,6 +45,7 @@ describe("unenforced captcha: captcha_required is enforced server-side", () => {
     expect(await bad.json()).toEqual({
       success: false,
       error: "The captcha could not be verified. Try again.",
+      code: "captcha_failed",
     });
     expect(await submissionsOf(form.id)).toHaveLength(0);
     expect(fake.requests.at(-1)).toMatchObject({ secret: "captcha-secret-for-tests", response: "fail-1" });

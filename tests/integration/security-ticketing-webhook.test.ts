@@ -72,7 +72,11 @@ describe("ticketing webhook authenticated by webhook_id alone: the ticketing web
     );
     expect(new Set(answers.map((a) => JSON.stringify(a))).size).toBe(1);
     expect(answers[0].status).toBe(403);
-    expect(JSON.parse(answers[0].body)).toEqual({ success: false, error: "This delivery is not accepted." });
+    expect(JSON.parse(answers[0].body)).toEqual({
+      success: false,
+      error: "This delivery is not accepted.",
+      code: "forbidden",
+    });
     expect(await inboxOf(ws.id)).toHaveLength(0);
 
     const accepted = await post(good, secret);

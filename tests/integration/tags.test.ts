@@ -1,3 +1,4 @@
+import { AppError } from "@/lib/errors/app-error";
 import { describe, expect, test } from "vitest";
 import { withUser } from "@/lib/db/doors";
 import { attachTag } from "@/lib/tags/attach-tag";
@@ -23,13 +24,13 @@ describe("tags", () => {
     const other = await createWorkspace(db.sql);
     const as = <T>(fn: Parameters<typeof withUser<T>>[1]) => withUser(ws.owner.claims, fn);
     const vip = await as((tx) => createTag(tx, { workspaceId: ws.id, name: "  VIP " }));
-    if (!("data" in vip)) throw new Error(vip.error);
+    if (!("data" in vip)) throw vip.error;
     expect(vip.data.name).toBe("VIP");
     expect(await as((tx) => createTag(tx, { workspaceId: ws.id, name: "VIP" }))).toEqual({
-      error: "A tag with this name already exists.",
+      error: new AppError("conflict", "A tag with this name already exists."),
     });
     expect(await as((tx) => createTag(tx, { workspaceId: ws.id, name: " " }))).toEqual({
-      error: "Name the tag.",
+      error: new AppError("invalid", "Name the tag."),
     });
     // the same name is free in another workspace
     const there = await withUser(other.owner.claims, (tx) =>
@@ -41,7 +42,7 @@ describe("tags", () => {
     expect(
       await as((tx) => renameTag(tx, { workspaceId: ws.id, tagId: vip.data.id, name: "Press" })),
     ).toEqual({
-      error: "A tag with this name already exists.",
+      error: new AppError("conflict", "A tag with this name already exists."),
     });
     const renamed = await as((tx) => renameTag(tx, { workspaceId: ws.id, tagId: vip.data.id, name: "Gold" }));
     expect("data" in renamed && renamed.data.name).toBe("Gold");
@@ -98,7 +99,7 @@ describe("tags", () => {
     const result = await withUser(ws.owner.claims, (tx) =>
       attachTag(tx, { workspaceId: ws.id, contactId: c.id, tagId: foreign.id }),
     );
-    expect(result).toEqual({ error: "Tag not found." });
+    expect(result).toEqual({ error: new AppError("not_found", "Tag not found.") });
     expect(await tagsOf(c.id)).toEqual([]);
   });
 });

@@ -3,6 +3,7 @@ import { setupTestDatabase } from "../helpers/db";
 import { connectToFake, delivery, registrationAutomation, setupFakeEventbrite } from "../helpers/eventbrite";
 import { createContact, createWorkspace } from "../helpers/factories";
 import { ticketingSteps } from "../helpers/ticketing-steps";
+import { refusal } from "../helpers/refusal";
 import { paidClass } from "../fakes/eventbrite";
 
 const db = setupTestDatabase();
@@ -66,9 +67,9 @@ describe("4.5 order.placed", () => {
     const body = delivery(eb.fake, webhookId, "order.placed", `/orders/${order.id}/`);
     const first = await deliver(body);
     const again = await accept(body);
-    expect(again).toEqual({ status: 200, inboxId: null, duplicate: true });
+    expect(again).toEqual({ accepted: true, inboxId: null, duplicate: true });
     // the same order arriving under another delivery (e.g. a second webhook) is still idempotent
-    await db.sql`delete from webhook_inbox where id = ${first.accepted.status === 200 ? first.accepted.inboxId : ""}`;
+    await db.sql`delete from webhook_inbox where id = ${first.accepted.accepted ? first.accepted.inboxId : ""}`;
     await deliver(body);
     expect(await registrationsOf(eventId)).toHaveLength(1);
     expect(await runsOf(automationId)).toHaveLength(1);
@@ -165,7 +166,11 @@ describe("ticketing webhook: which deliveries are accepted", () => {
       attendees: [{}],
     });
     const result = await accept(delivery(eb.fake, "wh_unknown", "order.placed", `/orders/${order.id}/`));
-    expect(result).toEqual({ status: 403, error: "This delivery is not accepted." });
+    expect(refusal(result)).toEqual({
+      status: 403,
+      code: "forbidden",
+      error: "This delivery is not accepted.",
+    });
     const [{ n }] =
       await db.sql`select count(*)::int as n from webhook_inbox where payload->'config'->>'webhook_id' = 'wh_unknown'`;
     expect(n).toBe(0);
@@ -180,11 +185,15 @@ describe("ticketing webhook: which deliveries are accepted", () => {
       `${eb.fake.url}/v2/orders/1/`,
     ]) {
       const result = await accept({ api_url, config: { action: "order.placed", webhook_id: webhookId } });
-      expect(result).toEqual({ status: 403, error: "This delivery is not accepted." });
+      expect(refusal(result)).toEqual({
+        status: 403,
+        code: "forbidden",
+        error: "This delivery is not accepted.",
+      });
     }
     const wrongObject = await accept(delivery(eb.fake, webhookId, "order.placed", "/users/me/"));
-    expect(wrongObject.status).toBe(400);
-    expect((await accept({ hello: "world" })).status).toBe(400);
+    expect(refusal(wrongObject)).toMatchObject({ status: 400, code: "invalid" });
+    expect(refusal(await accept({ hello: "world" }))).toMatchObject({ status: 400, code: "invalid" });
     expect((await db.sql`select count(*)::int as n from webhook_inbox`)[0].n).toBe(before);
   });
 });

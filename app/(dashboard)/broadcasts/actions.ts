@@ -2,6 +2,7 @@
 
 import { redirect } from "next/navigation";
 import { z } from "zod";
+import type { ActionResult } from "@/lib/adapters/action-result";
 import { memberAction } from "@/lib/adapters/member-action";
 import type { AuditAction } from "@/lib/audit/audit-actions";
 import { broadcastSchema, createBroadcast, getBroadcast } from "@/lib/email/broadcasts";
@@ -11,13 +12,14 @@ import {
   type BroadcastControl,
 } from "@/lib/email/control-broadcast";
 import { broadcastProgress, type BroadcastProgress } from "@/lib/email/send-broadcast";
+import { AppError } from "@/lib/errors/app-error";
 import type { FormState } from "@/lib/http/form-state";
 import { uuidField } from "@/lib/ids/uuid";
 import { ROLES } from "@/lib/workspaces/schemas";
 
 const NOT_FOUND = "Broadcast not found.";
 const broadcastId = uuidField(NOT_FOUND);
-type Progress = { data: BroadcastProgress } | { error: string };
+type Progress = ActionResult<BroadcastProgress>;
 
 /** A checkbox group's values: absent, one (a string) or several. */
 const list = (value: unknown) => (value === undefined ? [] : [value].flat());
@@ -70,11 +72,12 @@ export const controlBroadcastAction = memberAction(
   async (db, { broadcastId, control }, ctx): Promise<Progress & { changed?: boolean }> => {
     const workspaceId = ctx.workspaceId;
     const before = await getBroadcast(db, { workspaceId, broadcastId });
-    if (!before) return { error: NOT_FOUND };
+    if (!before) throw new AppError("not_found", NOT_FOUND);
     const changed = await controlBroadcast(db, { workspaceId, broadcastId, control });
     const progress = await broadcastProgress(db, { workspaceId, broadcastId });
-    if (!progress) return { error: NOT_FOUND };
-    if (!changed) return { error: "The broadcast has moved on meanwhile; the page shows where it is." };
+    if (!progress) throw new AppError("not_found", NOT_FOUND);
+    if (!changed)
+      throw new AppError("conflict", "The broadcast has moved on meanwhile; the page shows where it is.");
     ctx.audit.target("broadcast", broadcastId).change({ status: before.status }, { status: progress.status });
     return { data: progress, changed };
   },
@@ -91,7 +94,8 @@ export const broadcastProgressAction = memberAction(
   z.object({ broadcastId }),
   async (db, { broadcastId }, ctx): Promise<Progress> => {
     const progress = await broadcastProgress(db, { workspaceId: ctx.workspaceId, broadcastId });
-    return progress ? { data: progress } : { error: NOT_FOUND };
+    if (!progress) throw new AppError("not_found", NOT_FOUND);
+    return { data: progress };
   },
   { audit: false, args: ["broadcastId"] }, // a read, polled while the job runs
 );

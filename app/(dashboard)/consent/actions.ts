@@ -22,7 +22,7 @@ const EVERY_ROLE: Role[] = ["owner", "admin", "member"];
 const refresh = (_result: unknown, input: { contactId: string }) =>
   revalidatePath(`/contacts/${input.contactId}`);
 /** unsubscribe and block are buttons without fields: a refusal is the panel's message */
-const asMessage = (error: AppError): FormState => ({ message: error.message });
+const asMessage = (error: AppError): FormState => ({ message: error.message, code: error.code });
 
 /** Spec 4.9: manual subscribe with a legal basis, an attestation and the admin's IP. */
 export const manualSubscribeAction = memberAction(

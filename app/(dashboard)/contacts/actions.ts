@@ -8,7 +8,7 @@ import { deleteContact } from "@/lib/contacts/delete-contact";
 import { editedFields, readEditableFields } from "@/lib/contacts/edited-fields";
 import { getContactById } from "@/lib/contacts/get-contact-by-id";
 import { createContactSchema, updateContactSchema } from "@/lib/contacts/schemas";
-import { CONTACT_NOT_FOUND, DUPLICATE_EMAIL_ERROR } from "@/lib/contacts/types";
+import { CONTACT_NOT_FOUND } from "@/lib/contacts/types";
 import { updateContact } from "@/lib/contacts/update-contact";
 import { updateContactSource } from "@/lib/contacts/update-contact-source";
 import { AppError, refuseIf, unwrap } from "@/lib/errors/app-error";
@@ -21,10 +21,6 @@ import { headers } from "next/headers";
 
 const contactId = uuidField(CONTACT_NOT_FOUND);
 
-/** A duplicate email is shown on the email field, any other refusal above the form. */
-const onEmail = (result: object) =>
-  "error" in result && result.error === DUPLICATE_EMAIL_ERROR ? "email" : undefined;
-
 export const getContactByIdAction = memberAction(
   z.object({ contactId }),
   async (db, input, ctx) => getContactById(db, { ...input, workspaceId: ctx.workspaceId }),
@@ -36,7 +32,7 @@ export const createContactAction = memberAction(
   async (db, input, ctx): Promise<FormState> => {
     const ip = clientIp(await headers());
     const result = await createContact(db, { ...input, workspaceId: ctx.workspaceId, ip });
-    const contact = unwrap(result, onEmail(result));
+    const contact = unwrap(result); // contact_exists names the email field
     ctx.audit
       .target("contact", contact.id)
       .change(null, { source: "manual", isSubscribed: input.isSubscribed });
@@ -51,7 +47,7 @@ export const updateContactAction = memberAction(
     const before = await readEditableFields(db, { workspaceId: ctx.workspaceId, contactId });
     if (!before) throw new AppError("not_found", CONTACT_NOT_FOUND);
     const result = await updateContact(db, { ...fields, contactId, workspaceId: ctx.workspaceId });
-    unwrap(result, onEmail(result));
+    unwrap(result);
     // the names of the fields changed, never their values (personal data)
     ctx.audit.target("contact", contactId).change(null, { changed: editedFields(before, fields) });
     return {};

@@ -54,7 +54,7 @@ export default async function ContactsPage({ searchParams }: { searchParams: Pro
       <ContactFilters query={query} options={options} />
       <h2 className="sr-only">Results</h2>
       {"error" in result ? (
-        <div className="alert error">{result.error}</div>
+        <div className="alert error">{result.error.message}</div>
       ) : result.data.length === 0 ? (
         <div className="card empty" style={{ marginTop: "1rem" }}>
           {filtered ? "No contacts match these filters." : "No contacts yet. Add one, or import a CSV file."}

@@ -57,7 +57,7 @@ export const rotateFormKeyAction = memberAction(
     ...admins,
     audit: "form.key_rotated",
     args: ["formId"],
-    refusal: (error) => ({ message: error.message }),
+    refusal: (error) => ({ message: error.message, code: error.code }),
     after: refreshForm,
   },
 );

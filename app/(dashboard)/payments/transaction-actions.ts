@@ -3,7 +3,7 @@
 import { refresh } from "next/cache";
 import { z } from "zod";
 import { memberAction, type ActionContext } from "@/lib/adapters/member-action";
-import { AppError } from "@/lib/errors/app-error";
+import { AppError, type AppErrorCode } from "@/lib/errors/app-error";
 import type { Db } from "@/lib/db/doors";
 import { fieldErrors, type FormState } from "@/lib/http/form-state";
 import { uuidField } from "@/lib/ids/uuid";
@@ -24,7 +24,12 @@ const TRANSACTION_NOT_FOUND = "Transaction not found.";
 const EVERY_ROLE: Role[] = ["owner", "admin", "member"];
 const transactionId = uuidField(TRANSACTION_NOT_FOUND);
 const workspaceId = z.string().optional();
-const asResult = (error: AppError): RefundResult => ({ success: false, error: error.message });
+/** Spec 4.15 names this shape ({success, error?}); the code is added as on every refusal. */
+const asResult = (error: AppError): RefundResult & { code?: AppErrorCode } => ({
+  success: false,
+  error: error.message,
+  code: error.code,
+});
 
 function workspaceOf(ctx: ActionContext, requested: string | undefined): string {
   if (requested && requested !== ctx.workspaceId) throw new AppError("not_found", TRANSACTION_NOT_FOUND);

@@ -39,7 +39,7 @@ export default async function RsvpPage(props: EventPageProps) {
         <div className="card stack">
           <h1>RSVP</h1>
           <p role="status">{REFUSAL_MESSAGES[availability.reason]}</p>
-          {availability.reason === "ticketing" && availability.eventbriteUrl && (
+          {availability.reason === "event_ticketing" && availability.eventbriteUrl && (
             <p>
               <a className="button" href={availability.eventbriteUrl} rel="noopener noreferrer">
                 Get tickets on Eventbrite
@@ -89,7 +89,7 @@ export default async function RsvpPage(props: EventPageProps) {
         )}
         {full && !error && (
           <div role="status" className="alert info">
-            {REFUSAL_MESSAGES.full}
+            {REFUSAL_MESSAGES.event_full}
           </div>
         )}
         {error && (

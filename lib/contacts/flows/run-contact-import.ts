@@ -67,7 +67,11 @@ export async function runContactImport(
           onProgress: progress.update,
         }),
       );
-      await finish(db, importId, "error" in outcome ? { error: outcome.error } : { report: outcome.data });
+      await finish(
+        db,
+        importId,
+        "error" in outcome ? { error: outcome.error.message } : { report: outcome.data },
+      );
       return "error" in outcome ? ("failed" as const) : ("succeeded" as const);
     });
     await progress.settle();

@@ -11,6 +11,7 @@ import {
 import { queueContactImport } from "@/lib/contacts/import/queue-contact-import";
 import { FILE_ERRORS } from "@/lib/contacts/import/read-csv";
 import { withService, withUser } from "@/lib/db/doors";
+import { refused, type Refused } from "@/lib/errors/app-error";
 
 export interface StreamImportInput {
   body: ReadableStream<Uint8Array>;
@@ -71,7 +72,7 @@ export function streamContactImport(
                 });
           send(
             "error" in queued
-              ? { type: "error", error: queued.error }
+              ? { type: "error", error: queued.error.message }
               : { type: "queued", importId: queued.data.id },
           );
           return;
@@ -93,7 +94,9 @@ export function streamContactImport(
           return imported;
         });
         send(
-          "error" in result ? { type: "error", error: result.error } : { type: "done", report: result.data },
+          "error" in result
+            ? { type: "error", error: result.error.message }
+            : { type: "done", report: result.data },
         );
       } catch (error) {
         const ref = logUnexpected("contacts import", error);
@@ -117,12 +120,13 @@ function summary(report: object): Record<string, number> {
 async function receive(
   body: ReadableStream<Uint8Array>,
   onBytes: (bytesRead: number) => void,
-): Promise<{ bytes: Uint8Array } | { error: string }> {
+): Promise<{ bytes: Uint8Array } | Refused> {
   const parts: Uint8Array[] = [];
   let total = 0;
   for await (const chunk of chunks(body)) {
     total += chunk.byteLength;
-    if (total > BROWSER_IMPORT_MAX_BYTES) return { error: FILE_ERRORS.tooLarge(BROWSER_IMPORT_MAX_BYTES) };
+    if (total > BROWSER_IMPORT_MAX_BYTES)
+      return refused("too_large", FILE_ERRORS.tooLarge(BROWSER_IMPORT_MAX_BYTES));
     parts.push(chunk);
     onBytes(total);
   }

@@ -1,6 +1,7 @@
 import type { Db } from "@/lib/db/doors";
 import { enqueue } from "@/lib/jobs/enqueue";
 import { FILE_ERRORS, ImportFileError, readCsv } from "./read-csv";
+import { refused, type Refused, type Result } from "@/lib/errors/app-error";
 
 /** Slices of the stored file, as the import reads a stream: progress follows the bytes. */
 export async function* slices(content: Uint8Array, size = 256 * 1024): AsyncGenerator<Uint8Array> {
@@ -12,17 +13,17 @@ export async function* slices(content: Uint8Array, size = 256 * 1024): AsyncGene
  * counts them (same parser), so that the progress bar ends at its total. A file the parser
  * refuses (binary, not UTF-8, empty, an unclosed quote) answers the import's own message.
  */
-export async function countImportRows(content: Uint8Array): Promise<{ rows: number } | { error: string }> {
+export async function countImportRows(content: Uint8Array): Promise<{ rows: number } | Refused> {
   let rows = -1; // the header
   try {
     for await (const batch of readCsv(slices(content)))
       for (const record of batch) if (rows < 0 || record.cells.some((c) => c.trim() !== "")) rows += 1;
   } catch (error) {
-    if (error instanceof ImportFileError) return { error: error.message };
+    if (error instanceof ImportFileError) return refused("invalid", error.message);
     throw error;
   }
-  if (rows < 0) return { error: FILE_ERRORS.empty };
-  if (rows === 0) return { error: FILE_ERRORS.noRows };
+  if (rows < 0) return refused("invalid", FILE_ERRORS.empty);
+  if (rows === 0) return refused("invalid", FILE_ERRORS.noRows);
   return { rows };
 }
 
@@ -47,7 +48,7 @@ export interface QueueContactImportInput {
 export async function queueContactImport(
   db: Db,
   input: QueueContactImportInput,
-): Promise<{ data: { id: string } } | { error: string }> {
+): Promise<Result<{ id: string }>> {
   const counted = await countImportRows(input.content);
   if ("error" in counted) return counted;
   const [row] = await db<{ id: string }[]>`

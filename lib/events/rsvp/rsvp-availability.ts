@@ -1,8 +1,10 @@
 import type { Db } from "@/lib/db/doors";
+import { AppError, APP_ERROR_CODES } from "@/lib/errors/app-error";
 import type { EventRow } from "../event-row";
 import { isUuid } from "@/lib/ids/uuid";
 
-export type RsvpRefusal = "not_found" | "unpublished" | "past" | "ticketing" | "full";
+/** Why an RSVP is refused: codes of lib/errors/app-error.ts, also the RSVP page's `?error=`. */
+export type RsvpRefusal = "not_found" | "event_unpublished" | "event_past" | "event_ticketing" | "event_full";
 
 export type RsvpAvailability =
   { ok: true; event: EventRow } | { ok: false; reason: RsvpRefusal; eventbriteUrl?: string | null };
@@ -13,9 +15,11 @@ export type RsvpAvailability =
  */
 export function rsvpAvailability(event: EventRow | null, now = new Date()): RsvpAvailability {
   if (!event) return { ok: false, reason: "not_found" };
-  if (!event.is_published) return { ok: false, reason: "unpublished" };
-  if (event.external_event_id) return { ok: false, reason: "ticketing", eventbriteUrl: event.eventbrite_url };
-  if (event.start_time && event.start_time.getTime() < now.getTime()) return { ok: false, reason: "past" };
+  if (!event.is_published) return { ok: false, reason: "event_unpublished" };
+  if (event.external_event_id)
+    return { ok: false, reason: "event_ticketing", eventbriteUrl: event.eventbrite_url };
+  if (event.start_time && event.start_time.getTime() < now.getTime())
+    return { ok: false, reason: "event_past" };
   return { ok: true, event };
 }
 
@@ -28,8 +32,15 @@ export async function loadRsvpEvent(db: Db, eventId: string, now = new Date()): 
 /** What the page and the endpoint say for each refusal. */
 export const REFUSAL_MESSAGES: Record<RsvpRefusal, string> = {
   not_found: "This event does not exist.",
-  unpublished: "This event is not open for registration.",
-  past: "This event has already started, so registration is closed.",
-  ticketing: "Registration for this event happens on Eventbrite.",
-  full: "This event is full: no seats are left.",
+  event_unpublished: APP_ERROR_CODES.event_unpublished.message,
+  event_past: APP_ERROR_CODES.event_past.message,
+  event_ticketing: APP_ERROR_CODES.event_ticketing.message,
+  event_full: APP_ERROR_CODES.event_full.message,
 };
+
+/** A refusal as the endpoint answers it; a ticketing-linked event names its Eventbrite page. */
+export function rsvpRefusal(reason: RsvpRefusal, eventbriteUrl?: string | null): AppError {
+  return new AppError(reason, REFUSAL_MESSAGES[reason], {
+    details: reason === "event_ticketing" ? { eventbrite_url: eventbriteUrl ?? null } : undefined,
+  });
+}

@@ -3,7 +3,8 @@ import { mergeContact } from "@/lib/contacts/merge-contact";
 import { applyConsent } from "@/lib/consent/apply-consent";
 import { decideConsent, type ConsentChange } from "@/lib/consent/consent-rules";
 import { sendEmail } from "@/lib/email/send-email";
-import { loadRsvpEvent, type RsvpRefusal } from "./rsvp-availability";
+import type { AppError } from "@/lib/errors/app-error";
+import { loadRsvpEvent, rsvpRefusal } from "./rsvp-availability";
 import { rsvpConfirmationEmail } from "./rsvp-confirmation-email";
 import { claimSeat } from "./seats";
 import type { RsvpInput } from "./rsvp-schema";
@@ -17,7 +18,7 @@ export type SubmitRsvpResult =
         email: "queued" | "outbox" | "skipped" | "not_sent";
       };
     }
-  | { error: RsvpRefusal; eventbriteUrl?: string | null };
+  | { error: AppError };
 
 /**
  * POST /api/rsvp/{event_id} (spec 4.13), once the request passed the rate limit and honeypot:
@@ -36,11 +37,12 @@ export async function submitRsvp(
   input: { eventId: string; rsvp: RsvpInput; ip: string | null; now?: Date },
 ): Promise<SubmitRsvpResult> {
   const availability = await loadRsvpEvent(db, input.eventId, input.now);
-  if (!availability.ok) return { error: availability.reason, eventbriteUrl: availability.eventbriteUrl };
+  if (!availability.ok) return { error: rsvpRefusal(availability.reason, availability.eventbriteUrl) };
   const { event } = availability;
   const { rsvp } = input;
   // capacity (docs/decisions.md, "RSVP and capacity"): refused before anything is written
-  if ((await claimSeat(db, { eventId: event.id, email: rsvp.email })) === "full") return { error: "full" };
+  if ((await claimSeat(db, { eventId: event.id, email: rsvp.email })) === "full")
+    return { error: rsvpRefusal("event_full") };
 
   let change = null as ConsentChange | null;
   const { contact } = await mergeContact(db, {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Db } from "@/lib/db/doors";
+import { AppError } from "@/lib/errors/app-error";
 import { eventbriteApiBase, isEventbriteApiUrl } from "../eventbrite/client";
 import { TICKETING_ACTIONS, type TicketingAction } from "../eventbrite/types";
 import { storeTicketingDelivery } from "./store-ticketing-delivery";
@@ -13,11 +14,16 @@ const deliverySchema = z.object({
   }),
 });
 
+/** A delivery accepted: kept in the inbox (or a duplicate of one kept), or acknowledged only (null). */
 export type AcceptResult =
-  { status: 200; inboxId: string | null; duplicate: boolean } | { status: 400 | 403 | 429; error: string };
+  { accepted: true; inboxId: string | null; duplicate: boolean } | { accepted: false; error: AppError };
 
-/** Every refusal of a delivery: one status, one body (docs/decisions.md, "The ticketing webhook"). */
-export const REFUSED = { status: 403, error: "This delivery is not accepted." } as const;
+/** Every refusal of a delivery: one code, one body (docs/decisions.md, "The ticketing webhook"). */
+export const REFUSED_MESSAGE = "This delivery is not accepted.";
+const refused = (code: "invalid" | "forbidden" | "rate_limited", message: string): AcceptResult => ({
+  accepted: false,
+  error: new AppError(code, message),
+});
 
 /** The path each action's api_url must have under the API base. */
 const RESOURCE: Record<TicketingAction, RegExp> = {
@@ -46,20 +52,20 @@ export async function acceptTicketingDelivery(
   input: { body: unknown; secret: string | null },
 ): Promise<AcceptResult> {
   const parsed = deliverySchema.safeParse(input.body);
-  if (!parsed.success) return { status: 400, error: "Not an Eventbrite webhook delivery." };
+  if (!parsed.success) return refused("invalid", "Not an Eventbrite webhook delivery.");
   const { api_url: apiUrl, config } = parsed.data;
 
   const [connection] = await db`
     select workspace_id, webhook_secret_hash from public.ticketing_connections
     where webhook_id = ${config.webhook_id}`;
   const secretOk = webhookSecretMatches(input.secret, connection?.webhook_secret_hash ?? null);
-  if (!connection || !secretOk || !isEventbriteApiUrl(apiUrl)) return { ...REFUSED };
+  if (!connection || !secretOk || !isEventbriteApiUrl(apiUrl)) return refused("forbidden", REFUSED_MESSAGE);
 
   const action = config.action as TicketingAction;
   // Eventbrite's 'test' ping and actions this service did not subscribe to: acknowledged, not kept.
-  if (!TICKETING_ACTIONS.includes(action)) return { status: 200, inboxId: null, duplicate: false };
+  if (!TICKETING_ACTIONS.includes(action)) return { accepted: true, inboxId: null, duplicate: false };
   if (!RESOURCE[action].test(resourcePath(apiUrl)))
-    return { status: 400, error: `The api_url does not point at the object of ${action}.` };
+    return refused("invalid", `The api_url does not point at the object of ${action}.`);
 
   const stored = await storeTicketingDelivery(db, {
     workspaceId: connection.workspace_id,
@@ -68,6 +74,6 @@ export async function acceptTicketingDelivery(
     apiUrl,
     payload: { api_url: apiUrl, config },
   });
-  if (!stored.stored) return { status: 429, error: "Too many deliveries are waiting; deliver again later." };
-  return { status: 200, inboxId: stored.inboxId, duplicate: stored.duplicate };
+  if (!stored.stored) return refused("rate_limited", "Too many deliveries are waiting; deliver again later.");
+  return { accepted: true, inboxId: stored.inboxId, duplicate: stored.duplicate };
 }

@@ -1,4 +1,5 @@
 import { withService, type Db } from "@/lib/db/doors";
+import { AppError, type AppErrorCode } from "@/lib/errors/app-error";
 import { applySubmission } from "../apply-submission";
 import { captchaConfig, captchaToken, withoutCaptchaFields } from "../captcha";
 import { verifyCaptcha } from "../flows/verify-captcha";
@@ -20,17 +21,14 @@ export interface SubmitFormRequest extends SubmissionCredentials {
 }
 
 export type SubmitFormResult =
-  | {
-      outcome: "rejected";
-      status: 400 | 403 | 404 | 413 | 415 | 429 | 503;
-      error: string;
-      retryAfter?: number;
-    }
+  | { outcome: "rejected"; error: AppError }
   | { outcome: "honeypot" }
   | { outcome: "accepted"; contactId: string; created: boolean }
   | { outcome: "pending_verification" };
 
-const UNKNOWN_FORM = { outcome: "rejected", status: 404, error: "This form does not exist." } as const;
+export const UNKNOWN_FORM = "This form does not exist.";
+const unknownForm = () =>
+  ({ outcome: "rejected", error: new AppError("not_found", UNKNOWN_FORM), form: null }) as const;
 
 /** The form the result is about, for CORS and the redirect; null when it is unknown. */
 export type SubmitFormResponse = SubmitFormResult & { form: PublicForm | null };
@@ -48,18 +46,13 @@ type Captcha = "unchecked" | "passed";
  * 4.2.1 fail-open: when the limiter fails, the whole pipeline runs again without it.
  */
 export async function submitForm(request: SubmitFormRequest): Promise<SubmitFormResponse> {
-  if (!isUuid(request.formId)) return { ...UNKNOWN_FORM, form: null }; // 1, without a query
+  if (!isUuid(request.formId)) return unknownForm(); // 1, without a query
   const first = await runOnce(request, "unchecked");
   if (first.outcome !== "captcha") return first;
   // The provider is asked outside any transaction; with a valid token the pipeline runs again,
   // without the limiter (this request was counted by the first run).
   if (!(await verifyCaptcha(first.token, request.ip)))
-    return {
-      outcome: "rejected",
-      status: 403,
-      error: "The captcha could not be verified. Try again.",
-      form: first.form,
-    };
+    return { outcome: "rejected", error: new AppError("captcha_failed"), form: first.form };
   const second = await withService((db) => runPipeline(db, request, false, "passed"));
   if (second.outcome === "captcha") throw new Error("captcha asked for twice");
   return second;
@@ -83,27 +76,32 @@ async function runPipeline(
   captcha: Captcha,
 ): Promise<SubmitFormResponse | CaptchaNeeded> {
   const gate = await findFormAndLimit(db, { formId: request.formId, ip: request.ip, limited }); // 1-2
-  if (!gate.form) return { ...UNKNOWN_FORM, form: null };
+  if (!gate.form) return unknownForm();
   const { form, limit } = gate;
-  const reject = (status: 400 | 403 | 413 | 415 | 429 | 503, error: string, retryAfter?: number) =>
-    ({ outcome: "rejected", status, error, retryAfter, form }) as const;
+  const reject = (error: AppError) => ({ outcome: "rejected", error, form }) as const;
+  const refuse = (code: AppErrorCode, message?: string) => reject(new AppError(code, message));
   if (!limit.allowed)
-    return reject(429, "Too many submissions. Try again in a minute.", limit.retryAfterSeconds);
+    return reject(
+      new AppError("rate_limited", "Too many submissions. Try again in a minute.", {
+        retryAfter: limit.retryAfterSeconds,
+      }),
+    );
 
   const auth = authenticateSubmission(form, request); // 3
-  if (!auth.ok) return reject(403, auth.error);
+  if (!auth.ok) return reject(auth.error);
   const parsed = parseBody(request.contentType, request.body); // 4
-  if (!parsed.ok) return reject(parsed.status, parsed.error);
+  if (!parsed.ok) return reject(parsed.error);
   if (honeypotTripped(parsed.body)) return { outcome: "honeypot", form }; // 5
   // captcha_required: a widget token unless the request carries the form key (docs/decisions.md, "Captcha")
   if (form.captcha_required && !auth.byKey && captcha !== "passed") {
-    if (!captchaConfig()) return reject(503, "This form requires a captcha, which is not set up yet.");
+    if (!captchaConfig())
+      return refuse("unavailable", "This form requires a captcha, which is not set up yet.");
     const token = captchaToken(parsed.body);
-    if (!token) return reject(400, "Complete the captcha.");
+    if (!token) return refuse("captcha_required");
     return { outcome: "captcha", token, form };
   }
   const fields = submissionFields(parsed.body); // 6
-  if (!fields.ok) return reject(400, fields.error);
+  if (!fields.ok) return reject(fields.error);
 
   const result = await acceptSubmission(db, {
     form,

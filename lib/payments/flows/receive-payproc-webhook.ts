@@ -7,23 +7,22 @@ import { applyChargeRefund } from "../refund-engine";
 import { keepPayprocEvent, type PayprocConnection } from "../resolve-connection";
 import { onAccount, stripeClient, webhookSecret } from "../stripe-client";
 import { withStripeRetry } from "../stripe-retry";
+import { AppError } from "@/lib/errors/app-error";
 import { log } from "@/lib/observability/log";
 
-export interface WebhookReply {
-  status: number;
-  body: Record<string, unknown>;
-}
+/** The acknowledgement of a delivery (a refusal is thrown as an AppError). */
+export type WebhookReply = Record<string, unknown>;
 
 const HANDLED = new Set(["checkout.session.completed", "charge.refunded"]);
 
 /**
- * POST /api/webhooks/payproc (spec 4.4): verify the Stripe signature (400, nothing stored),
+ * POST /api/webhooks/payproc (spec 4.4): verify the Stripe signature (`invalid`, nothing stored),
  * keep the event in the durable inbox (a replayed event id is acknowledged and not processed
  * again), fetch what the event needs from Stripe outside any database transaction, then
  * process it in one transaction that claims the inbox row and marks it done (rolled back with
- * the work on a failure). A failure answers 500 and marks the row failed, so Stripe delivers
+ * the work on a failure). A failure is `retry_later` and marks the row failed, so Stripe delivers
  * the event again and the row is processed again. A delivery that finds another delivery of
- * the same event processing it answers 409, for the same reason.
+ * the same event processing it is a `conflict`, for the same reason.
  */
 export async function receivePayprocWebhook(
   rawBody: string,
@@ -34,10 +33,9 @@ export async function receivePayprocWebhook(
   try {
     event = Stripe.webhooks.constructEvent(rawBody, signature ?? "", deps.secret ?? webhookSecret());
   } catch {
-    return { status: 400, body: { received: false, error: "Invalid Stripe signature." } };
+    throw new AppError("invalid", "Invalid Stripe signature.");
   }
-  if (!HANDLED.has(event.type))
-    return { status: 200, body: { received: true, ignored: "event type not handled" } };
+  if (!HANDLED.has(event.type)) return { received: true, ignored: "event type not handled" };
 
   const [kept] = await withServiceStatement((db) => keepPayprocEvent(db, event));
   const connection = kept.connection;
@@ -51,10 +49,8 @@ export async function receivePayprocWebhook(
     );
     [deliveryId, status] = [row.id as string, row.status as string];
   }
-  if (status === "done" || status === "ignored")
-    return { status: 200, body: { received: true, duplicate: true } };
-  if (!connection)
-    return { status: 200, body: { received: true, ignored: "no payproc connection for this event" } };
+  if (status === "done" || status === "ignored") return { received: true, duplicate: true };
+  if (!connection) return { received: true, ignored: "no payproc connection for this event" };
 
   try {
     const process = await prepare(event, connection, deps.stripe ?? stripeClient());
@@ -62,17 +58,15 @@ export async function receivePayprocWebhook(
       if (error instanceof NotClaimed) return error.claim;
       throw error;
     });
-    if (outcome === "finished") return { status: 200, body: { received: true, duplicate: true } };
-    if (outcome === "busy") return BUSY;
-    return { status: 200, body: { received: true, ...outcome } };
+    if (outcome === "finished") return { received: true, duplicate: true };
+    if (outcome === "busy") throw busy();
+    return { received: true, ...outcome };
   } catch (error) {
+    if (error instanceof AppError) throw error;
     log.error({ err: error, eventId: event.id, eventType: event.type }, "payproc webhook failed");
     const message = error instanceof Error ? error.message : String(error);
     await withService((db) => finishDelivery(db, deliveryId, { error: message }));
-    return {
-      status: 500,
-      body: { received: false, error: "The event could not be processed; it will be retried." },
-    };
+    throw new AppError("retry_later", "The event could not be processed; it will be retried.");
   }
 }
 
@@ -80,10 +74,8 @@ export async function receivePayprocWebhook(
  * Another delivery of the same event holds its inbox row. It may still fail, so this one is
  * not acknowledged: Stripe delivers the event again later, and finds it done or failed.
  */
-const BUSY: WebhookReply = {
-  status: 409,
-  body: { received: false, error: "The event is being processed by another delivery; it will be retried." },
-};
+const busy = () =>
+  new AppError("conflict", "The event is being processed by another delivery; it will be retried.");
 
 class NotClaimed extends Error {
   constructor(readonly claim: Exclude<Claim, "claimed">) {

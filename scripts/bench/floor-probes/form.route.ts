@@ -10,6 +10,7 @@
 import { withServiceStatement } from "@/lib/db/doors";
 import { submissionFields } from "@/lib/forms/submission-fields";
 import { clientIp } from "@/lib/http/client-ip";
+import { jsonError } from "@/lib/http/error-envelope";
 import { parseBody } from "@/lib/http/parse-body";
 import { FORM_BODY_LIMIT, readLimitedBody } from "@/lib/http/read-limited-body";
 import { isUuid } from "@/lib/ids/uuid";
@@ -24,9 +25,9 @@ export async function POST(request: Request, { params }: { params: Promise<{ for
     request.headers.get("content-type"),
     await readLimitedBody(request, FORM_BODY_LIMIT),
   );
-  if (!body.ok) return Response.json({ error: body.error }, { status: body.status });
+  if (!body.ok) return jsonError(body.error);
   const fields = submissionFields(body.body);
-  if (!fields.ok) return Response.json({ error: fields.error }, { status: 400 });
+  if (!fields.ok) return jsonError(fields.error);
   const limiterKey = formRateLimitKey(formId, ip);
 
   if (new URL(request.url).searchParams.get("part") === "read") {

@@ -28,8 +28,12 @@ export const POST = publicRoute({ name: "step-up" }, async (request) => {
   if (!sameOrigin(request)) throw new AppError("forbidden");
   const claims = await getClaims();
   if (!claims) throw new AppError("unauthenticated");
-  const text = await readLimitedText(request, 4096);
-  const json = "text" in text ? parseJson(text.text) : null;
+  // a body too large or not UTF-8 is one more body that is not valid
+  const text = await readLimitedText(request, 4096).catch((error: unknown) => {
+    if (error instanceof AppError) return null;
+    throw error;
+  });
+  const json = text === null ? null : parseJson(text);
   const parsed = body.safeParse(json?.value);
   if (!parsed.success) throw new AppError("invalid", STEP_UP_NOT_VALID);
   const ip = clientIp(await headers());

@@ -2,12 +2,13 @@ import { z } from "zod";
 import { publicRoute } from "@/lib/adapters/public-route";
 import { withService } from "@/lib/db/doors";
 import { clientIp } from "@/lib/http/client-ip";
+import { AppError } from "@/lib/errors/app-error";
 import { jsonError } from "@/lib/http/error-envelope";
 import { FORM_BODY_LIMIT, readLimitedBody } from "@/lib/http/read-limited-body";
 import { corsHeaders, preflightHeaders } from "@/lib/forms/cors";
 import { findForm } from "@/lib/forms/find-form";
 import { safeRedirectUrl } from "@/lib/forms/redirect-url";
-import { submitForm } from "@/lib/forms/flows/submit-form";
+import { submitForm, UNKNOWN_FORM } from "@/lib/forms/flows/submit-form";
 
 // The id is checked by submitForm and findForm (isUuid, without a query): a malformed one is
 // the spec's 404 "This form does not exist." with the form's CORS headers, not a bare 404.
@@ -28,8 +29,7 @@ export const POST = publicRoute({ name: "form submission", params }, async (requ
   const headers = new Headers(corsHeaders(result.form?.allowed_domains ?? null, origin));
   switch (result.outcome) {
     case "rejected":
-      if (result.retryAfter) headers.set("Retry-After", String(result.retryAfter));
-      return jsonError(result.status, result.error, headers);
+      return jsonError(result.error, headers);
     case "honeypot":
       return Response.json({ success: true }, { headers });
     default: {
@@ -52,6 +52,6 @@ export const POST = publicRoute({ name: "form submission", params }, async (requ
 export const OPTIONS = publicRoute({ name: "form preflight", params }, async (request, { formId }) => {
   const form = await withService((db) => findForm(db, formId));
   const origin = request.headers.get("origin");
-  if (!form) return jsonError(404, "This form does not exist.");
+  if (!form) throw new AppError("not_found", UNKNOWN_FORM);
   return new Response(null, { status: 204, headers: preflightHeaders(form.allowed_domains, origin) });
 });

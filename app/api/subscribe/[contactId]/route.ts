@@ -16,7 +16,7 @@ export const GET = publicRoute(
     const result = await withService((db) =>
       resubscribeContact(db, { contactId, ip: clientIp(request.headers) }),
     );
-    const target = "error" in result ? `/subscribe/error?reason=${result.error}` : "/subscribe/confirmed";
+    const target = "error" in result ? `/subscribe/error?reason=${result.reason}` : "/subscribe/confirmed";
     return Response.redirect(`${appUrl()}${target}`, 303);
   },
 );

@@ -3,7 +3,6 @@ import { publicRoute } from "@/lib/adapters/public-route";
 import { withService } from "@/lib/db/doors";
 import { unsubscribeContact } from "@/lib/consent/unsubscribe-contact";
 import { clientIp } from "@/lib/http/client-ip";
-import { jsonError } from "@/lib/http/error-envelope";
 
 /**
  * RFC 8058 one-click unsubscribe: mail clients POST `List-Unsubscribe=One-Click` to the
@@ -16,7 +15,7 @@ export const POST = publicRoute(
     const result = await withService((db) =>
       unsubscribeContact(db, { contactId, flow: "unsubscribe_link", ip: clientIp(request.headers) }),
     );
-    if ("error" in result) return jsonError(404, "Unknown contact.");
+    if ("error" in result) throw result.error;
     return Response.json({ unsubscribed: true });
   },
 );

@@ -3,7 +3,6 @@ import { withService } from "@/lib/db/doors";
 import { ingestEmailEvent, type EmailEvent } from "@/lib/email/ingest-email-event";
 import { verifyWebhook } from "@/lib/email/webhook-signature";
 import { AppError } from "@/lib/errors/app-error";
-import { jsonError } from "@/lib/http/error-envelope";
 import { parseJson } from "@/lib/http/parse-json";
 import { readLimitedText, WEBHOOK_BODY_LIMIT } from "@/lib/http/read-limited-body";
 
@@ -11,9 +10,7 @@ import { readLimitedText, WEBHOOK_BODY_LIMIT } from "@/lib/http/read-limited-bod
 export const POST = publicRoute({ name: "email webhook" }, async (request) => {
   const secret = process.env.RESEND_WEBHOOK_SECRET;
   if (!secret) throw new AppError("unavailable", "Email webhook is not configured.");
-  const read = await readLimitedText(request, WEBHOOK_BODY_LIMIT);
-  if ("error" in read) return jsonError(read.status, read.error);
-  const body = read.text;
+  const body = await readLimitedText(request, WEBHOOK_BODY_LIMIT);
   const headers = {
     id: request.headers.get("svix-id"),
     timestamp: request.headers.get("svix-timestamp"),

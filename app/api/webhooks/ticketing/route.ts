@@ -3,7 +3,6 @@ import { withService } from "@/lib/db/doors";
 import { acceptTicketingDelivery } from "@/lib/events/ticketing/accept-ticketing-delivery";
 import { enqueueTicketingDelivery } from "@/lib/events/ticketing/enqueue-ticketing-delivery";
 import { AppError } from "@/lib/errors/app-error";
-import { jsonError } from "@/lib/http/error-envelope";
 import { parseJson } from "@/lib/http/parse-json";
 import { readLimitedText, WEBHOOK_BODY_LIMIT } from "@/lib/http/read-limited-body";
 
@@ -13,16 +12,14 @@ import { readLimitedText, WEBHOOK_BODY_LIMIT } from "@/lib/http/read-limited-bod
  * worker processes it, retrying with backoff (docs/decisions.md, "Ticketing processing and sync").
  */
 export const POST = publicRoute({ name: "ticketing webhook" }, async (request) => {
-  const read = await readLimitedText(request, WEBHOOK_BODY_LIMIT);
-  if ("error" in read) return jsonError(read.status, read.error);
-  const parsed = parseJson(read.text);
+  const parsed = parseJson(await readLimitedText(request, WEBHOOK_BODY_LIMIT));
   if (!parsed) throw new AppError("invalid", "Send JSON.");
   const secret = new URL(request.url).searchParams.get("secret");
   const result = await withService(async (db) => {
     const accepted = await acceptTicketingDelivery(db, { body: parsed.value, secret });
-    if (accepted.status === 200 && accepted.inboxId) await enqueueTicketingDelivery(db, accepted.inboxId);
+    if (accepted.accepted && accepted.inboxId) await enqueueTicketingDelivery(db, accepted.inboxId);
     return accepted;
   });
-  if (result.status !== 200) return jsonError(result.status, result.error);
+  if (!result.accepted) throw result.error;
   return Response.json({ ok: true, duplicate: result.duplicate });
 });

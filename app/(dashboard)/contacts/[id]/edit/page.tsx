@@ -11,7 +11,7 @@ export default async function EditContactPage({ params }: { params: Promise<{ id
   const { id } = await params;
   notFoundUnlessUuid(id);
   const result = await getContactByIdAction(id);
-  if ("error" in result) notFound();
+  if (!("data" in result)) notFound(); // a refusal: not in this workspace
   const c = result.data.contact;
   const initial: Record<string, string> = {
     email: c.email,
