@@ -8,8 +8,8 @@ import { describe, expect, test } from "vitest";
 // hand-rolls a try/catch.
 
 const ROOT = path.resolve(__dirname, "../..");
-const ROUTE_WRAPPERS = /^(publicRoute|memberRoute|serviceRoute)\(/;
-const ACTION_WRAPPERS = /^(memberAction|publicAction)\(/;
+const ROUTE_WRAPPERS = /^(publicRoute|memberRoute|serviceRoute|userRoute)\(/;
+const ACTION_WRAPPERS = /^(memberAction|publicAction|userAction)\(/;
 
 /** Files not converted yet: this list only ever shrinks. */
 const PENDING = new Set<string>([]);
