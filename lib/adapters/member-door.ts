@@ -3,7 +3,7 @@ import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { chosenWorkspace, memberIn, TWO_FACTOR_ENROLMENT, type MemberContext } from "@/lib/auth/context";
 import { renewIfDue, signedIn, type SignedIn } from "@/lib/auth/session";
-import { asService, withService, withUser, type Db } from "@/lib/db/doors";
+import { asServiceAtOnce, withService, withUser, type Db } from "@/lib/db/doors";
 import { AppError } from "@/lib/errors/app-error";
 import { clientIp } from "@/lib/http/client-ip";
 import { stepUpFresh } from "@/lib/two-factor/step-up";
@@ -52,7 +52,7 @@ export async function memberDoor(
   const open = <T>(fn: (db: Db) => Promise<T>) => (service ? withService(fn) : withUser(session.claims, fn));
   const admit = async (db: Db): Promise<ActionContext> => {
     const read = () => memberIn(db, session, chosen);
-    const member = service ? await read() : await asService(db, read);
+    const member = service ? await read() : await asServiceAtOnce(db, session.claims, read);
     if (member === undefined) return signedOut(answer);
     await renewIfDue(session);
     const admittedMember = admitted(member, options, answer);

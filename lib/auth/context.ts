@@ -6,7 +6,7 @@ import { withService, type Claims, type Db } from "@/lib/db/doors";
 import { safeTimeZone } from "@/lib/time/zones";
 import { currentWorkspace } from "@/lib/workspaces/current-workspace";
 import type { Membership, Role } from "@/lib/workspaces/list-memberships";
-import { renewIfDue, sessionCurrent, signedIn, WORKSPACE_COOKIE, type SignedIn } from "./session";
+import { renewIfDue, signedIn, WORKSPACE_COOKIE, type SignedIn } from "./session";
 
 export interface MemberContext {
   claims: Claims;
@@ -73,8 +73,12 @@ export async function memberIn(
   chosen: string | undefined,
 ): Promise<MemberContext | null | undefined> {
   const { claims } = session;
-  const [current, memberships, [profile]] = await Promise.all([
-    sessionCurrent(db, session),
+  // each statement is sent before the first await (asServiceAtOnce): all three leave together
+  const [version, memberships, [profile]] = await Promise.all([
+    session.version === null
+      ? null
+      : db<{ session_version: number }[]>`
+          select session_version from auth.users where id = ${claims.sub}`.execute(),
     db<(Membership & { requireTwoFactor: boolean })[]>`
       select w.id as "workspaceId", w.name as "workspaceName", m.role, m.created_at as "joinedAt",
              coalesce(s.require_two_factor, false) as "requireTwoFactor"
@@ -82,9 +86,13 @@ export async function memberIn(
       join public.workspaces w on w.id = m.workspace_id
       left join public.workspace_security s on s.workspace_id = m.workspace_id
       where m.user_id = ${claims.sub}
-      order by w.name, w.id`,
-    db<{ timezone: string | null }[]>`select timezone from public.user_profiles where id = ${claims.sub}`,
+      order by w.name, w.id`.execute(),
+    db<
+      { timezone: string | null }[]
+    >`select timezone from public.user_profiles where id = ${claims.sub}`.execute(),
   ]);
+  // a local session counts while its version is the account's (docs/decisions.md, "Sessions")
+  const current = version === null || version[0]?.session_version === session.version;
   if (!current) return undefined;
   const list: Membership[] = memberships.map(({ requireTwoFactor: _, ...m }) => m);
   const workspace = currentWorkspace(list, chosen);

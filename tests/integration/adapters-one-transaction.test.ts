@@ -70,6 +70,10 @@ describe("a member action opens one transaction (session version, membership, wo
     const [contact] = await db.sql`
       select opt_in_ip::text as ip from contacts where workspace_id = ${ws.id} and email = 'one-tx@example.test'`;
     expect(contact.ip).toMatch(/^203\.0\.113\.9/);
+    // the membership was read as the service, the work ran as the member again: auth.uid() is theirs
+    const [consent] = await db.sql`
+      select actor_user_id from consent_events where workspace_id = ${ws.id} and flow = 'create_contact'`;
+    expect(consent.actor_user_id).toBe(ws.owner.id);
     const audit = await db.sql`
       select action, ip::text as ip from audit_log where workspace_id = ${ws.id} and action = 'contact.created'`;
     expect(audit).toHaveLength(1);
