@@ -41,7 +41,8 @@ function cookieOptions(maxAge: number) {
  * The signed-in member's claims from whichever provider is configured, or null. A local
  * session counts only while its version is the account's current one (docs/decisions.md, "Sessions":
  * a password change or reset and "sign out everywhere" raise it). Once per request (React cache).
- * The adapters do the version check in the transaction of the work instead (signedIn, sessionCurrent).
+ * The member adapters check the version in the transaction of the work instead (signedIn, then
+ * memberIn in lib/auth/context.ts).
  */
 export const getClaims = cache(async (): Promise<Claims | null> => {
   const session = await signedIn();
