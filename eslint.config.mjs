@@ -1,6 +1,7 @@
 import nextVitals from "eslint-config-next/core-web-vitals";
 import nextTs from "eslint-config-next/typescript";
 import httpStatusRules from "./eslint-rules/no-http-status.mjs";
+import adapterRules from "./eslint-rules/adapter-rules.mjs";
 import localRules from "./eslint-rules/no-issue-references.mjs";
 
 // The kernel keeps each id check in lib/ids (docs/decisions.md, "One shared kernel").
@@ -71,6 +72,27 @@ const config = [
     ignores: ["lib/adapters/**", "lib/http/**", "lib/errors/app-error.ts"],
     plugins: { "http-status": httpStatusRules },
     rules: { "http-status/no-http-status": "error" },
+  },
+  // Every route handler and server action is built by an adapter (lib/adapters), none catches errors
+  // itself; only flows, the job engine, the adapters, the doors and the identity open transactions
+  // (docs/decisions.md, "One error type and the adapters").
+  {
+    files: ["app/**/*.{ts,tsx}", "components/**/*.{ts,tsx}"],
+    plugins: { adapters: adapterRules },
+    rules: { "adapters/adapters-only": "error" },
+  },
+  {
+    files: ["lib/**/*.{ts,tsx}"],
+    ignores: [
+      "lib/db/**",
+      "lib/adapters/**",
+      "lib/jobs/**",
+      "lib/**/flows/**",
+      "lib/auth/context.ts",
+      "lib/auth/session.ts",
+    ],
+    plugins: { adapters: adapterRules },
+    rules: { "adapters/transactions-in-flows": "error" },
   },
   // The kernel keeps each concern in one place (docs/decisions.md, "One shared kernel").
   {

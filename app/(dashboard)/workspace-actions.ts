@@ -1,14 +1,13 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { cookies, headers } from "next/headers";
+import { cookies } from "next/headers";
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import { memberAction } from "@/lib/adapters/member-action";
-import { publicAction } from "@/lib/adapters/public-action";
-import { chooseWorkspace, getClaims, WORKSPACE_COOKIE } from "@/lib/auth/session";
+import { userAction } from "@/lib/adapters/user-action";
+import { chooseWorkspace, WORKSPACE_COOKIE } from "@/lib/auth/session";
 import { unwrap } from "@/lib/errors/app-error";
-import { clientIp } from "@/lib/http/client-ip";
 import type { FormState } from "@/lib/http/form-state";
 import { createWorkspaceFlow } from "@/lib/workspaces/flows/create-workspace-flow";
 import { removeMember } from "@/lib/workspaces/remove-member";
@@ -35,17 +34,13 @@ export const switchWorkspaceAction = memberAction(
 
 /**
  * Creates a workspace owned by the signed-in user (who may be in none yet, so this is no member
- * action: the flow checks the session and writes the new workspace's first audit row).
+ * action: a user action, and the flow writes the new workspace's first audit row).
  */
-export const createWorkspaceAction = publicAction(
+export const createWorkspaceAction = userAction(
   "create workspace",
   z.object({ name: text }),
-  async ({ name }): Promise<FormState> => {
-    const claims = await getClaims();
-    if (!claims) redirect("/sign-in");
-    const { workspaceId } = unwrap(
-      await createWorkspaceFlow(claims, { name, ip: clientIp(await headers()) }),
-    );
+  async ({ name }, { claims, ip }): Promise<FormState> => {
+    const { workspaceId } = unwrap(await createWorkspaceFlow(claims, { name, ip }));
     await chooseWorkspace(workspaceId);
     redirect("/contacts");
   },

@@ -1,17 +1,15 @@
 import "server-only";
-import { headers } from "next/headers";
 import { unstable_rethrow } from "next/navigation";
 import type { z } from "zod";
-import { requireMember, type MemberContext } from "@/lib/auth/context";
+import type { MemberContext } from "@/lib/auth/context";
 import type { AuditAction } from "@/lib/audit/audit-actions";
-import { withService, withUser, type Db } from "@/lib/db/doors";
+import type { Db } from "@/lib/db/doors";
 import { AppError } from "@/lib/errors/app-error";
-import { clientIp } from "@/lib/http/client-ip";
 import { fieldErrors } from "@/lib/http/form-state";
 import type { Role } from "@/lib/workspaces/list-memberships";
-import { stepUpFresh } from "@/lib/two-factor/step-up";
 import { refusalResult } from "./action-result";
-import { AuditNote, writeAudit } from "./audit-note";
+import { writeAudit, type AuditNote } from "./audit-note";
+import { memberDoor } from "./member-door";
 import { formValues, keptValues } from "./form-values";
 import { logUnexpected, unexpectedMessage } from "./log-unexpected";
 
@@ -23,6 +21,8 @@ export interface ActionContext<P = void> extends MemberContext {
   workspaceId: string;
   /** what the audit row says about this action (target, before, after) */
   audit: AuditNote;
+  /** the caller's address (lib/http/client-ip.ts), read once per request */
+  ip: string | null;
 }
 
 export interface MemberActionOptions<I, R, P = void> {
@@ -69,9 +69,10 @@ export interface MemberActionOptions<I, R, P = void> {
 
 /**
  * The one way a server action runs (docs/decisions.md, "One error type and the adapters"): parse the
- * arguments with `schema`, resolve the member (one cached membership check per request), check the role, run
- * `fn` in one transaction together with its audit row, then `after`. An AppError (thrown by `fn`, or
- * `unwrap` of a domain refusal) rolls the transaction back and becomes the caller's message;
+ * arguments with `schema` (once: `fn` gets the result), then in one transaction the session's version,
+ * the member (memberIn), the role, `fn` and its audit row; then `after`. An action with `before` checks
+ * the member in a transaction of its own, runs `before`, then opens the work's. An AppError (thrown by
+ * `fn`, or `unwrap` of a domain refusal) rolls the transaction back and becomes the caller's message;
  * anything else is logged once with a request id and answered with that reference.
  *
  * Called as a form action (`(prev, form)`, `(form)`, or with bound `args` first) the raw input
@@ -90,47 +91,60 @@ export function memberAction<S extends z.ZodType, R, P = void>(
         ? options.refusal(error)
         : (refusalResult(error, isForm ? keptValues(raw) : undefined) as R);
     try {
-      const member = await requireMember();
-      if (options.roles && !options.roles.includes(member.workspace.role))
-        throw new AppError("forbidden", options.forbidden);
-      if (options.stepUp && !stepUpFresh(member.claims)) throw new AppError("step_up_required");
       const parsed = schema.safeParse(raw);
-      if (!parsed.success) {
-        // a bound argument is no field of the form: its refusal is the form's message
-        const bound = parsed.error.issues.find((issue) => options.args?.includes(String(issue.path[0])));
-        if (isForm && !bound)
-          return { errors: fieldErrors(parsed.error), values: keptValues(raw), code: "invalid" } as R;
-        return refuse(new AppError("invalid", (bound ?? parsed.error.issues[0])?.message));
-      }
-      const ctx: ActionContext<P> = {
-        ...member,
-        workspaceId: member.workspace.workspaceId,
-        audit: new AuditNote(),
-        prepared: undefined as P,
+      // read only once `accept` has let the member in, and the input has parsed
+      const input = parsed.data as z.output<S>;
+      const { open, admit } = await memberDoor(options);
+      const accept = async (db: Db): Promise<ActionContext<P>> => {
+        const ctx = await admit(db);
+        if (!parsed.success) throw new InputRefused(parsed.error);
+        return ctx as ActionContext<P>;
       };
-      if (options.before) ctx.prepared = await options.before(parsed.data, ctx as ActionContext);
-      const ip = clientIp(await headers());
-      const run = async (db: Db) => {
+      const work = async (db: Db, ctx: ActionContext<P>) => {
         const audit = (action: AuditAction | null | false) =>
-          action ? writeAudit(db, ctx, action, { input: parsed.data, ip }) : undefined;
+          action ? writeAudit(db, ctx, action, { input, ip: ctx.ip }) : undefined;
         if (options.auditFirst && typeof options.audit === "string") await audit(options.audit);
-        const result = await fn(db, parsed.data, ctx);
+        const result = await fn(db, input, ctx);
         if (!options.auditFirst)
-          await audit(
-            typeof options.audit === "function" ? options.audit(parsed.data, result) : options.audit,
-          );
+          await audit(typeof options.audit === "function" ? options.audit(input, result) : options.audit);
         return result;
       };
-      const result = options.door === "service" ? await withService(run) : await withUser(member.claims, run);
-      await options.after?.(result, parsed.data, ctx);
+      let ctx: ActionContext<P>;
+      let result: R;
+      if (options.before) {
+        ctx = await open(accept);
+        ctx.prepared = await options.before(input, ctx as unknown as ActionContext);
+        result = await open((db) => work(db, ctx));
+      } else {
+        [ctx, result] = await open(async (db) => {
+          const accepted = await accept(db);
+          return [accepted, await work(db, accepted)] as const;
+        });
+      }
+      await options.after?.(result, input, ctx);
       return result;
     } catch (error) {
       unstable_rethrow(error); // redirect(), notFound() and Next's own signals pass through
+      if (error instanceof InputRefused) {
+        // a bound argument is no field of the form: its refusal is the form's message
+        const issues = error.zodError.issues;
+        const bound = issues.find((issue) => options.args?.includes(String(issue.path[0])));
+        if (isForm && !bound)
+          return { errors: fieldErrors(error.zodError), values: keptValues(raw), code: "invalid" } as R;
+        return refuse(new AppError("invalid", (bound ?? issues[0])?.message));
+      }
       if (error instanceof AppError) return refuse(error);
       const requestId = logUnexpected("server action", error);
       return refuse(new AppError("internal", unexpectedMessage(requestId)));
     }
   };
+}
+
+/** The input did not parse: the member was checked first (a stranger learns nothing of the form). */
+class InputRefused extends Error {
+  constructor(readonly zodError: z.ZodError) {
+    super("input refused");
+  }
 }
 
 function rawInput(
@@ -151,3 +165,4 @@ function rawInput(
   const [input] = args;
   return { raw: (input ?? {}) as Record<string, unknown>, isForm: false };
 }
+

@@ -2,12 +2,11 @@ import "server-only";
 import { cookies } from "next/headers";
 import { cache } from "react";
 import { redirect } from "next/navigation";
-import { withService, withUser, type Claims } from "@/lib/db/doors";
-import { requiresTwoFactor } from "@/lib/two-factor/workspace-requirement";
-import { readViewerTimeZone } from "@/lib/time/read-viewer-time-zone";
+import { withService, type Claims, type Db } from "@/lib/db/doors";
+import { safeTimeZone } from "@/lib/time/zones";
 import { currentWorkspace } from "@/lib/workspaces/current-workspace";
-import { listMemberships, type Membership, type Role } from "@/lib/workspaces/list-memberships";
-import { getClaims, WORKSPACE_COOKIE } from "./session";
+import type { Membership, Role } from "@/lib/workspaces/list-memberships";
+import { renewIfDue, signedIn, WORKSPACE_COOKIE, type SignedIn } from "./session";
 
 export interface MemberContext {
   claims: Claims;
@@ -42,22 +41,72 @@ export const requireMember = cache(async (): Promise<MemberContext> => {
   return ctx;
 });
 
-/** As requireMember without the redirects: undefined without a session, null without a workspace. */
+/**
+ * As requireMember without the redirects: undefined without a session, null without a workspace.
+ * One transaction: the session's version, the memberships and the time zone (memberIn).
+ */
 export const currentMember = cache(async (): Promise<MemberContext | null | undefined> => {
-  const claims = await getClaims();
-  return claims ? memberContext(claims) : undefined;
+  const session = await signedIn();
+  if (!session) return undefined;
+  const chosen = await chosenWorkspace();
+  const member = await withService((db) => memberIn(db, session, chosen));
+  if (member !== undefined) await renewIfDue(session);
+  return member;
 });
 
-async function memberContext(claims: Claims): Promise<MemberContext | null> {
-  const [memberships, timeZone] = await withUser(claims, (db) =>
-    Promise.all([listMemberships(db), readViewerTimeZone(db)]),
-  );
-  const workspace = currentWorkspace(memberships, (await cookies()).get(WORKSPACE_COOKIE)?.value);
+/** The workspace picked in the switcher (a preference: memberIn checks it against the memberships). */
+export async function chosenWorkspace(): Promise<string | undefined> {
+  return (await cookies()).get(WORKSPACE_COOKIE)?.value;
+}
+
+/**
+ * The member a session names, read in the caller's transaction as the service (so that the
+ * session check, the membership and the caller's work can share one transaction): undefined when
+ * the session no longer counts (its version is not the account's), null when the account is in
+ * no workspace. The memberships are the account's own rows (`user_id` from the verified session),
+ * the workspace the chosen one if they still belong to it; the second-factor requirement is read
+ * with them. Three statements, sent together: one round trip.
+ */
+export async function memberIn(
+  db: Db,
+  session: SignedIn,
+  chosen: string | undefined,
+): Promise<MemberContext | null | undefined> {
+  const { claims } = session;
+  // each statement is sent before the first await (asServiceAtOnce): all three leave together
+  const [version, memberships, [profile]] = await Promise.all([
+    session.version === null
+      ? null
+      : db<{ session_version: number }[]>`
+          select session_version from auth.users where id = ${claims.sub}`.execute(),
+    db<(Membership & { requireTwoFactor: boolean })[]>`
+      select w.id as "workspaceId", w.name as "workspaceName", m.role, m.created_at as "joinedAt",
+             coalesce(s.require_two_factor, false) as "requireTwoFactor"
+      from public.workspace_members m
+      join public.workspaces w on w.id = m.workspace_id
+      left join public.workspace_security s on s.workspace_id = m.workspace_id
+      where m.user_id = ${claims.sub}
+      order by w.name, w.id`.execute(),
+    db<
+      { timezone: string | null }[]
+    >`select timezone from public.user_profiles where id = ${claims.sub}`.execute(),
+  ]);
+  // a local session counts while its version is the account's (docs/decisions.md, "Sessions")
+  const current = version === null || version[0]?.session_version === session.version;
+  if (!current) return undefined;
+  const list: Membership[] = memberships.map(({ requireTwoFactor: _, ...m }) => m);
+  const workspace = currentWorkspace(list, chosen);
   if (!workspace) return null;
-  // an aal2 session meets any workspace's requirement: the setting is read only without one
-  const twoFactorMissing =
-    claims.aal !== "aal2" && (await withService((db) => requiresTwoFactor(db, workspace.workspaceId)));
-  return { claims, userId: claims.sub, workspace, memberships, timeZone, twoFactorMissing };
+  const required = memberships.find((m) => m.workspaceId === workspace.workspaceId)!.requireTwoFactor;
+  return {
+    claims,
+    userId: claims.sub,
+    workspace,
+    memberships: list,
+    timeZone: safeTimeZone(profile?.timezone),
+    // an aal2 session meets any workspace's requirement
+    twoFactorMissing: claims.aal !== "aal2" && required,
+  };
 }
 
 export const ADMIN_ROLES: Role[] = ["owner", "admin"];

@@ -13,8 +13,13 @@ export async function currentSession(
 ): Promise<{ claims: Claims; version: number; renew: boolean } | null> {
   const session = await verifySessionToken(token);
   if (!session) return null;
-  const [user] = await db`select session_version from auth.users where id = ${session.claims.sub}`;
-  if (!user || user.session_version !== session.version) return null;
+  if (!(await sessionVersionMatches(db, session.claims.sub, session.version))) return null;
   const renew = Date.now() / 1000 - session.issuedAt > SESSION_RENEW_AFTER_SECONDS;
   return { claims: session.claims, version: session.version, renew };
+}
+
+/** The account exists and its session_version is `version` (as the service: auth.users is its own). */
+export async function sessionVersionMatches(db: Db, userId: string, version: number): Promise<boolean> {
+  const [user] = await db`select session_version from auth.users where id = ${userId}`;
+  return Boolean(user) && user.session_version === version;
 }

@@ -1,7 +1,7 @@
 import "server-only";
 import { cache } from "react";
 import { cookies } from "next/headers";
-import { withService, type Claims } from "@/lib/db/doors";
+import { withService, type Claims, type Db } from "@/lib/db/doors";
 import { isHttps } from "@/lib/config";
 import {
   PENDING_SIGN_IN_SECONDS,
@@ -9,9 +9,15 @@ import {
   signPendingSignIn,
   type PendingSignIn,
 } from "@/lib/two-factor/pending-sign-in";
-import { currentSession } from "./current-session";
+import { sessionVersionMatches } from "./current-session";
 import { supabaseClaims, supabaseClient, supabaseConfigured, type CookieJar } from "./supabase-provider";
-import { SESSION_TTL_SECONDS, signSessionToken, type SessionAssurance } from "./tokens";
+import {
+  SESSION_RENEW_AFTER_SECONDS,
+  SESSION_TTL_SECONDS,
+  signSessionToken,
+  verifySessionToken,
+  type SessionAssurance,
+} from "./tokens";
 
 export const SESSION_COOKIE = "crm_session";
 export const WORKSPACE_COOKIE = "crm_workspace";
@@ -35,15 +41,56 @@ function cookieOptions(maxAge: number) {
  * The signed-in member's claims from whichever provider is configured, or null. A local
  * session counts only while its version is the account's current one (docs/decisions.md, "Sessions":
  * a password change or reset and "sign out everywhere" raise it). Once per request (React cache).
+ * The member adapters check the version in the transaction of the work instead (signedIn, then
+ * memberIn in lib/auth/context.ts).
  */
 export const getClaims = cache(async (): Promise<Claims | null> => {
-  if (supabaseConfigured()) return supabaseClaims(await jar());
-  const token = (await cookies()).get(SESSION_COOKIE)?.value;
-  const session = token ? await withService((db) => currentSession(db, token)) : null;
+  const session = await signedIn();
   if (!session) return null;
-  if (session.renew) await renewSession(session.claims, session.version);
+  if (session.version !== null && !(await withService((db) => sessionCurrent(db, session)))) return null;
+  await renewIfDue(session);
   return session.claims;
 });
+
+/** A session as its cookie proves it, before any query. */
+export interface SignedIn {
+  claims: Claims;
+  /** a local session's version, to be checked against the account's (null: Supabase decides) */
+  version: number | null;
+  /** a local session due for a new token (sliding renewal) */
+  renew: boolean;
+}
+
+/**
+ * The session's claims without the database: the signed local token (its version still to be
+ * checked, in the caller's transaction, by sessionCurrent) or Supabase's verified claims. Null
+ * without a session. Once per request (React cache).
+ */
+export const signedIn = cache(async (): Promise<SignedIn | null> => {
+  if (supabaseConfigured()) {
+    const claims = await supabaseClaims(await jar());
+    return claims ? { claims, version: null, renew: false } : null;
+  }
+  const token = (await cookies()).get(SESSION_COOKIE)?.value;
+  const session = token ? await verifySessionToken(token) : null;
+  if (!session) return null;
+  const renew = Date.now() / 1000 - session.issuedAt > SESSION_RENEW_AFTER_SECONDS;
+  return { claims: session.claims, version: session.version, renew };
+});
+
+/**
+ * In the caller's transaction, as the service (auth.users is the service's): the session's
+ * version is still the account's (a password change or "sign out everywhere" raised it).
+ */
+export async function sessionCurrent(db: Db, session: SignedIn): Promise<boolean> {
+  if (session.version === null) return true;
+  return sessionVersionMatches(db, session.claims.sub, session.version);
+}
+
+/** After the check, where cookies may be written: a session due for renewal gets a new token. */
+export async function renewIfDue(session: SignedIn): Promise<void> {
+  if (session.renew && session.version !== null) await renewSession(session.claims, session.version);
+}
 
 /** Sliding renewal: possible where cookies may be written (actions, route handlers). */
 async function renewSession(claims: Claims, version: number): Promise<void> {

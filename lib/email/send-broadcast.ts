@@ -6,9 +6,6 @@ import { renderedMarketingSql } from "./render-email";
 import { emailFrom, resendClient } from "./resend-client";
 import { metrics } from "@/lib/observability/metrics";
 
-/** Runs a function in its own transaction (withUser or withService bound to an identity). */
-export type TxRunner = <T>(fn: (db: Db) => Promise<T>) => Promise<T>;
-
 /** Resend's batch endpoint takes at most 100 emails. */
 export const BROADCAST_BATCH_SIZE = 100;
 
@@ -196,19 +193,4 @@ export async function broadcastProgress(
     remaining: done ? 0 : remaining + counts.queued,
     done,
   };
-}
-
-/** One step of a broadcast: claim a batch, deliver it, record the outcome, report progress. Call until done. */
-export async function sendBroadcastBatch(
-  run: TxRunner,
-  input: { workspaceId: string; broadcastId: string; batchSize?: number },
-): Promise<{ data: BroadcastProgress } | { error: string }> {
-  const claim = await run((db) => claimBroadcastBatch(db, input));
-  if ("error" in claim) return claim;
-  if (claim.queued.length) {
-    const delivery = await deliverBroadcastBatch(input.broadcastId, claim.queued);
-    await run((db) => recordBroadcastDelivery(db, delivery));
-  }
-  const progress = await run((db) => broadcastProgress(db, input));
-  return progress ? { data: progress } : { error: "Broadcast not found." };
 }

@@ -16,7 +16,7 @@ import type { Sql } from "../../lib/db/client";
 import { withUser, type Claims } from "../../lib/db/doors";
 import { audienceSchema } from "../../lib/email/broadcast-audience";
 import { createBroadcast, previewBroadcast } from "../../lib/email/broadcasts";
-import { sendBroadcastBatch } from "../../lib/email/send-broadcast";
+import { sendBroadcastBatch } from "../../lib/email/flows/send-broadcast-batch";
 import { signWebhook } from "../../lib/email/webhook-signature";
 import { startFakeResend } from "../../tests/fakes/resend";
 import { benchDatabase } from "./lib/database";

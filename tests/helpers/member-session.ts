@@ -3,7 +3,7 @@ import type { Claims } from "@/lib/db/doors";
 
 /**
  * For tests that call a server action or a cookie-authenticated route handler: the signed-in
- * member is whoever `signIn` names (lib/auth/session's getClaims is replaced), there is no
+ * member is whoever `signIn` names (lib/auth/session's getClaims and signedIn are replaced), there is no
  * workspace cookie (their first workspace is current), and revalidatePath and refresh are no-ops.
  * Call at the top level of a test file, before importing the action or route. Claims without
  * an `amr` are a session signed in with the password just now (fresh for step-up); pass `amr`
@@ -20,6 +20,7 @@ vi.mock("next/headers", () => ({
 vi.mock("@/lib/auth/session", async (original) => ({
   ...(await original<typeof import("@/lib/auth/session")>()),
   getClaims: async () => session.claims,
+  signedIn: async () => session.claims && { claims: session.claims, version: null, renew: false },
 }));
 
 export function signIn(claims: Claims | null, headers: Record<string, string> = {}) {

@@ -217,28 +217,18 @@ describe("audit log: every member mutation writes one audit row (contacts area)"
     expect(completed.after).toEqual({ status: "completed" });
 
     const tx = await historicRow(db.sql, ws.id, `cs_test_audit${Date.now()}_prod_1`, 2000);
-    const recorded = await expectOneRow(
-      async () =>
-        expect(
-          await refunds.recordTransactionRefund({
-            transactionId: tx,
-            refundAmount: 5,
-            runAutomations: false,
-          }),
-        ).toEqual({ success: true }),
+    const partial = await expectOneRow(
+      () => refunds.recordRefundFormAction({}, form({ transactionId: tx, refundAmount: "5" })),
       { action: "transaction.refund_recorded", actor: ws.owner, ws, targetId: tx },
     );
-    expect(recorded.after).toEqual({ refundAmount: 5, runAutomations: false });
-    await expectOneRow(
-      async () => expect(await refunds.revertTransactionRefund(tx)).toEqual({ success: true }),
-      {
-        action: "transaction.refund_reverted",
-        actor: ws.owner,
-        ws,
-        targetId: tx,
-      },
-    );
-    await expectOneRow(
+    expect(partial.after).toEqual({ refundAmount: 5, runAutomations: false });
+    await expectOneRow(() => refunds.revertRefundFormAction({}, form({ transactionId: tx })), {
+      action: "transaction.refund_reverted",
+      actor: ws.owner,
+      ws,
+      targetId: tx,
+    });
+    const recorded = await expectOneRow(
       () =>
         refunds.recordRefundFormAction(
           {},
@@ -246,6 +236,7 @@ describe("audit log: every member mutation writes one audit row (contacts area)"
         ),
       { action: "transaction.refund_recorded", actor: ws.owner, ws, targetId: tx },
     );
+    expect(recorded.after).toEqual({ refundAmount: 20, runAutomations: true });
     await expectOneRow(
       () => refunds.revertRefundFormAction({}, form({ transactionId: tx, workspaceId: ws.id })),
       {
@@ -390,24 +381,21 @@ describe("audit log: every member mutation writes one audit row (contacts area)"
       ["task", () => tasks.completeTaskAction(task.id, {}, new FormData())],
       ["task (malformed)", () => tasks.completeTaskAction(BAD, {}, new FormData())],
       [
-        "refund",
-        () => refunds.recordTransactionRefund({ transactionId: tx, refundAmount: 5, runAutomations: false }),
-      ],
-      [
         "refund (their workspace named)",
         () =>
-          refunds.recordTransactionRefund({
-            transactionId: tx,
-            refundAmount: 5,
-            runAutomations: false,
-            workspaceId: other.id,
-          }),
+          refunds.recordRefundFormAction(
+            {},
+            form({ transactionId: tx, refundAmount: "5", workspaceId: other.id }),
+          ),
       ],
       [
         "refund (malformed)",
-        () => refunds.recordTransactionRefund({ transactionId: BAD, refundAmount: 5, runAutomations: false }),
+        () => refunds.recordRefundFormAction({}, form({ transactionId: BAD, refundAmount: "5" })),
       ],
-      ["revert", () => refunds.revertTransactionRefund(tx, other.id)],
+      [
+        "revert (their workspace named)",
+        () => refunds.revertRefundFormAction({}, form({ transactionId: tx, workspaceId: other.id })),
+      ],
       [
         "refund form",
         () => refunds.recordRefundFormAction({}, form({ transactionId: tx, refundAmount: "5" })),

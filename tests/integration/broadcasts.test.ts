@@ -2,12 +2,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { withUser, type Claims } from "@/lib/db/doors";
 import { audienceSchema, type Audience } from "@/lib/email/broadcast-audience";
 import { createBroadcast, previewBroadcast } from "@/lib/email/broadcasts";
-import {
-  claimBroadcastBatch,
-  deliverBroadcastBatch,
-  sendBroadcastBatch,
-  type TxRunner,
-} from "@/lib/email/send-broadcast";
+import { sendBroadcastBatch, type TxRunner } from "@/lib/email/flows/send-broadcast-batch";
+import { claimBroadcastBatch, deliverBroadcastBatch } from "@/lib/email/send-broadcast";
 import { setupTestDatabase } from "../helpers/db";
 import { createContact, createWorkspace } from "../helpers/factories";
 import { startFakeResend, type FakeResend } from "../fakes/resend";

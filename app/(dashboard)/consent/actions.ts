@@ -1,7 +1,6 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { headers } from "next/headers";
 import { z } from "zod";
 import { memberAction } from "@/lib/adapters/member-action";
 import { manualSubscribe } from "@/lib/consent/manual-subscribe";
@@ -9,7 +8,6 @@ import { addManualSuppression, removeSuppression } from "@/lib/consent/suppressi
 import { unsubscribeContact } from "@/lib/consent/unsubscribe-contact";
 import { CONTACT_NOT_FOUND } from "@/lib/contacts/types";
 import { AppError, unwrap } from "@/lib/errors/app-error";
-import { clientIp } from "@/lib/http/client-ip";
 import type { FormState } from "@/lib/http/form-state";
 import { uuidField } from "@/lib/ids/uuid";
 import type { Role } from "@/lib/workspaces/list-memberships";
@@ -33,7 +31,7 @@ export const manualSubscribeAction = memberAction(
       contactId: input.contactId,
       legalBasis: input.legalBasis ?? undefined,
       attested: input.attested === "on",
-      ip: clientIp(await headers()),
+      ip: ctx.ip,
       actorUserId: ctx.userId,
     });
     unwrap(result);

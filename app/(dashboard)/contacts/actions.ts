@@ -12,10 +12,8 @@ import { CONTACT_NOT_FOUND } from "@/lib/contacts/types";
 import { updateContact } from "@/lib/contacts/update-contact";
 import { updateContactSource } from "@/lib/contacts/update-contact-source";
 import { AppError, refuseIf, unwrap } from "@/lib/errors/app-error";
-import { clientIp } from "@/lib/http/client-ip";
 import type { FormState } from "@/lib/http/form-state";
 import { uuidField } from "@/lib/ids/uuid";
-import { headers } from "next/headers";
 
 // Spec 4.15 operations for the dashboard: the workspace is always the member's current one.
 
@@ -30,8 +28,7 @@ export const getContactByIdAction = memberAction(
 export const createContactAction = memberAction(
   createContactSchema,
   async (db, input, ctx): Promise<FormState> => {
-    const ip = clientIp(await headers());
-    const result = await createContact(db, { ...input, workspaceId: ctx.workspaceId, ip });
+    const result = await createContact(db, { ...input, workspaceId: ctx.workspaceId, ip: ctx.ip });
     const contact = unwrap(result); // contact_exists names the email field
     ctx.audit
       .target("contact", contact.id)

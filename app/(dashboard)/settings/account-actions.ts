@@ -1,6 +1,5 @@
 "use server";
 
-import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import { memberAction } from "@/lib/adapters/member-action";
@@ -18,7 +17,6 @@ import { supabaseConfigured } from "@/lib/auth/supabase-provider";
 import { signOutEverywhereSupabase, updatePasswordSupabase } from "@/lib/auth/supabase-actions";
 import { withService } from "@/lib/db/doors";
 import { AppError, unwrap } from "@/lib/errors/app-error";
-import { clientIp } from "@/lib/http/client-ip";
 import type { FormState } from "@/lib/http/form-state";
 
 const CHANGED = "Your password was changed.";
@@ -42,8 +40,7 @@ export const changePasswordAction = memberAction(
     audit: "account.password_changed",
     door: "service",
     before: async (input, ctx) => {
-      const ip = clientIp(await headers());
-      if (!(await limitAttempt("signIn", { ip, account: ctx.claims.email ?? ctx.userId })))
+      if (!(await limitAttempt("signIn", { ip: ctx.ip, account: ctx.claims.email ?? ctx.userId })))
         throw new AppError("rate_limited", TOO_MANY_ATTEMPTS);
       if (!supabaseConfigured()) return;
       const changed = await updatePasswordSupabase(input.newPassword, {

@@ -1,12 +1,11 @@
 "use server";
 
-import { headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { z } from "zod";
-import { publicAction } from "@/lib/adapters/public-action";
+import { userAction } from "@/lib/adapters/user-action";
 import { limitAttempt } from "@/lib/auth/flows/limit-attempt";
 import { TOO_MANY_ATTEMPTS } from "@/lib/auth/rate-limits";
-import { getClaims, startLocalSession } from "@/lib/auth/session";
+import { startLocalSession } from "@/lib/auth/session";
 import { supabaseConfigured } from "@/lib/auth/supabase-provider";
 import {
   confirmEnrolmentSupabase,
@@ -15,7 +14,6 @@ import {
 } from "@/lib/auth/supabase-actions";
 import { withService, type Claims } from "@/lib/db/doors";
 import { AppError, unwrap } from "@/lib/errors/app-error";
-import { clientIp } from "@/lib/http/client-ip";
 import type { SecurityState } from "@/components/two-factor/types";
 import {
   confirmEnrolment,
@@ -29,12 +27,8 @@ import { CODE_NOT_VALID } from "@/lib/two-factor/verify-second-factor";
 const code = z.string({ error: "Enter the code." }).trim().min(1, "Enter the code.").max(40, CODE_NOT_VALID);
 const now = () => Math.floor(Date.now() / 1000);
 
-/** The account's own settings: a session (any workspace, or none), counted attempts. */
-async function account(): Promise<{ claims: Claims; ip: string | null }> {
-  const claims = await getClaims();
-  if (!claims) redirect("/sign-in?next=/account/security");
-  return { claims, ip: clientIp(await headers()) };
-}
+/** The account's own settings: user actions (any workspace, or none), counted attempts. */
+const account = { signIn: () => "/sign-in?next=/account/security" };
 
 async function counted(claims: Claims, ip: string | null): Promise<void> {
   if (!(await limitAttempt("secondFactor", { ip, account: claims.sub })))
@@ -42,11 +36,10 @@ async function counted(claims: Claims, ip: string | null): Promise<void> {
 }
 
 /** Enrolment, step 1: a new secret and its QR code (drawn on the server: no outside request). */
-export const startEnrolmentAction = publicAction(
+export const startEnrolmentAction = userAction(
   "start two-factor enrolment",
   z.object({}),
-  async (): Promise<SecurityState> => {
-    const { claims } = await account();
+  async (_input, { claims }): Promise<SecurityState> => {
     const result = supabaseConfigured()
       ? await startEnrolmentSupabase()
       : await withService((db) => startEnrolment(db, { userId: claims.sub, email: claims.email ?? "" }));
@@ -55,17 +48,17 @@ export const startEnrolmentAction = publicAction(
       enrolment: { secret, qrCode, factorId: "factorId" in rest ? String(rest.factorId) : undefined },
     };
   },
+  account,
 );
 
 /**
  * Enrolment, step 2: the first code turns it on. Locally: the recovery codes come back once,
  * every other session ends, and this one is reissued at aal2.
  */
-export const confirmEnrolmentAction = publicAction(
+export const confirmEnrolmentAction = userAction(
   "confirm two-factor enrolment",
   z.object({ code, factorId: z.string().max(100).optional() }),
-  async (input): Promise<SecurityState> => {
-    const { claims, ip } = await account();
+  async (input, { claims, ip }): Promise<SecurityState> => {
     await counted(claims, ip);
     const audit = { userId: claims.sub, email: claims.email, ip };
     if (supabaseConfigured()) {
@@ -90,14 +83,14 @@ export const confirmEnrolmentAction = publicAction(
       success: "Two-factor authentication is on. Save your recovery codes now: they are shown only once.",
     };
   },
+  account,
 );
 
 /** Turning it off takes a current code (or a recovery code); other sessions end. */
-export const disableTwoFactorAction = publicAction(
+export const disableTwoFactorAction = userAction(
   "disable two-factor",
   z.object({ code }),
-  async (input): Promise<SecurityState> => {
-    const { claims, ip } = await account();
+  async (input, { claims, ip }): Promise<SecurityState> => {
     await counted(claims, ip);
     const audit = { userId: claims.sub, email: claims.email, ip };
     if (supabaseConfigured()) {
@@ -128,14 +121,14 @@ export const disableTwoFactorAction = publicAction(
     );
     redirect("/account/security?disabled=1");
   },
+  account,
 );
 
 /** New recovery codes after a current code; the old ones stop working. */
-export const regenerateRecoveryCodesAction = publicAction(
+export const regenerateRecoveryCodesAction = userAction(
   "regenerate recovery codes",
   z.object({ code }),
-  async (input): Promise<SecurityState> => {
-    const { claims, ip } = await account();
+  async (input, { claims, ip }): Promise<SecurityState> => {
     await counted(claims, ip);
     const audit = { userId: claims.sub, email: claims.email, ip };
     const result = await withService(async (db) => {
@@ -152,4 +145,5 @@ export const regenerateRecoveryCodesAction = publicAction(
       success: "New recovery codes. Save them now: they are shown only once; the old ones no longer work.",
     };
   },
+  account,
 );

@@ -1,15 +1,13 @@
-import { headers } from "next/headers";
 import { z } from "zod";
-import { publicRoute } from "@/lib/adapters/public-route";
+import { userRoute } from "@/lib/adapters/user-route";
 import { limitAttempt } from "@/lib/auth/flows/limit-attempt";
 import { TOO_MANY_ATTEMPTS } from "@/lib/auth/rate-limits";
-import { getClaims, startLocalSession } from "@/lib/auth/session";
+import { startLocalSession } from "@/lib/auth/session";
 import { supabaseConfigured } from "@/lib/auth/supabase-provider";
 import { hasFactorSupabase, passwordAgainSupabase, verifyCodeSupabase } from "@/lib/auth/supabase-actions";
 import type { Claims } from "@/lib/db/doors";
 import { withService } from "@/lib/db/doors";
 import { AppError } from "@/lib/errors/app-error";
-import { clientIp } from "@/lib/http/client-ip";
 import { parseJson } from "@/lib/http/parse-json";
 import { readLimitedText } from "@/lib/http/read-limited-body";
 import { sameOrigin } from "@/lib/http/same-origin";
@@ -24,10 +22,8 @@ const body = z.object({ secret: z.string().min(1).max(200) });
  * password; the session then counts as fresh for the step-up window. The page that was refused
  * `step_up_required` calls this, then retries. Same-origin only; counted; refusals audited.
  */
-export const POST = publicRoute({ name: "step-up" }, async (request) => {
+export const POST = userRoute({ name: "step-up" }, async (request, _params, { claims, ip }) => {
   if (!sameOrigin(request)) throw new AppError("forbidden");
-  const claims = await getClaims();
-  if (!claims) throw new AppError("unauthenticated");
   // a body too large or not UTF-8 is one more body that is not valid
   const text = await readLimitedText(request, 4096).catch((error: unknown) => {
     if (error instanceof AppError) return null;
@@ -36,7 +32,6 @@ export const POST = publicRoute({ name: "step-up" }, async (request) => {
   const json = text === null ? null : parseJson(text);
   const parsed = body.safeParse(json?.value);
   if (!parsed.success) throw new AppError("invalid", STEP_UP_NOT_VALID);
-  const ip = clientIp(await headers());
   if (supabaseConfigured()) await stepUpSupabase(claims, parsed.data.secret, ip);
   else {
     const result = await stepUpFlow({ claims, secret: parsed.data.secret }, ip);

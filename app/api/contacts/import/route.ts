@@ -3,7 +3,6 @@ import { BROWSER_IMPORT_MAX_BYTES } from "@/lib/contacts/import-contacts-csv";
 import { streamContactImport } from "@/lib/contacts/flows/stream-contact-import";
 import { FILE_ERRORS } from "@/lib/contacts/import/read-csv";
 import { AppError } from "@/lib/errors/app-error";
-import { clientIp } from "@/lib/http/client-ip";
 import { readLimitedBody } from "@/lib/http/read-limited-body";
 import { sameOrigin } from "@/lib/http/same-origin";
 
@@ -40,7 +39,7 @@ export const POST = memberRoute(
       length,
       fileName,
       markSubscribed: url.searchParams.get("subscribed") === "1",
-      ip: clientIp(request.headers),
+      ip: ctx.ip,
     });
     return new Response(stream, {
       headers: { "content-type": "application/x-ndjson; charset=utf-8", "cache-control": "no-store" },

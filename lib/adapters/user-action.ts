@@ -1,0 +1,61 @@
+import "server-only";
+import { headers } from "next/headers";
+import { redirect, unstable_rethrow } from "next/navigation";
+import type { z } from "zod";
+import { getClaims } from "@/lib/auth/session";
+import type { Claims } from "@/lib/db/doors";
+import { AppError } from "@/lib/errors/app-error";
+import { clientIp } from "@/lib/http/client-ip";
+import { fieldErrors, type FormState } from "@/lib/http/form-state";
+import { formValues, keptValues } from "./form-values";
+import { logUnexpected, unexpectedMessage } from "./log-unexpected";
+
+/** A signed-in account, in a workspace or in none: what a user adapter's function receives. */
+export interface UserContext {
+  claims: Claims;
+  userId: string;
+  /** the caller's address (lib/http/client-ip.ts), read once per request */
+  ip: string | null;
+}
+
+export interface UserActionOptions<I> {
+  /** where a caller without a session is sent (default /sign-in), e.g. back to the link they opened */
+  signIn?: (input: I) => string;
+}
+
+/**
+ * A server action for a signed-in account that need not be in a workspace (creating the first
+ * one, accepting an invitation, the account's own second factor): the form's fields through
+ * `schema` (once), the session (its version checked: docs/decisions.md, "Sessions"; without
+ * one, a redirect to sign-in), then `fn`, which opens its own flow. Errors as publicAction:
+ * an AppError is the form's message (or its field's), anything else is logged with a request id.
+ */
+export function userAction<S extends z.ZodType, R extends FormState>(
+  name: string,
+  schema: S,
+  fn: (input: z.output<S>, ctx: UserContext) => Promise<R>,
+  options: UserActionOptions<z.output<S>> = {},
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- untrusted arguments, parsed by `schema`; forms post, components bind
+): (...args: any[]) => Promise<R | FormState> {
+  return async (...args: unknown[]) => {
+    const form = args.find((arg): arg is FormData => arg instanceof FormData);
+    const raw = form ? formValues(form) : ((args[0] ?? {}) as Record<string, unknown>);
+    const values = keptValues(raw);
+    try {
+      const parsed = schema.safeParse(raw);
+      const claims = await getClaims();
+      if (!claims) redirect(parsed.success && options.signIn ? options.signIn(parsed.data) : "/sign-in");
+      if (!parsed.success) return { errors: fieldErrors(parsed.error), values };
+      return await fn(parsed.data, { claims, userId: claims.sub, ip: clientIp(await headers()) });
+    } catch (error) {
+      unstable_rethrow(error);
+      const refusal =
+        error instanceof AppError
+          ? error
+          : new AppError("internal", unexpectedMessage(logUnexpected(name, error)));
+      return refusal.field
+        ? { errors: { [refusal.field]: refusal.message }, values }
+        : { message: refusal.message, values };
+    }
+  };
+}
