@@ -22,7 +22,7 @@ import { detachTag } from "@/lib/tags/detach-tag";
 import { apiErrorBody, domainCheck, domainData, domainError, invalidFromZod } from "../errors";
 import type { ApiKeyActor } from "../key-auth";
 import { decodeCursor, encodeCursor } from "../pagination";
-import { apiRoute, created, noContent, ok } from "../route";
+import { apiOperation, created, noContent, ok, type ApiContext } from "../route";
 import {
   batchSchema,
   contactIdParams,
@@ -94,7 +94,7 @@ const birthday = (body: ContactPatch) =>
 
 // ---------------------------------------------------------------- GET /api/v1/contacts
 
-export const listContacts = apiRoute(
+export const listContacts = apiOperation(
   { name: "listContacts", scope: "contacts:read", query: contactListQuerySchema },
   async ({ db, workspaceId, query }) => {
     const order = `${query.sort_by}:${query.sort_dir}`;
@@ -126,7 +126,7 @@ export const listContacts = apiRoute(
 
 // ---------------------------------------------------------------- POST /api/v1/contacts
 
-export const createContactRoute = apiRoute(
+export const createContactRoute = apiOperation(
   { name: "createContact", scope: "contacts:write", body: contactWriteSchema, idempotent: true },
   async ({ db, workspaceId, body, audit }) => {
     const contact = domainData(
@@ -154,7 +154,7 @@ export const createContactRoute = apiRoute(
 
 // ---------------------------------------------------------------- /api/v1/contacts/{id}
 
-export const getContactRoute = apiRoute(
+export const getContactRoute = apiOperation(
   { name: "getContact", scope: "contacts:read", params: contactIdParams },
   async ({ db, workspaceId, params }) => ok(await readContact(db, workspaceId, params.id)),
 );
@@ -166,7 +166,7 @@ export const getContactRoute = apiRoute(
  * suppressions of the old address go). The source is never changed: a key is no signed-in member
  * (spec 4.15 source protection).
  */
-export const patchContactRoute = apiRoute(
+export const patchContactRoute = apiOperation(
   { name: "updateContact", scope: "contacts:write", params: contactIdParams, body: contactPatchSchema },
   async ({ db, workspaceId, params, body, key, audit }) => {
     const [locked] = await db`
@@ -199,7 +199,7 @@ export const patchContactRoute = apiRoute(
   },
 );
 
-export const deleteContactRoute = apiRoute(
+export const deleteContactRoute = apiOperation(
   { name: "deleteContact", scope: "contacts:write", params: contactIdParams },
   async ({ db, workspaceId, params, audit }) => {
     domainCheck(await deleteContact(db, { workspaceId, contactId: params.id }));
@@ -217,11 +217,7 @@ export const deleteContactRoute = apiRoute(
  */
 async function upsertOne(
   db: Db,
-  ctx: {
-    workspaceId: string;
-    key: ApiKeyActor;
-    audit: Parameters<Parameters<typeof apiRoute>[1]>[0]["audit"];
-  },
+  ctx: Pick<ApiContext<unknown, unknown, unknown>, "workspaceId" | "key" | "audit">,
   body: ContactWrite,
 ): Promise<{ id: string; created: boolean }> {
   const result = await mergeContact(db, {
@@ -242,7 +238,7 @@ async function upsertOne(
   return { id, created: result.created };
 }
 
-export const upsertContactRoute = apiRoute(
+export const upsertContactRoute = apiOperation(
   { name: "upsertContact", scope: "contacts:write", body: contactWriteSchema, idempotent: true },
   async (ctx) => {
     const { id, created: isNew } = await upsertOne(ctx.db, ctx, ctx.body);
@@ -255,7 +251,7 @@ export const upsertContactRoute = apiRoute(
  * POST /api/v1/contacts/batch: up to 1,000 upserts, one result per item in order, each atomic
  * on its own (a savepoint): an item that is refused changes nothing and the others go on.
  */
-export const batchContactsRoute = apiRoute(
+export const batchContactsRoute = apiOperation(
   { name: "batchUpsertContacts", scope: "contacts:write", body: batchSchema, idempotent: true },
   async (ctx) => {
     const data = [];
@@ -286,7 +282,7 @@ export const batchContactsRoute = apiRoute(
 
 // ---------------------------------------------------------------- tags and notes
 
-export const addTagsRoute = apiRoute(
+export const addTagsRoute = apiOperation(
   {
     name: "addContactTags",
     scope: "contacts:write",
@@ -305,7 +301,7 @@ export const addTagsRoute = apiRoute(
   },
 );
 
-export const removeTagRoute = apiRoute(
+export const removeTagRoute = apiOperation(
   { name: "removeContactTag", scope: "contacts:write", params: contactTagParams },
   async ({ db, workspaceId, params, audit }) => {
     const [found] = await db<{ contact: boolean; tag: boolean }[]>`
@@ -319,7 +315,7 @@ export const removeTagRoute = apiRoute(
   },
 );
 
-export const addNoteRoute = apiRoute(
+export const addNoteRoute = apiOperation(
   {
     name: "addContactNote",
     scope: "contacts:write",
@@ -344,7 +340,7 @@ export const addNoteRoute = apiRoute(
 
 // ---------------------------------------------------------------- consent
 
-export const subscribeRoute = apiRoute(
+export const subscribeRoute = apiOperation(
   {
     name: "subscribeContact",
     scope: "consent:write",
@@ -367,7 +363,7 @@ export const subscribeRoute = apiRoute(
   },
 );
 
-export const unsubscribeRoute = apiRoute(
+export const unsubscribeRoute = apiOperation(
   { name: "unsubscribeContact", scope: "consent:write", params: contactIdParams, idempotent: true },
   async ({ db, workspaceId, params, key, ip, audit }) => {
     const result = await unsubscribeContact(db, {

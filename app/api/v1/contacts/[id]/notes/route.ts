@@ -1,2 +1,5 @@
+import { apiRoute } from "@/lib/api/v1/route";
+import { addNoteRoute } from "@/lib/api/v1/contacts/handlers";
+
 // DESIGN section 8: a note on the contact timeline.
-export { addNoteRoute as POST } from "@/lib/api/v1/contacts/handlers";
+export const POST = apiRoute(...addNoteRoute);

@@ -1,2 +1,5 @@
+import { apiRoute } from "@/lib/api/v1/route";
+import { removeTagRoute } from "@/lib/api/v1/contacts/handlers";
+
 // DESIGN section 8: untag.
-export { removeTagRoute as DELETE } from "@/lib/api/v1/contacts/handlers";
+export const DELETE = apiRoute(...removeTagRoute);
