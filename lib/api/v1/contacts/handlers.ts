@@ -263,7 +263,9 @@ export const batchContactsRoute = apiOperation(
         continue;
       }
       try {
-        const { id, created: isNew } = await ctx.db.savepoint(() => upsertOne(ctx.db, ctx, parsed.data));
+        const { id, created: isNew } = await pipelinedSavepoint(ctx.db, `batch_${index}`, () =>
+          upsertOne(ctx.db, ctx, parsed.data),
+        );
         data.push({ index, status: isNew ? 201 : 200, id });
       } catch (error) {
         const refusal =
@@ -279,6 +281,29 @@ export const batchContactsRoute = apiOperation(
     return ok({ data });
   },
 );
+
+/**
+ * `fn` atomic on its own inside the request's transaction, as db.savepoint, without the two
+ * round trips of its own: SAVEPOINT leaves with fn's first statement and RELEASE with the next
+ * item's (postgres.js writes what is issued in one tick together; the server runs them in
+ * order). On failure the transaction is rolled back to the savepoint and the error rethrown.
+ */
+async function pipelinedSavepoint<T>(db: Db, name: string, fn: () => Promise<T>): Promise<T> {
+  const opened = db.unsafe(`savepoint ${name}`).execute();
+  opened.catch(() => {}); // awaited below
+  try {
+    const result = await fn();
+    await opened;
+    db.unsafe(`release savepoint ${name}`)
+      .execute()
+      .catch(() => {}); // a failed release fails the transaction's next statement
+    return result;
+  } catch (error) {
+    await opened.catch(() => {});
+    await db.unsafe(`rollback to savepoint ${name}`);
+    throw error;
+  }
+}
 
 // ---------------------------------------------------------------- tags and notes
 
