@@ -440,3 +440,24 @@ describe("DESIGN section 8: batch upsert", () => {
     expect(await db.sql`select 1 from contacts where workspace_id = ${ws.id}`).toHaveLength(0);
   });
 });
+
+describe("DESIGN section 8: the key as the actor where members read it", () => {
+  test("the audit log list and CSV, and the consent ledger, name the key", async () => {
+    const { ws, key } = await tenant();
+    const c = await createContact(db.sql, ws.id);
+    await call(unsubscribe.POST, { method: "POST", key: key.raw, params: { id: c.id } });
+    const { listAuditLog } = await import("@/lib/audit/list-audit-log");
+    const { auditLogCsv } = await import("@/lib/audit/audit-log-csv");
+    const { getConsentLedger } = await import("@/lib/consent/consent-ledger");
+    const { withUser } = await import("@/lib/db/doors");
+    const { rows } = await withUser(ws.owner.claims, (tx) => listAuditLog(tx, { workspaceId: ws.id }));
+    expect(rows).toMatchObject([
+      { action: "contact.unsubscribed", actor_api_key_id: key.id, actor_api_key_name: key.name },
+    ]);
+    expect(auditLogCsv(rows)).toContain(`API key: ${key.name}`);
+    const ledger = await withUser(ws.owner.claims, (tx) =>
+      getConsentLedger(tx, { workspaceId: ws.id, contactId: c.id }),
+    );
+    expect(ledger).toMatchObject([{ action: "unsubscribed", actor: `API key: ${key.name}` }]);
+  });
+});
