@@ -38,7 +38,7 @@ export async function call(
 ): Promise<{ status: number; body: any; headers: Headers }> {
   const headers: Record<string, string> = { ...init.headers };
   if (init.key) headers.authorization = `Bearer ${init.key}`;
-  if (init.body !== undefined) headers["content-type"] = "application/json";
+  if (init.body !== undefined) headers["content-type"] ??= "application/json";
   const request = new Request(`http://crm.test${init.path ?? "/api/v1/contacts"}`, {
     method: init.method ?? "GET",
     headers,

@@ -76,6 +76,24 @@ describe("DESIGN section 8: contacts through the v1 API", () => {
     const bad = await call(contacts.POST, { method: "POST", key: key.raw, body: "{not json" });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toMatchObject({ code: "invalid_request", fields: { body: expect.any(String) } });
+    // hostile text: a NUL character no Postgres text can hold is a 400, not a failed statement
+    const nul = await call(contacts.POST, {
+      method: "POST",
+      key: key.raw,
+      body: { email: "n@example.test", city: "a\u0000b" },
+    });
+    expect(nul.status).toBe(400);
+    expect(nul.body.error.fields).toHaveProperty("city");
+    const query = await call(contacts.GET, { key: key.raw, path: "/api/v1/contacts?search=%00x" });
+    expect(query.status).toBe(400);
+    const wrongType = await call(contacts.POST, {
+      method: "POST",
+      key: key.raw,
+      body: "email=x",
+      headers: { "content-type": "text/plain" },
+    });
+    expect(wrongType.status).toBe(415);
+    expect(wrongType.body.error.code).toBe("unsupported");
     expect(await db.sql`select 1 from contacts where workspace_id = ${ws.id}`).toHaveLength(0);
   });
 

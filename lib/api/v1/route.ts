@@ -217,9 +217,39 @@ export function queryObject(url: string): Record<string, string | string[]> {
   return out;
 }
 
+/**
+ * The path of the first string inside `value` with a NUL character, which no Postgres text value
+ * can hold (it would fail the statement: a 500 where a 400 belongs), or null.
+ */
+export function nulPath(value: unknown, path: string[] = []): string[] | null {
+  if (typeof value === "string") return value.includes("\u0000") ? path : null;
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) {
+      const found = nulPath(item, [...path, String(i)]);
+      if (found) return found;
+    }
+  } else if (value && typeof value === "object") {
+    for (const [key, item] of Object.entries(value)) {
+      const found = nulPath(key, [...path, key]) ?? nulPath(item, [...path, key]);
+      if (found) return found;
+    }
+  }
+  return null;
+}
+
+function refuseNul(value: unknown, where: string): void {
+  const path = nulPath(value);
+  if (path) {
+    const field = path.join(".") || where;
+    throw new AppError("invalid", `${field}: text cannot contain NUL characters.`, { field });
+  }
+}
+
 function parseQuery(schema: z.ZodType | undefined, request: Request) {
   if (!schema) return {};
-  const parsed = schema.safeParse(queryObject(request.url));
+  const raw = queryObject(request.url);
+  refuseNul(raw, "query");
+  const parsed = schema.safeParse(raw);
   if (!parsed.success) throw invalidFromZod(parsed.error);
   return parsed.data;
 }
@@ -249,6 +279,7 @@ async function parseBody(
   } catch {
     throw new AppError("invalid", "The request body is not valid JSON.", { field: "body" });
   }
+  refuseNul(json, "body");
   const parsed = schema.safeParse(json);
   if (!parsed.success) throw invalidFromZod(parsed.error);
   return { body: parsed.data, raw };
