@@ -1,7 +1,7 @@
 import { unstable_rethrow } from "next/navigation";
 import type { z } from "zod";
 import type { AuditAction } from "@/lib/audit/audit-actions";
-import { recordAudit } from "@/lib/audit/record-audit";
+import { recordAudit, recordAudits, type AuditEntry } from "@/lib/audit/record-audit";
 import { logUnexpected, unexpectedMessage } from "@/lib/adapters/log-unexpected";
 import type { RouteContext } from "@/lib/adapters/public-route";
 import { withService, type Db } from "@/lib/db/doors";
@@ -48,11 +48,16 @@ export interface ApiContext<B, Q, P> {
   params: P;
   request: Request;
   ip: string | null;
-  /** appends an audit row naming the key (id and name) as the actor, in this transaction */
+  /**
+   * Appends an audit row naming the key (id and name) as the actor, in this transaction; with
+   * `later`, the row waits for the end of the handler and is written with the others in one
+   * statement (a batch), still in this transaction.
+   */
   audit: (
     action: AuditAction,
     target: [type: string, id: string | null],
     change?: { before?: Record<string, unknown> | null; after?: Record<string, unknown> | null },
+    options?: { later?: boolean },
   ) => Promise<void>;
 }
 
@@ -131,6 +136,7 @@ export function apiRoute<
             if (!claim.claimed)
               return { status: claim.status, body: claim.body ?? undefined, replayed: true };
           }
+          const later: AuditEntry[] = [];
           const reply = await fn({
             db,
             key,
@@ -140,8 +146,8 @@ export function apiRoute<
             params: params as z.output<P>,
             request,
             ip,
-            audit: (action, [targetType, targetId], change = {}) =>
-              recordAudit(db, {
+            audit: async (action, [targetType, targetId], change = {}, { later: defer = false } = {}) => {
+              const entry: AuditEntry = {
                 workspaceId: key.workspaceId,
                 actorId: null,
                 actorApiKey: { id: key.id, name: key.name },
@@ -151,8 +157,12 @@ export function apiRoute<
                 before: change.before ?? null,
                 after: change.after ?? null,
                 ip,
-              }),
+              };
+              if (defer) later.push(entry);
+              else await recordAudit(db, entry);
+            },
           });
+          await recordAudits(db, later);
           if (idemKey)
             await storeIdempotentAnswer(db, {
               apiKeyId: key.id,

@@ -219,6 +219,8 @@ async function upsertOne(
   db: Db,
   ctx: Pick<ApiContext<unknown, unknown, unknown>, "workspaceId" | "key" | "audit">,
   body: ContactWrite,
+  /** a batch writes its audit rows together at the end (same transaction) */
+  auditLater = false,
 ): Promise<{ id: string; created: boolean }> {
   const result = await mergeContact(db, {
     workspaceId: ctx.workspaceId,
@@ -230,11 +232,16 @@ async function upsertOne(
     via: via(ctx.key),
   });
   const id = result.contact.id;
-  if (result.created) await ctx.audit("contact.created", ["contact", id], { after: { source: "api" } });
+  const later = { later: auditLater };
+  if (result.created)
+    await ctx.audit("contact.created", ["contact", id], { after: { source: "api" } }, later);
   else if (result.overwritten.length > 0 || Object.keys(birthday(body)).length > 0)
-    await ctx.audit("contact.updated", ["contact", id], {
-      after: { changed: result.overwritten.map((c) => c.field) },
-    });
+    await ctx.audit(
+      "contact.updated",
+      ["contact", id],
+      { after: { changed: result.overwritten.map((c) => c.field) } },
+      later,
+    );
   return { id, created: result.created };
 }
 
@@ -264,7 +271,7 @@ export const batchContactsRoute = apiOperation(
       }
       try {
         const { id, created: isNew } = await pipelinedSavepoint(ctx.db, `batch_${index}`, () =>
-          upsertOne(ctx.db, ctx, parsed.data),
+          upsertOne(ctx.db, ctx, parsed.data, true),
         );
         data.push({ index, status: isNew ? 201 : 200, id });
       } catch (error) {
