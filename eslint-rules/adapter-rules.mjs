@@ -6,7 +6,7 @@
  */
 
 /** The functions that build a route handler method. */
-export const ROUTE_ADAPTERS = new Set(["publicRoute", "memberRoute", "serviceRoute", "userRoute"]);
+export const ROUTE_ADAPTERS = new Set(["publicRoute", "memberRoute", "serviceRoute", "userRoute", "apiRoute"]);
 /** The functions that build a server action. */
 export const ACTION_ADAPTERS = new Set(["memberAction", "publicAction", "userAction"]);
 const METHODS = new Set(["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD"]);
@@ -63,7 +63,7 @@ export const adaptersOnly = {
     schema: [],
     messages: {
       route:
-        "Route handler method {{name}} must be built by publicRoute, memberRoute, serviceRoute or userRoute (lib/adapters).",
+        "Route handler method {{name}} must be built by publicRoute, memberRoute, serviceRoute, userRoute (lib/adapters) or apiRoute (lib/api/v1).",
       action:
         'Every export of a "use server" file is a server action built by memberAction, publicAction or userAction (lib/adapters); move helpers to another module.',
       tryCatch:

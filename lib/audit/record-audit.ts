@@ -3,8 +3,11 @@ import type { AuditAction } from "./audit-actions";
 
 export interface AuditEntry {
   workspaceId: string;
-  actorId: string;
+  /** the member who acted; null when an API key did (actorApiKey) */
+  actorId: string | null;
   actorEmail?: string | null;
+  /** the API key a v1 request was made with (DESIGN section 8, "Audit"): its id and name */
+  actorApiKey?: { id: string; name: string } | null;
   action: AuditAction;
   targetType?: string | null;
   targetId?: string | null;
@@ -15,13 +18,17 @@ export interface AuditEntry {
 
 /** Appends one audit row in the caller's transaction (the adapters call this; see audit_log). */
 export async function recordAudit(db: Db, entry: AuditEntry): Promise<void> {
+  const before = entry.before ? db.json(redact(entry.before) as never) : null;
+  const after = entry.after ? db.json(redact(entry.after) as never) : null;
+  // a member may insert only the member columns (column grants): the key columns only for a key
+  const key = entry.actorApiKey;
   await db`
     insert into public.audit_log
-      (workspace_id, actor_id, actor_email, action, target_type, target_id, before, after, ip)
+      (workspace_id, actor_id, actor_email, action, target_type, target_id, before, after, ip
+       ${key ? db`, actor_api_key_id, actor_api_key_name` : db``})
     values (${entry.workspaceId}, ${entry.actorId}, ${entry.actorEmail ?? null}, ${entry.action},
-      ${entry.targetType ?? null}, ${entry.targetId ?? null},
-      ${entry.before ? db.json(redact(entry.before) as never) : null},
-      ${entry.after ? db.json(redact(entry.after) as never) : null}, ${entry.ip ?? null})`;
+      ${entry.targetType ?? null}, ${entry.targetId ?? null}, ${before}, ${after}, ${entry.ip ?? null}
+      ${key ? db`, ${key.id}, ${key.name}` : db``})`;
 }
 
 const SECRET_KEY = /pass(word)?|secret|token|^key$|api_?key$|authorization|card/i;
@@ -70,4 +77,35 @@ export function recordFlowAudit(
     after: entry.after,
     ip: entry.ip,
   });
+}
+
+/**
+ * Appends many audit rows in one statement (a batch of API writes): the same rows recordAudit
+ * would write one by one, all with the same actor.
+ */
+export async function recordAudits(db: Db, entries: AuditEntry[]): Promise<void> {
+  if (entries.length === 0) return;
+  const rows = entries.map((e) => ({
+    workspace_id: e.workspaceId,
+    actor_id: e.actorId,
+    actor_email: e.actorEmail ?? null,
+    actor_api_key_id: e.actorApiKey?.id ?? null,
+    actor_api_key_name: e.actorApiKey?.name ?? null,
+    action: e.action,
+    target_type: e.targetType ?? null,
+    target_id: e.targetId ?? null,
+    before: e.before ? redact(e.before) : null,
+    after: e.after ? redact(e.after) : null,
+    ip: e.ip ?? null,
+  }));
+  for (let i = 0; i < rows.length; i += 1000) {
+    const chunk = rows.slice(i, i + 1000);
+    await db`
+      insert into public.audit_log
+        (workspace_id, actor_id, actor_email, actor_api_key_id, actor_api_key_name, action,
+         target_type, target_id, before, after, ip)
+      select * from jsonb_to_recordset(${db.json(chunk as never)}) as r(
+        workspace_id uuid, actor_id uuid, actor_email text, actor_api_key_id uuid, actor_api_key_name text,
+        action text, target_type text, target_id text, before jsonb, after jsonb, ip inet)`;
+  }
 }

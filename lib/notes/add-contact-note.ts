@@ -9,7 +9,8 @@ import { refused, type Result } from "@/lib/errors/app-error";
  */
 export async function addContactNote(
   db: Db,
-  input: { workspaceId: string; contactId: string; text: string; createdBy: string },
+  /** createdBy: the member; null for a note written with an API key (shown as 'System') */
+  input: { workspaceId: string; contactId: string; text: string; createdBy: string | null },
 ): Promise<Result<Note>> {
   const [found] = await db`
     select 1 from public.contacts where id = ${input.contactId} and workspace_id = ${input.workspaceId}`;

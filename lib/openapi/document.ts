@@ -11,6 +11,7 @@ import { formSubmissionBodySchema } from "@/lib/forms/submission-fields";
 import { backfillIntentsQuery, backfillRefundsQuery } from "@/lib/payments/schemas";
 import { WEBHOOK_EVENT_TYPES } from "@/lib/webhooks/outbound/event-types";
 import { webhookPayloadSchema } from "@/lib/webhooks/outbound/payloads";
+import { v1ContactsPaths } from "./v1-contacts";
 
 /**
  * GET /api/openapi.json (docs/decisions.md, "OpenAPI and the API reference"): every route under app/api,
@@ -555,7 +556,7 @@ export function openApiDocument() {
         session: { type: "apiKey", in: "cookie", name: "crm_session", description: "A signed-in member." },
       },
     },
-    paths,
+    paths: { ...paths, ...v1ContactsPaths() },
     webhooks: Object.fromEntries(
       WEBHOOK_EVENT_TYPES.map((type) => [
         type,
