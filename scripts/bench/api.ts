@@ -93,7 +93,7 @@ async function sync(baseUrl: string): Promise<(string | number)[][]> {
       }),
     );
     const csvMs = performance.now() - started;
-    if ("error" in result) throw new Error(result.error);
+    if ("error" in result) throw result.error;
     const [counts] = await db.sql`
       select (select count(*)::int from contacts where workspace_id = ${a.id}) as batch,
              (select count(*)::int from contacts where workspace_id = ${b.id}) as csv`;

@@ -53,26 +53,23 @@ export function apiErrorBody(error: AppError): {
 }
 
 /**
- * The refusal texts of the lib functions the API calls, as AppErrors (domain functions answer
- * `{ error }` today; see NOTES-api-core.md for the merge with thrown AppErrors). Anything else is
- * a 400 `invalid_request` with `field` when the result names one.
+ * A domain function's refusal as the AppError the API answers with: lib functions refuse with an
+ * AppError of the one list (lib/errors/app-error.ts), kept as it is; a bare message left in an
+ * older result shape is a 400 `invalid_request` beside `field`.
  */
-export function domainError(result: { error: string; field?: string }, field?: string): AppError {
-  switch (result.error) {
-    case DUPLICATE_EMAIL_ERROR:
-      return new AppError("contact_exists", DUPLICATE_EMAIL_ERROR, { field: "email" });
-    case CONTACT_NOT_FOUND:
-    case "not_found":
-      return new AppError("not_found");
-    case "suppressed":
-      return new AppError("suppressed");
-    default:
-      return new AppError("invalid", result.error, { field: result.field ?? field });
-  }
+export function domainError(result: { error: string | AppError; field?: string }, field?: string): AppError {
+  if (result.error instanceof AppError) return result.error;
+  if (result.error === DUPLICATE_EMAIL_ERROR)
+    return new AppError("contact_exists", DUPLICATE_EMAIL_ERROR, { field: "email" });
+  if (result.error === CONTACT_NOT_FOUND) return new AppError("not_found");
+  return new AppError("invalid", result.error, { field: result.field ?? field });
 }
 
 /** A domain result's data, or its refusal thrown through domainError. */
-export function domainData<T>(result: { data: T } | { error: string; field?: string }, field?: string): T {
+export function domainData<T>(
+  result: { data: T } | { error: string | AppError; field?: string },
+  field?: string,
+): T {
   if ("error" in result) throw domainError(result, field);
   return result.data;
 }
@@ -81,7 +78,7 @@ export function domainData<T>(result: { data: T } | { error: string; field?: str
 export function domainCheck<T extends object>(
   result: T,
   field?: string,
-): asserts result is Exclude<T, { error: string }> {
-  if ("error" in result && typeof result.error === "string")
-    throw domainError(result as { error: string; field?: string }, field);
+): asserts result is Exclude<T, { error: string | AppError }> {
+  if ("error" in result && (typeof result.error === "string" || result.error instanceof AppError))
+    throw domainError(result as { error: string | AppError; field?: string }, field);
 }
