@@ -66,14 +66,14 @@ export interface ApiSubscribeInput {
 export async function apiSubscribe(
   db: Db,
   input: ApiSubscribeInput,
-): Promise<{ data: { contactId: string } } | { error: "not_found" | "suppressed" }> {
+): Promise<Result<{ contactId: string }>> {
   const state = await loadConsentState(db, input);
-  if (!state) return { error: "not_found" };
-  const refused = await changeContactConsent(db, "api_subscribe", state, {
+  if (!state) return refused("not_found", "Contact not found.");
+  const blocked = await changeContactConsent(db, "api_subscribe", state, {
     ip: input.ip,
     source: input.source,
     actorApiKeyId: input.actorApiKeyId,
   });
-  if (refused) return { error: "suppressed" };
+  if (blocked) return refused("suppressed");
   return { data: { contactId: state.id } };
 }
