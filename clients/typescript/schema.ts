@@ -385,6 +385,106 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/contacts/{id}/transactions": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A contact's transaction feed (spec 4.15 getContactTransactions)
+     * @description Transactions, paid event registrations and paid deal payments of the contact, newest first by payment or creation date, amounts in dollars. Scope: `transactions:read`.
+     */
+    get: operations["listContactTransactions"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/events": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List events (spec 4.15 getEvents)
+     * @description Every event of the workspace, published or not (`published` filters), with the filters of spec 4.15 getEvents: `search` (name or location), `upcoming`, `published`, `sort_by`, `sort_dir`. Scope: `events:read`.
+     */
+    get: operations["listEvents"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/events/{id}/registrations": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List an event's registrations
+     * @description Newest first; `search` (email or name) and `status` filter as on the event page. Scope: `events:read`.
+     */
+    get: operations["listEventRegistrations"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/forms": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List forms
+     * @description The workspace's lead-capture forms with their submission counts, newest first. Scope: `forms:read`.
+     */
+    get: operations["listForms"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/forms/{id}/submissions": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List a form's submissions
+     * @description Applied submissions, newest first, with the contact each one reached. Scope: `forms:read`.
+     */
+    get: operations["listFormSubmissions"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/public/events": {
     parameters: {
       query?: never;
@@ -402,6 +502,70 @@ export interface paths {
     delete?: never;
     /** CORS preflight */
     options: operations["preflightPublicEvents"];
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/transactions/{id}/refunds": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Record a refund (spec 4.15 recordTransactionRefund, spec 3.1)
+     * @description Records a partial or full refund by hand, as the dashboard does: in whole cents, never past what remains. When nothing remains the transaction is `refunded` and, with `run_automations`, product_refunded fires; the payment's open review tasks close once every row of it is refunded. Honours `Idempotency-Key`. Scope: `transactions:write`.
+     */
+    post: operations["refundTransaction"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/webhook-endpoints": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List webhook endpoints
+     * @description Oldest first; the secrets are never listed. Scope: `webhooks:write`.
+     */
+    get: operations["listWebhookEndpoints"];
+    put?: never;
+    /**
+     * Subscribe a URL to outbound events
+     * @description The URL must be a public https address. Deliveries are signed per Standard Webhooks with the secret in this answer (shown once). Honours `Idempotency-Key`. Scope: `webhooks:write`.
+     */
+    post: operations["createWebhookEndpoint"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/webhook-endpoints/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Unsubscribe: delete a webhook endpoint
+     * @description Removes the endpoint and its delivery log. Scope: `webhooks:write`.
+     */
+    delete: operations["deleteWebhookEndpoint"];
+    options?: never;
     head?: never;
     patch?: never;
     trace?: never;
@@ -731,11 +895,140 @@ export interface webhooks {
 }
 export interface components {
   schemas: {
+    ContactTransaction: {
+      /** @description What was paid (dollars). */
+      amount: string;
+      currency: string;
+      /**
+       * Format: date-time
+       * @description ISO 8601 (UTC).
+       */
+      date: string;
+      description: string;
+      id: string;
+      /** @enum {string} */
+      kind: "transaction" | "event_registration" | "deal_payment";
+      /** @description Refunded so far (transactions) (dollars). */
+      refunded: string;
+      /** @description What may still be refunded (transactions) (dollars). */
+      remaining: string;
+      /** @description transactions: succeeded or refunded; registrations: registered or cancelled; deal payments: paid */
+      status: string;
+    };
+    ContactTransactionList: {
+      data: components["schemas"]["ContactTransaction"][];
+      next_cursor: string | null;
+    };
+    CreatedWebhookEndpoint: {
+      /**
+       * Format: date-time
+       * @description ISO 8601 (UTC).
+       */
+      created_at: string;
+      description: string | null;
+      disabled_reason: string | null;
+      enabled: boolean;
+      event_types: (
+        | "contact.created"
+        | "contact.updated"
+        | "contact.deleted"
+        | "contact.subscribed"
+        | "contact.unsubscribed"
+        | "contact.suppressed"
+        | "form.submitted"
+        | "form.verified"
+        | "transaction.created"
+        | "transaction.refunded"
+        | "event_registration.created"
+        | "event_registration.cancelled"
+        | "rsvp.created"
+      )[];
+      failing_since: string | null;
+      id: string;
+      /** @description The Standard Webhooks signing secret (whsec_…): in this answer only, never again. */
+      secret: string;
+      url: string;
+    };
     Error: {
       /** @description A readable reason. */
       error: string;
       /** @constant */
       success: false;
+    };
+    Event: {
+      /** @description Seats; null is unlimited. */
+      capacity: number | null;
+      /**
+       * Format: date-time
+       * @description ISO 8601 (UTC).
+       */
+      created_at: string;
+      description: string | null;
+      end_time: string | null;
+      eventbrite_url: string | null;
+      id: string;
+      is_published: boolean;
+      location: string | null;
+      name: string;
+      /** @description Active registrations. */
+      registration_count: number;
+      start_time: string | null;
+      /** @description Dollars, from the ticketing provider. */
+      ticket_price: string | null;
+      timezone: string;
+      /**
+       * Format: date-time
+       * @description ISO 8601 (UTC).
+       */
+      updated_at: string;
+    };
+    EventList: {
+      data: components["schemas"]["Event"][];
+      next_cursor: string | null;
+    };
+    EventRegistration: {
+      /** @description Dollars. */
+      amount_paid: string;
+      contact_id: string;
+      /**
+       * Format: date-time
+       * @description ISO 8601 (UTC).
+       */
+      created_at: string;
+      email: string;
+      external_attendee_id: string | null;
+      first_name: string | null;
+      id: string;
+      last_name: string | null;
+      /** @enum {string} */
+      status: "registered" | "cancelled";
+    };
+    EventRegistrationList: {
+      data: components["schemas"]["EventRegistration"][];
+      next_cursor: string | null;
+    };
+    Form: {
+      allowed_domains: string[];
+      captcha_required: boolean;
+      /**
+       * Format: date-time
+       * @description ISO 8601 (UTC).
+       */
+      created_at: string;
+      /** @description Whether the form has a key (the key itself is never shown). */
+      has_key: boolean;
+      id: string;
+      last_submission_at: string | null;
+      name: string;
+      /** @description Submissions waiting for their email confirmation. */
+      pending: number;
+      require_verification: boolean;
+      submissions: number;
+      success_redirect_url: string | null;
+    };
+    FormList: {
+      data: components["schemas"]["Form"][];
+      next_cursor: string | null;
     };
     FormSubmission: {
       /** @description Address line 1 */
@@ -836,6 +1129,28 @@ export interface components {
       /** @constant */
       success: true;
     };
+    FormSubmissionRecord: {
+      contact_email: string | null;
+      contact_id: string | null;
+      contact_name: string | null;
+      /**
+       * Format: date-time
+       * @description ISO 8601 (UTC).
+       */
+      created_at: string;
+      id: string;
+      ip_address: string | null;
+      /** @description The fields as submitted. */
+      payload: {
+        [key: string]: unknown;
+      };
+      /** @enum {string} */
+      submission_type: "direct" | "verified_email" | "api_key";
+    };
+    FormSubmissionRecordList: {
+      data: components["schemas"]["FormSubmissionRecord"][];
+      next_cursor: string | null;
+    };
     PublicEvent: {
       /** @description Seats in all; null when the event has no limit. */
       capacity: number | null;
@@ -866,6 +1181,27 @@ export interface components {
         [key: string]: ("ok" | "failed" | "unknown") | number;
       };
       ready: boolean;
+    };
+    RefundWrite: {
+      amount: string;
+      /**
+       * @description When the refund leaves nothing to refund, fire product_refunded (spec 3.1).
+       * @default false
+       */
+      run_automations: boolean;
+    };
+    Transaction: {
+      /** @description Paid (dollars). */
+      amount_paid: string;
+      /** @description Refunded so far (dollars). */
+      amount_refunded: string;
+      /** @description What may still be refunded (dollars). */
+      amount_remaining: string;
+      contact_id: string | null;
+      currency: string;
+      id: string;
+      /** @enum {string} */
+      status: "succeeded" | "refunded";
     };
     Webhook_contact_created: {
       /** @constant */
@@ -1059,6 +1395,59 @@ export interface components {
       unsubscribed_at: string | null;
       /** @description ISO 8601 */
       updated_at: string;
+    };
+    WebhookEndpoint: {
+      /**
+       * Format: date-time
+       * @description ISO 8601 (UTC).
+       */
+      created_at: string;
+      description: string | null;
+      disabled_reason: string | null;
+      enabled: boolean;
+      event_types: (
+        | "contact.created"
+        | "contact.updated"
+        | "contact.deleted"
+        | "contact.subscribed"
+        | "contact.unsubscribed"
+        | "contact.suppressed"
+        | "form.submitted"
+        | "form.verified"
+        | "transaction.created"
+        | "transaction.refunded"
+        | "event_registration.created"
+        | "event_registration.cancelled"
+        | "rsvp.created"
+      )[];
+      failing_since: string | null;
+      id: string;
+      url: string;
+    };
+    WebhookEndpointList: {
+      data: components["schemas"]["WebhookEndpoint"][];
+      next_cursor: string | null;
+    };
+    WebhookEndpointWrite: {
+      description?: string;
+      /** @default true */
+      enabled: boolean;
+      event_types: (
+        | "contact.created"
+        | "contact.updated"
+        | "contact.deleted"
+        | "contact.subscribed"
+        | "contact.unsubscribed"
+        | "contact.suppressed"
+        | "form.submitted"
+        | "form.verified"
+        | "transaction.created"
+        | "transaction.refunded"
+        | "event_registration.created"
+        | "event_registration.cancelled"
+        | "rsvp.created"
+      )[];
+      url: string;
     };
     WebhookEventRegistration: {
       /** @description Amount in the currency's units, two decimals. */
@@ -2160,6 +2549,747 @@ export interface operations {
       };
     };
   };
+  listContactTransactions: {
+    parameters: {
+      query?: {
+        cursor?: string;
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of the feed. */
+      200: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ContactTransactionList"];
+        };
+      };
+      /** @description Invalid input: `fields` names each field and what is wrong with it. Codes: `invalid_request`. */
+      400: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "invalid_request";
+              fields: {
+                [key: string]: string;
+              };
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description No key, or an unknown, revoked or expired key. Codes: `unauthorized`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "unauthorized";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description The key lacks the scope this operation needs. Codes: `forbidden`. */
+      403: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "forbidden";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description No such id in the key's workspace (another workspace's id reads the same). Codes: `not_found`. */
+      404: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "not_found";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description Too many requests for this key: wait Retry-After seconds. Codes: `rate_limited`. */
+      429: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          /** @description Seconds to wait. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "rate_limited";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description An unexpected error (logged with a request id). Codes: `internal`. */
+      500: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "internal";
+              message: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  listEvents: {
+    parameters: {
+      query?: {
+        cursor?: string;
+        limit?: number;
+        published?: "true" | "false";
+        search?: string;
+        sort_by?: "name" | "created_at" | "start_time";
+        sort_dir?: "asc" | "desc";
+        upcoming?: "true" | "false";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of events. */
+      200: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["EventList"];
+        };
+      };
+      /** @description Invalid input: `fields` names each field and what is wrong with it. Codes: `invalid_request`. */
+      400: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "invalid_request";
+              fields: {
+                [key: string]: string;
+              };
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description No key, or an unknown, revoked or expired key. Codes: `unauthorized`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "unauthorized";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description The key lacks the scope this operation needs. Codes: `forbidden`. */
+      403: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "forbidden";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description Too many requests for this key: wait Retry-After seconds. Codes: `rate_limited`. */
+      429: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          /** @description Seconds to wait. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "rate_limited";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description An unexpected error (logged with a request id). Codes: `internal`. */
+      500: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "internal";
+              message: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  listEventRegistrations: {
+    parameters: {
+      query?: {
+        cursor?: string;
+        limit?: number;
+        search?: string;
+        status?: "registered" | "cancelled";
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of registrations. */
+      200: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["EventRegistrationList"];
+        };
+      };
+      /** @description Invalid input: `fields` names each field and what is wrong with it. Codes: `invalid_request`. */
+      400: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "invalid_request";
+              fields: {
+                [key: string]: string;
+              };
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description No key, or an unknown, revoked or expired key. Codes: `unauthorized`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "unauthorized";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description The key lacks the scope this operation needs. Codes: `forbidden`. */
+      403: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "forbidden";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description No such id in the key's workspace (another workspace's id reads the same). Codes: `not_found`. */
+      404: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "not_found";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description Too many requests for this key: wait Retry-After seconds. Codes: `rate_limited`. */
+      429: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          /** @description Seconds to wait. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "rate_limited";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description An unexpected error (logged with a request id). Codes: `internal`. */
+      500: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "internal";
+              message: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  listForms: {
+    parameters: {
+      query?: {
+        cursor?: string;
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of forms. */
+      200: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FormList"];
+        };
+      };
+      /** @description Invalid input: `fields` names each field and what is wrong with it. Codes: `invalid_request`. */
+      400: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "invalid_request";
+              fields: {
+                [key: string]: string;
+              };
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description No key, or an unknown, revoked or expired key. Codes: `unauthorized`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "unauthorized";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description The key lacks the scope this operation needs. Codes: `forbidden`. */
+      403: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "forbidden";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description Too many requests for this key: wait Retry-After seconds. Codes: `rate_limited`. */
+      429: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          /** @description Seconds to wait. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "rate_limited";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description An unexpected error (logged with a request id). Codes: `internal`. */
+      500: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "internal";
+              message: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  listFormSubmissions: {
+    parameters: {
+      query?: {
+        cursor?: string;
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of submissions. */
+      200: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["FormSubmissionRecordList"];
+        };
+      };
+      /** @description Invalid input: `fields` names each field and what is wrong with it. Codes: `invalid_request`. */
+      400: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "invalid_request";
+              fields: {
+                [key: string]: string;
+              };
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description No key, or an unknown, revoked or expired key. Codes: `unauthorized`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "unauthorized";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description The key lacks the scope this operation needs. Codes: `forbidden`. */
+      403: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "forbidden";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description No such id in the key's workspace (another workspace's id reads the same). Codes: `not_found`. */
+      404: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "not_found";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description Too many requests for this key: wait Retry-After seconds. Codes: `rate_limited`. */
+      429: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          /** @description Seconds to wait. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "rate_limited";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description An unexpected error (logged with a request id). Codes: `internal`. */
+      500: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "internal";
+              message: string;
+            };
+          };
+        };
+      };
+    };
+  };
   listPublicEvents: {
     parameters: {
       query?: {
@@ -2227,6 +3357,609 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+    };
+  };
+  refundTransaction: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Repeated with the same body within 24 hours: the first answer again, nothing changed twice; with another body: 409 `idempotency_conflict`. */
+        "Idempotency-Key"?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["RefundWrite"];
+      };
+    };
+    responses: {
+      /** @description Recorded: the transaction as it is now. */
+      201: {
+        headers: {
+          /** @description `true` when this is the stored answer to an earlier request. */
+          "Idempotent-Replayed"?: string;
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Transaction"];
+        };
+      };
+      /** @description Invalid input: `fields` names each field and what is wrong with it. Codes: `invalid_request`. */
+      400: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "invalid_request";
+              fields: {
+                [key: string]: string;
+              };
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description No key, or an unknown, revoked or expired key. Codes: `unauthorized`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "unauthorized";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description The key lacks the scope this operation needs. Codes: `forbidden`. */
+      403: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "forbidden";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description No such id in the key's workspace (another workspace's id reads the same). Codes: `not_found`. */
+      404: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "not_found";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description A conflict. Codes: `conflict`, `idempotency_conflict`. */
+      409: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "conflict" | "idempotency_conflict";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description Too many requests for this key: wait Retry-After seconds. Codes: `rate_limited`. */
+      429: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          /** @description Seconds to wait. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "rate_limited";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description An unexpected error (logged with a request id). Codes: `internal`. */
+      500: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "internal";
+              message: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  listWebhookEndpoints: {
+    parameters: {
+      query?: {
+        cursor?: string;
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of endpoints. */
+      200: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["WebhookEndpointList"];
+        };
+      };
+      /** @description Invalid input: `fields` names each field and what is wrong with it. Codes: `invalid_request`. */
+      400: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "invalid_request";
+              fields: {
+                [key: string]: string;
+              };
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description No key, or an unknown, revoked or expired key. Codes: `unauthorized`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "unauthorized";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description The key lacks the scope this operation needs. Codes: `forbidden`. */
+      403: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "forbidden";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description Too many requests for this key: wait Retry-After seconds. Codes: `rate_limited`. */
+      429: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          /** @description Seconds to wait. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "rate_limited";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description An unexpected error (logged with a request id). Codes: `internal`. */
+      500: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "internal";
+              message: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  createWebhookEndpoint: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Repeated with the same body within 24 hours: the first answer again, nothing changed twice; with another body: 409 `idempotency_conflict`. */
+        "Idempotency-Key"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["WebhookEndpointWrite"];
+      };
+    };
+    responses: {
+      /** @description Subscribed. */
+      201: {
+        headers: {
+          /** @description `true` when this is the stored answer to an earlier request. */
+          "Idempotent-Replayed"?: string;
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["CreatedWebhookEndpoint"];
+        };
+      };
+      /** @description Invalid input: `fields` names each field and what is wrong with it. Codes: `invalid_request`. */
+      400: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "invalid_request";
+              fields: {
+                [key: string]: string;
+              };
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description No key, or an unknown, revoked or expired key. Codes: `unauthorized`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "unauthorized";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description The key lacks the scope this operation needs. Codes: `forbidden`. */
+      403: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "forbidden";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description A conflict. Codes: `idempotency_conflict`. */
+      409: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "idempotency_conflict";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description Too many requests for this key: wait Retry-After seconds. Codes: `rate_limited`. */
+      429: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          /** @description Seconds to wait. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "rate_limited";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description An unexpected error (logged with a request id). Codes: `internal`. */
+      500: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "internal";
+              message: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  deleteWebhookEndpoint: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted. */
+      204: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description No key, or an unknown, revoked or expired key. Codes: `unauthorized`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "unauthorized";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description The key lacks the scope this operation needs. Codes: `forbidden`. */
+      403: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "forbidden";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description No such id in the key's workspace (another workspace's id reads the same). Codes: `not_found`. */
+      404: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "not_found";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description Too many requests for this key: wait Retry-After seconds. Codes: `rate_limited`. */
+      429: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          /** @description Seconds to wait. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "rate_limited";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description An unexpected error (logged with a request id). Codes: `internal`. */
+      500: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "internal";
+              message: string;
+            };
+          };
+        };
       };
     };
   };

@@ -28,13 +28,15 @@ export const uuidParam = (name: string, description: string) =>
   z.object({ [name]: uuidSchema.meta({ description }) });
 
 /** Security requirements: `{}` is "no credential" (a public route that authenticates by what it receives). */
+type Requirements = Record<string, string[]>[];
+
 export const security = {
-  none: [{}],
-  session: [{ session: [] }],
-  serviceOrSession: [{ serviceKey: [] }, { session: [] }],
-  serviceKey: [{ serviceKey: [] }],
+  none: [{}] as Requirements,
+  session: [{ session: [] }] as Requirements,
+  serviceOrSession: [{ serviceKey: [] }, { session: [] }] as Requirements,
+  serviceKey: [{ serviceKey: [] }] as Requirements,
   /** A workspace API key holding `scope` (DESIGN section 8: scopes per operation). */
-  apiKey: (scope: string) => [{ apiKey: [scope] }],
+  apiKey: (scope: string): Requirements => [{ apiKey: [scope] }],
 };
 
 export const securitySchemes = {
