@@ -50,7 +50,7 @@ export function callV1(
   req: V1Request = {},
 ): Promise<Response> {
   const filled = path.replace(/\{(\w+)\}/g, (_, name: string) =>
-    encodeURIComponent(req.params?.[name] ?? ""),
+    encodeURIComponent((req.params?.[name] ?? "").replace(/\p{Cs}/gu, "\ufffd")),
   );
   const query =
     typeof req.query === "string" ? req.query : req.query ? `?${new URLSearchParams(req.query)}` : "";

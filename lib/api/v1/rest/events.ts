@@ -6,7 +6,7 @@ import { getEventsAfter, type EventListItem } from "@/lib/events/get-events";
 import { listEventRegistrations } from "@/lib/events/list-event-registrations";
 import type { ApiOperation } from "../operation";
 import { listSchema, pageQuerySchema } from "../pagination";
-import { idParams, iso, keysetAfter, keysetPage, timestamp } from "./keyset";
+import { apiText, idParams, iso, keysetAfter, keysetPage, timestamp } from "./keyset";
 
 /** `true` or `false` in a query string; absent is "either". */
 const flag = (what: string) =>
@@ -17,7 +17,7 @@ const flag = (what: string) =>
 
 /** GET /api/v1/events: the filters of spec 4.15 getEvents in snake_case, and the page. */
 export const eventListQuerySchema = pageQuerySchema.extend({
-  search: z.string().trim().max(200, "search can be at most 200 characters.").optional(),
+  search: apiText("search", 200).optional(),
   upcoming: flag("upcoming"),
   published: flag("published"),
   sort_by: z.enum(["name", "created_at", "start_time"]).default("start_time"),
@@ -44,7 +44,7 @@ export const eventSchema = z
   .meta({ id: "Event" });
 
 export const registrationQuerySchema = pageQuerySchema.extend({
-  search: z.string().trim().max(200, "search can be at most 200 characters.").optional(),
+  search: apiText("search", 200).optional(),
   status: z.enum(["registered", "cancelled"]).optional(),
 });
 

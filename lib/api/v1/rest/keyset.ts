@@ -24,6 +24,7 @@ export function keysetAfter(
   if (typeof key !== "string" || typeof id !== "string" || !isUuid(id) || key.length > 400)
     throw invalidCursor();
   if (kind === "timestamptz" && !TIMESTAMP.test(key)) throw invalidCursor();
+  if (key.includes("\u0000")) throw invalidCursor();
   return { key, id };
 }
 
@@ -52,3 +53,13 @@ export const idParams = z.object({ id: uuidField("Not found.") });
 /** A time as the v1 objects carry it: ISO 8601 in UTC. */
 export const timestamp = z.string().meta({ description: "ISO 8601 (UTC).", format: "date-time" });
 export const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
+
+/**
+ * Text a client sends that reaches the database: Postgres cannot hold a NUL character (it would
+ * be a 500), so it is refused as invalid input like any other bad value.
+ */
+export const apiText = (label: string, max: number) =>
+  z
+    .string({ error: `${label} must be text.` })
+    .max(max, `${label} can be at most ${max} characters.`)
+    .refine((v) => !v.includes("\u0000"), `${label} must not contain a NUL character.`);

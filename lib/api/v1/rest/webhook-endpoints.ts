@@ -12,7 +12,7 @@ import { deleteWebhookEndpoint } from "@/lib/webhooks/outbound/update-webhook-en
 import { ApiInvalidRequest, invalidFromZod } from "../errors";
 import type { ApiOperation } from "../operation";
 import { listSchema, pageQuerySchema } from "../pagination";
-import { idParams, iso, keysetAfter, keysetPage, timestamp } from "./keyset";
+import { apiText, idParams, iso, keysetAfter, keysetPage, timestamp } from "./keyset";
 
 /**
  * Webhook endpoint subscriptions with a key ("REST hooks": a workflow tool subscribes a URL to
@@ -21,14 +21,14 @@ import { idParams, iso, keysetAfter, keysetPage, timestamp } from "./keyset";
  */
 export const webhookEndpointWriteSchema = z
   .strictObject({
-    url: z.string({ error: "url is the https address to deliver to." }).max(2000, "url is too long."),
+    url: apiText("url", 2000),
     event_types: z
       .array(webhookEventTypeSchema, {
         error: `event_types lists some of: ${WEBHOOK_EVENT_TYPES.join(", ")}.`,
       })
       .min(1, "Choose at least one event type.")
       .max(WEBHOOK_EVENT_TYPES.length),
-    description: z.string({ error: "description must be text." }).max(200).optional(),
+    description: apiText("description", 200).optional(),
     enabled: z.boolean({ error: "enabled is true or false." }).default(true),
   })
   .meta({ id: "WebhookEndpointWrite" });
