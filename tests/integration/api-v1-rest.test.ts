@@ -137,7 +137,10 @@ describe("GET /api/v1/events (spec 4.15 getEvents)", () => {
   });
 
   test("400 invalid_request for a bad limit, sort or cursor (fields name them)", async () => {
-    for (const query of [{ limit: "0" }, { limit: "101" }, { sort_by: "id" }, { cursor: "bm9wZQ" }]) {
+    for (const query of [{ limit: "0" }, { limit: "101" }, { sort_by: "id" }, { cursor: "bm9wZQ" }] as Record<
+      string,
+      string
+    >[]) {
       const res = await callV1(listEvents, "GET", "/api/v1/events", { key: all.key, query });
       expect(res.status, JSON.stringify(query)).toBe(400);
       const body = (await expectDocumented(res, "GET", "/api/v1/events")) as { error: { fields: object } };
