@@ -147,3 +147,23 @@ describe("API keys: create with scopes and expiry, list, revoke", () => {
     expect(after.revoked_at).toBeNull();
   });
 });
+
+describe("the public events list (spec 4.14) honours scopes and expiry", () => {
+  test("a key without events:read, or past its expiry, is refused like a revoked key (403)", async () => {
+    const { GET } = await import("@/app/api/v1/public/events/route");
+    const ws = await createWorkspace(db.sql);
+    const { apiKeyFor } = await import("../helpers/api-v1");
+    const get = (key: string) =>
+      GET(
+        new Request("http://crm.test/api/v1/public/events", { headers: { authorization: `Bearer ${key}` } }),
+      );
+    expect((await get((await apiKeyFor(db.sql, ws.id, ["events:read"])).key)).status).toBe(200);
+    expect(
+      (await get((await apiKeyFor(db.sql, ws.id, ["contacts:write", "webhooks:write"])).key)).status,
+    ).toBe(403);
+    const expired = await apiKeyFor(db.sql, ws.id, ["events:read"], {
+      expiresAt: new Date(Date.now() - 1000),
+    });
+    expect((await get(expired.key)).status).toBe(403);
+  });
+});

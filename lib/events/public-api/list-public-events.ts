@@ -55,20 +55,25 @@ interface Row {
 
 /**
  * The key of a public API request (spec 5.2), by its digest (hashApiKey): null when unknown
- * (401), 'revoked' (403), or its workspace. last_used_at is written at most once a minute per
- * key, in the same statement, so the read path stays cheap.
+ * (401), 'revoked' (403), or its workspace. A key past its expiry, or one without the scope
+ * `events:read` (DESIGN section 8: a key does only what its scopes allow), is refused as a
+ * revoked one. last_used_at is written at most once a minute per key, in the same statement, so
+ * the read path stays cheap.
  */
 export async function authenticateApiKey(db: Db, keyHash: string): Promise<KeyCheck> {
   const [row] = await db`
     with k as (
-      select id, workspace_id, revoked_at, last_used_at from public.api_keys where key_hash = ${keyHash}
+      select id, workspace_id, last_used_at,
+             revoked_at is not null or coalesce(expires_at <= now(), false)
+               or not ('events:read' = any (scopes)) as refused
+      from public.api_keys where key_hash = ${keyHash}
     ), touch as (
       update public.api_keys a set last_used_at = now() from k
-      where a.id = k.id and k.revoked_at is null
+      where a.id = k.id and not k.refused
         and (k.last_used_at is null or k.last_used_at < now() - interval '1 minute')
       returning a.id
     )
-    select workspace_id, revoked_at is not null as revoked from k`;
+    select workspace_id, refused as revoked from k`;
   if (!row) return null;
   return row.revoked ? "revoked" : { workspaceId: row.workspace_id };
 }
