@@ -12,6 +12,7 @@ import { runBroadcast } from "@/lib/email/flows/run-broadcast";
 import { runTicketingDelivery } from "@/lib/events/ticketing/flows/process-ticketing-deliveries";
 import { NOT_CONNECTED, runTicketingSync } from "@/lib/events/ticketing/flows/run-ticketing-sync";
 import { sweepRateLimitHits } from "@/lib/forms/flows/sweep-rate-limit-hits";
+import { sweepIdempotencyKeys } from "@/lib/api/v1/idempotency";
 import { sweepPendingSubmissions } from "@/lib/forms/sweep-pending-submissions";
 import { handle, type JobRegistry } from "@/lib/jobs/handle";
 import { QUEUES } from "@/lib/jobs/queues";
@@ -68,9 +69,12 @@ export const HANDLERS: JobRegistry = {
   "contact-import": handle(QUEUES["contact-import"], ({ importId }, job) =>
     runContactImport(importId, { lastAttempt: lastAttempt(job) }),
   ),
-  "sweep-rate-limit-hits": handle(QUEUES["sweep-rate-limit-hits"], () =>
-    sweepAll(() => withService(sweepRateLimitHits)),
-  ),
+  // the limiters' state: form hits, and the REST API's Idempotency-Key answers past 24 hours
+  "sweep-rate-limit-hits": handle(QUEUES["sweep-rate-limit-hits"], async () => {
+    const hits = await sweepAll(() => withService(sweepRateLimitHits));
+    const answers = await sweepAll(() => withService((db) => sweepIdempotencyKeys(db)));
+    return { deleted: hits.deleted + answers.deleted };
+  }),
   "sweep-pending-submissions": handle(QUEUES["sweep-pending-submissions"], () =>
     sweepAll(() => withService(sweepPendingSubmissions)),
   ),

@@ -385,6 +385,138 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/contacts": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List contacts
+     * @description The filters of spec 4.15 getContacts in snake_case; `tag_ids` and `exclude_tag_ids` repeated or comma-separated. Cursor pages: pass `next_cursor` back as `cursor` with the same filters and order; a walk returns every contact that existed when it began exactly once. Scope: `contacts:read`.
+     */
+    get: operations["listContacts"];
+    put?: never;
+    /**
+     * Create a contact
+     * @description The contact's source is `api`. Consent is given with the subscribe operation, with proof. Scope: `contacts:write`.
+     */
+    post: operations["createContact"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/contacts/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read a contact
+     * @description Scope: `contacts:read`.
+     */
+    get: operations["getContact"];
+    put?: never;
+    post?: never;
+    /**
+     * Delete a contact
+     * @description Scope: `contacts:write`.
+     */
+    delete: operations["deleteContact"];
+    options?: never;
+    head?: never;
+    /**
+     * Update a contact (spec 4.10)
+     * @description The diff-and-audit rule of spec 4.10: changed fields are written, an empty value changes nothing, and overwritten values are recorded in a system note naming the key. The source never changes (spec 4.15). Scope: `contacts:write`.
+     */
+    patch: operations["updateContact"];
+    trace?: never;
+  };
+  "/api/v1/contacts/{id}/notes": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Add a note to a contact's timeline
+     * @description Scope: `contacts:write`.
+     */
+    post: operations["addContactNote"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/contacts/{id}/subscribe": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Subscribe a contact, with proof of consent
+     * @description As the manual subscribe (spec 4.9, 3.3): `opt_in_source` becomes `API: <proof.source>` and `opt_in_ip` the proof's address; recorded in the consent ledger with the key as the actor. A contact with a bounce or complaint suppression is 409 `suppressed` and nothing changes. Scope: `consent:write`.
+     */
+    post: operations["subscribeContact"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/contacts/{id}/tags": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Tag a contact by tag names
+     * @description Missing tags are created (names match case-insensitively). Answers the contact's tags. Scope: `contacts:write`.
+     */
+    post: operations["addContactTags"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/contacts/{id}/tags/{tag_id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /**
+     * Untag a contact
+     * @description Scope: `contacts:write`.
+     */
+    delete: operations["removeContactTag"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/contacts/{id}/transactions": {
     parameters: {
       query?: never;
@@ -399,6 +531,66 @@ export interface paths {
     get: operations["listContactTransactions"];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/contacts/{id}/unsubscribe": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Unsubscribe a contact (spec 4.7)
+     * @description Recorded in the consent ledger with the key as the actor; repeating it changes nothing. Scope: `consent:write`.
+     */
+    post: operations["unsubscribeContact"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/contacts/batch": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Upsert up to 1,000 contacts
+     * @description Each item as the upsert operation, on its own: one result per item in order (201, 200, or the item's error); a refused item changes nothing and the others go on. Scope: `contacts:write`.
+     */
+    post: operations["batchUpsertContacts"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/contacts/upsert": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Create or merge a contact by email
+     * @description 201 with a new contact (source `api`), or 200 with the existing one of that email, merged by spec 4.10 (its source kept). Scope: `contacts:write`.
+     */
+    post: operations["upsertContact"];
     delete?: never;
     options?: never;
     head?: never;
@@ -895,6 +1087,70 @@ export interface webhooks {
 }
 export interface components {
   schemas: {
+    Contact: {
+      address_line1: string | null;
+      address_line2: string | null;
+      birth_day: number | null;
+      birth_month: number | null;
+      city: string | null;
+      country: string | null;
+      created_at: string;
+      email: string;
+      /** @enum {string} */
+      email_status: "Spam" | "Bounced" | "Unsubscribed" | "Subscribed" | "Not Opted In";
+      first_name: string | null;
+      /** @description uuid */
+      id: string;
+      is_subscribed: boolean;
+      last_name: string | null;
+      opt_in_ip: string | null;
+      opt_in_source: string | null;
+      opt_in_timestamp: string | null;
+      phone: string | null;
+      postal_code: string | null;
+      /** @description How the contact came in; 'api' when created with a key. */
+      source: string;
+      state: string | null;
+      tags: components["schemas"]["Tag"][];
+      unsubscribed_at: string | null;
+      updated_at: string;
+    };
+    ContactBatch: {
+      contacts: unknown[];
+    };
+    ContactBatchResult: {
+      data: {
+        error?: {
+          code: string;
+          fields?: {
+            [key: string]: string;
+          };
+          message: string;
+        };
+        id?: string;
+        index: number;
+        /** @description 201 created, 200 merged, or the item's error status */
+        status: number;
+      }[];
+    };
+    ContactList: {
+      data: components["schemas"]["Contact"][];
+      next_cursor: string | null;
+    };
+    ContactPatch: {
+      address_line1?: string;
+      address_line2?: string;
+      birth_day?: number;
+      birth_month?: number;
+      city?: string;
+      country?: string;
+      email?: string;
+      first_name?: string;
+      last_name?: string;
+      phone?: string;
+      postal_code?: string;
+      state?: string;
+    };
     ContactTransaction: {
       /** @description What was paid (dollars). */
       amount: string;
@@ -918,6 +1174,20 @@ export interface components {
     ContactTransactionList: {
       data: components["schemas"]["ContactTransaction"][];
       next_cursor: string | null;
+    };
+    ContactWrite: {
+      address_line1?: string;
+      address_line2?: string;
+      birth_day?: number;
+      birth_month?: number;
+      city?: string;
+      country?: string;
+      email: string;
+      first_name?: string;
+      last_name?: string;
+      phone?: string;
+      postal_code?: string;
+      state?: string;
     };
     CreatedWebhookEndpoint: {
       /**
@@ -1151,6 +1421,15 @@ export interface components {
       data: components["schemas"]["FormSubmissionRecord"][];
       next_cursor: string | null;
     };
+    Note: {
+      contact_id: string;
+      created_at: string;
+      id: string;
+      text: string;
+    };
+    NoteWrite: {
+      text: string;
+    };
     PublicEvent: {
       /** @description Seats in all; null when the event has no limit. */
       capacity: number | null;
@@ -1189,6 +1468,22 @@ export interface components {
        * @default false
        */
       run_automations: boolean;
+    };
+    SubscribeProof: {
+      proof: {
+        ip: string;
+        source: string;
+      };
+    };
+    Tag: {
+      id: string;
+      name: string;
+    };
+    TagList: {
+      data: components["schemas"]["Tag"][];
+    };
+    TagNames: {
+      names: string[];
     };
     Transaction: {
       /** @description Paid (dollars). */
@@ -2549,6 +2844,1628 @@ export interface operations {
       };
     };
   };
+  listContacts: {
+    parameters: {
+      query?: {
+        cursor?: string;
+        event_id?: string;
+        exclude_tag_ids?: string[];
+        limit?: number;
+        search?: string;
+        sort_by?: "created_at" | "name" | "source";
+        sort_dir?: "asc" | "desc";
+        source?: string;
+        tag_ids?: string[];
+        tag_mode?: "any" | "all";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of contacts. */
+      200: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ContactList"];
+        };
+      };
+      /** @description Invalid input: `fields` names each field and what is wrong with it. Codes: `invalid_request`. */
+      400: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "invalid_request";
+              fields: {
+                [key: string]: string;
+              };
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description No key, or an unknown, revoked or expired key. Codes: `unauthorized`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "unauthorized";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description The key lacks the scope this operation needs. Codes: `forbidden`. */
+      403: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "forbidden";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description Too many requests for this key: wait Retry-After seconds. Codes: `rate_limited`. */
+      429: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          /** @description Seconds to wait. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "rate_limited";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description An unexpected error (logged with a request id). Codes: `internal`. */
+      500: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "internal";
+              message: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  createContact: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Repeated with the same body within 24 hours: the first answer again, nothing changed twice; with another body: 409 `idempotency_conflict`. */
+        "Idempotency-Key"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ContactWrite"];
+      };
+    };
+    responses: {
+      /** @description The new contact. */
+      201: {
+        headers: {
+          /** @description `true` when this is the stored answer to an earlier request. */
+          "Idempotent-Replayed"?: string;
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Contact"];
+        };
+      };
+      /** @description Invalid input: `fields` names each field and what is wrong with it. Codes: `invalid_request`. */
+      400: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "invalid_request";
+              fields: {
+                [key: string]: string;
+              };
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description No key, or an unknown, revoked or expired key. Codes: `unauthorized`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "unauthorized";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description The key lacks the scope this operation needs. Codes: `forbidden`. */
+      403: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "forbidden";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description A conflict. Codes: `contact_exists`, `idempotency_conflict`. */
+      409: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "contact_exists" | "idempotency_conflict";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description The body is too large. Codes: `too_large`. */
+      413: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "too_large";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description The body is not JSON. Codes: `unsupported`. */
+      415: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "unsupported";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description Too many requests for this key: wait Retry-After seconds. Codes: `rate_limited`. */
+      429: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          /** @description Seconds to wait. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "rate_limited";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description An unexpected error (logged with a request id). Codes: `internal`. */
+      500: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "internal";
+              message: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  getContact: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The contact. */
+      200: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Contact"];
+        };
+      };
+      /** @description No key, or an unknown, revoked or expired key. Codes: `unauthorized`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "unauthorized";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description The key lacks the scope this operation needs. Codes: `forbidden`. */
+      403: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "forbidden";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description No such id in the key's workspace (another workspace's id reads the same). Codes: `not_found`. */
+      404: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "not_found";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description Too many requests for this key: wait Retry-After seconds. Codes: `rate_limited`. */
+      429: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          /** @description Seconds to wait. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "rate_limited";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description An unexpected error (logged with a request id). Codes: `internal`. */
+      500: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "internal";
+              message: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  deleteContact: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted. */
+      204: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description No key, or an unknown, revoked or expired key. Codes: `unauthorized`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "unauthorized";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description The key lacks the scope this operation needs. Codes: `forbidden`. */
+      403: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "forbidden";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description No such id in the key's workspace (another workspace's id reads the same). Codes: `not_found`. */
+      404: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "not_found";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description Too many requests for this key: wait Retry-After seconds. Codes: `rate_limited`. */
+      429: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          /** @description Seconds to wait. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "rate_limited";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description An unexpected error (logged with a request id). Codes: `internal`. */
+      500: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "internal";
+              message: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  updateContact: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ContactPatch"];
+      };
+    };
+    responses: {
+      /** @description The contact as stored now. */
+      200: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Contact"];
+        };
+      };
+      /** @description Invalid input: `fields` names each field and what is wrong with it. Codes: `invalid_request`. */
+      400: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "invalid_request";
+              fields: {
+                [key: string]: string;
+              };
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description No key, or an unknown, revoked or expired key. Codes: `unauthorized`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "unauthorized";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description The key lacks the scope this operation needs. Codes: `forbidden`. */
+      403: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "forbidden";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description No such id in the key's workspace (another workspace's id reads the same). Codes: `not_found`. */
+      404: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "not_found";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description A conflict. Codes: `contact_exists`. */
+      409: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "contact_exists";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description The body is too large. Codes: `too_large`. */
+      413: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "too_large";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description The body is not JSON. Codes: `unsupported`. */
+      415: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "unsupported";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description Too many requests for this key: wait Retry-After seconds. Codes: `rate_limited`. */
+      429: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          /** @description Seconds to wait. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "rate_limited";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description An unexpected error (logged with a request id). Codes: `internal`. */
+      500: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "internal";
+              message: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  addContactNote: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Repeated with the same body within 24 hours: the first answer again, nothing changed twice; with another body: 409 `idempotency_conflict`. */
+        "Idempotency-Key"?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["NoteWrite"];
+      };
+    };
+    responses: {
+      /** @description The note. */
+      201: {
+        headers: {
+          /** @description `true` when this is the stored answer to an earlier request. */
+          "Idempotent-Replayed"?: string;
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Note"];
+        };
+      };
+      /** @description Invalid input: `fields` names each field and what is wrong with it. Codes: `invalid_request`. */
+      400: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "invalid_request";
+              fields: {
+                [key: string]: string;
+              };
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description No key, or an unknown, revoked or expired key. Codes: `unauthorized`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "unauthorized";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description The key lacks the scope this operation needs. Codes: `forbidden`. */
+      403: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "forbidden";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description No such id in the key's workspace (another workspace's id reads the same). Codes: `not_found`. */
+      404: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "not_found";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description A conflict. Codes: `idempotency_conflict`. */
+      409: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "idempotency_conflict";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description The body is too large. Codes: `too_large`. */
+      413: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "too_large";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description The body is not JSON. Codes: `unsupported`. */
+      415: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "unsupported";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description Too many requests for this key: wait Retry-After seconds. Codes: `rate_limited`. */
+      429: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          /** @description Seconds to wait. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "rate_limited";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description An unexpected error (logged with a request id). Codes: `internal`. */
+      500: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "internal";
+              message: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  subscribeContact: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Repeated with the same body within 24 hours: the first answer again, nothing changed twice; with another body: 409 `idempotency_conflict`. */
+        "Idempotency-Key"?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["SubscribeProof"];
+      };
+    };
+    responses: {
+      /** @description The contact, subscribed. */
+      200: {
+        headers: {
+          /** @description `true` when this is the stored answer to an earlier request. */
+          "Idempotent-Replayed"?: string;
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Contact"];
+        };
+      };
+      /** @description Invalid input: `fields` names each field and what is wrong with it. Codes: `invalid_request`. */
+      400: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "invalid_request";
+              fields: {
+                [key: string]: string;
+              };
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description No key, or an unknown, revoked or expired key. Codes: `unauthorized`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "unauthorized";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description The key lacks the scope this operation needs. Codes: `forbidden`. */
+      403: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "forbidden";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description No such id in the key's workspace (another workspace's id reads the same). Codes: `not_found`. */
+      404: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "not_found";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description A conflict. Codes: `suppressed`, `idempotency_conflict`. */
+      409: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "suppressed" | "idempotency_conflict";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description The body is too large. Codes: `too_large`. */
+      413: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "too_large";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description The body is not JSON. Codes: `unsupported`. */
+      415: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "unsupported";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description Too many requests for this key: wait Retry-After seconds. Codes: `rate_limited`. */
+      429: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          /** @description Seconds to wait. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "rate_limited";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description An unexpected error (logged with a request id). Codes: `internal`. */
+      500: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "internal";
+              message: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  addContactTags: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Repeated with the same body within 24 hours: the first answer again, nothing changed twice; with another body: 409 `idempotency_conflict`. */
+        "Idempotency-Key"?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["TagNames"];
+      };
+    };
+    responses: {
+      /** @description The contact's tags. */
+      200: {
+        headers: {
+          /** @description `true` when this is the stored answer to an earlier request. */
+          "Idempotent-Replayed"?: string;
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["TagList"];
+        };
+      };
+      /** @description Invalid input: `fields` names each field and what is wrong with it. Codes: `invalid_request`. */
+      400: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "invalid_request";
+              fields: {
+                [key: string]: string;
+              };
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description No key, or an unknown, revoked or expired key. Codes: `unauthorized`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "unauthorized";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description The key lacks the scope this operation needs. Codes: `forbidden`. */
+      403: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "forbidden";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description No such id in the key's workspace (another workspace's id reads the same). Codes: `not_found`. */
+      404: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "not_found";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description A conflict. Codes: `idempotency_conflict`. */
+      409: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "idempotency_conflict";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description The body is too large. Codes: `too_large`. */
+      413: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "too_large";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description The body is not JSON. Codes: `unsupported`. */
+      415: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "unsupported";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description Too many requests for this key: wait Retry-After seconds. Codes: `rate_limited`. */
+      429: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          /** @description Seconds to wait. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "rate_limited";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description An unexpected error (logged with a request id). Codes: `internal`. */
+      500: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "internal";
+              message: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  removeContactTag: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+        tag_id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The contact no longer has the tag. */
+      204: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description No key, or an unknown, revoked or expired key. Codes: `unauthorized`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "unauthorized";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description The key lacks the scope this operation needs. Codes: `forbidden`. */
+      403: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "forbidden";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description No such id in the key's workspace (another workspace's id reads the same). Codes: `not_found`. */
+      404: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "not_found";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description Too many requests for this key: wait Retry-After seconds. Codes: `rate_limited`. */
+      429: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          /** @description Seconds to wait. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "rate_limited";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description An unexpected error (logged with a request id). Codes: `internal`. */
+      500: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "internal";
+              message: string;
+            };
+          };
+        };
+      };
+    };
+  };
   listContactTransactions: {
     parameters: {
       query?: {
@@ -2654,6 +4571,582 @@ export interface operations {
             error: {
               /** @enum {string} */
               code: "not_found";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description Too many requests for this key: wait Retry-After seconds. Codes: `rate_limited`. */
+      429: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          /** @description Seconds to wait. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "rate_limited";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description An unexpected error (logged with a request id). Codes: `internal`. */
+      500: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "internal";
+              message: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  unsubscribeContact: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Repeated with the same body within 24 hours: the first answer again, nothing changed twice; with another body: 409 `idempotency_conflict`. */
+        "Idempotency-Key"?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The contact, unsubscribed. */
+      200: {
+        headers: {
+          /** @description `true` when this is the stored answer to an earlier request. */
+          "Idempotent-Replayed"?: string;
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Contact"];
+        };
+      };
+      /** @description No key, or an unknown, revoked or expired key. Codes: `unauthorized`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "unauthorized";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description The key lacks the scope this operation needs. Codes: `forbidden`. */
+      403: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "forbidden";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description No such id in the key's workspace (another workspace's id reads the same). Codes: `not_found`. */
+      404: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "not_found";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description A conflict. Codes: `idempotency_conflict`. */
+      409: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "idempotency_conflict";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description Too many requests for this key: wait Retry-After seconds. Codes: `rate_limited`. */
+      429: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          /** @description Seconds to wait. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "rate_limited";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description An unexpected error (logged with a request id). Codes: `internal`. */
+      500: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "internal";
+              message: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  batchUpsertContacts: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Repeated with the same body within 24 hours: the first answer again, nothing changed twice; with another body: 409 `idempotency_conflict`. */
+        "Idempotency-Key"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ContactBatch"];
+      };
+    };
+    responses: {
+      /** @description One result per item. */
+      200: {
+        headers: {
+          /** @description `true` when this is the stored answer to an earlier request. */
+          "Idempotent-Replayed"?: string;
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ContactBatchResult"];
+        };
+      };
+      /** @description Invalid input: `fields` names each field and what is wrong with it. Codes: `invalid_request`. */
+      400: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "invalid_request";
+              fields: {
+                [key: string]: string;
+              };
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description No key, or an unknown, revoked or expired key. Codes: `unauthorized`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "unauthorized";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description The key lacks the scope this operation needs. Codes: `forbidden`. */
+      403: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "forbidden";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description A conflict. Codes: `idempotency_conflict`. */
+      409: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "idempotency_conflict";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description The body is too large. Codes: `too_large`. */
+      413: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "too_large";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description The body is not JSON. Codes: `unsupported`. */
+      415: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "unsupported";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description Too many requests for this key: wait Retry-After seconds. Codes: `rate_limited`. */
+      429: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          /** @description Seconds to wait. */
+          "Retry-After": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "rate_limited";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description An unexpected error (logged with a request id). Codes: `internal`. */
+      500: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "internal";
+              message: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  upsertContact: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Repeated with the same body within 24 hours: the first answer again, nothing changed twice; with another body: 409 `idempotency_conflict`. */
+        "Idempotency-Key"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ContactWrite"];
+      };
+    };
+    responses: {
+      /** @description Merged into the existing contact. */
+      200: {
+        headers: {
+          /** @description `true` when this is the stored answer to an earlier request. */
+          "Idempotent-Replayed"?: string;
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Contact"];
+        };
+      };
+      /** @description Created. */
+      201: {
+        headers: {
+          /** @description `true` when this is the stored answer to an earlier request. */
+          "Idempotent-Replayed"?: string;
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Contact"];
+        };
+      };
+      /** @description Invalid input: `fields` names each field and what is wrong with it. Codes: `invalid_request`. */
+      400: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "invalid_request";
+              fields: {
+                [key: string]: string;
+              };
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description No key, or an unknown, revoked or expired key. Codes: `unauthorized`. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "unauthorized";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description The key lacks the scope this operation needs. Codes: `forbidden`. */
+      403: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "forbidden";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description A conflict. Codes: `idempotency_conflict`. */
+      409: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "idempotency_conflict";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description The body is too large. Codes: `too_large`. */
+      413: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "too_large";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description The body is not JSON. Codes: `unsupported`. */
+      415: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "unsupported";
               message: string;
             };
           };

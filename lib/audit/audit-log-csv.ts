@@ -25,8 +25,8 @@ export const AUDIT_LOG_CSV_FIELDS = [
 export function auditLogCsv(rows: readonly AuditLogRow[], { header = true } = {}): string {
   const data = rows.map((r) => [
     r.created_at instanceof Date ? r.created_at.toISOString() : r.created_at,
-    r.actor_email ?? "",
-    r.actor_id ?? "",
+    r.actor_email ?? (r.actor_api_key_name ? `API key: ${r.actor_api_key_name}` : ""),
+    r.actor_id ?? r.actor_api_key_id ?? "",
     r.action,
     r.target_type ?? "",
     r.target_id ?? "",

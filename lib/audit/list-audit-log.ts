@@ -6,6 +6,9 @@ export interface AuditLogRow {
   created_at: Date;
   actor_id: string | null;
   actor_email: string | null;
+  /** the API key a v1 write was made with (DESIGN section 8): its id and name then */
+  actor_api_key_id?: string | null;
+  actor_api_key_name?: string | null;
   action: string;
   target_type: string | null;
   target_id: string | null;
@@ -51,7 +54,7 @@ export async function listAuditLog(
       : db`and a.action = ${filter.action}`
     : db``;
   const rows = await db<AuditLogRow[]>`
-    select a.id::text as id, a.created_at, a.actor_id, a.actor_email, a.action, a.target_type, a.target_id,
+    select a.id::text as id, a.created_at, a.actor_id, a.actor_email, a.actor_api_key_id, a.actor_api_key_name, a.action, a.target_type, a.target_id,
            a.before, a.after, host(a.ip) as ip
     from public.audit_log a
     where a.workspace_id = ${ws}

@@ -78,3 +78,34 @@ export function recordFlowAudit(
     ip: entry.ip,
   });
 }
+
+/**
+ * Appends many audit rows in one statement (a batch of API writes): the same rows recordAudit
+ * would write one by one, all with the same actor.
+ */
+export async function recordAudits(db: Db, entries: AuditEntry[]): Promise<void> {
+  if (entries.length === 0) return;
+  const rows = entries.map((e) => ({
+    workspace_id: e.workspaceId,
+    actor_id: e.actorId,
+    actor_email: e.actorEmail ?? null,
+    actor_api_key_id: e.actorApiKey?.id ?? null,
+    actor_api_key_name: e.actorApiKey?.name ?? null,
+    action: e.action,
+    target_type: e.targetType ?? null,
+    target_id: e.targetId ?? null,
+    before: e.before ? redact(e.before) : null,
+    after: e.after ? redact(e.after) : null,
+    ip: e.ip ?? null,
+  }));
+  for (let i = 0; i < rows.length; i += 1000) {
+    const chunk = rows.slice(i, i + 1000);
+    await db`
+      insert into public.audit_log
+        (workspace_id, actor_id, actor_email, actor_api_key_id, actor_api_key_name, action,
+         target_type, target_id, before, after, ip)
+      select * from jsonb_to_recordset(${db.json(chunk as never)}) as r(
+        workspace_id uuid, actor_id uuid, actor_email text, actor_api_key_id uuid, actor_api_key_name text,
+        action text, target_type text, target_id text, before jsonb, after jsonb, ip inet)`;
+  }
+}

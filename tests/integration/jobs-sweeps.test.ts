@@ -43,6 +43,18 @@ describe("jobs: scheduled sweeps", () => {
     expect(rows.map((r) => r.key)).toEqual(["sweep-new"]);
   });
 
+  test("DESIGN section 8: the same sweep removes Idempotency-Key answers older than 24 hours, recent ones stay", async () => {
+    const ws = await createWorkspace(db.sql);
+    const [key] = await db.sql`
+      insert into api_keys (workspace_id, name, key_hash) values (${ws.id}, 'Sweep', repeat('b', 64)) returning id`;
+    await db.sql`insert into api_idempotency_keys (api_key_id, idempotency_key, workspace_id, fingerprint, status, created_at)
+                 values (${key.id}, 'old', ${ws.id}, repeat('a', 64), 201, now() - interval '25 hours'),
+                        (${key.id}, 'new', ${ws.id}, repeat('a', 64), 201, now() - interval '23 hours')`;
+    await runJob(HANDLERS["sweep-rate-limit-hits"], sweepJob("sweep-rate-limit-hits"));
+    const rows = await db.sql`select idempotency_key from api_idempotency_keys where api_key_id = ${key.id}`;
+    expect(rows.map((r) => r.idempotency_key)).toEqual(["new"]);
+  });
+
   test("expired pending submissions: gone a week after their link expired, the others stay", async () => {
     const ws = await createWorkspace(db.sql);
     const form = await createForm(db.sql, ws.id);

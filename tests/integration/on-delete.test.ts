@@ -44,6 +44,9 @@ async function populate(ws: TestWorkspace): Promise<void> {
   await db.sql`insert into workspace_security (workspace_id, require_two_factor) values (${ws.id}, true)`;
   // append-only (no UPDATE, so not in TABLES): its rows go only with their workspace
   await db.sql`insert into audit_log (workspace_id, actor_id, action) values (${ws.id}, ${ws.owner.id}, 'tag.created')`;
+  // service-only (no member privilege, so not in TABLES): a key's stored Idempotency-Key answer
+  await db.sql`insert into api_idempotency_keys (api_key_id, idempotency_key, workspace_id, fingerprint, status)
+               select id, 'k', workspace_id, repeat('a', 64), 201 from api_keys where workspace_id = ${ws.id} limit 1`;
 }
 
 const count = async (table: string, workspaceId: string) =>

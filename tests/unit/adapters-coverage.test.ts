@@ -3,12 +3,12 @@ import path from "node:path";
 import { describe, expect, test } from "vitest";
 
 // Every route handler and server action runs through one of the adapters
-// (lib/adapters: memberAction, publicAction, memberRoute, publicRoute, serviceRoute), so none
+// (lib/adapters: memberAction, publicAction, memberRoute, publicRoute, serviceRoute; lib/api/v1: apiRoute), so none
 // can forget the membership check, the role, the error mapping or the audit row, and none
 // hand-rolls a try/catch.
 
 const ROOT = path.resolve(__dirname, "../..");
-const ROUTE_WRAPPERS = /^(publicRoute|memberRoute|serviceRoute)\(/;
+const ROUTE_WRAPPERS = /^(publicRoute|memberRoute|serviceRoute|apiRoute)\(/;
 const ACTION_WRAPPERS = /^(memberAction|publicAction)\(/;
 
 /** Files not converted yet: this list only ever shrinks. */
@@ -47,7 +47,7 @@ function exportsOf(source: string): { name: string; wrapped: string | null }[] {
 }
 
 describe("adapters (one way in for every route handler and server action)", () => {
-  test("every route handler method is publicRoute, memberRoute or serviceRoute", async () => {
+  test("every route handler method is publicRoute, memberRoute, serviceRoute or apiRoute (REST API v1)", async () => {
     const routes = await sources((file) => file.endsWith("route.ts"));
     expect(routes.length).toBeGreaterThan(20);
     const bad: string[] = [];

@@ -11,4 +11,4 @@ test("the checked-in client types are those the current OpenAPI document generat
   const generated = await generateClientSchema();
   const checkedIn = await readFile(CLIENT_SCHEMA, "utf8");
   expect(checkedIn === generated, "clients/typescript/schema.ts is stale: run npm run api:client").toBe(true);
-});
+}, 60_000);

@@ -2,7 +2,16 @@
  * The REST API v1 (DESIGN section 8): the route adapter, errors, pagination, and each area's
  * schemas and operation registry, from which lib/openapi builds the document.
  */
-export { apiRoute, apiErrorResponse, ok, created, noContent, queryObject, API_BODY_LIMIT } from "./route";
+export {
+  apiRoute,
+  apiOperation,
+  apiErrorResponse,
+  ok,
+  created,
+  noContent,
+  queryObject,
+  API_BODY_LIMIT,
+} from "./route";
 export type { ApiContext, ApiReply, ApiRouteOptions } from "./route";
 export { API_SCOPES, isApiScope, type ApiScope } from "./scopes";
 export {
@@ -26,3 +35,5 @@ export {
 } from "./pagination";
 export { IDEMPOTENCY_HOURS, sweepIdempotencyKeys } from "./idempotency";
 export { errorBodySchema, type ApiOperation } from "./operation";
+export { contactsOperations } from "./contacts/operations";
+export * as contactSchemas from "./contacts/schemas";

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { ZodOpenApiOperationObject, ZodOpenApiPathsObject, ZodOpenApiResponseObject } from "zod-openapi";
+import { contactsOperations } from "@/lib/api/v1/contacts/operations";
 import type { ApiOperation } from "@/lib/api/v1/operation";
 import { eventOperations } from "@/lib/api/v1/rest/events";
 import { formOperations } from "@/lib/api/v1/rest/forms";
@@ -13,6 +14,7 @@ import { json, security } from "../helpers";
  * status listing the codes it carries (clients switch on `error.code`).
  */
 export const V1_OPERATIONS: ApiOperation[] = [
+  ...contactsOperations,
   ...eventOperations,
   ...transactionOperations,
   ...formOperations,

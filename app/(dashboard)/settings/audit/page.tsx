@@ -64,7 +64,9 @@ export default async function AuditLogPage({
             <td>
               <DateTime value={row.created_at} timeZone={zone} />
             </td>
-            <td>{row.actor_email ?? "—"}</td>
+            <td>
+              {row.actor_email ?? (row.actor_api_key_name ? `API key: ${row.actor_api_key_name}` : "—")}
+            </td>
             <td>
               <code>{row.action}</code>
             </td>
