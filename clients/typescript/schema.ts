@@ -5990,6 +5990,48 @@ export interface operations {
           };
         };
       };
+      /** @description The body is too large. Codes: `too_large`. */
+      413: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "too_large";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description The body is not JSON. Codes: `unsupported`. */
+      415: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "unsupported";
+              message: string;
+            };
+          };
+        };
+      };
       /** @description Too many requests for this key: wait Retry-After seconds. Codes: `rate_limited`. */
       429: {
         headers: {
@@ -6278,6 +6320,48 @@ export interface operations {
             error: {
               /** @enum {string} */
               code: "idempotency_conflict";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description The body is too large. Codes: `too_large`. */
+      413: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "too_large";
+              message: string;
+            };
+          };
+        };
+      };
+      /** @description The body is not JSON. Codes: `unsupported`. */
+      415: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: {
+              /** @enum {string} */
+              code: "unsupported";
               message: string;
             };
           };

@@ -214,3 +214,20 @@ describe("hostile text that Postgres cannot store", () => {
     await expectDocumented(hook, "POST", "/api/v1/webhook-endpoints");
   });
 });
+
+describe("bodies that are not JSON", () => {
+  test("a form-encoded or XML body to a write is 415 unsupported, as documented, and nothing is stored", async () => {
+    const own = await createWorkspace(db.sql);
+    const key = await apiKeyFor(db.sql, own.id, API_SCOPES);
+    for (const type of ["application/x-www-form-urlencoded", "text/xml"]) {
+      const res = await callV1(createEndpoint, "POST", "/api/v1/webhook-endpoints", {
+        key: key.key,
+        body: "url=https://hooks.example.org/x&event_types=contact.created",
+        headers: { "content-type": type },
+      });
+      expect(res.status).toBe(415);
+      await expectDocumented(res, "POST", "/api/v1/webhook-endpoints");
+    }
+    expect(await db.sql`select 1 from webhook_endpoints where workspace_id = ${own.id}`).toHaveLength(0);
+  });
+});

@@ -171,6 +171,8 @@ export const transactionOperations: ApiOperation[] = [
       { status: 400, codes: ["invalid_request"] },
       { status: 404, codes: ["not_found"] },
       { status: 409, codes: ["conflict", "idempotency_conflict"] },
+      { status: 413, codes: ["too_large"] },
+      { status: 415, codes: ["unsupported"] },
     ],
     idempotent: true,
   },

@@ -130,6 +130,8 @@ export const webhookEndpointOperations: ApiOperation[] = [
     errors: [
       { status: 400, codes: ["invalid_request"] },
       { status: 409, codes: ["idempotency_conflict"] },
+      { status: 413, codes: ["too_large"] },
+      { status: 415, codes: ["unsupported"] },
     ],
     idempotent: true,
   },
