@@ -17,6 +17,8 @@ const BANNER =
 export async function generateClientSchema(): Promise<string> {
   const ast = await openapiTS(JSON.parse(JSON.stringify(openApiDocument())) as OpenAPI3, {
     alphabetize: true,
+    // a field with a default is optional to send (request bodies, query strings)
+    defaultNonNullable: false,
   });
   const config = await resolveConfig(CLIENT_SCHEMA);
   return format(BANNER + astToString(ast), { ...config, filepath: CLIENT_SCHEMA });

@@ -1467,7 +1467,7 @@ export interface components {
        * @description When the refund leaves nothing to refund, fire product_refunded (spec 3.1).
        * @default false
        */
-      run_automations: boolean;
+      run_automations?: boolean;
     };
     SubscribeProof: {
       proof: {
@@ -1726,7 +1726,7 @@ export interface components {
     WebhookEndpointWrite: {
       description?: string;
       /** @default true */
-      enabled: boolean;
+      enabled?: boolean;
       event_types: (
         | "contact.created"
         | "contact.updated"
