@@ -12,6 +12,7 @@ const PAGE = `<!doctype html>
     <meta charset="utf-8" />
     <meta name="viewport" content="width=device-width, initial-scale=1" />
     <title>API reference · CRM</title>
+    <link rel="icon" href="data:," />
   </head>
   <body>
     <div id="app"></div>

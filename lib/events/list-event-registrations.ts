@@ -13,18 +13,24 @@ export interface RegistrationFilter {
 /** The event's registrations (the event page and its CSV), filtered by search and status, newest first. */
 export async function listEventRegistrations(
   db: Db,
-  f: RegistrationFilter,
-): Promise<EventRegistrationItem[]> {
+  f: RegistrationFilter & {
+    /** the REST API's cursor lists (DESIGN section 8): `limit` rows after this one's sort key */
+    page?: { limit: number; after: { key: string; id: string } | null };
+  },
+): Promise<(EventRegistrationItem & { sort_key: string })[]> {
   const like = f.search?.trim() ? `%${f.search.trim().replace(/[\\%_]/g, (m) => `\\${m}`)}%` : null;
-  return db<EventRegistrationItem[]>`
+  const after = f.page?.after;
+  return db<(EventRegistrationItem & { sort_key: string })[]>`
     select r.id, r.contact_id, c.email, c.first_name, c.last_name, r.status, r.amount_paid,
-           r.external_attendee_id, r.created_at
+           r.external_attendee_id, r.created_at, r.created_at::text as sort_key
     from public.event_registrations r
     join public.contacts c on c.id = r.contact_id and c.workspace_id = r.workspace_id
     where r.workspace_id = ${f.workspaceId} and r.event_id = ${f.eventId}
       ${f.status ? db`and r.status = ${f.status}` : db``}
       ${like ? db`and (c.email ilike ${like} or concat_ws(' ', c.first_name, c.last_name) ilike ${like})` : db``}
-    order by r.created_at desc, r.id`;
+      ${after ? db`and (r.created_at < ${after.key}::timestamptz or (r.created_at = ${after.key}::timestamptz and r.id > ${after.id}))` : db``}
+    order by r.created_at desc, r.id
+    ${f.page ? db`limit ${f.page.limit + 1}` : db``}`;
 }
 
 /**

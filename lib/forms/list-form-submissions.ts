@@ -46,3 +46,25 @@ export async function listFormSubmissions(
     order by created_at desc limit 50`;
   return { items, total, pending };
 }
+
+/**
+ * The REST API's cursor list of a form's submissions (DESIGN section 8): the dashboard's columns
+ * and order (newest first), `limit + 1` after the last one seen, so a walk neither repeats nor
+ * skips while submissions arrive.
+ */
+export async function listFormSubmissionsAfter(
+  db: Db,
+  input: { workspaceId: string; formId: string; limit: number; after: { key: string; id: string } | null },
+): Promise<(SubmissionListItem & { sort_key: string })[]> {
+  const after = input.after;
+  return db<(SubmissionListItem & { sort_key: string })[]>`
+    select s.id, s.contact_id, c.email as contact_email,
+           nullif(concat_ws(' ', c.first_name, c.last_name), '') as contact_name, s.payload, host(s.ip_address) as ip_address,
+           s.submission_type, s.created_at, s.created_at::text as sort_key
+    from public.form_submissions s
+    left join public.contacts c on c.id = s.contact_id
+    where s.form_id = ${input.formId} and s.workspace_id = ${input.workspaceId}
+      ${after ? db`and (s.created_at, s.id) < (${after.key}::timestamptz, ${after.id}::uuid)` : db``}
+    order by s.created_at desc, s.id desc
+    limit ${input.limit + 1}`;
+}

@@ -20,9 +20,15 @@ export interface FormSummary {
  * (form_id, created_at): at 100,000 submissions 9 ms, where grouping the workspace's
  * submissions read every row (21 ms; docs/performance.md).
  */
-export async function listForms(db: Db, workspaceId: string): Promise<FormSummary[]> {
-  return db<FormSummary[]>`
-    select f.id, f.name, f.allowed_domains, f.api_key is not null as has_key, f.require_verification,
+export async function listForms(
+  db: Db,
+  workspaceId: string,
+  /** the REST API's cursor lists (DESIGN section 8): `limit` forms after this one's sort key */
+  page?: { limit: number; after: { key: string; id: string } | null },
+): Promise<(FormSummary & { sort_key: string })[]> {
+  const after = page?.after;
+  return db<(FormSummary & { sort_key: string })[]>`
+    select f.created_at::text as sort_key, f.id, f.name, f.allowed_domains, f.api_key is not null as has_key, f.require_verification,
            f.captcha_required, f.success_redirect_url, f.created_at,
            s.n as submissions, s.last_at as last_submission_at,
            coalesce(p.n, 0)::int as pending
@@ -36,7 +42,9 @@ export async function listForms(db: Db, workspaceId: string): Promise<FormSummar
                where workspace_id = ${workspaceId} and expires_at > now() group by form_id) p
       on p.form_id = f.id
     where f.workspace_id = ${workspaceId}
-    order by f.created_at desc, f.id`;
+      ${after ? db`and (f.created_at < ${after.key}::timestamptz or (f.created_at = ${after.key}::timestamptz and f.id > ${after.id}))` : db``}
+    order by f.created_at desc, f.id
+    ${page ? db`limit ${page.limit + 1}` : db``}`;
 }
 
 /** One form of the workspace, or null. */

@@ -15,6 +15,8 @@ export interface FeedItem {
   /** transactions only: what is refunded, and what may still be */
   refundedCents: number;
   remainingCents: number;
+  /** the date as the database writes it (full precision): the REST API's cursor */
+  sortKey: string;
 }
 
 interface Row {
@@ -26,6 +28,7 @@ interface Row {
   currency: string;
   status: string;
   refunded: string;
+  sort_key: string;
 }
 
 /**
@@ -36,9 +39,17 @@ interface Row {
  */
 export async function getContactTransactions(
   db: Db,
-  input: { workspaceId: string; contactId: string; limit?: number },
+  input: {
+    workspaceId: string;
+    contactId: string;
+    limit?: number;
+    /** the REST API's cursor lists (DESIGN section 8): items older than this one's date and id */
+    before?: { key: string; id: string } | null;
+  },
 ): Promise<FeedItem[]> {
+  const before = input.before;
   const rows = await db<Row[]>`
+    select f.*, f.date::text as sort_key from (
     select 'transaction' as kind, t.id, t.transaction_date as date,
            coalesce(p.name, 'Purchase') as description, t.amount_paid::text as amount, t.currency,
            t.status, t.amount_refunded::text as refunded
@@ -56,7 +67,9 @@ export async function getContactTransactions(
     from public.deal_payments dp
     join public.deals d on d.id = dp.deal_id
     where dp.workspace_id = ${input.workspaceId} and d.contact_id = ${input.contactId} and dp.status = 'paid'
-    order by date desc, id desc
+    ) f
+    ${before ? db`where (f.date, f.id) < (${before.key}::timestamptz, ${before.id}::uuid)` : db``}
+    order by f.date desc, f.id desc
     limit ${input.limit ?? 200}`;
   return rows.map((r) => {
     const amountCents = toCents(r.amount);
@@ -71,6 +84,7 @@ export async function getContactTransactions(
       status: r.status,
       refundedCents,
       remainingCents: r.kind === "transaction" ? amountCents - refundedCents : 0,
+      sortKey: r.sort_key,
     };
   });
 }

@@ -1,6 +1,117 @@
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import { expect } from "vitest";
 import type { Sql } from "@/lib/db/client";
-import { hashApiKey, newApiKey } from "@/lib/api-keys/hash-api-key";
 import type { ApiScope } from "@/lib/api/v1/scopes";
+import { hashApiKey, newApiKey } from "@/lib/api-keys/hash-api-key";
+import { openApiDocument } from "@/lib/openapi/document";
+
+/**
+ * Helpers for the REST API v1 tests (DESIGN section 8): keys of any scopes and state, requests
+ * to a route handler, and the contract check that an answer is one the OpenAPI document
+ * describes (its status is listed for the operation and its body validates, ajv, JSON Schema
+ * 2020-12 as OpenAPI 3.1 uses it).
+ */
+export interface TestKey {
+  id: string;
+  key: string;
+}
+
+export async function apiKeyFor(
+  sql: Sql,
+  workspaceId: string,
+  scopes: readonly ApiScope[],
+  opts: { name?: string; expiresAt?: Date | null; revoked?: boolean } = {},
+): Promise<TestKey> {
+  const key = newApiKey();
+  const [row] = await sql`
+    insert into public.api_keys (workspace_id, name, key_hash, scopes, expires_at, revoked_at)
+    values (${workspaceId}, ${opts.name ?? "Test key"}, ${hashApiKey(key)}, ${sql.array([...scopes])},
+            ${opts.expiresAt ?? null}, ${opts.revoked ? new Date() : null})
+    returning id`;
+  return { id: row.id, key };
+}
+
+type Handler = (request: Request, context?: { params: Promise<Record<string, string>> }) => Promise<Response>;
+
+export interface V1Request {
+  key?: string;
+  params?: Record<string, string>;
+  query?: Record<string, string> | string;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/** Calls a v1 route handler as Next would: `path` with its parameters filled in. */
+export function callV1(
+  handler: Handler,
+  method: string,
+  path: string,
+  req: V1Request = {},
+): Promise<Response> {
+  const filled = path.replace(/\{(\w+)\}/g, (_, name: string) =>
+    encodeURIComponent((req.params?.[name] ?? "").replace(/\p{Cs}/gu, "\ufffd")),
+  );
+  const query =
+    typeof req.query === "string" ? req.query : req.query ? `?${new URLSearchParams(req.query)}` : "";
+  const headers: Record<string, string> = { ...req.headers };
+  if (req.key) headers.authorization = `Bearer ${req.key}`;
+  let body: string | undefined;
+  if (req.body !== undefined) {
+    body = typeof req.body === "string" ? req.body : JSON.stringify(req.body);
+    headers["content-type"] ??= "application/json";
+  }
+  return handler(new Request(`http://crm.test${filled}${query}`, { method, headers, body }), {
+    params: Promise.resolve(req.params ?? {}),
+  });
+}
+
+let ajv: Ajv2020 | undefined;
+const DOC_ID = "https://crm.test/openapi.json";
+
+function validator() {
+  if (!ajv) {
+    ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    ajv.addSchema(JSON.parse(JSON.stringify(openApiDocument())) as object, DOC_ID);
+  }
+  return ajv;
+}
+
+const pointer = (...parts: string[]) =>
+  parts.map((p) => p.replace(/~/g, "~0").replace(/\//g, "~1")).join("/");
+
+/**
+ * The answer is one the document describes for `method path`: its status is listed and its JSON
+ * body (if any) validates against that response's schema. Returns the parsed body.
+ */
+export async function expectDocumented(res: Response, method: string, path: string): Promise<unknown> {
+  const doc = openApiDocument();
+  const operation = (
+    doc.paths?.[path] as Record<string, { responses?: Record<string, unknown> }> | undefined
+  )?.[method.toLowerCase()];
+  expect(operation, `${method} ${path} is in the document`).toBeDefined();
+  const status = String(res.status);
+  const response = operation?.responses?.[status] as { content?: Record<string, unknown> } | undefined;
+  const text = await res.clone().text();
+  expect(
+    response,
+    `${method} ${path}: status ${status} is documented (body ${text.slice(0, 300)})`,
+  ).toBeDefined();
+  if (!response?.content) {
+    expect(text, `${method} ${path} ${status} has no body`).toBe("");
+    return undefined;
+  }
+  const body: unknown = JSON.parse(text);
+  const ref = `${DOC_ID}#/${pointer("paths", path, method.toLowerCase(), "responses", status, "content", "application/json", "schema")}`;
+  const validate = validator().getSchema(ref) ?? validator().compile({ $ref: ref });
+  const valid = validate(body);
+  expect(validate.errors ?? [], `${method} ${path} ${status}: ${text.slice(0, 300)}`).toEqual([]);
+  expect(valid).toBe(true);
+  return body;
+}
+
+/* The contacts tests' shapes (api-core): a key as { id, name, raw }, and an answer read as JSON. */
 
 /** A v1 key of the workspace with these scopes (written as the database owner). */
 export async function apiKey(
@@ -20,8 +131,6 @@ export async function apiKey(
   const [k] = await sql`insert into public.api_keys ${sql(row)} returning id, name`;
   return { id: k.id, name: k.name, raw };
 }
-
-type Handler = (request: Request, context?: { params: Promise<Record<string, string>> }) => Promise<Response>;
 
 /** Calls a v1 route handler as Next would: the request, and the path parameters. */
 export async function call(

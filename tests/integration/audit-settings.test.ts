@@ -156,7 +156,9 @@ describe("audit log: every member mutation writes one audit row", () => {
     signIn(ws.owner.claims);
     const actor = { actor_id: ws.owner.id, workspace_id: ws.id };
 
-    const issued = await oneRow(ws.id, () => apiKeys.issueApiKeyAction({}, form({ name: "Website" })));
+    const issued = await oneRow(ws.id, () =>
+      apiKeys.issueApiKeyAction({}, form({ name: "Website", scopes: "events:read" })),
+    );
     const key = issued.answer.key!;
     expect(key.length).toBeGreaterThan(20);
     const [row] = await db.sql`select id from api_keys where workspace_id = ${ws.id}`;

@@ -359,7 +359,9 @@ describe("step-up before dangerous actions", () => {
 
     // a fresh session (just signed in, or stepped up) goes through
     signIn(owner.claims);
-    expect(await apiKeys.issueApiKeyAction({}, form({ name: "Website" }))).toHaveProperty("key");
+    expect(
+      await apiKeys.issueApiKeyAction({}, form({ name: "Website", scopes: "events:read" })),
+    ).toHaveProperty("key");
     expect(await members.changeRoleAction({}, form({ userId: colleague.id, role: "admin" }))).toHaveProperty(
       "success",
     );

@@ -6,11 +6,14 @@ import { publicRoute } from "@/lib/adapters/public-route";
  */
 const INIT = `Scalar.createApiReference("#app", ${JSON.stringify({
   url: "/api/openapi.json",
-  hideClientButton: true,
-  // nothing from another origin: no web fonts, no telemetry, no AI agent
+  // nothing from another origin (a test counts the page's requests and console errors): no web
+  // fonts, no telemetry, no AI agent, no developer toolbar (its registry and sharing features
+  // call scalar.com), no API client window, no request proxy
   withDefaultFonts: false,
   telemetry: false,
   agent: { disabled: true },
+  showDeveloperTools: "never",
+  hideClientButton: true,
 })});\n`;
 
 export const GET = publicRoute(

@@ -16,10 +16,16 @@ export interface WebhookEndpointRow {
 /** The workspace's endpoints with their last day's delivery counts (owners and admins, RLS). */
 export async function listWebhookEndpoints(
   db: Db,
-  input: { workspaceId: string; endpointId?: string },
-): Promise<WebhookEndpointRow[]> {
-  return db<WebhookEndpointRow[]>`
-    select e.id, e.url, e.description, e.event_types, e.enabled, e.failing_since, e.disabled_reason, e.created_at,
+  input: {
+    workspaceId: string;
+    endpointId?: string;
+    /** the REST API's cursor lists (DESIGN section 8): `limit` endpoints after this one's sort key */
+    page?: { limit: number; after: { key: string; id: string } | null };
+  },
+): Promise<(WebhookEndpointRow & { sort_key: string })[]> {
+  const after = input.page?.after;
+  return db<(WebhookEndpointRow & { sort_key: string })[]>`
+    select e.created_at::text as sort_key, e.id, e.url, e.description, e.event_types, e.enabled, e.failing_since, e.disabled_reason, e.created_at,
            jsonb_build_object(
              'succeeded', count(d.id) filter (where d.status = 'succeeded'),
              'failed', count(d.id) filter (where d.status = 'failed'),
@@ -28,6 +34,8 @@ export async function listWebhookEndpoints(
     left join public.webhook_deliveries d on d.endpoint_id = e.id and d.created_at > now() - interval '24 hours'
     where e.workspace_id = ${input.workspaceId}
       ${input.endpointId ? db`and e.id = ${input.endpointId}` : db``}
+      ${after ? db`and (e.created_at, e.id) > (${after.key}::timestamptz, ${after.id}::uuid)` : db``}
     group by e.id
-    order by e.created_at`;
+    order by e.created_at, e.id
+    ${input.page ? db`limit ${input.page.limit + 1}` : db``}`;
 }

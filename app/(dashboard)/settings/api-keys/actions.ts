@@ -8,15 +8,25 @@ import { memberAction } from "@/lib/adapters/member-action";
 import { ADMIN_ROLES } from "@/lib/auth/context";
 import { AppError, unwrap } from "@/lib/errors/app-error";
 import { isUuid } from "@/lib/ids/uuid";
+import { zonedDayRange } from "@/lib/time/format";
+import { readViewerTimeZone } from "@/lib/time/read-viewer-time-zone";
 
 const admins = { roles: ADMIN_ROLES, forbidden: "Only owners and admins can manage API keys." } as const;
 
-/** Issues a key; the raw key comes back once, in this answer only (never in the audit row). */
+/**
+ * Issues a key with its scopes and optional expiry (the end of the chosen day in the viewer's
+ * time zone); the raw key comes back once, in this answer only (never in the audit row).
+ */
 export const issueApiKeyAction = memberAction(
   issueApiKeySchema,
-  async (db, { name }, ctx): Promise<IssueKeyState> => {
-    const { data } = await issueApiKey(db, { workspaceId: ctx.workspaceId, name });
-    ctx.audit.target("api_key", data.id).change(null, { name: data.name });
+  async (db, { name, scopes, expiresOn }, ctx): Promise<IssueKeyState> => {
+    const expiresAt = expiresOn ? zonedDayRange(await readViewerTimeZone(db), null, expiresOn).end : null;
+    const { data } = await issueApiKey(db, { workspaceId: ctx.workspaceId, name, scopes, expiresAt });
+    ctx.audit.target("api_key", data.id).change(null, {
+      name: data.name,
+      scopes: data.scopes,
+      expires_at: data.expires_at?.toISOString() ?? null,
+    });
     return { key: data.key, success: `Key "${data.name}" created. Copy it now: it will not be shown again.` };
   },
   { ...admins, audit: "api_key.created", stepUp: true },

@@ -1,0 +1,10 @@
+import { apiRoute, ok, pageQuerySchema } from "@/lib/api/v1";
+import { idParams } from "@/lib/api/v1/rest/keyset";
+import { listContactTransactions } from "@/lib/api/v1/rest/transactions";
+
+/** GET /api/v1/contacts/{id}/transactions (DESIGN section 8): spec 4.15 getContactTransactions, by cursor. */
+export const GET = apiRoute(
+  { name: "listContactTransactions", scope: "transactions:read", params: idParams, query: pageQuerySchema },
+  async ({ db, workspaceId, params, query }) =>
+    ok(await listContactTransactions(db, workspaceId, params.id, query)),
+);

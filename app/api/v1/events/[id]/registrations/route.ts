@@ -1,0 +1,10 @@
+import { apiRoute, ok } from "@/lib/api/v1";
+import { idParams } from "@/lib/api/v1/rest/keyset";
+import { listRegistrations, registrationQuerySchema } from "@/lib/api/v1/rest/events";
+
+/** GET /api/v1/events/{id}/registrations (DESIGN section 8): the event page's list, by cursor. */
+export const GET = apiRoute(
+  { name: "listEventRegistrations", scope: "events:read", params: idParams, query: registrationQuerySchema },
+  async ({ db, workspaceId, params, query }) =>
+    ok(await listRegistrations(db, workspaceId, params.id, query)),
+);

@@ -1,0 +1,8 @@
+import { apiRoute, ok } from "@/lib/api/v1";
+import { eventListQuerySchema, listEvents } from "@/lib/api/v1/rest/events";
+
+/** GET /api/v1/events (DESIGN section 8): spec 4.15 getEvents, unpublished included, by cursor. */
+export const GET = apiRoute(
+  { name: "listEvents", scope: "events:read", query: eventListQuerySchema },
+  async ({ db, workspaceId, query }) => ok(await listEvents(db, workspaceId, query)),
+);

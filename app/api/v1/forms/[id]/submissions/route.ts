@@ -1,0 +1,10 @@
+import { apiRoute, ok, pageQuerySchema } from "@/lib/api/v1";
+import { listSubmissionsPage } from "@/lib/api/v1/rest/forms";
+import { idParams } from "@/lib/api/v1/rest/keyset";
+
+/** GET /api/v1/forms/{id}/submissions (DESIGN section 8): a form's submissions, by cursor. */
+export const GET = apiRoute(
+  { name: "listFormSubmissions", scope: "forms:read", params: idParams, query: pageQuerySchema },
+  async ({ db, workspaceId, params, query }) =>
+    ok(await listSubmissionsPage(db, workspaceId, params.id, query)),
+);

@@ -1,0 +1,8 @@
+import { apiRoute, ok, pageQuerySchema } from "@/lib/api/v1";
+import { listFormsPage } from "@/lib/api/v1/rest/forms";
+
+/** GET /api/v1/forms (DESIGN section 8): the forms page's list, by cursor. */
+export const GET = apiRoute(
+  { name: "listForms", scope: "forms:read", query: pageQuerySchema },
+  async ({ db, workspaceId, query }) => ok(await listFormsPage(db, workspaceId, query)),
+);

@@ -1,0 +1,13 @@
+import { apiRoute, noContent } from "@/lib/api/v1";
+import { idParams } from "@/lib/api/v1/rest/keyset";
+import { deleteEndpoint } from "@/lib/api/v1/rest/webhook-endpoints";
+
+/** DELETE /api/v1/webhook-endpoints/{id} (DESIGN section 8): unsubscribe; audited with the key as the actor. */
+export const DELETE = apiRoute(
+  { name: "deleteWebhookEndpoint", scope: "webhooks:write", params: idParams },
+  async ({ db, workspaceId, params, audit }) => {
+    await deleteEndpoint(db, workspaceId, params.id);
+    await audit("webhook_endpoint.deleted", ["webhook_endpoint", params.id]);
+    return noContent();
+  },
+);

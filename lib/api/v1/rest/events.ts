@@ -1,0 +1,165 @@
+import { z } from "zod";
+import type { Db } from "@/lib/db/doors";
+import { AppError } from "@/lib/errors/app-error";
+import { eventExists } from "@/lib/events/event-exists";
+import { getEventsAfter, type EventListItem } from "@/lib/events/get-events";
+import { listEventRegistrations } from "@/lib/events/list-event-registrations";
+import type { ApiOperation } from "../operation";
+import { listSchema, pageQuerySchema } from "../pagination";
+import { apiText, idParams, iso, keysetAfter, keysetPage, timestamp } from "./keyset";
+
+/** `true` or `false` in a query string; absent is "either". */
+const flag = (what: string) =>
+  z
+    .enum(["true", "false"], { error: `${what} is true or false.` })
+    .transform((v) => v === "true")
+    .optional();
+
+/** GET /api/v1/events: the filters of spec 4.15 getEvents in snake_case, and the page. */
+export const eventListQuerySchema = pageQuerySchema.extend({
+  search: apiText("search", 200).optional(),
+  upcoming: flag("upcoming"),
+  published: flag("published"),
+  sort_by: z.enum(["name", "created_at", "start_time"]).default("start_time"),
+  sort_dir: z.enum(["asc", "desc"]).default("asc"),
+});
+
+export const eventSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    description: z.string().nullable(),
+    location: z.string().nullable(),
+    start_time: timestamp.nullable(),
+    end_time: timestamp.nullable(),
+    timezone: z.string(),
+    is_published: z.boolean(),
+    capacity: z.number().int().nullable().meta({ description: "Seats; null is unlimited." }),
+    registration_count: z.number().int().meta({ description: "Active registrations." }),
+    ticket_price: z.string().nullable().meta({ description: "Dollars, from the ticketing provider." }),
+    eventbrite_url: z.string().nullable(),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .meta({ id: "Event" });
+
+export const registrationQuerySchema = pageQuerySchema.extend({
+  search: apiText("search", 200).optional(),
+  status: z.enum(["registered", "cancelled"]).optional(),
+});
+
+export const registrationSchema = z
+  .object({
+    id: z.string(),
+    contact_id: z.string(),
+    email: z.string(),
+    first_name: z.string().nullable(),
+    last_name: z.string().nullable(),
+    status: z.enum(["registered", "cancelled"]),
+    amount_paid: z.string().meta({ description: "Dollars." }),
+    external_attendee_id: z.string().nullable(),
+    created_at: timestamp,
+  })
+  .meta({ id: "EventRegistration" });
+
+const eventObject = (e: EventListItem): z.output<typeof eventSchema> => ({
+  id: e.id,
+  name: e.name,
+  description: e.description,
+  location: e.location,
+  start_time: iso(e.start_time),
+  end_time: iso(e.end_time),
+  timezone: e.timezone,
+  is_published: e.is_published === true,
+  capacity: e.capacity,
+  registration_count: e.registration_count,
+  ticket_price: e.ticket_price,
+  eventbrite_url: e.eventbrite_url,
+  created_at: e.created_at.toISOString(),
+  updated_at: e.updated_at.toISOString(),
+});
+
+/** Spec 4.15 getEvents, unpublished included unless `published` says otherwise, by cursor. */
+export async function listEvents(
+  db: Db,
+  workspaceId: string,
+  q: z.output<typeof eventListQuerySchema>,
+): Promise<z.output<typeof eventsListSchema>> {
+  const order = `events:${q.sort_by}:${q.sort_dir}`;
+  const after = keysetAfter(order, q.cursor, q.sort_by === "name" ? "text" : "timestamptz");
+  const rows = await getEventsAfter(db, {
+    workspaceId,
+    limit: q.limit,
+    after,
+    search: q.search,
+    upcoming: q.upcoming,
+    published: q.published,
+    sortBy: q.sort_by,
+    sortDir: q.sort_dir,
+  });
+  return keysetPage(order, rows, q.limit, eventObject);
+}
+
+/** An event's registrations (the event page's list and filters), newest first, by cursor. */
+export async function listRegistrations(
+  db: Db,
+  workspaceId: string,
+  eventId: string,
+  q: z.output<typeof registrationQuerySchema>,
+): Promise<z.output<typeof registrationsListSchema>> {
+  if (!(await eventExists(db, { workspaceId, eventId }))) throw new AppError("not_found");
+  const order = "registrations:created_at:desc";
+  const after = keysetAfter(order, q.cursor, "timestamptz");
+  const rows = await listEventRegistrations(db, {
+    workspaceId,
+    eventId,
+    search: q.search,
+    status: q.status,
+    page: { limit: q.limit, after },
+  });
+  return keysetPage(order, rows, q.limit, (r) => ({
+    id: r.id,
+    contact_id: r.contact_id,
+    email: r.email,
+    first_name: r.first_name,
+    last_name: r.last_name,
+    status: r.status,
+    amount_paid: String(r.amount_paid),
+    external_attendee_id: r.external_attendee_id,
+    created_at: r.created_at.toISOString(),
+  }));
+}
+
+export const eventsListSchema = listSchema(eventSchema).meta({ id: "EventList" });
+export const registrationsListSchema = listSchema(registrationSchema).meta({ id: "EventRegistrationList" });
+
+export const eventOperations: ApiOperation[] = [
+  {
+    method: "get",
+    path: "/api/v1/events",
+    operationId: "listEvents",
+    scope: "events:read",
+    summary: "List events (spec 4.15 getEvents)",
+    description:
+      "Every event of the workspace, published or not (`published` filters), with the filters of spec 4.15 " +
+      "getEvents: `search` (name or location), `upcoming`, `published`, `sort_by`, `sort_dir`.",
+    query: eventListQuerySchema,
+    success: { status: 200, schema: eventsListSchema, description: "A page of events." },
+    errors: [{ status: 400, codes: ["invalid_request"] }],
+  },
+  {
+    method: "get",
+    path: "/api/v1/events/{id}/registrations",
+    operationId: "listEventRegistrations",
+    scope: "events:read",
+    summary: "List an event's registrations",
+    description: "Newest first; `search` (email or name) and `status` filter as on the event page.",
+    params: idParams,
+    query: registrationQuerySchema,
+    success: { status: 200, schema: registrationsListSchema, description: "A page of registrations." },
+    errors: [
+      { status: 400, codes: ["invalid_request"] },
+      { status: 404, codes: ["not_found"] },
+    ],
+  },
+];

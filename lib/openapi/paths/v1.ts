@@ -1,0 +1,136 @@
+import { z } from "zod";
+import type { ZodOpenApiOperationObject, ZodOpenApiPathsObject, ZodOpenApiResponseObject } from "zod-openapi";
+import { contactsOperations } from "@/lib/api/v1/contacts/operations";
+import type { ApiOperation } from "@/lib/api/v1/operation";
+import { eventOperations } from "@/lib/api/v1/rest/events";
+import { formOperations } from "@/lib/api/v1/rest/forms";
+import { transactionOperations } from "@/lib/api/v1/rest/transactions";
+import { webhookEndpointOperations } from "@/lib/api/v1/rest/webhook-endpoints";
+import { json, security } from "../helpers";
+
+/**
+ * The REST API v1 (DESIGN section 8) from each area's operation list: the zod schemas its routes
+ * parse and answer with, the scope as the security requirement, and one response per error
+ * status listing the codes it carries (clients switch on `error.code`).
+ */
+export const V1_OPERATIONS: ApiOperation[] = [
+  ...contactsOperations,
+  ...eventOperations,
+  ...transactionOperations,
+  ...formOperations,
+  ...webhookEndpointOperations,
+];
+
+const TAGS: [prefix: string, tag: string][] = [
+  ["/api/v1/contacts/{id}/transactions", "Transactions"],
+  ["/api/v1/transactions", "Transactions"],
+  ["/api/v1/contacts", "Contacts"],
+  ["/api/v1/events", "Events"],
+  ["/api/v1/forms", "Forms"],
+  ["/api/v1/webhook-endpoints", "Webhook endpoints"],
+];
+
+const MESSAGES: Record<number, string> = {
+  400: "Invalid input: `fields` names each field and what is wrong with it.",
+  401: "No key, or an unknown, revoked or expired key.",
+  403: "The key lacks the scope this operation needs.",
+  404: "No such id in the key's workspace (another workspace's id reads the same).",
+  409: "A conflict.",
+  413: "The body is too large.",
+  415: "The body is not JSON.",
+  429: "Too many requests for this key: wait Retry-After seconds.",
+  500: "An unexpected error (logged with a request id).",
+};
+
+const rateLimitHeaders = {
+  "RateLimit-Limit": z.string().meta({ description: "Requests allowed per window for this key." }),
+  "RateLimit-Remaining": z.string().meta({ description: "Requests left in this window." }),
+  "RateLimit-Reset": z.string().meta({ description: "Seconds until the window starts again." }),
+};
+
+/** The error body of one status, its `code` one of `codes` (DESIGN section 8: `fields` on a 400). */
+export function v1ErrorResponse(status: number, codes: string[]) {
+  const detail = z.object({
+    code: z.enum(codes as [string, ...string[]]),
+    message: z.string(),
+    ...(status === 400 ? { fields: z.record(z.string(), z.string()) } : {}),
+  });
+  return {
+    description: `${MESSAGES[status] ?? "Refused."} Codes: ${codes.map((c) => `\`${c}\``).join(", ")}.`,
+    headers: z.object(
+      status === 429
+        ? { ...rateLimitHeaders, "Retry-After": z.string().meta({ description: "Seconds to wait." }) }
+        : status === 401
+          ? {}
+          : rateLimitHeaders,
+    ),
+    ...json(z.object({ error: detail })),
+  };
+}
+
+export function v1Operation(op: ApiOperation): ZodOpenApiOperationObject {
+  const errors = new Map<number, string[]>([
+    [401, ["unauthorized"]],
+    [403, ["forbidden"]],
+    [429, ["rate_limited"]],
+    [500, ["internal"]],
+  ]);
+  for (const e of op.errors)
+    errors.set(e.status, [...new Set([...(errors.get(e.status) ?? []), ...e.codes])]);
+  const successes = [op.success, ...(op.alsoSuccess ?? [])];
+  const responses: Record<string, ZodOpenApiResponseObject> = {};
+  for (const s of successes)
+    responses[String(s.status)] = {
+      description: s.description,
+      headers: z.object(
+        op.idempotent
+          ? {
+              ...rateLimitHeaders,
+              "Idempotent-Replayed": z
+                .string()
+                .optional()
+                .meta({ description: "`true` when this is the stored answer to an earlier request." }),
+            }
+          : rateLimitHeaders,
+      ),
+      ...(s.schema ? json(s.schema) : {}),
+    };
+  for (const [status, codes] of [...errors].sort(([a], [b]) => a - b))
+    responses[String(status)] = v1ErrorResponse(status, codes);
+  return {
+    operationId: op.operationId,
+    tags: [TAGS.find(([prefix]) => op.path.startsWith(prefix))?.[1] ?? "REST API v1"],
+    summary: op.summary,
+    description: [op.description, `Scope: \`${op.scope}\`.`].filter(Boolean).join(" "),
+    security: security.apiKey(op.scope),
+    requestParams: {
+      ...(op.params ? { path: op.params as z.ZodObject } : {}),
+      ...(op.query ? { query: op.query as z.ZodObject } : {}),
+      ...(op.idempotent
+        ? {
+            header: z.object({
+              "Idempotency-Key": z
+                .string()
+                .max(255)
+                .optional()
+                .meta({
+                  description:
+                    "Repeated with the same body within 24 hours: the first answer again, nothing changed twice; " +
+                    "with another body: 409 `idempotency_conflict`.",
+                }),
+            }),
+          }
+        : {}),
+    },
+    ...(op.body ? { requestBody: { required: true, ...json(op.body) } } : {}),
+    responses,
+  };
+}
+
+export function v1PathsOf(operations: ApiOperation[]): ZodOpenApiPathsObject {
+  const paths: ZodOpenApiPathsObject = {};
+  for (const op of operations) paths[op.path] = { ...paths[op.path], [op.method]: v1Operation(op) };
+  return paths;
+}
+
+export const v1Paths = v1PathsOf(V1_OPERATIONS);
