@@ -1,5 +1,6 @@
 import type { Db } from "@/lib/db/doors";
 import type { EventRow } from "./event-row";
+import { refused, type Result } from "@/lib/errors/app-error";
 
 export interface EventRegistrationItem {
   id: string;
@@ -17,10 +18,10 @@ export interface EventRegistrationItem {
 export async function getEventById(
   db: Db,
   input: { workspaceId: string; eventId: string },
-): Promise<{ data: { event: EventRow; registrations: EventRegistrationItem[] } } | { error: string }> {
+): Promise<Result<{ event: EventRow; registrations: EventRegistrationItem[] }>> {
   const [event] = await db<EventRow[]>`
     select * from public.events where id = ${input.eventId} and workspace_id = ${input.workspaceId}`;
-  if (!event) return { error: "This event does not exist." };
+  if (!event) return refused("not_found", "This event does not exist.");
   const registrations = await db<EventRegistrationItem[]>`
     select r.id, r.contact_id, c.email, c.first_name, c.last_name, r.status, r.amount_paid,
            r.external_attendee_id, r.created_at

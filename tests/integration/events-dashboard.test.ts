@@ -1,3 +1,4 @@
+import { AppError } from "@/lib/errors/app-error";
 import { describe, expect, test } from "vitest";
 import { withUser } from "@/lib/db/doors";
 import { createEvent } from "@/lib/events/create-event";
@@ -161,7 +162,7 @@ describe("events: create, edit, delete (owners and admins; everyone reads)", () 
     const result = await withUser(ws.owner.claims, (tx) =>
       getEventById(tx, { workspaceId: ws.id, eventId: id }),
     );
-    if (!("data" in result)) throw new Error(result.error);
+    if (!("data" in result)) throw result.error;
     expect(result.data.registrations.map((r) => [r.first_name, r.status, r.amount_paid]).sort()).toEqual([
       ["Ann", "registered", "28.50"],
       ["Ben", "cancelled", "0.00"],
@@ -170,7 +171,7 @@ describe("events: create, edit, delete (owners and admins; everyone reads)", () 
     expect(
       await withUser(stranger.owner.claims, (tx) => getEventById(tx, { workspaceId: ws.id, eventId: id })),
     ).toEqual({
-      error: "This event does not exist.",
+      error: new AppError("not_found", "This event does not exist."),
     });
   });
 });
