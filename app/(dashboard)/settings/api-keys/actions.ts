@@ -9,7 +9,6 @@ import { ADMIN_ROLES } from "@/lib/auth/context";
 import { AppError, unwrap } from "@/lib/errors/app-error";
 import { isUuid } from "@/lib/ids/uuid";
 import { zonedDayRange } from "@/lib/time/format";
-import { readViewerTimeZone } from "@/lib/time/read-viewer-time-zone";
 
 const admins = { roles: ADMIN_ROLES, forbidden: "Only owners and admins can manage API keys." } as const;
 
@@ -20,7 +19,7 @@ const admins = { roles: ADMIN_ROLES, forbidden: "Only owners and admins can mana
 export const issueApiKeyAction = memberAction(
   issueApiKeySchema,
   async (db, { name, scopes, expiresOn }, ctx): Promise<IssueKeyState> => {
-    const expiresAt = expiresOn ? zonedDayRange(await readViewerTimeZone(db), null, expiresOn).end : null;
+    const expiresAt = expiresOn ? zonedDayRange(ctx.timeZone, null, expiresOn).end : null;
     const { data } = await issueApiKey(db, { workspaceId: ctx.workspaceId, name, scopes, expiresAt });
     ctx.audit.target("api_key", data.id).change(null, {
       name: data.name,
