@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { POST } from "@/app/api/webhooks/email/route";
 import { unsubscribeContact } from "@/lib/consent/unsubscribe-contact";
+import { getContactTimeline } from "@/lib/contacts/get-contact-timeline";
 import { withService, withUser } from "@/lib/db/doors";
 import { getBroadcastReport, getBroadcastStats } from "@/lib/email/broadcast-stats";
 import { eraseContact } from "@/lib/privacy/erase-contact";
@@ -373,6 +374,30 @@ describe("email engagement: outbound webhooks, privacy, the database boundary", 
     expect(
       await withUser(ws.owner.claims, (tx) => getBroadcastStats(tx, { workspaceId: ws.id, broadcastId: b })),
     ).toMatchObject({ delivered: 1, clicked_unique: 2 });
+  });
+
+  test("the contact timeline shows what became of their emails, newest first, a machine's open marked as such", async () => {
+    const ws = await workspace();
+    const s = await send(ws, await broadcast(ws));
+    await db.sql`update email_sends set subject = 'Autumn <news>' where id = ${s.sendId}`;
+    await deliver("email.delivered", s.emailId, { at: ago(600) });
+    await deliver("email.opened", s.emailId, { at: ago(598) });
+    await deliver("email.clicked", s.emailId, { at: ago(300), click: { link: "https://example.com/x" } });
+    const { data } = await withUser(ws.owner.claims, (tx) =>
+      getContactTimeline(tx, { workspaceId: ws.id, contactId: s.contactId }),
+    );
+    const email = data.filter((e) => e.kind === "email");
+    expect(email.map((e) => e.text)).toEqual([
+      "Link clicked. Subject: Autumn <news>. Link: https://example.com/x",
+      "Email opened. Subject: Autumn <news>. Made by software (a privacy proxy or link scanner), not the recipient",
+      "Email delivered. Subject: Autumn <news>",
+    ]);
+    expect(email[0].html).toContain("Autumn &lt;news&gt;");
+    const other = await workspace();
+    const { data: foreign } = await withUser(other.owner.claims, (tx) =>
+      getContactTimeline(tx, { workspaceId: other.id, contactId: s.contactId }),
+    );
+    expect(foreign).toEqual([]);
   });
 
   test("members read their workspace's events and cannot write one; another workspace's are invisible", async () => {
