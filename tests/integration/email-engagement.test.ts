@@ -212,7 +212,7 @@ describe("email engagement: the broadcast's counts (getBroadcastStats, getBroadc
   test("stats count sends: sent, delivered, unique opens and clicks, bounces, complaints, and unsubscribes made from the email", async () => {
     const ws = await workspace();
     const b = await broadcast(ws);
-    const sends = [];
+    const sends: Awaited<ReturnType<typeof send>>[] = [];
     for (let i = 0; i < 5; i++) sends.push(await send(ws, b));
     await db.sql`update email_sends set status = 'skipped', provider_message_id = null where id = ${sends[4].sendId}`;
     for (const s of sends.slice(0, 4)) await deliver("email.delivered", s.emailId, { at: ago(3000) });
