@@ -1470,6 +1470,62 @@ CREATE POLICY agreements_members_all ON public.agreements TO authenticated USING
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.agreements TO authenticated;
 GRANT ALL ON TABLE public.agreements TO service_role;
 
+-- ==================================================== public.api_idempotency_keys
+--
+-- Name: api_idempotency_keys; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.api_idempotency_keys (
+    api_key_id uuid NOT NULL,
+    idempotency_key text NOT NULL,
+    workspace_id uuid NOT NULL,
+    fingerprint text NOT NULL,
+    status integer,
+    response jsonb,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT api_idempotency_keys_fingerprint_check CHECK ((fingerprint ~ '^[0-9a-f]{64}$'::text)),
+    CONSTRAINT api_idempotency_keys_idempotency_key_check CHECK (((length(idempotency_key) >= 1) AND (length(idempotency_key) <= 255))),
+    CONSTRAINT api_idempotency_keys_status_check CHECK (((status >= 100) AND (status <= 599)))
+);
+
+--
+-- Name: api_idempotency_keys api_idempotency_keys_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.api_idempotency_keys
+    ADD CONSTRAINT api_idempotency_keys_pkey PRIMARY KEY (api_key_id, idempotency_key);
+
+--
+-- Name: api_idempotency_keys_created_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX api_idempotency_keys_created_idx ON public.api_idempotency_keys USING btree (created_at);
+
+--
+-- Name: api_idempotency_keys_key_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX api_idempotency_keys_key_idx ON public.api_idempotency_keys USING btree (workspace_id, api_key_id);
+
+--
+-- Name: api_idempotency_keys api_idempotency_keys_workspace_id_api_key_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.api_idempotency_keys
+    ADD CONSTRAINT api_idempotency_keys_workspace_id_api_key_id_fkey FOREIGN KEY (workspace_id, api_key_id) REFERENCES public.api_keys(workspace_id, id) ON DELETE CASCADE;
+
+--
+-- Name: api_idempotency_keys; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.api_idempotency_keys ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: TABLE api_idempotency_keys; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.api_idempotency_keys TO service_role;
+
 -- ==================================================== public.api_keys
 --
 -- Name: api_keys; Type: TABLE; Schema: public; Owner: -
@@ -1483,7 +1539,12 @@ CREATE TABLE public.api_keys (
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     last_used_at timestamp with time zone,
     revoked_at timestamp with time zone,
-    CONSTRAINT api_keys_key_hash_check CHECK ((key_hash ~ '^[0-9a-f]{64}$'::text))
+    scopes text[] DEFAULT '{events:read}'::text[] NOT NULL,
+    expires_at timestamp with time zone,
+    last_used_ip text,
+    CONSTRAINT api_keys_key_hash_check CHECK ((key_hash ~ '^[0-9a-f]{64}$'::text)),
+    CONSTRAINT api_keys_last_used_ip_check CHECK (((last_used_ip IS NULL) OR (length(last_used_ip) <= 64))),
+    CONSTRAINT api_keys_scopes_check CHECK (((scopes <@ ARRAY['contacts:read'::text, 'contacts:write'::text, 'consent:write'::text, 'events:read'::text, 'transactions:read'::text, 'transactions:write'::text, 'forms:read'::text, 'webhooks:write'::text, 'email:read'::text]) AND (array_position(scopes, NULL::text) IS NULL)))
 );
 
 --
@@ -1499,6 +1560,13 @@ ALTER TABLE ONLY public.api_keys
 
 ALTER TABLE ONLY public.api_keys
     ADD CONSTRAINT api_keys_pkey PRIMARY KEY (id);
+
+--
+-- Name: api_keys api_keys_workspace_id_id_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.api_keys
+    ADD CONSTRAINT api_keys_workspace_id_id_key UNIQUE (workspace_id, id);
 
 --
 -- Name: api_keys_workspace_idx; Type: INDEX; Schema: public; Owner: -
@@ -1572,6 +1640,62 @@ GRANT SELECT(last_used_at) ON TABLE public.api_keys TO authenticated;
 --
 
 GRANT SELECT(revoked_at) ON TABLE public.api_keys TO authenticated;
+
+--
+-- Name: COLUMN api_keys.scopes; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(scopes) ON TABLE public.api_keys TO authenticated;
+
+--
+-- Name: COLUMN api_keys.expires_at; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(expires_at) ON TABLE public.api_keys TO authenticated;
+
+--
+-- Name: COLUMN api_keys.last_used_ip; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(last_used_ip) ON TABLE public.api_keys TO authenticated;
+
+-- ==================================================== public.api_rate_limits
+--
+-- Name: api_rate_limits; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.api_rate_limits (
+    api_key_id uuid NOT NULL,
+    window_start timestamp with time zone NOT NULL,
+    hits integer NOT NULL,
+    CONSTRAINT api_rate_limits_hits_check CHECK ((hits >= 0))
+);
+
+--
+-- Name: api_rate_limits api_rate_limits_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.api_rate_limits
+    ADD CONSTRAINT api_rate_limits_pkey PRIMARY KEY (api_key_id);
+
+--
+-- Name: api_rate_limits api_rate_limits_api_key_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.api_rate_limits
+    ADD CONSTRAINT api_rate_limits_api_key_id_fkey FOREIGN KEY (api_key_id) REFERENCES public.api_keys(id) ON DELETE CASCADE;
+
+--
+-- Name: api_rate_limits; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.api_rate_limits ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: TABLE api_rate_limits; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.api_rate_limits TO service_role;
 
 -- ==================================================== public.appointment_external_attendees
 --
@@ -1728,7 +1852,11 @@ CREATE TABLE public.audit_log (
     after jsonb,
     ip inet,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
-    CONSTRAINT audit_log_action_check CHECK ((action ~ '^[a-z_]+\.[a-z_]+$'::text))
+    actor_api_key_id uuid,
+    actor_api_key_name text,
+    CONSTRAINT audit_log_action_check CHECK ((action ~ '^[a-z_]+\.[a-z_]+$'::text)),
+    CONSTRAINT audit_log_api_key_name_check CHECK (((actor_api_key_id IS NULL) = (actor_api_key_name IS NULL))),
+    CONSTRAINT audit_log_one_actor_check CHECK (((actor_id IS NULL) OR (actor_api_key_id IS NULL)))
 );
 
 --
@@ -2495,7 +2623,9 @@ CREATE TABLE public.consent_events (
     ip inet,
     actor_user_id uuid,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
-    CONSTRAINT consent_events_action_check CHECK ((action = ANY (ARRAY['subscribed'::text, 'unsubscribed'::text, 'suppressed'::text, 'unsuppressed'::text])))
+    actor_api_key_id uuid,
+    CONSTRAINT consent_events_action_check CHECK ((action = ANY (ARRAY['subscribed'::text, 'unsubscribed'::text, 'suppressed'::text, 'unsuppressed'::text]))),
+    CONSTRAINT consent_events_one_actor_check CHECK (((actor_user_id IS NULL) OR (actor_api_key_id IS NULL)))
 );
 
 --
@@ -3127,7 +3257,7 @@ CREATE TABLE public.contacts (
     CONSTRAINT contacts_birth_month_check CHECK (((birth_month >= 1) AND (birth_month <= 12))),
     CONSTRAINT contacts_birthday_paired CHECK (((birth_month IS NULL) = (birth_day IS NULL))),
     CONSTRAINT contacts_email_check CHECK ((email <> ''::text)),
-    CONSTRAINT contacts_source_check CHECK ((source = ANY (ARRAY['manual'::text, 'form'::text, 'import'::text, 'ticketing'::text, 'payproc'::text, 'event'::text])))
+    CONSTRAINT contacts_source_check CHECK ((source = ANY (ARRAY['manual'::text, 'form'::text, 'import'::text, 'ticketing'::text, 'payproc'::text, 'event'::text, 'api'::text])))
 );
 
 --

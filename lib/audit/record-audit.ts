@@ -3,8 +3,11 @@ import type { AuditAction } from "./audit-actions";
 
 export interface AuditEntry {
   workspaceId: string;
-  actorId: string;
+  /** the member who acted; null when an API key did (actorApiKey) */
+  actorId: string | null;
   actorEmail?: string | null;
+  /** the API key a v1 request was made with (DESIGN section 8, "Audit"): its id and name */
+  actorApiKey?: { id: string; name: string } | null;
   action: AuditAction;
   targetType?: string | null;
   targetId?: string | null;
@@ -15,13 +18,17 @@ export interface AuditEntry {
 
 /** Appends one audit row in the caller's transaction (the adapters call this; see audit_log). */
 export async function recordAudit(db: Db, entry: AuditEntry): Promise<void> {
+  const before = entry.before ? db.json(redact(entry.before) as never) : null;
+  const after = entry.after ? db.json(redact(entry.after) as never) : null;
+  // a member may insert only the member columns (column grants): the key columns only for a key
+  const key = entry.actorApiKey;
   await db`
     insert into public.audit_log
-      (workspace_id, actor_id, actor_email, action, target_type, target_id, before, after, ip)
+      (workspace_id, actor_id, actor_email, action, target_type, target_id, before, after, ip
+       ${key ? db`, actor_api_key_id, actor_api_key_name` : db``})
     values (${entry.workspaceId}, ${entry.actorId}, ${entry.actorEmail ?? null}, ${entry.action},
-      ${entry.targetType ?? null}, ${entry.targetId ?? null},
-      ${entry.before ? db.json(redact(entry.before) as never) : null},
-      ${entry.after ? db.json(redact(entry.after) as never) : null}, ${entry.ip ?? null})`;
+      ${entry.targetType ?? null}, ${entry.targetId ?? null}, ${before}, ${after}, ${entry.ip ?? null}
+      ${key ? db`, ${key.id}, ${key.name}` : db``})`;
 }
 
 const SECRET_KEY = /pass(word)?|secret|token|^key$|api_?key$|authorization|card/i;

@@ -19,6 +19,8 @@ export async function applyConsent(
     contactId: string;
     change: ConsentChange;
     actorUserId?: string | null;
+    /** the API key that made the change (DESIGN section 8): the ledger's actor instead of a member */
+    actorApiKeyId?: string | null;
     writeColumns?: boolean;
   },
 ): Promise<void> {
@@ -37,9 +39,10 @@ export async function applyConsent(
       on conflict (contact_id, reason) do nothing`;
   }
   await db`
-    insert into public.consent_events (workspace_id, contact_id, action, flow, source, legal_basis, reason, ip, actor_user_id)
+    insert into public.consent_events
+      (workspace_id, contact_id, action, flow, source, legal_basis, reason, ip, actor_user_id, actor_api_key_id)
     values (${workspaceId}, ${contactId}, ${change.action}, ${change.flow}, ${change.source ?? null},
             ${change.legalBasis ?? null},
             ${removed.length ? `cleared suppressions: ${removed.map((r) => r.reason).join(", ")}` : null},
-            ${change.ip ?? null}, ${input.actorUserId ?? null})`;
+            ${change.ip ?? null}, ${input.actorUserId ?? null}, ${input.actorApiKeyId ?? null})`;
 }

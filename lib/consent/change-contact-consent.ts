@@ -12,12 +12,20 @@ export async function changeContactConsent(
   db: Db,
   flow: ConsentFlow,
   state: ConsentState,
-  input: { ip?: string | null; legalBasis?: LegalBasis; actorUserId?: string | null },
+  input: {
+    ip?: string | null;
+    legalBasis?: LegalBasis;
+    /** form id or custom value (form), event id (rsvp), the proof's source (api_subscribe) */
+    source?: string;
+    actorUserId?: string | null;
+    actorApiKeyId?: string | null;
+  },
 ): Promise<{ skip: string } | null> {
   const change = decideConsent(flow, {
     contact: state,
     suppressions: state.suppressions,
     ip: input.ip,
+    source: input.source,
     legalBasis: input.legalBasis,
   });
   if ("skip" in change) return { skip: change.skip };
@@ -26,6 +34,7 @@ export async function changeContactConsent(
     contactId: state.id,
     change,
     actorUserId: input.actorUserId,
+    actorApiKeyId: input.actorApiKeyId,
     writeColumns: true,
   });
   return null;

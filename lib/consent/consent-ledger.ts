@@ -13,16 +13,18 @@ export interface LedgerEntry {
   created_at: Date;
 }
 
-/** Beyond the spec (spec 3.3 consent state): a contact's consent ledger, newest first, with who acted (null = the system or the person). */
+/** Beyond the spec (spec 3.3 consent state): a contact's consent ledger, newest first, with who acted (a member, an API key; null = the system or the person). */
 export async function getConsentLedger(
   db: Db,
   input: { workspaceId: string; contactId: string },
 ): Promise<LedgerEntry[]> {
   return db<LedgerEntry[]>`
     select e.id, e.action, e.flow, e.source, e.legal_basis, e.reason, host(e.ip) as ip, e.created_at,
-           nullif(btrim(concat_ws(' ', p.first_name, p.last_name)), '') as actor
+           coalesce(nullif(btrim(concat_ws(' ', p.first_name, p.last_name)), ''),
+                    'API key: ' || k.name) as actor
     from public.consent_events e
     left join public.user_profiles p on p.id = e.actor_user_id
+    left join public.api_keys k on k.id = e.actor_api_key_id and k.workspace_id = e.workspace_id
     where e.contact_id = ${input.contactId} and e.workspace_id = ${input.workspaceId}
     order by e.created_at desc, e.id`;
 }

@@ -11,7 +11,9 @@ export type ConsentFlow =
   | "payproc_auto_subscribe"
   | "csv_import"
   | "unsubscribe_link"
-  | "manual_unsubscribe";
+  | "manual_unsubscribe"
+  | "api_subscribe"
+  | "api_unsubscribe";
 
 export const LEGAL_BASES = ["Verbal Consent", "Written Consent", "Existing Relationship"] as const;
 export type LegalBasis = (typeof LEGAL_BASES)[number];
@@ -22,7 +24,7 @@ export interface ConsentContext {
   /** reasons of the contact's current suppressions */
   suppressions: readonly SuppressionReason[];
   ip?: string | null;
-  /** form id or custom value (form), event id (rsvp) */
+  /** form id or custom value (form), event id (rsvp), the proof's source (api_subscribe) */
   source?: string;
   legalBasis?: LegalBasis;
   now?: Date;
@@ -47,6 +49,10 @@ export interface ConsentChange {
 export type ConsentDecision = ConsentChange | { skip: string };
 
 const NON_COMPLAINT: SuppressionReason[] = ["bounce", "unsubscribe", "manual"];
+
+/** The api_subscribe refusal: an active bounce or complaint suppression (409 `suppressed`). */
+export const API_SUPPRESSED =
+  "This contact has a bounce or complaint suppression, so it cannot be subscribed.";
 
 /**
  * Every subscription rule of the spec in one place, as data: given the flow and the contact's
@@ -119,9 +125,18 @@ export function decideConsent(flow: ConsentFlow, ctx: ConsentContext): ConsentDe
     case "csv_import":
       if (cleanlySubscribed) return { skip: "already subscribed" };
       return subscribe({ opt_in_timestamp: now, opt_in_ip: ctx.ip ?? null, opt_in_source: "CSV Import" }, []);
-    // 4.7 and 4.9 (plain unsubscribe): is_subscribed false, unsubscribed_at now, an 'unsubscribe' suppression.
+    // DESIGN section 8: as the manual subscribe (4.9) with the caller's proof, opt_in_source
+    // 'API: <source>' and its IP; refused past a bounce or complaint (4.6), nothing changes then.
+    case "api_subscribe":
+      if (has("complaint") || has("bounce")) return { skip: API_SUPPRESSED };
+      return subscribe(
+        { opt_in_timestamp: now, opt_in_ip: ctx.ip ?? null, opt_in_source: `API: ${ctx.source ?? ""}` },
+        ["unsubscribe", "manual"],
+      );
+    // 4.7 and 4.9 (plain unsubscribe), and the API's: is_subscribed false, unsubscribed_at now, an 'unsubscribe' suppression.
     case "unsubscribe_link":
     case "manual_unsubscribe":
+    case "api_unsubscribe":
       return {
         flow,
         action: "unsubscribed",

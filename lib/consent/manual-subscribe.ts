@@ -46,3 +46,33 @@ export async function manualSubscribe(db: Db, input: ManualSubscribeInput): Prom
   if (refused) return { error: refused.skip };
   return { data: { contactId: state.id } };
 }
+
+export interface ApiSubscribeInput {
+  workspaceId: string;
+  contactId: string;
+  /** the caller's proof: where the consent was given, and from which address */
+  source: string;
+  ip: string | null;
+  actorApiKeyId: string;
+}
+
+/**
+ * DESIGN section 8 subscribe: the manual subscribe of spec 4.9 (3.3) with the API caller's proof
+ * in place of the legal basis: opt_in_source 'API: <source>', opt_in_ip the proof's address, the
+ * key as the ledger's actor. An active bounce or complaint suppression refuses it ('suppressed')
+ * and nothing changes (spec 4.6).
+ */
+export async function apiSubscribe(
+  db: Db,
+  input: ApiSubscribeInput,
+): Promise<{ data: { contactId: string } } | { error: "not_found" | "suppressed" }> {
+  const state = await loadConsentState(db, input);
+  if (!state) return { error: "not_found" };
+  const refused = await changeContactConsent(db, "api_subscribe", state, {
+    ip: input.ip,
+    source: input.source,
+    actorApiKeyId: input.actorApiKeyId,
+  });
+  if (refused) return { error: "suppressed" };
+  return { data: { contactId: state.id } };
+}

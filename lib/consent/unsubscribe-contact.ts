@@ -6,9 +6,11 @@ export interface UnsubscribeInput {
   contactId: string;
   /** set by the dashboard (the member's workspace); the public link knows only the contact */
   workspaceId?: string;
-  flow: "unsubscribe_link" | "manual_unsubscribe";
+  flow: "unsubscribe_link" | "manual_unsubscribe" | "api_unsubscribe";
   ip?: string | null;
   actorUserId?: string | null;
+  /** the API key that asked (DESIGN section 8): the ledger's actor */
+  actorApiKeyId?: string | null;
 }
 
 export type UnsubscribeResult =
@@ -34,6 +36,7 @@ export async function unsubscribeContact(db: Db, input: UnsubscribeInput): Promi
   const refused = await changeContactConsent(db, input.flow, state, {
     ip: input.ip,
     actorUserId: input.actorUserId,
+    actorApiKeyId: input.actorApiKeyId,
   });
   if (refused) throw new Error(`unsubscribe cannot be skipped: ${refused.skip}`);
   return { data: { ...result, changed: true } };

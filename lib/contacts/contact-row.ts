@@ -28,8 +28,8 @@ export interface ContactRow {
   updated_at: Date;
 }
 
-/** Spec 2.4.1 (plus 'event', set by the RSVP endpoint). */
-export const CONTACT_SOURCES = ["manual", "form", "import", "ticketing", "payproc", "event"] as const;
+/** Spec 2.4.1 (plus 'event', set by the RSVP endpoint, and 'api', DESIGN section 8). */
+export const CONTACT_SOURCES = ["manual", "form", "import", "ticketing", "payproc", "event", "api"] as const;
 export type ContactSource = (typeof CONTACT_SOURCES)[number];
 
 /** The person details that writers merge into a contact. */

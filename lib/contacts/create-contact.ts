@@ -8,12 +8,15 @@ export interface CreateContactInput extends ContactFieldsInput {
   isSubscribed?: boolean;
   /** the creating member's IP, recorded as opt_in_ip when isSubscribed */
   ip?: string | null;
+  /** 'manual' (a member, the default) or 'api' (a v1 key, DESIGN section 8) */
+  source?: "manual" | "api";
 }
 
 export const MANUAL_CONSENT_SOURCE = "Manual Consent";
 
 /**
- * Spec 4.15 createContact: a contact created by a member (source 'manual'). Rejects a
+ * Spec 4.15 createContact: a contact created by a member (source 'manual'), or through the API
+ * (source 'api'). Rejects a
  * duplicate email in the workspace and a birth month without a day (or the reverse), or
  * either out of range. With isSubscribed the consent is recorded: opt_in_source
  * 'Manual Consent', the time and the member's IP. Trusts workspaceId (the caller's
@@ -33,7 +36,7 @@ export async function createContact(
       city, state, postal_code, country, birth_month, birth_day,
       is_subscribed, opt_in_timestamp, opt_in_source, opt_in_ip)
     values (
-      ${input.workspaceId}, 'manual', ${f.email}, ${f.first_name}, ${f.last_name}, ${f.phone},
+      ${input.workspaceId}, ${input.source ?? "manual"}, ${f.email}, ${f.first_name}, ${f.last_name}, ${f.phone},
       ${f.address_line1}, ${f.address_line2}, ${f.city}, ${f.state}, ${f.postal_code}, ${f.country},
       ${f.birth_month}, ${f.birth_day}, ${isSubscribed},
       ${isSubscribed ? db`now()` : null}, ${isSubscribed ? MANUAL_CONSENT_SOURCE : null},

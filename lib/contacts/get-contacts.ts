@@ -47,7 +47,94 @@ export async function getContacts(
 
   const { total, ids } = await pageIds(db, q, f, offset);
 
-  // the page's rows in full, with their tags and suppressions
+  return {
+    data: await pageRows(db, ids),
+    total,
+    page: q.page,
+    pageSize: q.pageSize,
+  };
+}
+
+/** A keyset position in a contacts list: the sort key of the last row seen, ending with its id. */
+export type ContactsKeyset = (string | boolean | null)[];
+
+/**
+ * Spec 4.15 getContacts by keyset instead of page number (the REST API's cursor lists, DESIGN
+ * section 8): the same filters and order, the rows after `after` (the key of the last row of the
+ * previous page; null for the first), and the key of this page's last row when more follow.
+ * No total. Rows added during a walk sort before its position (created_at desc) or are new rows
+ * at its end, so every row that existed at the start is returned exactly once.
+ */
+export async function getContactsAfter(
+  db: Db,
+  params: Omit<GetContactsParams, "page">,
+  after: ContactsKeyset | null,
+): Promise<{ data: ContactListRow[]; next: ContactsKeyset | null } | { error: string }> {
+  const parsed = getContactsParamsSchema.safeParse({ ...params, page: 1 });
+  if (!parsed.success) return { error: firstIssue(parsed.error) };
+  const q = parsed.data;
+  const f = listFilters(db, q);
+  const key = keysetOf(db, q);
+  if (after && after.length !== key.length) return { error: "The cursor does not fit this list." };
+  const past = after ? db`and ${key.after(after)}` : db``;
+  const order = orderBy(db, q);
+  const found = f.search
+    ? await db<{ id: string; k: ContactsKeyset }[]>`
+        with m as materialized (select * from ${f.search} where ${f.where(false)})
+        select c.id, ${key.select} as k from m c where true ${past}
+        order by ${order} limit ${q.pageSize + 1}`
+    : await db<{ id: string; k: ContactsKeyset }[]>`
+        select c.id, ${key.select} as k from public.contacts c where ${f.where(true)} ${past}
+        order by ${order} limit ${q.pageSize + 1}`;
+  const more = found.length > q.pageSize;
+  const page = more ? found.slice(0, q.pageSize) : found;
+  return {
+    data: await pageRows(
+      db,
+      page.map((r) => r.id),
+    ),
+    next: more ? page[page.length - 1].k : null,
+  };
+}
+
+/**
+ * The sort key of orderBy as a keyset: the JSON array a row's key is read as (timestamps as
+ * whole microseconds since the epoch, exact), and the condition "after this key" in the list's
+ * direction. Names may be null (ascending puts them last, descending first, as ORDER BY does):
+ * each is compared as (is null, value), which orders the same way.
+ */
+function keysetOf(db: Db, q: ContactsQuery) {
+  const cmp = q.sortDir === "asc" ? db`>` : db`<`;
+  const micros = (col: Fragment) => db`((extract(epoch from ${col}) * 1000000)::bigint)::text`;
+  const at = (v: unknown) => db`('epoch'::timestamptz + ${String(v)}::bigint * interval '1 microsecond')`;
+  switch (q.sortBy) {
+    case "name":
+      return {
+        length: 5,
+        select: db`json_build_array(c.first_name is null, coalesce(c.first_name, ''),
+                                    c.last_name is null, coalesce(c.last_name, ''), c.id)`,
+        after: (k: ContactsKeyset) =>
+          db`(c.first_name is null, coalesce(c.first_name, ''), c.last_name is null, coalesce(c.last_name, ''), c.id)
+             ${cmp} (${Boolean(k[0])}, ${String(k[1])}, ${Boolean(k[2])}, ${String(k[3])}, ${String(k[4])}::uuid)`,
+      };
+    case "source":
+      return {
+        length: 3,
+        select: db`json_build_array(c.source, ${micros(db`c.created_at`)}, c.id)`,
+        after: (k: ContactsKeyset) =>
+          db`(c.source, c.created_at, c.id) ${cmp} (${String(k[0])}, ${at(k[1])}, ${String(k[2])}::uuid)`,
+      };
+    default:
+      return {
+        length: 2,
+        select: db`json_build_array(${micros(db`c.created_at`)}, c.id)`,
+        after: (k: ContactsKeyset) => db`(c.created_at, c.id) ${cmp} (${at(k[0])}, ${String(k[1])}::uuid)`,
+      };
+  }
+}
+
+/** The page's rows in full, in the order of `ids`, with their tags and suppressions. */
+async function pageRows(db: Db, ids: string[]): Promise<ContactListRow[]> {
   const rows =
     ids.length === 0
       ? []
@@ -61,13 +148,7 @@ export async function getContacts(
     from unnest(${ids}::uuid[]) with ordinality as page(id, position)
     join public.contacts c on c.id = page.id
     order by page.position`;
-
-  return {
-    data: rows.map((row) => ({ ...row, emailStatus: emailStatus(row, row.suppressions) })),
-    total,
-    page: q.page,
-    pageSize: q.pageSize,
-  };
+  return rows.map((row) => ({ ...row, emailStatus: emailStatus(row, row.suppressions) }));
 }
 
 /**

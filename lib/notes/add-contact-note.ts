@@ -8,7 +8,8 @@ import { addNote, type Note } from "./add-note";
  */
 export async function addContactNote(
   db: Db,
-  input: { workspaceId: string; contactId: string; text: string; createdBy: string },
+  /** createdBy: the member; null for a note written with an API key (shown as 'System') */
+  input: { workspaceId: string; contactId: string; text: string; createdBy: string | null },
 ): Promise<{ data: Note } | { error: string }> {
   const [found] = await db`
     select 1 from public.contacts where id = ${input.contactId} and workspace_id = ${input.workspaceId}`;

@@ -54,23 +54,28 @@ interface Row {
 }
 
 /**
- * The key of a public API request (spec 5.2), by its digest (hashApiKey): null when unknown
- * (401), 'revoked' (403), or its workspace. last_used_at is written at most once a minute per
+ * The key of a public API request (spec 5.2), by its digest (hashApiKey): null when unknown or
+ * expired (401), 'revoked' (403; also a key without the scope events:read, DESIGN section 8), or
+ * its workspace. last_used_at is written at most once a minute per
  * key, in the same statement, so the read path stays cheap.
  */
 export async function authenticateApiKey(db: Db, keyHash: string): Promise<KeyCheck> {
   const [row] = await db`
     with k as (
-      select id, workspace_id, revoked_at, last_used_at from public.api_keys where key_hash = ${keyHash}
+      select id, workspace_id, revoked_at, last_used_at,
+             'events:read' = any(scopes) as can_read,
+             expires_at is not null and expires_at <= now() as expired
+      from public.api_keys where key_hash = ${keyHash}
     ), touch as (
       update public.api_keys a set last_used_at = now() from k
-      where a.id = k.id and k.revoked_at is null
+      where a.id = k.id and k.revoked_at is null and not k.expired
         and (k.last_used_at is null or k.last_used_at < now() - interval '1 minute')
       returning a.id
     )
-    select workspace_id, revoked_at is not null as revoked from k`;
-  if (!row) return null;
-  return row.revoked ? "revoked" : { workspaceId: row.workspace_id };
+    select workspace_id, revoked_at is not null as revoked, can_read, expired from k`;
+  // an expired key is no key (DESIGN section 8); one without events:read may not read this list
+  if (!row || row.expired) return null;
+  return row.revoked || !row.can_read ? "revoked" : { workspaceId: row.workspace_id };
 }
 
 /**

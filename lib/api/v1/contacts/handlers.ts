@@ -1,0 +1,385 @@
+import type { z } from "zod";
+import { AppError } from "@/lib/errors/app-error";
+import { logUnexpected } from "@/lib/adapters/log-unexpected";
+import { apiSubscribe } from "@/lib/consent/manual-subscribe";
+import { unsubscribeContact } from "@/lib/consent/unsubscribe-contact";
+import type { EmailStatus } from "@/lib/consent/email-status";
+import type { ContactRow, PersonField } from "@/lib/contacts/contact-row";
+import { PERSON_FIELDS } from "@/lib/contacts/contact-row";
+import { createContact } from "@/lib/contacts/create-contact";
+import { deleteContact } from "@/lib/contacts/delete-contact";
+import { diffContact, writeAuditNote } from "@/lib/contacts/diff-and-audit";
+import { editedFields, readEditableFields } from "@/lib/contacts/edited-fields";
+import { getContactById } from "@/lib/contacts/get-contact-by-id";
+import { getContactsAfter, type ContactsKeyset } from "@/lib/contacts/get-contacts";
+import { mergeContact } from "@/lib/contacts/merge-contact";
+import type { TagRef } from "@/lib/contacts/types";
+import { updateContact } from "@/lib/contacts/update-contact";
+import type { Db } from "@/lib/db/doors";
+import { addContactNote } from "@/lib/notes/add-contact-note";
+import { attachTagByName } from "@/lib/tags/attach-tag-by-name";
+import { detachTag } from "@/lib/tags/detach-tag";
+import { apiErrorBody, domainCheck, domainData, domainError, invalidFromZod } from "../errors";
+import type { ApiKeyActor } from "../key-auth";
+import { decodeCursor, encodeCursor } from "../pagination";
+import { apiRoute, created, noContent, ok } from "../route";
+import {
+  batchSchema,
+  contactIdParams,
+  contactListQuerySchema,
+  contactPatchSchema,
+  contactTagParams,
+  contactWriteSchema,
+  noteWriteSchema,
+  subscribeSchema,
+  tagNamesSchema,
+  type ContactPatch,
+  type ContactWrite,
+} from "./schemas";
+
+type V1Contact = z.output<typeof import("./schemas").contactSchema>;
+
+const iso = (value: Date | string | null): string | null =>
+  value === null ? null : value instanceof Date ? value.toISOString() : new Date(value).toISOString();
+
+/** A contacts row with its tags and status as the v1 contact object. */
+export function v1Contact(row: ContactRow & { tags: TagRef[]; emailStatus: EmailStatus }): V1Contact {
+  return {
+    id: row.id,
+    email: row.email,
+    first_name: row.first_name,
+    last_name: row.last_name,
+    phone: row.phone,
+    address_line1: row.address_line1,
+    address_line2: row.address_line2,
+    city: row.city,
+    state: row.state,
+    postal_code: row.postal_code,
+    country: row.country,
+    birth_month: row.birth_month,
+    birth_day: row.birth_day,
+    source: row.source,
+    is_subscribed: row.is_subscribed,
+    opt_in_timestamp: iso(row.opt_in_timestamp),
+    opt_in_source: row.opt_in_source,
+    opt_in_ip: row.opt_in_ip,
+    unsubscribed_at: iso(row.unsubscribed_at),
+    email_status: row.emailStatus,
+    tags: row.tags.map((t) => ({ id: t.id, name: t.name })),
+    created_at: iso(row.created_at)!,
+    updated_at: iso(row.updated_at)!,
+  };
+}
+
+/** The contact as the API shows it, read in the key's workspace (404 for any other). */
+async function readContact(db: Db, workspaceId: string, contactId: string): Promise<V1Contact> {
+  const details = domainData(await getContactById(db, { workspaceId, contactId }));
+  return v1Contact({ ...details.contact, tags: details.tags, emailStatus: details.emailStatus });
+}
+
+/** Who the spec 4.10 audit note names for a write made with a key. */
+const via = (key: ApiKeyActor) => `API key "${key.name}"`;
+
+/** The v1 person fields as the PersonFields of the 4.10 writers. */
+function personFields(body: ContactPatch): Partial<Record<PersonField, string>> {
+  const out: Partial<Record<PersonField, string>> = {};
+  for (const field of PERSON_FIELDS) if (body[field]) out[field] = body[field];
+  return out;
+}
+
+const birthday = (body: ContactPatch) =>
+  body.birth_month !== undefined && body.birth_day !== undefined
+    ? { birth_month: body.birth_month, birth_day: body.birth_day }
+    : {};
+
+// ---------------------------------------------------------------- GET /api/v1/contacts
+
+export const listContacts = apiRoute(
+  { name: "listContacts", scope: "contacts:read", query: contactListQuerySchema },
+  async ({ db, workspaceId, query }) => {
+    const order = `${query.sort_by}:${query.sort_dir}`;
+    const length = { created_at: 2, source: 3, name: 5 }[query.sort_by];
+    const after = query.cursor ? (decodeCursor(order, query.cursor, length) as ContactsKeyset) : null;
+    const page = await getContactsAfter(
+      db,
+      {
+        workspaceId,
+        pageSize: query.limit,
+        search: query.search,
+        tagIds: query.tag_ids ?? [],
+        tagMode: query.tag_mode,
+        excludeTagIds: query.exclude_tag_ids ?? [],
+        source: query.source,
+        eventId: query.event_id,
+        sortBy: query.sort_by,
+        sortDir: query.sort_dir,
+      },
+      after,
+    );
+    if ("error" in page) throw new AppError("invalid", page.error, { field: "cursor" });
+    return ok({
+      data: page.data.map(v1Contact),
+      next_cursor: page.next ? encodeCursor(order, page.next) : null,
+    });
+  },
+);
+
+// ---------------------------------------------------------------- POST /api/v1/contacts
+
+export const createContactRoute = apiRoute(
+  { name: "createContact", scope: "contacts:write", body: contactWriteSchema, idempotent: true },
+  async ({ db, workspaceId, body, audit }) => {
+    const contact = domainData(
+      await createContact(db, {
+        workspaceId,
+        source: "api",
+        email: body.email,
+        firstName: body.first_name,
+        lastName: body.last_name,
+        phone: body.phone,
+        addressLine1: body.address_line1,
+        addressLine2: body.address_line2,
+        city: body.city,
+        state: body.state,
+        postalCode: body.postal_code,
+        country: body.country,
+        birthMonth: body.birth_month,
+        birthDay: body.birth_day,
+      }),
+    );
+    await audit("contact.created", ["contact", contact.id], { after: { source: "api" } });
+    return created(await readContact(db, workspaceId, contact.id));
+  },
+);
+
+// ---------------------------------------------------------------- /api/v1/contacts/{id}
+
+export const getContactRoute = apiRoute(
+  { name: "getContact", scope: "contacts:read", params: contactIdParams },
+  async ({ db, workspaceId, params }) => ok(await readContact(db, workspaceId, params.id)),
+);
+
+/**
+ * PATCH: spec 4.10 on the fields given. Changed person fields are written, and overwritten
+ * non-empty values get the system note naming the key; an empty value changes nothing. A new
+ * email goes through updateContact (spec 4.15: 409 `contact_exists` on a duplicate; bounce
+ * suppressions of the old address go). The source is never changed: a key is no signed-in member
+ * (spec 4.15 source protection).
+ */
+export const patchContactRoute = apiRoute(
+  { name: "updateContact", scope: "contacts:write", params: contactIdParams, body: contactPatchSchema },
+  async ({ db, workspaceId, params, body, key, audit }) => {
+    const [locked] = await db`
+      select 1 from public.contacts where id = ${params.id} and workspace_id = ${workspaceId} for update`;
+    if (!locked) throw new AppError("not_found");
+    const before = (await readEditableFields(db, { workspaceId, contactId: params.id }))!;
+    const { updates, overwritten } = diffContact(before, personFields(body), "overwrite");
+    const next = { ...before, ...updates, ...birthday(body), email: body.email ?? before.email };
+    const fields = {
+      email: next.email,
+      firstName: next.first_name ?? undefined,
+      lastName: next.last_name ?? undefined,
+      phone: next.phone ?? undefined,
+      addressLine1: next.address_line1 ?? undefined,
+      addressLine2: next.address_line2 ?? undefined,
+      city: next.city ?? undefined,
+      state: next.state ?? undefined,
+      postalCode: next.postal_code ?? undefined,
+      country: next.country ?? undefined,
+      birthMonth: next.birth_month ?? undefined,
+      birthDay: next.birth_day ?? undefined,
+    };
+    const changed = editedFields(before, fields);
+    if (changed.length > 0) {
+      const contact = domainData(await updateContact(db, { ...fields, workspaceId, contactId: params.id }));
+      await writeAuditNote(db, contact, overwritten, via(key));
+      await audit("contact.updated", ["contact", params.id], { after: { changed } });
+    }
+    return ok(await readContact(db, workspaceId, params.id));
+  },
+);
+
+export const deleteContactRoute = apiRoute(
+  { name: "deleteContact", scope: "contacts:write", params: contactIdParams },
+  async ({ db, workspaceId, params, audit }) => {
+    domainCheck(await deleteContact(db, { workspaceId, contactId: params.id }));
+    await audit("contact.deleted", ["contact", params.id]);
+    return noContent();
+  },
+);
+
+// ---------------------------------------------------------------- upsert and batch
+
+/**
+ * One upsert (spec 4.10 by email): a new contact (source 'api'), or the changed fields merged
+ * into the existing one with the overwrite note; its source is kept. Audited as created or
+ * updated (the names of the overwritten fields, never their values).
+ */
+async function upsertOne(
+  db: Db,
+  ctx: {
+    workspaceId: string;
+    key: ApiKeyActor;
+    audit: Parameters<Parameters<typeof apiRoute>[1]>[0]["audit"];
+  },
+  body: ContactWrite,
+): Promise<{ id: string; created: boolean }> {
+  const result = await mergeContact(db, {
+    workspaceId: ctx.workspaceId,
+    email: body.email,
+    fields: personFields(body),
+    source: "api",
+    mode: "overwrite",
+    extra: birthday(body),
+    via: via(ctx.key),
+  });
+  const id = result.contact.id;
+  if (result.created) await ctx.audit("contact.created", ["contact", id], { after: { source: "api" } });
+  else if (result.overwritten.length > 0 || Object.keys(birthday(body)).length > 0)
+    await ctx.audit("contact.updated", ["contact", id], {
+      after: { changed: result.overwritten.map((c) => c.field) },
+    });
+  return { id, created: result.created };
+}
+
+export const upsertContactRoute = apiRoute(
+  { name: "upsertContact", scope: "contacts:write", body: contactWriteSchema, idempotent: true },
+  async (ctx) => {
+    const { id, created: isNew } = await upsertOne(ctx.db, ctx, ctx.body);
+    const contact = await readContact(ctx.db, ctx.workspaceId, id);
+    return isNew ? created(contact) : ok(contact);
+  },
+);
+
+/**
+ * POST /api/v1/contacts/batch: up to 1,000 upserts, one result per item in order, each atomic
+ * on its own (a savepoint): an item that is refused changes nothing and the others go on.
+ */
+export const batchContactsRoute = apiRoute(
+  { name: "batchUpsertContacts", scope: "contacts:write", body: batchSchema, idempotent: true },
+  async (ctx) => {
+    const data = [];
+    for (const [index, item] of ctx.body.contacts.entries()) {
+      const parsed = contactWriteSchema.safeParse(item);
+      if (!parsed.success) {
+        const error = invalidFromZod(parsed.error);
+        data.push({ index, status: 400, ...apiErrorBody(error) });
+        continue;
+      }
+      try {
+        const { id, created: isNew } = await ctx.db.savepoint(() => upsertOne(ctx.db, ctx, parsed.data));
+        data.push({ index, status: isNew ? 201 : 200, id });
+      } catch (error) {
+        const refusal =
+          error instanceof AppError
+            ? error
+            : new AppError(
+                "internal",
+                `Item ${index} failed (reference ${logUnexpected("api v1 batch", error)}).`,
+              );
+        data.push({ index, status: refusal.status, ...apiErrorBody(refusal) });
+      }
+    }
+    return ok({ data });
+  },
+);
+
+// ---------------------------------------------------------------- tags and notes
+
+export const addTagsRoute = apiRoute(
+  {
+    name: "addContactTags",
+    scope: "contacts:write",
+    params: contactIdParams,
+    body: tagNamesSchema,
+    idempotent: true,
+  },
+  async ({ db, workspaceId, params, body, audit }) => {
+    for (const name of [...new Set(body.names)]) {
+      const result = await attachTagByName(db, { workspaceId, contactId: params.id, name });
+      domainCheck(result, "names");
+      if (result.attached)
+        await audit("contact.tagged", ["contact", params.id], { after: { tag_id: result.tagId } });
+    }
+    return ok({ data: (await readContact(db, workspaceId, params.id)).tags });
+  },
+);
+
+export const removeTagRoute = apiRoute(
+  { name: "removeContactTag", scope: "contacts:write", params: contactTagParams },
+  async ({ db, workspaceId, params, audit }) => {
+    const [found] = await db<{ contact: boolean; tag: boolean }[]>`
+      select exists (select 1 from public.contacts where id = ${params.id} and workspace_id = ${workspaceId}) as contact,
+             exists (select 1 from public.tags where id = ${params.tag_id} and workspace_id = ${workspaceId}) as tag`;
+    if (!found.contact || !found.tag) throw new AppError("not_found");
+    const { detached } = await detachTag(db, { workspaceId, contactId: params.id, tagId: params.tag_id });
+    if (detached)
+      await audit("contact.untagged", ["contact", params.id], { after: { tag_id: params.tag_id } });
+    return noContent();
+  },
+);
+
+export const addNoteRoute = apiRoute(
+  {
+    name: "addContactNote",
+    scope: "contacts:write",
+    params: contactIdParams,
+    body: noteWriteSchema,
+    idempotent: true,
+  },
+  async ({ db, workspaceId, params, body, audit }) => {
+    const note = domainData(
+      await addContactNote(db, { workspaceId, contactId: params.id, text: body.text, createdBy: null }),
+      "text",
+    );
+    await audit("contact.note_added", ["contact", params.id], { after: { note_id: note.id } });
+    return created({
+      id: note.id,
+      contact_id: params.id,
+      text: note.content_text,
+      created_at: iso(note.created_at),
+    });
+  },
+);
+
+// ---------------------------------------------------------------- consent
+
+export const subscribeRoute = apiRoute(
+  {
+    name: "subscribeContact",
+    scope: "consent:write",
+    params: contactIdParams,
+    body: subscribeSchema,
+    idempotent: true,
+  },
+  async ({ db, workspaceId, params, body, key, audit }) => {
+    domainData(
+      await apiSubscribe(db, {
+        workspaceId,
+        contactId: params.id,
+        source: body.proof.source,
+        ip: body.proof.ip,
+        actorApiKeyId: key.id,
+      }),
+    );
+    await audit("contact.subscribed", ["contact", params.id], { after: { flow: "api_subscribe" } });
+    return ok(await readContact(db, workspaceId, params.id));
+  },
+);
+
+export const unsubscribeRoute = apiRoute(
+  { name: "unsubscribeContact", scope: "consent:write", params: contactIdParams, idempotent: true },
+  async ({ db, workspaceId, params, key, ip, audit }) => {
+    const result = await unsubscribeContact(db, {
+      workspaceId,
+      contactId: params.id,
+      flow: "api_unsubscribe",
+      ip,
+      actorApiKeyId: key.id,
+    });
+    if ("error" in result) throw domainError(result);
+    if (result.data.changed)
+      await audit("contact.unsubscribed", ["contact", params.id], { after: { flow: "api_unsubscribe" } });
+    return ok(await readContact(db, workspaceId, params.id));
+  },
+);

@@ -1,0 +1,28 @@
+/**
+ * The REST API v1 (DESIGN section 8): the route adapter, errors, pagination, and each area's
+ * schemas and operation registry, from which lib/openapi builds the document.
+ */
+export { apiRoute, apiErrorResponse, ok, created, noContent, queryObject, API_BODY_LIMIT } from "./route";
+export type { ApiContext, ApiReply, ApiRouteOptions } from "./route";
+export { API_SCOPES, isApiScope, type ApiScope } from "./scopes";
+export {
+  apiErrorCode,
+  apiErrorBody,
+  API_ERROR_CODES,
+  domainError,
+  domainData,
+  domainCheck,
+  invalidFromZod,
+} from "./errors";
+export { authenticateKey, apiRateLimit, type ApiKeyActor, type RateLimitState } from "./key-auth";
+export {
+  pageQuerySchema,
+  listSchema,
+  encodeCursor,
+  decodeCursor,
+  pageOf,
+  DEFAULT_LIMIT,
+  MAX_LIMIT,
+} from "./pagination";
+export { IDEMPOTENCY_HOURS, sweepIdempotencyKeys } from "./idempotency";
+export { errorBodySchema, type ApiOperation } from "./operation";

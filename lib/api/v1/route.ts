@@ -1,0 +1,239 @@
+import { unstable_rethrow } from "next/navigation";
+import type { z } from "zod";
+import type { AuditAction } from "@/lib/audit/audit-actions";
+import { recordAudit } from "@/lib/audit/record-audit";
+import { logUnexpected, unexpectedMessage } from "@/lib/adapters/log-unexpected";
+import type { RouteContext } from "@/lib/adapters/public-route";
+import { withService, type Db } from "@/lib/db/doors";
+import { AppError } from "@/lib/errors/app-error";
+import { clientIp } from "@/lib/http/client-ip";
+import { readLimitedBody } from "@/lib/http/read-limited-body";
+import { observeRequest } from "@/lib/observability/observe-request";
+import { apiErrorBody, invalidFromZod } from "./errors";
+import {
+  claimIdempotencyKey,
+  idempotencyKey,
+  requestFingerprint,
+  storeIdempotentAnswer,
+} from "./idempotency";
+import { authenticateKey, type ApiKeyActor, type RateLimitState } from "./key-auth";
+import type { ApiScope } from "./scopes";
+
+/** The largest v1 request body: a batch of 1,000 contacts fits (DESIGN section 8). */
+export const API_BODY_LIMIT = 2 * 1024 * 1024;
+
+export interface ApiRouteOptions<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType> {
+  /** the operation's name: log lines, metrics, and the OpenAPI operationId */
+  name: string;
+  /** the scope the key must hold (403 `forbidden` without it) */
+  scope: ApiScope;
+  /** the JSON body's schema; a body that does not parse is 400 `invalid_request` with `fields` */
+  body?: B;
+  /** the query string's schema (a repeated parameter arrives as an array) */
+  query?: Q;
+  /** the path parameters' schema; one that does not parse (a malformed id) is 404 `not_found` */
+  params?: P;
+  /** honours Idempotency-Key (DESIGN section 8): for POSTs that create or change */
+  idempotent?: boolean;
+}
+
+/** What a v1 handler receives: its transaction (as the service, scoped by the code to the key's workspace). */
+export interface ApiContext<B, Q, P> {
+  db: Db;
+  key: ApiKeyActor;
+  /** the key's workspace: every id from the request is looked up inside it */
+  workspaceId: string;
+  body: B;
+  query: Q;
+  params: P;
+  request: Request;
+  ip: string | null;
+  /** appends an audit row naming the key (id and name) as the actor, in this transaction */
+  audit: (
+    action: AuditAction,
+    target: [type: string, id: string | null],
+    change?: { before?: Record<string, unknown> | null; after?: Record<string, unknown> | null },
+  ) => Promise<void>;
+}
+
+/** A handler's answer: a status and a JSON body (undefined for 204). */
+export interface ApiReply {
+  status: number;
+  body?: unknown;
+}
+
+export const ok = (body: unknown): ApiReply => ({ status: 200, body });
+export const created = (body: unknown): ApiReply => ({ status: 201, body });
+export const noContent = (): ApiReply => ({ status: 204 });
+
+type Handler = (request: Request, context?: RouteContext) => Promise<Response>;
+
+/**
+ * The one way a v1 route runs (DESIGN section 8; NOTES-api-core.md): the Bearer key (401
+ * `unauthorized`), the key's rate limit (429 `rate_limited` with Retry-After), its scope (403
+ * `forbidden`), the path parameters (404 `not_found`), query and body (400 `invalid_request`
+ * with `fields`), then `fn` in ONE service transaction with the Idempotency-Key claim and every
+ * audit row it writes, the key as the actor. Every answer carries RateLimit-Limit,
+ * RateLimit-Remaining and RateLimit-Reset once the key is known; every error body is
+ * `{"error": {"code", "message"}}`.
+ */
+export function apiRoute<
+  B extends z.ZodType = z.ZodUndefined,
+  Q extends z.ZodType = z.ZodType<Record<string, never>>,
+  P extends z.ZodType = z.ZodType<Record<string, never>>,
+>(
+  options: ApiRouteOptions<B, Q, P>,
+  fn: (ctx: ApiContext<z.output<B>, z.output<Q>, z.output<P>>) => Promise<ApiReply>,
+): Handler {
+  return async (request, context) =>
+    observeRequest(`api v1 ${options.name}`, request, async () => {
+      let rate: RateLimitState | null = null;
+      try {
+        const ip = clientIp(request.headers);
+        const auth = await authenticateKey(request, ip);
+        rate = auth.rate;
+        if (!auth.allowed)
+          throw new AppError("rate_limited", "Too many requests for this API key; try again later.", {
+            retryAfter: auth.rate.reset,
+          });
+        if (!auth.key.scopes.includes(options.scope))
+          throw new AppError("forbidden", `This API key lacks the scope ${options.scope}.`);
+        const params = await parseParams(options.params, context);
+        const query = parseQuery(options.query, request);
+        const { body, raw } = await parseBody(options.body, request);
+        const idemKey = options.idempotent && request.method !== "GET" ? idempotencyKey(request) : null;
+        const key = auth.key;
+
+        const reply = await withService(async (db): Promise<ApiReply & { replayed?: boolean }> => {
+          if (idemKey) {
+            const claim = await claimIdempotencyKey(db, {
+              apiKeyId: key.id,
+              workspaceId: key.workspaceId,
+              key: idemKey,
+              fingerprint: requestFingerprint(request.method, request.url, raw),
+            });
+            if (!claim.claimed)
+              return { status: claim.status, body: claim.body ?? undefined, replayed: true };
+          }
+          const reply = await fn({
+            db,
+            key,
+            workspaceId: key.workspaceId,
+            body: body as z.output<B>,
+            query: query as z.output<Q>,
+            params: params as z.output<P>,
+            request,
+            ip,
+            audit: (action, [targetType, targetId], change = {}) =>
+              recordAudit(db, {
+                workspaceId: key.workspaceId,
+                actorId: null,
+                actorApiKey: { id: key.id, name: key.name },
+                action,
+                targetType,
+                targetId,
+                before: change.before ?? null,
+                after: change.after ?? null,
+                ip,
+              }),
+          });
+          if (idemKey)
+            await storeIdempotentAnswer(db, {
+              apiKeyId: key.id,
+              key: idemKey,
+              status: reply.status,
+              body: reply.body,
+            });
+          return reply;
+        });
+        const headers = rateHeaders(rate);
+        if (reply.replayed) headers["Idempotent-Replayed"] = "true";
+        if (reply.status === 204 || reply.body === undefined)
+          return new Response(null, { status: reply.status, headers });
+        return Response.json(reply.body, { status: reply.status, headers });
+      } catch (error) {
+        unstable_rethrow(error);
+        return apiErrorResponse(toAppError(options.name, request, error), rate);
+      }
+    });
+}
+
+function toAppError(where: string, request: Request, error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  if (request.signal.aborted || (error as { code?: string } | null)?.code === "ECONNRESET")
+    return new AppError("invalid", "The request was aborted.");
+  return new AppError("internal", unexpectedMessage(logUnexpected(`api v1 ${where}`, error)));
+}
+
+function rateHeaders(rate: RateLimitState | null): Record<string, string> {
+  const headers: Record<string, string> = { "Cache-Control": "no-store" };
+  if (rate) {
+    headers["RateLimit-Limit"] = String(rate.limit);
+    headers["RateLimit-Remaining"] = String(rate.remaining);
+    headers["RateLimit-Reset"] = String(rate.reset);
+  }
+  return headers;
+}
+
+/** An AppError as the v1 error answer, with the rate-limit headers once the key is known. */
+export function apiErrorResponse(error: AppError, rate: RateLimitState | null = null): Response {
+  const headers = rateHeaders(rate);
+  if (error.code === "rate_limited") headers["Retry-After"] = String(error.retryAfter ?? rate?.reset ?? 60);
+  if (error.code === "unauthenticated") headers["WWW-Authenticate"] = 'Bearer realm="api"';
+  return Response.json(apiErrorBody(error), { status: error.status, headers });
+}
+
+async function parseParams(schema: z.ZodType | undefined, context: RouteContext | undefined) {
+  if (!schema) return {};
+  const parsed = schema.safeParse((await context?.params) ?? {});
+  if (!parsed.success) throw new AppError("not_found");
+  return parsed.data;
+}
+
+/** The query string as an object: a parameter given once is a string, repeated an array. */
+export function queryObject(url: string): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  const params = new URL(url).searchParams;
+  for (const key of new Set(params.keys())) {
+    const all = params.getAll(key);
+    out[key] = all.length > 1 ? all : all[0];
+  }
+  return out;
+}
+
+function parseQuery(schema: z.ZodType | undefined, request: Request) {
+  if (!schema) return {};
+  const parsed = schema.safeParse(queryObject(request.url));
+  if (!parsed.success) throw invalidFromZod(parsed.error);
+  return parsed.data;
+}
+
+async function parseBody(
+  schema: z.ZodType | undefined,
+  request: Request,
+): Promise<{ body: unknown; raw: string }> {
+  if (!schema || request.method === "GET" || request.method === "DELETE") {
+    await request.body?.cancel().catch(() => {});
+    return { body: undefined, raw: "" };
+  }
+  const read = await readLimitedBody(request, API_BODY_LIMIT);
+  if ("tooLarge" in read) throw new AppError("too_large", "The request body is too large (at most 2 MB).");
+  let raw: string;
+  try {
+    raw = new TextDecoder("utf-8", { fatal: true }).decode(read.bytes);
+  } catch {
+    throw new AppError("invalid", "The request body is not valid UTF-8.", { field: "body" });
+  }
+  const type = request.headers.get("content-type") ?? "";
+  if (raw.trim() !== "" && !/^application\/(.+\+)?json\s*(;|$)/i.test(type))
+    throw new AppError("unsupported", "Send the body as JSON (Content-Type: application/json).");
+  let json: unknown;
+  try {
+    json = raw.trim() === "" ? {} : JSON.parse(raw);
+  } catch {
+    throw new AppError("invalid", "The request body is not valid JSON.", { field: "body" });
+  }
+  const parsed = schema.safeParse(json);
+  if (!parsed.success) throw invalidFromZod(parsed.error);
+  return { body: parsed.data, raw };
+}

@@ -1,0 +1,18 @@
+/** The key scopes of DESIGN section 8, the same list as the api_keys_scopes_check constraint. */
+export const API_SCOPES = [
+  "contacts:read",
+  "contacts:write",
+  "consent:write",
+  "events:read",
+  "transactions:read",
+  "transactions:write",
+  "forms:read",
+  "webhooks:write",
+  "email:read",
+] as const;
+
+export type ApiScope = (typeof API_SCOPES)[number];
+
+export function isApiScope(value: unknown): value is ApiScope {
+  return (API_SCOPES as readonly unknown[]).includes(value);
+}
