@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
+import { GET as getBroadcastV1 } from "@/app/api/v1/broadcasts/[id]/route";
 import { POST } from "@/app/api/webhooks/email/route";
+import { broadcastSchema } from "@/lib/api/v1/broadcasts/schemas";
 import { unsubscribeContact } from "@/lib/consent/unsubscribe-contact";
 import { getContactTimeline } from "@/lib/contacts/get-contact-timeline";
 import { withService, withUser } from "@/lib/db/doors";
@@ -17,6 +19,7 @@ import {
   resendWebhookRequest,
   type ResendEventType,
 } from "../fakes/resend";
+import { apiKey, call } from "../helpers/api-v1";
 import { setupTestDatabase } from "../helpers/db";
 import { createContact, createWorkspace, type TestWorkspace } from "../helpers/factories";
 
@@ -286,6 +289,46 @@ describe("email engagement: the broadcast's counts (getBroadcastStats, getBroadc
         getBroadcastStats(tx, { workspaceId: ws.id, broadcastId: "nope" }),
       ),
     ).toBeNull();
+  });
+});
+
+describe("email engagement: GET /api/v1/broadcasts/{id} (scope email:read)", () => {
+  test("returns the broadcast with the stats the page shows; 403 without email:read, 404 for another workspace's or a made-up id", async () => {
+    const ws = await workspace();
+    const other = await workspace();
+    const b = await broadcast(ws);
+    const s = await send(ws, b);
+    await deliver("email.delivered", s.emailId, { at: ago(600) });
+    await deliver("email.opened", s.emailId, { at: ago(300) });
+    await deliver("email.clicked", s.emailId, { at: ago(200), click: { link: "https://example.com/x" } });
+    const key = await apiKey(db.sql, ws.id, ["email:read"]);
+    const path = `/api/v1/broadcasts/${b}`;
+    const res = await call(getBroadcastV1, { path, key: key.raw, params: { id: b } });
+    expect(res.status).toBe(200);
+    expect(() => broadcastSchema.parse(res.body)).not.toThrow();
+    expect(res.body).toMatchObject({ id: b, subject: "News", status: "sent" });
+    expect(res.body.stats).toEqual({
+      sent: 1,
+      delivered: 1,
+      opened_unique: 1,
+      clicked_unique: 1,
+      bounced: 0,
+      complained: 0,
+      unsubscribed: 0,
+    });
+    const contactsOnly = await apiKey(db.sql, ws.id, ["contacts:read"]);
+    const forbidden = await call(getBroadcastV1, { path, key: contactsOnly.raw, params: { id: b } });
+    expect(forbidden).toMatchObject({ status: 403, body: { error: { code: "forbidden" } } });
+    const foreignKey = await apiKey(db.sql, other.id, ["email:read"]);
+    const foreign = await call(getBroadcastV1, { path, key: foreignKey.raw, params: { id: b } });
+    const madeUp = randomUUID();
+    const unknown = await call(getBroadcastV1, { path, key: foreignKey.raw, params: { id: madeUp } });
+    expect(foreign).toMatchObject({ status: 404, body: { error: { code: "not_found" } } });
+    expect(unknown.body).toEqual(foreign.body);
+    const malformed = await call(getBroadcastV1, { path, key: key.raw, params: { id: "1 or 1=1" } });
+    expect(malformed.status).toBe(404);
+    const anonymous = await call(getBroadcastV1, { path, key: null, params: { id: b } });
+    expect(anonymous).toMatchObject({ status: 401, body: { error: { code: "unauthorized" } } });
   });
 });
 
