@@ -429,6 +429,20 @@ end
 $$;
 
 --
+-- Name: email_events_refresh_stats(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.email_events_refresh_stats() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  perform public.refresh_email_send_stats(array(select distinct email_send_id from new_rows));
+  return null;
+end
+$$;
+
+--
 -- Name: email_events_webhook_events(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -729,6 +743,37 @@ begin
   end if;
   return new;
 end
+$$;
+
+--
+-- Name: refresh_email_send_stats(uuid[]); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.refresh_email_send_stats(send_ids uuid[]) RETURNS void
+    LANGUAGE sql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  insert into public.email_send_stats as t
+    (email_send_id, workspace_id, broadcast_id, delivered_at, opened_at, human_opened_at, clicked_at,
+     human_clicked_at, bounced_at, complained_at, unsubscribed_at)
+  select e.email_send_id, e.workspace_id, (array_agg(e.broadcast_id))[1],
+         min(e.occurred_at) filter (where e.type = 'delivered'),
+         min(e.occurred_at) filter (where e.type = 'opened'),
+         min(e.occurred_at) filter (where e.type = 'opened' and not e.is_machine),
+         min(e.occurred_at) filter (where e.type = 'clicked'),
+         min(e.occurred_at) filter (where e.type = 'clicked' and not e.is_machine),
+         min(e.occurred_at) filter (where e.type = 'bounced'),
+         min(e.occurred_at) filter (where e.type = 'complained'),
+         min(e.occurred_at) filter (where e.type = 'unsubscribed')
+  from public.email_events e
+  -- a join, not `= any (send_ids)`: a generic plan would test every event against the whole array
+  where e.email_send_id in (select unnest(send_ids))
+  group by e.email_send_id, e.workspace_id
+  on conflict (email_send_id) do update set
+    broadcast_id = excluded.broadcast_id, delivered_at = excluded.delivered_at, opened_at = excluded.opened_at,
+    human_opened_at = excluded.human_opened_at, clicked_at = excluded.clicked_at,
+    human_clicked_at = excluded.human_clicked_at, bounced_at = excluded.bounced_at,
+    complained_at = excluded.complained_at, unsubscribed_at = excluded.unsubscribed_at
 $$;
 
 --
@@ -1036,6 +1081,12 @@ GRANT ALL ON FUNCTION public.create_workspace(p_name text) TO service_role;
 GRANT ALL ON FUNCTION public.create_workspace(p_name text) TO authenticated;
 
 --
+-- Name: FUNCTION email_events_refresh_stats(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.email_events_refresh_stats() FROM PUBLIC;
+
+--
 -- Name: FUNCTION email_events_webhook_events(); Type: ACL; Schema: public; Owner: -
 --
 
@@ -1130,6 +1181,12 @@ REVOKE ALL ON FUNCTION public.keep_one_owner() FROM PUBLIC;
 --
 
 REVOKE ALL ON FUNCTION public.protect_contact_source() FROM PUBLIC;
+
+--
+-- Name: FUNCTION refresh_email_send_stats(send_ids uuid[]); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.refresh_email_send_stats(send_ids uuid[]) FROM PUBLIC;
 
 --
 -- Name: FUNCTION replay_webhook_delivery(delivery_id uuid); Type: ACL; Schema: public; Owner: -
@@ -3635,7 +3692,7 @@ CREATE INDEX email_events_broadcast_idx ON public.email_events USING btree (broa
 -- Name: email_events_broadcast_links_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX email_events_broadcast_links_idx ON public.email_events USING btree (broadcast_id, workspace_id, link_url) INCLUDE (email_send_id, is_machine) WHERE ((broadcast_id IS NOT NULL) AND (type = 'clicked'::text));
+CREATE INDEX email_events_broadcast_links_idx ON public.email_events USING btree (broadcast_id, workspace_id, link_url, email_send_id) INCLUDE (is_machine) WHERE ((broadcast_id IS NOT NULL) AND (type = 'clicked'::text));
 
 --
 -- Name: email_events_send_idx; Type: INDEX; Schema: public; Owner: -
@@ -3681,6 +3738,18 @@ ALTER TABLE public.email_events ENABLE ROW LEVEL SECURITY;
 --
 
 CREATE POLICY email_events_select_members ON public.email_events FOR SELECT TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
+
+--
+-- Name: email_events email_events_stats_insert; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER email_events_stats_insert AFTER INSERT ON public.email_events REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.email_events_refresh_stats();
+
+--
+-- Name: email_events email_events_stats_update; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER email_events_stats_update AFTER UPDATE ON public.email_events REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.email_events_refresh_stats();
 
 --
 -- Name: email_events email_events_webhooks; Type: TRIGGER; Schema: public; Owner: -
@@ -3732,6 +3801,84 @@ ALTER TABLE public.email_send_secrets ENABLE ROW LEVEL SECURITY;
 --
 
 GRANT ALL ON TABLE public.email_send_secrets TO service_role;
+
+-- ==================================================== public.email_send_stats
+--
+-- Name: email_send_stats; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.email_send_stats (
+    email_send_id uuid NOT NULL,
+    workspace_id uuid NOT NULL,
+    broadcast_id uuid,
+    delivered_at timestamp with time zone,
+    opened_at timestamp with time zone,
+    human_opened_at timestamp with time zone,
+    clicked_at timestamp with time zone,
+    human_clicked_at timestamp with time zone,
+    bounced_at timestamp with time zone,
+    complained_at timestamp with time zone,
+    unsubscribed_at timestamp with time zone
+);
+
+--
+-- Name: email_send_stats email_send_stats_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.email_send_stats
+    ADD CONSTRAINT email_send_stats_pkey PRIMARY KEY (email_send_id);
+
+--
+-- Name: email_send_stats_broadcast_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX email_send_stats_broadcast_idx ON public.email_send_stats USING btree (broadcast_id, workspace_id) WHERE (broadcast_id IS NOT NULL);
+
+--
+-- Name: email_send_stats_send_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX email_send_stats_send_idx ON public.email_send_stats USING btree (email_send_id, workspace_id);
+
+--
+-- Name: email_send_stats email_send_stats_workspace_id_broadcast_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.email_send_stats
+    ADD CONSTRAINT email_send_stats_workspace_id_broadcast_id_fkey FOREIGN KEY (workspace_id, broadcast_id) REFERENCES public.broadcasts(workspace_id, id) ON DELETE SET NULL (broadcast_id);
+
+--
+-- Name: email_send_stats email_send_stats_workspace_id_email_send_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.email_send_stats
+    ADD CONSTRAINT email_send_stats_workspace_id_email_send_id_fkey FOREIGN KEY (workspace_id, email_send_id) REFERENCES public.email_sends(workspace_id, id) ON DELETE CASCADE;
+
+--
+-- Name: email_send_stats email_send_stats_workspace_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.email_send_stats
+    ADD CONSTRAINT email_send_stats_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspaces(id) ON DELETE CASCADE;
+
+--
+-- Name: email_send_stats; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.email_send_stats ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: email_send_stats email_send_stats_select_members; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY email_send_stats_select_members ON public.email_send_stats FOR SELECT TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
+
+--
+-- Name: TABLE email_send_stats; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT ON TABLE public.email_send_stats TO authenticated;
+GRANT ALL ON TABLE public.email_send_stats TO service_role;
 
 -- ==================================================== public.email_sends
 --

@@ -11,7 +11,7 @@ const percent = (part: number, whole: number) => (whole > 0 ? `${Math.round((par
  * shown apart, and left out of the charts.
  */
 export function BroadcastReport({ report, tracking }: { report: Report; tracking: boolean }) {
-  const { stats, human, totals, links, timeline } = report;
+  const { stats, human, links, timeline } = report;
   const unit = timeline.bucket === "hour" ? "per hour (UTC)" : "per day (UTC)";
   const bucketLabel = timeline.bucket === "hour" ? "Hour (UTC)" : "Day (UTC)";
   const total = (key: string) => Object.values(timeline.values).reduce((sum, v) => sum + (v[key] ?? 0), 0);
@@ -22,13 +22,13 @@ export function BroadcastReport({ report, tracking }: { report: Report; tracking
       "opened",
       "Unique opens",
       human.opened_unique,
-      `${percent(human.opened_unique, stats.delivered)} of delivered; ${stats.opened_unique - human.opened_unique} more by machines; ${totals.opens} opens in all`,
+      `${percent(human.opened_unique, stats.delivered)} of delivered; ${stats.opened_unique - human.opened_unique} more by machines`,
     ],
     [
       "clicked",
       "Unique clicks",
       human.clicked_unique,
-      `${percent(human.clicked_unique, stats.delivered)} of delivered; ${stats.clicked_unique - human.clicked_unique} more by machines; ${totals.clicks} clicks in all`,
+      `${percent(human.clicked_unique, stats.delivered)} of delivered; ${stats.clicked_unique - human.clicked_unique} more by machines`,
     ],
     ["bounced", "Bounces", stats.bounced, percent(stats.bounced, stats.sent)],
     ["complained", "Complaints", stats.complained, percent(stats.complained, stats.sent)],

@@ -1,6 +1,6 @@
 import type { Db } from "@/lib/db/doors";
 import { recordDeliverySuppression } from "@/lib/consent/record-delivery-suppression";
-import { finishDelivery, storeDelivery } from "@/lib/webhooks/inbox";
+import { storeDelivery } from "@/lib/webhooks/inbox";
 import { isMachineEngagement, MACHINE_WINDOW_SECONDS } from "./machine-engagement";
 
 /** The part of a Resend webhook event this service reads (Resend's EmailClickedEvent and kin). */
@@ -95,11 +95,10 @@ export async function ingestEmailEvent(
     type && emailId
       ? await db<SendRow[]>`
         select s.id, s.workspace_id, s.broadcast_id, s.contact_id, w.email_tracking_enabled as tracking,
-               coalesce((select min(e.occurred_at) from public.email_events e
-                         where e.email_send_id = s.id and e.workspace_id = s.workspace_id and e.type = 'delivered'),
-                        s.sent_at) as delivered_at
+               coalesce(t.delivered_at, s.sent_at) as delivered_at
         from public.email_sends s
         join public.workspaces w on w.id = s.workspace_id
+        left join public.email_send_stats t on t.email_send_id = s.id and t.workspace_id = s.workspace_id
         where s.provider = 'resend' and s.provider_message_id = ${emailId}`
       : [];
 
@@ -150,11 +149,11 @@ export async function ingestEmailEvent(
   const outcome = kept > 0 || suppressed > 0 ? "done" : "ignored";
   // an open or click that is not kept leaves no trace of its payload (link, address, agent)
   const forget = tracked && kept === 0;
+  // finished in the same statement (finishDelivery's 'done' or 'ignored', with the workspace)
   await db`
     update public.webhook_inbox
-    set workspace_id = ${sends[0]?.workspace_id ?? null}
+    set workspace_id = ${sends[0]?.workspace_id ?? null}, status = ${outcome}, last_error = null, processed_at = now()
         ${forget ? db`, payload = ${db.json({ type: input.event.type, untracked: true })}` : db``}
     where id = ${stored.id}`;
-  await finishDelivery(db, stored.id, { status: outcome });
   return { duplicate: false, outcome, suppressed, stored: kept };
 }
