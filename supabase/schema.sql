@@ -3835,10 +3835,10 @@ ALTER TABLE ONLY public.email_send_stats
 CREATE INDEX email_send_stats_broadcast_idx ON public.email_send_stats USING btree (broadcast_id, workspace_id) WHERE (broadcast_id IS NOT NULL);
 
 --
--- Name: email_send_stats_send_idx; Type: INDEX; Schema: public; Owner: -
+-- Name: email_send_stats_workspace_send_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX email_send_stats_send_idx ON public.email_send_stats USING btree (email_send_id, workspace_id);
+CREATE INDEX email_send_stats_workspace_send_idx ON public.email_send_stats USING btree (workspace_id, email_send_id);
 
 --
 -- Name: email_send_stats email_send_stats_workspace_id_broadcast_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

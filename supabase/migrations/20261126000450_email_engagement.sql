@@ -76,7 +76,7 @@ create table public.email_send_stats (
   foreign key (workspace_id, broadcast_id) references public.broadcasts (workspace_id, id)
     on delete set null (broadcast_id)
 );
-create index email_send_stats_send_idx on public.email_send_stats (email_send_id, workspace_id);
+create index email_send_stats_workspace_send_idx on public.email_send_stats (workspace_id, email_send_id);
 create index email_send_stats_broadcast_idx on public.email_send_stats (broadcast_id, workspace_id)
   where broadcast_id is not null;
 alter table public.email_send_stats enable row level security;
