@@ -140,6 +140,29 @@ end
 $$;
 
 --
+-- Name: consent_events_email_unsubscribes(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.consent_events_email_unsubscribes() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  insert into public.email_events (workspace_id, email_send_id, broadcast_id, type, occurred_at)
+  select s.workspace_id, s.id, s.broadcast_id, 'unsubscribed', n.created_at
+  from new_rows n
+  cross join lateral (
+    select e.workspace_id, e.id, e.broadcast_id from public.email_sends e
+    where e.contact_id = n.contact_id and e.workspace_id = n.workspace_id and e.kind = 'marketing'
+      and e.status in ('sent', 'outbox', 'bounced', 'complained') and e.sent_at <= n.created_at
+    order by e.sent_at desc
+    limit 1) s
+  where n.action = 'unsubscribed' and n.actor_user_id is null and n.flow <> 'manual_unsubscribe';
+  return null;
+end
+$$;
+
+--
 -- Name: contact_counts_add(uuid[], text[], bigint[]); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -402,6 +425,47 @@ begin
   insert into public.workspaces (name) values (btrim(p_name)) returning id into ws;
   insert into public.workspace_members (workspace_id, user_id, role) values (ws, uid, 'owner');
   return ws;
+end
+$$;
+
+--
+-- Name: email_events_refresh_stats(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.email_events_refresh_stats() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  perform public.refresh_email_send_stats(array(select distinct email_send_id from new_rows));
+  return null;
+end
+$$;
+
+--
+-- Name: email_events_webhook_events(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.email_events_webhook_events() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  t text;
+begin
+  if not exists (select 1 from public.webhook_endpoints limit 1) then
+    return null;
+  end if;
+  foreach t in array array['delivered', 'opened', 'clicked', 'bounced'] loop
+    perform public.emit_webhook_events('email.' || t,
+      (select jsonb_agg(jsonb_build_object('workspace_id', n.workspace_id, 'data',
+                jsonb_build_object('id', n.id, 'email_send_id', n.email_send_id, 'broadcast_id', n.broadcast_id,
+                                   'contact_id', s.contact_id, 'type', n.type, 'occurred_at', n.occurred_at,
+                                   'link_url', n.link_url, 'is_machine', n.is_machine)))
+       from new_rows n join public.email_sends s on s.id = n.email_send_id
+       where n.type = t));
+  end loop;
+  return null;
 end
 $$;
 
@@ -682,6 +746,37 @@ end
 $$;
 
 --
+-- Name: refresh_email_send_stats(uuid[]); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.refresh_email_send_stats(send_ids uuid[]) RETURNS void
+    LANGUAGE sql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  insert into public.email_send_stats as t
+    (email_send_id, workspace_id, broadcast_id, delivered_at, opened_at, human_opened_at, clicked_at,
+     human_clicked_at, bounced_at, complained_at, unsubscribed_at)
+  select e.email_send_id, e.workspace_id, (array_agg(e.broadcast_id))[1],
+         min(e.occurred_at) filter (where e.type = 'delivered'),
+         min(e.occurred_at) filter (where e.type = 'opened'),
+         min(e.occurred_at) filter (where e.type = 'opened' and not e.is_machine),
+         min(e.occurred_at) filter (where e.type = 'clicked'),
+         min(e.occurred_at) filter (where e.type = 'clicked' and not e.is_machine),
+         min(e.occurred_at) filter (where e.type = 'bounced'),
+         min(e.occurred_at) filter (where e.type = 'complained'),
+         min(e.occurred_at) filter (where e.type = 'unsubscribed')
+  from public.email_events e
+  -- a join, not `= any (send_ids)`: a generic plan would test every event against the whole array
+  where e.email_send_id in (select unnest(send_ids))
+  group by e.email_send_id, e.workspace_id
+  on conflict (email_send_id) do update set
+    broadcast_id = excluded.broadcast_id, delivered_at = excluded.delivered_at, opened_at = excluded.opened_at,
+    human_opened_at = excluded.human_opened_at, clicked_at = excluded.clicked_at,
+    human_clicked_at = excluded.human_clicked_at, bounced_at = excluded.bounced_at,
+    complained_at = excluded.complained_at, unsubscribed_at = excluded.unsubscribed_at
+$$;
+
+--
 -- Name: replay_webhook_delivery(uuid); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -922,6 +1017,12 @@ REVOKE ALL ON FUNCTION public.check_rate_limit(p_key text, p_limit integer, p_wi
 GRANT ALL ON FUNCTION public.check_rate_limit(p_key text, p_limit integer, p_window_seconds integer) TO service_role;
 
 --
+-- Name: FUNCTION consent_events_email_unsubscribes(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.consent_events_email_unsubscribes() FROM PUBLIC;
+
+--
 -- Name: FUNCTION contact_counts_add(workspace_ids uuid[], sources text[], deltas bigint[]); Type: ACL; Schema: public; Owner: -
 --
 
@@ -978,6 +1079,18 @@ REVOKE ALL ON FUNCTION public.contacts_webhook_events() FROM PUBLIC;
 REVOKE ALL ON FUNCTION public.create_workspace(p_name text) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.create_workspace(p_name text) TO service_role;
 GRANT ALL ON FUNCTION public.create_workspace(p_name text) TO authenticated;
+
+--
+-- Name: FUNCTION email_events_refresh_stats(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.email_events_refresh_stats() FROM PUBLIC;
+
+--
+-- Name: FUNCTION email_events_webhook_events(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.email_events_webhook_events() FROM PUBLIC;
 
 --
 -- Name: FUNCTION emit_webhook_events(event_type text, events jsonb); Type: ACL; Schema: public; Owner: -
@@ -1068,6 +1181,12 @@ REVOKE ALL ON FUNCTION public.keep_one_owner() FROM PUBLIC;
 --
 
 REVOKE ALL ON FUNCTION public.protect_contact_source() FROM PUBLIC;
+
+--
+-- Name: FUNCTION refresh_email_send_stats(send_ids uuid[]); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.refresh_email_send_stats(send_ids uuid[]) FROM PUBLIC;
 
 --
 -- Name: FUNCTION replay_webhook_delivery(delivery_id uuid); Type: ACL; Schema: public; Owner: -
@@ -2637,6 +2756,12 @@ CREATE POLICY consent_events_select_members ON public.consent_events FOR SELECT 
 CREATE TRIGGER consent_events_append_only BEFORE DELETE OR UPDATE ON public.consent_events FOR EACH ROW EXECUTE FUNCTION public.keep_consent_events();
 
 --
+-- Name: consent_events consent_events_email_unsubscribes; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER consent_events_email_unsubscribes AFTER INSERT ON public.consent_events REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.consent_events_email_unsubscribes();
+
+--
 -- Name: consent_events consent_events_fill_workspace; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -3519,6 +3644,126 @@ CREATE TRIGGER deals_updated_at BEFORE UPDATE ON public.deals FOR EACH ROW EXECU
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.deals TO authenticated;
 GRANT ALL ON TABLE public.deals TO service_role;
 
+-- ==================================================== public.email_events
+--
+-- Name: email_events; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.email_events (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    workspace_id uuid NOT NULL,
+    email_send_id uuid NOT NULL,
+    broadcast_id uuid,
+    type text NOT NULL,
+    occurred_at timestamp with time zone NOT NULL,
+    link_url text,
+    user_agent text,
+    ip inet,
+    svix_id text,
+    is_machine boolean DEFAULT false NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT email_events_link_url_check CHECK ((length(link_url) <= 2000)),
+    CONSTRAINT email_events_svix_id_check CHECK ((length(svix_id) <= 200)),
+    CONSTRAINT email_events_type_check CHECK ((type = ANY (ARRAY['delivered'::text, 'delivery_delayed'::text, 'opened'::text, 'clicked'::text, 'bounced'::text, 'complained'::text, 'unsubscribed'::text]))),
+    CONSTRAINT email_events_user_agent_check CHECK ((length(user_agent) <= 1000))
+);
+
+--
+-- Name: email_events email_events_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.email_events
+    ADD CONSTRAINT email_events_pkey PRIMARY KEY (id);
+
+--
+-- Name: email_events email_events_svix_id_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.email_events
+    ADD CONSTRAINT email_events_svix_id_key UNIQUE (svix_id);
+
+--
+-- Name: email_events_broadcast_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX email_events_broadcast_idx ON public.email_events USING btree (broadcast_id, workspace_id, type, email_send_id) INCLUDE (occurred_at, is_machine) WHERE (broadcast_id IS NOT NULL);
+
+--
+-- Name: email_events_broadcast_links_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX email_events_broadcast_links_idx ON public.email_events USING btree (broadcast_id, workspace_id, link_url, email_send_id) INCLUDE (is_machine) WHERE ((broadcast_id IS NOT NULL) AND (type = 'clicked'::text));
+
+--
+-- Name: email_events_send_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX email_events_send_idx ON public.email_events USING btree (email_send_id, workspace_id, occurred_at);
+
+--
+-- Name: email_events_workspace_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX email_events_workspace_idx ON public.email_events USING btree (workspace_id, occurred_at DESC);
+
+--
+-- Name: email_events email_events_workspace_id_broadcast_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.email_events
+    ADD CONSTRAINT email_events_workspace_id_broadcast_id_fkey FOREIGN KEY (workspace_id, broadcast_id) REFERENCES public.broadcasts(workspace_id, id) ON DELETE SET NULL (broadcast_id);
+
+--
+-- Name: email_events email_events_workspace_id_email_send_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.email_events
+    ADD CONSTRAINT email_events_workspace_id_email_send_id_fkey FOREIGN KEY (workspace_id, email_send_id) REFERENCES public.email_sends(workspace_id, id) ON DELETE CASCADE;
+
+--
+-- Name: email_events email_events_workspace_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.email_events
+    ADD CONSTRAINT email_events_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspaces(id) ON DELETE CASCADE;
+
+--
+-- Name: email_events; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.email_events ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: email_events email_events_select_members; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY email_events_select_members ON public.email_events FOR SELECT TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
+
+--
+-- Name: email_events email_events_stats_insert; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER email_events_stats_insert AFTER INSERT ON public.email_events REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.email_events_refresh_stats();
+
+--
+-- Name: email_events email_events_stats_update; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER email_events_stats_update AFTER UPDATE ON public.email_events REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.email_events_refresh_stats();
+
+--
+-- Name: email_events email_events_webhooks; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER email_events_webhooks AFTER INSERT ON public.email_events REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.email_events_webhook_events();
+
+--
+-- Name: TABLE email_events; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT ON TABLE public.email_events TO authenticated;
+GRANT ALL ON TABLE public.email_events TO service_role;
+
 -- ==================================================== public.email_send_secrets
 --
 -- Name: email_send_secrets; Type: TABLE; Schema: public; Owner: -
@@ -3557,6 +3802,84 @@ ALTER TABLE public.email_send_secrets ENABLE ROW LEVEL SECURITY;
 
 GRANT ALL ON TABLE public.email_send_secrets TO service_role;
 
+-- ==================================================== public.email_send_stats
+--
+-- Name: email_send_stats; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.email_send_stats (
+    email_send_id uuid NOT NULL,
+    workspace_id uuid NOT NULL,
+    broadcast_id uuid,
+    delivered_at timestamp with time zone,
+    opened_at timestamp with time zone,
+    human_opened_at timestamp with time zone,
+    clicked_at timestamp with time zone,
+    human_clicked_at timestamp with time zone,
+    bounced_at timestamp with time zone,
+    complained_at timestamp with time zone,
+    unsubscribed_at timestamp with time zone
+);
+
+--
+-- Name: email_send_stats email_send_stats_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.email_send_stats
+    ADD CONSTRAINT email_send_stats_pkey PRIMARY KEY (email_send_id);
+
+--
+-- Name: email_send_stats_broadcast_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX email_send_stats_broadcast_idx ON public.email_send_stats USING btree (broadcast_id, workspace_id) WHERE (broadcast_id IS NOT NULL);
+
+--
+-- Name: email_send_stats_workspace_send_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX email_send_stats_workspace_send_idx ON public.email_send_stats USING btree (workspace_id, email_send_id);
+
+--
+-- Name: email_send_stats email_send_stats_workspace_id_broadcast_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.email_send_stats
+    ADD CONSTRAINT email_send_stats_workspace_id_broadcast_id_fkey FOREIGN KEY (workspace_id, broadcast_id) REFERENCES public.broadcasts(workspace_id, id) ON DELETE SET NULL (broadcast_id);
+
+--
+-- Name: email_send_stats email_send_stats_workspace_id_email_send_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.email_send_stats
+    ADD CONSTRAINT email_send_stats_workspace_id_email_send_id_fkey FOREIGN KEY (workspace_id, email_send_id) REFERENCES public.email_sends(workspace_id, id) ON DELETE CASCADE;
+
+--
+-- Name: email_send_stats email_send_stats_workspace_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.email_send_stats
+    ADD CONSTRAINT email_send_stats_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspaces(id) ON DELETE CASCADE;
+
+--
+-- Name: email_send_stats; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.email_send_stats ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: email_send_stats email_send_stats_select_members; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY email_send_stats_select_members ON public.email_send_stats FOR SELECT TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
+
+--
+-- Name: TABLE email_send_stats; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT ON TABLE public.email_send_stats TO authenticated;
+GRANT ALL ON TABLE public.email_send_stats TO service_role;
+
 -- ==================================================== public.email_sends
 --
 -- Name: email_sends; Type: TABLE; Schema: public; Owner: -
@@ -3589,6 +3912,13 @@ CREATE TABLE public.email_sends (
 
 ALTER TABLE ONLY public.email_sends
     ADD CONSTRAINT email_sends_pkey PRIMARY KEY (id);
+
+--
+-- Name: email_sends email_sends_workspace_id_id_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.email_sends
+    ADD CONSTRAINT email_sends_workspace_id_id_key UNIQUE (workspace_id, id);
 
 --
 -- Name: email_sends_broadcast_contact_key; Type: INDEX; Schema: public; Owner: -
@@ -6085,6 +6415,7 @@ CREATE TABLE public.workspaces (
     subscribe_footer_link_text text DEFAULT 'Subscribe to updates'::text NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    email_tracking_enabled boolean DEFAULT false NOT NULL,
     CONSTRAINT workspaces_name_check CHECK (((length(btrim(name)) >= 1) AND (length(btrim(name)) <= 200)))
 );
 
@@ -6161,4 +6492,10 @@ GRANT UPDATE(subscribe_footer_message) ON TABLE public.workspaces TO authenticat
 --
 
 GRANT UPDATE(subscribe_footer_link_text) ON TABLE public.workspaces TO authenticated;
+
+--
+-- Name: COLUMN workspaces.email_tracking_enabled; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT UPDATE(email_tracking_enabled) ON TABLE public.workspaces TO authenticated;
 

@@ -4,7 +4,7 @@ import type { TimelineEntry, TimelinePosition } from "@/lib/contacts/timeline/ty
 import { sanitizeNoteHtml } from "@/lib/html/sanitize";
 import { formatDateTime } from "@/lib/time/format";
 
-const KIND_LABEL: Record<string, string> = { note: "Note", consent: "Consent" };
+const KIND_LABEL: Record<string, string> = { note: "Note", consent: "Consent", email: "Email" };
 
 /** The merged timeline, newest first; older entries one link away. */
 export function ContactTimeline({

@@ -9,10 +9,13 @@ export interface StackedBarsProps {
   /** one sentence summing the chart up, read before the data table */
   summary: string;
   days: string[];
-  keys: { key: string; label: string; href: string }[];
+  /** a series; its legend entry links to the list behind it when it has an href */
+  keys: { key: string; label: string; href?: string }[];
   /** value per day per key */
   values: Record<string, Record<string, number>>;
   unit: string;
+  /** the heading of the data table's first column */
+  bucketLabel?: string;
 }
 
 const W = 640;
@@ -24,7 +27,16 @@ const M = { top: 8, right: 8, bottom: 22, left: 36 };
  * client JavaScript). Its text alternative is the summary (aria-describedby) and a data
  * table; each series' legend entry links to the filtered list behind it.
  */
-export function StackedBars({ id, title, summary, days, keys, values, unit }: StackedBarsProps) {
+export function StackedBars({
+  id,
+  title,
+  summary,
+  days,
+  keys,
+  values,
+  unit,
+  bucketLabel = "Day",
+}: StackedBarsProps) {
   const rows = days.map((day) => ({
     day,
     ...Object.fromEntries(keys.map((k) => [k.key, values[day]?.[k.key] ?? 0])),
@@ -100,7 +112,7 @@ export function StackedBars({ id, title, summary, days, keys, values, unit }: St
         {keys.map((k, i) => (
           <li key={k.key}>
             <span className="swatch" style={{ background: colorOf(i) }} aria-hidden="true" />
-            <Link href={k.href}>{k.label}</Link>
+            {k.href ? <Link href={k.href}>{k.label}</Link> : k.label}
           </li>
         ))}
       </ul>
@@ -110,7 +122,7 @@ export function StackedBars({ id, title, summary, days, keys, values, unit }: St
           <caption className="sr-only">{title}</caption>
           <thead>
             <tr>
-              <th scope="col">Day</th>
+              <th scope="col">{bucketLabel}</th>
               {keys.map((k) => (
                 <th scope="col" key={k.key}>
                   {k.label}

@@ -5,7 +5,7 @@ import { ActionForm } from "@/components/ui/action-form";
 import type { EmailSettings } from "@/lib/email/email-settings";
 import type { FormAction } from "@/lib/http/form-state";
 
-/** Spec 4.8 footer toggle, message and link text; spec 4.7 tracking URL. */
+/** Spec 4.8 footer toggle, message and link text; spec 4.7 tracking URL; engagement tracking. */
 export function EmailSettingsForm({
   action,
   settings,
@@ -66,6 +66,26 @@ export function EmailSettingsForm({
                 state={state}
                 defaultValue={stored(settings.tracking_url ?? "")}
               />
+            </fieldset>
+            <fieldset className="stack" disabled={!canEdit}>
+              <legend>Engagement tracking</legend>
+              <p className="hint">
+                Record when recipients open your broadcasts and click their links, as the email provider
+                reports it. Off: deliveries, bounces, complaints and unsubscribes are still counted; opens and
+                clicks are not stored at all.
+              </p>
+              <label className="check">
+                <input
+                  type="checkbox"
+                  name="emailTrackingEnabled"
+                  defaultChecked={
+                    state.values
+                      ? state.values.emailTrackingEnabled === "on"
+                      : settings.email_tracking_enabled
+                  }
+                />{" "}
+                Track opens and clicks
+              </label>
             </fieldset>
             {canEdit ? (
               <SubmitButton pendingLabel="Saving…">Save email settings</SubmitButton>

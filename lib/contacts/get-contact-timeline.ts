@@ -1,5 +1,6 @@
 import type { Db } from "@/lib/db/doors";
 import { consentEntries } from "./timeline/consent-entries";
+import { emailEntries } from "./timeline/email-entries";
 import { noteEntries } from "./timeline/note-entries";
 import {
   compareEntries,
@@ -10,13 +11,13 @@ import {
 import { isUuid } from "@/lib/ids/uuid";
 
 /** Every kind of entry the timeline merges. A new kind is one more source here. */
-export const TIMELINE_SOURCES: TimelineSource[] = [noteEntries, consentEntries];
+export const TIMELINE_SOURCES: TimelineSource[] = [noteEntries, consentEntries, emailEntries];
 
 export const TIMELINE_PAGE_SIZE = 50;
 
 /**
  * A contact's timeline: notes of type 'contact' (members' and the system's, shown as
- * 'System') and consent changes, merged newest first. Each source returns its first
+ * 'System'), consent changes and what became of the emails sent to them, merged newest first. Each source returns its first
  * `limit` entries after `before`, so their merge holds exactly the first `limit` overall;
  * `next` is the position to continue from, or null at the end.
  */

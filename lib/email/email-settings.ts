@@ -6,6 +6,8 @@ export interface EmailSettings {
   subscribe_footer_enabled: boolean;
   subscribe_footer_message: string;
   subscribe_footer_link_text: string;
+  /** opens and clicks are recorded only when on (off by default; docs/decisions.md, "Email engagement") */
+  email_tracking_enabled: boolean;
 }
 
 const trackingUrl = z
@@ -23,7 +25,10 @@ const trackingUrl = z
   }, "Enter an https:// address without query or fragment, such as https://links.example.com.")
   .transform((value) => (value === "" ? null : value.replace(/\/+$/, "")));
 
-/** Spec 4.8 footer settings and the {tracking_url} of 4.7, as the settings form sends them. */
+/**
+ * Spec 4.8 footer settings, the {tracking_url} of 4.7 and engagement tracking, as the settings
+ * form sends them.
+ */
 export const emailSettingsSchema = z.object({
   subscribeFooterEnabled: z.preprocess((v) => v === "on" || v === true, z.boolean()),
   subscribeFooterMessage: z
@@ -37,11 +42,13 @@ export const emailSettingsSchema = z.object({
     .min(1, "Write the link text.")
     .max(100, "Keep the link text under 100 characters."),
   trackingUrl,
+  emailTrackingEnabled: z.preprocess((v) => v === "on" || v === true, z.boolean()),
 });
 
 export async function getEmailSettings(db: Db, workspaceId: string): Promise<EmailSettings | null> {
   const [row] = await db<EmailSettings[]>`
-    select tracking_url, subscribe_footer_enabled, subscribe_footer_message, subscribe_footer_link_text
+    select tracking_url, subscribe_footer_enabled, subscribe_footer_message, subscribe_footer_link_text,
+           email_tracking_enabled
     from public.workspaces where id = ${workspaceId}`;
   return row ?? null;
 }
@@ -57,8 +64,10 @@ export async function updateEmailSettings(
       subscribe_footer_enabled = ${input.subscribeFooterEnabled},
       subscribe_footer_message = ${input.subscribeFooterMessage},
       subscribe_footer_link_text = ${input.subscribeFooterLinkText},
-      tracking_url = ${input.trackingUrl}
+      tracking_url = ${input.trackingUrl},
+      email_tracking_enabled = ${input.emailTrackingEnabled}
     where id = ${workspaceId}
-    returning tracking_url, subscribe_footer_enabled, subscribe_footer_message, subscribe_footer_link_text`;
+    returning tracking_url, subscribe_footer_enabled, subscribe_footer_message, subscribe_footer_link_text,
+              email_tracking_enabled`;
   return row ? { data: row } : { error: "Only owners and admins can change the email settings." };
 }

@@ -14,7 +14,8 @@ export interface EraseContactInput {
  * checked). Nothing is written unless the typed confirmation is the contact's address.
  * 1. Rows that keep existing without the contact (spec 2.4.2 'set null': tasks, email sends,
  *    and notifications, automation runs) are made anonymous first, while they still point at
- *    the contact: no address, no copy of the email sent, no link to the contact.
+ *    the contact: no address, no copy of the email sent, no link to the contact; the email
+ *    events of those sends lose the IP address, user agent and link query.
  * 2. Staged form submissions of the address are deleted; stored provider deliveries that
  *    carry the address keep their event id (so a replay stays a duplicate) but lose the payload.
  * 3. The contact is deleted; its 'cascade' dependents (tags, notes, registrations,
@@ -35,6 +36,14 @@ export async function eraseContact(
   const email = contact.email.toLowerCase();
   const id = contact.id;
 
+  // engagement stays counted for its broadcast, without the person's address, agent or the
+  // query of the links they followed (which may carry their identity)
+  await db`
+    update public.email_events e
+    set ip = null, user_agent = null, link_url = nullif(regexp_replace(e.link_url, '[?#].*$', ''), '')
+    from public.email_sends s
+    where s.id = e.email_send_id and s.workspace_id = e.workspace_id and e.workspace_id = ${ws}
+      and (s.contact_id = ${id} or lower(s.to_email) = ${email})`;
   await db`
     update public.email_sends set to_email = '', subject = '', html = null, text_body = null, headers = '{}'
     where workspace_id = ${ws} and (contact_id = ${id} or lower(to_email) = ${email})`;

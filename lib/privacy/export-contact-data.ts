@@ -11,7 +11,8 @@ export interface ContactExport {
   /**
    * Every table whose foreign key references the contact (spec 2.4.2 and the rest: consent
    * ledger, form submissions, automation runs, notifications, ...), by table name, plus
-   * pending_form_submissions (staged by email, before any contact id exists).
+   * pending_form_submissions (staged by email, before any contact id exists) and the
+   * email_events of the contact's emails.
    */
   tables: Record<string, ExportRow[]>;
 }
@@ -55,6 +56,13 @@ export async function exportContactData(
         ${ref.scoped ? db`and workspace_id = ${input.workspaceId}` : db``}`;
     tables[name] = (tables[name] ?? []).concat(rows);
   }
+  // what became of the emails sent to the contact (engagement: delivered, opened, clicked, ...):
+  // keyed to the send, not to the contact
+  tables.email_events = await db<ExportRow[]>`
+    select e.* from public.email_events e
+    join public.email_sends s on s.id = e.email_send_id and s.workspace_id = e.workspace_id
+    where s.contact_id = ${input.contactId} and e.workspace_id = ${input.workspaceId}
+    order by e.occurred_at, e.id`;
   tables.pending_form_submissions = await db<ExportRow[]>`
     select * from public.pending_form_submissions
     where workspace_id = ${input.workspaceId} and lower(email) = lower(${contact.email as string})`;

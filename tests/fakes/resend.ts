@@ -3,7 +3,7 @@
  * sent. Like Resend, a request repeating an Idempotency-Key gets the first answer back and
  * sends nothing again. `failNext` makes the next request answer a 500.
  */
-import { randomUUID } from "node:crypto";
+import { createHmac, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -85,4 +85,84 @@ export async function startFakeResend(): Promise<FakeResend> {
     },
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** The event types Resend reports about an email, as its webhooks name them. */
+export type ResendEventType =
+  | "email.sent"
+  | "email.delivered"
+  | "email.delivery_delayed"
+  | "email.opened"
+  | "email.clicked"
+  | "email.bounced"
+  | "email.complained";
+
+/**
+ * A Resend webhook event for one email, shaped as Resend sends it (type, created_at, data with
+ * email_id, from, to, subject, broadcast_id, tags; `click` for clicks, `bounce` for bounces).
+ * `data` overrides or adds fields, such as a lying broadcast_id or tag.
+ */
+export function resendEvent(
+  type: ResendEventType,
+  emailId: string,
+  opts: {
+    at?: Date;
+    click?: { link: string; ipAddress?: string; userAgent?: string; timestamp?: string };
+    data?: Record<string, unknown>;
+  } = {},
+): { type: ResendEventType; created_at: string; data: Record<string, unknown> } {
+  const at = (opts.at ?? new Date()).toISOString();
+  return {
+    type,
+    created_at: at,
+    data: {
+      created_at: at,
+      email_id: emailId,
+      from: "Acme <news@example.test>",
+      to: ["someone@example.test"],
+      subject: "News",
+      ...(type === "email.clicked"
+        ? {
+            click: {
+              ipAddress: "203.0.113.9",
+              userAgent:
+                "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 Version/17.0 Safari/605.1.15",
+              timestamp: at,
+              ...opts.click,
+            },
+          }
+        : {}),
+      ...(type === "email.bounced"
+        ? { bounce: { message: "Mailbox does not exist", subType: "General", type: "Permanent" } }
+        : {}),
+      ...opts.data,
+    },
+  };
+}
+
+/**
+ * A webhook delivery of `event` to `url`, signed as Resend (Svix) signs: svix-id, svix-timestamp,
+ * svix-signature = v1,<base64 HMAC-SHA256 of "id.timestamp.body"> with the whsec_ secret.
+ */
+export function resendWebhookRequest(
+  url: string,
+  event: unknown,
+  opts: { id?: string; timestamp?: number; secret?: string } = {},
+): Request {
+  const body = JSON.stringify(event);
+  const id = opts.id ?? `msg_${randomUUID().replaceAll("-", "")}`;
+  const ts = opts.timestamp ?? Math.floor(Date.now() / 1000);
+  const secret = opts.secret ?? FAKE_RESEND_WEBHOOK_SECRET;
+  const key = Buffer.from(secret.replace(/^whsec_/, ""), "base64");
+  const mac = createHmac("sha256", key).update(`${id}.${ts}.${body}`).digest("base64");
+  return new Request(url, {
+    method: "POST",
+    body,
+    headers: {
+      "content-type": "application/json",
+      "svix-id": id,
+      "svix-timestamp": String(ts),
+      "svix-signature": `v1,${mac}`,
+    },
+  });
 }

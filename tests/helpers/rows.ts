@@ -82,6 +82,16 @@ export const TABLES: Record<string, TableShape> = {
     links: { contact_id: "contacts", broadcast_id: "broadcasts" },
     change: { subject: "Changed" },
   },
+  email_events: {
+    fields: () => ({ type: "delivered", occurred_at: new Date() }),
+    links: { email_send_id: "email_sends", broadcast_id: "broadcasts" },
+    change: { is_machine: true },
+  },
+  email_send_stats: {
+    links: { email_send_id: "email_sends", broadcast_id: "broadcasts" },
+    key: ["email_send_id"],
+    change: { opened_at: PAST },
+  },
   notifications: {
     fields: () => ({ type: "test", title: "Hello" }),
     links: { contact_id: "contacts" },

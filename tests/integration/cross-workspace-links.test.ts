@@ -29,6 +29,8 @@ const SIGNED_IN_WRITER: Record<string, "member" | "admin" | null> = {
   automations: "admin",
   // written by the system only (spec 5.4 'system only', or not granted to members)
   email_sends: null,
+  email_events: null,
+  email_send_stats: null,
   form_submissions: null,
   pending_form_submissions: null,
   event_registrations: null,

@@ -178,7 +178,7 @@ describe("6.3 notifications", () => {
 });
 
 describe("4.8 email settings", () => {
-  test("4.8: an admin saves footer and tracking URL; a plain member cannot (RLS), and nothing changes", async () => {
+  test("4.8: an admin saves footer, tracking URL and engagement tracking; a plain member cannot (RLS), and nothing changes", async () => {
     const { updateEmailSettings, getEmailSettings } = await import("@/lib/email/email-settings");
     const ws = await createWorkspace(db.sql);
     const admin = await addMember(db.sql, ws.id, "admin");
@@ -188,6 +188,7 @@ describe("4.8 email settings", () => {
       subscribeFooterMessage: "Miss us?",
       subscribeFooterLinkText: "Join",
       trackingUrl: "https://t.example.com",
+      emailTrackingEnabled: true,
     };
     expect(await withUser(member.claims, (tx) => updateEmailSettings(tx, ws.id, input))).toEqual({
       error: "Only owners and admins can change the email settings.",
@@ -195,6 +196,7 @@ describe("4.8 email settings", () => {
     expect(await withUser(member.claims, (tx) => getEmailSettings(tx, ws.id))).toMatchObject({
       subscribe_footer_enabled: true,
       tracking_url: null,
+      email_tracking_enabled: false,
     });
     expect(await withUser(admin.claims, (tx) => updateEmailSettings(tx, ws.id, input))).toEqual({
       data: {
@@ -202,6 +204,7 @@ describe("4.8 email settings", () => {
         subscribe_footer_message: "Miss us?",
         subscribe_footer_link_text: "Join",
         tracking_url: "https://t.example.com",
+        email_tracking_enabled: true,
       },
     });
   });

@@ -54,6 +54,10 @@ const RULES: Record<string, { ops: Record<Op, Rule>; callers: Caller[] }> = {
   },
   // outgoing email is written by the system only: members read the log
   email_sends: { ops: READ_ONLY, callers: ["owner", "member", "outsider"] },
+  // engagement events come from the provider's webhook and the consent ledger: members read them
+  email_events: { ops: READ_ONLY, callers: ["owner", "member", "outsider"] },
+  // each send's first events, kept by the database from email_events
+  email_send_stats: { ops: READ_ONLY, callers: ["owner", "member", "outsider"] },
   // keys are issued and revoked through the service door after the role check: members list them
   api_keys: { ops: READ_ONLY, callers: ["owner", "admin", "member", "outsider"] },
   automations: { ops: SETTINGS, callers: ["owner", "admin", "member", "outsider"] },

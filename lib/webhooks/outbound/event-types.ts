@@ -19,6 +19,10 @@ export const WEBHOOK_EVENT_TYPES = [
   "event_registration.created",
   "event_registration.cancelled",
   "rsvp.created",
+  "email.delivered",
+  "email.opened",
+  "email.clicked",
+  "email.bounced",
 ] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

@@ -72,6 +72,22 @@ const submissionData = z
   })
   .meta({ id: "WebhookFormSubmission" });
 
+const emailEventData = (type: "delivered" | "opened" | "clicked" | "bounced") =>
+  z
+    .object({
+      id: uuidSchema,
+      email_send_id: uuidSchema,
+      broadcast_id: uuidSchema.nullable(),
+      contact_id: uuidSchema.nullable(),
+      type: z.literal(type),
+      occurred_at: timestamp,
+      link_url: z.string().nullable().meta({ description: "The link followed (clicks)." }),
+      is_machine: z.boolean().meta({
+        description: "Made by software (a privacy proxy or link scanner), not the recipient.",
+      }),
+    })
+    .meta({ id: `WebhookEmailEvent_${type}` });
+
 const DATA: Record<WebhookEventType, z.ZodType> = {
   "contact.created": contactData,
   "contact.updated": contactData,
@@ -90,6 +106,10 @@ const DATA: Record<WebhookEventType, z.ZodType> = {
   "event_registration.created": registrationData,
   "event_registration.cancelled": registrationData,
   "rsvp.created": registrationData,
+  "email.delivered": emailEventData("delivered"),
+  "email.opened": emailEventData("opened"),
+  "email.clicked": emailEventData("clicked"),
+  "email.bounced": emailEventData("bounced"),
 };
 
 /** The envelope every event shares: type, api_version, timestamp, workspace_id and the event's data. */

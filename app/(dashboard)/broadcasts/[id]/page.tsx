@@ -1,11 +1,14 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { BroadcastReport } from "@/components/email/broadcast-report";
 import { BroadcastSender } from "@/components/email/broadcast-sender";
 import { requireMember } from "@/lib/auth/context";
 import { withUser } from "@/lib/db/doors";
 import { audienceTags } from "@/lib/email/broadcast-audience";
+import { getBroadcastReport } from "@/lib/email/broadcast-stats";
 import { getBroadcast, previewBroadcast } from "@/lib/email/broadcasts";
+import { getEmailSettings } from "@/lib/email/email-settings";
 import { broadcastProgress } from "@/lib/email/send-broadcast";
 import { broadcastProgressAction, controlBroadcastAction } from "../actions";
 
@@ -28,10 +31,14 @@ export default async function BroadcastPage({ params }: { params: Promise<{ id: 
         ? null
         : await previewBroadcast(db, { workspaceId, audience: broadcast.audience }),
       options: { tags: await audienceTags(db, workspaceId) },
+      // what came of it, once anything was sent
+      report:
+        broadcast.status === "draft" ? null : await getBroadcastReport(db, { workspaceId, broadcastId: id }),
+      tracking: (await getEmailSettings(db, workspaceId))?.email_tracking_enabled ?? false,
     };
   });
   if (!data) notFound();
-  const { broadcast, preview, progress, options } = data;
+  const { broadcast, preview, progress, options, report, tracking } = data;
   const tagName = (tagId: string) => options.tags.find((t) => t.id === tagId)?.name ?? "(deleted tag)";
   const a = broadcast.audience;
   return (
@@ -83,6 +90,7 @@ export default async function BroadcastPage({ params }: { params: Promise<{ id: 
           controlAction={controlBroadcastAction}
         />
       </section>
+      {report && <BroadcastReport report={report} tracking={tracking} />}
       <section className="card stack" aria-labelledby="message-heading">
         <h2 id="message-heading">Message</h2>
         <iframe className="email-preview" title="Message preview" sandbox="" srcDoc={broadcast.body_html} />

@@ -6,7 +6,10 @@ import { AppError } from "@/lib/errors/app-error";
 import { parseJson } from "@/lib/http/parse-json";
 import { readLimitedText, WEBHOOK_BODY_LIMIT } from "@/lib/http/read-limited-body";
 
-/** Resend's bounce and complaint webhook (spec 6.1), verified with RESEND_WEBHOOK_SECRET. */
+/**
+ * Resend's email events (spec 6.1 bounces and complaints; DESIGN section 8, "Email engagement":
+ * deliveries, delays, opens, clicks), verified with RESEND_WEBHOOK_SECRET as Svix signs them.
+ */
 export const POST = publicRoute({ name: "email webhook" }, async (request) => {
   const secret = process.env.RESEND_WEBHOOK_SECRET;
   if (!secret) throw new AppError("unavailable", "Email webhook is not configured.");

@@ -1,0 +1,126 @@
+import Link from "next/link";
+import { StackedBars } from "@/components/dashboard/stacked-bars";
+import type { BroadcastReport as Report } from "@/lib/email/broadcast-stats";
+
+const percent = (part: number, whole: number) => (whole > 0 ? `${Math.round((part / whole) * 100)}%` : "–");
+
+/**
+ * A sent broadcast's outcome (DESIGN section 8, "Email engagement"): the counts, two charts over
+ * time with their text alternatives (summary sentence and data table), and clicks per link.
+ * Opens and clicks that software made (docs/decisions.md, "Email engagement") are counted but
+ * shown apart, and left out of the charts.
+ */
+export function BroadcastReport({ report, tracking }: { report: Report; tracking: boolean }) {
+  const { stats, human, links, timeline } = report;
+  const unit = timeline.bucket === "hour" ? "per hour (UTC)" : "per day (UTC)";
+  const bucketLabel = timeline.bucket === "hour" ? "Hour (UTC)" : "Day (UTC)";
+  const total = (key: string) => Object.values(timeline.values).reduce((sum, v) => sum + (v[key] ?? 0), 0);
+  const rows: [string, string, number, string][] = [
+    ["sent", "Sent", stats.sent, ""],
+    ["delivered", "Delivered", stats.delivered, percent(stats.delivered, stats.sent)],
+    [
+      "opened",
+      "Unique opens",
+      human.opened_unique,
+      `${percent(human.opened_unique, stats.delivered)} of delivered; ${stats.opened_unique - human.opened_unique} more by machines`,
+    ],
+    [
+      "clicked",
+      "Unique clicks",
+      human.clicked_unique,
+      `${percent(human.clicked_unique, stats.delivered)} of delivered; ${stats.clicked_unique - human.clicked_unique} more by machines`,
+    ],
+    ["bounced", "Bounces", stats.bounced, percent(stats.bounced, stats.sent)],
+    ["complained", "Complaints", stats.complained, percent(stats.complained, stats.sent)],
+    ["unsubscribed", "Unsubscribes", stats.unsubscribed, percent(stats.unsubscribed, stats.delivered)],
+  ];
+  return (
+    <section className="card stack" aria-labelledby="report-heading" data-testid="broadcast-report">
+      <h2 id="report-heading">Report</h2>
+      {!tracking && (
+        <p className="hint">
+          Opens and clicks are not tracked in this workspace; turn tracking on in the{" "}
+          <Link href="/settings/email">email settings</Link>.
+        </p>
+      )}
+      <table className="data">
+        <caption className="sr-only">The broadcast&apos;s outcome</caption>
+        <thead>
+          <tr>
+            <th scope="col">Outcome</th>
+            <th scope="col">Emails</th>
+            <th scope="col">Share</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map(([key, label, value, note]) => (
+            <tr key={key} data-testid={`report-${key}`}>
+              <th scope="row">{label}</th>
+              <td>{value}</td>
+              <td>{note}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <p className="hint">
+        An open or click within seconds of delivery, from Apple Mail Privacy Protection&apos;s proxy, or by a
+        link scanner is counted as a machine&apos;s, not a person&apos;s.
+      </p>
+      {timeline.labels.length > 0 && (
+        <>
+          <StackedBars
+            id="broadcast-delivery"
+            title={`Deliveries ${unit}`}
+            summary={`${total("delivered")} delivered, ${total("bounced")} bounced and ${total("complained")} complaints, from ${timeline.labels[0]} to ${timeline.labels[timeline.labels.length - 1]} UTC.`}
+            days={timeline.labels}
+            keys={[
+              { key: "delivered", label: "Delivered" },
+              { key: "bounced", label: "Bounced" },
+              { key: "complained", label: "Complaints" },
+            ]}
+            values={timeline.values}
+            unit="emails"
+            bucketLabel={bucketLabel}
+          />
+          <StackedBars
+            id="broadcast-engagement"
+            title={`First opens, clicks and unsubscribes ${unit}`}
+            summary={`${total("opened")} people opened, ${total("clicked")} clicked and ${total("unsubscribed")} unsubscribed (machines left out), each counted when they first did.`}
+            days={timeline.labels}
+            keys={[
+              { key: "opened", label: "Opened" },
+              { key: "clicked", label: "Clicked" },
+              { key: "unsubscribed", label: "Unsubscribed" },
+            ]}
+            values={timeline.values}
+            unit="emails"
+            bucketLabel={bucketLabel}
+          />
+        </>
+      )}
+      {links.length > 0 && (
+        <table className="data" data-testid="report-links">
+          <caption>Clicks per link</caption>
+          <thead>
+            <tr>
+              <th scope="col">Link</th>
+              <th scope="col">People</th>
+              <th scope="col">Clicks</th>
+              <th scope="col">Emails, machines included</th>
+            </tr>
+          </thead>
+          <tbody>
+            {links.map((l) => (
+              <tr key={l.url}>
+                <td style={{ wordBreak: "break-all" }}>{l.url}</td>
+                <td>{l.human_unique}</td>
+                <td>{l.clicks}</td>
+                <td>{l.unique}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
