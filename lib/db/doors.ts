@@ -37,14 +37,11 @@ export interface AuthMethod {
  * policies decide what the member sees. The claims travel as a bound parameter.
  */
 export function withUser<T>(claims: Claims, fn: (db: Db) => Promise<T>): Promise<T> {
-  return transaction(userIdentity(claims), fn, { writer: memberCaller(claims) });
+  return transaction(userIdentity(claims), fn, { writer: memberCaller(claims.sub) });
 }
 
 const userIdentity = (claims: Claims) => (sql: postgres.Sql) =>
   sql`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${JSON.stringify(claims)}, true)`;
-
-/** The read-your-writes identity of a member (lib/db/replica.ts). */
-const memberCaller = (claims: Claims) => `member:${claims.sub}`;
 
 /**
  * A read that tolerates a little lag, as the signed-in member: on the read replica
@@ -55,7 +52,7 @@ const memberCaller = (claims: Claims) => `member:${claims.sub}`;
  * For dashboard aggregates, lists and exports; never for a read that decides a write.
  */
 export function withReadUser<T>(claims: Claims, fn: (db: Db) => Promise<T>): Promise<T> {
-  return read(memberCaller(claims), (sql) => transaction(userIdentity(claims), fn, { sql }));
+  return read(memberCaller(claims.sub), (sql) => transaction(userIdentity(claims), fn, { sql }));
 }
 
 /**

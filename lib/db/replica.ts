@@ -131,6 +131,15 @@ export function replicaFailed(): void {
   globalForReplica.__crmReplicaState = { ...DOWN, checkedAt: Date.now() };
 }
 
+/** A member's read-your-writes name (withUser and withReadUser use it). */
+export const memberCaller = (userId: string) => `member:${userId}`;
+
+/**
+ * An API key's read-your-writes name: the `writer` of withService and the `caller` of
+ * withReadService for the requests of that key (the v1 API's writes and lists).
+ */
+export const apiKeyCaller = (apiKeyId: string) => `key:${apiKeyId}`;
+
 /** The caller's last write mark, as a number, or null. */
 async function markOf(caller: string): Promise<bigint | null> {
   const [row] = await getSql()<
