@@ -4,6 +4,7 @@ import { getSql, type Sql } from "./client";
 import {
   countRead,
   markWrite,
+  memberCaller,
   readTarget,
   replicaConfigured,
   replicaFailed,
