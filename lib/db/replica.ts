@@ -1,4 +1,5 @@
 import type postgres from "postgres";
+import { log } from "@/lib/observability/log";
 import { metrics } from "@/lib/observability/metrics";
 import { connect, getSql, type Sql } from "./client";
 
@@ -177,12 +178,18 @@ export function countRead(target: "replica" | "primary", reason: ReadReason): vo
 /**
  * After a caller's transaction committed a write: the primary's WAL insert position now, which is
  * past the commit, is the caller's mark. A statement of its own on the same connection, as the
- * connection's login user (the caller's role ended with its transaction).
+ * connection's login user (the caller's role ended with its transaction). It never throws: the
+ * write is committed, and an error here would invite the caller to make it again; without the mark
+ * the caller's next reads may be served by a replica within DATABASE_READ_MAX_LAG_MS.
  */
 export async function markWrite(conn: postgres.ReservedSql, caller: string): Promise<void> {
-  await conn`
-    insert into app_meta.read_marks as m (caller, lsn) values (${caller}, pg_current_wal_insert_lsn())
-    on conflict (caller) do update set lsn = greatest(m.lsn, excluded.lsn), written_at = now()`;
+  try {
+    await conn`
+      insert into app_meta.read_marks as m (caller, lsn) values (${caller}, pg_current_wal_insert_lsn())
+      on conflict (caller) do update set lsn = greatest(m.lsn, excluded.lsn), written_at = now()`;
+  } catch (error) {
+    log.warn({ err: error }, "read replica: the write's read-your-writes mark was not kept");
+  }
 }
 
 /**
