@@ -32,16 +32,21 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
-    command: "npx tsx scripts/e2e-server.ts",
-    url: `http://localhost:${PORT}/api/health`,
-    // `npm start` builds the app first unless .next is current (scripts/build-stamp.ts; npm test
-    // builds it beside vitest): minutes on a 2-core machine
-    timeout: 900_000,
-    reuseExistingServer: !process.env.CI,
-    stdout: "pipe",
-    // uploads over 64 KB are imported by a job (tests/e2e/contacts-import-job.spec.ts);
-    // the other import specs' files stay under it and run in the request
-    env: { PORT: String(PORT), IMPORT_JOB_THRESHOLD_BYTES: "65536" },
-  },
+  // E2E_EXTERNAL_SERVER=1: the app is already running on E2E_PORT, started by someone else (the
+  // topology tier, scripts/test-topology.ts, with its own processes and databases)
+  webServer:
+    process.env.E2E_EXTERNAL_SERVER === "1"
+      ? undefined
+      : {
+          command: "npx tsx scripts/e2e-server.ts",
+          url: `http://localhost:${PORT}/api/health`,
+          // `npm start` builds the app first unless .next is current (scripts/build-stamp.ts; npm test
+          // builds it beside vitest): minutes on a 2-core machine
+          timeout: 900_000,
+          reuseExistingServer: !process.env.CI,
+          stdout: "pipe",
+          // uploads over 64 KB are imported by a job (tests/e2e/contacts-import-job.spec.ts);
+          // the other import specs' files stay under it and run in the request
+          env: { PORT: String(PORT), IMPORT_JOB_THRESHOLD_BYTES: "65536" },
+        },
 });

@@ -1291,6 +1291,24 @@ CREATE TABLE app_meta.migrations (
 ALTER TABLE ONLY app_meta.migrations
     ADD CONSTRAINT migrations_pkey PRIMARY KEY (name);
 
+-- ==================================================== app_meta.read_marks
+--
+-- Name: read_marks; Type: TABLE; Schema: app_meta; Owner: -
+--
+
+CREATE UNLOGGED TABLE app_meta.read_marks (
+    caller text NOT NULL,
+    lsn pg_lsn NOT NULL,
+    written_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+--
+-- Name: read_marks read_marks_pkey; Type: CONSTRAINT; Schema: app_meta; Owner: -
+--
+
+ALTER TABLE ONLY app_meta.read_marks
+    ADD CONSTRAINT read_marks_pkey PRIMARY KEY (caller);
+
 -- ==================================================== auth.users
 --
 -- Name: users; Type: TABLE; Schema: auth; Owner: -

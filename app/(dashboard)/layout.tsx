@@ -1,5 +1,5 @@
 import { ADMIN_ROLES, requireMember } from "@/lib/auth/context";
-import { withUser } from "@/lib/db/doors";
+import { withReadUser } from "@/lib/db/doors";
 import { countUnreadNotifications } from "@/lib/notifications/list-notifications";
 import { NotificationBell } from "@/components/notifications/notification-bell";
 import { signOutAction } from "@/app/(auth)/actions";
@@ -10,7 +10,8 @@ import { createWorkspaceAction, switchWorkspaceAction } from "./workspace-action
 
 export default async function DashboardLayout({ children }: { children: React.ReactNode }) {
   const ctx = await requireMember();
-  const unread = await withUser(ctx.claims, (db) =>
+  // the bell's count tolerates a little lag: the read replica when there is one (lib/db/replica.ts)
+  const unread = await withReadUser(ctx.claims, (db) =>
     countUnreadNotifications(db, { workspaceId: ctx.workspace.workspaceId, userId: ctx.userId }),
   );
   return (

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { requireMember } from "@/lib/auth/context";
-import { withUser } from "@/lib/db/doors";
+import { withReadUser } from "@/lib/db/doors";
 import { daysOf, PERIODS, periodOf, periodSchema } from "@/lib/dashboard/dashboard-period";
 import { getDashboard } from "@/lib/dashboard/get-dashboard";
 import { formatDateTime } from "@/lib/time/format";
@@ -31,7 +31,8 @@ export default async function HomePage({ searchParams }: { searchParams: Promise
   const ctx = await requireMember();
   const period = periodOf(periodSchema.parse((await searchParams).period));
   const zone = ctx.timeZone;
-  const d = await withUser(ctx.claims, (db) =>
+  // aggregates that tolerate a little lag: the read replica when there is one (lib/db/replica.ts)
+  const d = await withReadUser(ctx.claims, (db) =>
     getDashboard(db, { workspaceId: ctx.workspace.workspaceId, userId: ctx.userId, period }),
   );
   const days = daysOf(period);

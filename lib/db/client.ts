@@ -8,13 +8,14 @@ export type Sql = postgres.Sql;
  * Options shared by every connection the app opens. Numerics stay strings (money is
  * converted to integer cents by the caller), `date` columns stay 'YYYY-MM-DD' strings.
  */
-export function connect(url: string, options: { max?: number } = {}): Sql {
+export function connect(url: string, options: { max?: number; connectTimeoutSeconds?: number } = {}): Sql {
   const pooled = poolMode(url) === "transaction";
   const socket = unixSocket(stripPoolerHint(url));
   return postgres(socket.url, {
     path: socket.path,
     max: options.max ?? Number(process.env.DATABASE_POOL_SIZE ?? 10),
     idle_timeout: 20,
+    ...(options.connectTimeoutSeconds ? { connect_timeout: options.connectTimeoutSeconds } : {}),
     // a transaction pooler hands each transaction to whichever server connection is free: a
     // statement prepared on one is missing on the next (docs/decisions.md "Transaction pooler")
     prepare: !pooled,

@@ -1,6 +1,15 @@
 import type postgres from "postgres";
 import { poolCheckout } from "@/lib/observability/metrics";
-import { getSql } from "./client";
+import { getSql, type Sql } from "./client";
+import {
+  countRead,
+  markWrite,
+  memberCaller,
+  readTarget,
+  replicaConfigured,
+  replicaFailed,
+  replicaUnavailable,
+} from "./replica";
 
 /** A transaction handle. Every domain function takes one and never opens its own. */
 export type Db = postgres.TransactionSql;
@@ -29,20 +38,58 @@ export interface AuthMethod {
  * policies decide what the member sees. The claims travel as a bound parameter.
  */
 export function withUser<T>(claims: Claims, fn: (db: Db) => Promise<T>): Promise<T> {
-  return transaction(
-    (sql) =>
-      sql`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${JSON.stringify(claims)}, true)`,
-    fn,
-  );
+  return transaction(userIdentity(claims), fn, { writer: memberCaller(claims.sub) });
+}
+
+const userIdentity = (claims: Claims) => (sql: postgres.Sql) =>
+  sql`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${JSON.stringify(claims)}, true)`;
+
+/**
+ * A read that tolerates a little lag, as the signed-in member: on the read replica
+ * (DATABASE_READ_URL) with exactly withUser's identity (role authenticated, the claims: the same
+ * RLS), or on the primary when there is no replica, it is down or too far behind, or the member
+ * wrote something it has not replayed yet (lib/db/replica.ts). `fn` must only read: on the replica
+ * a write fails, and a read the replica drops at the connection is run again on the primary.
+ * For dashboard aggregates, lists and exports; never for a read that decides a write.
+ */
+export function withReadUser<T>(claims: Claims, fn: (db: Db) => Promise<T>): Promise<T> {
+  return read(memberCaller(claims.sub), (sql) => transaction(userIdentity(claims), fn, { sql }));
+}
+
+/**
+ * withReadUser's service door: a read as service_role (RLS bypassed) on the replica when it may
+ * serve it. `caller` (e.g. `key:<api key id>`) is whose writes it must see: the same string given
+ * to withService's `writer` when that caller wrote.
+ */
+export function withReadService<T>(
+  fn: (db: Db) => Promise<T>,
+  options: { caller?: string } = {},
+): Promise<T> {
+  return read(options.caller, (sql) => transaction(serviceIdentity, fn, { sql }));
+}
+
+async function read<T>(caller: string | undefined, run: (sql: Sql) => Promise<T>): Promise<T> {
+  const { sql, target } = await readTarget(caller);
+  if (target === "primary") return run(sql);
+  try {
+    return await run(sql);
+  } catch (error) {
+    if (!replicaUnavailable(error)) throw error;
+    replicaFailed();
+    countRead("primary", "replica_error");
+    return run(getSql());
+  }
 }
 
 /**
  * Runs `fn` in a transaction as service_role with no claims: auth.uid() is null and
  * RLS is bypassed. For webhooks, public endpoints, sync jobs and the backfill script:
- * the spec's "service-level identity that has no user session".
+ * the spec's "service-level identity that has no user session". `writer` names the caller the
+ * writes are made for (e.g. `key:<api key id>`), whose reads through withReadService must then
+ * see them (lib/db/replica.ts); withUser names its member itself.
  */
-export function withService<T>(fn: (db: Db) => Promise<T>): Promise<T> {
-  return transaction(serviceIdentity, fn);
+export function withService<T>(fn: (db: Db) => Promise<T>, options: { writer?: string } = {}): Promise<T> {
+  return transaction(serviceIdentity, fn, options);
 }
 
 const serviceIdentity = (sql: postgres.Sql) =>
@@ -162,9 +209,10 @@ type Statement = postgres.PendingQuery<postgres.Row[]>;
 async function transaction<T>(
   identity: (sql: postgres.Sql) => Statement,
   fn: (db: Db) => Promise<T>,
+  options: { sql?: Sql; writer?: string } = {},
 ): Promise<T> {
   const asked = performance.now();
-  const conn = await getSql().reserve();
+  const conn = await (options.sql ?? getSql()).reserve();
   const returned = poolCheckout(performance.now() - asked);
   try {
     const opened = Promise.all([conn`begin`.execute(), identity(conn).execute()]);
@@ -178,8 +226,20 @@ async function transaction<T>(
       await opened; // a failed BEGIN or identity is the cause of everything after it
       throw error;
     }
-    const committed = await conn`commit`;
-    if (committed.command !== "COMMIT") throw new TransactionAborted();
+    if (options.writer === undefined || !replicaConfigured()) {
+      const committed = await conn`commit`;
+      if (committed.command !== "COMMIT") throw new TransactionAborted();
+      return result;
+    }
+    // with a read replica: whether the transaction wrote is asked in the same socket write as
+    // COMMIT, and only a transaction that wrote costs the mark's round trip (lib/db/replica.ts)
+    const [wrote, committed] = await Promise.allSettled([
+      conn<{ wrote: boolean }[]>`select pg_current_xact_id_if_assigned() is not null as wrote`.execute(),
+      conn`commit`.execute(),
+    ]);
+    if (committed.status === "rejected") throw committed.reason;
+    if (committed.value.command !== "COMMIT") throw new TransactionAborted();
+    if (wrote.status === "rejected" || wrote.value[0].wrote) await markWrite(conn, options.writer);
     return result;
   } finally {
     conn.release();

@@ -33,6 +33,12 @@ function create() {
       buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5],
       registers: [registry],
     }),
+    dbReads: new Counter({
+      name: "crm_db_reads_total",
+      help: "Reads that tolerate lag (lib/db/replica.ts), by the server that served them (replica, primary) and why (replica, unset, replica_down, lagging, own_write, replica_error).",
+      labelNames: ["target", "reason"] as const,
+      registers: [registry],
+    }),
     emailSends: new Counter({
       name: "crm_email_sends_total",
       help: "Emails handed to the provider by this process, by kind (single, broadcast) and outcome (sent, failed).",

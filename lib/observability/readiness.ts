@@ -1,6 +1,7 @@
 import { readdir } from "node:fs/promises";
 import path from "node:path";
-import { connect, getSql, type Sql } from "@/lib/db/client";
+import { getSql, type Sql } from "@/lib/db/client";
+import { replicaState } from "@/lib/db/replica";
 import { log } from "./log";
 import { JOBS_SCHEMA, QUEUES } from "@/lib/jobs/queues";
 
@@ -21,7 +22,7 @@ function within<T>(promise: Promise<T>): Promise<T> {
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-const globalForReady = globalThis as unknown as { __crmDraining?: boolean; __crmReplica?: Sql };
+const globalForReady = globalThis as unknown as { __crmDraining?: boolean };
 
 /** From SIGTERM on, the process answers not ready, so a load balancer stops sending it work. */
 export function markDraining(): void {
@@ -61,22 +62,14 @@ async function migrationsApplied(sql: Sql): Promise<Check> {
 }
 
 /**
- * The replica's replay lag in seconds (DATABASE_READ_URL), or -1 when it cannot be read. It does
- * not decide readiness: reads fall back to the primary when the replica is behind or down.
+ * The replica's replay lag in seconds (DATABASE_READ_URL), checked now, or -1 when it cannot be
+ * read. It does not decide readiness: reads fall back to the primary when the replica is behind or
+ * down (lib/db/replica.ts), and this check refreshes the state those reads go by.
  */
-async function replicaLag(url: string): Promise<number> {
-  globalForReady.__crmReplica ??= connect(url, { max: 1 });
-  try {
-    const [row] = await within(
-      globalForReady.__crmReplica`
-        select case when pg_is_in_recovery()
-                    then coalesce(extract(epoch from now() - pg_last_xact_replay_timestamp()), 0)
-                    else 0 end::float8 as lag`,
-    );
-    return Math.round(row.lag * 1000) / 1000;
-  } catch {
-    return -1;
-  }
+async function replicaLag(): Promise<number> {
+  const state = await replicaState(true);
+  if (!state?.ok || !Number.isFinite(state.lagMs)) return -1;
+  return Math.round(state.lagMs) / 1000;
 }
 
 /**
@@ -95,8 +88,7 @@ export async function webReadiness(): Promise<Readiness> {
     checks.database = checks.database ?? "failed";
     checks.migrations = checks.migrations ?? "unknown";
   }
-  if (process.env.DATABASE_READ_URL)
-    checks.replica_lag_seconds = await replicaLag(process.env.DATABASE_READ_URL);
+  if (process.env.DATABASE_READ_URL) checks.replica_lag_seconds = await replicaLag();
   checks.accepting = globalForReady.__crmDraining ? "failed" : "ok";
   const ready = checks.database === "ok" && checks.migrations !== "failed" && checks.accepting === "ok";
   return { ready, checks };

@@ -12,7 +12,9 @@
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench -- dashboard
  *
  * BENCH_DASHBOARD_CONTACTS scales the seed (default 1,000,000; the other tables follow);
- * BENCH_KEEP=1 keeps the seeded database for the next run. Listens on 3273.
+ * BENCH_KEEP=1 keeps the seeded database for the next run. Listens on 3273. With DATABASE_READ_URL
+ * (a streaming replica of crm_bench_dashboard) it also prints the replica's share of the renders'
+ * transactions and of the reads routed by lib/db/replica.ts.
  */
 import { readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -185,7 +187,28 @@ const bench: BenchModule = {
           `${counts.transactions} transactions, ${counts.events} events in ${((Date.now() - started) / 1000).toFixed(0)} s`,
       );
       await writeFile(log, "");
-      server = await startNextServer(PORT, { DATABASE_URL: db.url, AUTH_SECRET: secret, BENCH_SQL_LOG: log });
+      // DATABASE_READ_URL (a replica of this database, docs/deployment.md "Read replica"): the
+      // reads each page sent to the replica and to the primary are counted (crm_db_reads_total)
+      const replicated = Boolean(process.env.DATABASE_READ_URL);
+      const metricsToken = "bench-dashboard-metrics-token";
+      server = await startNextServer(PORT, {
+        DATABASE_URL: db.url,
+        AUTH_SECRET: secret,
+        BENCH_SQL_LOG: log,
+        ...(replicated ? { METRICS_TOKEN: metricsToken } : {}),
+      });
+      const routedReads = async () => {
+        const text = await (
+          await fetch(`http://127.0.0.1:${PORT}/api/metrics`, {
+            headers: { authorization: `Bearer ${metricsToken}` },
+          })
+        ).text();
+        const counts = { replica: 0, primary: 0 };
+        for (const m of text.matchAll(/^crm_db_reads_total\{[^}]*target="(replica|primary)"[^}]*\} (\S+)$/gm))
+          counts[m[1] as "replica" | "primary"] += Number(m[2]);
+        return counts;
+      };
+      const share = { replica: 0, routedPrimary: 0, transactions: 0, rows: [] as (string | number)[][] };
       const cookie = `crm_session=${await signSessionToken({ id: owner.id, email: OWNER_EMAIL, sessionVersion: owner.session_version })}; crm_workspace=${owner.workspace_id}`;
       const get = async (route: string, signedIn = true) => {
         const t = performance.now();
@@ -214,7 +237,23 @@ const bench: BenchModule = {
       const worst = { ratio: 0, route: "" };
       let maxMembership = 0;
       for (const route of await pages(sql)) {
+        const before = replicated ? await routedReads() : null;
         const { status, times, statements } = await measure(route);
+        if (before) {
+          const after = await routedReads();
+          const renders = WARMUP + 1 + RUNS;
+          const perRender = statements.filter((s) => /^\s*begin\b/i.test(s.q)).length;
+          const onReplica = after.replica - before.replica;
+          share.replica += onReplica;
+          share.routedPrimary += after.primary - before.primary;
+          share.transactions += perRender * renders;
+          share.rows.push([
+            route.replace(ANY_UUID, ":id"),
+            perRender * renders,
+            onReplica,
+            after.primary - before.primary,
+          ]);
+        }
         const replays: number[] = [];
         let failed = 0;
         for (let i = 0; i < REPLAYS; i++) {
@@ -244,6 +283,17 @@ const bench: BenchModule = {
           ratio.toFixed(2),
           failed,
         ]);
+      }
+      if (replicated) {
+        console.log(
+          "\nreads by server (DATABASE_READ_URL set): transactions of the renders, and the routed reads",
+        );
+        table(["page", "transactions", "on the replica", "routed to the primary"], share.rows);
+        console.log(
+          `replica share: ${share.replica} of ${share.transactions} transactions ` +
+            `(${((100 * share.replica) / Math.max(1, share.transactions)).toFixed(1)}%); of the reads that tolerate lag, ` +
+            `${share.replica} of ${share.replica + share.routedPrimary} on the replica`,
+        );
       }
       console.log(
         `\n${RUNS} sequential renders per page after ${WARMUP} warm-ups; SQL: median of ${REPLAYS} replays`,

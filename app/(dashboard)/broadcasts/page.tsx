@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { DateTime } from "@/components/ui/date-time";
 import { requireMember } from "@/lib/auth/context";
-import { withUser } from "@/lib/db/doors";
+import { withReadUser } from "@/lib/db/doors";
 import { listBroadcasts } from "@/lib/email/broadcasts";
 import { DataTable } from "@/components/ui/data-table";
 import { PageHeader } from "@/components/ui/section";
@@ -11,7 +11,7 @@ export const metadata: Metadata = { title: "Broadcasts" };
 
 export default async function BroadcastsPage() {
   const ctx = await requireMember();
-  const rows = await withUser(ctx.claims, (db) => listBroadcasts(db, ctx.workspace.workspaceId));
+  const rows = await withReadUser(ctx.claims, (db) => listBroadcasts(db, ctx.workspace.workspaceId));
   return (
     <div className="stack">
       <PageHeader title="Broadcasts" create={{ href: "/broadcasts/new", label: "New broadcast" }} />

@@ -7,7 +7,7 @@ import { requireMember } from "@/lib/auth/context";
 import { getContacts } from "@/lib/contacts/get-contacts";
 import { getListOptions } from "@/lib/contacts/get-list-options";
 import { listQueryString, parseListQuery, type SearchParams } from "@/lib/contacts/list-query";
-import { withUser } from "@/lib/db/doors";
+import { withReadUser } from "@/lib/db/doors";
 
 export const metadata: Metadata = { title: "Contacts" };
 
@@ -17,7 +17,8 @@ export default async function ContactsPage({ searchParams }: { searchParams: Pro
   const { query, ignored } = parseListQuery(sp);
   const workspaceId = ctx.workspace.workspaceId;
   const timeZone = ctx.timeZone;
-  const [result, options] = await withUser(ctx.claims, (db) =>
+  // a list: the read replica when there is one, the member's own writes included (lib/db/replica.ts)
+  const [result, options] = await withReadUser(ctx.claims, (db) =>
     Promise.all([getContacts(db, { ...query, workspaceId }), getListOptions(db, { workspaceId })]),
   );
   const filtered =

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { requireMember, ADMIN_ROLES } from "@/lib/auth/context";
-import { withUser } from "@/lib/db/doors";
+import { withReadUser } from "@/lib/db/doors";
 import { getEvents } from "@/lib/events/get-events";
 import { getEventsSchema } from "@/lib/events/schemas";
 import { displayPrice } from "@/lib/events/ticket-pricing";
@@ -36,7 +36,8 @@ export default async function EventsPage({ searchParams }: { searchParams: Promi
     page: one(q.page) || undefined,
   });
   const zone = ctx.timeZone;
-  const page = await withUser(ctx.claims, (db) =>
+  // a list: the read replica when there is one, the member's own writes included (lib/db/replica.ts)
+  const page = await withReadUser(ctx.claims, (db) =>
     getEvents(db, { ...filters, workspaceId: ctx.workspace.workspaceId }),
   );
   const tri = (v: boolean | null) => (v === null ? "" : String(v));

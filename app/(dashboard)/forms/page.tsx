@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { ADMIN_ROLES, requireMember } from "@/lib/auth/context";
-import { withUser } from "@/lib/db/doors";
+import { withReadUser } from "@/lib/db/doors";
 import { formatDateTime, isoInstant } from "@/lib/time/format";
 import { listForms } from "@/lib/forms/list-forms";
 import { DataTable } from "@/components/ui/data-table";
@@ -12,7 +12,7 @@ export const metadata: Metadata = { title: "Forms" };
 export default async function FormsPage() {
   const ctx = await requireMember();
   const zone = ctx.timeZone;
-  const forms = await withUser(ctx.claims, (db) => listForms(db, ctx.workspace.workspaceId));
+  const forms = await withReadUser(ctx.claims, (db) => listForms(db, ctx.workspace.workspaceId));
   const canEdit = ADMIN_ROLES.includes(ctx.workspace.role);
   return (
     <>

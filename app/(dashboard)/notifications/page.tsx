@@ -3,7 +3,7 @@ import Link from "next/link";
 import { DateTime } from "@/components/ui/date-time";
 import { ListPager } from "@/components/ui/pagination";
 import { requireMember } from "@/lib/auth/context";
-import { withUser } from "@/lib/db/doors";
+import { withReadUser } from "@/lib/db/doors";
 import { pageParam, pageSlice } from "@/lib/http/page-param";
 import { listNotifications, notificationCounts } from "@/lib/notifications/list-notifications";
 import { markAllNotificationsReadAction, markNotificationReadAction } from "./actions";
@@ -19,7 +19,7 @@ export default async function NotificationsPage({
   const ctx = await requireMember();
   const page = pageParam((await searchParams).page);
   const who = { workspaceId: ctx.workspace.workspaceId, userId: ctx.userId };
-  const [items, { total, unread }] = await withUser(ctx.claims, (db) =>
+  const [items, { total, unread }] = await withReadUser(ctx.claims, (db) =>
     Promise.all([listNotifications(db, { ...who, ...pageSlice(page) }), notificationCounts(db, who)]),
   );
   return (

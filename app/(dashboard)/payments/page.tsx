@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { ADMIN_ROLES, requireMember } from "@/lib/auth/context";
 import { formatDate } from "@/lib/time/format";
-import { withUser } from "@/lib/db/doors";
+import { withReadUser } from "@/lib/db/doors";
 import { listRecentTransactions } from "@/lib/payments/list-recent-transactions";
 import { formatMoney } from "@/lib/payments/money";
 import { DataTable } from "@/components/ui/data-table";
@@ -14,7 +14,7 @@ export const metadata: Metadata = { title: "Payments" };
 export default async function PaymentsPage() {
   const ctx = await requireMember();
   const timeZone = ctx.timeZone;
-  const rows = await withUser(ctx.claims, (db) =>
+  const rows = await withReadUser(ctx.claims, (db) =>
     listRecentTransactions(db, { workspaceId: ctx.workspace.workspaceId }),
   );
   return (

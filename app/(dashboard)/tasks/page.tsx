@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { ListPager } from "@/components/ui/pagination";
 import { requireMember } from "@/lib/auth/context";
-import { withUser } from "@/lib/db/doors";
+import { withReadUser } from "@/lib/db/doors";
 import { pageParam, pageSlice } from "@/lib/http/page-param";
 import { formatDateOnly, formatDateTime, todayIn } from "@/lib/time/format";
 import { countTasks, listTasks, type TaskItem } from "@/lib/tasks/list-tasks";
@@ -23,7 +23,7 @@ export default async function TasksPage({ searchParams }: { searchParams: Promis
   const timeZone = ctx.timeZone;
   const sp = await searchParams;
   const pages = { open: pageParam(sp.open), done: pageParam(sp.done) };
-  const [open, openTotal, completed, completedTotal] = await withUser(ctx.claims, (db) =>
+  const [open, openTotal, completed, completedTotal] = await withReadUser(ctx.claims, (db) =>
     Promise.all([
       listTasks(db, { workspaceId, status: "open", ...pageSlice(pages.open) }),
       countTasks(db, { workspaceId, status: "open" }),

@@ -1,4 +1,4 @@
-import { withUser, type Claims } from "@/lib/db/doors";
+import { withReadUser, type Claims } from "@/lib/db/doors";
 import { auditLogCsv } from "../audit-log-csv";
 import { listAuditLog, type AuditLogFilter, type AuditLogRow } from "../list-audit-log";
 
@@ -8,7 +8,8 @@ export const EXPORT_BATCH = 1_000;
 /**
  * The filtered audit log as a CSV stream (an owner's export, docs/decisions.md, "Audit log"): `first` is the
  * first batch, already read in the request's transaction; each further batch is read when the
- * client asks for more, in a short transaction of its own as the member (RLS: owners only),
+ * client asks for more, in a short transaction of its own as the member (RLS: owners only; on
+ * the read replica when there is one, lib/db/replica.ts),
  * keyset after the last row sent, so a long log never sits in memory or holds one
  * transaction open for the whole download. Rows written after the first batch are newer than
  * the cursor and are not included: the export is the log as it stood when it was asked for.
@@ -29,7 +30,7 @@ export function streamAuditLogCsv(
             controller.enqueue(encoder.encode(auditLogCsv(pending)));
             pending = null;
           } else if (next) {
-            const page = await withUser(claims, (db) =>
+            const page = await withReadUser(claims, (db) =>
               listAuditLog(db, { ...filter, before: next!, limit: EXPORT_BATCH }),
             );
             next = page.older;

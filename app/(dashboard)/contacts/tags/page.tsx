@@ -3,7 +3,7 @@ import Link from "next/link";
 import { TagList } from "@/components/contacts/tag-list";
 import { TagNameForm } from "@/components/contacts/tag-forms";
 import { requireMember } from "@/lib/auth/context";
-import { withUser } from "@/lib/db/doors";
+import { withReadUser } from "@/lib/db/doors";
 import { listTags } from "@/lib/tags/list-tags";
 import { createTagAction, deleteTagAction, renameTagAction } from "./actions";
 
@@ -16,7 +16,9 @@ export const metadata: Metadata = { title: "Tags" };
  */
 export default async function TagsPage() {
   const ctx = await requireMember();
-  const tags = await withUser(ctx.claims, (db) => listTags(db, { workspaceId: ctx.workspace.workspaceId }));
+  const tags = await withReadUser(ctx.claims, (db) =>
+    listTags(db, { workspaceId: ctx.workspace.workspaceId }),
+  );
   return (
     <>
       <p>

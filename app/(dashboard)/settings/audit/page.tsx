@@ -5,7 +5,7 @@ import { requireMember } from "@/lib/auth/context";
 import { auditLogFilter, auditLogQueryString, parseAuditLogQuery } from "@/lib/audit/audit-log-query";
 import { describeChange } from "@/lib/audit/audit-summary";
 import { listAuditLog } from "@/lib/audit/list-audit-log";
-import { withUser } from "@/lib/db/doors";
+import { withReadUser } from "@/lib/db/doors";
 import { listMembers } from "@/lib/workspaces/list-members";
 import { AuditLogFilters } from "@/components/audit/audit-log-filters";
 import { DataTable } from "@/components/ui/data-table";
@@ -28,7 +28,7 @@ export default async function AuditLogPage({
   const query = parseAuditLogQuery(await searchParams);
   const workspaceId = ctx.workspace.workspaceId;
   const zone = ctx.timeZone;
-  const [page, members] = await withUser(ctx.claims, (db) =>
+  const [page, members] = await withReadUser(ctx.claims, (db) =>
     Promise.all([
       listAuditLog(db, auditLogFilter(query, { workspaceId, timeZone: zone })),
       listMembers(db, { workspaceId }),

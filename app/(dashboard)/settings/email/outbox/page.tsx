@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { DateTime } from "@/components/ui/date-time";
 import { requireMember } from "@/lib/auth/context";
-import { withUser } from "@/lib/db/doors";
+import { withReadUser } from "@/lib/db/doors";
 import { emailLinks, listEmailSends, OUTBOX_PAGE_SIZE } from "@/lib/email/list-email-sends";
 
 export const metadata: Metadata = { title: "Outbox" };
@@ -15,7 +15,7 @@ export const metadata: Metadata = { title: "Outbox" };
 export default async function OutboxPage({ searchParams }: { searchParams: Promise<{ page?: string }> }) {
   const page = Math.max(1, Number.parseInt((await searchParams).page ?? "1", 10) || 1);
   const ctx = await requireMember();
-  const { rows, total } = await withUser(ctx.claims, (db) =>
+  const { rows, total } = await withReadUser(ctx.claims, (db) =>
     listEmailSends(db, { workspaceId: ctx.workspace.workspaceId, page }),
   );
   const pages = Math.max(1, Math.ceil(total / OUTBOX_PAGE_SIZE));

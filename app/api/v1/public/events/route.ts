@@ -1,6 +1,6 @@
 import { publicRoute } from "@/lib/adapters/public-route";
 import { hashApiKey } from "@/lib/api-keys/hash-api-key";
-import { withService } from "@/lib/db/doors";
+import { withReadService, withService } from "@/lib/db/doors";
 import { cachedApiKey } from "@/lib/events/public-api/api-key-cache";
 import { authenticateApiKey, listPublicEvents } from "@/lib/events/public-api/list-public-events";
 import { cachedPublicEvents } from "@/lib/events/public-api/public-events-cache";
@@ -49,7 +49,9 @@ function notModified(request: Request, etag: string): boolean {
  * without a known key, 403 with a revoked one. Any origin may read it (the key is the
  * credential); shared caches may keep it for a minute, per key (Vary: Authorization, and
  * ?key= is part of the URL), and an unchanged list is a 304 for If-None-Match. This server
- * keeps each key's check for 10 seconds and each workspace's list for 5 (decisions.md).
+ * keeps each key's check for 10 seconds and each workspace's list for 5 (decisions.md). The key is
+ * checked on the primary (a revoked key is refused at once); the list is read on the read replica
+ * when there is one (lib/db/replica.ts), which a 5-second cache already tolerates.
  */
 export const GET = publicRoute({ name: "public events" }, async (request) => {
   const key = keyOf(request);
@@ -59,7 +61,7 @@ export const GET = publicRoute({ name: "public events" }, async (request) => {
   if (auth === null) return refuse(401, "This API key is not valid.");
   if (auth === "revoked") return refuse(403, "This API key has been revoked.");
   const body = await cachedPublicEvents(auth.workspaceId, () =>
-    withService((db) => listPublicEvents(db, auth)),
+    withReadService((db) => listPublicEvents(db, auth)),
   );
   const headers = {
     ...CORS,
