@@ -16,6 +16,9 @@ const db = setupTestDatabase();
 
 const ALL = ["contacts:read", "contacts:write", "consent:write"] as const;
 
+const count = async (workspaceId: string) =>
+  (await db.sql`select count(*)::int as n from contacts where workspace_id = ${workspaceId}`)[0].n as number;
+
 async function tenant() {
   const ws = await createWorkspace(db.sql);
   const key = await apiKey(db.sql, ws.id, [...ALL]);
@@ -442,6 +445,31 @@ describe("DESIGN section 8: batch upsert", () => {
         `drop trigger test_refuse_boom on public.contacts; drop function public.test_refuse_boom();`,
       );
     }
+  });
+
+  test("the same email twice in one batch: created, then merged into it (spec 4.10); 250 items across chunks, all audited", async () => {
+    const { ws, key } = await tenant();
+    const items = Array.from({ length: 250 }, (_, i) => ({ email: `b${i}@example.test`, first_name: "One" }));
+    items[120] = { email: "b3@example.test", first_name: "Two" };
+    const res = await call(batch.POST, {
+      method: "POST",
+      key: key.raw,
+      path: "/api/v1/contacts/batch",
+      body: { contacts: items },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toHaveLength(250);
+    expect(res.body.data[3]).toMatchObject({ index: 3, status: 201 });
+    expect(res.body.data[120]).toMatchObject({ index: 120, status: 200, id: res.body.data[3].id });
+    const [row] = await db.sql`select first_name from contacts where id = ${res.body.data[3].id}`;
+    expect(row.first_name).toBe("Two");
+    expect(await count(ws.id)).toBe(249);
+    const audit =
+      await db.sql`select action, count(*)::int as n from audit_log where workspace_id = ${ws.id} group by 1 order by 1`;
+    expect(audit).toEqual([
+      { action: "contact.created", n: 249 },
+      { action: "contact.updated", n: 1 },
+    ]);
   });
 
   test("more than 1,000 items is 400 and nothing is stored", async () => {

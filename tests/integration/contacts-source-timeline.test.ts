@@ -79,7 +79,7 @@ describe("4.15 updateContactSource", () => {
         updateContactSource(tx, { contactId: c.id, workspaceId: ws.id, newSource, reason }),
       );
     expect(await run("twitter", "x")).toEqual({
-      error: "Choose one of: manual, form, import, ticketing, payproc, event.",
+      error: "Choose one of: manual, form, import, ticketing, payproc, event, api.",
     });
     expect(await run("manual", "   ")).toEqual({ error: "Give a reason for the change." });
     const [row] = await db.sql`select source from contacts where id = ${c.id}`;

@@ -210,18 +210,19 @@ export const deleteContactRoute = apiOperation(
 
 // ---------------------------------------------------------------- upsert and batch
 
+type AuditCall = Parameters<ApiContext<unknown, unknown, unknown>["audit"]>;
+
 /**
  * One upsert (spec 4.10 by email): a new contact (source 'api'), or the changed fields merged
- * into the existing one with the overwrite note; its source is kept. Audited as created or
- * updated (the names of the overwritten fields, never their values).
+ * into the existing one with the overwrite note; its source is kept. Answers the audit row it
+ * calls for (created, or updated with the names of the overwritten fields, never their values),
+ * for the caller to write.
  */
 async function upsertOne(
   db: Db,
-  ctx: Pick<ApiContext<unknown, unknown, unknown>, "workspaceId" | "key" | "audit">,
+  ctx: Pick<ApiContext<unknown, unknown, unknown>, "workspaceId" | "key">,
   body: ContactWrite,
-  /** a batch writes its audit rows together at the end (same transaction) */
-  auditLater = false,
-): Promise<{ id: string; created: boolean }> {
+): Promise<{ id: string; created: boolean; audit: AuditCall | null }> {
   const result = await mergeContact(db, {
     workspaceId: ctx.workspaceId,
     email: body.email,
@@ -232,57 +233,81 @@ async function upsertOne(
     via: via(ctx.key),
   });
   const id = result.contact.id;
-  const later = { later: auditLater };
-  if (result.created)
-    await ctx.audit("contact.created", ["contact", id], { after: { source: "api" } }, later);
-  else if (result.overwritten.length > 0 || Object.keys(birthday(body)).length > 0)
-    await ctx.audit(
-      "contact.updated",
-      ["contact", id],
-      { after: { changed: result.overwritten.map((c) => c.field) } },
-      later,
-    );
-  return { id, created: result.created };
+  const audit: AuditCall | null = result.created
+    ? ["contact.created", ["contact", id], { after: { source: "api" } }]
+    : result.overwritten.length > 0 || Object.keys(birthday(body)).length > 0
+      ? ["contact.updated", ["contact", id], { after: { changed: result.overwritten.map((c) => c.field) } }]
+      : null;
+  return { id, created: result.created, audit };
 }
 
 export const upsertContactRoute = apiOperation(
   { name: "upsertContact", scope: "contacts:write", body: contactWriteSchema, idempotent: true },
   async (ctx) => {
-    const { id, created: isNew } = await upsertOne(ctx.db, ctx, ctx.body);
+    const { id, created: isNew, audit } = await upsertOne(ctx.db, ctx, ctx.body);
+    if (audit) await ctx.audit(...audit);
     const contact = await readContact(ctx.db, ctx.workspaceId, id);
     return isNew ? created(contact) : ok(contact);
   },
 );
 
+/** Items upserted together, their statements in flight at once on the request's connection. */
+const BATCH_CHUNK = 100;
+
 /**
  * POST /api/v1/contacts/batch: up to 1,000 upserts, one result per item in order, each atomic
- * on its own (a savepoint): an item that is refused changes nothing and the others go on.
+ * on its own: an item that is refused changes nothing and the others go on. The valid items go
+ * in chunks of 100 under one savepoint, their statements sent together (postgres.js pipelines
+ * what is issued at once; the server runs them in order, so a later item sees an earlier one's
+ * contact); when any of a chunk fails, the chunk is rolled back to its savepoint and its items
+ * run again one by one, each under a savepoint of its own. The audit rows are written together
+ * at the end, in the same transaction.
  */
 export const batchContactsRoute = apiOperation(
   { name: "batchUpsertContacts", scope: "contacts:write", body: batchSchema, idempotent: true },
   async (ctx) => {
-    const data = [];
+    const data: Record<string, unknown>[] = [];
+    const valid: { index: number; body: ContactWrite }[] = [];
     for (const [index, item] of ctx.body.contacts.entries()) {
       const parsed = contactWriteSchema.safeParse(item);
-      if (!parsed.success) {
-        const error = invalidFromZod(parsed.error);
-        data.push({ index, status: 400, ...apiErrorBody(error) });
+      if (parsed.success) valid.push({ index, body: parsed.data });
+      else data[index] = { index, status: 400, ...apiErrorBody(invalidFromZod(parsed.error)) };
+    }
+    const done = async (index: number, result: Awaited<ReturnType<typeof upsertOne>>) => {
+      data[index] = { index, status: result.created ? 201 : 200, id: result.id };
+      if (result.audit) await ctx.audit(result.audit[0], result.audit[1], result.audit[2], { later: true });
+    };
+    for (let start = 0; start < valid.length; start += BATCH_CHUNK) {
+      const chunk = valid.slice(start, start + BATCH_CHUNK);
+      const name = `batch_chunk_${start}`;
+      await ctx.db.unsafe(`savepoint ${name}`);
+      const settled = await Promise.allSettled(chunk.map((item) => upsertOne(ctx.db, ctx, item.body)));
+      if (settled.every((r) => r.status === "fulfilled")) {
+        await ctx.db.unsafe(`release savepoint ${name}`);
+        for (const [i, r] of settled.entries())
+          await done(
+            chunk[i].index,
+            (r as PromiseFulfilledResult<Awaited<ReturnType<typeof upsertOne>>>).value,
+          );
         continue;
       }
-      try {
-        const { id, created: isNew } = await pipelinedSavepoint(ctx.db, `batch_${index}`, () =>
-          upsertOne(ctx.db, ctx, parsed.data, true),
-        );
-        data.push({ index, status: isNew ? 201 : 200, id });
-      } catch (error) {
-        const refusal =
-          error instanceof AppError
-            ? error
-            : new AppError(
-                "internal",
-                `Item ${index} failed (reference ${logUnexpected("api v1 batch", error)}).`,
-              );
-        data.push({ index, status: refusal.status, ...apiErrorBody(refusal) });
+      await ctx.db.unsafe(`rollback to savepoint ${name}`);
+      for (const { index, body } of chunk) {
+        try {
+          await done(
+            index,
+            await pipelinedSavepoint(ctx.db, `batch_${index}`, () => upsertOne(ctx.db, ctx, body)),
+          );
+        } catch (error) {
+          const refusal =
+            error instanceof AppError
+              ? error
+              : new AppError(
+                  "internal",
+                  `Item ${index} failed (reference ${logUnexpected("api v1 batch", error)}).`,
+                );
+          data[index] = { index, status: refusal.status, ...apiErrorBody(refusal) };
+        }
       }
     }
     return ok({ data });
