@@ -1803,7 +1803,280 @@ export interface components {
       workspace_id: string;
     };
   };
-  responses: never;
+  responses: {
+    /** @description Invalid input: `fields` names each field and what is wrong with it. Codes: `invalid_request`. */
+    V1Error400_InvalidRequest: {
+      headers: {
+        /** @description Requests allowed per window for this key. */
+        "RateLimit-Limit": string;
+        /** @description Requests left in this window. */
+        "RateLimit-Remaining": string;
+        /** @description Seconds until the window starts again. */
+        "RateLimit-Reset": string;
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": {
+          error: {
+            /** @enum {string} */
+            code: "invalid_request";
+            fields: {
+              [key: string]: string;
+            };
+            message: string;
+          };
+        };
+      };
+    };
+    /** @description No key, or an unknown, revoked or expired key. Codes: `unauthorized`. */
+    V1Error401_Unauthorized: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": {
+          error: {
+            /** @enum {string} */
+            code: "unauthorized";
+            message: string;
+          };
+        };
+      };
+    };
+    /** @description The key lacks the scope this operation needs. Codes: `forbidden`. */
+    V1Error403_Forbidden: {
+      headers: {
+        /** @description Requests allowed per window for this key. */
+        "RateLimit-Limit": string;
+        /** @description Requests left in this window. */
+        "RateLimit-Remaining": string;
+        /** @description Seconds until the window starts again. */
+        "RateLimit-Reset": string;
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": {
+          error: {
+            /** @enum {string} */
+            code: "forbidden";
+            message: string;
+          };
+        };
+      };
+    };
+    /** @description No such id in the key's workspace (another workspace's id reads the same). Codes: `not_found`. */
+    V1Error404_NotFound: {
+      headers: {
+        /** @description Requests allowed per window for this key. */
+        "RateLimit-Limit": string;
+        /** @description Requests left in this window. */
+        "RateLimit-Remaining": string;
+        /** @description Seconds until the window starts again. */
+        "RateLimit-Reset": string;
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": {
+          error: {
+            /** @enum {string} */
+            code: "not_found";
+            message: string;
+          };
+        };
+      };
+    };
+    /** @description A conflict. Codes: `conflict`, `idempotency_conflict`. */
+    V1Error409_ConflictIdempotencyConflict: {
+      headers: {
+        /** @description Requests allowed per window for this key. */
+        "RateLimit-Limit": string;
+        /** @description Requests left in this window. */
+        "RateLimit-Remaining": string;
+        /** @description Seconds until the window starts again. */
+        "RateLimit-Reset": string;
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": {
+          error: {
+            /** @enum {string} */
+            code: "conflict" | "idempotency_conflict";
+            message: string;
+          };
+        };
+      };
+    };
+    /** @description A conflict. Codes: `contact_exists`. */
+    V1Error409_ContactExists: {
+      headers: {
+        /** @description Requests allowed per window for this key. */
+        "RateLimit-Limit": string;
+        /** @description Requests left in this window. */
+        "RateLimit-Remaining": string;
+        /** @description Seconds until the window starts again. */
+        "RateLimit-Reset": string;
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": {
+          error: {
+            /** @enum {string} */
+            code: "contact_exists";
+            message: string;
+          };
+        };
+      };
+    };
+    /** @description A conflict. Codes: `contact_exists`, `idempotency_conflict`. */
+    V1Error409_ContactExistsIdempotencyConflict: {
+      headers: {
+        /** @description Requests allowed per window for this key. */
+        "RateLimit-Limit": string;
+        /** @description Requests left in this window. */
+        "RateLimit-Remaining": string;
+        /** @description Seconds until the window starts again. */
+        "RateLimit-Reset": string;
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": {
+          error: {
+            /** @enum {string} */
+            code: "contact_exists" | "idempotency_conflict";
+            message: string;
+          };
+        };
+      };
+    };
+    /** @description A conflict. Codes: `idempotency_conflict`. */
+    V1Error409_IdempotencyConflict: {
+      headers: {
+        /** @description Requests allowed per window for this key. */
+        "RateLimit-Limit": string;
+        /** @description Requests left in this window. */
+        "RateLimit-Remaining": string;
+        /** @description Seconds until the window starts again. */
+        "RateLimit-Reset": string;
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": {
+          error: {
+            /** @enum {string} */
+            code: "idempotency_conflict";
+            message: string;
+          };
+        };
+      };
+    };
+    /** @description A conflict. Codes: `suppressed`, `idempotency_conflict`. */
+    V1Error409_SuppressedIdempotencyConflict: {
+      headers: {
+        /** @description Requests allowed per window for this key. */
+        "RateLimit-Limit": string;
+        /** @description Requests left in this window. */
+        "RateLimit-Remaining": string;
+        /** @description Seconds until the window starts again. */
+        "RateLimit-Reset": string;
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": {
+          error: {
+            /** @enum {string} */
+            code: "suppressed" | "idempotency_conflict";
+            message: string;
+          };
+        };
+      };
+    };
+    /** @description The body is too large. Codes: `too_large`. */
+    V1Error413_TooLarge: {
+      headers: {
+        /** @description Requests allowed per window for this key. */
+        "RateLimit-Limit": string;
+        /** @description Requests left in this window. */
+        "RateLimit-Remaining": string;
+        /** @description Seconds until the window starts again. */
+        "RateLimit-Reset": string;
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": {
+          error: {
+            /** @enum {string} */
+            code: "too_large";
+            message: string;
+          };
+        };
+      };
+    };
+    /** @description The body is not JSON. Codes: `unsupported`. */
+    V1Error415_Unsupported: {
+      headers: {
+        /** @description Requests allowed per window for this key. */
+        "RateLimit-Limit": string;
+        /** @description Requests left in this window. */
+        "RateLimit-Remaining": string;
+        /** @description Seconds until the window starts again. */
+        "RateLimit-Reset": string;
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": {
+          error: {
+            /** @enum {string} */
+            code: "unsupported";
+            message: string;
+          };
+        };
+      };
+    };
+    /** @description Too many requests for this key: wait Retry-After seconds. Codes: `rate_limited`. */
+    V1Error429_RateLimited: {
+      headers: {
+        /** @description Requests allowed per window for this key. */
+        "RateLimit-Limit": string;
+        /** @description Requests left in this window. */
+        "RateLimit-Remaining": string;
+        /** @description Seconds until the window starts again. */
+        "RateLimit-Reset": string;
+        /** @description Seconds to wait. */
+        "Retry-After": string;
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": {
+          error: {
+            /** @enum {string} */
+            code: "rate_limited";
+            message: string;
+          };
+        };
+      };
+    };
+    /** @description An unexpected error (logged with a request id). Codes: `internal`. */
+    V1Error500_Internal: {
+      headers: {
+        /** @description Requests allowed per window for this key. */
+        "RateLimit-Limit": string;
+        /** @description Requests left in this window. */
+        "RateLimit-Remaining": string;
+        /** @description Seconds until the window starts again. */
+        "RateLimit-Reset": string;
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": {
+          error: {
+            /** @enum {string} */
+            code: "internal";
+            message: string;
+          };
+        };
+      };
+    };
+  };
   parameters: never;
   requestBodies: never;
   headers: never;
@@ -2879,110 +3152,11 @@ export interface operations {
           "application/json": components["schemas"]["ContactList"];
         };
       };
-      /** @description Invalid input: `fields` names each field and what is wrong with it. Codes: `invalid_request`. */
-      400: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "invalid_request";
-              fields: {
-                [key: string]: string;
-              };
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description No key, or an unknown, revoked or expired key. Codes: `unauthorized`. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "unauthorized";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The key lacks the scope this operation needs. Codes: `forbidden`. */
-      403: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "forbidden";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Too many requests for this key: wait Retry-After seconds. Codes: `rate_limited`. */
-      429: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          /** @description Seconds to wait. */
-          "Retry-After": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "rate_limited";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description An unexpected error (logged with a request id). Codes: `internal`. */
-      500: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "internal";
-              message: string;
-            };
-          };
-        };
-      };
+      400: components["responses"]["V1Error400_InvalidRequest"];
+      401: components["responses"]["V1Error401_Unauthorized"];
+      403: components["responses"]["V1Error403_Forbidden"];
+      429: components["responses"]["V1Error429_RateLimited"];
+      500: components["responses"]["V1Error500_Internal"];
     };
   };
   createContact: {
@@ -3018,173 +3192,14 @@ export interface operations {
           "application/json": components["schemas"]["Contact"];
         };
       };
-      /** @description Invalid input: `fields` names each field and what is wrong with it. Codes: `invalid_request`. */
-      400: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "invalid_request";
-              fields: {
-                [key: string]: string;
-              };
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description No key, or an unknown, revoked or expired key. Codes: `unauthorized`. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "unauthorized";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The key lacks the scope this operation needs. Codes: `forbidden`. */
-      403: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "forbidden";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description A conflict. Codes: `contact_exists`, `idempotency_conflict`. */
-      409: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "contact_exists" | "idempotency_conflict";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The body is too large. Codes: `too_large`. */
-      413: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "too_large";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The body is not JSON. Codes: `unsupported`. */
-      415: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "unsupported";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Too many requests for this key: wait Retry-After seconds. Codes: `rate_limited`. */
-      429: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          /** @description Seconds to wait. */
-          "Retry-After": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "rate_limited";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description An unexpected error (logged with a request id). Codes: `internal`. */
-      500: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "internal";
-              message: string;
-            };
-          };
-        };
-      };
+      400: components["responses"]["V1Error400_InvalidRequest"];
+      401: components["responses"]["V1Error401_Unauthorized"];
+      403: components["responses"]["V1Error403_Forbidden"];
+      409: components["responses"]["V1Error409_ContactExistsIdempotencyConflict"];
+      413: components["responses"]["V1Error413_TooLarge"];
+      415: components["responses"]["V1Error415_Unsupported"];
+      429: components["responses"]["V1Error429_RateLimited"];
+      500: components["responses"]["V1Error500_Internal"];
     };
   };
   getContact: {
@@ -3213,107 +3228,11 @@ export interface operations {
           "application/json": components["schemas"]["Contact"];
         };
       };
-      /** @description No key, or an unknown, revoked or expired key. Codes: `unauthorized`. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "unauthorized";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The key lacks the scope this operation needs. Codes: `forbidden`. */
-      403: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "forbidden";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description No such id in the key's workspace (another workspace's id reads the same). Codes: `not_found`. */
-      404: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "not_found";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Too many requests for this key: wait Retry-After seconds. Codes: `rate_limited`. */
-      429: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          /** @description Seconds to wait. */
-          "Retry-After": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "rate_limited";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description An unexpected error (logged with a request id). Codes: `internal`. */
-      500: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "internal";
-              message: string;
-            };
-          };
-        };
-      };
+      401: components["responses"]["V1Error401_Unauthorized"];
+      403: components["responses"]["V1Error403_Forbidden"];
+      404: components["responses"]["V1Error404_NotFound"];
+      429: components["responses"]["V1Error429_RateLimited"];
+      500: components["responses"]["V1Error500_Internal"];
     };
   };
   deleteContact: {
@@ -3340,107 +3259,11 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description No key, or an unknown, revoked or expired key. Codes: `unauthorized`. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "unauthorized";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The key lacks the scope this operation needs. Codes: `forbidden`. */
-      403: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "forbidden";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description No such id in the key's workspace (another workspace's id reads the same). Codes: `not_found`. */
-      404: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "not_found";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Too many requests for this key: wait Retry-After seconds. Codes: `rate_limited`. */
-      429: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          /** @description Seconds to wait. */
-          "Retry-After": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "rate_limited";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description An unexpected error (logged with a request id). Codes: `internal`. */
-      500: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "internal";
-              message: string;
-            };
-          };
-        };
-      };
+      401: components["responses"]["V1Error401_Unauthorized"];
+      403: components["responses"]["V1Error403_Forbidden"];
+      404: components["responses"]["V1Error404_NotFound"];
+      429: components["responses"]["V1Error429_RateLimited"];
+      500: components["responses"]["V1Error500_Internal"];
     };
   };
   updateContact: {
@@ -3473,194 +3296,15 @@ export interface operations {
           "application/json": components["schemas"]["Contact"];
         };
       };
-      /** @description Invalid input: `fields` names each field and what is wrong with it. Codes: `invalid_request`. */
-      400: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "invalid_request";
-              fields: {
-                [key: string]: string;
-              };
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description No key, or an unknown, revoked or expired key. Codes: `unauthorized`. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "unauthorized";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The key lacks the scope this operation needs. Codes: `forbidden`. */
-      403: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "forbidden";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description No such id in the key's workspace (another workspace's id reads the same). Codes: `not_found`. */
-      404: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "not_found";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description A conflict. Codes: `contact_exists`. */
-      409: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "contact_exists";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The body is too large. Codes: `too_large`. */
-      413: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "too_large";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The body is not JSON. Codes: `unsupported`. */
-      415: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "unsupported";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Too many requests for this key: wait Retry-After seconds. Codes: `rate_limited`. */
-      429: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          /** @description Seconds to wait. */
-          "Retry-After": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "rate_limited";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description An unexpected error (logged with a request id). Codes: `internal`. */
-      500: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "internal";
-              message: string;
-            };
-          };
-        };
-      };
+      400: components["responses"]["V1Error400_InvalidRequest"];
+      401: components["responses"]["V1Error401_Unauthorized"];
+      403: components["responses"]["V1Error403_Forbidden"];
+      404: components["responses"]["V1Error404_NotFound"];
+      409: components["responses"]["V1Error409_ContactExists"];
+      413: components["responses"]["V1Error413_TooLarge"];
+      415: components["responses"]["V1Error415_Unsupported"];
+      429: components["responses"]["V1Error429_RateLimited"];
+      500: components["responses"]["V1Error500_Internal"];
     };
   };
   addContactNote: {
@@ -3698,194 +3342,15 @@ export interface operations {
           "application/json": components["schemas"]["Note"];
         };
       };
-      /** @description Invalid input: `fields` names each field and what is wrong with it. Codes: `invalid_request`. */
-      400: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "invalid_request";
-              fields: {
-                [key: string]: string;
-              };
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description No key, or an unknown, revoked or expired key. Codes: `unauthorized`. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "unauthorized";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The key lacks the scope this operation needs. Codes: `forbidden`. */
-      403: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "forbidden";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description No such id in the key's workspace (another workspace's id reads the same). Codes: `not_found`. */
-      404: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "not_found";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description A conflict. Codes: `idempotency_conflict`. */
-      409: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "idempotency_conflict";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The body is too large. Codes: `too_large`. */
-      413: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "too_large";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The body is not JSON. Codes: `unsupported`. */
-      415: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "unsupported";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Too many requests for this key: wait Retry-After seconds. Codes: `rate_limited`. */
-      429: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          /** @description Seconds to wait. */
-          "Retry-After": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "rate_limited";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description An unexpected error (logged with a request id). Codes: `internal`. */
-      500: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "internal";
-              message: string;
-            };
-          };
-        };
-      };
+      400: components["responses"]["V1Error400_InvalidRequest"];
+      401: components["responses"]["V1Error401_Unauthorized"];
+      403: components["responses"]["V1Error403_Forbidden"];
+      404: components["responses"]["V1Error404_NotFound"];
+      409: components["responses"]["V1Error409_IdempotencyConflict"];
+      413: components["responses"]["V1Error413_TooLarge"];
+      415: components["responses"]["V1Error415_Unsupported"];
+      429: components["responses"]["V1Error429_RateLimited"];
+      500: components["responses"]["V1Error500_Internal"];
     };
   };
   subscribeContact: {
@@ -3923,194 +3388,15 @@ export interface operations {
           "application/json": components["schemas"]["Contact"];
         };
       };
-      /** @description Invalid input: `fields` names each field and what is wrong with it. Codes: `invalid_request`. */
-      400: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "invalid_request";
-              fields: {
-                [key: string]: string;
-              };
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description No key, or an unknown, revoked or expired key. Codes: `unauthorized`. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "unauthorized";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The key lacks the scope this operation needs. Codes: `forbidden`. */
-      403: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "forbidden";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description No such id in the key's workspace (another workspace's id reads the same). Codes: `not_found`. */
-      404: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "not_found";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description A conflict. Codes: `suppressed`, `idempotency_conflict`. */
-      409: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "suppressed" | "idempotency_conflict";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The body is too large. Codes: `too_large`. */
-      413: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "too_large";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The body is not JSON. Codes: `unsupported`. */
-      415: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "unsupported";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Too many requests for this key: wait Retry-After seconds. Codes: `rate_limited`. */
-      429: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          /** @description Seconds to wait. */
-          "Retry-After": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "rate_limited";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description An unexpected error (logged with a request id). Codes: `internal`. */
-      500: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "internal";
-              message: string;
-            };
-          };
-        };
-      };
+      400: components["responses"]["V1Error400_InvalidRequest"];
+      401: components["responses"]["V1Error401_Unauthorized"];
+      403: components["responses"]["V1Error403_Forbidden"];
+      404: components["responses"]["V1Error404_NotFound"];
+      409: components["responses"]["V1Error409_SuppressedIdempotencyConflict"];
+      413: components["responses"]["V1Error413_TooLarge"];
+      415: components["responses"]["V1Error415_Unsupported"];
+      429: components["responses"]["V1Error429_RateLimited"];
+      500: components["responses"]["V1Error500_Internal"];
     };
   };
   addContactTags: {
@@ -4148,194 +3434,15 @@ export interface operations {
           "application/json": components["schemas"]["TagList"];
         };
       };
-      /** @description Invalid input: `fields` names each field and what is wrong with it. Codes: `invalid_request`. */
-      400: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "invalid_request";
-              fields: {
-                [key: string]: string;
-              };
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description No key, or an unknown, revoked or expired key. Codes: `unauthorized`. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "unauthorized";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The key lacks the scope this operation needs. Codes: `forbidden`. */
-      403: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "forbidden";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description No such id in the key's workspace (another workspace's id reads the same). Codes: `not_found`. */
-      404: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "not_found";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description A conflict. Codes: `idempotency_conflict`. */
-      409: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "idempotency_conflict";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The body is too large. Codes: `too_large`. */
-      413: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "too_large";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The body is not JSON. Codes: `unsupported`. */
-      415: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "unsupported";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Too many requests for this key: wait Retry-After seconds. Codes: `rate_limited`. */
-      429: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          /** @description Seconds to wait. */
-          "Retry-After": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "rate_limited";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description An unexpected error (logged with a request id). Codes: `internal`. */
-      500: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "internal";
-              message: string;
-            };
-          };
-        };
-      };
+      400: components["responses"]["V1Error400_InvalidRequest"];
+      401: components["responses"]["V1Error401_Unauthorized"];
+      403: components["responses"]["V1Error403_Forbidden"];
+      404: components["responses"]["V1Error404_NotFound"];
+      409: components["responses"]["V1Error409_IdempotencyConflict"];
+      413: components["responses"]["V1Error413_TooLarge"];
+      415: components["responses"]["V1Error415_Unsupported"];
+      429: components["responses"]["V1Error429_RateLimited"];
+      500: components["responses"]["V1Error500_Internal"];
     };
   };
   removeContactTag: {
@@ -4363,107 +3470,11 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description No key, or an unknown, revoked or expired key. Codes: `unauthorized`. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "unauthorized";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The key lacks the scope this operation needs. Codes: `forbidden`. */
-      403: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "forbidden";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description No such id in the key's workspace (another workspace's id reads the same). Codes: `not_found`. */
-      404: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "not_found";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Too many requests for this key: wait Retry-After seconds. Codes: `rate_limited`. */
-      429: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          /** @description Seconds to wait. */
-          "Retry-After": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "rate_limited";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description An unexpected error (logged with a request id). Codes: `internal`. */
-      500: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "internal";
-              message: string;
-            };
-          };
-        };
-      };
+      401: components["responses"]["V1Error401_Unauthorized"];
+      403: components["responses"]["V1Error403_Forbidden"];
+      404: components["responses"]["V1Error404_NotFound"];
+      429: components["responses"]["V1Error429_RateLimited"];
+      500: components["responses"]["V1Error500_Internal"];
     };
   };
   listContactTransactions: {
@@ -4495,131 +3506,12 @@ export interface operations {
           "application/json": components["schemas"]["ContactTransactionList"];
         };
       };
-      /** @description Invalid input: `fields` names each field and what is wrong with it. Codes: `invalid_request`. */
-      400: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "invalid_request";
-              fields: {
-                [key: string]: string;
-              };
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description No key, or an unknown, revoked or expired key. Codes: `unauthorized`. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "unauthorized";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The key lacks the scope this operation needs. Codes: `forbidden`. */
-      403: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "forbidden";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description No such id in the key's workspace (another workspace's id reads the same). Codes: `not_found`. */
-      404: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "not_found";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Too many requests for this key: wait Retry-After seconds. Codes: `rate_limited`. */
-      429: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          /** @description Seconds to wait. */
-          "Retry-After": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "rate_limited";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description An unexpected error (logged with a request id). Codes: `internal`. */
-      500: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "internal";
-              message: string;
-            };
-          };
-        };
-      };
+      400: components["responses"]["V1Error400_InvalidRequest"];
+      401: components["responses"]["V1Error401_Unauthorized"];
+      403: components["responses"]["V1Error403_Forbidden"];
+      404: components["responses"]["V1Error404_NotFound"];
+      429: components["responses"]["V1Error429_RateLimited"];
+      500: components["responses"]["V1Error500_Internal"];
     };
   };
   unsubscribeContact: {
@@ -4653,128 +3545,12 @@ export interface operations {
           "application/json": components["schemas"]["Contact"];
         };
       };
-      /** @description No key, or an unknown, revoked or expired key. Codes: `unauthorized`. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "unauthorized";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The key lacks the scope this operation needs. Codes: `forbidden`. */
-      403: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "forbidden";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description No such id in the key's workspace (another workspace's id reads the same). Codes: `not_found`. */
-      404: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "not_found";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description A conflict. Codes: `idempotency_conflict`. */
-      409: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "idempotency_conflict";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Too many requests for this key: wait Retry-After seconds. Codes: `rate_limited`. */
-      429: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          /** @description Seconds to wait. */
-          "Retry-After": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "rate_limited";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description An unexpected error (logged with a request id). Codes: `internal`. */
-      500: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "internal";
-              message: string;
-            };
-          };
-        };
-      };
+      401: components["responses"]["V1Error401_Unauthorized"];
+      403: components["responses"]["V1Error403_Forbidden"];
+      404: components["responses"]["V1Error404_NotFound"];
+      409: components["responses"]["V1Error409_IdempotencyConflict"];
+      429: components["responses"]["V1Error429_RateLimited"];
+      500: components["responses"]["V1Error500_Internal"];
     };
   };
   batchUpsertContacts: {
@@ -4810,173 +3586,14 @@ export interface operations {
           "application/json": components["schemas"]["ContactBatchResult"];
         };
       };
-      /** @description Invalid input: `fields` names each field and what is wrong with it. Codes: `invalid_request`. */
-      400: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "invalid_request";
-              fields: {
-                [key: string]: string;
-              };
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description No key, or an unknown, revoked or expired key. Codes: `unauthorized`. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "unauthorized";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The key lacks the scope this operation needs. Codes: `forbidden`. */
-      403: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "forbidden";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description A conflict. Codes: `idempotency_conflict`. */
-      409: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "idempotency_conflict";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The body is too large. Codes: `too_large`. */
-      413: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "too_large";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The body is not JSON. Codes: `unsupported`. */
-      415: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "unsupported";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Too many requests for this key: wait Retry-After seconds. Codes: `rate_limited`. */
-      429: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          /** @description Seconds to wait. */
-          "Retry-After": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "rate_limited";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description An unexpected error (logged with a request id). Codes: `internal`. */
-      500: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "internal";
-              message: string;
-            };
-          };
-        };
-      };
+      400: components["responses"]["V1Error400_InvalidRequest"];
+      401: components["responses"]["V1Error401_Unauthorized"];
+      403: components["responses"]["V1Error403_Forbidden"];
+      409: components["responses"]["V1Error409_IdempotencyConflict"];
+      413: components["responses"]["V1Error413_TooLarge"];
+      415: components["responses"]["V1Error415_Unsupported"];
+      429: components["responses"]["V1Error429_RateLimited"];
+      500: components["responses"]["V1Error500_Internal"];
     };
   };
   upsertContact: {
@@ -5029,173 +3646,14 @@ export interface operations {
           "application/json": components["schemas"]["Contact"];
         };
       };
-      /** @description Invalid input: `fields` names each field and what is wrong with it. Codes: `invalid_request`. */
-      400: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "invalid_request";
-              fields: {
-                [key: string]: string;
-              };
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description No key, or an unknown, revoked or expired key. Codes: `unauthorized`. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "unauthorized";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The key lacks the scope this operation needs. Codes: `forbidden`. */
-      403: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "forbidden";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description A conflict. Codes: `idempotency_conflict`. */
-      409: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "idempotency_conflict";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The body is too large. Codes: `too_large`. */
-      413: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "too_large";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The body is not JSON. Codes: `unsupported`. */
-      415: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "unsupported";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Too many requests for this key: wait Retry-After seconds. Codes: `rate_limited`. */
-      429: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          /** @description Seconds to wait. */
-          "Retry-After": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "rate_limited";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description An unexpected error (logged with a request id). Codes: `internal`. */
-      500: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "internal";
-              message: string;
-            };
-          };
-        };
-      };
+      400: components["responses"]["V1Error400_InvalidRequest"];
+      401: components["responses"]["V1Error401_Unauthorized"];
+      403: components["responses"]["V1Error403_Forbidden"];
+      409: components["responses"]["V1Error409_IdempotencyConflict"];
+      413: components["responses"]["V1Error413_TooLarge"];
+      415: components["responses"]["V1Error415_Unsupported"];
+      429: components["responses"]["V1Error429_RateLimited"];
+      500: components["responses"]["V1Error500_Internal"];
     };
   };
   listEvents: {
@@ -5230,110 +3688,11 @@ export interface operations {
           "application/json": components["schemas"]["EventList"];
         };
       };
-      /** @description Invalid input: `fields` names each field and what is wrong with it. Codes: `invalid_request`. */
-      400: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "invalid_request";
-              fields: {
-                [key: string]: string;
-              };
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description No key, or an unknown, revoked or expired key. Codes: `unauthorized`. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "unauthorized";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The key lacks the scope this operation needs. Codes: `forbidden`. */
-      403: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "forbidden";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Too many requests for this key: wait Retry-After seconds. Codes: `rate_limited`. */
-      429: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          /** @description Seconds to wait. */
-          "Retry-After": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "rate_limited";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description An unexpected error (logged with a request id). Codes: `internal`. */
-      500: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "internal";
-              message: string;
-            };
-          };
-        };
-      };
+      400: components["responses"]["V1Error400_InvalidRequest"];
+      401: components["responses"]["V1Error401_Unauthorized"];
+      403: components["responses"]["V1Error403_Forbidden"];
+      429: components["responses"]["V1Error429_RateLimited"];
+      500: components["responses"]["V1Error500_Internal"];
     };
   };
   listEventRegistrations: {
@@ -5367,131 +3726,12 @@ export interface operations {
           "application/json": components["schemas"]["EventRegistrationList"];
         };
       };
-      /** @description Invalid input: `fields` names each field and what is wrong with it. Codes: `invalid_request`. */
-      400: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "invalid_request";
-              fields: {
-                [key: string]: string;
-              };
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description No key, or an unknown, revoked or expired key. Codes: `unauthorized`. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "unauthorized";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The key lacks the scope this operation needs. Codes: `forbidden`. */
-      403: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "forbidden";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description No such id in the key's workspace (another workspace's id reads the same). Codes: `not_found`. */
-      404: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "not_found";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Too many requests for this key: wait Retry-After seconds. Codes: `rate_limited`. */
-      429: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          /** @description Seconds to wait. */
-          "Retry-After": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "rate_limited";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description An unexpected error (logged with a request id). Codes: `internal`. */
-      500: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "internal";
-              message: string;
-            };
-          };
-        };
-      };
+      400: components["responses"]["V1Error400_InvalidRequest"];
+      401: components["responses"]["V1Error401_Unauthorized"];
+      403: components["responses"]["V1Error403_Forbidden"];
+      404: components["responses"]["V1Error404_NotFound"];
+      429: components["responses"]["V1Error429_RateLimited"];
+      500: components["responses"]["V1Error500_Internal"];
     };
   };
   listForms: {
@@ -5521,110 +3761,11 @@ export interface operations {
           "application/json": components["schemas"]["FormList"];
         };
       };
-      /** @description Invalid input: `fields` names each field and what is wrong with it. Codes: `invalid_request`. */
-      400: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "invalid_request";
-              fields: {
-                [key: string]: string;
-              };
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description No key, or an unknown, revoked or expired key. Codes: `unauthorized`. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "unauthorized";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The key lacks the scope this operation needs. Codes: `forbidden`. */
-      403: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "forbidden";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Too many requests for this key: wait Retry-After seconds. Codes: `rate_limited`. */
-      429: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          /** @description Seconds to wait. */
-          "Retry-After": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "rate_limited";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description An unexpected error (logged with a request id). Codes: `internal`. */
-      500: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "internal";
-              message: string;
-            };
-          };
-        };
-      };
+      400: components["responses"]["V1Error400_InvalidRequest"];
+      401: components["responses"]["V1Error401_Unauthorized"];
+      403: components["responses"]["V1Error403_Forbidden"];
+      429: components["responses"]["V1Error429_RateLimited"];
+      500: components["responses"]["V1Error500_Internal"];
     };
   };
   listFormSubmissions: {
@@ -5656,131 +3797,12 @@ export interface operations {
           "application/json": components["schemas"]["FormSubmissionRecordList"];
         };
       };
-      /** @description Invalid input: `fields` names each field and what is wrong with it. Codes: `invalid_request`. */
-      400: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "invalid_request";
-              fields: {
-                [key: string]: string;
-              };
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description No key, or an unknown, revoked or expired key. Codes: `unauthorized`. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "unauthorized";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The key lacks the scope this operation needs. Codes: `forbidden`. */
-      403: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "forbidden";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description No such id in the key's workspace (another workspace's id reads the same). Codes: `not_found`. */
-      404: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "not_found";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Too many requests for this key: wait Retry-After seconds. Codes: `rate_limited`. */
-      429: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          /** @description Seconds to wait. */
-          "Retry-After": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "rate_limited";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description An unexpected error (logged with a request id). Codes: `internal`. */
-      500: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "internal";
-              message: string;
-            };
-          };
-        };
-      };
+      400: components["responses"]["V1Error400_InvalidRequest"];
+      401: components["responses"]["V1Error401_Unauthorized"];
+      403: components["responses"]["V1Error403_Forbidden"];
+      404: components["responses"]["V1Error404_NotFound"];
+      429: components["responses"]["V1Error429_RateLimited"];
+      500: components["responses"]["V1Error500_Internal"];
     };
   };
   listPublicEvents: {
@@ -5888,194 +3910,15 @@ export interface operations {
           "application/json": components["schemas"]["Transaction"];
         };
       };
-      /** @description Invalid input: `fields` names each field and what is wrong with it. Codes: `invalid_request`. */
-      400: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "invalid_request";
-              fields: {
-                [key: string]: string;
-              };
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description No key, or an unknown, revoked or expired key. Codes: `unauthorized`. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "unauthorized";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The key lacks the scope this operation needs. Codes: `forbidden`. */
-      403: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "forbidden";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description No such id in the key's workspace (another workspace's id reads the same). Codes: `not_found`. */
-      404: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "not_found";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description A conflict. Codes: `conflict`, `idempotency_conflict`. */
-      409: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "conflict" | "idempotency_conflict";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The body is too large. Codes: `too_large`. */
-      413: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "too_large";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The body is not JSON. Codes: `unsupported`. */
-      415: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "unsupported";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Too many requests for this key: wait Retry-After seconds. Codes: `rate_limited`. */
-      429: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          /** @description Seconds to wait. */
-          "Retry-After": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "rate_limited";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description An unexpected error (logged with a request id). Codes: `internal`. */
-      500: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "internal";
-              message: string;
-            };
-          };
-        };
-      };
+      400: components["responses"]["V1Error400_InvalidRequest"];
+      401: components["responses"]["V1Error401_Unauthorized"];
+      403: components["responses"]["V1Error403_Forbidden"];
+      404: components["responses"]["V1Error404_NotFound"];
+      409: components["responses"]["V1Error409_ConflictIdempotencyConflict"];
+      413: components["responses"]["V1Error413_TooLarge"];
+      415: components["responses"]["V1Error415_Unsupported"];
+      429: components["responses"]["V1Error429_RateLimited"];
+      500: components["responses"]["V1Error500_Internal"];
     };
   };
   listWebhookEndpoints: {
@@ -6105,110 +3948,11 @@ export interface operations {
           "application/json": components["schemas"]["WebhookEndpointList"];
         };
       };
-      /** @description Invalid input: `fields` names each field and what is wrong with it. Codes: `invalid_request`. */
-      400: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "invalid_request";
-              fields: {
-                [key: string]: string;
-              };
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description No key, or an unknown, revoked or expired key. Codes: `unauthorized`. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "unauthorized";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The key lacks the scope this operation needs. Codes: `forbidden`. */
-      403: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "forbidden";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Too many requests for this key: wait Retry-After seconds. Codes: `rate_limited`. */
-      429: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          /** @description Seconds to wait. */
-          "Retry-After": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "rate_limited";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description An unexpected error (logged with a request id). Codes: `internal`. */
-      500: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "internal";
-              message: string;
-            };
-          };
-        };
-      };
+      400: components["responses"]["V1Error400_InvalidRequest"];
+      401: components["responses"]["V1Error401_Unauthorized"];
+      403: components["responses"]["V1Error403_Forbidden"];
+      429: components["responses"]["V1Error429_RateLimited"];
+      500: components["responses"]["V1Error500_Internal"];
     };
   };
   createWebhookEndpoint: {
@@ -6244,173 +3988,14 @@ export interface operations {
           "application/json": components["schemas"]["CreatedWebhookEndpoint"];
         };
       };
-      /** @description Invalid input: `fields` names each field and what is wrong with it. Codes: `invalid_request`. */
-      400: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "invalid_request";
-              fields: {
-                [key: string]: string;
-              };
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description No key, or an unknown, revoked or expired key. Codes: `unauthorized`. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "unauthorized";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The key lacks the scope this operation needs. Codes: `forbidden`. */
-      403: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "forbidden";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description A conflict. Codes: `idempotency_conflict`. */
-      409: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "idempotency_conflict";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The body is too large. Codes: `too_large`. */
-      413: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "too_large";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The body is not JSON. Codes: `unsupported`. */
-      415: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "unsupported";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Too many requests for this key: wait Retry-After seconds. Codes: `rate_limited`. */
-      429: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          /** @description Seconds to wait. */
-          "Retry-After": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "rate_limited";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description An unexpected error (logged with a request id). Codes: `internal`. */
-      500: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "internal";
-              message: string;
-            };
-          };
-        };
-      };
+      400: components["responses"]["V1Error400_InvalidRequest"];
+      401: components["responses"]["V1Error401_Unauthorized"];
+      403: components["responses"]["V1Error403_Forbidden"];
+      409: components["responses"]["V1Error409_IdempotencyConflict"];
+      413: components["responses"]["V1Error413_TooLarge"];
+      415: components["responses"]["V1Error415_Unsupported"];
+      429: components["responses"]["V1Error429_RateLimited"];
+      500: components["responses"]["V1Error500_Internal"];
     };
   };
   deleteWebhookEndpoint: {
@@ -6437,107 +4022,11 @@ export interface operations {
         };
         content?: never;
       };
-      /** @description No key, or an unknown, revoked or expired key. Codes: `unauthorized`. */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "unauthorized";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description The key lacks the scope this operation needs. Codes: `forbidden`. */
-      403: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "forbidden";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description No such id in the key's workspace (another workspace's id reads the same). Codes: `not_found`. */
-      404: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "not_found";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description Too many requests for this key: wait Retry-After seconds. Codes: `rate_limited`. */
-      429: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          /** @description Seconds to wait. */
-          "Retry-After": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "rate_limited";
-              message: string;
-            };
-          };
-        };
-      };
-      /** @description An unexpected error (logged with a request id). Codes: `internal`. */
-      500: {
-        headers: {
-          /** @description Requests allowed per window for this key. */
-          "RateLimit-Limit": string;
-          /** @description Requests left in this window. */
-          "RateLimit-Remaining": string;
-          /** @description Seconds until the window starts again. */
-          "RateLimit-Reset": string;
-          [name: string]: unknown;
-        };
-        content: {
-          "application/json": {
-            error: {
-              /** @enum {string} */
-              code: "internal";
-              message: string;
-            };
-          };
-        };
-      };
+      401: components["responses"]["V1Error401_Unauthorized"];
+      403: components["responses"]["V1Error403_Forbidden"];
+      404: components["responses"]["V1Error404_NotFound"];
+      429: components["responses"]["V1Error429_RateLimited"];
+      500: components["responses"]["V1Error500_Internal"];
     };
   };
   receiveEmailWebhook: {

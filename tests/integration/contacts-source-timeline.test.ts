@@ -80,7 +80,7 @@ describe("4.15 updateContactSource", () => {
         updateContactSource(tx, { contactId: c.id, workspaceId: ws.id, newSource, reason }),
       );
     expect(await run("twitter", "x")).toEqual({
-      error: new AppError("invalid", "Choose one of: manual, form, import, ticketing, payproc, event."),
+      error: new AppError("invalid", "Choose one of: manual, form, import, ticketing, payproc, event, api."),
     });
     expect(await run("manual", "   ")).toEqual({
       error: new AppError("invalid", "Give a reason for the change."),

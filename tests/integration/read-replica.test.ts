@@ -48,7 +48,7 @@ async function counted(fn: () => Promise<unknown>): Promise<Record<string, numbe
 }
 
 const total = async (r: Awaited<ReturnType<typeof getContacts>>) => {
-  if ("error" in r) throw new Error(r.error);
+  if ("error" in r) throw r.error;
   return r.total;
 };
 

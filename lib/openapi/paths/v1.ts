@@ -48,8 +48,23 @@ const rateLimitHeaders = {
   "RateLimit-Reset": z.string().meta({ description: "Seconds until the window starts again." }),
 };
 
-/** The error body of one status, its `code` one of `codes` (DESIGN section 8: `fields` on a 400). */
-export function v1ErrorResponse(status: number, codes: string[]) {
+const errorResponses = new Map<string, ZodOpenApiResponseObject>();
+
+/**
+ * The error answer of one status, its `code` one of `codes` (DESIGN section 8: `fields` on a
+ * 400), as one shared component per status and codes: the document stays small enough for the
+ * reference page to draw quickly.
+ */
+export function v1ErrorResponse(status: number, codes: string[]): ZodOpenApiResponseObject {
+  const id = `V1Error${status}_${codes.map((c) => c.replace(/(^|_)([a-z])/g, (_, __, ch: string) => ch.toUpperCase())).join("")}`;
+  const known = errorResponses.get(id);
+  if (known) return known;
+  const response = { id, ...v1ErrorBody(status, codes) };
+  errorResponses.set(id, response);
+  return response;
+}
+
+function v1ErrorBody(status: number, codes: string[]) {
   const detail = z.object({
     code: z.enum(codes as [string, ...string[]]),
     message: z.string(),
