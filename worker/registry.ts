@@ -12,7 +12,7 @@ import { runBroadcast } from "@/lib/email/flows/run-broadcast";
 import { runTicketingDelivery } from "@/lib/events/ticketing/flows/process-ticketing-deliveries";
 import { NOT_CONNECTED, runTicketingSync } from "@/lib/events/ticketing/flows/run-ticketing-sync";
 import { sweepRateLimitHits } from "@/lib/forms/flows/sweep-rate-limit-hits";
-import { sweepIdempotencyKeys } from "@/lib/api/v1/idempotency";
+import { sweepIdempotencyKeys } from "@/lib/adapters/v1/idempotency";
 import { sweepPendingSubmissions } from "@/lib/forms/sweep-pending-submissions";
 import { handle, type JobRegistry } from "@/lib/jobs/handle";
 import { QUEUES } from "@/lib/jobs/queues";

@@ -2,7 +2,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { expect } from "vitest";
 import type { Sql } from "@/lib/db/client";
-import type { ApiScope } from "@/lib/api/v1/scopes";
+import type { ApiScope } from "@/lib/adapters/v1/scopes";
 import { hashApiKey, newApiKey } from "@/lib/api-keys/hash-api-key";
 import { openApiDocument } from "@/lib/openapi/document";
 

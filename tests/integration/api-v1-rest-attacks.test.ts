@@ -8,7 +8,7 @@ import { GET as listForms } from "@/app/api/v1/forms/route";
 import { GET as listSubmissions } from "@/app/api/v1/forms/[id]/submissions/route";
 import { GET as listEndpoints, POST as createEndpoint } from "@/app/api/v1/webhook-endpoints/route";
 import { DELETE as deleteEndpoint } from "@/app/api/v1/webhook-endpoints/[id]/route";
-import { API_SCOPES, type ApiScope } from "@/lib/api/v1/scopes";
+import { API_SCOPES, type ApiScope } from "@/lib/adapters/v1/scopes";
 import { apiKeyFor, callV1, expectDocumented } from "../helpers/api-v1";
 import { fuzzInputs } from "../helpers/api-v1-fuzz";
 import { setupTestDatabase } from "../helpers/db";

@@ -1,11 +1,12 @@
 import { z } from "zod";
 import type { ZodOpenApiOperationObject, ZodOpenApiPathsObject, ZodOpenApiResponseObject } from "zod-openapi";
-import { contactsOperations } from "@/lib/api/v1/contacts/operations";
-import type { ApiOperation } from "@/lib/api/v1/operation";
-import { eventOperations } from "@/lib/api/v1/rest/events";
-import { formOperations } from "@/lib/api/v1/rest/forms";
-import { transactionOperations } from "@/lib/api/v1/rest/transactions";
-import { webhookEndpointOperations } from "@/lib/api/v1/rest/webhook-endpoints";
+import { broadcastOperations } from "@/lib/adapters/v1/broadcasts/schemas";
+import { contactsOperations } from "@/lib/adapters/v1/contacts/operations";
+import type { ApiOperation } from "@/lib/adapters/v1/operation";
+import { eventOperations } from "@/lib/adapters/v1/rest/events";
+import { formOperations } from "@/lib/adapters/v1/rest/forms";
+import { transactionOperations } from "@/lib/adapters/v1/rest/transactions";
+import { webhookEndpointOperations } from "@/lib/adapters/v1/rest/webhook-endpoints";
 import { json, security } from "../helpers";
 
 /**
@@ -19,6 +20,7 @@ export const V1_OPERATIONS: ApiOperation[] = [
   ...transactionOperations,
   ...formOperations,
   ...webhookEndpointOperations,
+  ...broadcastOperations,
 ];
 
 const TAGS: [prefix: string, tag: string][] = [
@@ -28,6 +30,7 @@ const TAGS: [prefix: string, tag: string][] = [
   ["/api/v1/events", "Events"],
   ["/api/v1/forms", "Forms"],
   ["/api/v1/webhook-endpoints", "Webhook endpoints"],
+  ["/api/v1/broadcasts", "Broadcasts"],
 ];
 
 const MESSAGES: Record<number, string> = {

@@ -1,5 +1,5 @@
-import { apiRoute } from "@/lib/api/v1/route";
-import { listContacts, createContactRoute } from "@/lib/api/v1/contacts/handlers";
+import { apiRoute } from "@/lib/adapters/v1/route";
+import { listContacts, createContactRoute } from "@/lib/adapters/v1/contacts/handlers";
 
 // DESIGN section 8: the contacts list (spec 4.15 getContacts filters, cursor pages) and create.
 export const GET = apiRoute(...listContacts);

@@ -1,5 +1,5 @@
-import { apiRoute, ok } from "@/lib/api/v1";
-import { eventListQuerySchema, listEvents } from "@/lib/api/v1/rest/events";
+import { apiRoute, ok } from "@/lib/adapters/v1";
+import { eventListQuerySchema, listEvents } from "@/lib/adapters/v1/rest/events";
 
 /** GET /api/v1/events (DESIGN section 8): spec 4.15 getEvents, unpublished included, by cursor. */
 export const GET = apiRoute(

@@ -1,5 +1,5 @@
-import { apiRoute, ok, pageQuerySchema } from "@/lib/api/v1";
-import { listFormsPage } from "@/lib/api/v1/rest/forms";
+import { apiRoute, ok, pageQuerySchema } from "@/lib/adapters/v1";
+import { listFormsPage } from "@/lib/adapters/v1/rest/forms";
 
 /** GET /api/v1/forms (DESIGN section 8): the forms page's list, by cursor. */
 export const GET = apiRoute(

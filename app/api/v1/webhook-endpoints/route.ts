@@ -1,10 +1,10 @@
-import { apiRoute, created, ok, pageQuerySchema } from "@/lib/api/v1";
+import { apiRoute, created, ok, pageQuerySchema } from "@/lib/adapters/v1";
 import {
   createEndpoint,
   endpointInput,
   listEndpoints,
   webhookEndpointWriteSchema,
-} from "@/lib/api/v1/rest/webhook-endpoints";
+} from "@/lib/adapters/v1/rest/webhook-endpoints";
 
 /** POST /api/v1/webhook-endpoints (DESIGN section 8): subscribe a URL; audited as Settings → Webhooks does. */
 export const POST = apiRoute(

@@ -1,2 +1,5 @@
+import { getBroadcastOperation } from "@/lib/adapters/v1/broadcasts/handlers";
+import { apiRoute } from "@/lib/adapters/v1/route";
+
 // DESIGN section 8, "Email engagement": a broadcast with its stats (scope email:read).
-export { getBroadcastRoute as GET } from "@/lib/api/v1/broadcasts/handlers";
+export const GET = apiRoute(...getBroadcastOperation);

@@ -1,5 +1,5 @@
-import { apiRoute } from "@/lib/api/v1/route";
-import { getContactRoute, patchContactRoute, deleteContactRoute } from "@/lib/api/v1/contacts/handlers";
+import { apiRoute } from "@/lib/adapters/v1/route";
+import { getContactRoute, patchContactRoute, deleteContactRoute } from "@/lib/adapters/v1/contacts/handlers";
 
 // DESIGN section 8: read, update by spec 4.10, delete.
 export const GET = apiRoute(...getContactRoute);

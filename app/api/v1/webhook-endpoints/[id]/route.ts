@@ -1,6 +1,6 @@
-import { apiRoute, noContent } from "@/lib/api/v1";
-import { idParams } from "@/lib/api/v1/rest/keyset";
-import { deleteEndpoint } from "@/lib/api/v1/rest/webhook-endpoints";
+import { apiRoute, noContent } from "@/lib/adapters/v1";
+import { idParams } from "@/lib/adapters/v1/rest/keyset";
+import { deleteEndpoint } from "@/lib/adapters/v1/rest/webhook-endpoints";
 
 /** DELETE /api/v1/webhook-endpoints/{id} (DESIGN section 8): unsubscribe; audited with the key as the actor. */
 export const DELETE = apiRoute(

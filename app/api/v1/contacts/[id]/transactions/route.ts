@@ -1,6 +1,6 @@
-import { apiRoute, ok, pageQuerySchema } from "@/lib/api/v1";
-import { idParams } from "@/lib/api/v1/rest/keyset";
-import { listContactTransactions } from "@/lib/api/v1/rest/transactions";
+import { apiRoute, ok, pageQuerySchema } from "@/lib/adapters/v1";
+import { idParams } from "@/lib/adapters/v1/rest/keyset";
+import { listContactTransactions } from "@/lib/adapters/v1/rest/transactions";
 
 /** GET /api/v1/contacts/{id}/transactions (DESIGN section 8): spec 4.15 getContactTransactions, by cursor. */
 export const GET = apiRoute(

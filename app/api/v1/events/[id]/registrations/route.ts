@@ -1,6 +1,6 @@
-import { apiRoute, ok } from "@/lib/api/v1";
-import { idParams } from "@/lib/api/v1/rest/keyset";
-import { listRegistrations, registrationQuerySchema } from "@/lib/api/v1/rest/events";
+import { apiRoute, ok } from "@/lib/adapters/v1";
+import { idParams } from "@/lib/adapters/v1/rest/keyset";
+import { listRegistrations, registrationQuerySchema } from "@/lib/adapters/v1/rest/events";
 
 /** GET /api/v1/events/{id}/registrations (DESIGN section 8): the event page's list, by cursor. */
 export const GET = apiRoute(

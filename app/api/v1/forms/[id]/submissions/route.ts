@@ -1,6 +1,6 @@
-import { apiRoute, ok, pageQuerySchema } from "@/lib/api/v1";
-import { listSubmissionsPage } from "@/lib/api/v1/rest/forms";
-import { idParams } from "@/lib/api/v1/rest/keyset";
+import { apiRoute, ok, pageQuerySchema } from "@/lib/adapters/v1";
+import { listSubmissionsPage } from "@/lib/adapters/v1/rest/forms";
+import { idParams } from "@/lib/adapters/v1/rest/keyset";
 
 /** GET /api/v1/forms/{id}/submissions (DESIGN section 8): a form's submissions, by cursor. */
 export const GET = apiRoute(

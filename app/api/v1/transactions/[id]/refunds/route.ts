@@ -1,6 +1,6 @@
-import { apiRoute, created } from "@/lib/api/v1";
-import { idParams } from "@/lib/api/v1/rest/keyset";
-import { refundBodySchema, refundTransaction } from "@/lib/api/v1/rest/transactions";
+import { apiRoute, created } from "@/lib/adapters/v1";
+import { idParams } from "@/lib/adapters/v1/rest/keyset";
+import { refundBodySchema, refundTransaction } from "@/lib/adapters/v1/rest/transactions";
 
 /**
  * POST /api/v1/transactions/{id}/refunds (DESIGN section 8): spec 4.15 recordTransactionRefund,

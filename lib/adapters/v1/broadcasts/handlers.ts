@@ -1,7 +1,7 @@
 import { AppError } from "@/lib/errors/app-error";
 import { getBroadcastStats } from "@/lib/email/broadcast-stats";
 import { getBroadcast } from "@/lib/email/broadcasts";
-import { apiRoute, ok } from "../route";
+import { apiOperation, ok } from "../route";
 import { broadcastIdParams, type V1Broadcast } from "./schemas";
 
 /**
@@ -9,7 +9,7 @@ import { broadcastIdParams, type V1Broadcast } from "./schemas";
  * broadcast of the key's workspace and its stats, from the same function as the broadcast's page.
  * Another workspace's id is 404, as a made-up one.
  */
-export const getBroadcastRoute = apiRoute(
+export const getBroadcastOperation = apiOperation(
   { name: "getBroadcast", scope: "email:read", params: broadcastIdParams },
   async ({ db, workspaceId, params }) => {
     const input = { workspaceId, broadcastId: params.id };
