@@ -94,7 +94,7 @@ const RECOVERY_GRANT_SECONDS = 15 * 60;
  * Opening a recovery link signs the user in; a session alone is no proof of the inbox (any
  * session would do, a stolen one too). So the link also leaves a signed, short-lived, one-use
  * grant for that user, and a new password without the current one needs it (docs/decisions.md,
- * "A password changes with the current one or a fresh recovery link").
+ * "Stored HTML and secret links").
  */
 async function grantRecovery(jar: CookieJar, userId: string): Promise<void> {
   const value = await signValue("recovery", { sub: userId }, RECOVERY_GRANT_SECONDS);
