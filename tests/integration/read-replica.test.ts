@@ -8,6 +8,8 @@ import { metrics } from "@/lib/observability/metrics";
 import { webReadiness } from "@/lib/observability/readiness";
 import { addMember, createContact as insertContact, createUser, createWorkspace } from "../helpers/factories";
 import { postgresBinaries, startReplicaPair, type ReplicaPair } from "../helpers/replica";
+import { apiKey, call } from "../helpers/api-v1";
+import * as v1Contacts from "@/app/api/v1/contacts/route";
 
 /**
  * DATABASE_READ_URL (lib/db/replica.ts, docs/deployment.md "Read replica") against a real streaming
@@ -192,6 +194,34 @@ describe.skipIf(!runs)(`a streaming replica 500 ms behind serves the reads that 
     const ready = await webReadiness();
     expect(ready.ready).toBe(true);
     expect(ready.checks.replica_lag_seconds).toBeGreaterThanOrEqual(0);
+  });
+
+  test("the v1 API: a key's list reads the replica, and the key sees its own create at once", async () => {
+    const ws = await createWorkspace(primary);
+    const key = await apiKey(primary, ws.id, ["contacts:read", "contacts:write"]);
+    await pair.caughtUp();
+    const created = await call(v1Contacts.POST, {
+      method: "POST",
+      key: key.raw,
+      body: { email: "via-key@example.test" },
+    });
+    expect(created.status).toBe(201);
+    const list = () => call(v1Contacts.GET, { key: key.raw });
+    let listed: Awaited<ReturnType<typeof list>> | undefined;
+    const own = await counted(async () => {
+      listed = await list();
+    });
+    expect(listed?.status).toBe(200);
+    expect(listed?.body.data.map((c: { email: string }) => c.email)).toEqual(["via-key@example.test"]);
+    // on the primary while the replica is behind the key's mark (on a slow machine it may have
+    // replayed it already: then the replica, which has the row too)
+    expect([{ "primary/own_write": 1 }, { "replica/replica": 1 }]).toContainEqual(own);
+    await pair.caughtUp();
+    const later = await counted(async () => {
+      listed = await list();
+    });
+    expect(listed?.body.data).toHaveLength(1);
+    expect(later).toEqual({ "replica/replica": 1 }); // replayed past the key's mark
   });
 
   test("reads go on when the replica is stopped: served by the primary, and /api/ready says the lag is unknown", async () => {

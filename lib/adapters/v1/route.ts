@@ -4,7 +4,8 @@ import type { AuditAction } from "@/lib/audit/audit-actions";
 import { recordAudit, recordAudits, type AuditEntry } from "@/lib/audit/record-audit";
 import { logUnexpected, unexpectedMessage } from "@/lib/adapters/log-unexpected";
 import type { RouteContext } from "@/lib/adapters/public-route";
-import { withService, type Db } from "@/lib/db/doors";
+import { withReadService, withService, type Db } from "@/lib/db/doors";
+import { apiKeyCaller } from "@/lib/db/replica";
 import { AppError } from "@/lib/errors/app-error";
 import { clientIp } from "@/lib/http/client-ip";
 import { readLimitedBody } from "@/lib/http/read-limited-body";
@@ -125,7 +126,12 @@ export function apiRoute<
         const idemKey = options.idempotent && request.method !== "GET" ? idempotencyKey(request) : null;
         const key = auth.key;
 
-        const reply = await withService(async (db): Promise<ApiReply & { replayed?: boolean }> => {
+        // GETs read on the replica when it may serve them, writes mark the key's position so its
+        // next read sees them (docs/decisions.md, "Read replica: a caller reads its own writes")
+        const caller = apiKeyCaller(key.id);
+        const door = <T>(run: (db: Db) => Promise<T>) =>
+          request.method === "GET" ? withReadService(run, { caller }) : withService(run, { writer: caller });
+        const reply = await door(async (db): Promise<ApiReply & { replayed?: boolean }> => {
           if (idemKey) {
             const claim = await claimIdempotencyKey(db, {
               apiKeyId: key.id,
