@@ -27,6 +27,12 @@ export function WorkspaceNameForm({ action, name }: { action: FormAction; name: 
   );
 }
 
+/** The profile's name fields, with their autocomplete tokens. */
+const NAME_FIELDS = [
+  { name: "firstName", label: "First name", autoComplete: "given-name" },
+  { name: "lastName", label: "Last name", autoComplete: "family-name" },
+] as const;
+
 export function ProfileForm({
   action,
   profile,
@@ -44,20 +50,9 @@ export function ProfileForm({
         return (
           <>
             <div className="row">
-              <Field
-                label="First name"
-                name="firstName"
-                autoComplete="given-name"
-                state={state}
-                defaultValue={value("firstName")}
-              />
-              <Field
-                label="Last name"
-                name="lastName"
-                autoComplete="family-name"
-                state={state}
-                defaultValue={value("lastName")}
-              />
+              {NAME_FIELDS.map((field) => (
+                <Field key={field.name} {...field} state={state} defaultValue={value(field.name)} />
+              ))}
             </div>
             <SelectField
               label="Time zone"

@@ -34,6 +34,28 @@ export function BroadcastReport({ report, tracking }: { report: Report; tracking
     ["complained", "Complaints", stats.complained, percent(stats.complained, stats.sent)],
     ["unsubscribed", "Unsubscribes", stats.unsubscribed, percent(stats.unsubscribed, stats.delivered)],
   ];
+  const charts = [
+    {
+      id: "broadcast-delivery",
+      title: `Deliveries ${unit}`,
+      summary: `${total("delivered")} delivered, ${total("bounced")} bounced and ${total("complained")} complaints, from ${timeline.labels[0]} to ${timeline.labels[timeline.labels.length - 1]} UTC.`,
+      keys: [
+        { key: "delivered", label: "Delivered" },
+        { key: "bounced", label: "Bounced" },
+        { key: "complained", label: "Complaints" },
+      ],
+    },
+    {
+      id: "broadcast-engagement",
+      title: `First opens, clicks and unsubscribes ${unit}`,
+      summary: `${total("opened")} people opened, ${total("clicked")} clicked and ${total("unsubscribed")} unsubscribed (machines left out), each counted when they first did.`,
+      keys: [
+        { key: "opened", label: "Opened" },
+        { key: "clicked", label: "Clicked" },
+        { key: "unsubscribed", label: "Unsubscribed" },
+      ],
+    },
+  ];
   return (
     <section className="card stack" aria-labelledby="report-heading" data-testid="broadcast-report">
       <h2 id="report-heading">Report</h2>
@@ -68,34 +90,16 @@ export function BroadcastReport({ report, tracking }: { report: Report; tracking
       </p>
       {timeline.labels.length > 0 && (
         <>
-          <StackedBars
-            id="broadcast-delivery"
-            title={`Deliveries ${unit}`}
-            summary={`${total("delivered")} delivered, ${total("bounced")} bounced and ${total("complained")} complaints, from ${timeline.labels[0]} to ${timeline.labels[timeline.labels.length - 1]} UTC.`}
-            days={timeline.labels}
-            keys={[
-              { key: "delivered", label: "Delivered" },
-              { key: "bounced", label: "Bounced" },
-              { key: "complained", label: "Complaints" },
-            ]}
-            values={timeline.values}
-            unit="emails"
-            bucketLabel={bucketLabel}
-          />
-          <StackedBars
-            id="broadcast-engagement"
-            title={`First opens, clicks and unsubscribes ${unit}`}
-            summary={`${total("opened")} people opened, ${total("clicked")} clicked and ${total("unsubscribed")} unsubscribed (machines left out), each counted when they first did.`}
-            days={timeline.labels}
-            keys={[
-              { key: "opened", label: "Opened" },
-              { key: "clicked", label: "Clicked" },
-              { key: "unsubscribed", label: "Unsubscribed" },
-            ]}
-            values={timeline.values}
-            unit="emails"
-            bucketLabel={bucketLabel}
-          />
+          {charts.map((chart) => (
+            <StackedBars
+              key={chart.id}
+              {...chart}
+              days={timeline.labels}
+              values={timeline.values}
+              unit="emails"
+              bucketLabel={bucketLabel}
+            />
+          ))}
         </>
       )}
       {links.length > 0 && (

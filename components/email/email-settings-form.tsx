@@ -20,6 +20,20 @@ export function EmailSettingsForm({
       {(state) => {
         // after a refusal, the fields keep what was typed (the browser's own values)
         const stored = <T,>(value: T) => (state.values ? undefined : value);
+        const checkbox = (name: string, saved: boolean, label: string) => (
+          <label className="check">
+            <input
+              type="checkbox"
+              name={name}
+              defaultChecked={state.values ? state.values[name] === "on" : saved}
+            />{" "}
+            {label}
+          </label>
+        );
+        const footerFields = [
+          ["Footer message", "subscribeFooterMessage", settings.subscribe_footer_message],
+          ["Link text", "subscribeFooterLinkText", settings.subscribe_footer_link_text],
+        ] as const;
         return (
           <>
             <fieldset className="stack" disabled={!canEdit}>
@@ -28,32 +42,21 @@ export function EmailSettingsForm({
                 Added to transactional email (receipts, confirmations) sent to contacts who may not receive
                 marketing email, with a link to subscribe.
               </p>
-              <label className="check">
-                <input
-                  type="checkbox"
-                  name="subscribeFooterEnabled"
-                  defaultChecked={
-                    state.values
-                      ? state.values.subscribeFooterEnabled === "on"
-                      : settings.subscribe_footer_enabled
-                  }
-                />{" "}
-                Add the subscribe footer
-              </label>
-              <Field
-                label="Footer message"
-                name="subscribeFooterMessage"
-                state={state}
-                defaultValue={stored(settings.subscribe_footer_message)}
-                required
-              />
-              <Field
-                label="Link text"
-                name="subscribeFooterLinkText"
-                state={state}
-                defaultValue={stored(settings.subscribe_footer_link_text)}
-                required
-              />
+              {checkbox(
+                "subscribeFooterEnabled",
+                settings.subscribe_footer_enabled,
+                "Add the subscribe footer",
+              )}
+              {footerFields.map(([label, name, value]) => (
+                <Field
+                  key={name}
+                  label={label}
+                  name={name}
+                  state={state}
+                  defaultValue={stored(value)}
+                  required
+                />
+              ))}
             </fieldset>
             <fieldset className="stack" disabled={!canEdit}>
               <legend>Link tracking</legend>
@@ -74,18 +77,7 @@ export function EmailSettingsForm({
                 reports it. Off: deliveries, bounces, complaints and unsubscribes are still counted; opens and
                 clicks are not stored at all.
               </p>
-              <label className="check">
-                <input
-                  type="checkbox"
-                  name="emailTrackingEnabled"
-                  defaultChecked={
-                    state.values
-                      ? state.values.emailTrackingEnabled === "on"
-                      : settings.email_tracking_enabled
-                  }
-                />{" "}
-                Track opens and clicks
-              </label>
+              {checkbox("emailTrackingEnabled", settings.email_tracking_enabled, "Track opens and clicks")}
             </fieldset>
             {canEdit ? (
               <SubmitButton pendingLabel="Saving…">Save email settings</SubmitButton>

@@ -20,3 +20,16 @@ export function keptValues(raw: Record<string, unknown>): Record<string, string>
     if (typeof value === "string" && !/pass(word)?/i.test(key)) out[key] = value;
   return out;
 }
+
+/**
+ * A server action's arguments as its raw input and the values to keep: the posted FormData
+ * wherever it is among them (bound arguments come first), else the first argument's object.
+ */
+export function actionInput(args: unknown[]): {
+  raw: Record<string, unknown>;
+  values: Record<string, string>;
+} {
+  const form = args.find((arg): arg is FormData => arg instanceof FormData);
+  const raw = form ? formValues(form) : ((args[0] ?? {}) as Record<string, unknown>);
+  return { raw, values: keptValues(raw) };
+}

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { AppError } from "@/lib/errors/app-error";
 import { currentRequestId, log } from "@/lib/observability/log";
 
 /**
@@ -16,4 +17,11 @@ export function logUnexpected(where: string, error: unknown): string {
 /** The message an unexpected error is answered with. */
 export function unexpectedMessage(requestId: string): string {
   return `Something went wrong (reference ${requestId}).`;
+}
+
+/** What an action answers a thrown error with: an AppError as it is, anything else logged and `internal`. */
+export function refusalOf(where: string, error: unknown): AppError {
+  return error instanceof AppError
+    ? error
+    : new AppError("internal", unexpectedMessage(logUnexpected(where, error)));
 }

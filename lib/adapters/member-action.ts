@@ -11,7 +11,7 @@ import { refusalResult } from "./action-result";
 import { writeAudit, type AuditNote } from "./audit-note";
 import { memberDoor } from "./member-door";
 import { formValues, keptValues } from "./form-values";
-import { logUnexpected, unexpectedMessage } from "./log-unexpected";
+import { refusalOf } from "./log-unexpected";
 
 /** What a member action's function receives besides its transaction and its parsed input. */
 export interface ActionContext<P = void> extends MemberContext {
@@ -133,9 +133,7 @@ export function memberAction<S extends z.ZodType, R, P = void>(
           return { errors: fieldErrors(error.zodError), values: keptValues(raw), code: "invalid" } as R;
         return refuse(new AppError("invalid", (bound ?? issues[0])?.message));
       }
-      if (error instanceof AppError) return refuse(error);
-      const requestId = logUnexpected("server action", error);
-      return refuse(new AppError("internal", unexpectedMessage(requestId)));
+      return refuse(refusalOf("server action", error));
     }
   };
 }
@@ -165,4 +163,3 @@ function rawInput(
   const [input] = args;
   return { raw: (input ?? {}) as Record<string, unknown>, isForm: false };
 }
-

@@ -1,11 +1,10 @@
 import "server-only";
 import { unstable_rethrow } from "next/navigation";
 import type { z } from "zod";
-import { AppError } from "@/lib/errors/app-error";
 import { fieldErrors, type FormState } from "@/lib/http/form-state";
 import { refusalResult } from "./action-result";
-import { formValues, keptValues } from "./form-values";
-import { logUnexpected, unexpectedMessage } from "./log-unexpected";
+import { actionInput } from "./form-values";
+import { refusalOf } from "./log-unexpected";
 
 /**
  * A server action anyone may call (sign-in, sign-up, password reset, accepting an invitation
@@ -20,19 +19,14 @@ export function publicAction<S extends z.ZodType, R extends FormState>(
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- untrusted arguments, parsed by `schema`; forms post, components bind
 ): (...args: any[]) => Promise<R | FormState> {
   return async (...args: unknown[]) => {
-    const form = args.find((arg): arg is FormData => arg instanceof FormData);
-    const raw = form ? formValues(form) : ((args[0] ?? {}) as Record<string, unknown>);
-    const values = keptValues(raw);
+    const { raw, values } = actionInput(args);
     try {
       const parsed = schema.safeParse(raw);
       if (!parsed.success) return { errors: fieldErrors(parsed.error), values, code: "invalid" };
       return await fn(parsed.data);
     } catch (error) {
       unstable_rethrow(error);
-      const refusal =
-        error instanceof AppError
-          ? error
-          : new AppError("internal", unexpectedMessage(logUnexpected(name, error)));
+      const refusal = refusalOf(name, error);
       return refusalResult(refusal, values);
     }
   };

@@ -1,6 +1,6 @@
 import { AppError } from "@/lib/errors/app-error";
 import { jsonError } from "@/lib/http/error-envelope";
-import { logUnexpected, unexpectedMessage } from "./log-unexpected";
+import { refusalOf } from "./log-unexpected";
 
 /**
  * An error thrown by a route handler's function as an AppError: itself when it is one, a
@@ -11,7 +11,7 @@ export function routeAppError(where: string, request: Request, error: unknown): 
   if (error instanceof AppError) return error;
   if (request.signal.aborted || (error as { code?: string } | null)?.code === "ECONNRESET")
     return new AppError("invalid", "The request was aborted.");
-  return new AppError("internal", unexpectedMessage(logUnexpected(where, error)));
+  return refusalOf(where, error);
 }
 
 /** An AppError as the JSON error envelope: its status, message and code (429 with Retry-After). */

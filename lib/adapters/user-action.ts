@@ -4,11 +4,10 @@ import { redirect, unstable_rethrow } from "next/navigation";
 import type { z } from "zod";
 import { getClaims } from "@/lib/auth/session";
 import type { Claims } from "@/lib/db/doors";
-import { AppError } from "@/lib/errors/app-error";
 import { clientIp } from "@/lib/http/client-ip";
 import { fieldErrors, type FormState } from "@/lib/http/form-state";
-import { formValues, keptValues } from "./form-values";
-import { logUnexpected, unexpectedMessage } from "./log-unexpected";
+import { actionInput } from "./form-values";
+import { refusalOf } from "./log-unexpected";
 
 /** A signed-in account, in a workspace or in none: what a user adapter's function receives. */
 export interface UserContext {
@@ -38,9 +37,7 @@ export function userAction<S extends z.ZodType, R extends FormState>(
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- untrusted arguments, parsed by `schema`; forms post, components bind
 ): (...args: any[]) => Promise<R | FormState> {
   return async (...args: unknown[]) => {
-    const form = args.find((arg): arg is FormData => arg instanceof FormData);
-    const raw = form ? formValues(form) : ((args[0] ?? {}) as Record<string, unknown>);
-    const values = keptValues(raw);
+    const { raw, values } = actionInput(args);
     try {
       const parsed = schema.safeParse(raw);
       const claims = await getClaims();
@@ -49,10 +46,7 @@ export function userAction<S extends z.ZodType, R extends FormState>(
       return await fn(parsed.data, { claims, userId: claims.sub, ip: clientIp(await headers()) });
     } catch (error) {
       unstable_rethrow(error);
-      const refusal =
-        error instanceof AppError
-          ? error
-          : new AppError("internal", unexpectedMessage(logUnexpected(name, error)));
+      const refusal = refusalOf(name, error);
       return refusal.field
         ? { errors: { [refusal.field]: refusal.message }, values }
         : { message: refusal.message, values };

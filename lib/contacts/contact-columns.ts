@@ -30,20 +30,42 @@ export function contactColumns(alias = "c"): string {
   ).join(", ");
 }
 
+/** The editable fields other than email, each with its contacts column. */
+const FIELD_COLUMNS = {
+  firstName: "first_name",
+  lastName: "last_name",
+  phone: "phone",
+  addressLine1: "address_line1",
+  addressLine2: "address_line2",
+  city: "city",
+  state: "state",
+  postalCode: "postal_code",
+  country: "country",
+  birthMonth: "birth_month",
+  birthDay: "birth_day",
+} as const;
+
+type OptionalField = keyof typeof FIELD_COLUMNS;
+
+/** A contact's editable columns: email, and every other field or null. */
+export type EditableColumns = { email: string } & {
+  -readonly [K in OptionalField as (typeof FIELD_COLUMNS)[K]]: NonNullable<ContactFields[K]> | null;
+};
+
+const fieldEntries = Object.entries(FIELD_COLUMNS) as [OptionalField, keyof EditableColumns][];
+
 /** The editable fields as contacts columns; absent fields become null (cleared). */
-export function fieldColumns(fields: ContactFields) {
-  return {
-    email: fields.email,
-    first_name: fields.firstName ?? null,
-    last_name: fields.lastName ?? null,
-    phone: fields.phone ?? null,
-    address_line1: fields.addressLine1 ?? null,
-    address_line2: fields.addressLine2 ?? null,
-    city: fields.city ?? null,
-    state: fields.state ?? null,
-    postal_code: fields.postalCode ?? null,
-    country: fields.country ?? null,
-    birth_month: fields.birthMonth ?? null,
-    birth_day: fields.birthDay ?? null,
-  };
+export function fieldColumns(fields: ContactFields): EditableColumns {
+  return Object.fromEntries([
+    ["email", fields.email],
+    ...fieldEntries.map(([field, column]) => [column, fields[field] ?? null]),
+  ]) as EditableColumns;
+}
+
+/** The inverse of fieldColumns: stored columns as fields, null as absent. */
+export function columnFields(columns: { [K in keyof EditableColumns]?: EditableColumns[K] }): ContactFields {
+  return Object.fromEntries([
+    ["email", columns.email],
+    ...fieldEntries.map(([field, column]) => [field, columns[column] ?? undefined]),
+  ]) as ContactFields;
 }

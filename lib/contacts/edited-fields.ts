@@ -1,8 +1,6 @@
 import type { Db } from "@/lib/db/doors";
-import { fieldColumns } from "./contact-columns";
+import { fieldColumns, type EditableColumns } from "./contact-columns";
 import type { ContactFields } from "./schemas";
-
-type EditableColumns = ReturnType<typeof fieldColumns>;
 
 /** The editable columns of a contact of the workspace as stored now, or null when there is none. */
 export async function readEditableFields(

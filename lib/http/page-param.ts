@@ -16,3 +16,8 @@ export const LIST_PAGE_SIZE = 25;
 export function pageSlice(page: number): { limit: number; offset: number } {
   return { limit: LIST_PAGE_SIZE, offset: (page - 1) * LIST_PAGE_SIZE };
 }
+
+/** The props of a page that reads its query string (its notices, `?saved=1`, `?error=…`). */
+export interface QueryPageProps {
+  searchParams: Promise<Record<string, string | undefined>>;
+}

@@ -2,7 +2,7 @@ import { unstable_rethrow } from "next/navigation";
 import type { z } from "zod";
 import type { AuditAction } from "@/lib/audit/audit-actions";
 import { recordAudit, recordAudits, type AuditEntry } from "@/lib/audit/record-audit";
-import { logUnexpected, unexpectedMessage } from "@/lib/adapters/log-unexpected";
+import { routeAppError } from "@/lib/adapters/route-errors";
 import type { RouteContext } from "@/lib/adapters/public-route";
 import { withReadService, withService, type Db } from "@/lib/db/doors";
 import { apiKeyCaller } from "@/lib/db/replica";
@@ -74,6 +74,14 @@ export const noContent = (): ApiReply => ({ status: 204 });
 
 type Handler = (request: Request, context?: RouteContext) => Promise<Response>;
 
+/** A query or path schema's default: no parameters. */
+type NoParams = z.ZodType<Record<string, never>>;
+
+/** An operation's function: the parsed body, query and path parameters in, the answer out. */
+export type ApiFunction<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType> = (
+  ctx: ApiContext<z.output<B>, z.output<Q>, z.output<P>>,
+) => Promise<ApiReply>;
+
 /**
  * An operation's options and function, defined in its area's module and mounted in its route
  * file as `export const POST = apiRoute(...createContactRoute)`: the route file stays one line,
@@ -81,12 +89,12 @@ type Handler = (request: Request, context?: RouteContext) => Promise<Response>;
  */
 export function apiOperation<
   B extends z.ZodType = z.ZodUndefined,
-  Q extends z.ZodType = z.ZodType<Record<string, never>>,
-  P extends z.ZodType = z.ZodType<Record<string, never>>,
+  Q extends z.ZodType = NoParams,
+  P extends z.ZodType = NoParams,
 >(
   options: ApiRouteOptions<B, Q, P>,
-  fn: (ctx: ApiContext<z.output<B>, z.output<Q>, z.output<P>>) => Promise<ApiReply>,
-): [ApiRouteOptions<B, Q, P>, (ctx: ApiContext<z.output<B>, z.output<Q>, z.output<P>>) => Promise<ApiReply>] {
+  fn: ApiFunction<B, Q, P>,
+): [ApiRouteOptions<B, Q, P>, ApiFunction<B, Q, P>] {
   return [options, fn];
 }
 
@@ -101,12 +109,9 @@ export function apiOperation<
  */
 export function apiRoute<
   B extends z.ZodType = z.ZodUndefined,
-  Q extends z.ZodType = z.ZodType<Record<string, never>>,
-  P extends z.ZodType = z.ZodType<Record<string, never>>,
->(
-  options: ApiRouteOptions<B, Q, P>,
-  fn: (ctx: ApiContext<z.output<B>, z.output<Q>, z.output<P>>) => Promise<ApiReply>,
-): Handler {
+  Q extends z.ZodType = NoParams,
+  P extends z.ZodType = NoParams,
+>(options: ApiRouteOptions<B, Q, P>, fn: ApiFunction<B, Q, P>): Handler {
   return async (request, context) =>
     observeRequest(`api v1 ${options.name}`, request, async () => {
       let rate: RateLimitState | null = null;
@@ -185,16 +190,9 @@ export function apiRoute<
         return Response.json(reply.body, { status: reply.status, headers });
       } catch (error) {
         unstable_rethrow(error);
-        return apiErrorResponse(toAppError(options.name, request, error), rate);
+        return apiErrorResponse(routeAppError(`api v1 ${options.name}`, request, error), rate);
       }
     });
-}
-
-function toAppError(where: string, request: Request, error: unknown): AppError {
-  if (error instanceof AppError) return error;
-  if (request.signal.aborted || (error as { code?: string } | null)?.code === "ECONNRESET")
-    return new AppError("invalid", "The request was aborted.");
-  return new AppError("internal", unexpectedMessage(logUnexpected(`api v1 ${where}`, error)));
 }
 
 function rateHeaders(rate: RateLimitState | null): Record<string, string> {

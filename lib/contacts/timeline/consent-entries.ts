@@ -1,5 +1,4 @@
-import { escapeHtml } from "@/lib/html/escape";
-import { afterPosition, authorSql, microsSql, type TimelineSource } from "./types";
+import { afterPosition, authorSql, microsSql, titledEntry, type TimelineSource } from "./types";
 
 const ACTIONS: Record<string, string> = {
   subscribed: "Subscribed to marketing email",
@@ -31,24 +30,12 @@ export const consentEntries: TimelineSource = async (db, q) => {
       ${afterPosition(db, "e.created_at", "e.id", q.before)}
     order by e.created_at desc, e.id desc
     limit ${q.limit}`;
-  return rows.map((r) => {
-    const title = ACTIONS[r.action] ?? r.action;
-    const details = [
+  return rows.map((r) =>
+    titledEntry("consent", r, r.created_at, r.author, ACTIONS[r.action] ?? r.action, [
       r.source && `Source: ${r.source}`,
       r.legal_basis && `Legal basis: ${r.legal_basis}`,
       r.reason && `Reason: ${r.reason}`,
       r.ip && `IP: ${r.ip}`,
-    ].filter((d): d is string => Boolean(d));
-    return {
-      kind: "consent",
-      id: r.id,
-      occurredAt: r.created_at,
-      author: r.author,
-      text: [title, ...details].join(". "),
-      html:
-        `<p><strong>${escapeHtml(title)}</strong></p>` +
-        (details.length ? `<p>${details.map(escapeHtml).join(" · ")}</p>` : ""),
-      position: { micros: BigInt(r.micros), id: r.id },
-    };
-  });
+    ]),
+  );
 };

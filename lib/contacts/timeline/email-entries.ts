@@ -1,5 +1,4 @@
-import { escapeHtml } from "@/lib/html/escape";
-import { afterPosition, microsSql, type TimelineSource } from "./types";
+import { afterPosition, microsSql, titledEntry, type TimelineSource } from "./types";
 
 const TITLES: Record<string, string> = {
   delivered: "Email delivered",
@@ -35,23 +34,11 @@ export const emailEntries: TimelineSource = async (db, q) => {
       ${afterPosition(db, "e.occurred_at", "e.id", q.before)}
     order by e.occurred_at desc, e.id desc
     limit ${q.limit}`;
-  return rows.map((r) => {
-    const title = TITLES[r.type] ?? r.type;
-    const details = [
+  return rows.map((r) =>
+    titledEntry("email", r, r.occurred_at, "System", TITLES[r.type] ?? r.type, [
       r.subject && `Subject: ${r.subject}`,
       r.link_url && `Link: ${r.link_url}`,
       r.is_machine && "Made by software (a privacy proxy or link scanner), not the recipient",
-    ].filter((d): d is string => Boolean(d));
-    return {
-      kind: "email",
-      id: r.id,
-      occurredAt: r.occurred_at,
-      author: "System",
-      text: [title, ...details].join(". "),
-      html:
-        `<p><strong>${escapeHtml(title)}</strong></p>` +
-        (details.length ? `<p>${details.map(escapeHtml).join(" · ")}</p>` : ""),
-      position: { micros: BigInt(r.micros), id: r.id },
-    };
-  });
+    ]),
+  );
 };

@@ -1,5 +1,6 @@
 import type postgres from "postgres";
 import type { Db } from "@/lib/db/doors";
+import { escapeHtml } from "@/lib/html/escape";
 
 /** Entries are ordered by (time, id), newest first; time in microseconds, as Postgres keeps it. */
 export interface TimelinePosition {
@@ -64,4 +65,30 @@ export function afterPosition(
 export function compareEntries(a: TimelineEntry, b: TimelineEntry): number {
   if (a.position.micros !== b.position.micros) return a.position.micros > b.position.micros ? -1 : 1;
   return a.position.id === b.position.id ? 0 : a.position.id > b.position.id ? -1 : 1;
+}
+
+/**
+ * An entry that is a title and its details (the empty ones left out): the text joins them with
+ * ". ", the HTML sets the title in bold above the details.
+ */
+export function titledEntry(
+  kind: string,
+  row: { id: string; micros: string },
+  occurredAt: Date,
+  author: string,
+  title: string,
+  facts: (string | false | null)[],
+): TimelineEntry {
+  const details = facts.filter((d): d is string => Boolean(d));
+  return {
+    kind,
+    id: row.id,
+    occurredAt,
+    author,
+    text: [title, ...details].join(". "),
+    html:
+      `<p><strong>${escapeHtml(title)}</strong></p>` +
+      (details.length ? `<p>${details.map(escapeHtml).join(" · ")}</p>` : ""),
+    position: { micros: BigInt(row.micros), id: row.id },
+  };
 }

@@ -11,14 +11,11 @@ import { IssueApiKeyForm } from "@/components/events/issue-api-key-form";
 import { issueApiKeyAction, revokeApiKeyAction } from "./actions";
 import { DataTable } from "@/components/ui/data-table";
 import { QueryNotices } from "@/components/ui/query-notices";
+import type { QueryPageProps } from "@/lib/http/page-param";
 
 export const metadata: Metadata = { title: "API keys" };
 
-export default async function ApiKeysPage({
-  searchParams,
-}: {
-  searchParams: Promise<Record<string, string | undefined>>;
-}) {
+export default async function ApiKeysPage({ searchParams }: QueryPageProps) {
   const q = await searchParams;
   const ctx = await requireMember();
   const isAdmin = ADMIN_ROLES.includes(ctx.workspace.role);

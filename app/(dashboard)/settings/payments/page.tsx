@@ -21,15 +21,12 @@ const ERRORS: Record<string, string> = {
 import { Section } from "@/components/ui/section";
 import { asFormAction } from "@/lib/http/form-state";
 import { QueryNotices } from "@/components/ui/query-notices";
+import type { QueryPageProps } from "@/lib/http/page-param";
 
 export const metadata: Metadata = { title: "Payment settings" };
 
 /** Spec 2.10: the workspace's payment-processor connection (Stripe). */
-export default async function PaymentSettingsPage({
-  searchParams,
-}: {
-  searchParams: Promise<Record<string, string | undefined>>;
-}) {
+export default async function PaymentSettingsPage({ searchParams }: QueryPageProps) {
   const q = await searchParams;
   const ctx = await requireMember();
   const connection = await withUser(ctx.claims, (db) => connectionOfWorkspace(db, ctx.workspace.workspaceId));

@@ -14,6 +14,7 @@ import {
 } from "./actions";
 import { asFormAction } from "@/lib/http/form-state";
 import { QueryNotices } from "@/components/ui/query-notices";
+import type { QueryPageProps } from "@/lib/http/page-param";
 
 export const metadata: Metadata = { title: "Eventbrite" };
 
@@ -29,11 +30,7 @@ const ERRORS: Record<string, string> = {
   disconnect: "Eventbrite could not be reached to remove the webhook. Try again in a moment.",
 };
 
-export default async function TicketingSettingsPage({
-  searchParams,
-}: {
-  searchParams: Promise<Record<string, string | undefined>>;
-}) {
+export default async function TicketingSettingsPage({ searchParams }: QueryPageProps) {
   const q = await searchParams;
   const ctx = await requireMember();
   const isAdmin = ADMIN_ROLES.includes(ctx.workspace.role);

@@ -9,15 +9,12 @@ import { DateTime } from "@/components/ui/date-time";
 import { EndpointForm } from "@/components/webhooks/endpoint-form";
 import { createEndpointAction } from "./actions";
 import { QueryNotices } from "@/components/ui/query-notices";
+import type { QueryPageProps } from "@/lib/http/page-param";
 
 export const metadata: Metadata = { title: "Webhooks" };
 
 /** The workspace's webhook endpoints and a form to add one; owners and admins (docs/decisions.md, "Outbound webhooks"). */
-export default async function WebhooksPage({
-  searchParams,
-}: {
-  searchParams: Promise<Record<string, string | undefined>>;
-}) {
+export default async function WebhooksPage({ searchParams }: QueryPageProps) {
   const q = await searchParams;
   const ctx = await requireMember();
   if (!ADMIN_ROLES.includes(ctx.workspace.role))

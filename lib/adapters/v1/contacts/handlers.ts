@@ -6,6 +6,7 @@ import { unsubscribeContact } from "@/lib/consent/unsubscribe-contact";
 import type { EmailStatus } from "@/lib/consent/email-status";
 import type { ContactRow, PersonField } from "@/lib/contacts/contact-row";
 import { PERSON_FIELDS } from "@/lib/contacts/contact-row";
+import { columnFields } from "@/lib/contacts/contact-columns";
 import { createContact } from "@/lib/contacts/create-contact";
 import { deleteContact } from "@/lib/contacts/delete-contact";
 import { diffContact, writeAuditNote } from "@/lib/contacts/diff-and-audit";
@@ -175,20 +176,7 @@ export const patchContactRoute = apiOperation(
     const before = (await readEditableFields(db, { workspaceId, contactId: params.id }))!;
     const { updates, overwritten } = diffContact(before, personFields(body), "overwrite");
     const next = { ...before, ...updates, ...birthday(body), email: body.email ?? before.email };
-    const fields = {
-      email: next.email,
-      firstName: next.first_name ?? undefined,
-      lastName: next.last_name ?? undefined,
-      phone: next.phone ?? undefined,
-      addressLine1: next.address_line1 ?? undefined,
-      addressLine2: next.address_line2 ?? undefined,
-      city: next.city ?? undefined,
-      state: next.state ?? undefined,
-      postalCode: next.postal_code ?? undefined,
-      country: next.country ?? undefined,
-      birthMonth: next.birth_month ?? undefined,
-      birthDay: next.birth_day ?? undefined,
-    };
+    const fields = columnFields(next);
     const changed = editedFields(before, fields);
     if (changed.length > 0) {
       const contact = domainData(await updateContact(db, { ...fields, workspaceId, contactId: params.id }));
