@@ -385,6 +385,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/broadcasts/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A broadcast with its delivery and engagement counts
+     * @description Counts are of sends; opened_unique and clicked_unique count the sends with at least one such event. Opens and clicks are recorded only when the workspace tracks them. Scope: `email:read`.
+     */
+    get: operations["getBroadcast"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/contacts": {
     parameters: {
       query?: never;
@@ -944,6 +964,86 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  "email.bounced": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * email.bounced
+     * @description Sent to each enabled endpoint that chose this event, signed per Standard Webhooks with the endpoint's secret; retried with backoff for about a day until a 2xx.
+     */
+    post: operations["webhook_email_bounced"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "email.clicked": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * email.clicked
+     * @description Sent to each enabled endpoint that chose this event, signed per Standard Webhooks with the endpoint's secret; retried with backoff for about a day until a 2xx.
+     */
+    post: operations["webhook_email_clicked"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "email.delivered": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * email.delivered
+     * @description Sent to each enabled endpoint that chose this event, signed per Standard Webhooks with the endpoint's secret; retried with backoff for about a day until a 2xx.
+     */
+    post: operations["webhook_email_delivered"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "email.opened": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * email.opened
+     * @description Sent to each enabled endpoint that chose this event, signed per Standard Webhooks with the endpoint's secret; retried with backoff for about a day until a 2xx.
+     */
+    post: operations["webhook_email_opened"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "event_registration.cancelled": {
     parameters: {
       query?: never;
@@ -1087,6 +1187,35 @@ export interface webhooks {
 }
 export interface components {
   schemas: {
+    Broadcast: {
+      body_text: string;
+      /** @description ISO 8601 */
+      created_at: string;
+      /** Format: uuid */
+      id: string;
+      /** @description ISO 8601; when sending finished */
+      sent_at: string | null;
+      stats: components["schemas"]["BroadcastStats"];
+      /** @enum {string} */
+      status: "draft" | "sending" | "paused" | "cancelled" | "sent" | "failed";
+      subject: string;
+    };
+    BroadcastStats: {
+      /** @description Sends that bounced. */
+      bounced: number;
+      /** @description Sends with at least one link clicked (machine clicks included). */
+      clicked_unique: number;
+      /** @description Sends reported as spam. */
+      complained: number;
+      /** @description Sends with a delivery report. */
+      delivered: number;
+      /** @description Sends opened at least once (machine opens included). */
+      opened_unique: number;
+      /** @description Emails that left (or reached the dev outbox), whatever came of them. */
+      sent: number;
+      /** @description Sends whose recipient unsubscribed from them (the email's link). */
+      unsubscribed: number;
+    };
     Contact: {
       address_line1: string | null;
       address_line2: string | null;
@@ -1212,6 +1341,10 @@ export interface components {
         | "event_registration.created"
         | "event_registration.cancelled"
         | "rsvp.created"
+        | "email.delivered"
+        | "email.opened"
+        | "email.clicked"
+        | "email.bounced"
       )[];
       failing_since: string | null;
       id: string;
@@ -1220,6 +1353,33 @@ export interface components {
       url: string;
     };
     Error: {
+      /**
+       * @description What was refused, for a program to act on (lib/errors/app-error.ts).
+       * @enum {string}
+       */
+      code:
+        | "invalid"
+        | "unauthenticated"
+        | "forbidden"
+        | "step_up_required"
+        | "captcha_required"
+        | "captcha_failed"
+        | "not_found"
+        | "event_unpublished"
+        | "conflict"
+        | "contact_exists"
+        | "suppressed"
+        | "idempotency_conflict"
+        | "event_ticketing"
+        | "event_full"
+        | "event_past"
+        | "too_large"
+        | "unsupported"
+        | "rate_limited"
+        | "retry_later"
+        | "provider_failed"
+        | "unavailable"
+        | "internal";
       /** @description A readable reason. */
       error: string;
       /** @constant */
@@ -1575,6 +1735,50 @@ export interface components {
       /** Format: uuid */
       workspace_id: string;
     };
+    Webhook_email_bounced: {
+      /** @constant */
+      api_version: "2026-11-23";
+      data: components["schemas"]["WebhookEmailEvent_bounced"];
+      /** @description ISO 8601 */
+      timestamp: string;
+      /** @constant */
+      type: "email.bounced";
+      /** Format: uuid */
+      workspace_id: string;
+    };
+    Webhook_email_clicked: {
+      /** @constant */
+      api_version: "2026-11-23";
+      data: components["schemas"]["WebhookEmailEvent_clicked"];
+      /** @description ISO 8601 */
+      timestamp: string;
+      /** @constant */
+      type: "email.clicked";
+      /** Format: uuid */
+      workspace_id: string;
+    };
+    Webhook_email_delivered: {
+      /** @constant */
+      api_version: "2026-11-23";
+      data: components["schemas"]["WebhookEmailEvent_delivered"];
+      /** @description ISO 8601 */
+      timestamp: string;
+      /** @constant */
+      type: "email.delivered";
+      /** Format: uuid */
+      workspace_id: string;
+    };
+    Webhook_email_opened: {
+      /** @constant */
+      api_version: "2026-11-23";
+      data: components["schemas"]["WebhookEmailEvent_opened"];
+      /** @description ISO 8601 */
+      timestamp: string;
+      /** @constant */
+      type: "email.opened";
+      /** Format: uuid */
+      workspace_id: string;
+    };
     Webhook_event_registration_cancelled: {
       /** @constant */
       api_version: "2026-11-23";
@@ -1691,6 +1895,70 @@ export interface components {
       /** @description ISO 8601 */
       updated_at: string;
     };
+    WebhookEmailEvent_bounced: {
+      broadcast_id: string | null;
+      contact_id: string | null;
+      /** Format: uuid */
+      email_send_id: string;
+      /** Format: uuid */
+      id: string;
+      /** @description Made by software (a privacy proxy or link scanner), not the recipient. */
+      is_machine: boolean;
+      /** @description The link followed (clicks). */
+      link_url: string | null;
+      /** @description ISO 8601 */
+      occurred_at: string;
+      /** @constant */
+      type: "bounced";
+    };
+    WebhookEmailEvent_clicked: {
+      broadcast_id: string | null;
+      contact_id: string | null;
+      /** Format: uuid */
+      email_send_id: string;
+      /** Format: uuid */
+      id: string;
+      /** @description Made by software (a privacy proxy or link scanner), not the recipient. */
+      is_machine: boolean;
+      /** @description The link followed (clicks). */
+      link_url: string | null;
+      /** @description ISO 8601 */
+      occurred_at: string;
+      /** @constant */
+      type: "clicked";
+    };
+    WebhookEmailEvent_delivered: {
+      broadcast_id: string | null;
+      contact_id: string | null;
+      /** Format: uuid */
+      email_send_id: string;
+      /** Format: uuid */
+      id: string;
+      /** @description Made by software (a privacy proxy or link scanner), not the recipient. */
+      is_machine: boolean;
+      /** @description The link followed (clicks). */
+      link_url: string | null;
+      /** @description ISO 8601 */
+      occurred_at: string;
+      /** @constant */
+      type: "delivered";
+    };
+    WebhookEmailEvent_opened: {
+      broadcast_id: string | null;
+      contact_id: string | null;
+      /** Format: uuid */
+      email_send_id: string;
+      /** Format: uuid */
+      id: string;
+      /** @description Made by software (a privacy proxy or link scanner), not the recipient. */
+      is_machine: boolean;
+      /** @description The link followed (clicks). */
+      link_url: string | null;
+      /** @description ISO 8601 */
+      occurred_at: string;
+      /** @constant */
+      type: "opened";
+    };
     WebhookEndpoint: {
       /**
        * Format: date-time
@@ -1714,6 +1982,10 @@ export interface components {
         | "event_registration.created"
         | "event_registration.cancelled"
         | "rsvp.created"
+        | "email.delivered"
+        | "email.opened"
+        | "email.clicked"
+        | "email.bounced"
       )[];
       failing_since: string | null;
       id: string;
@@ -1741,6 +2013,10 @@ export interface components {
         | "event_registration.created"
         | "event_registration.cancelled"
         | "rsvp.created"
+        | "email.delivered"
+        | "email.opened"
+        | "email.clicked"
+        | "email.bounced"
       )[];
       url: string;
     };
@@ -3117,6 +3393,39 @@ export interface operations {
       };
     };
   };
+  getBroadcast: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The broadcast */
+      200: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Broadcast"];
+        };
+      };
+      401: components["responses"]["V1Error401_Unauthorized"];
+      403: components["responses"]["V1Error403_Forbidden"];
+      404: components["responses"]["V1Error404_NotFound"];
+      429: components["responses"]["V1Error429_RateLimited"];
+      500: components["responses"]["V1Error500_Internal"];
+    };
+  };
   listContacts: {
     parameters: {
       query?: {
@@ -4333,6 +4642,94 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": components["schemas"]["Webhook_contact_updated"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_email_bounced: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["Webhook_email_bounced"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_email_clicked: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["Webhook_email_clicked"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_email_delivered: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["Webhook_email_delivered"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_email_opened: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["Webhook_email_opened"];
       };
     };
     responses: {
