@@ -7,14 +7,12 @@ import { publicAction } from "@/lib/adapters/public-action";
 import { safeNextPath } from "@/lib/auth/account-links";
 import { signInFlow, signUpFlow } from "@/lib/auth/flows/account-flows";
 import { afterAnswer } from "@/lib/auth/flows/after-answer";
-import { INVALID_CREDENTIALS } from "@/lib/auth/local-provider";
 import { requestSignUp, signUpSent } from "@/lib/auth/request-sign-up";
 import { signInSchema, signUpSchema, type SignUpInput } from "@/lib/auth/schemas";
 import { endSession, startLocalSession, startPendingSignIn } from "@/lib/auth/session";
 import { supabaseConfigured } from "@/lib/auth/supabase-provider";
 import { secondStepPendingSupabase, signInSupabase, signUpSupabase } from "@/lib/auth/supabase-actions";
 import { withService } from "@/lib/db/doors";
-import { AppError } from "@/lib/errors/app-error";
 import { clientIp } from "@/lib/http/client-ip";
 import type { FormState } from "@/lib/http/form-state";
 
@@ -30,7 +28,7 @@ export const signInAction = publicAction(
       await ip(),
       supabaseConfigured() ? signInSupabase : undefined,
     );
-    if ("error" in result) throw new AppError("invalid", result.error ?? INVALID_CREDENTIALS);
+    if ("error" in result) throw result.error;
     const then = safeNextPath(next);
     const secondStep = `/sign-in/two-factor${then ? `?next=${encodeURIComponent(then)}` : ""}`;
     if (supabaseConfigured()) {
@@ -68,7 +66,7 @@ export const signUpAction = publicAction("sign up", signUpSchema, async (input):
     await ip(),
     supabaseConfigured() ? signUpSupabase : signUpLocal,
   );
-  if ("error" in result) throw new AppError("invalid", result.error);
+  if ("error" in result) throw result.error;
   if ("signedIn" in result.data && result.data.signedIn) redirect("/");
   return { success: signUpSent(result.data.email) };
 });

@@ -20,8 +20,6 @@ import { clientIp } from "@/lib/http/client-ip";
 import type { FormState } from "@/lib/http/form-state";
 
 const ip = async () => clientIp(await headers());
-/** These forms show a refusal as their message, whatever field it names. */
-const refuse = (message: string) => new AppError("invalid", message);
 
 /** Opening the sign-up link with the chosen password creates the account and signs in. */
 export const confirmSignUpAction = publicAction(
@@ -29,7 +27,7 @@ export const confirmSignUpAction = publicAction(
   confirmSignUpSchema,
   async (input): Promise<FormState> => {
     const result = await confirmSignUpFlow(input, await ip());
-    if ("error" in result) throw refuse(result.error);
+    if ("error" in result) throw result.error;
     const { userId, email, sessionVersion, workspaceId } = result.data;
     await startLocalSession({ id: userId, email, sessionVersion: sessionVersion ?? 0 });
     if (workspaceId) await chooseWorkspace(workspaceId);
@@ -49,7 +47,7 @@ export const requestResetAction = publicAction(
       await ip(),
       supabaseConfigured() ? requestResetSupabase : local,
     );
-    if ("error" in result) throw refuse(result.error);
+    if ("error" in result) throw result.error;
     return { success: resetSent(email) };
   },
 );
@@ -71,19 +69,20 @@ export const resetPasswordAction = publicAction(
     if (supabaseConfigured()) {
       const claims = await getClaims();
       if (!(await limitAttempt("reset", { ip: address, account: claims?.email ?? claims?.sub })))
-        throw refuse(TOO_MANY_ATTEMPTS);
+        throw new AppError("rate_limited", TOO_MANY_ATTEMPTS);
       const changed = await updatePasswordSupabase(input.password);
-      if (!changed) throw refuse("The password could not be changed. Ask for a new link.");
+      if (!changed) throw new AppError("not_found", "The password could not be changed. Ask for a new link.");
       await withService((db) => auditPasswordReset(db, { ...changed, ip: address, via: "recovery link" }));
       redirect("/");
     }
-    if (!(await limitAttempt("reset", { ip: address }))) throw refuse(TOO_MANY_ATTEMPTS);
+    if (!(await limitAttempt("reset", { ip: address })))
+      throw new AppError("rate_limited", TOO_MANY_ATTEMPTS);
     const result = await withService(async (db) => {
       const reset = await resetPassword(db, input);
       if ("data" in reset) await auditPasswordReset(db, { ...reset.data, ip: address, via: "reset link" });
       return reset;
     });
-    if ("error" in result) throw refuse(result.error);
+    if ("error" in result) throw result.error;
     redirect("/sign-in?reset=1");
   },
 );

@@ -37,8 +37,7 @@ export const secondStepAction = publicAction(
       const pending = await pendingSignIn();
       if (!pending) redirect("/sign-in");
       const result = await secondStepFlow({ pending, code }, ip);
-      if ("error" in result)
-        throw new AppError(result.code ?? "invalid", result.error, { field: result.field });
+      if ("error" in result) throw result.error;
       await endPendingSignIn();
       await startLocalSession(result.data.user, result.data.assurance);
     }

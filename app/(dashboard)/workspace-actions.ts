@@ -53,8 +53,7 @@ export const createWorkspaceAction = userAction(
 export const leaveWorkspaceAction = memberAction(
   z.object({}),
   async (db, _input, ctx): Promise<FormState> => {
-    const result = await removeMember(db, { workspaceId: ctx.workspaceId, userId: ctx.userId });
-    unwrap("error" in result ? { error: result.error } : result);
+    unwrap(await removeMember(db, { workspaceId: ctx.workspaceId, userId: ctx.userId }));
     return {};
   },
   {

@@ -1,4 +1,5 @@
 import { asService, type Db } from "@/lib/db/doors";
+import { refused, type Result } from "@/lib/errors/app-error";
 import { isAdminOf } from "./issue-api-key";
 import { forgetApiKey } from "@/lib/events/public-api/api-key-cache";
 
@@ -10,9 +11,10 @@ import { forgetApiKey } from "@/lib/events/public-api/api-key-cache";
 export async function revokeApiKey(
   db: Db,
   input: { workspaceId: string; keyId: string },
-): Promise<{ data: { id: string } } | { error: string }> {
-  const refused = { error: "This key does not exist or you cannot revoke it." };
-  if (!(await isAdminOf(db, input.workspaceId))) return refused;
+): Promise<Result<{ id: string }>> {
+  // one refusal for both: a key of another workspace is not told apart from a missing one
+  const refusal = () => refused("not_found", "This key does not exist or you cannot revoke it.");
+  if (!(await isAdminOf(db, input.workspaceId))) return refusal();
   const [row] = await asService(
     db,
     () => db`
@@ -20,5 +22,5 @@ export async function revokeApiKey(
       where id = ${input.keyId} and workspace_id = ${input.workspaceId} returning id, key_hash`,
   );
   if (row) forgetApiKey(row.key_hash);
-  return row ? { data: { id: row.id } } : refused;
+  return row ? { data: { id: row.id } } : refusal();
 }

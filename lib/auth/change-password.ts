@@ -1,4 +1,5 @@
 import type { Db } from "@/lib/db/doors";
+import { refused, type Result } from "@/lib/errors/app-error";
 import { recordAudit } from "@/lib/audit/record-audit";
 import { hashPassword, passwordMatches } from "./local-provider";
 
@@ -12,10 +13,10 @@ export const CURRENT_PASSWORD_WRONG = "Your current password is not correct.";
 export async function changePassword(
   db: Db,
   input: { userId: string; currentPassword: string; newPassword: string },
-): Promise<{ data: { sessionVersion: number; email: string } } | { error: string; field?: string }> {
+): Promise<Result<{ sessionVersion: number; email: string }>> {
   const [user] = await db`select encrypted_password from auth.users where id = ${input.userId}`;
   if (!(await passwordMatches(input.currentPassword, user?.encrypted_password)))
-    return { error: CURRENT_PASSWORD_WRONG, field: "currentPassword" };
+    return refused("invalid", CURRENT_PASSWORD_WRONG, { field: "currentPassword" });
   const hash = await hashPassword(input.newPassword);
   const [updated] = await db`
     update auth.users set encrypted_password = ${hash}, session_version = session_version + 1, updated_at = now()

@@ -1,4 +1,5 @@
 import type { Db } from "@/lib/db/doors";
+import { refused } from "@/lib/errors/app-error";
 import { createAccountRows } from "./create-account";
 import { linkDigest, looksLikeLinkToken } from "./account-links";
 import { EMAIL_TAKEN, passwordMatches, type AuthResult } from "./local-provider";
@@ -34,14 +35,14 @@ export async function findSignUpLink(db: Db, token: string): Promise<{ email: st
  * left alone.
  */
 export async function confirmSignUp(db: Db, input: { token: string; password: string }): Promise<AuthResult> {
-  if (!looksLikeLinkToken(input.token)) return { error: SIGN_UP_LINK_INVALID };
+  if (!looksLikeLinkToken(input.token)) return refused("not_found", SIGN_UP_LINK_INVALID);
   const [link] = await db<{ email: string; data: PendingAccount }[]>`
     select email, data from public.account_tokens
     where token_hash = ${linkDigest(input.token)} and purpose = 'sign_up' and used_at is null and expires_at > now()
     for update`;
-  if (!link) return { error: SIGN_UP_LINK_INVALID };
+  if (!link) return refused("not_found", SIGN_UP_LINK_INVALID);
   if (!(await passwordMatches(input.password, link.data.passwordHash)))
-    return { error: SIGN_UP_PASSWORD_WRONG };
+    return refused("invalid", SIGN_UP_PASSWORD_WRONG);
 
   // every open sign-up link of the address is spent, and drops its password hash
   await db`update public.account_tokens set used_at = now(), data = '{}'
@@ -54,7 +55,7 @@ export async function confirmSignUp(db: Db, input: { token: string; password: st
           session_version = auth.users.session_version + 1, updated_at = now()
       where auth.users.email_confirmed_at is null
     returning id, session_version`;
-  if (!user) return { error: EMAIL_TAKEN };
+  if (!user) return refused("conflict", EMAIL_TAKEN);
   const { workspaceId } = await createAccountRows(db, {
     userId: user.id,
     email: link.email,

@@ -1,5 +1,6 @@
 import bcrypt from "bcryptjs";
 import type { Db } from "@/lib/db/doors";
+import { refused, type Refused } from "@/lib/errors/app-error";
 import type { SignInInput } from "./schemas";
 
 export type AuthResult =
@@ -13,7 +14,7 @@ export type AuthResult =
         secondFactor?: boolean;
       };
     }
-  | { error: string };
+  | Refused;
 
 const BCRYPT_ROUNDS = 10;
 // Compared against when the email is unknown, so both failures take the same time.
@@ -50,7 +51,7 @@ export async function signInLocal(db: Db, input: SignInInput): Promise<AuthResul
         as second_factor
     from auth.users u where u.email = ${email}`;
   const ok = await passwordMatches(input.password, user?.encrypted_password);
-  if (!user || !ok || !user.email_confirmed_at) return { error: INVALID_CREDENTIALS };
+  if (!user || !ok || !user.email_confirmed_at) return refused("unauthenticated", INVALID_CREDENTIALS);
   return {
     data: {
       userId: user.id,

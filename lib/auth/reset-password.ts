@@ -1,4 +1,5 @@
 import type { Db } from "@/lib/db/doors";
+import { refused } from "@/lib/errors/app-error";
 import { resetPasswordEmail, sendAccountEmail } from "./account-emails";
 import { linkDigest, looksLikeLinkToken, newLinkToken, RESET_LINK_MINUTES } from "./account-links";
 import { hashPassword, normalizeEmail, type AuthResult } from "./local-provider";
@@ -45,13 +46,13 @@ export async function resetLinkOpen(db: Db, token: string): Promise<boolean> {
  * every open reset link of the account is spent.
  */
 export async function resetPassword(db: Db, input: { token: string; password: string }): Promise<AuthResult> {
-  if (!looksLikeLinkToken(input.token)) return { error: RESET_LINK_INVALID };
+  if (!looksLikeLinkToken(input.token)) return refused("not_found", RESET_LINK_INVALID);
   const [link] = await db`
     select user_id from public.account_tokens
     where token_hash = ${linkDigest(input.token)} and purpose = 'reset_password' and used_at is null
       and expires_at > now() and user_id is not null
     for update`;
-  if (!link) return { error: RESET_LINK_INVALID };
+  if (!link) return refused("not_found", RESET_LINK_INVALID);
   const hash = await hashPassword(input.password);
   const [user] = await db`
     update auth.users

@@ -26,20 +26,6 @@ export function fieldErrors(error: z.ZodError): Record<string, string> {
   return out;
 }
 
-/**
- * A domain error as form state: beside its field when the form shows that field,
- * otherwise as the form's message.
- */
-export function errorState(
-  result: { error: string; field?: string },
-  options: { values?: Record<string, string>; fields?: string[] } = {},
-): FormState {
-  const { values, fields = [] } = options;
-  return result.field && fields.includes(result.field)
-    ? { errors: { [result.field]: result.error }, values }
-    : { message: result.error, values };
-}
-
 /** A server action behind a form, as a page hands it to a component (components never import app/). */
 export type FormAction<S extends FormState = FormState> = (prev: S, form: FormData) => Promise<S>;
 

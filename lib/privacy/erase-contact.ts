@@ -1,4 +1,5 @@
 import type { Db } from "@/lib/db/doors";
+import { refused, type Result } from "@/lib/errors/app-error";
 import { ensurePrivacySalt } from "./erased-addresses";
 
 export interface EraseContactInput {
@@ -23,16 +24,15 @@ export interface EraseContactInput {
  * 4. The salted hash of the address enters the erasure list, and the privacy log records
  *    the erasure by that hash; earlier log entries forget the contact id.
  */
-export async function eraseContact(
-  db: Db,
-  input: EraseContactInput,
-): Promise<{ data: { erasedAt: Date } } | { error: string }> {
+export async function eraseContact(db: Db, input: EraseContactInput): Promise<Result<{ erasedAt: Date }>> {
   const ws = input.workspaceId;
   const [contact] = await db<{ id: string; email: string }[]>`
     select id, email from public.contacts where id = ${input.contactId} and workspace_id = ${ws} for update`;
-  if (!contact) return { error: "Contact not found." };
+  if (!contact) return refused("not_found", "Contact not found.");
   if (input.confirmation.trim().toLowerCase() !== contact.email.toLowerCase())
-    return { error: "Type the contact's email address exactly to confirm the erasure." };
+    return refused("invalid", "Type the contact's email address exactly to confirm the erasure.", {
+      field: "confirmation",
+    });
   const email = contact.email.toLowerCase();
   const id = contact.id;
 

@@ -1,4 +1,5 @@
 import type { Db } from "@/lib/db/doors";
+import { refused, type Result } from "@/lib/errors/app-error";
 
 export type ExportRow = Record<string, unknown>;
 
@@ -32,10 +33,10 @@ interface Reference {
 export async function exportContactData(
   db: Db,
   input: { workspaceId: string; contactId: string },
-): Promise<{ data: ContactExport } | { error: string }> {
+): Promise<Result<ContactExport>> {
   const [contact] = await db<ExportRow[]>`
     select * from public.contacts where id = ${input.contactId} and workspace_id = ${input.workspaceId}`;
-  if (!contact) return { error: "Contact not found." };
+  if (!contact) return refused("not_found", "Contact not found.");
   const references = await db<Reference[]>`
     select c.conrelid::regclass::text as table_name, a.attname as column_name,
            exists (select 1 from pg_attribute w where w.attrelid = c.conrelid and w.attname = 'workspace_id'

@@ -1,5 +1,6 @@
 import type { Db } from "@/lib/db/doors";
-import { invalid, type Result } from "@/lib/workspaces/schemas";
+import { refused, type Result } from "@/lib/errors/app-error";
+import { invalid } from "@/lib/workspaces/schemas";
 import type { Profile } from "./get-profile";
 import { updateProfileSchema, type UpdateProfileInput } from "./schemas";
 
@@ -16,6 +17,6 @@ export async function updateProfile(db: Db, input: UpdateProfileInput): Promise<
     set first_name = ${firstName || null}, last_name = ${lastName || null}, timezone = ${timezone}
     where id = auth.uid()
     returning id, email, first_name as "firstName", last_name as "lastName", timezone`;
-  if (!row) return { error: "Your profile could not be found. Sign out and in again." };
+  if (!row) return refused("not_found", "Your profile could not be found. Sign out and in again.");
   return { data: row };
 }

@@ -1,4 +1,5 @@
 import type { Db } from "@/lib/db/doors";
+import { refused, type Refused } from "@/lib/errors/app-error";
 import { addNote } from "@/lib/notes/add-note";
 
 /**
@@ -8,12 +9,12 @@ import { addNote } from "@/lib/notes/add-note";
 export async function completeTask(
   db: Db,
   input: { workspaceId: string; taskId: string; userId: string; note?: string },
-): Promise<{ success: true } | { success: false; error: string }> {
+): Promise<{ success: true } | Refused> {
   const [task] = await db`
     update public.tasks set status = 'completed', completed_at = now()
     where id = ${input.taskId} and workspace_id = ${input.workspaceId} and status <> 'completed'
     returning id, contact_id`;
-  if (!task) return { success: false, error: "This task is already completed or no longer exists." };
+  if (!task) return refused("conflict", "This task is already completed or no longer exists.");
   const note = input.note?.trim();
   await addNote(db, {
     workspaceId: input.workspaceId,

@@ -1,5 +1,6 @@
 import QRCode from "qrcode";
 import type { Db } from "@/lib/db/doors";
+import { refused, type Result } from "@/lib/errors/app-error";
 import { openSecret, sealSecret } from "@/lib/crypto/secret-box";
 import { replaceRecoveryCodes } from "./recovery-codes";
 import { acceptedStep, newTotpSecret, totpUri } from "./totp";
@@ -23,7 +24,7 @@ export interface Enrolment {
 export async function startEnrolment(
   db: Db,
   input: { userId: string; email: string },
-): Promise<{ data: Enrolment } | { error: string }> {
+): Promise<Result<Enrolment>> {
   const secret = newTotpSecret();
   const saved = await db`
     insert into public.user_two_factor (user_id, secret_sealed) values (${input.userId}, ${sealSecret(secret)})
@@ -31,7 +32,7 @@ export async function startEnrolment(
       set secret_sealed = excluded.secret_sealed, last_used_step = null, created_at = now()
       where public.user_two_factor.enabled_at is null
     returning user_id`;
-  if (saved.length === 0) return { error: ALREADY_ENABLED };
+  if (saved.length === 0) return refused("conflict", ALREADY_ENABLED);
   const uri = totpUri(secret, input.email);
   const svg = await QRCode.toString(uri, { type: "svg", errorCorrectionLevel: "M", margin: 2 });
   return {
@@ -47,16 +48,13 @@ export async function startEnrolment(
 export async function confirmEnrolment(
   db: Db,
   input: { userId: string; code: string; now?: number },
-): Promise<
-  | { data: { recoveryCodes: string[]; sessionVersion: number; email: string } }
-  | { error: string; field?: "code" }
-> {
+): Promise<Result<{ recoveryCodes: string[]; sessionVersion: number; email: string }>> {
   const [pending] = await db`
     select secret_sealed from public.user_two_factor
     where user_id = ${input.userId} and enabled_at is null for update`;
-  if (!pending) return { error: NO_ENROLMENT };
+  if (!pending) return refused("conflict", NO_ENROLMENT);
   const step = acceptedStep(openSecret(pending.secret_sealed), input.code, input.now);
-  if (step === null) return { error: CODE_NOT_VALID, field: "code" };
+  if (step === null) return refused("invalid", CODE_NOT_VALID, { field: "code" });
   await db`
     update public.user_two_factor set enabled_at = now(), last_used_step = ${step}
     where user_id = ${input.userId}`;
@@ -74,7 +72,7 @@ export async function confirmEnrolment(
 export async function disableTwoFactor(
   db: Db,
   input: { userId: string; code: string; now?: number },
-): Promise<{ data: { sessionVersion: number; email: string } } | { error: string; field: "code" }> {
+): Promise<Result<{ sessionVersion: number; email: string }>> {
   const verified = await verifySecondFactor(db, input);
   if ("error" in verified) return verified;
   await db`delete from public.user_recovery_codes where user_id = ${input.userId}`;
@@ -89,7 +87,7 @@ export async function disableTwoFactor(
 export async function regenerateRecoveryCodes(
   db: Db,
   input: { userId: string; code: string; now?: number },
-): Promise<{ data: { recoveryCodes: string[] } } | { error: string; field: "code" }> {
+): Promise<Result<{ recoveryCodes: string[] }>> {
   const verified = await verifySecondFactor(db, input);
   if ("error" in verified) return verified;
   return { data: { recoveryCodes: await replaceRecoveryCodes(db, input.userId) } };

@@ -1,4 +1,5 @@
 import type { Db } from "@/lib/db/doors";
+import { refused, type Result } from "@/lib/errors/app-error";
 import { openSecret } from "@/lib/crypto/secret-box";
 import { spendRecoveryCode } from "./recovery-codes";
 import { acceptedStep, looksLikeTotpCode } from "./totp";
@@ -8,7 +9,8 @@ export const CODE_NOT_VALID =
   "That code is not valid. Enter the current code from your app, or a recovery code.";
 
 export type SecondFactorMethod = "totp" | "recovery";
-export type VerifyResult = { data: { method: SecondFactorMethod } } | { error: string; field: "code" };
+/** Its refusal is always `invalid`, CODE_NOT_VALID beside the code field. */
+export type VerifyResult = Result<{ method: SecondFactorMethod }>;
 
 /**
  * Checks a TOTP code or a recovery code against the account's enabled factor. A TOTP code is
@@ -21,22 +23,22 @@ export async function verifySecondFactor(
   db: Db,
   input: { userId: string; code: string; now?: number },
 ): Promise<VerifyResult> {
-  const refused = { error: CODE_NOT_VALID, field: "code" } as const;
+  const refusal = refused("invalid", CODE_NOT_VALID, { field: "code" });
   const [factor] = await db`
     select secret_sealed from public.user_two_factor
     where user_id = ${input.userId} and enabled_at is not null`;
-  if (!factor) return refused;
+  if (!factor) return refusal;
   if (!looksLikeTotpCode(input.code))
     return (await spendRecoveryCode(db, input.userId, input.code))
       ? { data: { method: "recovery" } }
-      : refused;
+      : refusal;
   const step = acceptedStep(openSecret(factor.secret_sealed), input.code, input.now);
-  if (step === null) return refused;
+  if (step === null) return refusal;
   const accepted = await db`
     update public.user_two_factor set last_used_step = ${step}
     where user_id = ${input.userId} and (last_used_step is null or last_used_step < ${step})
     returning user_id`;
-  return accepted.length === 1 ? { data: { method: "totp" } } : refused;
+  return accepted.length === 1 ? { data: { method: "totp" } } : refusal;
 }
 
 /** Whether the account has an enabled second factor (local provider). */

@@ -1,4 +1,5 @@
 import type { Db } from "@/lib/db/doors";
+import { refused, type Result } from "@/lib/errors/app-error";
 import { linkDigest, looksLikeLinkToken } from "@/lib/auth/account-links";
 import type { Role } from "./list-memberships";
 
@@ -32,18 +33,18 @@ export async function findInvitation(db: Db, token: string): Promise<InvitationV
 export async function acceptInvitation(
   db: Db,
   input: { token: string; userId: string },
-): Promise<{ data: { workspaceId: string; role: Role } } | { error: string }> {
-  if (!looksLikeLinkToken(input.token)) return { error: INVITATION_INVALID };
+): Promise<Result<{ workspaceId: string; role: Role }>> {
+  if (!looksLikeLinkToken(input.token)) return refused("not_found", INVITATION_INVALID);
   const [inv] = await db`
     select id, workspace_id, email, role from public.workspace_invitations
     where token_hash = ${linkDigest(input.token)}
       and accepted_at is null and revoked_at is null and expires_at > now()
     for update`;
-  if (!inv) return { error: INVITATION_INVALID };
+  if (!inv) return refused("not_found", INVITATION_INVALID);
   const [user] = await db`
     select email from auth.users
     where id = ${input.userId} and lower(email) = ${inv.email} and email_confirmed_at is not null`;
-  if (!user) return { error: INVITATION_OTHER_EMAIL };
+  if (!user) return refused("forbidden", INVITATION_OTHER_EMAIL);
   await db`insert into public.user_profiles (id, email) values (${input.userId}, ${inv.email}) on conflict (id) do nothing`;
   await db`
     insert into public.workspace_members (workspace_id, user_id, role)

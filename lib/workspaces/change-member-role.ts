@@ -1,4 +1,5 @@
 import type { Db } from "@/lib/db/doors";
+import { refused } from "@/lib/errors/app-error";
 import type { Role } from "./list-memberships";
 import { callerRole, isAdmin, MESSAGES, refusal, targetMember } from "./member-permissions";
 import { changeMemberRoleSchema, invalid, type ChangeMemberRoleInput, type Result } from "./schemas";
@@ -16,13 +17,14 @@ export async function changeMemberRole(
   const { workspaceId, userId, role } = parsed.data;
 
   const caller = await callerRole(db, workspaceId);
-  if (!isAdmin(caller)) return { error: MESSAGES.notAdmin };
+  if (!isAdmin(caller)) return refused("forbidden", MESSAGES.notAdmin);
   const target = await targetMember(db, workspaceId, userId);
-  if (!target) return { error: MESSAGES.notMember };
+  if (!target) return refused("not_found", MESSAGES.notMember);
   if (target.role === role) return { data: { userId, role } };
   if ((target.role === "owner" || role === "owner") && caller !== "owner")
-    return { error: MESSAGES.ownerToChange, field: "role" };
-  if (target.role === "owner" && target.otherOwners === 0) return { error: MESSAGES.lastOwnerDemote };
+    return refused("forbidden", MESSAGES.ownerToChange, { field: "role" });
+  if (target.role === "owner" && target.otherOwners === 0)
+    return refused("conflict", MESSAGES.lastOwnerDemote);
 
   try {
     const updated = await db.savepoint(
@@ -31,7 +33,7 @@ export async function changeMemberRole(
       where workspace_id = ${workspaceId} and user_id = ${userId}
       returning user_id`,
     );
-    if (updated.length === 0) return { error: MESSAGES.ownerToChange };
+    if (updated.length === 0) return refused("forbidden", MESSAGES.ownerToChange);
   } catch (error) {
     return refusal(error, { lastOwner: MESSAGES.lastOwnerDemote, forbidden: MESSAGES.ownerToChange });
   }

@@ -1,4 +1,5 @@
 import type { Db } from "@/lib/db/doors";
+import { refused } from "@/lib/errors/app-error";
 import { INVITATION_DAYS, newLinkToken } from "@/lib/auth/account-links";
 import { sendInvitationEmail } from "./invitation-email";
 import type { Role } from "./list-memberships";
@@ -24,12 +25,13 @@ export async function inviteMember(db: Db, input: InviteMemberInput): Promise<Re
   const { workspaceId, email, role } = parsed.data;
 
   const caller = await callerRole(db, workspaceId);
-  if (!isAdmin(caller)) return { error: MESSAGES.notAdmin };
-  if (role === "owner" && caller !== "owner") return { error: MESSAGES.ownerToInvite, field: "role" };
+  if (!isAdmin(caller)) return refused("forbidden", MESSAGES.notAdmin);
+  if (role === "owner" && caller !== "owner")
+    return refused("forbidden", MESSAGES.ownerToInvite, { field: "role" });
   const [member] = await db`
     select 1 from public.workspace_members m join public.user_profiles p on p.id = m.user_id
     where m.workspace_id = ${workspaceId} and lower(p.email) = ${email}`;
-  if (member) return { error: MESSAGES.alreadyMember(email), field: "email" };
+  if (member) return refused("conflict", MESSAGES.alreadyMember(email), { field: "email" });
 
   const { token, digest } = newLinkToken();
   let invitationId: string;

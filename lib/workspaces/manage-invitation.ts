@@ -1,4 +1,5 @@
 import type { Db } from "@/lib/db/doors";
+import { refused } from "@/lib/errors/app-error";
 import { INVITATION_DAYS, newLinkToken } from "@/lib/auth/account-links";
 import { sendInvitationEmail } from "./invitation-email";
 import { callerRole, isAdmin, MESSAGES } from "./member-permissions";
@@ -14,12 +15,12 @@ export async function revokeInvitation(db: Db, input: Input): Promise<Result<{ e
   const parsed = invitationIdSchema.safeParse(input);
   if (!parsed.success) return invalid(parsed.error);
   const { workspaceId, invitationId } = parsed.data;
-  if (!isAdmin(await callerRole(db, workspaceId))) return { error: MESSAGES.notAdmin };
+  if (!isAdmin(await callerRole(db, workspaceId))) return refused("forbidden", MESSAGES.notAdmin);
   const [row] = await db`
     update public.workspace_invitations set revoked_at = now()
     where id = ${invitationId} and workspace_id = ${workspaceId} and accepted_at is null and revoked_at is null
     returning email`;
-  return row ? { data: { email: row.email } } : { error: MESSAGES.invitationGone };
+  return row ? { data: { email: row.email } } : refused("not_found", MESSAGES.invitationGone);
 }
 
 /** Admin+ send an open invitation again: a new link and a new expiry; the old link stops working. */
@@ -27,7 +28,7 @@ export async function resendInvitation(db: Db, input: Input): Promise<Result<{ e
   const parsed = invitationIdSchema.safeParse(input);
   if (!parsed.success) return invalid(parsed.error);
   const { workspaceId, invitationId } = parsed.data;
-  if (!isAdmin(await callerRole(db, workspaceId))) return { error: MESSAGES.notAdmin };
+  if (!isAdmin(await callerRole(db, workspaceId))) return refused("forbidden", MESSAGES.notAdmin);
   const { token, digest } = newLinkToken();
   const [row] = await db`
     update public.workspace_invitations i
@@ -36,7 +37,7 @@ export async function resendInvitation(db: Db, input: Input): Promise<Result<{ e
     where i.id = ${invitationId} and i.workspace_id = ${workspaceId} and w.id = i.workspace_id
       and i.accepted_at is null and i.revoked_at is null
     returning i.email, i.role, w.name`;
-  if (!row) return { error: MESSAGES.invitationGone };
+  if (!row) return refused("not_found", MESSAGES.invitationGone);
   await sendInvitationEmail(db, {
     workspaceId,
     workspaceName: row.name,

@@ -1,4 +1,5 @@
 import type { Db } from "@/lib/db/doors";
+import { refused, type Refused } from "@/lib/errors/app-error";
 import type { Role } from "./list-memberships";
 
 /**
@@ -59,13 +60,10 @@ export async function targetMember(
  * (P0001) and an RLS check (42501). Anything else is unexpected and rethrown. Writes
  * that may be refused run in a savepoint, so the member's transaction survives them.
  */
-export function refusal(
-  error: unknown,
-  messages: { lastOwner: string; forbidden: string },
-): { error: string } {
+export function refusal(error: unknown, messages: { lastOwner: string; forbidden: string }): Refused {
   const code = (error as { code?: string })?.code;
   if (code === "P0001" && String((error as Error).message).includes("at least one owner"))
-    return { error: messages.lastOwner };
-  if (code === "42501") return { error: messages.forbidden };
+    return refused("conflict", messages.lastOwner);
+  if (code === "42501") return refused("forbidden", messages.forbidden);
   throw error;
 }

@@ -1,4 +1,5 @@
 import type { Db } from "@/lib/db/doors";
+import { refused } from "@/lib/errors/app-error";
 import { callerRole, isAdmin, MESSAGES, refusal, targetMember } from "./member-permissions";
 import { invalid, removeMemberSchema, type RemoveMemberInput, type Result } from "./schemas";
 
@@ -16,15 +17,15 @@ export async function removeMember(
   const { workspaceId, userId } = parsed.data;
 
   const caller = await callerRole(db, workspaceId);
-  if (!caller) return { error: MESSAGES.notMember };
+  if (!caller) return refused("not_found", MESSAGES.notMember);
   const target = await targetMember(db, workspaceId, userId);
-  if (!target) return { error: MESSAGES.notMember };
+  if (!target) return refused("not_found", MESSAGES.notMember);
   const lastOwner = target.isSelf ? MESSAGES.lastOwnerLeave : MESSAGES.lastOwnerDemote;
   if (!target.isSelf) {
-    if (!isAdmin(caller)) return { error: MESSAGES.notAdmin };
-    if (target.role === "owner" && caller !== "owner") return { error: MESSAGES.ownerToRemove };
+    if (!isAdmin(caller)) return refused("forbidden", MESSAGES.notAdmin);
+    if (target.role === "owner" && caller !== "owner") return refused("forbidden", MESSAGES.ownerToRemove);
   }
-  if (target.role === "owner" && target.otherOwners === 0) return { error: lastOwner };
+  if (target.role === "owner" && target.otherOwners === 0) return refused("conflict", lastOwner);
 
   try {
     const deleted = await db.savepoint(
@@ -33,7 +34,7 @@ export async function removeMember(
       where workspace_id = ${workspaceId} and user_id = ${userId}
       returning user_id`,
     );
-    if (deleted.length === 0) return { error: MESSAGES.ownerToRemove };
+    if (deleted.length === 0) return refused("forbidden", MESSAGES.ownerToRemove);
   } catch (error) {
     return refusal(error, { lastOwner, forbidden: MESSAGES.ownerToRemove });
   }

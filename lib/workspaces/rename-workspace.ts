@@ -1,4 +1,5 @@
 import type { Db } from "@/lib/db/doors";
+import { refused } from "@/lib/errors/app-error";
 import { callerRole, isAdmin } from "./member-permissions";
 import { invalid, renameWorkspaceSchema, type Result } from "./schemas";
 
@@ -12,9 +13,9 @@ export async function renameWorkspace(
   const parsed = renameWorkspaceSchema.safeParse(input);
   if (!parsed.success) return invalid(parsed.error);
   const { workspaceId, name } = parsed.data;
-  if (!isAdmin(await callerRole(db, workspaceId))) return { error: RENAME_FORBIDDEN };
+  if (!isAdmin(await callerRole(db, workspaceId))) return refused("forbidden", RENAME_FORBIDDEN);
   const updated =
     await db`update public.workspaces set name = ${name} where id = ${workspaceId} returning id`;
-  if (updated.length === 0) return { error: RENAME_FORBIDDEN };
+  if (updated.length === 0) return refused("forbidden", RENAME_FORBIDDEN);
   return { data: { name } };
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { refused, type Refused } from "@/lib/errors/app-error";
 import { emailSchema } from "@/lib/auth/schemas";
 import { uuidField } from "@/lib/ids/uuid";
 
@@ -30,11 +31,13 @@ export type InviteMemberInput = z.input<typeof inviteMemberSchema>;
 export type ChangeMemberRoleInput = z.input<typeof changeMemberRoleSchema>;
 export type RemoveMemberInput = z.input<typeof removeMemberSchema>;
 
-/** What every operation here returns: its data, or an error a person can act on. */
-export type Result<T> = { data: T } | { error: string; field?: string };
+/** What every operation here returns: its data, or a refusal (an AppError) a person can act on. */
+export type { Result } from "@/lib/errors/app-error";
 
-/** The first problem zod found, as a Result error naming its field. */
-export function invalid(error: z.ZodError): { error: string; field?: string } {
+/** The first problem zod found, as an `invalid` refusal naming its field. */
+export function invalid(error: z.ZodError): Refused {
   const issue = error.issues[0];
-  return { error: issue.message, field: issue.path[0] === undefined ? undefined : String(issue.path[0]) };
+  return refused("invalid", issue.message, {
+    field: issue.path[0] === undefined ? undefined : String(issue.path[0]),
+  });
 }

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "vitest";
+import { AppError } from "@/lib/errors/app-error";
 import { withService } from "@/lib/db/doors";
 import {
   acceptInvitationFlow,
@@ -30,9 +31,11 @@ describe("brute force on sign-in is limited per IP and per account", () => {
     const ip = newIp();
     for (let i = 1; i <= 20; i++)
       expect(await signInFlow({ email, password: "guess" }, ip), `attempt ${i}`).toEqual({
-        error: INVALID_CREDENTIALS,
+        error: new AppError("unauthenticated", INVALID_CREDENTIALS),
       });
-    expect(await signInFlow({ email, password }, ip)).toEqual({ error: TOO_MANY_ATTEMPTS });
+    expect(await signInFlow({ email, password }, ip)).toEqual({
+      error: new AppError("rate_limited", TOO_MANY_ATTEMPTS),
+    });
     const [{ hits }] =
       await db.sql`select count(*)::int as hits from rate_limit_hits where key = ${`auth:signIn:ip:${ip}`}`;
     expect(hits).toBe(20);
@@ -42,10 +45,12 @@ describe("brute force on sign-in is limited per IP and per account", () => {
     const ip = newIp();
     for (let i = 1; i <= 20; i++)
       expect(await signInFlow({ email: `${unique("nobody")}@example.test`, password }, ip)).toEqual({
-        error: INVALID_CREDENTIALS,
+        error: new AppError("unauthenticated", INVALID_CREDENTIALS),
       });
     const email = await newAccount();
-    expect(await signInFlow({ email, password }, ip)).toEqual({ error: TOO_MANY_ATTEMPTS });
+    expect(await signInFlow({ email, password }, ip)).toEqual({
+      error: new AppError("rate_limited", TOO_MANY_ATTEMPTS),
+    });
     // the account itself is not locked for other addresses
     expect(await signInFlow({ email, password }, newIp())).toMatchObject({ data: { email } });
   });
@@ -53,8 +58,12 @@ describe("brute force on sign-in is limited per IP and per account", () => {
   test("per account: the 21st attempt on one account is refused from whichever address", async () => {
     const email = await newAccount();
     for (let i = 1; i <= 20; i++)
-      expect(await signInFlow({ email, password: "guess" }, newIp())).toEqual({ error: INVALID_CREDENTIALS });
-    expect(await signInFlow({ email, password }, newIp())).toEqual({ error: TOO_MANY_ATTEMPTS });
+      expect(await signInFlow({ email, password: "guess" }, newIp())).toEqual({
+        error: new AppError("unauthenticated", INVALID_CREDENTIALS),
+      });
+    expect(await signInFlow({ email, password }, newIp())).toEqual({
+      error: new AppError("rate_limited", TOO_MANY_ATTEMPTS),
+    });
   });
 });
 
@@ -63,7 +72,9 @@ describe("brute force: sign-up, reset and invitation acceptance are limited too"
     const email = `${unique("flood")}@example.test`;
     const input = { email, password, firstName: "", lastName: "", workspaceName: "W" };
     for (let i = 1; i <= 5; i++) expect(await signUpFlow(input, newIp())).toEqual({ data: { email } });
-    expect(await signUpFlow(input, newIp())).toEqual({ error: TOO_MANY_ATTEMPTS });
+    expect(await signUpFlow(input, newIp())).toEqual({
+      error: new AppError("rate_limited", TOO_MANY_ATTEMPTS),
+    });
     expect(await emailsTo(db.sql, email)).toHaveLength(5);
   });
 
@@ -71,7 +82,9 @@ describe("brute force: sign-up, reset and invitation acceptance are limited too"
     const email = await newAccount();
     for (let i = 1; i <= 5; i++)
       expect(await requestResetFlow({ email }, newIp())).toEqual({ data: { email } });
-    expect(await requestResetFlow({ email }, newIp())).toEqual({ error: TOO_MANY_ATTEMPTS });
+    expect(await requestResetFlow({ email }, newIp())).toEqual({
+      error: new AppError("rate_limited", TOO_MANY_ATTEMPTS),
+    });
     expect(await emailsTo(db.sql, email)).toHaveLength(5);
   });
 
@@ -81,10 +94,10 @@ describe("brute force: sign-up, reset and invitation acceptance are limited too"
     const bogus = "A".repeat(43);
     for (let i = 1; i <= 20; i++)
       expect(await acceptInvitationFlow({ token: bogus, userId: user.id }, ip)).not.toEqual({
-        error: TOO_MANY_ATTEMPTS,
+        error: new AppError("rate_limited", TOO_MANY_ATTEMPTS),
       });
     expect(await acceptInvitationFlow({ token: bogus, userId: user.id }, ip)).toEqual({
-      error: TOO_MANY_ATTEMPTS,
+      error: new AppError("rate_limited", TOO_MANY_ATTEMPTS),
     });
   });
 });

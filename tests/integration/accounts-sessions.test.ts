@@ -1,4 +1,5 @@
 import { describe, expect, test } from "vitest";
+import { AppError } from "@/lib/errors/app-error";
 import { withService } from "@/lib/db/doors";
 import { changePassword, CURRENT_PASSWORD_WRONG, signOutEverywhere } from "@/lib/auth/change-password";
 import { currentSession } from "@/lib/auth/current-session";
@@ -24,7 +25,7 @@ async function account() {
   const email = `${unique("acct")}@example.test`;
   const id = await withService((tx) => createLocalUser(tx, email, password));
   const signedIn = await withService((tx) => signInLocal(tx, { email, password }));
-  if (!("data" in signedIn)) throw new Error(signedIn.error);
+  if (!("data" in signedIn)) throw signedIn.error;
   const token = await signSessionToken({ id, email, sessionVersion: signedIn.data.sessionVersion! });
   return { id, email, token };
 }
@@ -43,7 +44,7 @@ describe("unrevocable sessions: sessions carry a version the server checks", () 
     expect(await valid(other)).toBeNull();
     // signing in again gives a working session
     const again = await signIn(a.email, password);
-    if (!("data" in again)) throw new Error(again.error);
+    if (!("data" in again)) throw again.error;
     expect(
       await valid(
         await signSessionToken({ id: a.id, email: a.email, sessionVersion: again.data.sessionVersion! }),
@@ -87,7 +88,9 @@ describe("password change (signed in, current password required)", () => {
     const result = await withService((tx) =>
       changePassword(tx, { userId: a.id, currentPassword: "wrong", newPassword: "a new password" }),
     );
-    expect(result).toEqual({ error: CURRENT_PASSWORD_WRONG, field: "currentPassword" });
+    expect(result).toEqual({
+      error: new AppError("invalid", CURRENT_PASSWORD_WRONG, { field: "currentPassword" }),
+    });
     expect(await signIn(a.email, password)).toMatchObject({ data: { userId: a.id } });
     expect(await valid(a.token)).toBe(a.id);
   });
@@ -98,7 +101,9 @@ describe("password change (signed in, current password required)", () => {
       changePassword(tx, { userId: a.id, currentPassword: password, newPassword: "a new password" }),
     );
     expect(result).toMatchObject({ data: { email: a.email } });
-    expect(await signIn(a.email, password)).toEqual({ error: INVALID_CREDENTIALS });
+    expect(await signIn(a.email, password)).toEqual({
+      error: new AppError("unauthenticated", INVALID_CREDENTIALS),
+    });
     expect(await signIn(a.email, "a new password")).toMatchObject({ data: { userId: a.id } });
     expect(await valid(a.token)).toBeNull();
   });
@@ -119,12 +124,14 @@ describe("password reset by email link", () => {
     ).toMatchObject({
       data: { userId: a.id },
     });
-    expect(await signIn(a.email, password)).toEqual({ error: INVALID_CREDENTIALS });
+    expect(await signIn(a.email, password)).toEqual({
+      error: new AppError("unauthenticated", INVALID_CREDENTIALS),
+    });
     expect(await signIn(a.email, "brand new password")).toMatchObject({ data: { userId: a.id } });
     expect(await valid(a.token)).toBeNull();
     // single use
     expect(await withService((tx) => resetPassword(tx, { token, password: "attacker password" }))).toEqual({
-      error: RESET_LINK_INVALID,
+      error: new AppError("not_found", RESET_LINK_INVALID),
     });
     expect(await signIn(a.email, "brand new password")).toMatchObject({ data: { userId: a.id } });
   });
@@ -135,7 +142,7 @@ describe("password reset by email link", () => {
     const token = await emailedToken(db.sql, a.email, "/reset-password");
     await db.sql`update account_tokens set expires_at = now() - interval '1 second' where user_id = ${a.id}`;
     expect(await withService((tx) => resetPassword(tx, { token, password: "brand new password" }))).toEqual({
-      error: RESET_LINK_INVALID,
+      error: new AppError("not_found", RESET_LINK_INVALID),
     });
     expect(await signIn(a.email, password)).toMatchObject({ data: { userId: a.id } });
   });

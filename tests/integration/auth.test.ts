@@ -1,4 +1,5 @@
 import { describe, expect, test } from "vitest";
+import { AppError } from "@/lib/errors/app-error";
 import { withService } from "@/lib/db/doors";
 import { createHash } from "node:crypto";
 import { confirmSignUp, SIGN_UP_LINK_INVALID, SIGN_UP_PASSWORD_WRONG } from "@/lib/auth/confirm-sign-up";
@@ -24,7 +25,7 @@ const signIn = (email: string, pw = password) =>
 async function signUp(email: string, workspaceName?: string) {
   await request(email, workspaceName);
   const result = await confirm(await emailedToken(db.sql, email, "/confirm-email"));
-  if (!("data" in result)) throw new Error(result.error);
+  if (!("data" in result)) throw result.error;
   return result.data;
 }
 
@@ -44,7 +45,7 @@ describe("account pre-claim: sign-up proves email ownership before the account e
     const email = `${unique("olive")}@example.test`;
     expect(await request(email)).toEqual({ data: { email } });
     expect(await accountRows(email)).toEqual([]);
-    expect(await signIn(email)).toEqual({ error: INVALID_CREDENTIALS });
+    expect(await signIn(email)).toEqual({ error: new AppError("unauthenticated", INVALID_CREDENTIALS) });
     const token = await emailedToken(db.sql, email, "/confirm-email");
     const [link] =
       await db.sql`select token_hash, data::text as data from account_tokens where email = ${email}`;
@@ -80,7 +81,7 @@ describe("account pre-claim: sign-up proves email ownership before the account e
     await request(email);
     const token = await emailedToken(db.sql, email, "/confirm-email");
     expect(await confirm(token)).toMatchObject({ data: { email } });
-    expect(await confirm(token)).toEqual({ error: SIGN_UP_LINK_INVALID });
+    expect(await confirm(token)).toEqual({ error: new AppError("not_found", SIGN_UP_LINK_INVALID) });
     expect(await accountRows(email)).toHaveLength(1);
   });
 
@@ -89,7 +90,7 @@ describe("account pre-claim: sign-up proves email ownership before the account e
     await request(email);
     await db.sql`update account_tokens set expires_at = now() - interval '1 second' where email = ${email}`;
     expect(await confirm(await emailedToken(db.sql, email, "/confirm-email"))).toEqual({
-      error: SIGN_UP_LINK_INVALID,
+      error: new AppError("not_found", SIGN_UP_LINK_INVALID),
     });
     expect(await accountRows(email)).toEqual([]);
   });
@@ -101,12 +102,20 @@ describe("account pre-claim: sign-up proves email ownership before the account e
     await request(email, "Victim Inc", password);
     const ownerLink = await emailedToken(db.sql, email, "/confirm-email");
     // the owner clicks the attacker's link: their own password does not finish it
-    expect(await confirm(attackerLink, password)).toEqual({ error: SIGN_UP_PASSWORD_WRONG });
-    expect(await signIn(email, "attacker-password")).toEqual({ error: INVALID_CREDENTIALS });
+    expect(await confirm(attackerLink, password)).toEqual({
+      error: new AppError("invalid", SIGN_UP_PASSWORD_WRONG),
+    });
+    expect(await signIn(email, "attacker-password")).toEqual({
+      error: new AppError("unauthenticated", INVALID_CREDENTIALS),
+    });
     expect(await confirm(ownerLink, password)).toMatchObject({ data: { email } });
     // the attacker's link is spent with the owner's confirmation
-    expect(await confirm(attackerLink, "attacker-password")).toEqual({ error: SIGN_UP_LINK_INVALID });
-    expect(await signIn(email, "attacker-password")).toEqual({ error: INVALID_CREDENTIALS });
+    expect(await confirm(attackerLink, "attacker-password")).toEqual({
+      error: new AppError("not_found", SIGN_UP_LINK_INVALID),
+    });
+    expect(await signIn(email, "attacker-password")).toEqual({
+      error: new AppError("unauthenticated", INVALID_CREDENTIALS),
+    });
     expect((await accountRows(email)).map((r) => r.workspace)).toEqual(["Victim Inc"]);
   });
 
@@ -128,7 +137,7 @@ describe("account pre-claim: sign-up proves email ownership before the account e
     const email = `${unique("legacy")}@example.test`;
     const hash = "$2a$10$CwTycUXWue0Thq9StjUM0uJ8.jXGqZtFv7Pv3VTFQJz7pXi3Ih7W."; // not a real password's
     await db.sql`insert into auth.users (email, encrypted_password) values (${email}, ${hash})`;
-    expect(await signIn(email)).toEqual({ error: INVALID_CREDENTIALS });
+    expect(await signIn(email)).toEqual({ error: new AppError("unauthenticated", INVALID_CREDENTIALS) });
   });
 });
 
@@ -154,8 +163,12 @@ describe("account enumeration: sign-up answers do not reveal whether an account 
   test("an unknown email and a wrong password give the same sign-in message", async () => {
     const email = `${unique("known")}@example.test`;
     await signUp(email);
-    expect(await signIn(email, "not the password")).toEqual({ error: INVALID_CREDENTIALS });
-    expect(await signIn(`${unique("nobody")}@example.test`)).toEqual({ error: INVALID_CREDENTIALS });
+    expect(await signIn(email, "not the password")).toEqual({
+      error: new AppError("unauthenticated", INVALID_CREDENTIALS),
+    });
+    expect(await signIn(`${unique("nobody")}@example.test`)).toEqual({
+      error: new AppError("unauthenticated", INVALID_CREDENTIALS),
+    });
   });
 
   test("emails are case-insensitive: stored lowercase, signed in in any case, confirmed once", async () => {
@@ -176,8 +189,8 @@ describe("account enumeration: sign-up answers do not reveal whether an account 
     await request(email);
     const token = await emailedToken(db.sql, email, "/confirm-email");
     await withService((tx) => createLocalUser(tx, email, "the owner's password"));
-    expect(await confirm(token)).toEqual({ error: EMAIL_TAKEN });
-    expect(await signIn(email)).toEqual({ error: INVALID_CREDENTIALS });
+    expect(await confirm(token)).toEqual({ error: new AppError("conflict", EMAIL_TAKEN) });
+    expect(await signIn(email)).toEqual({ error: new AppError("unauthenticated", INVALID_CREDENTIALS) });
     expect(await signIn(email, "the owner's password")).toMatchObject({ data: { email } });
     expect(await accountRows(email)).toHaveLength(1);
   });

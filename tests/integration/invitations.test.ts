@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { AppError } from "@/lib/errors/app-error";
 import { describe, expect, test } from "vitest";
 import { withService, withUser, type Db } from "@/lib/db/doors";
 import { requestSignUp } from "@/lib/auth/request-sign-up";
@@ -40,7 +41,7 @@ async function invite(ws: { id: string; owner: TestUser }, email: string, role =
   const result = await as(by)((tx) =>
     inviteMember(tx, { workspaceId: ws.id, email, role: role as "member" }),
   );
-  if (!("data" in result)) throw new Error(result.error);
+  if (!("data" in result)) throw result.error;
   return { ...result.data, token: await emailedToken(db.sql, result.data.email, "/invitations/accept") };
 }
 const accept = (token: string, user: TestUser) =>
@@ -85,7 +86,9 @@ describe("consent-less membership: membership only by accepting an invitation", 
     const { token } = await invite(ws, email);
     expect((await rows(ws.id))[legacy.id]).toBeUndefined();
     // even holding the link, the unconfirmed account cannot accept it
-    expect(await accept(token, attacker)).toEqual({ error: INVITATION_OTHER_EMAIL });
+    expect(await accept(token, attacker)).toEqual({
+      error: new AppError("forbidden", INVITATION_OTHER_EMAIL),
+    });
     expect((await rows(ws.id))[legacy.id]).toBeUndefined();
   });
 
@@ -94,7 +97,7 @@ describe("consent-less membership: membership only by accepting an invitation", 
     const invited = await createUser(db.sql);
     const other = await createUser(db.sql);
     const { token } = await invite(ws, invited.email);
-    expect(await accept(token, other)).toEqual({ error: INVITATION_OTHER_EMAIL });
+    expect(await accept(token, other)).toEqual({ error: new AppError("forbidden", INVITATION_OTHER_EMAIL) });
     expect((await rows(ws.id))[other.id]).toBeUndefined();
     expect(await accept(token, invited)).toMatchObject({ data: { workspaceId: ws.id } });
   });
@@ -105,7 +108,7 @@ describe("consent-less membership: membership only by accepting an invitation", 
     const { token } = await invite(ws, person.email);
     await accept(token, person);
     await db.sql`delete from workspace_members where workspace_id = ${ws.id} and user_id = ${person.id}`;
-    expect(await accept(token, person)).toEqual({ error: INVITATION_INVALID });
+    expect(await accept(token, person)).toEqual({ error: new AppError("not_found", INVITATION_INVALID) });
     expect((await rows(ws.id))[person.id]).toBeUndefined();
   });
 
@@ -114,7 +117,7 @@ describe("consent-less membership: membership only by accepting an invitation", 
     const person = await createUser(db.sql);
     const { token, invitationId } = await invite(ws, person.email);
     await db.sql`update workspace_invitations set expires_at = now() - interval '1 second' where id = ${invitationId}`;
-    expect(await accept(token, person)).toEqual({ error: INVITATION_INVALID });
+    expect(await accept(token, person)).toEqual({ error: new AppError("not_found", INVITATION_INVALID) });
     expect((await rows(ws.id))[person.id]).toBeUndefined();
   });
 
@@ -125,7 +128,7 @@ describe("consent-less membership: membership only by accepting an invitation", 
     expect(await as(ws.owner)((tx) => revokeInvitation(tx, { workspaceId: ws.id, invitationId }))).toEqual({
       data: { email: person.email },
     });
-    expect(await accept(token, person)).toEqual({ error: INVITATION_INVALID });
+    expect(await accept(token, person)).toEqual({ error: new AppError("not_found", INVITATION_INVALID) });
     expect((await rows(ws.id))[person.id]).toBeUndefined();
     expect(await as(ws.owner)((tx) => listInvitations(tx, { workspaceId: ws.id }))).toEqual({ data: [] });
   });
@@ -137,7 +140,7 @@ describe("consent-less membership: membership only by accepting an invitation", 
     await as(ws.owner)((tx) => resendInvitation(tx, { workspaceId: ws.id, invitationId }));
     const fresh = await emailedToken(db.sql, person.email, "/invitations/accept");
     expect(fresh).not.toBe(old);
-    expect(await accept(old, person)).toEqual({ error: INVITATION_INVALID });
+    expect(await accept(old, person)).toEqual({ error: new AppError("not_found", INVITATION_INVALID) });
     expect(await accept(fresh, person)).toMatchObject({ data: { workspaceId: ws.id } });
   });
 
@@ -166,7 +169,9 @@ describe("who may invite (spec 5.4's member rules)", () => {
     const result = await as(ws.owner)((tx) =>
       inviteMember(tx, { workspaceId: ws.id, email: member.email, role: "admin" }),
     );
-    expect(result).toEqual({ error: MESSAGES.alreadyMember(member.email), field: "email" });
+    expect(result).toEqual({
+      error: new AppError("conflict", MESSAGES.alreadyMember(member.email), { field: "email" }),
+    });
     expect(await db.sql`select 1 from workspace_invitations where workspace_id = ${ws.id}`).toEqual([]);
   });
 
@@ -176,7 +181,7 @@ describe("who may invite (spec 5.4's member rules)", () => {
     const result = await as(admin)((tx) =>
       inviteMember(tx, { workspaceId: ws.id, email: "x@example.test", role: "owner" }),
     );
-    expect(result).toEqual({ error: MESSAGES.ownerToInvite, field: "role" });
+    expect(result).toEqual({ error: new AppError("forbidden", MESSAGES.ownerToInvite, { field: "role" }) });
     await expect(
       as(admin)(
         (
@@ -197,7 +202,7 @@ describe("who may invite (spec 5.4's member rules)", () => {
         await as(user)((tx) =>
           inviteMember(tx, { workspaceId: ws.id, email: "y@example.test", role: "member" }),
         ),
-      ).toEqual({ error: MESSAGES.notAdmin });
+      ).toEqual({ error: new AppError("forbidden", MESSAGES.notAdmin) });
     expect(await as(member)((tx) => listInvitations(tx, { workspaceId: ws.id }))).toEqual({ data: [] });
   });
 
@@ -206,11 +211,11 @@ describe("who may invite (spec 5.4's member rules)", () => {
     const bad = [
       [
         { email: "not-an-email", role: "member" },
-        { error: "Enter a valid email address.", field: "email" },
+        { error: new AppError("invalid", "Enter a valid email address.", { field: "email" }) },
       ],
       [
         { email: "a@example.test", role: "superuser" },
-        { error: "Choose a role: owner, admin or member.", field: "role" },
+        { error: new AppError("invalid", "Choose a role: owner, admin or member.", { field: "role" }) },
       ],
     ] as const;
     for (const [input, error] of bad)

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "vitest";
+import { AppError } from "@/lib/errors/app-error";
 import { withUser, type Db } from "@/lib/db/doors";
 import { changeMemberRole } from "@/lib/workspaces/change-member-role";
 import { listMembers } from "@/lib/workspaces/list-members";
@@ -26,7 +27,7 @@ describe("listMembers", () => {
     const member = await seedMember(db.sql, ws.id, "member");
     const admin = await seedMember(db.sql, ws.id, "admin");
     const result = await as(member)((tx) => listMembers(tx, { workspaceId: ws.id }));
-    if (!("data" in result)) throw new Error(result.error);
+    if (!("data" in result)) throw result.error;
     expect(result.data.map((m) => [m.userId, m.role])).toEqual([
       [ws.owner.id, "owner"],
       [admin.id, "admin"],
@@ -63,7 +64,7 @@ describe("changeMemberRole", () => {
     const result = await as(admin)((tx) =>
       changeMemberRole(tx, { workspaceId: ws.id, userId: member.id, role: "owner" }),
     );
-    expect(result).toEqual({ error: MESSAGES.ownerToChange, field: "role" });
+    expect(result).toEqual({ error: new AppError("forbidden", MESSAGES.ownerToChange, { field: "role" }) });
     expect((await rows(ws.id))[member.id]).toBe("member");
   });
 
@@ -74,7 +75,7 @@ describe("changeMemberRole", () => {
     const result = await as(admin)((tx) =>
       changeMemberRole(tx, { workspaceId: ws.id, userId: second.id, role: "member" }),
     );
-    expect(result).toEqual({ error: MESSAGES.ownerToChange, field: "role" });
+    expect(result).toEqual({ error: new AppError("forbidden", MESSAGES.ownerToChange, { field: "role" }) });
     expect((await rows(ws.id))[second.id]).toBe("owner");
   });
 
@@ -97,7 +98,7 @@ describe("changeMemberRole", () => {
     const result = await as(ws.owner)((tx) =>
       changeMemberRole(tx, { workspaceId: ws.id, userId: ws.owner.id, role: "admin" }),
     );
-    expect(result).toEqual({ error: MESSAGES.lastOwnerDemote });
+    expect(result).toEqual({ error: new AppError("conflict", MESSAGES.lastOwnerDemote) });
     expect((await rows(ws.id))[ws.owner.id]).toBe("owner");
   });
 
@@ -107,7 +108,7 @@ describe("changeMemberRole", () => {
     const result = await as(member)((tx) =>
       changeMemberRole(tx, { workspaceId: ws.id, userId: member.id, role: "admin" }),
     );
-    expect(result).toEqual({ error: MESSAGES.notAdmin });
+    expect(result).toEqual({ error: new AppError("forbidden", MESSAGES.notAdmin) });
     expect((await rows(ws.id))[member.id]).toBe("member");
   });
 
@@ -117,7 +118,9 @@ describe("changeMemberRole", () => {
     const result = await as(ws.owner)((tx) =>
       changeMemberRole(tx, { workspaceId: ws.id, userId: member.id, role: "guest" as "member" }),
     );
-    expect(result).toEqual({ error: "Choose a role: owner, admin or member.", field: "role" });
+    expect(result).toEqual({
+      error: new AppError("invalid", "Choose a role: owner, admin or member.", { field: "role" }),
+    });
     expect((await rows(ws.id))[member.id]).toBe("member");
   });
 });
@@ -138,7 +141,7 @@ describe("removeMember", () => {
     await seedMember(db.sql, ws.id, "owner");
     const before = await rows(ws.id);
     const result = await as(admin)((tx) => removeMember(tx, { workspaceId: ws.id, userId: ws.owner.id }));
-    expect(result).toEqual({ error: MESSAGES.ownerToRemove });
+    expect(result).toEqual({ error: new AppError("forbidden", MESSAGES.ownerToRemove) });
     expect(await rows(ws.id)).toEqual(before);
   });
 
@@ -155,7 +158,7 @@ describe("removeMember", () => {
     const other = await seedMember(db.sql, ws.id, "member");
     const before = await rows(ws.id);
     const result = await as(member)((tx) => removeMember(tx, { workspaceId: ws.id, userId: other.id }));
-    expect(result).toEqual({ error: MESSAGES.notAdmin });
+    expect(result).toEqual({ error: new AppError("forbidden", MESSAGES.notAdmin) });
     expect(await rows(ws.id)).toEqual(before);
   });
 
@@ -179,7 +182,7 @@ describe("removeMember", () => {
     await seedMember(db.sql, ws.id, "admin");
     const before = await rows(ws.id);
     const result = await as(ws.owner)((tx) => removeMember(tx, { workspaceId: ws.id, userId: ws.owner.id }));
-    expect(result).toEqual({ error: MESSAGES.lastOwnerLeave });
+    expect(result).toEqual({ error: new AppError("conflict", MESSAGES.lastOwnerLeave) });
     expect(await rows(ws.id)).toEqual(before);
   });
 
@@ -188,7 +191,7 @@ describe("removeMember", () => {
     const stranger = await createUser(db.sql);
     const before = await rows(ws.id);
     const result = await as(ws.owner)((tx) => removeMember(tx, { workspaceId: ws.id, userId: stranger.id }));
-    expect(result).toEqual({ error: MESSAGES.notMember });
+    expect(result).toEqual({ error: new AppError("not_found", MESSAGES.notMember) });
     expect(await rows(ws.id)).toEqual(before);
   });
 
@@ -196,7 +199,7 @@ describe("removeMember", () => {
     const ws = await createWorkspace(db.sql);
     const before = await rows(ws.id);
     const result = await as(ws.owner)((tx) => removeMember(tx, { workspaceId: ws.id, userId: "nope" }));
-    expect(result).toEqual({ error: "Unknown member.", field: "userId" });
+    expect(result).toEqual({ error: new AppError("invalid", "Unknown member.", { field: "userId" }) });
     expect(await rows(ws.id)).toEqual(before);
   });
 });

@@ -230,7 +230,12 @@ describe("the tasks dashboard (spec 3.6)", () => {
     const again = await withUser(member.claims, (tx) =>
       completeTask(tx, { workspaceId: ws.id, taskId: open[0].id, userId: member.id }),
     );
-    expect(again).toMatchObject({ success: false });
+    expect(again).toEqual({
+      error: expect.objectContaining({
+        code: "conflict",
+        message: "This task is already completed or no longer exists.",
+      }),
+    });
     const completed = await withUser(owner.claims, (tx) =>
       listTasks(tx, { workspaceId: ws.id, status: "completed" }),
     );

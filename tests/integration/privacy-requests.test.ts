@@ -45,7 +45,7 @@ describe("privacy export (GDPR art. 15)", () => {
     const result = await withUser(ws.owner.claims, (tx) =>
       exportContactData(tx, { workspaceId: ws.id, contactId: person.id }),
     );
-    if ("error" in result) throw new Error(result.error);
+    if ("error" in result) throw result.error;
     const { data } = result;
     expect(data.contact).toMatchObject({ id: person.id, email: person.email, first_name: "Pia" });
     expect(data.tags).toHaveLength(1);
@@ -76,7 +76,7 @@ describe("privacy export (GDPR art. 15)", () => {
     const result = await withService((tx) =>
       exportContactData(tx, { workspaceId: ws.id, contactId: person.id }),
     );
-    if ("error" in result) throw new Error(result.error);
+    if ("error" in result) throw result.error;
     const files = unzipSync(exportArchive(result.data));
     expect(JSON.parse(strFromU8(files["contact.json"])).contact.id).toBe(person.id);
     for (const table of SPEC_2_4_2) expect(Object.keys(files)).toContain(`${table}.csv`);
@@ -85,7 +85,9 @@ describe("privacy export (GDPR art. 15)", () => {
     const outsider = await withUser(other.owner.claims, (tx) =>
       exportContactData(tx, { workspaceId: ws.id, contactId: person.id }),
     );
-    expect(outsider).toEqual({ error: "Contact not found." });
+    expect(outsider).toEqual({
+      error: expect.objectContaining({ code: "not_found", message: "Contact not found." }),
+    });
   });
 });
 
@@ -137,7 +139,12 @@ describe("erasure (GDPR art. 17)", () => {
     const result = await withService((tx) =>
       eraseContact(tx, { workspaceId: ws.id, contactId: person.id, confirmation: "yes", actorUserId: null }),
     );
-    expect(result).toEqual({ error: "Type the contact's email address exactly to confirm the erasure." });
+    expect(result).toEqual({
+      error: expect.objectContaining({
+        code: "invalid",
+        message: "Type the contact's email address exactly to confirm the erasure.",
+      }),
+    });
     expect(await rowsMentioning(db.sql, [person.id])).toEqual(before);
   });
 

@@ -181,7 +181,12 @@ describe("public events API keys: issued, listed and revoked in Settings", () =>
     const denied = await withUser(member.claims, (tx) =>
       revokeApiKey(tx, { workspaceId: ws.id, keyId: key.id }),
     );
-    expect(denied).toHaveProperty("error");
+    expect(denied).toEqual({
+      error: expect.objectContaining({
+        code: "not_found",
+        message: "This key does not exist or you cannot revoke it.",
+      }),
+    });
     const listed = await withUser(member.claims, (tx) => listApiKeys(tx, { workspaceId: ws.id }));
     expect(listed).toEqual([expect.objectContaining({ id: key.id, name: "Website", revoked_at: null })]);
     expect(listed[0]).not.toHaveProperty("key_hash");

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "vitest";
+import { AppError } from "@/lib/errors/app-error";
 import { withUser } from "@/lib/db/doors";
 import { createWorkspace } from "@/lib/workspaces/create-workspace";
 import { listMemberships } from "@/lib/workspaces/list-memberships";
@@ -23,7 +24,7 @@ describe("createWorkspace", () => {
   test("a user may create another workspace and owns it; both are theirs to switch between", async () => {
     const ws = await f.createWorkspace(db.sql, { name: "First" });
     const result = await withUser(ws.owner.claims, (tx) => createWorkspace(tx, { name: "  Second  " }));
-    if (!("data" in result)) throw new Error(result.error);
+    if (!("data" in result)) throw result.error;
     const rows =
       await db.sql`select user_id, role from workspace_members where workspace_id = ${result.data.workspaceId}`;
     expect(rows).toEqual([{ user_id: ws.owner.id, role: "owner" }]);
@@ -38,7 +39,7 @@ describe("createWorkspace", () => {
   test("a blank name is refused and creates nothing", async () => {
     const user = await f.createUser(db.sql);
     const result = await withUser(user.claims, (tx) => createWorkspace(tx, { name: "   " }));
-    expect(result).toEqual({ error: "Name your workspace.", field: "name" });
+    expect(result).toEqual({ error: new AppError("invalid", "Name your workspace.", { field: "name" }) });
     expect(await db.sql`select 1 from workspace_members where user_id = ${user.id}`).toHaveLength(0);
   });
 });
@@ -60,7 +61,7 @@ describe("renameWorkspace", () => {
     const result = await withUser(member.claims, (tx) =>
       renameWorkspace(tx, { workspaceId: ws.id, name: "Nope" }),
     );
-    expect(result).toEqual({ error: RENAME_FORBIDDEN });
+    expect(result).toEqual({ error: new AppError("forbidden", RENAME_FORBIDDEN) });
     expect(await workspaceName(ws.id)).toBe("Kept");
   });
 
@@ -69,7 +70,7 @@ describe("renameWorkspace", () => {
     const result = await withUser(ws.owner.claims, (tx) =>
       renameWorkspace(tx, { workspaceId: ws.id, name: "x".repeat(201) }),
     );
-    expect(result).toEqual({ error: "That name is too long.", field: "name" });
+    expect(result).toEqual({ error: new AppError("invalid", "That name is too long.", { field: "name" }) });
     expect(await workspaceName(ws.id)).toBe("Kept");
   });
 });
@@ -96,7 +97,7 @@ describe("updateProfile", () => {
     const result = await withUser(user.claims, (tx) =>
       updateProfile(tx, { firstName: "Changed", lastName: "", timezone: "Mars/Olympus_Mons" }),
     );
-    expect(result).toMatchObject({ field: "timezone" });
+    expect(result).toEqual({ error: expect.objectContaining({ code: "invalid", field: "timezone" }) });
     expect(await profile(user.id)).toEqual(before);
   });
 

@@ -165,7 +165,7 @@ describe("a second factor with Supabase Auth: its MFA and the session's aal", ()
     const user = account();
     const jar = await signedIn(user);
     const started = await startEnrolmentSupabase(jar);
-    if (!("data" in started)) throw new Error(started.error);
+    if (!("data" in started)) throw started.error;
     expect(started.data.qrCode).toMatch(/^data:image\/svg\+xml;base64,/);
     expect(started.data.secret).toBe(user.factors[0].secret);
     expect(await confirmEnrolmentSupabase(jar, started.data.factorId, "000000")).toBe(false);
@@ -181,7 +181,7 @@ describe("a second factor with Supabase Auth: its MFA and the session's aal", ()
     const user = account();
     const setup = await signedIn(user);
     const started = await startEnrolmentSupabase(setup);
-    if (!("data" in started)) throw new Error(started.error);
+    if (!("data" in started)) throw started.error;
     await confirmEnrolmentSupabase(setup, started.data.factorId, totpCode(started.data.secret));
 
     const jar = await signedIn(user);
@@ -202,7 +202,7 @@ describe("a second factor with Supabase Auth: its MFA and the session's aal", ()
     const user = account();
     const jar = await signedIn(user);
     const started = await startEnrolmentSupabase(jar);
-    if (!("data" in started)) throw new Error(started.error);
+    if (!("data" in started)) throw started.error;
     await confirmEnrolmentSupabase(jar, started.data.factorId, totpCode(started.data.secret));
     expect(await disableSupabase(jar, "000000")).toBe(false);
     expect(user.factors).toHaveLength(1);

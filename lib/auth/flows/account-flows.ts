@@ -1,5 +1,6 @@
 import { recordFlowAudit } from "@/lib/audit/record-audit";
 import { withService } from "@/lib/db/doors";
+import { refused, type Refused } from "@/lib/errors/app-error";
 import { confirmSignUp } from "../confirm-sign-up";
 import { linkDigest } from "../account-links";
 import { signInLocal, type AuthResult } from "../local-provider";
@@ -10,7 +11,10 @@ import type { SignInInput, SignUpInput } from "../schemas";
 import { acceptInvitation } from "@/lib/workspaces/accept-invitation";
 import { limitAttempt } from "./limit-attempt";
 
-type Limited<T> = T | { error: typeof TOO_MANY_ATTEMPTS };
+type Limited<T> = T | Refused;
+
+/** The refusal of an attempt over its limit (lib/auth/rate-limits). */
+const tooMany = () => refused("rate_limited", TOO_MANY_ATTEMPTS);
 
 /**
  * docs/decisions.md, "Account rate limits": each account action counts the attempt (per client IP and per
@@ -23,7 +27,7 @@ export async function signInFlow(
   ip: string | null,
   provider: (input: SignInInput) => Promise<AuthResult> = (i) => withService((db) => signInLocal(db, i)),
 ): Promise<Limited<AuthResult>> {
-  if (!(await limitAttempt("signIn", { ip, account: input.email }))) return { error: TOO_MANY_ATTEMPTS };
+  if (!(await limitAttempt("signIn", { ip, account: input.email }))) return tooMany();
   return provider(input);
 }
 
@@ -33,7 +37,7 @@ export async function signUpFlow<T>(
   provider: (input: SignUpInput) => Promise<T> = (i) =>
     withService((db) => requestSignUp(db, i)) as Promise<T>,
 ): Promise<Limited<T>> {
-  if (!(await limitAttempt("signUp", { ip, account: input.email }))) return { error: TOO_MANY_ATTEMPTS };
+  if (!(await limitAttempt("signUp", { ip, account: input.email }))) return tooMany();
   return provider(input);
 }
 
@@ -43,15 +47,17 @@ export async function requestResetFlow(
   provider: (email: string) => Promise<unknown> = (email) =>
     withService((db) => requestPasswordReset(db, { email })),
 ): Promise<Limited<{ data: { email: string } }>> {
-  if (!(await limitAttempt("reset", { ip, account: input.email }))) return { error: TOO_MANY_ATTEMPTS };
+  if (!(await limitAttempt("reset", { ip, account: input.email }))) return tooMany();
   await provider(input.email);
   return { data: { email: input.email } };
 }
 
 /** The sign-up link's password is a guessable secret too: counted like a sign-in, per link. */
-export async function confirmSignUpFlow(input: { token: string; password: string }, ip: string | null) {
-  if (!(await limitAttempt("signIn", { ip, account: `link:${linkDigest(input.token)}` })))
-    return { error: TOO_MANY_ATTEMPTS };
+export async function confirmSignUpFlow(
+  input: { token: string; password: string },
+  ip: string | null,
+): Promise<Limited<AuthResult>> {
+  if (!(await limitAttempt("signIn", { ip, account: `link:${linkDigest(input.token)}` }))) return tooMany();
   return withService((db) => confirmSignUp(db, input));
 }
 
@@ -60,8 +66,7 @@ export async function acceptInvitationFlow(
   input: { token: string; userId: string; email?: string | null },
   ip: string | null,
 ) {
-  if (!(await limitAttempt("acceptInvitation", { ip, account: input.userId })))
-    return { error: TOO_MANY_ATTEMPTS };
+  if (!(await limitAttempt("acceptInvitation", { ip, account: input.userId }))) return tooMany();
   return withService(async (db) => {
     const result = await acceptInvitation(db, input);
     if ("data" in result)

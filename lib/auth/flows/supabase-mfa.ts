@@ -1,4 +1,5 @@
 import QRCode from "qrcode";
+import { refused, type Result } from "@/lib/errors/app-error";
 import type { Enrolment } from "@/lib/two-factor/enrol-two-factor";
 import { supabaseClient, type CookieJar } from "../supabase-provider";
 
@@ -38,7 +39,7 @@ export async function verifyCodeSupabase(jar: CookieJar, code: string): Promise<
 /** Enrolment, step 1: Supabase makes the secret; the QR code is drawn here from its URI. */
 export async function startEnrolmentSupabase(
   jar: CookieJar,
-): Promise<{ data: Enrolment & { factorId: string } } | { error: string }> {
+): Promise<Result<Enrolment & { factorId: string }>> {
   const supabase = supabaseClient(jar);
   // an unverified factor from an abandoned set-up would block a new one of the same name
   const { data: factors } = await supabase.auth.mfa.listFactors();
@@ -49,7 +50,7 @@ export async function startEnrolmentSupabase(
     friendlyName: "Authenticator app",
   });
   if (error || !data || data.type !== "totp")
-    return { error: "Two-factor set-up could not start. Try again." };
+    return refused("provider_failed", "Two-factor set-up could not start. Try again.");
   const svg = await QRCode.toString(data.totp.uri, { type: "svg", errorCorrectionLevel: "M", margin: 2 });
   return {
     data: {

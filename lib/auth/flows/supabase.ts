@@ -1,5 +1,6 @@
 import { appUrl, isHttps } from "@/lib/config";
 import { withService } from "@/lib/db/doors";
+import { refused, type Result } from "@/lib/errors/app-error";
 import { createAccountRows } from "../create-account";
 import { signValue, verifyValue } from "../tokens";
 import { INVALID_CREDENTIALS, type AuthResult } from "../local-provider";
@@ -24,7 +25,7 @@ const confirmUrl = (next: string) => `${appUrl()}/auth/confirm?next=${encodeURIC
 export async function signUpSupabase(
   jar: CookieJar,
   input: SignUpInput,
-): Promise<{ data: { email: string; signedIn?: boolean } } | { error: string }> {
+): Promise<Result<{ email: string; signedIn?: boolean }>> {
   const { data, error } = await supabaseClient(jar).auth.signUp({
     email: input.email,
     password: input.password,
@@ -34,7 +35,7 @@ export async function signUpSupabase(
     },
   });
   if (error && error.code !== "user_already_exists")
-    return { error: "The account could not be created. Try again." };
+    return refused("provider_failed", "The account could not be created. Try again.");
   // A project with email confirmation turned off signs the user in at once (not recommended).
   if (data.session && data.user) {
     const user = data.user;
@@ -46,7 +47,7 @@ export async function signUpSupabase(
 
 export async function signInSupabase(jar: CookieJar, input: SignInInput): Promise<AuthResult> {
   const { data, error } = await supabaseClient(jar).auth.signInWithPassword(input);
-  if (error || !data.user) return { error: INVALID_CREDENTIALS };
+  if (error || !data.user) return refused("unauthenticated", INVALID_CREDENTIALS);
   return { data: { userId: data.user.id, email: input.email } };
 }
 

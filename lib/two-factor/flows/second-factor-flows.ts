@@ -1,5 +1,6 @@
 import type { Claims } from "@/lib/db/doors";
 import { withService } from "@/lib/db/doors";
+import { refused, type Refused } from "@/lib/errors/app-error";
 import { limitAttempt } from "@/lib/auth/flows/limit-attempt";
 import { passwordMatches } from "@/lib/auth/local-provider";
 import { TOO_MANY_ATTEMPTS } from "@/lib/auth/rate-limits";
@@ -8,7 +9,7 @@ import type { PendingSignIn } from "../pending-sign-in";
 import { recordAccountAudit } from "../record-account-audit";
 import { CODE_NOT_VALID, twoFactorEnabled, verifySecondFactor } from "../verify-second-factor";
 
-type Refusal = { error: string; field?: string; code?: "rate_limited" };
+type Refusal = Refused;
 const now = () => Math.floor(Date.now() / 1000);
 
 /**
@@ -25,11 +26,11 @@ export async function secondStepFlow(
 > {
   const { pending } = input;
   if (!(await limitAttempt("secondFactor", { ip, account: pending.userId })))
-    return { error: TOO_MANY_ATTEMPTS, code: "rate_limited" };
+    return refused("rate_limited", TOO_MANY_ATTEMPTS);
   return withService(async (db) => {
     const [user] = await db`select session_version, email from auth.users where id = ${pending.userId}`;
     if (!user || user.session_version !== pending.sessionVersion)
-      return { error: CODE_NOT_VALID, field: "code" };
+      return refused("invalid", CODE_NOT_VALID, { field: "code" });
     const verified = await verifySecondFactor(db, { userId: pending.userId, code: input.code });
     const audit = { userId: pending.userId, email: user.email, ip };
     if ("error" in verified) {
@@ -72,11 +73,11 @@ export async function stepUpFlow(
 > {
   const { claims } = input;
   if (!(await limitAttempt("secondFactor", { ip, account: claims.sub })))
-    return { error: TOO_MANY_ATTEMPTS, code: "rate_limited" };
+    return refused("rate_limited", TOO_MANY_ATTEMPTS);
   return withService(async (db) => {
     const [user] = await db`
       select session_version, email, encrypted_password from auth.users where id = ${claims.sub}`;
-    if (!user) return { error: CODE_NOT_VALID };
+    if (!user) return refused("invalid", CODE_NOT_VALID);
     let method: string | null = null;
     if (await twoFactorEnabled(db, claims.sub)) {
       const verified = await verifySecondFactor(db, { userId: claims.sub, code: input.secret });
@@ -85,7 +86,7 @@ export async function stepUpFlow(
     const audit = { userId: claims.sub, email: user.email, ip };
     if (!method) {
       await recordAccountAudit(db, { ...audit, action: "account.step_up_failed" });
-      return { error: STEP_UP_NOT_VALID, field: "secret" };
+      return refused("invalid", STEP_UP_NOT_VALID, { field: "secret" });
     }
     if (method === "recovery")
       await recordAccountAudit(db, {

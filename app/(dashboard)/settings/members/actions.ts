@@ -16,8 +16,12 @@ import type { Result } from "@/lib/workspaces/schemas";
 // The domain functions check the roles (Admin+, owners for owners) and say so in their words.
 const text = z.string().default("");
 const refresh = () => revalidatePath("/settings/members");
+/** A refusal shown as the form's message: the same code and text, beside no field. */
+const fieldless = (error: AppError) =>
+  new AppError(error.code, error.message, { retryAfter: error.retryAfter });
 /** These forms show a refusal as their message, whatever field it names. */
-const asMessage = <T>(result: Result<T>): T => unwrap("error" in result ? { error: result.error } : result);
+const asMessage = <T>(result: Result<T>): T =>
+  unwrap("error" in result ? { error: fieldless(result.error) } : result);
 
 /** Each invitation email, new or resent, counts against the inviter's and the workspace's limits. */
 async function limitInvitations(_input: unknown, ctx: ActionContext): Promise<void> {
@@ -38,7 +42,9 @@ export const inviteMemberAction = memberAction(
     });
     // beside the field it names when the form has it (email, role), else the form's message
     const { invitationId, email, role } = unwrap(
-      "error" in result && !["email", "role"].includes(result.field ?? "") ? { error: result.error } : result,
+      "error" in result && !["email", "role"].includes(result.error.field ?? "")
+        ? { error: fieldless(result.error) }
+        : result,
     );
     ctx.audit.target("invitation", invitationId).change(null, { role });
     return {

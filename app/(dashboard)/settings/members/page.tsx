@@ -36,8 +36,8 @@ export default async function MembersPage() {
     await listInvitations(db, { workspaceId }),
     await getProfile(db),
   ]);
-  if ("error" in members) throw new Error(members.error);
-  if ("error" in invitations) throw new Error(invitations.error);
+  if ("error" in members) throw members.error;
+  if ("error" in invitations) throw invitations.error;
   const manage = isAdmin(viewerRole);
   // Which roles the viewer may give, and whom they may change or remove (the server checks again).
   const grantable = viewerRole === "owner" ? ALL_ROLES : manage ? ALL_ROLES.slice(1) : [];

@@ -35,7 +35,7 @@ export const POST = userRoute({ name: "step-up" }, async (request, _params, { cl
   if (supabaseConfigured()) await stepUpSupabase(claims, parsed.data.secret, ip);
   else {
     const result = await stepUpFlow({ claims, secret: parsed.data.secret }, ip);
-    if ("error" in result) throw new AppError(result.code ?? "invalid", result.error);
+    if ("error" in result) throw result.error;
     await startLocalSession(result.data.user, result.data.assurance);
   }
   return Response.json({ success: true });

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { memberRoute } from "@/lib/adapters/member-route";
 import { ADMIN_ROLES } from "@/lib/auth/context";
 import { CONTACT_NOT_FOUND } from "@/lib/contacts/types";
-import { AppError } from "@/lib/errors/app-error";
+import { unwrap } from "@/lib/errors/app-error";
 import { uuidField } from "@/lib/ids/uuid";
 import { exportArchive } from "@/lib/privacy/export-archive";
 import { exportContactData } from "@/lib/privacy/export-contact-data";
@@ -24,15 +24,14 @@ export const GET = memberRoute(
     after: ({ contactId }, ctx) => logPrivacyExport(ctx, contactId),
   },
   async (db, request, { contactId }, ctx) => {
-    const result = await exportContactData(db, { workspaceId: ctx.workspaceId, contactId });
-    if ("error" in result) throw new AppError("not_found", result.error);
+    const data = unwrap(await exportContactData(db, { workspaceId: ctx.workspaceId, contactId }));
     ctx.audit.target("contact", contactId);
     const headers = { "cache-control": "no-store", "x-content-type-options": "nosniff" };
     if (new URL(request.url).searchParams.get("format") === "json")
-      return Response.json(result.data, {
+      return Response.json(data, {
         headers: { ...headers, "content-disposition": `attachment; filename="contact-${contactId}.json"` },
       });
-    return new Response(new Blob([exportArchive(result.data) as Uint8Array<ArrayBuffer>]), {
+    return new Response(new Blob([exportArchive(data) as Uint8Array<ArrayBuffer>]), {
       headers: {
         ...headers,
         "content-type": "application/zip",
