@@ -54,7 +54,7 @@ export const HANDLERS: JobRegistry = {
   "ticketing-sync": handle(QUEUES["ticketing-sync"], async ({ workspaceId }) => {
     const result = await runTicketingSync(workspaceId);
     // a workspace that disconnected meanwhile has nothing to sync: done, not failed
-    if ("error" in result && result.error !== NOT_CONNECTED) throw new Error(result.error);
+    if ("error" in result && result.error.message !== NOT_CONNECTED) throw result.error;
     return result;
   }),
   "payments-backfill": handle(QUEUES["payments-backfill"], async ({ workspaceId }) => {

@@ -1,4 +1,5 @@
 import type { Db } from "@/lib/db/doors";
+import { refused, type Result } from "@/lib/errors/app-error";
 import { createCampaign } from "@/lib/campaigns/create-campaign";
 import type { AutomationAction } from "./automation-action";
 
@@ -10,10 +11,10 @@ import type { AutomationAction } from "./automation-action";
 export async function createFormAutomation(
   db: Db,
   input: { workspaceId: string; formId: string; action: AutomationAction },
-): Promise<{ id: string } | { error: string }> {
+): Promise<Result<{ id: string }>> {
   const [form] = await db`
     select id from public.forms where id = ${input.formId} and workspace_id = ${input.workspaceId}`;
-  if (!form) return { error: "This form does not exist." };
+  if (!form) return refused("not_found", "This form does not exist.");
   const { action, workspaceId } = input;
   let config: Record<string, unknown>;
   let name: string;
@@ -22,7 +23,7 @@ export async function createFormAutomation(
       const tag = action.tag_id
         ? await findOne(db, "tags", workspaceId, action.tag_id)
         : await upsertTag(db, workspaceId, action.new_tag);
-      if (!tag) return { error: "That tag does not exist." };
+      if (!tag) return refused("not_found", "That tag does not exist.");
       config = { tag_id: tag.id };
       name = `Add tag “${tag.name}”`;
       break;
@@ -34,7 +35,7 @@ export async function createFormAutomation(
             ...(await createCampaign(db, { workspaceId, name: action.new_campaign })),
             name: action.new_campaign,
           };
-      if (!campaign) return { error: "That campaign does not exist." };
+      if (!campaign) return refused("not_found", "That campaign does not exist.");
       config = { campaign_id: campaign.id };
       name = `Enroll in campaign “${campaign.name}”`;
       break;
@@ -48,7 +49,7 @@ export async function createFormAutomation(
     insert into public.automations (workspace_id, name, trigger_type, form_id, action_type, action_config)
     values (${workspaceId}, ${name}, 'form_submitted', ${input.formId}, ${action.action_type}, ${db.json(config as never)})
     returning id`;
-  return { id: automation.id };
+  return { data: { id: automation.id } };
 }
 
 async function findOne(db: Db, table: "tags" | "campaigns", workspaceId: string, id: string) {

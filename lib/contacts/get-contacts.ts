@@ -67,13 +67,13 @@ export async function getContactsAfter(
   db: Db,
   params: Omit<GetContactsParams, "page">,
   after: ContactsKeyset | null,
-): Promise<{ data: ContactListRow[]; next: ContactsKeyset | null } | { error: string }> {
+): Promise<{ data: ContactListRow[]; next: ContactsKeyset | null } | Refused> {
   const parsed = getContactsParamsSchema.safeParse({ ...params, page: 1 });
-  if (!parsed.success) return { error: firstIssue(parsed.error) };
+  if (!parsed.success) return refused("invalid", firstIssue(parsed.error));
   const q = parsed.data;
   const f = listFilters(db, q);
   const key = keysetOf(db, q);
-  if (after && after.length !== key.length) return { error: "The cursor does not fit this list." };
+  if (after && after.length !== key.length) return refused("invalid", "The cursor does not fit this list.");
   const past = after ? db`and ${key.after(after)}` : db``;
   const order = orderBy(db, q);
   const found = f.search

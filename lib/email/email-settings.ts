@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Db } from "@/lib/db/doors";
+import { refused, type Result } from "@/lib/errors/app-error";
 
 export interface EmailSettings {
   tracking_url: string | null;
@@ -58,7 +59,7 @@ export async function updateEmailSettings(
   db: Db,
   workspaceId: string,
   input: z.output<typeof emailSettingsSchema>,
-): Promise<{ data: EmailSettings } | { error: string }> {
+): Promise<Result<EmailSettings>> {
   const [row] = await db<EmailSettings[]>`
     update public.workspaces set
       subscribe_footer_enabled = ${input.subscribeFooterEnabled},
@@ -69,5 +70,5 @@ export async function updateEmailSettings(
     where id = ${workspaceId}
     returning tracking_url, subscribe_footer_enabled, subscribe_footer_message, subscribe_footer_link_text,
               email_tracking_enabled`;
-  return row ? { data: row } : { error: "Only owners and admins can change the email settings." };
+  return row ? { data: row } : refused("forbidden", "Only owners and admins can change the email settings.");
 }

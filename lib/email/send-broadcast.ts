@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { asService, type Db } from "@/lib/db/doors";
+import { refused, type Refused } from "@/lib/errors/app-error";
 import { audienceCondition, marketingSkipReasonSql } from "./broadcast-audience";
 import { getBroadcast } from "./broadcasts";
 import { renderedMarketingSql } from "./render-email";
@@ -19,7 +20,7 @@ interface QueuedEmail {
 }
 
 /** `stopped`: nothing more to claim now (the audience is done, or the broadcast is paused, cancelled or sent). */
-type Claim = { error: string } | { queued: QueuedEmail[]; stopped?: boolean };
+type Claim = Refused | { queued: QueuedEmail[]; stopped?: boolean };
 
 /** A broadcast is worked on only in these states ('draft': the page's own batch loop, before jobs). */
 const RUNNABLE = ["draft", "sending"];
@@ -42,7 +43,7 @@ export async function claimBroadcastBatch(
 ): Promise<Claim> {
   const size = input.batchSize ?? BROADCAST_BATCH_SIZE;
   const broadcast = await getBroadcast(db, input);
-  if (!broadcast) return { error: "Broadcast not found." };
+  if (!broadcast) return refused("not_found", "Broadcast not found.");
   const [{ status, claim_cursor: cursor }] = await db`
     select status, claim_cursor from public.broadcasts where id = ${broadcast.id} for update`;
   if (!RUNNABLE.includes(status)) return { queued: [], stopped: true };

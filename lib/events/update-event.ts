@@ -1,4 +1,5 @@
 import type { Db } from "@/lib/db/doors";
+import { refused, type Result } from "@/lib/errors/app-error";
 import { eventColumns } from "./create-event";
 import type { EventRow } from "./event-row";
 import type { EventFormInput, LinkedEventFormInput } from "./schemas";
@@ -11,11 +12,11 @@ import { sanitizeRichText } from "@/lib/html/sanitize";
 export async function updateEvent(
   db: Db,
   input: { workspaceId: string; eventId: string; event: EventFormInput | LinkedEventFormInput },
-): Promise<{ data: EventRow } | { error: string }> {
+): Promise<Result<EventRow>> {
   const [current] = await db`
     select external_event_id from public.events
     where id = ${input.eventId} and workspace_id = ${input.workspaceId} for update`;
-  if (!current) return { error: "This event does not exist." };
+  if (!current) return refused("not_found", "This event does not exist.");
   const columns =
     current.external_event_id || !("name" in input.event)
       ? {
@@ -28,6 +29,6 @@ export async function updateEvent(
   const [event] = await db<EventRow[]>`
     update public.events set ${db(columns)}
     where id = ${input.eventId} and workspace_id = ${input.workspaceId} returning *`;
-  if (!event) return { error: "You cannot change this event." };
+  if (!event) return refused("forbidden", "You cannot change this event.");
   return { data: event };
 }

@@ -1,4 +1,4 @@
-import { AppError } from "@/lib/errors/app-error";
+import { refused, type Result } from "@/lib/errors/app-error";
 import { formKeyMatches } from "./api-key";
 import type { FormRow } from "./form-row";
 import { originAllowed, requestOrigin } from "./origin-allowed";
@@ -10,7 +10,7 @@ export interface SubmissionCredentials {
   referer: string | null;
 }
 
-export type AuthResult = { ok: true; byKey: boolean } | { ok: false; error: AppError };
+export type AuthResult = Result<{ byKey: boolean }>;
 
 /**
  * Spec 5.1 (pipeline step 3). A request that carries a key is judged by the key alone: the
@@ -24,11 +24,11 @@ export function authenticateSubmission(
 ): AuthResult {
   if (credentials.apiKey) {
     return formKeyMatches(form.api_key, credentials.apiKey)
-      ? { ok: true, byKey: true }
-      : { ok: false, error: new AppError("forbidden", "The form key is not valid.") };
+      ? { data: { byKey: true } }
+      : refused("forbidden", "The form key is not valid.");
   }
   const origin = requestOrigin(credentials.origin, credentials.referer);
   return originAllowed(form.allowed_domains, origin)
-    ? { ok: true, byKey: false }
-    : { ok: false, error: new AppError("forbidden", "This website is not allowed to submit this form.") };
+    ? { data: { byKey: false } }
+    : refused("forbidden", "This website is not allowed to submit this form.");
 }

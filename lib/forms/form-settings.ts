@@ -22,12 +22,12 @@ export const formSettingsSchema = z
   .transform((input, ctx) => {
     const domains = parseAllowedDomains(input.allowed_domains);
     if ("error" in domains) {
-      ctx.addIssue({ code: "custom", path: ["allowed_domains"], message: domains.error });
+      ctx.addIssue({ code: "custom", path: ["allowed_domains"], message: domains.error.message });
       return z.NEVER;
     }
     return {
       name: input.name,
-      allowed_domains: domains.domains,
+      allowed_domains: domains.data,
       require_verification: input.require_verification,
       captcha_required: input.captcha_required,
       success_redirect_url: input.success_redirect_url || null,

@@ -1,4 +1,4 @@
-import { AppError } from "@/lib/errors/app-error";
+import { refused, type Result } from "@/lib/errors/app-error";
 import { z } from "zod";
 import { FIELD_LABELS, type PersonField, type PersonFields } from "@/lib/contacts/contact-row";
 import type { SubmittedBody } from "@/lib/http/parse-body";
@@ -44,7 +44,7 @@ export interface SubmissionFields {
   note: string | null;
 }
 
-export type FieldsResult = { ok: true; fields: SubmissionFields } | { ok: false; error: AppError };
+export type FieldsResult = Result<SubmissionFields>;
 
 /** Spec 4.2 step 5: the honeypot is tripped by any non-empty website_url. */
 export function honeypotTripped(body: SubmittedBody): boolean {
@@ -110,20 +110,15 @@ const field = (person: PersonFields, key: PersonField) => Boolean(person[key]);
 export function submissionFields(body: SubmittedBody): FieldsResult {
   try {
     const email = pick(body, EMAIL_KEYS, "Email")?.toLowerCase();
-    if (!email)
-      return { ok: false, error: new AppError("invalid", "Email is required.", { field: "email" }) };
+    if (!email) return refused("invalid", "Email is required.", { field: "email" });
     if (email.length > 254 || !emailSchema.safeParse(email).success)
-      return {
-        ok: false,
-        error: new AppError("invalid", "Email is not a valid email address.", { field: "email" }),
-      };
+      return refused("invalid", "Email is not a valid email address.", { field: "email" });
     const subscribe = SUBSCRIBE_KEYS.map((k) => body[k]).find((v) => v !== undefined && v !== null);
     if (subscribe !== undefined && typeof subscribe !== "boolean" && typeof subscribe !== "string")
       throw new FieldError("is_subscribed must be true, 'true' or 'on' (or absent).");
     const notes = NOTE_KEYS.map((key) => checked(pick(body, [key], key), key, 10_000, true));
     return {
-      ok: true,
-      fields: {
+      data: {
         email,
         person: personFields(body),
         isSubscribed: isTruthy(subscribe),
@@ -132,7 +127,7 @@ export function submissionFields(body: SubmittedBody): FieldsResult {
       },
     };
   } catch (error) {
-    if (error instanceof FieldError) return { ok: false, error: new AppError("invalid", error.message) };
+    if (error instanceof FieldError) return refused("invalid", error.message);
     throw error;
   }
 }

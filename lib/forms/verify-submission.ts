@@ -36,10 +36,10 @@ export async function verifySubmission(db: Db, token: string | null): Promise<Ve
   const [form] = await db<FormRow[]>`select * from public.forms where id = ${pending.form_id}`;
   const fields = submissionFields(pending.payload);
   // The payload was validated when it was staged; a row that no longer parses is unusable.
-  if (!form || !fields.ok) return { outcome: "unknown" };
+  if (!form || "error" in fields) return { outcome: "unknown" };
   const applied = await applySubmission(db, {
     form,
-    fields: fields.fields,
+    fields: fields.data,
     payload: pending.payload,
     ip: pending.ip_address,
     submissionType: "verified_email",

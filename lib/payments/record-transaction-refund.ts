@@ -1,4 +1,5 @@
 import type { Db } from "@/lib/db/doors";
+import { refused, type Refused } from "@/lib/errors/app-error";
 import { fireProductRefunded } from "./fire-product-refunded";
 import { closeReviewTasks } from "@/lib/tasks/close-review-tasks";
 import { centsToNumeric, dollarsToCents, formatMoney, toCents } from "./money";
@@ -13,7 +14,8 @@ export interface RecordTransactionRefundInput {
   runAutomations: boolean;
 }
 
-export type RefundResult = { success: true } | { success: false; error: string };
+/** Done, or refused: invalid (the amount), not_found, or conflict (nothing left to refund or revert). */
+export type RefundResult = { success: true } | Refused;
 
 /** Backfill sentinels are not payment intents: rows carrying one have no siblings. */
 export const INTENT_SENTINELS = ["none", "error_fetching", "invalid_format"];
@@ -39,9 +41,9 @@ export async function recordTransactionRefund(
   db: Db,
   input: RecordTransactionRefundInput,
 ): Promise<RefundResult> {
-  if (!Number.isFinite(input.refundAmount)) return { success: false, error: "Enter the amount to refund." };
+  if (!Number.isFinite(input.refundAmount)) return refused("invalid", "Enter the amount to refund.");
   const cents = dollarsToCents(input.refundAmount);
-  if (cents <= 0) return { success: false, error: "The refund amount must be greater than zero." };
+  if (cents <= 0) return refused("invalid", "The refund amount must be greater than zero.");
 
   const rows = await db<Row[]>`
     select t.id, t.contact_id, t.product_id, t.payproc_payment_intent_id, t.amount_paid, t.amount_refunded, t.currency
@@ -54,15 +56,15 @@ export async function recordTransactionRefund(
     order by t.id
     for update`;
   const row = rows.find((r) => r.id === input.transactionId);
-  if (!row) return { success: false, error: "Transaction not found." };
+  if (!row) return refused("not_found", "Transaction not found.");
 
   const remaining = toCents(row.amount_paid) - toCents(row.amount_refunded);
-  if (remaining <= 0) return { success: false, error: "This transaction is already fully refunded." };
+  if (remaining <= 0) return refused("conflict", "This transaction is already fully refunded.");
   if (cents > remaining)
-    return {
-      success: false,
-      error: `The refund cannot be more than the remaining balance of ${formatMoney(remaining, row.currency)}.`,
-    };
+    return refused(
+      "invalid",
+      `The refund cannot be more than the remaining balance of ${formatMoney(remaining, row.currency)}.`,
+    );
 
   const refunded = toCents(row.amount_refunded) + cents;
   const full = refunded === toCents(row.amount_paid);

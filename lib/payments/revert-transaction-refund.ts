@@ -1,4 +1,5 @@
 import type { Db } from "@/lib/db/doors";
+import { refused } from "@/lib/errors/app-error";
 import type { RefundResult } from "./record-transaction-refund";
 
 /**
@@ -13,8 +14,8 @@ export async function revertTransactionRefund(
     select amount_refunded > 0 as has_refund from public.transactions
     where id = ${input.transactionId} and workspace_id = ${input.workspaceId}
     for update`;
-  if (!row) return { success: false, error: "Transaction not found." };
-  if (!row.has_refund) return { success: false, error: "This transaction has no refund to revert." };
+  if (!row) return refused("not_found", "Transaction not found.");
+  if (!row.has_refund) return refused("conflict", "This transaction has no refund to revert.");
   await db`
     update public.transactions set status = 'succeeded', amount_refunded = 0
     where id = ${input.transactionId} and workspace_id = ${input.workspaceId}`;

@@ -1,5 +1,5 @@
 import { asService, type Db } from "@/lib/db/doors";
-import { AppError } from "@/lib/errors/app-error";
+import { AppError, refused, type Result } from "@/lib/errors/app-error";
 import type { PayprocConnection } from "./resolve-connection";
 
 /**
@@ -10,12 +10,12 @@ import type { PayprocConnection } from "./resolve-connection";
  * through the service door, since no member may write the account id or live mode
  * (docs/decisions.md, "The database is the boundary"); anyone else is refused (AppError
  * forbidden). An account connected to another workspace hits the unique key and is reported as
- * `{ error }` without saying so.
+ * a `conflict` refusal without saying so.
  */
 export async function savePayprocConnection(
   db: Db,
   input: { workspaceId: string; payprocAccountId: string; livemode: boolean },
-): Promise<{ data: PayprocConnection } | { error: string }> {
+): Promise<Result<PayprocConnection>> {
   const [{ admin }] = await db`
     select public.has_workspace_role(${input.workspaceId}, array['owner', 'admin']) as admin`;
   if (!admin) throw new AppError("forbidden");
@@ -34,7 +34,7 @@ export async function savePayprocConnection(
     );
     return { data: row };
   } catch (error) {
-    if ((error as { code?: string }).code === "23505") return { error: "not saved" };
+    if ((error as { code?: string }).code === "23505") return refused("conflict");
     throw error;
   }
 }

@@ -59,7 +59,7 @@ async function broadcastRun(workspaceId: string, claims: Claims) {
   let progress;
   do {
     const r = await sendBroadcastBatch((fn) => withUser(claims, fn), { workspaceId, broadcastId: id });
-    if ("error" in r) throw new Error(r.error);
+    if ("error" in r) throw r.error;
     progress = r.data;
     batches += 1;
   } while (!progress.done);

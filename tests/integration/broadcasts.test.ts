@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { AppError } from "@/lib/errors/app-error";
 import { withUser, type Claims } from "@/lib/db/doors";
 import { audienceSchema, type Audience } from "@/lib/email/broadcast-audience";
 import { createBroadcast, previewBroadcast } from "@/lib/email/broadcasts";
@@ -66,7 +67,7 @@ async function newBroadcast(
 async function sendAll(claims: Claims, workspaceId: string, broadcastId: string, batchSize = 2) {
   for (let i = 0; i < 50; i++) {
     const r = await sendBroadcastBatch(runner(claims), { workspaceId, broadcastId, batchSize });
-    if ("error" in r) throw new Error(r.error);
+    if ("error" in r) throw r.error;
     if (r.data.done) return r.data;
   }
   throw new Error("broadcast did not finish");
@@ -161,7 +162,7 @@ describe("broadcasts", () => {
     const claim = await withUser(ws.owner.claims, (tx) =>
       claimBroadcastBatch(tx, { workspaceId: ws.id, broadcastId: b.id, batchSize: 8 }),
     );
-    if ("error" in claim) throw new Error(claim.error);
+    if ("error" in claim) throw claim.error;
     await deliverBroadcastBatch(b.id, claim.queued); // delivered, then the process dies: nothing recorded
     const progress = await sendAll(ws.owner.claims, ws.id, b.id, 8);
     expect(progress).toMatchObject({ sent: 5, skipped: 3, failed: 0, done: true });
@@ -193,7 +194,7 @@ describe("broadcasts", () => {
       workspaceId: ws.id,
       broadcastId: b.id,
     });
-    expect(r).toEqual({ error: "Broadcast not found." });
+    expect(r).toEqual({ error: new AppError("not_found", "Broadcast not found.") });
     const preview = await withUser(stranger.owner.claims, (tx) =>
       previewBroadcast(tx, { workspaceId: ws.id, audience: audienceSchema.parse({}) }),
     );

@@ -191,7 +191,7 @@ describe("4.8 email settings", () => {
       emailTrackingEnabled: true,
     };
     expect(await withUser(member.claims, (tx) => updateEmailSettings(tx, ws.id, input))).toEqual({
-      error: "Only owners and admins can change the email settings.",
+      error: new AppError("forbidden", "Only owners and admins can change the email settings."),
     });
     expect(await withUser(member.claims, (tx) => getEmailSettings(tx, ws.id))).toMatchObject({
       subscribe_footer_enabled: true,

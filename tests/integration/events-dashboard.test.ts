@@ -102,7 +102,7 @@ describe("events: create, edit, delete (owners and admins; everyone reads)", () 
       await withUser(member.claims, (tx) =>
         updateEvent(tx, { workspaceId: ws.id, eventId: id, event: form() }),
       ),
-    ).toHaveProperty("error");
+    ).toEqual({ error: new AppError("not_found", "This event does not exist.") });
     expect(
       await withUser(member.claims, (tx) => deleteEvent(tx, { workspaceId: ws.id, eventId: id })),
     ).toHaveProperty("error");

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { withUser } from "@/lib/db/doors";
+import { AppError } from "@/lib/errors/app-error";
 import { automationActionSchema } from "@/lib/automations/automation-action";
 import { createFormAutomation } from "@/lib/automations/create-form-automation";
 import { deleteAutomation } from "@/lib/automations/delete-automation";
@@ -255,7 +256,7 @@ describe("automations of a form (spec 6.2)", () => {
         action: action({ action_type: "add_tag", tag_id: foreignTag.id }),
       }),
     );
-    expect(refused).toEqual({ error: "That tag does not exist." });
+    expect(refused).toEqual({ error: new AppError("not_found", "That tag does not exist.") });
     await withUser(ws.owner.claims, (tx) =>
       createFormAutomation(tx, {
         workspaceId: ws.id,
@@ -281,15 +282,15 @@ describe("automations of a form (spec 6.2)", () => {
     const created = await withUser(ws.owner.claims, (tx) =>
       createFormAutomation(tx, { workspaceId: ws.id, formId, action: task }),
     );
-    if (!("id" in created)) throw new Error(created.error);
+    if ("error" in created) throw created.error;
     expect(
       await withUser(member.claims, (tx) =>
-        deleteAutomation(tx, { workspaceId: ws.id, automationId: created.id }),
+        deleteAutomation(tx, { workspaceId: ws.id, automationId: created.data.id }),
       ),
     ).toBe(false);
     expect(
       await withUser(ws.owner.claims, (tx) =>
-        deleteAutomation(tx, { workspaceId: ws.id, automationId: created.id }),
+        deleteAutomation(tx, { workspaceId: ws.id, automationId: created.data.id }),
       ),
     ).toBe(true);
     const res = await submit(formId, { json: { email: "after@example.test" } });

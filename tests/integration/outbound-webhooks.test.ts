@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, beforeEach, describe, expect, test, vi } from "vitest";
 import { withUser } from "@/lib/db/doors";
+import { AppError } from "@/lib/errors/app-error";
 import { createWebhookEndpoint } from "@/lib/webhooks/outbound/create-webhook-endpoint";
 import { deliverDueWebhooks } from "@/lib/webhooks/outbound/flows/deliver-due-webhooks";
 import { replayWebhookDelivery, sendWebhookTestEvent } from "@/lib/webhooks/outbound/replay-webhook-delivery";
@@ -269,7 +270,7 @@ describe("outbound webhooks: owners and admins only; the secret is never read ba
     expect(
       await withUser(stranger.owner.claims, (tx) => replayWebhookDelivery(tx, { deliveryId: first.id })),
     ).toEqual({
-      error: expect.any(String),
+      error: new AppError("not_found", "This delivery does not exist or you cannot replay it."),
     });
     const replay = await withUser(ws.owner.claims, (tx) =>
       replayWebhookDelivery(tx, { deliveryId: first.id }),

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "vitest";
+import { AppError } from "@/lib/errors/app-error";
 import { backfillPaymentIntents } from "@/lib/payments/flows/backfill-payment-intents";
 import { backfillRefunds } from "@/lib/payments/flows/backfill-refunds";
 import { createWorkspace } from "../helpers/factories";
@@ -25,7 +26,7 @@ describe("backfillPaymentIntents (spec 4.11)", () => {
     const remaining: number[] = [];
     for (let pass = 0; pass < 10; pass++) {
       const result = await backfillPaymentIntents(deps(), { workspaceId: ws.id, limit: 3 });
-      if ("error" in result) throw new Error(result.error);
+      if ("error" in result) throw result.error;
       remaining.push(result.data.remaining);
       if (result.data.remaining === 0) break;
     }
@@ -64,10 +65,10 @@ describe("backfillPaymentIntents (spec 4.11)", () => {
     const row = await historicRow(ws.id, "cs_test_abc123_prod_1");
     const before = stripe.fake.requests.length;
     expect(await backfillPaymentIntents(deps(), { workspaceId: ws.id })).toEqual({
-      error: "This workspace has no payment processor connection.",
+      error: new AppError("conflict", "This workspace has no payment processor connection."),
     });
     expect(await backfillRefunds(deps(), { workspaceId: ws.id })).toEqual({
-      error: "This workspace has no payment processor connection.",
+      error: new AppError("conflict", "This workspace has no payment processor connection."),
     });
     expect(stripe.fake.requests.length).toBe(before);
     expect(await intentOf(row)).toBeNull();
@@ -137,7 +138,7 @@ describe("backfillRefunds (spec 4.12)", () => {
     let cursor: string | undefined;
     for (let page = 0; page < 10; page++) {
       const result = await backfillRefunds(deps(), { workspaceId: ws.id, startingAfter: cursor, limit: 1 });
-      if ("error" in result) throw new Error(result.error);
+      if ("error" in result) throw result.error;
       cursors.push(result.data.nextCursor);
       if (!result.data.nextCursor) break;
       cursor = result.data.nextCursor;

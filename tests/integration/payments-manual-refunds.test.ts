@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { withService, withUser } from "@/lib/db/doors";
+import { AppError } from "@/lib/errors/app-error";
 import { getContactTransactions } from "@/lib/payments/get-contact-transactions";
 import { recordTransactionRefund } from "@/lib/payments/record-transaction-refund";
 import { revertTransactionRefund } from "@/lib/payments/revert-transaction-refund";
@@ -50,16 +51,14 @@ describe("recordTransactionRefund (spec 4.15, 3.1)", () => {
   test("4.15: an amount of zero or less, or above the remaining balance, is refused and nothing changes", async () => {
     const { ws, ids } = await buy([2500]);
     expect(await record(ws.id, ids[0], 0)).toEqual({
-      success: false,
-      error: expect.stringContaining("greater than zero"),
+      error: new AppError("invalid", "The refund amount must be greater than zero."),
     });
-    expect(await record(ws.id, ids[0], -5)).toMatchObject({ success: false });
-    expect(await record(ws.id, ids[0], 0.004)).toMatchObject({ success: false }); // rounds to 0 cents
+    expect(await record(ws.id, ids[0], -5)).toHaveProperty("error.code", "invalid");
+    expect(await record(ws.id, ids[0], 0.004)).toHaveProperty("error.code", "invalid"); // rounds to 0 cents
     expect(await record(ws.id, ids[0], 25.01)).toEqual({
-      success: false,
-      error: "The refund cannot be more than the remaining balance of $25.00.",
+      error: new AppError("invalid", "The refund cannot be more than the remaining balance of $25.00."),
     });
-    expect(await record(ws.id, ids[0], Number.NaN)).toMatchObject({ success: false });
+    expect(await record(ws.id, ids[0], Number.NaN)).toHaveProperty("error.code", "invalid");
     expect(await row(ids[0])).toBe("succeeded:0.00");
   });
 
@@ -68,13 +67,12 @@ describe("recordTransactionRefund (spec 4.15, 3.1)", () => {
     expect(await record(ws.id, ids[0], 10)).toEqual({ success: true });
     expect(await row(ids[0])).toBe("succeeded:10.00");
     expect(await runs(ws.id)).toBe(0);
-    expect(await record(ws.id, ids[0], 15.01)).toMatchObject({ success: false });
+    expect(await record(ws.id, ids[0], 15.01)).toHaveProperty("error.code", "invalid");
     expect(await record(ws.id, ids[0], 15)).toEqual({ success: true });
     expect(await row(ids[0])).toBe("refunded:25.00");
     expect(await runs(ws.id)).toBe(1);
     expect(await record(ws.id, ids[0], 1)).toEqual({
-      success: false,
-      error: "This transaction is already fully refunded.",
+      error: new AppError("conflict", "This transaction is already fully refunded."),
     });
   });
 
@@ -114,14 +112,15 @@ describe("recordTransactionRefund (spec 4.15, 3.1)", () => {
   test("5.4: a transaction of another workspace is not found and not changed", async () => {
     const { ids } = await buy([1000]);
     const other = await createWorkspace(db.sql);
-    expect(await record(other.id, ids[0], 5)).toEqual({ success: false, error: "Transaction not found." });
+    expect(await record(other.id, ids[0], 5)).toEqual({
+      error: new AppError("not_found", "Transaction not found."),
+    });
     expect(
       await withService((tx) =>
         revertTransactionRefund(tx, { workspaceId: other.id, transactionId: ids[0] }),
       ),
     ).toEqual({
-      success: false,
-      error: "Transaction not found.",
+      error: new AppError("not_found", "Transaction not found."),
     });
     expect(await row(ids[0])).toBe("succeeded:0.00");
   });
@@ -139,8 +138,7 @@ describe("revertTransactionRefund (spec 4.15, 3.1)", () => {
     expect(await revert(ids[1])).toEqual({ success: true });
     expect(await row(ids[1])).toBe("succeeded:0.00");
     expect(await revert(ids[1])).toEqual({
-      success: false,
-      error: "This transaction has no refund to revert.",
+      error: new AppError("conflict", "This transaction has no refund to revert."),
     });
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { withUser } from "@/lib/db/doors";
+import { AppError } from "@/lib/errors/app-error";
 import {
   deletePayprocConnection,
   savePayprocConnection,
@@ -155,7 +156,7 @@ describe("connection settings (spec 2.10, 5.4)", () => {
       await withUser(other.owner.claims, (tx) =>
         savePayprocConnection(tx, { ...input, workspaceId: other.id }),
       ),
-    ).toEqual({ error: "not saved" });
+    ).toEqual({ error: new AppError("conflict") });
     const rows =
       await db.sql`select workspace_id, payproc_account_id, auto_subscribe_purchasers from payproc_connections where payproc_account_id like 'acct_settings%' or payproc_account_id = 'acct_member'`;
     expect(rows).toEqual([

@@ -5,6 +5,7 @@ import { signValue } from "@/lib/auth/tokens";
 import { TICKETING_OAUTH_PURPOSE } from "@/lib/events/ticketing/complete-ticketing-connection";
 import { completeTicketingConnection } from "@/lib/events/ticketing/flows/complete-ticketing-connection";
 import { disconnectTicketing } from "@/lib/events/ticketing/flows/disconnect-ticketing";
+import { AppError } from "@/lib/errors/app-error";
 import { runTicketingSync } from "@/lib/events/ticketing/flows/run-ticketing-sync";
 import { setupTestDatabase } from "../helpers/db";
 import { connectToFake, registrationAutomation, setupFakeEventbrite } from "../helpers/eventbrite";
@@ -279,7 +280,9 @@ describe("4.5 import and sync", () => {
 
   test("without a connection the sync says so and writes nothing", async () => {
     const ws = await createWorkspace(db.sql);
-    expect(await runTicketingSync(ws.id)).toEqual({ error: "Connect Eventbrite first." });
+    expect(await runTicketingSync(ws.id)).toEqual({
+      error: new AppError("not_found", "Connect Eventbrite first."),
+    });
     expect(await withService((tx) => tx`select 1 from events where workspace_id = ${ws.id}`)).toHaveLength(0);
   });
 });

@@ -34,13 +34,11 @@ describe("4.2 body keys", () => {
   test("body keys: the usual spellings of first name, last name and phone are accepted", () => {
     const r = submissionFields({ email: " A@B.test ", firstName: "Ann", surname: "Lee", tel: "555" });
     expect(r).toMatchObject({
-      ok: true,
-      fields: { email: "a@b.test", person: { first_name: "Ann", last_name: "Lee", phone: "555" } },
+      data: { email: "a@b.test", person: { first_name: "Ann", last_name: "Lee", phone: "555" } },
     });
     const full = submissionFields({ email: "a@b.test", name: "Mary Ann Lee" });
     expect(full).toMatchObject({
-      ok: true,
-      fields: { person: { first_name: "Mary", last_name: "Ann Lee" } },
+      data: { person: { first_name: "Mary", last_name: "Ann Lee" } },
     });
   });
 
@@ -60,7 +58,7 @@ describe("4.2 body keys", () => {
 
   test("4.2.2 B.4: notes and message are joined into one note text", () => {
     const r = submissionFields({ email: "a@b.test", notes: "one", message: "two" });
-    expect(r).toMatchObject({ ok: true, fields: { note: "one\n\ntwo" } });
+    expect(r).toMatchObject({ data: { note: "one\n\ntwo" } });
   });
 });
 

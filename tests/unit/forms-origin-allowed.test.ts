@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { domainMatches, originAllowed, requestOrigin } from "@/lib/forms/origin-allowed";
+import { AppError } from "@/lib/errors/app-error";
 import { normalizeAllowedDomain, parseAllowedDomains } from "@/lib/forms/allowed-domains";
 import { corsHeaders } from "@/lib/forms/cors";
 
@@ -46,11 +47,11 @@ describe("5.1 wildcard matching", () => {
 
 describe("2.1 allowed_domains validation", () => {
   test("2.1: hostnames, host:port and *.domain.com are accepted; pasted URLs are reduced to their host", () => {
-    expect(normalizeAllowedDomain(" Shop.Example.com ")).toEqual({ value: "shop.example.com" });
-    expect(normalizeAllowedDomain("*.example.com")).toEqual({ value: "*.example.com" });
-    expect(normalizeAllowedDomain("localhost:4000")).toEqual({ value: "localhost:4000" });
-    expect(normalizeAllowedDomain("https://www.example.com/contact")).toEqual({ value: "www.example.com" });
-    expect(normalizeAllowedDomain("127.0.0.1")).toEqual({ value: "127.0.0.1" });
+    expect(normalizeAllowedDomain(" Shop.Example.com ")).toEqual({ data: "shop.example.com" });
+    expect(normalizeAllowedDomain("*.example.com")).toEqual({ data: "*.example.com" });
+    expect(normalizeAllowedDomain("localhost:4000")).toEqual({ data: "localhost:4000" });
+    expect(normalizeAllowedDomain("https://www.example.com/contact")).toEqual({ data: "www.example.com" });
+    expect(normalizeAllowedDomain("127.0.0.1")).toEqual({ data: "127.0.0.1" });
   });
 
   test("2.1: a misplaced or bare wildcard, spaces, schemes other than http(s) and bad ports are refused", () => {
@@ -65,13 +66,15 @@ describe("2.1 allowed_domains validation", () => {
       "-x.com",
       "a..com",
     ])
-      expect(normalizeAllowedDomain(bad)).toHaveProperty("error");
+      expect(normalizeAllowedDomain(bad)).toHaveProperty("error.code", "invalid");
   });
 
   test("2.1: a list is split on lines and commas, de-duplicated, and refused whole on one bad entry", () => {
-    expect(parseAllowedDomains("a.com\n*.b.com, a.com\n\n")).toEqual({ domains: ["a.com", "*.b.com"] });
-    expect(parseAllowedDomains("a.com\n*.com")).toHaveProperty("error");
-    expect(parseAllowedDomains("")).toEqual({ domains: [] });
+    expect(parseAllowedDomains("a.com\n*.b.com, a.com\n\n")).toEqual({ data: ["a.com", "*.b.com"] });
+    expect(parseAllowedDomains("a.com\n*.com")).toEqual({
+      error: new AppError("invalid", "“*.com”: a wildcard needs a domain with a dot, such as *.example.com."),
+    });
+    expect(parseAllowedDomains("")).toEqual({ data: [] });
   });
 });
 

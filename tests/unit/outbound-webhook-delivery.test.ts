@@ -3,7 +3,12 @@ import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vitest";
 import { deliverWebhook, RESPONSE_EXCERPT_BYTES } from "@/lib/webhooks/outbound/deliver-webhook";
-import { checkWebhookUrl, isPublicAddress } from "@/lib/webhooks/outbound/destination";
+import { AppError } from "@/lib/errors/app-error";
+import {
+  checkWebhookUrl,
+  isPublicAddress,
+  UnsafeDestinationError,
+} from "@/lib/webhooks/outbound/destination";
 import { newSigningSecret } from "@/lib/webhooks/outbound/signing-secret";
 
 interface Received {
@@ -67,24 +72,30 @@ describe("outbound webhooks: destination safety", () => {
       "https://[::1]/",
       "https://10.0.0.5/",
     ])
-      expect(checkWebhookUrl(url)).toEqual({ error: expect.stringContaining("not allowed") });
+      expect(checkWebhookUrl(url)).toEqual({
+        error: new AppError("invalid", new UnsafeDestinationError().message),
+      });
     expect(checkWebhookUrl("https://localhost/hook")).toEqual({
-      error: expect.stringContaining("not allowed"),
+      error: new AppError("invalid", new UnsafeDestinationError().message),
     });
-    expect(checkWebhookUrl("https://user:pw@example.com/")).toEqual({ error: expect.any(String) });
-    expect(checkWebhookUrl("not a url")).toEqual({ error: expect.any(String) });
+    expect(checkWebhookUrl("https://user:pw@example.com/")).toEqual({
+      error: new AppError("invalid", "The webhook URL must not contain a user name or password."),
+    });
+    expect(checkWebhookUrl("not a url")).toEqual({
+      error: new AppError("invalid", "Enter a full URL, such as https://example.com/webhooks/crm."),
+    });
     expect(checkWebhookUrl("https://hooks.example.com/crm#x")).toEqual({
-      url: "https://hooks.example.com/crm",
+      data: "https://hooks.example.com/crm",
     });
   });
 
   test("https only in production", () => {
     vi.stubEnv("NODE_ENV", "production");
     expect(checkWebhookUrl("http://hooks.example.com/crm")).toEqual({
-      error: "The webhook URL must start with https://.",
+      error: new AppError("invalid", "The webhook URL must start with https://."),
     });
     expect(checkWebhookUrl("https://hooks.example.com/crm")).toEqual({
-      url: "https://hooks.example.com/crm",
+      data: "https://hooks.example.com/crm",
     });
   });
 

@@ -8,7 +8,7 @@ import { ADMIN_ROLES } from "@/lib/auth/context";
 import { automationActionSchema } from "@/lib/automations/automation-action";
 import { createFormAutomation } from "@/lib/automations/create-form-automation";
 import { deleteAutomation } from "@/lib/automations/delete-automation";
-import { AppError, refuseIf } from "@/lib/errors/app-error";
+import { AppError, unwrap } from "@/lib/errors/app-error";
 import { createForm } from "@/lib/forms/create-form";
 import { deleteForm } from "@/lib/forms/delete-form";
 import { formSettingsSchema } from "@/lib/forms/form-settings";
@@ -83,8 +83,9 @@ export const deleteFormAction = memberAction(
 export const addAutomationAction = memberAction(
   formId.and(automationActionSchema),
   async (db, { formId, ...action }, ctx): Promise<FormState> => {
-    const automation = await createFormAutomation(db, { workspaceId: ctx.workspaceId, formId, action });
-    refuseIf(automation);
+    const automation = unwrap(
+      await createFormAutomation(db, { workspaceId: ctx.workspaceId, formId, action }),
+    );
     ctx.audit.target("form", formId).change(null, { automation_id: automation.id, ...action });
     return { success: "Automation added." };
   },

@@ -30,9 +30,9 @@ function workspaceOf(ctx: ActionContext, requested: string | undefined): string 
   return ctx.workspaceId;
 }
 
-/** A refused refund as an AppError, so the transaction rolls back and the caller sees its text. */
+/** A refused refund thrown, so the transaction rolls back and the caller sees its text and code. */
 function refuseUnless(result: RefundResult): void {
-  if (!result.success) throw new AppError("invalid", result.error);
+  if ("error" in result) throw result.error;
 }
 
 /**

@@ -30,18 +30,19 @@ export default async function RsvpPage(props: EventPageProps) {
   const { eventId, query: q } = await eventPageInput(props);
   const [availability, left] = await withService(async (db) => {
     const found = await loadRsvpEvent(db, eventId);
-    return [found, found.ok ? await seatsLeft(db, found.event) : null] as const;
+    return [found, "data" in found ? await seatsLeft(db, found.data) : null] as const;
   });
 
-  if (!availability.ok) {
+  if ("error" in availability) {
+    const eventbriteUrl = availability.error.details?.eventbrite_url;
     return (
       <main className="auth-page" id="main">
         <div className="card stack">
           <h1>RSVP</h1>
-          <p role="status">{REFUSAL_MESSAGES[availability.reason]}</p>
-          {availability.reason === "event_ticketing" && availability.eventbriteUrl && (
+          <p role="status">{availability.error.message}</p>
+          {typeof eventbriteUrl === "string" && eventbriteUrl && (
             <p>
-              <a className="button" href={availability.eventbriteUrl} rel="noopener noreferrer">
+              <a className="button" href={eventbriteUrl} rel="noopener noreferrer">
                 Get tickets on Eventbrite
               </a>
             </p>
@@ -51,7 +52,7 @@ export default async function RsvpPage(props: EventPageProps) {
     );
   }
 
-  const { event } = availability;
+  const event = availability.data;
   const title = event.website_title ?? event.name;
   const description = sanitizeRichText(event.website_description ?? event.description);
   const error = q.error ? (ERRORS[q.error] ?? ERRORS.invalid) : null;

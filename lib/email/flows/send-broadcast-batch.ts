@@ -1,4 +1,5 @@
 import type { Db } from "@/lib/db/doors";
+import { refused, type Result } from "@/lib/errors/app-error";
 import {
   broadcastProgress,
   claimBroadcastBatch,
@@ -14,7 +15,7 @@ export type TxRunner = <T>(fn: (db: Db) => Promise<T>) => Promise<T>;
 export async function sendBroadcastBatch(
   run: TxRunner,
   input: { workspaceId: string; broadcastId: string; batchSize?: number },
-): Promise<{ data: BroadcastProgress } | { error: string }> {
+): Promise<Result<BroadcastProgress>> {
   const claim = await run((db) => claimBroadcastBatch(db, input));
   if ("error" in claim) return claim;
   if (claim.queued.length) {
@@ -22,5 +23,5 @@ export async function sendBroadcastBatch(
     await run((db) => recordBroadcastDelivery(db, delivery));
   }
   const progress = await run((db) => broadcastProgress(db, input));
-  return progress ? { data: progress } : { error: "Broadcast not found." };
+  return progress ? { data: progress } : refused("not_found", "Broadcast not found.");
 }

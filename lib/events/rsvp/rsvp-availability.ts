@@ -1,30 +1,29 @@
 import type { Db } from "@/lib/db/doors";
-import { AppError, APP_ERROR_CODES } from "@/lib/errors/app-error";
+import { AppError, APP_ERROR_CODES, type Result } from "@/lib/errors/app-error";
 import type { EventRow } from "../event-row";
 import { isUuid } from "@/lib/ids/uuid";
 
 /** Why an RSVP is refused: codes of lib/errors/app-error.ts, also the RSVP page's `?error=`. */
 export type RsvpRefusal = "not_found" | "event_unpublished" | "event_past" | "event_ticketing" | "event_full";
 
-export type RsvpAvailability =
-  { ok: true; event: EventRow } | { ok: false; reason: RsvpRefusal; eventbriteUrl?: string | null };
+/** The event, or the refusal as the endpoint answers it (rsvpRefusal). */
+export type RsvpAvailability = Result<EventRow>;
 
 /**
  * Spec 4.13: the RSVP form exists only for an event that exists, is published, has not
  * started and is not linked to the ticketing provider (whose own page takes registrations).
  */
 export function rsvpAvailability(event: EventRow | null, now = new Date()): RsvpAvailability {
-  if (!event) return { ok: false, reason: "not_found" };
-  if (!event.is_published) return { ok: false, reason: "event_unpublished" };
-  if (event.external_event_id)
-    return { ok: false, reason: "event_ticketing", eventbriteUrl: event.eventbrite_url };
+  if (!event) return { error: rsvpRefusal("not_found") };
+  if (!event.is_published) return { error: rsvpRefusal("event_unpublished") };
+  if (event.external_event_id) return { error: rsvpRefusal("event_ticketing", event.eventbrite_url) };
   if (event.start_time && event.start_time.getTime() < now.getTime())
-    return { ok: false, reason: "event_past" };
-  return { ok: true, event };
+    return { error: rsvpRefusal("event_past") };
+  return { data: event };
 }
 
 export async function loadRsvpEvent(db: Db, eventId: string, now = new Date()): Promise<RsvpAvailability> {
-  if (!isUuid(eventId)) return { ok: false, reason: "not_found" };
+  if (!isUuid(eventId)) return { error: rsvpRefusal("not_found") };
   const [event] = await db<EventRow[]>`select * from public.events where id = ${eventId}`;
   return rsvpAvailability(event ?? null, now);
 }

@@ -37,8 +37,8 @@ export async function submitRsvp(
   input: { eventId: string; rsvp: RsvpInput; ip: string | null; now?: Date },
 ): Promise<SubmitRsvpResult> {
   const availability = await loadRsvpEvent(db, input.eventId, input.now);
-  if (!availability.ok) return { error: rsvpRefusal(availability.reason, availability.eventbriteUrl) };
-  const { event } = availability;
+  if ("error" in availability) return availability;
+  const event = availability.data;
   const { rsvp } = input;
   // capacity (docs/decisions.md, "RSVP and capacity"): refused before anything is written
   if ((await claimSeat(db, { eventId: event.id, email: rsvp.email })) === "full")

@@ -1,4 +1,5 @@
 import type { Db } from "@/lib/db/doors";
+import { refused, type Result } from "@/lib/errors/app-error";
 import { isWorkspaceAdmin } from "./complete-ticketing-connection";
 
 export const NOT_ADMIN = "Only owners and admins can manage the Eventbrite connection.";
@@ -11,8 +12,8 @@ export const NOT_ADMIN = "Only owners and admins can manage the Eventbrite conne
 export async function connectionToDisconnect(
   db: Db,
   input: { workspaceId: string; userId: string },
-): Promise<{ data: { accessToken: string; webhookId: string | null } | null } | { error: string }> {
-  if (!(await isWorkspaceAdmin(db, input.workspaceId, input.userId))) return { error: NOT_ADMIN };
+): Promise<Result<{ accessToken: string; webhookId: string | null } | null>> {
+  if (!(await isWorkspaceAdmin(db, input.workspaceId, input.userId))) return refused("forbidden", NOT_ADMIN);
   const [connection] = await db`
     select access_token, webhook_id from public.ticketing_connections where workspace_id = ${input.workspaceId}`;
   return {
@@ -28,8 +29,8 @@ export async function connectionToDisconnect(
 export async function removeTicketingConnection(
   db: Db,
   input: { workspaceId: string; userId: string; webhookId: string | null },
-): Promise<{ data: { disconnected: boolean } } | { error: string }> {
-  if (!(await isWorkspaceAdmin(db, input.workspaceId, input.userId))) return { error: NOT_ADMIN };
+): Promise<Result<{ disconnected: boolean }>> {
+  if (!(await isWorkspaceAdmin(db, input.workspaceId, input.userId))) return refused("forbidden", NOT_ADMIN);
   const deleted = await db`
     delete from public.ticketing_connections
     where workspace_id = ${input.workspaceId} and webhook_id is not distinct from ${input.webhookId}

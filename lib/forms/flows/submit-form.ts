@@ -88,12 +88,12 @@ async function runPipeline(
     );
 
   const auth = authenticateSubmission(form, request); // 3
-  if (!auth.ok) return reject(auth.error);
+  if ("error" in auth) return reject(auth.error);
   const parsed = parseBody(request.contentType, request.body); // 4
   if (!parsed.ok) return reject(parsed.error);
   if (honeypotTripped(parsed.body)) return { outcome: "honeypot", form }; // 5
   // captcha_required: a widget token unless the request carries the form key (docs/decisions.md, "Captcha")
-  if (form.captcha_required && !auth.byKey && captcha !== "passed") {
+  if (form.captcha_required && !auth.data.byKey && captcha !== "passed") {
     if (!captchaConfig())
       return refuse("unavailable", "This form requires a captcha, which is not set up yet.");
     const token = captchaToken(parsed.body);
@@ -101,14 +101,14 @@ async function runPipeline(
     return { outcome: "captcha", token, form };
   }
   const fields = submissionFields(parsed.body); // 6
-  if (!fields.ok) return reject(fields.error);
+  if ("error" in fields) return reject(fields.error);
 
   const result = await acceptSubmission(db, {
     form,
-    fields: fields.fields,
+    fields: fields.data,
     payload: withoutCaptchaFields(parsed.body),
     ip: request.ip,
-    byKey: auth.byKey,
+    byKey: auth.data.byKey,
   }); // 7
   return { ...result, form };
 }

@@ -26,7 +26,7 @@ export async function backfillIntentsPage(input: {
   limit?: number;
 }): Promise<BackfillIntentsResult> {
   const result = await backfillPaymentIntents({ stripe: stripeClient() }, input);
-  if ("error" in result) throw new AppError("conflict", result.error);
+  if ("error" in result) throw result.error;
   return result.data;
 }
 
@@ -41,6 +41,6 @@ export async function backfillRefundsPage(input: BackfillRefundsInput): Promise<
     logUnexpected("refund backfill (Stripe)", error);
     throw new AppError("provider_failed", STRIPE_UNREACHABLE, { cause: error });
   });
-  if ("error" in result) throw new AppError("conflict", result.error);
+  if ("error" in result) throw result.error;
   return result.data;
 }

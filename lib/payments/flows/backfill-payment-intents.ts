@@ -1,3 +1,4 @@
+import { refused, type Result } from "@/lib/errors/app-error";
 import type Stripe from "stripe";
 import { withService, type Db } from "@/lib/db/doors";
 import { idOf, sessionIdOf } from "../checkout-from-stripe";
@@ -36,7 +37,7 @@ export const NO_CONNECTION = "This workspace has no payment processor connection
 export async function backfillPaymentIntents(
   deps: BackfillDeps,
   input: { workspaceId: string; limit?: number },
-): Promise<{ error: string } | { data: BackfillIntentsResult }> {
+): Promise<Result<BackfillIntentsResult>> {
   const door = deps.door ?? withService;
   const limit = input.limit ?? 100;
   const batch = await door(async (db) => {
@@ -49,7 +50,7 @@ export async function backfillPaymentIntents(
       limit ${limit}`;
     return { connection, rows };
   });
-  if (!batch) return { error: NO_CONNECTION };
+  if (!batch) return refused("conflict", NO_CONNECTION);
 
   const sessions = new Map<string, string[]>();
   const values = new Map<string, string>();

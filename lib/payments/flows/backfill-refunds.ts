@@ -1,3 +1,4 @@
+import { refused, type Result } from "@/lib/errors/app-error";
 import type Stripe from "stripe";
 import { withService } from "@/lib/db/doors";
 import { idOf } from "../checkout-from-stripe";
@@ -35,10 +36,10 @@ export interface BackfillRefundsResult {
 export async function backfillRefunds(
   deps: BackfillDeps,
   input: BackfillRefundsInput,
-): Promise<{ error: string } | { data: BackfillRefundsResult }> {
+): Promise<Result<BackfillRefundsResult>> {
   const door = deps.door ?? withService;
   const connection = await door((db) => connectionOfWorkspace(db, input.workspaceId));
-  if (!connection) return { error: NO_CONNECTION };
+  if (!connection) return refused("conflict", NO_CONNECTION);
   const options = onAccount(connection.payproc_account_id);
   const retry = deps.retry ?? QUICK_RETRY;
 

@@ -2,6 +2,7 @@ import type Stripe from "stripe";
 import { recordFlowAudit } from "@/lib/audit/record-audit";
 import { verifyValue } from "@/lib/auth/tokens";
 import { withUser, type Claims } from "@/lib/db/doors";
+import { refused } from "@/lib/errors/app-error";
 import { savePayprocConnection } from "../save-payproc-connection";
 import { STRIPE_CONNECT_PURPOSE } from "../stripe-connect";
 import { stripeClient } from "../stripe-client";
@@ -57,7 +58,7 @@ export async function completeStripeConnection(
         ip: input.ip ?? null,
       });
     return result;
-  }).catch(() => ({ error: "not saved" }));
+  }).catch(() => refused("conflict"));
   if ("error" in saved) {
     // Stripe has granted the platform access to the account; a grant no workspace holds must
     // not stay behind (docs/decisions.md, "The database is the boundary")

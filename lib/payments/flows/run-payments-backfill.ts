@@ -50,7 +50,7 @@ export async function runPaymentsBackfill(
     log(`${phase}: payment intents`);
     for (let pass = 1; ; pass++) {
       const result = await backfillPaymentIntents(run, { workspaceId, limit: batch });
-      if ("error" in result) return result.error;
+      if ("error" in result) return result.error.message;
       const { processed, outcomes: o, remaining } = result.data;
       log(
         `  pass ${pass}: ${processed} rows (${o.intent} intent, ${o.none} none, ${o.error_fetching} error_fetching, ` +
@@ -73,7 +73,7 @@ export async function runPaymentsBackfill(
         startingAfter: cursor,
         limit: batch,
       });
-      if ("error" in result) return stopped(result.error);
+      if ("error" in result) return stopped(result.error.message);
       const { refunds, charges, applied: a, nextCursor } = result.data;
       log(
         `  page ${page}: ${refunds} refunds, ${charges} charges (tier 1: ${a.tier1}, tier 2: ${a.tier2}, ` +

@@ -1,6 +1,7 @@
 import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import type { LookupFunction } from "node:net";
 import ipaddr from "ipaddr.js";
+import { refused, type Result } from "@/lib/errors/app-error";
 
 /**
  * Where an outbound webhook may go (docs/decisions.md, "Outbound webhooks"): https only in production, and
@@ -42,25 +43,25 @@ function httpAllowed(): boolean {
  * The URL as it will be stored, or the reason it is refused. Checks the form only (scheme,
  * host, no credentials, an IP literal's range); names are resolved at each attempt.
  */
-export function checkWebhookUrl(raw: string): { url: string } | { error: string } {
+export function checkWebhookUrl(raw: string): Result<string> {
   let url: URL;
   try {
     url = new URL(raw.trim());
   } catch {
-    return { error: "Enter a full URL, such as https://example.com/webhooks/crm." };
+    return refused("invalid", "Enter a full URL, such as https://example.com/webhooks/crm.");
   }
   if (url.protocol !== "https:" && !(url.protocol === "http:" && httpAllowed()))
-    return { error: "The webhook URL must start with https://." };
+    return refused("invalid", "The webhook URL must start with https://.");
   if (url.username || url.password)
-    return { error: "The webhook URL must not contain a user name or password." };
+    return refused("invalid", "The webhook URL must not contain a user name or password.");
   if (url.hash) url.hash = "";
   const host = url.hostname.replace(/^\[|\]$/g, "");
   if (host === "localhost" || host.endsWith(".localhost") || host.endsWith(".internal"))
-    if (!privateDestinationsAllowed()) return { error: new UnsafeDestinationError().message };
+    if (!privateDestinationsAllowed()) return refused("invalid", new UnsafeDestinationError().message);
   if (ipaddr.isValid(host) && !isPublicAddress(host) && !privateDestinationsAllowed())
-    return { error: new UnsafeDestinationError().message };
-  if (url.toString().length > 2000) return { error: "The webhook URL is too long." };
-  return { url: url.toString() };
+    return refused("invalid", new UnsafeDestinationError().message);
+  if (url.toString().length > 2000) return refused("invalid", "The webhook URL is too long.");
+  return { data: url.toString() };
 }
 
 /**

@@ -1,5 +1,6 @@
 import { sealSecret } from "@/lib/crypto/secret-box";
 import type { Db } from "@/lib/db/doors";
+import { refused, type Result } from "@/lib/errors/app-error";
 import { newSigningSecret } from "./signing-secret";
 
 /**
@@ -9,11 +10,13 @@ import { newSigningSecret } from "./signing-secret";
 export async function rotateWebhookSecret(
   db: Db,
   input: { workspaceId: string; endpointId: string },
-): Promise<{ data: { secret: string } } | { error: string }> {
+): Promise<Result<{ secret: string }>> {
   const secret = newSigningSecret();
   const [row] = await db`
     update public.webhook_endpoints set secret_ciphertext = ${sealSecret(secret)}
     where id = ${input.endpointId} and workspace_id = ${input.workspaceId}
     returning id`;
-  return row ? { data: { secret } } : { error: "This endpoint does not exist or you cannot change it." };
+  return row
+    ? { data: { secret } }
+    : refused("not_found", "This endpoint does not exist or you cannot change it.");
 }

@@ -8,10 +8,10 @@ export const webhookEndpointSchema = z.object({
   url: z.string().transform((raw, ctx) => {
     const checked = checkWebhookUrl(raw);
     if ("error" in checked) {
-      ctx.addIssue({ code: "custom", message: checked.error });
+      ctx.addIssue({ code: "custom", message: checked.error.message });
       return z.NEVER;
     }
-    return checked.url;
+    return checked.data;
   }),
   description: z
     .string()

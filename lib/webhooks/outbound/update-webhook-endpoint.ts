@@ -1,4 +1,5 @@
 import type { Db } from "@/lib/db/doors";
+import { refused, type Result } from "@/lib/errors/app-error";
 import type { WebhookEndpointInput } from "./schemas";
 
 const NOT_FOUND = "This endpoint does not exist or you cannot change it.";
@@ -7,7 +8,7 @@ const NOT_FOUND = "This endpoint does not exist or you cannot change it.";
 export async function updateWebhookEndpoint(
   db: Db,
   input: WebhookEndpointInput & { workspaceId: string; endpointId: string },
-): Promise<{ data: { id: string } } | { error: string }> {
+): Promise<Result<{ id: string }>> {
   const [row] = await db`
     update public.webhook_endpoints
     set url = ${input.url}, description = ${input.description}, event_types = ${input.eventTypes},
@@ -16,16 +17,16 @@ export async function updateWebhookEndpoint(
         disabled_reason = case when ${input.enabled} then null else disabled_reason end
     where id = ${input.endpointId} and workspace_id = ${input.workspaceId}
     returning id`;
-  return row ? { data: { id: row.id } } : { error: NOT_FOUND };
+  return row ? { data: { id: row.id } } : refused("not_found", NOT_FOUND);
 }
 
 /** Removes an endpoint and its delivery log (owners and admins, RLS). */
 export async function deleteWebhookEndpoint(
   db: Db,
   input: { workspaceId: string; endpointId: string },
-): Promise<{ data: { id: string } } | { error: string }> {
+): Promise<Result<{ id: string }>> {
   const [row] = await db`
     delete from public.webhook_endpoints where id = ${input.endpointId} and workspace_id = ${input.workspaceId}
     returning id`;
-  return row ? { data: { id: row.id } } : { error: NOT_FOUND };
+  return row ? { data: { id: row.id } } : refused("not_found", NOT_FOUND);
 }

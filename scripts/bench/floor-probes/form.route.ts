@@ -27,7 +27,7 @@ export async function POST(request: Request, { params }: { params: Promise<{ for
   );
   if (!body.ok) return jsonError(body.error);
   const fields = submissionFields(body.body);
-  if (!fields.ok) return jsonError(fields.error);
+  if ("error" in fields) return jsonError(fields.error);
   const limiterKey = formRateLimitKey(formId, ip);
 
   if (new URL(request.url).searchParams.get("part") === "read") {
@@ -39,7 +39,7 @@ export async function POST(request: Request, { params }: { params: Promise<{ for
     );
     return Response.json({ success: Boolean(row?.allowed) });
   }
-  const { email, person, isSubscribed } = fields.fields;
+  const { email, person, isSubscribed } = fields.data;
   const rows = await withServiceStatement(
     (db) => db`
       with form as (

@@ -117,7 +117,7 @@ export const listContacts = apiOperation(
       },
       after,
     );
-    if ("error" in page) throw new AppError("invalid", page.error, { field: "cursor" });
+    if ("error" in page) throw new AppError("invalid", page.error.message, { field: "cursor" });
     return ok({
       data: page.data.map(v1Contact),
       next_cursor: page.next ? encodeCursor(order, page.next) : null,

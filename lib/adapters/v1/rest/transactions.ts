@@ -102,10 +102,11 @@ export async function refundTransaction(
     refundAmount: Number(body.amount),
     runAutomations: body.run_automations,
   });
-  if (!result.success) {
-    if (result.error === "Transaction not found.") throw new AppError("not_found");
-    if (/already fully refunded/.test(result.error)) throw new AppError("conflict", result.error);
-    throw new AppError("invalid", result.error, { field: "amount" });
+  if ("error" in result) {
+    if (result.error.code === "not_found") throw new AppError("not_found");
+    if (result.error.code === "invalid")
+      throw new AppError("invalid", result.error.message, { field: "amount" });
+    throw result.error;
   }
   const [row] = await db<
     {

@@ -1,4 +1,5 @@
 import { withService } from "@/lib/db/doors";
+import { refused, type Result } from "@/lib/errors/app-error";
 import { deleteWebhook } from "../../eventbrite/client";
 import { connectionToDisconnect, removeTicketingConnection } from "../disconnect-ticketing";
 import { log } from "@/lib/observability/log";
@@ -12,7 +13,7 @@ import { log } from "@/lib/observability/log";
 export async function disconnectTicketing(input: {
   workspaceId: string;
   userId: string;
-}): Promise<{ data: { disconnected: boolean } } | { error: string }> {
+}): Promise<Result<{ disconnected: boolean }>> {
   const removed = await removeTicketingWebhook(input);
   if ("error" in removed) return removed;
   if (!removed.data) return { data: { disconnected: false } };
@@ -28,7 +29,7 @@ export async function disconnectTicketing(input: {
 export async function removeTicketingWebhook(input: {
   workspaceId: string;
   userId: string;
-}): Promise<{ data: { webhookId: string | null } | null } | { error: string }> {
+}): Promise<Result<{ webhookId: string | null } | null>> {
   const found = await withService((db) => connectionToDisconnect(db, input));
   if ("error" in found) return found;
   if (!found.data) return { data: null };
@@ -38,7 +39,10 @@ export async function removeTicketingWebhook(input: {
       await deleteWebhook(accessToken, webhookId);
     } catch (error) {
       log.error({ err: error }, "could not remove the Eventbrite webhook");
-      return { error: "Eventbrite could not be reached to remove the webhook. Try again in a moment." };
+      return refused(
+        "provider_failed",
+        "Eventbrite could not be reached to remove the webhook. Try again in a moment.",
+      );
     }
   }
   return { data: { webhookId } };

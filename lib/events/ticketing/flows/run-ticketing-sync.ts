@@ -1,4 +1,5 @@
 import { withService } from "@/lib/db/doors";
+import { refused, type Result } from "@/lib/errors/app-error";
 import { fetchTicketingSnapshot } from "../fetch-ticketing-snapshot";
 import { importTicketingSnapshot } from "../import-ticketing-snapshot";
 import { getTicketingConnection } from "../ticketing-connection";
@@ -14,15 +15,15 @@ export const NOT_CONNECTED = "Connect Eventbrite first.";
  */
 export async function runTicketingSync(
   workspaceId: string,
-): Promise<{ data: { events: number; registrations: number } } | { error: string }> {
+): Promise<Result<{ events: number; registrations: number }>> {
   const connection = await withService((db) => getTicketingConnection(db, workspaceId));
-  if (!connection?.organization_id) return { error: NOT_CONNECTED };
+  if (!connection?.organization_id) return refused("not_found", NOT_CONNECTED);
   let snapshot;
   try {
     snapshot = await fetchTicketingSnapshot(connection.access_token, connection.organization_id);
   } catch (error) {
     log.error({ err: error }, "ticketing sync: Eventbrite could not be read");
-    return { error: "Eventbrite could not be reached. Try again in a moment." };
+    return refused("provider_failed", "Eventbrite could not be reached. Try again in a moment.");
   }
   const data = await withService((db) => importTicketingSnapshot(db, { workspaceId, snapshot }));
   return { data };
