@@ -41,6 +41,7 @@ interface Endpoint {
 let ws: TestWorkspace;
 let victim: TestWorkspace;
 const victimRows: Record<string, string> = {};
+const ownRows: Record<string, string> = {};
 const MADE_UP = "00000000-0000-4000-8000-000000000000";
 
 const ENDPOINTS: Endpoint[] = [
@@ -157,7 +158,33 @@ beforeAll(async () => {
     await db.sql`insert into tags (workspace_id, name) values (${victim.id}, 'Theirs') returning id`;
   await db.sql`insert into contact_tags (workspace_id, contact_id, tag_id) values (${victim.id}, ${contact.id}, ${tag.id})`;
   Object.assign(victimRows, { contact: contact.id, tag: tag.id });
+  // the attacker's own contact and tag, so fuzzed writes also reach the success paths
+  const mine = await createContact(db.sql, ws.id, { email: "mine@example.test" });
+  const [myTag] = await db.sql`insert into tags (workspace_id, name) values (${ws.id}, 'Mine') returning id`;
+  await db.sql`insert into contact_tags (workspace_id, contact_id, tag_id) values (${ws.id}, ${mine.id}, ${myTag.id})`;
+  Object.assign(ownRows, { contact: mine.id, tag: myTag.id });
 });
+
+/** Every id an answer names (ids, contact_id, tag ids), at any depth. */
+function idsIn(value: unknown, found: string[] = []): string[] {
+  if (Array.isArray(value)) value.forEach((v) => idsIn(v, found));
+  else if (value && typeof value === "object")
+    for (const [k, v] of Object.entries(value)) {
+      if (typeof v === "string" && (k === "id" || k.endsWith("_id"))) found.push(v);
+      else idsIn(v, found);
+    }
+  return found;
+}
+
+/** The ids among these that belong to the victim's contacts, tags or notes. */
+async function victimIdsAmong(ids: string[]) {
+  const uuids = ids.filter((i) => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(i));
+  if (!uuids.length) return [];
+  return db.sql`
+    select id from contacts where workspace_id = ${victim.id} and id = any(${uuids}::uuid[])
+    union all select id from tags where workspace_id = ${victim.id} and id = any(${uuids}::uuid[])
+    union all select id from notes where workspace_id = ${victim.id} and id = any(${uuids}::uuid[])`;
+}
 
 const call = (
   e: Endpoint,
@@ -223,10 +250,10 @@ describe.each(ENDPOINTS)("$method $path", (e) => {
       expect(await victimState()).toEqual(before);
     });
 
-  test("fuzzed with schema-derived and hostile inputs: never a 500, always as documented, nothing written elsewhere", async () => {
+  test("fuzzed with schema-derived and hostile inputs: never a 500, always as documented, nothing of another workspace written or shown", async () => {
     const key = await apiKeyFor(db.sql, ws.id, API_SCOPES);
     const before = await victimState();
-    const ids = Object.values(victimRows);
+    const ids = [...Object.values(victimRows), ...Object.values(ownRows)];
     const inputs = fc.record({
       base: fuzzInputs(e.method, e.path, ids),
       tagId: fc.oneof(fc.constantFrom(...ids), fc.uuid(), fc.string({ maxLength: 40 })),
@@ -241,10 +268,37 @@ describe.each(ENDPOINTS)("$method $path", (e) => {
           { body: body ?? base.body, query: base.query },
         );
         expect(res.status, JSON.stringify({ base, tagId, body })).toBeLessThan(500);
-        await expectDocumented(res, e.method, e.path);
+        const answer = await expectDocumented(res, e.method, e.path);
+        expect(await victimIdsAmong(idsIn(answer)), JSON.stringify(answer)).toEqual([]);
       }),
       { numRuns: 25 },
     );
     expect(await victimState()).toEqual(before);
+  });
+});
+
+describe("GET /api/v1/contacts filters with another workspace's ids", () => {
+  test("tag_ids, exclude_tag_ids and search naming the victim's rows list only the key's workspace", async () => {
+    const key = await apiKeyFor(db.sql, ws.id, ["contacts:read"]);
+    const queries: Record<string, string>[] = [
+      { tag_ids: victimRows.tag },
+      { tag_ids: `${victimRows.tag},${ownRows.tag}`, tag_mode: "any" },
+      { tag_ids: `${victimRows.tag},${ownRows.tag}`, tag_mode: "all" },
+      { exclude_tag_ids: victimRows.tag },
+      { search: "victim@example.test" },
+      {},
+    ];
+    const seen = new Set<string>();
+    for (const query of queries) {
+      const res = await callV1(contacts.GET, "GET", "/api/v1/contacts", { key: key.key, query });
+      expect(res.status, JSON.stringify(query)).toBe(200);
+      const body = (await expectDocumented(res, "GET", "/api/v1/contacts")) as { data: { id: string }[] };
+      body.data.forEach((c) => seen.add(c.id));
+      expect(await victimIdsAmong(idsIn(body)), JSON.stringify(query)).toEqual([]);
+    }
+    // the unfiltered list did answer rows, so the check above had something to look at
+    expect(seen.size).toBeGreaterThan(0);
+    const rows = await db.sql`select workspace_id from contacts where id = any(${[...seen]}::uuid[])`;
+    expect(rows.every((r) => r.workspace_id === ws.id)).toBe(true);
   });
 });
