@@ -151,3 +151,9 @@ export function fuzzInputs(method: string, path: string, ids: string[]): fc.Arbi
     { requiredKeys: ["id", "query"] },
   );
 }
+
+/** A body shaped by one of the document's component schemas (e.g. a batch's ContactWrite items). */
+export function componentBody(name: string, ids: string[]): fc.Arbitrary<unknown> {
+  const d = doc();
+  return bodyOf(d.components.schemas[name], d.components.schemas, ids);
+}

@@ -5,6 +5,16 @@ import type { Sql } from "@/lib/db/client";
 import type { ApiScope } from "@/lib/adapters/v1/scopes";
 import { hashApiKey, newApiKey } from "@/lib/api-keys/hash-api-key";
 import { openApiDocument } from "@/lib/openapi/document";
+import * as contactsRoute from "@/app/api/v1/contacts/route";
+import * as contactRoute from "@/app/api/v1/contacts/[id]/route";
+import * as upsertRoute from "@/app/api/v1/contacts/upsert/route";
+import * as batchRoute from "@/app/api/v1/contacts/batch/route";
+import * as tagsRoute from "@/app/api/v1/contacts/[id]/tags/route";
+import * as untagRoute from "@/app/api/v1/contacts/[id]/tags/[tag_id]/route";
+import * as notesRoute from "@/app/api/v1/contacts/[id]/notes/route";
+import * as subscribeRoute from "@/app/api/v1/contacts/[id]/subscribe/route";
+import * as unsubscribeRoute from "@/app/api/v1/contacts/[id]/unsubscribe/route";
+import * as broadcastRoute from "@/app/api/v1/broadcasts/[id]/route";
 
 /**
  * Helpers for the REST API v1 tests (DESIGN section 8): keys of any scopes and state, requests
@@ -139,7 +149,24 @@ export async function apiKey(
   return { id: k.id, name: k.name, raw };
 }
 
-/** Calls a v1 route handler as Next would: the request, and the path parameters. */
+/** The document's path of each route handler `call` may be given, so every answer is checked. */
+const DOCUMENTED_PATHS = new Map<unknown, string>([
+  ...Object.values(contactsRoute).map((h) => [h, "/api/v1/contacts"] as const),
+  ...Object.values(contactRoute).map((h) => [h, "/api/v1/contacts/{id}"] as const),
+  ...Object.values(upsertRoute).map((h) => [h, "/api/v1/contacts/upsert"] as const),
+  ...Object.values(batchRoute).map((h) => [h, "/api/v1/contacts/batch"] as const),
+  ...Object.values(tagsRoute).map((h) => [h, "/api/v1/contacts/{id}/tags"] as const),
+  ...Object.values(untagRoute).map((h) => [h, "/api/v1/contacts/{id}/tags/{tag_id}"] as const),
+  ...Object.values(notesRoute).map((h) => [h, "/api/v1/contacts/{id}/notes"] as const),
+  ...Object.values(subscribeRoute).map((h) => [h, "/api/v1/contacts/{id}/subscribe"] as const),
+  ...Object.values(unsubscribeRoute).map((h) => [h, "/api/v1/contacts/{id}/unsubscribe"] as const),
+  ...Object.values(broadcastRoute).map((h) => [h, "/api/v1/broadcasts/{id}"] as const),
+]);
+
+/**
+ * Calls a v1 route handler as Next would: the request, and the path parameters. Every answer of
+ * a documented route is checked against the OpenAPI document (`expectDocumented`), errors too.
+ */
 export async function call(
   handler: Handler,
   init: {
@@ -166,6 +193,8 @@ export async function call(
           : JSON.stringify(init.body),
   });
   const response = await handler(request, { params: Promise.resolve(init.params ?? {}) });
+  const documentedPath = DOCUMENTED_PATHS.get(handler);
+  if (documentedPath) await expectDocumented(response, init.method ?? "GET", documentedPath);
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : null, headers: response.headers };
 }
