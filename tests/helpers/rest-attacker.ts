@@ -173,6 +173,15 @@ export async function buildWorld(sql: Sql): Promise<World> {
         ? { user_id: u.id, secret_sealed: "sealed" }
         : { user_id: u.id, code_digest: hex64() };
     }
+    if (table === "api_idempotency_keys" || table === "api_rate_limits") {
+      // the REST API's own bookkeeping for a key of this workspace (service only)
+      const [k] = await sql`
+        insert into api_keys (workspace_id, name, key_hash, scopes)
+        values (${ws}, 'Key', ${hex64()}, '{contacts:read}') returning id`;
+      return table === "api_rate_limits"
+        ? { api_key_id: k.id, window_start: new Date(), hits: 1 }
+        : { api_key_id: k.id, workspace_id: ws, idempotency_key: unique("idem"), fingerprint: hex64() };
+    }
     if (table === "email_send_secrets") {
       // the whole copy of an outbox email of this workspace
       const [mail] = await sql`

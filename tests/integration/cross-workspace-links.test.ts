@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { withService, withUser, type Db } from "@/lib/db/doors";
 import { setupTestDatabase } from "../helpers/db";
-import { addMember, type TestUser } from "../helpers/factories";
+import { addMember, unique, type TestUser } from "../helpers/factories";
 import { createTenants } from "../helpers/rls";
 import { buildRow, insertRow, keyOf, TABLES } from "../helpers/rows";
 
@@ -44,6 +44,9 @@ const LINKS = Object.entries(TABLES).flatMap(([table, shape]) =>
   Object.entries(shape.links ?? {}).map(([column, parent]) => [table, column, parent] as const),
 );
 
+// Service-only tables (not in TABLES, which holds what members may write): their links, tested below.
+const SERVICE_LINKS = [["api_idempotency_keys", "api_key_id", "api_keys"]] as const;
+
 type Door = (fn: (q: Db) => Promise<unknown>) => Promise<unknown>;
 
 async function refusal(run: () => Promise<unknown>): Promise<{ code?: string; constraint?: string }> {
@@ -66,7 +69,7 @@ describe("5.4: no row points at another workspace's row", () => {
       where c.contype = 'f' and c.connamespace = 'public'::regnamespace and cardinality(c.conkey) = 2
       order by 1, 2`;
     expect(keys.map((k) => `${k.table}.${k.column} -> ${k.parent}`)).toEqual(
-      LINKS.map(([t, c, p]) => `${t}.${c} -> ${p}`).sort(),
+      [...LINKS, ...SERVICE_LINKS].map(([t, c, p]) => `${t}.${c} -> ${p}`).sort(),
     );
     expect(Object.keys(SIGNED_IN_WRITER).sort()).toEqual([...new Set(LINKS.map(([t]) => t))].sort());
   });
@@ -110,6 +113,29 @@ describe("5.4: no row points at another workspace's row", () => {
     const pointing =
       await db.sql`select count(*)::int as n from ${db.sql(table)} where ${db.sql(column)} = ${foreign.id as string}`;
     expect(pointing[0].n).toBe(0);
+  });
+
+  test("5.4 api_idempotency_keys.api_key_id cannot point at another workspace's api_keys, even for the service role", async () => {
+    const t = await createTenants(db.sql);
+    const keyOfA = await insertRow(db.sql, "api_keys", t.a);
+    const keyOfB = await insertRow(db.sql, "api_keys", t.b);
+    const answer = (apiKeyId: string) => ({
+      api_key_id: apiKeyId,
+      workspace_id: t.b.id,
+      idempotency_key: unique("idem"),
+      fingerprint: "a".repeat(64),
+    });
+    const refused = await refusal(() =>
+      withService((q) => q`insert into api_idempotency_keys ${q(answer(keyOfA.id as string))}`),
+    );
+    expect(refused).toEqual({
+      code: "23503",
+      constraint: "api_idempotency_keys_workspace_id_api_key_id_fkey",
+    });
+    await withService((q) => q`insert into api_idempotency_keys ${q(answer(keyOfB.id as string))}`);
+    const [{ n }] = await db.sql`
+      select count(*)::int as n from api_idempotency_keys where api_key_id = ${keyOfA.id as string}`;
+    expect(n).toBe(0);
   });
 
   test("5.4: a member of B cannot tag A's contact or suppress it, even leaving workspace_id to the database", async () => {
