@@ -6,7 +6,13 @@
  */
 
 /** The functions that build a route handler method. */
-export const ROUTE_ADAPTERS = new Set(["publicRoute", "memberRoute", "serviceRoute", "userRoute", "apiRoute"]);
+export const ROUTE_ADAPTERS = new Set([
+  "publicRoute",
+  "memberRoute",
+  "serviceRoute",
+  "userRoute",
+  "apiRoute",
+]);
 /** The functions that build a server action. */
 export const ACTION_ADAPTERS = new Set(["memberAction", "publicAction", "userAction"]);
 const METHODS = new Set(["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD"]);

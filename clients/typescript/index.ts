@@ -1,5 +1,5 @@
 /**
- * The typed client of the CRM's REST API v1 (DESIGN section 8): openapi-fetch over the types that
+ * The typed client of the CRM's REST API v1 (docs/api.md): openapi-fetch over the types that
  * `npm run api:client` generates from the OpenAPI document (schema.ts). Paths, parameters, bodies
  * and answers are checked by the compiler; an error answer is `{ error: { code, message } }`.
  *

@@ -5,7 +5,7 @@ import type { BroadcastReport as Report } from "@/lib/email/broadcast-stats";
 const percent = (part: number, whole: number) => (whole > 0 ? `${Math.round((part / whole) * 100)}%` : "–");
 
 /**
- * A sent broadcast's outcome (DESIGN section 8, "Email engagement"): the counts, two charts over
+ * A sent broadcast's outcome (docs/api.md, "Email engagement"): the counts, two charts over
  * time with their text alternatives (summary sentence and data table), and clicks per link.
  * Opens and clicks that software made (docs/decisions.md, "Email engagement") are counted but
  * shown apart, and left out of the charts.

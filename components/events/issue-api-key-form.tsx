@@ -5,7 +5,7 @@ import type { IssueKeyState } from "@/lib/api-keys/issue-api-key";
 import { Field, FormMessage, SubmitButton } from "@/components/form-controls";
 
 /**
- * Issues a workspace API key (DESIGN section 8): a name, the scopes it holds (the public events
+ * Issues a workspace API key (docs/api.md): a name, the scopes it holds (the public events
  * list's `events:read` chosen to begin with) and an optional last day; the raw key is shown once.
  */
 export function IssueApiKeyForm({

@@ -10,7 +10,7 @@ export interface IssueKeyState extends FormState {
   key?: string;
 }
 
-/** The scopes a key may hold (DESIGN section 8), with what each lets the key do, for the issue form. */
+/** The scopes a key may hold (docs/api.md), with what each lets the key do, for the issue form. */
 export const SCOPE_LABELS: Record<ApiScope, string> = {
   "contacts:read": "Read contacts, their tags and notes",
   "contacts:write": "Create, change and delete contacts, tags and notes",
@@ -45,7 +45,7 @@ export const issueApiKeySchema = z.object({
 });
 
 /**
- * Issues a workspace API key with its scopes (DESIGN section 8) and an optional expiry: only its
+ * Issues a workspace API key with its scopes (docs/api.md) and an optional expiry: only its
  * digest is stored; the raw key is returned once, to be shown once. Without scopes it is the
  * public events key it always was (`events:read`, as the migration gave older keys). Owners and
  * admins only: checked as the caller, then the row is written through the service door

@@ -6,7 +6,7 @@ export interface AuditLogRow {
   created_at: Date;
   actor_id: string | null;
   actor_email: string | null;
-  /** the API key a v1 write was made with (DESIGN section 8): its id and name then */
+  /** the API key a v1 write was made with (docs/api.md): its id and name then */
   actor_api_key_id?: string | null;
   actor_api_key_name?: string | null;
   action: string;

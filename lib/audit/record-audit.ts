@@ -6,7 +6,7 @@ export interface AuditEntry {
   /** the member who acted; null when an API key did (actorApiKey) */
   actorId: string | null;
   actorEmail?: string | null;
-  /** the API key a v1 request was made with (DESIGN section 8, "Audit"): its id and name */
+  /** the API key a v1 request was made with (docs/api.md, "Audit"): its id and name */
   actorApiKey?: { id: string; name: string } | null;
   action: AuditAction;
   targetType?: string | null;

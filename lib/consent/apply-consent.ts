@@ -19,7 +19,7 @@ export async function applyConsent(
     contactId: string;
     change: ConsentChange;
     actorUserId?: string | null;
-    /** the API key that made the change (DESIGN section 8): the ledger's actor instead of a member */
+    /** the API key that made the change (docs/api.md): the ledger's actor instead of a member */
     actorApiKeyId?: string | null;
     writeColumns?: boolean;
   },

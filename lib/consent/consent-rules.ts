@@ -125,7 +125,7 @@ export function decideConsent(flow: ConsentFlow, ctx: ConsentContext): ConsentDe
     case "csv_import":
       if (cleanlySubscribed) return { skip: "already subscribed" };
       return subscribe({ opt_in_timestamp: now, opt_in_ip: ctx.ip ?? null, opt_in_source: "CSV Import" }, []);
-    // DESIGN section 8: as the manual subscribe (4.9) with the caller's proof, opt_in_source
+    // docs/api.md: as the manual subscribe (4.9) with the caller's proof, opt_in_source
     // 'API: <source>' and its IP; refused past a bounce or complaint (4.6), nothing changes then.
     case "api_subscribe":
       if (has("complaint") || has("bounce")) return { skip: API_SUPPRESSED };

@@ -58,15 +58,12 @@ export interface ApiSubscribeInput {
 }
 
 /**
- * DESIGN section 8 subscribe: the manual subscribe of spec 4.9 (3.3) with the API caller's proof
+ * docs/api.md subscribe: the manual subscribe of spec 4.9 (3.3) with the API caller's proof
  * in place of the legal basis: opt_in_source 'API: <source>', opt_in_ip the proof's address, the
  * key as the ledger's actor. An active bounce or complaint suppression refuses it ('suppressed')
  * and nothing changes (spec 4.6).
  */
-export async function apiSubscribe(
-  db: Db,
-  input: ApiSubscribeInput,
-): Promise<Result<{ contactId: string }>> {
+export async function apiSubscribe(db: Db, input: ApiSubscribeInput): Promise<Result<{ contactId: string }>> {
   const state = await loadConsentState(db, input);
   if (!state) return refused("not_found", "Contact not found.");
   const blocked = await changeContactConsent(db, "api_subscribe", state, {

@@ -10,7 +10,7 @@ export interface UnsubscribeInput {
   flow: "unsubscribe_link" | "manual_unsubscribe" | "api_unsubscribe";
   ip?: string | null;
   actorUserId?: string | null;
-  /** the API key that asked (DESIGN section 8): the ledger's actor */
+  /** the API key that asked (docs/api.md): the ledger's actor */
   actorApiKeyId?: string | null;
 }
 

@@ -28,7 +28,7 @@ export interface ContactRow {
   updated_at: Date;
 }
 
-/** Spec 2.4.1 (plus 'event', set by the RSVP endpoint, and 'api', DESIGN section 8). */
+/** Spec 2.4.1 (plus 'event', set by the RSVP endpoint, and 'api', docs/api.md). */
 export const CONTACT_SOURCES = ["manual", "form", "import", "ticketing", "payproc", "event", "api"] as const;
 export type ContactSource = (typeof CONTACT_SOURCES)[number];
 

@@ -9,7 +9,7 @@ export interface CreateContactInput extends ContactFieldsInput {
   isSubscribed?: boolean;
   /** the creating member's IP, recorded as opt_in_ip when isSubscribed */
   ip?: string | null;
-  /** 'manual' (a member, the default) or 'api' (a v1 key, DESIGN section 8) */
+  /** 'manual' (a member, the default) or 'api' (a v1 key, docs/api.md) */
   source?: "manual" | "api";
 }
 

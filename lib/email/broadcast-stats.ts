@@ -2,7 +2,7 @@ import type { Db } from "@/lib/db/doors";
 import { isUuid } from "@/lib/ids/uuid";
 
 /**
- * A broadcast's outcome as DESIGN section 8 ("Email engagement") names it: counts of sends;
+ * A broadcast's outcome as docs/api.md ("Email engagement") names it: counts of sends;
  * opened_unique and clicked_unique count the sends with at least one such event (machine ones
  * included: the contract counts events as Resend reports them).
  */

@@ -62,7 +62,7 @@ function ipOrNull(value: unknown): string | null {
 }
 
 /**
- * Spec 6.1 and email engagement (DESIGN section 8): Resend's events for an email we sent.
+ * Spec 6.1 and email engagement (docs/api.md): Resend's events for an email we sent.
  * - The delivery is stored in the inbox first, unique on the svix id, so a replay is
  *   acknowledged and ignored; and processed in the same transaction: a crash rolls both back and
  *   Resend delivers again. email_events is unique on the svix id as well.

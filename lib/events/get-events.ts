@@ -48,7 +48,7 @@ export async function getEvents(
 }
 
 /**
- * getEvents by keyset instead of page (the REST API's cursor lists, DESIGN section 8): the same
+ * getEvents by keyset instead of page (the REST API's cursor lists, docs/api.md): the same
  * filters and order, the `limit + 1` events after `after` (the sort key and id of the last event
  * seen, as `sort_key` of a row), so a walk neither repeats nor skips an event while others are added.
  */

@@ -14,7 +14,7 @@ export interface RegistrationFilter {
 export async function listEventRegistrations(
   db: Db,
   f: RegistrationFilter & {
-    /** the REST API's cursor lists (DESIGN section 8): `limit` rows after this one's sort key */
+    /** the REST API's cursor lists (docs/api.md): `limit` rows after this one's sort key */
     page?: { limit: number; after: { key: string; id: string } | null };
   },
 ): Promise<(EventRegistrationItem & { sort_key: string })[]> {

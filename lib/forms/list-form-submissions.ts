@@ -48,7 +48,7 @@ export async function listFormSubmissions(
 }
 
 /**
- * The REST API's cursor list of a form's submissions (DESIGN section 8): the dashboard's columns
+ * The REST API's cursor list of a form's submissions (docs/api.md): the dashboard's columns
  * and order (newest first), `limit + 1` after the last one seen, so a walk neither repeats nor
  * skips while submissions arrive.
  */

@@ -23,7 +23,7 @@ export interface FormSummary {
 export async function listForms(
   db: Db,
   workspaceId: string,
-  /** the REST API's cursor lists (DESIGN section 8): `limit` forms after this one's sort key */
+  /** the REST API's cursor lists (docs/api.md): `limit` forms after this one's sort key */
   page?: { limit: number; after: { key: string; id: string } | null },
 ): Promise<(FormSummary & { sort_key: string })[]> {
   const after = page?.after;

@@ -9,7 +9,7 @@ import { v1Paths } from "./paths/v1";
 /**
  * GET /api/openapi.json (docs/decisions.md, "OpenAPI and the API reference"): every route under app/api,
  * generated from the zod schemas the handlers parse with, and the outbound webhook payloads. Every
- * operation has an operationId and a security requirement; the REST API v1 (DESIGN section 8) lists
+ * operation has an operationId and a security requirement; the REST API v1 (docs/api.md) lists
  * its error responses per code. tests/unit/openapi.test.ts fails when a route or a method exists that
  * this document does not describe, tests/unit/openapi-lint.test.ts when redocly's recommended rules
  * find a problem.

@@ -42,7 +42,7 @@ export const security = {
   session: [{ session: [] }] as Requirements,
   serviceOrSession: [{ serviceKey: [] }, { session: [] }] as Requirements,
   serviceKey: [{ serviceKey: [] }] as Requirements,
-  /** A workspace API key holding `scope` (DESIGN section 8: scopes per operation). */
+  /** A workspace API key holding `scope` (docs/api.md: scopes per operation). */
   apiKey: (scope: string): Requirements => [{ apiKey: [scope] }],
 };
 

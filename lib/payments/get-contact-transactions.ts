@@ -43,7 +43,7 @@ export async function getContactTransactions(
     workspaceId: string;
     contactId: string;
     limit?: number;
-    /** the REST API's cursor lists (DESIGN section 8): items older than this one's date and id */
+    /** the REST API's cursor lists (docs/api.md): items older than this one's date and id */
     before?: { key: string; id: string } | null;
   },
 ): Promise<FeedItem[]> {

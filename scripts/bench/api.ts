@@ -1,5 +1,5 @@
 /**
- * npm run bench -- api: the REST API v1 (DESIGN section 8), three measurements.
+ * npm run bench -- api: the REST API v1 (docs/api.md), three measurements.
  * - sync: BENCH_API_SYNC contacts (default 100,000) through POST /api/v1/contacts/batch (1,000 a
  *   request, one after another, in process: the route handler as Next calls it) against the CSV
  *   import (spec 4.15) of the same rows; ratio batch time / import time.

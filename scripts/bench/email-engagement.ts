@@ -1,5 +1,5 @@
 /**
- * Email engagement (DESIGN section 8, "Email engagement"; docs/decisions.md, "Email engagement"):
+ * Email engagement (docs/api.md, "Email engagement"; docs/decisions.md, "Email engagement"):
  * 1. Ingest: N Resend events (delivered, opened, clicked, as a broadcast draws them) through the
  *    webhook route's handler (Svix signature check, inbox, send lookup, machine check, event
  *    row), 16 at a time, against the floor: a plain insert of the same email_events rows, one

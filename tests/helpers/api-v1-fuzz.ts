@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { openApiDocument } from "@/lib/openapi/document";
 
 /**
- * Inputs for fuzzing a v1 operation (DESIGN section 8), derived from the operation's own schemas
+ * Inputs for fuzzing a v1 operation (docs/api.md), derived from the operation's own schemas
  * in the OpenAPI document and mixed with hostile strings: what a careless or malicious client
  * sends. `ids` are the ids an attacker knows (another workspace's rows).
  */

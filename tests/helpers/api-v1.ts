@@ -17,7 +17,7 @@ import * as unsubscribeRoute from "@/app/api/v1/contacts/[id]/unsubscribe/route"
 import * as broadcastRoute from "@/app/api/v1/broadcasts/[id]/route";
 
 /**
- * Helpers for the REST API v1 tests (DESIGN section 8): keys of any scopes and state, requests
+ * Helpers for the REST API v1 tests (docs/api.md): keys of any scopes and state, requests
  * to a route handler, and the contract check that an answer is one the OpenAPI document
  * describes (its status is listed for the operation and its body validates, ajv, JSON Schema
  * 2020-12 as OpenAPI 3.1 uses it).

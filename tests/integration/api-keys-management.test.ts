@@ -11,7 +11,7 @@ import { signIn } from "../helpers/member-session";
 const apiKeys = await import("@/app/(dashboard)/settings/api-keys/actions");
 
 /**
- * Keys people can manage (DESIGN section 8, "Keys"): a name, chosen scopes and an optional
+ * Keys people can manage (docs/api.md, "Keys"): a name, chosen scopes and an optional
  * expiry; the raw key answered once and never stored or logged; the list with scopes, expiry,
  * last use and its address; revoke; every key action audited. Owners and admins only.
  */

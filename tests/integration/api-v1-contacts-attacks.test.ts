@@ -16,7 +16,7 @@ import { setupTestDatabase } from "../helpers/db";
 import { createContact, createWorkspace, type TestWorkspace } from "../helpers/factories";
 
 /**
- * DESIGN section 8 under attack, for every contacts endpoint (list with the spec 4.15 filters,
+ * docs/api.md under attack, for every contacts endpoint (list with the spec 4.15 filters,
  * create, read, update by spec 4.10, delete, upsert, batch, tags, notes, subscribe, unsubscribe):
  * a key without the scope (403), revoked or expired (401), another workspace's ids (404), and
  * fuzzed inputs (fast-check, from the document's schemas and hostile strings): never a 500, every

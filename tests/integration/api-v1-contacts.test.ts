@@ -25,7 +25,7 @@ async function tenant() {
   return { ws, key };
 }
 
-describe("DESIGN section 8: contacts through the v1 API", () => {
+describe("docs/api.md: contacts through the v1 API", () => {
   test("create: 201 with the contact, source 'api', audited with the key (id and name) as the actor", async () => {
     const { ws, key } = await tenant();
     const res = await call(contacts.POST, {
@@ -375,7 +375,7 @@ describe("DESIGN section 8: contacts through the v1 API", () => {
   });
 });
 
-describe("DESIGN section 8: batch upsert", () => {
+describe("docs/api.md: batch upsert", () => {
   test("one result per item in order, atomic per item: an invalid or conflicting item changes nothing, the others are stored", async () => {
     const { ws, key } = await tenant();
     await createContact(db.sql, ws.id, { email: "old@example.test", first_name: "Old", source: "form" });
@@ -487,7 +487,7 @@ describe("DESIGN section 8: batch upsert", () => {
   });
 });
 
-describe("DESIGN section 8: the key as the actor where members read it", () => {
+describe("docs/api.md: the key as the actor where members read it", () => {
   test("the audit log list and CSV, and the consent ledger, name the key", async () => {
     const { ws, key } = await tenant();
     const c = await createContact(db.sql, ws.id);

@@ -18,7 +18,7 @@ afterEach(() => {
 const count = async (workspaceId: string) =>
   (await db.sql`select count(*)::int as n from contacts where workspace_id = ${workspaceId}`)[0].n as number;
 
-describe("DESIGN section 8: keys and scopes", () => {
+describe("docs/api.md: keys and scopes", () => {
   test("401 unauthorized without a key, with an unknown key, a revoked key and an expired key; nothing is stored", async () => {
     const ws = await createWorkspace(db.sql);
     const revoked = await apiKey(db.sql, ws.id, ["contacts:write"], { revoked_at: new Date() });
@@ -136,7 +136,7 @@ describe("DESIGN section 8: keys and scopes", () => {
   });
 });
 
-describe("DESIGN section 8: Idempotency-Key", () => {
+describe("docs/api.md: Idempotency-Key", () => {
   const post = (key: string, idem: string, body: unknown) =>
     call(contacts.POST, { method: "POST", key, body, headers: { "idempotency-key": idem } });
 
@@ -216,7 +216,7 @@ describe("DESIGN section 8: Idempotency-Key", () => {
   });
 });
 
-describe("DESIGN section 8: cursor lists", () => {
+describe("docs/api.md: cursor lists", () => {
   async function walk(key: string, query: string, during?: (page: number) => Promise<void>) {
     const seen: string[] = [];
     let cursor: string | null = null;

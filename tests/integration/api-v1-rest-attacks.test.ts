@@ -16,7 +16,7 @@ import { createContact, createWorkspace, type TestWorkspace } from "../helpers/f
 import { createForm } from "../helpers/forms";
 
 /**
- * DESIGN section 8 under attack, for events, registrations, transactions, refunds, forms,
+ * docs/api.md under attack, for events, registrations, transactions, refunds, forms,
  * submissions and webhook endpoints: a key without the scope (403), revoked or expired (401),
  * another workspace's ids (404), and fuzzed inputs (fast-check, from the document's schemas and
  * hostile strings): never a 500, every answer as documented, nothing written outside the key's

@@ -13,7 +13,7 @@ import { createContact, createWorkspace, type TestWorkspace } from "../helpers/f
 import { createForm } from "../helpers/forms";
 
 /**
- * DESIGN section 8, the REST API v1 beyond contacts: every answer here is checked against the
+ * docs/api.md, the REST API v1 beyond contacts: every answer here is checked against the
  * OpenAPI document (expectDocumented), and every write against the database.
  */
 const db = setupTestDatabase();

@@ -74,7 +74,7 @@ const eventsOf = (sendId: string) =>
 
 const ago = (seconds: number) => new Date(Date.now() - seconds * 1000);
 
-describe("email engagement: POST /api/webhooks/email (DESIGN section 8, 'Email engagement')", () => {
+describe("email engagement: POST /api/webhooks/email (docs/api.md, 'Email engagement')", () => {
   test("engagement events from the fake Resend are stored once per svix-id, attributed to the send's workspace and broadcast, never the payload's", async () => {
     const ws = await workspace();
     const other = await workspace();

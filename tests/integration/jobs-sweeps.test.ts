@@ -43,7 +43,7 @@ describe("jobs: scheduled sweeps", () => {
     expect(rows.map((r) => r.key)).toEqual(["sweep-new"]);
   });
 
-  test("DESIGN section 8: the same sweep removes Idempotency-Key answers older than 24 hours, recent ones stay", async () => {
+  test("docs/api.md: the same sweep removes Idempotency-Key answers older than 24 hours, recent ones stay", async () => {
     const ws = await createWorkspace(db.sql);
     const [key] = await db.sql`
       insert into api_keys (workspace_id, name, key_hash) values (${ws.id}, 'Sweep', repeat('b', 64)) returning id`;

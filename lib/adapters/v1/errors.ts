@@ -3,7 +3,7 @@ import { APP_ERROR_CODES, AppError, type AppErrorCode } from "@/lib/errors/app-e
 import { CONTACT_NOT_FOUND, DUPLICATE_EMAIL_ERROR } from "@/lib/contacts/types";
 
 /**
- * The error codes of the v1 API (DESIGN section 8): the AppError codes, renamed where the
+ * The error codes of the v1 API (docs/api.md): the AppError codes, renamed where the
  * contract names them differently. This table is the one place an AppError becomes an API code.
  */
 const API_CODE: Partial<Record<AppErrorCode, string>> = {

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { Db } from "@/lib/db/doors";
 import { AppError } from "@/lib/errors/app-error";
 
-/** How long a key's first answer is replayed (DESIGN section 8). */
+/** How long a key's first answer is replayed (docs/api.md). */
 export const IDEMPOTENCY_HOURS = 24;
 export const IDEMPOTENCY_HEADER = "idempotency-key";
 

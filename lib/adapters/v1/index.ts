@@ -1,5 +1,5 @@
 /**
- * The REST API v1 (DESIGN section 8): the route adapter, errors, pagination, and each area's
+ * The REST API v1 (docs/api.md): the route adapter, errors, pagination, and each area's
  * schemas and operation registry, from which lib/openapi builds the document.
  */
 export {

@@ -37,7 +37,7 @@ export function bearerKey(request: Request): string | null {
 }
 
 /**
- * DESIGN section 8, keys: the Bearer key's digest looked up in api_keys; unknown, revoked or
+ * docs/api.md, keys: the Bearer key's digest looked up in api_keys; unknown, revoked or
  * expired is 401 `unauthorized` (all three alike). For a usable key the same statement, in a
  * transaction of its own (one round trip), records the use (last_used_at and address, at most
  * once a minute per address) and counts the request in the key's fixed rate-limit window, so

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { ApiScope } from "./scopes";
 
-/** The v1 error body (DESIGN section 8): `fields` only on a 400. */
+/** The v1 error body (docs/api.md): `fields` only on a 400. */
 export const errorBodySchema = z.object({
   error: z.object({
     code: z.string(),

@@ -4,7 +4,7 @@ import { AppError } from "@/lib/errors/app-error";
 export const DEFAULT_LIMIT = 25;
 export const MAX_LIMIT = 100;
 
-/** `?limit=` (1-100, default 25) and `?cursor=` of every v1 list (DESIGN section 8, "Lists"). */
+/** `?limit=` (1-100, default 25) and `?cursor=` of every v1 list (docs/api.md, "Lists"). */
 export const pageQuerySchema = z.object({
   limit: z.coerce
     .number({ error: `limit must be a whole number from 1 to ${MAX_LIMIT}.` })

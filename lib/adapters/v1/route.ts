@@ -20,7 +20,7 @@ import {
 import { authenticateKey, type ApiKeyActor, type RateLimitState } from "./key-auth";
 import type { ApiScope } from "./scopes";
 
-/** The largest v1 request body: a batch of 1,000 contacts fits (DESIGN section 8). */
+/** The largest v1 request body: a batch of 1,000 contacts fits (docs/api.md). */
 export const API_BODY_LIMIT = 2 * 1024 * 1024;
 
 export interface ApiRouteOptions<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType> {
@@ -34,7 +34,7 @@ export interface ApiRouteOptions<B extends z.ZodType, Q extends z.ZodType, P ext
   query?: Q;
   /** the path parameters' schema; one that does not parse (a malformed id) is 404 `not_found` */
   params?: P;
-  /** honours Idempotency-Key (DESIGN section 8): for POSTs that create or change */
+  /** honours Idempotency-Key (docs/api.md): for POSTs that create or change */
   idempotent?: boolean;
 }
 
@@ -99,7 +99,7 @@ export function apiOperation<
 }
 
 /**
- * The one way a v1 route runs (DESIGN section 8; NOTES-api-core.md): the Bearer key (401
+ * The one way a v1 route runs (docs/api.md): the Bearer key (401
  * `unauthorized`), the key's rate limit (429 `rate_limited` with Retry-After), its scope (403
  * `forbidden`), the path parameters (404 `not_found`), query and body (400 `invalid_request`
  * with `fields`), then `fn` in ONE service transaction with the Idempotency-Key claim and every

@@ -1,4 +1,4 @@
-/** The key scopes of DESIGN section 8, the same list as the api_keys_scopes_check constraint. */
+/** The key scopes of docs/api.md, the same list as the api_keys_scopes_check constraint. */
 export const API_SCOPES = [
   "contacts:read",
   "contacts:write",

@@ -21,7 +21,7 @@ interface EmailEventRow {
 }
 
 /**
- * What became of the emails sent to the contact (DESIGN section 8, "Email engagement"): the
+ * What became of the emails sent to the contact (docs/api.md, "Email engagement"): the
  * email_events of their sends. An open or click made by software says so.
  */
 export const emailEntries: TimelineSource = async (db, q) => {

@@ -55,7 +55,7 @@ interface Row {
 
 /**
  * The key of a public API request (spec 5.2), by its digest (hashApiKey): null when unknown or
- * expired (401), 'revoked' (403; also a key without the scope events:read, DESIGN section 8), or
+ * expired (401), 'revoked' (403; also a key without the scope events:read, docs/api.md), or
  * its workspace. last_used_at is written at most once a minute per
  * key, in the same statement, so the read path stays cheap.
  */
@@ -73,7 +73,7 @@ export async function authenticateApiKey(db: Db, keyHash: string): Promise<KeyCh
       returning a.id
     )
     select workspace_id, revoked_at is not null as revoked, can_read, expired from k`;
-  // an expired key is no key (DESIGN section 8); one without events:read may not read this list
+  // an expired key is no key (docs/api.md); one without events:read may not read this list
   if (!row || row.expired) return null;
   return row.revoked || !row.can_read ? "revoked" : { workspaceId: row.workspace_id };
 }

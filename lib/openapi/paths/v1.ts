@@ -10,7 +10,7 @@ import { webhookEndpointOperations } from "@/lib/adapters/v1/rest/webhook-endpoi
 import { json, security } from "../helpers";
 
 /**
- * The REST API v1 (DESIGN section 8) from each area's operation list: the zod schemas its routes
+ * The REST API v1 (docs/api.md) from each area's operation list: the zod schemas its routes
  * parse and answer with, the scope as the security requirement, and one response per error
  * status listing the codes it carries (clients switch on `error.code`).
  */
@@ -54,7 +54,7 @@ const rateLimitHeaders = {
 const errorResponses = new Map<string, ZodOpenApiResponseObject>();
 
 /**
- * The error answer of one status, its `code` one of `codes` (DESIGN section 8: `fields` on a
+ * The error answer of one status, its `code` one of `codes` (docs/api.md: `fields` on a
  * 400), as one shared component per status and codes: the document stays small enough for the
  * reference page to draw quickly.
  */

@@ -19,7 +19,7 @@ export async function listWebhookEndpoints(
   input: {
     workspaceId: string;
     endpointId?: string;
-    /** the REST API's cursor lists (DESIGN section 8): `limit` endpoints after this one's sort key */
+    /** the REST API's cursor lists (docs/api.md): `limit` endpoints after this one's sort key */
     page?: { limit: number; after: { key: string; id: string } | null };
   },
 ): Promise<(WebhookEndpointRow & { sort_key: string })[]> {

@@ -6,7 +6,7 @@ import {
   webhookEndpointWriteSchema,
 } from "@/lib/adapters/v1/rest/webhook-endpoints";
 
-/** POST /api/v1/webhook-endpoints (DESIGN section 8): subscribe a URL; audited as Settings → Webhooks does. */
+/** POST /api/v1/webhook-endpoints (docs/api.md): subscribe a URL; audited as Settings → Webhooks does. */
 export const POST = apiRoute(
   {
     name: "createWebhookEndpoint",

@@ -7,7 +7,7 @@ import { parseJson } from "@/lib/http/parse-json";
 import { readLimitedText, WEBHOOK_BODY_LIMIT } from "@/lib/http/read-limited-body";
 
 /**
- * Resend's email events (spec 6.1 bounces and complaints; DESIGN section 8, "Email engagement":
+ * Resend's email events (spec 6.1 bounces and complaints; docs/api.md, "Email engagement":
  * deliveries, delays, opens, clicks), verified with RESEND_WEBHOOK_SECRET as Svix signs them.
  */
 export const POST = publicRoute({ name: "email webhook" }, async (request) => {

@@ -5,7 +5,7 @@ import { apiOperation, ok } from "../route";
 import { broadcastIdParams, type V1Broadcast } from "./schemas";
 
 /**
- * GET /api/v1/broadcasts/{id} (scope email:read; DESIGN section 8, "Email engagement"): the
+ * GET /api/v1/broadcasts/{id} (scope email:read; docs/api.md, "Email engagement"): the
  * broadcast of the key's workspace and its stats, from the same function as the broadcast's page.
  * Another workspace's id is 404, as a made-up one.
  */

@@ -6,7 +6,7 @@ export const broadcastIdParams = z.object({ id: uuidField("Not a valid id.") });
 
 const count = (description: string) => z.number().int().min(0).meta({ description });
 
-/** DESIGN section 8, "Email engagement": counts of sends. */
+/** docs/api.md, "Email engagement": counts of sends. */
 export const broadcastStatsSchema = z
   .object({
     sent: count("Emails that left (or reached the dev outbox), whatever came of them."),

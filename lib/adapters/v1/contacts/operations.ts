@@ -27,7 +27,7 @@ const body = [
 const idem = { status: 409 as const, codes: ["idempotency_conflict"] };
 
 /**
- * The contacts operations of the v1 API (DESIGN section 8) for the OpenAPI document: the same
+ * The contacts operations of the v1 API (docs/api.md) for the OpenAPI document: the same
  * zod schemas the handlers in ./handlers.ts parse with and answer with.
  */
 export const contactsOperations: ApiOperation[] = [

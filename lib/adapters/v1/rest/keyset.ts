@@ -4,7 +4,7 @@ import { isUuid, uuidField } from "@/lib/ids/uuid";
 import { decodeCursor, encodeCursor } from "../pagination";
 
 /**
- * Cursors of the lists that sort by a key and the row id (DESIGN section 8, "Lists"): the key is
+ * Cursors of the lists that sort by a key and the row id (docs/api.md, "Lists"): the key is
  * the sort column as the database writes it (`sort_key`, full precision), so the next page starts
  * exactly after the last row seen. A cursor is checked before it reaches SQL: a timestamp that
  * Postgres could not read, or an id that is not one, is 400 `invalid_request`, never a 500.

@@ -1,7 +1,7 @@
 import { apiRoute } from "@/lib/adapters/v1/route";
 import { getContactRoute, patchContactRoute, deleteContactRoute } from "@/lib/adapters/v1/contacts/handlers";
 
-// DESIGN section 8: read, update by spec 4.10, delete.
+// docs/api.md: read, update by spec 4.10, delete.
 export const GET = apiRoute(...getContactRoute);
 export const PATCH = apiRoute(...patchContactRoute);
 export const DELETE = apiRoute(...deleteContactRoute);

@@ -2,7 +2,7 @@ import { apiRoute, noContent } from "@/lib/adapters/v1";
 import { idParams } from "@/lib/adapters/v1/rest/keyset";
 import { deleteEndpoint } from "@/lib/adapters/v1/rest/webhook-endpoints";
 
-/** DELETE /api/v1/webhook-endpoints/{id} (DESIGN section 8): unsubscribe; audited with the key as the actor. */
+/** DELETE /api/v1/webhook-endpoints/{id} (docs/api.md): unsubscribe; audited with the key as the actor. */
 export const DELETE = apiRoute(
   { name: "deleteWebhookEndpoint", scope: "webhooks:write", params: idParams },
   async ({ db, workspaceId, params, audit }) => {

@@ -1,5 +1,5 @@
 import { apiRoute } from "@/lib/adapters/v1/route";
 import { addNoteRoute } from "@/lib/adapters/v1/contacts/handlers";
 
-// DESIGN section 8: a note on the contact timeline.
+// docs/api.md: a note on the contact timeline.
 export const POST = apiRoute(...addNoteRoute);

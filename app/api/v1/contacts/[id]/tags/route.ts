@@ -1,5 +1,5 @@
 import { apiRoute } from "@/lib/adapters/v1/route";
 import { addTagsRoute } from "@/lib/adapters/v1/contacts/handlers";
 
-// DESIGN section 8: tag by names (missing tags are created).
+// docs/api.md: tag by names (missing tags are created).
 export const POST = apiRoute(...addTagsRoute);

@@ -1,5 +1,5 @@
 import { apiRoute } from "@/lib/adapters/v1/route";
 import { unsubscribeRoute } from "@/lib/adapters/v1/contacts/handlers";
 
-// DESIGN section 8: unsubscribe as spec 4.7.
+// docs/api.md: unsubscribe as spec 4.7.
 export const POST = apiRoute(...unsubscribeRoute);

@@ -3,7 +3,7 @@ import { idParams } from "@/lib/adapters/v1/rest/keyset";
 import { refundBodySchema, refundTransaction } from "@/lib/adapters/v1/rest/transactions";
 
 /**
- * POST /api/v1/transactions/{id}/refunds (DESIGN section 8): spec 4.15 recordTransactionRefund,
+ * POST /api/v1/transactions/{id}/refunds (docs/api.md): spec 4.15 recordTransactionRefund,
  * audited as the dashboard audits it, with the key as the actor.
  */
 export const POST = apiRoute(
