@@ -1,6 +1,5 @@
 import type { z } from "zod";
 import { APP_ERROR_CODES, AppError, type AppErrorCode } from "@/lib/errors/app-error";
-import { CONTACT_NOT_FOUND, DUPLICATE_EMAIL_ERROR } from "@/lib/contacts/types";
 
 /**
  * The error codes of the v1 API (docs/api.md): the AppError codes, renamed where the
@@ -50,35 +49,4 @@ export function apiErrorBody(error: AppError): {
     body.fields =
       error instanceof ApiInvalidRequest ? error.fields : error.field ? { [error.field]: error.message } : {};
   return { error: body };
-}
-
-/**
- * A domain function's refusal as the AppError the API answers with: lib functions refuse with an
- * AppError of the one list (lib/errors/app-error.ts), kept as it is; a bare message left in an
- * older result shape is a 400 `invalid_request` beside `field`.
- */
-export function domainError(result: { error: string | AppError; field?: string }, field?: string): AppError {
-  if (result.error instanceof AppError) return result.error;
-  if (result.error === DUPLICATE_EMAIL_ERROR)
-    return new AppError("contact_exists", DUPLICATE_EMAIL_ERROR, { field: "email" });
-  if (result.error === CONTACT_NOT_FOUND) return new AppError("not_found");
-  return new AppError("invalid", result.error, { field: result.field ?? field });
-}
-
-/** A domain result's data, or its refusal thrown through domainError. */
-export function domainData<T>(
-  result: { data: T } | { error: string | AppError; field?: string },
-  field?: string,
-): T {
-  if ("error" in result) throw domainError(result, field);
-  return result.data;
-}
-
-/** For results without `data` (`{ success: true }`): throws the refusal, narrows the rest. */
-export function domainCheck<T extends object>(
-  result: T,
-  field?: string,
-): asserts result is Exclude<T, { error: string | AppError }> {
-  if ("error" in result && (typeof result.error === "string" || result.error instanceof AppError))
-    throw domainError(result as { error: string | AppError; field?: string }, field);
 }

@@ -14,15 +14,7 @@ export {
 } from "./route";
 export type { ApiContext, ApiReply, ApiRouteOptions } from "./route";
 export { API_SCOPES, isApiScope, type ApiScope } from "./scopes";
-export {
-  apiErrorCode,
-  apiErrorBody,
-  API_ERROR_CODES,
-  domainError,
-  domainData,
-  domainCheck,
-  invalidFromZod,
-} from "./errors";
+export { apiErrorCode, apiErrorBody, API_ERROR_CODES, invalidFromZod } from "./errors";
 export { authenticateKey, apiRateLimit, type ApiKeyActor, type RateLimitState } from "./key-auth";
 export {
   pageQuerySchema,

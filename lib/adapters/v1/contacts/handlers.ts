@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { AppError } from "@/lib/errors/app-error";
+import { AppError, refuseIf, unwrap } from "@/lib/errors/app-error";
 import { logUnexpected } from "@/lib/adapters/log-unexpected";
 import { apiSubscribe } from "@/lib/consent/manual-subscribe";
 import { unsubscribeContact } from "@/lib/consent/unsubscribe-contact";
@@ -20,7 +20,7 @@ import type { Db } from "@/lib/db/doors";
 import { addContactNote } from "@/lib/notes/add-contact-note";
 import { attachTagByName } from "@/lib/tags/attach-tag-by-name";
 import { detachTag } from "@/lib/tags/detach-tag";
-import { apiErrorBody, domainCheck, domainData, domainError, invalidFromZod } from "../errors";
+import { apiErrorBody, invalidFromZod } from "../errors";
 import type { ApiKeyActor } from "../key-auth";
 import { decodeCursor, encodeCursor } from "../pagination";
 import { apiOperation, created, noContent, ok, type ApiContext } from "../route";
@@ -74,7 +74,7 @@ export function v1Contact(row: ContactRow & { tags: TagRef[]; emailStatus: Email
 
 /** The contact as the API shows it, read in the key's workspace (404 for any other). */
 async function readContact(db: Db, workspaceId: string, contactId: string): Promise<V1Contact> {
-  const details = domainData(await getContactById(db, { workspaceId, contactId }));
+  const details = unwrap(await getContactById(db, { workspaceId, contactId }));
   return v1Contact({ ...details.contact, tags: details.tags, emailStatus: details.emailStatus });
 }
 
@@ -130,7 +130,7 @@ export const listContacts = apiOperation(
 export const createContactRoute = apiOperation(
   { name: "createContact", scope: "contacts:write", body: contactWriteSchema, idempotent: true },
   async ({ db, workspaceId, body, audit }) => {
-    const contact = domainData(
+    const contact = unwrap(
       await createContact(db, {
         workspaceId,
         source: "api",
@@ -179,7 +179,7 @@ export const patchContactRoute = apiOperation(
     const fields = columnFields(next);
     const changed = editedFields(before, fields);
     if (changed.length > 0) {
-      const contact = domainData(await updateContact(db, { ...fields, workspaceId, contactId: params.id }));
+      const contact = unwrap(await updateContact(db, { ...fields, workspaceId, contactId: params.id }));
       await writeAuditNote(db, contact, overwritten, via(key));
       await audit("contact.updated", ["contact", params.id], { after: { changed } });
     }
@@ -190,7 +190,7 @@ export const patchContactRoute = apiOperation(
 export const deleteContactRoute = apiOperation(
   { name: "deleteContact", scope: "contacts:write", params: contactIdParams },
   async ({ db, workspaceId, params, audit }) => {
-    domainCheck(await deleteContact(db, { workspaceId, contactId: params.id }));
+    refuseIf(await deleteContact(db, { workspaceId, contactId: params.id }));
     await audit("contact.deleted", ["contact", params.id]);
     return noContent();
   },
@@ -338,7 +338,7 @@ export const addTagsRoute = apiOperation(
   async ({ db, workspaceId, params, body, audit }) => {
     for (const name of [...new Set(body.names)]) {
       const result = await attachTagByName(db, { workspaceId, contactId: params.id, name });
-      domainCheck(result, "names");
+      refuseIf(result);
       if (result.attached)
         await audit("contact.tagged", ["contact", params.id], { after: { tag_id: result.tagId } });
     }
@@ -369,7 +369,7 @@ export const addNoteRoute = apiOperation(
     idempotent: true,
   },
   async ({ db, workspaceId, params, body, audit }) => {
-    const note = domainData(
+    const note = unwrap(
       await addContactNote(db, { workspaceId, contactId: params.id, text: body.text, createdBy: null }),
       "text",
     );
@@ -394,7 +394,7 @@ export const subscribeRoute = apiOperation(
     idempotent: true,
   },
   async ({ db, workspaceId, params, body, key, audit }) => {
-    domainData(
+    unwrap(
       await apiSubscribe(db, {
         workspaceId,
         contactId: params.id,
@@ -418,7 +418,7 @@ export const unsubscribeRoute = apiOperation(
       ip,
       actorApiKeyId: key.id,
     });
-    if ("error" in result) throw domainError(result);
+    if ("error" in result) throw result.error;
     if (result.data.changed)
       await audit("contact.unsubscribed", ["contact", params.id], { after: { flow: "api_unsubscribe" } });
     return ok(await readContact(db, workspaceId, params.id));
