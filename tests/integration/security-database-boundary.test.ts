@@ -5,6 +5,7 @@ import { sendEmail } from "@/lib/email/send-email";
 import { completeStripeConnection } from "@/lib/payments/flows/complete-stripe-connection";
 import { STRIPE_CONNECT_PURPOSE } from "@/lib/payments/stripe-connect";
 import { setupTestDatabase } from "../helpers/db";
+import { refusal } from "../helpers/refusal";
 import { createContact, createUser, createWorkspace, unique } from "../helpers/factories";
 import { setupStripeFake } from "../helpers/payments";
 import { as, attempt, createTenants } from "../helpers/rls";
@@ -143,7 +144,7 @@ describe("payproc_connections: the account id and live mode come only from Strip
       code,
       state,
     });
-    expect(result).toEqual({ error: "not_saved" });
+    expect(refusal(result)?.code).toBe("conflict");
     expect(stripe.fake.deauthorized).toContainEqual({ clientId: "ca_fake_connect_client", account });
     expect(await connectionOf(t.a.id)).toEqual([]);
     expect(await connectionOf(t.b.id)).toEqual([{ payproc_account_id: account, livemode: false }]);
@@ -159,7 +160,7 @@ describe("payproc_connections: the account id and live mode come only from Strip
       code,
       state,
     });
-    expect(result).toEqual({ error: "not_saved" });
+    expect(refusal(result)?.code).toBe("conflict");
     expect(stripe.fake.deauthorized).toContainEqual({ clientId: "ca_fake_connect_client", account });
     expect(await connectionOf(t.a.id)).toEqual([]);
   });

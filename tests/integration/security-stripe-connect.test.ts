@@ -49,7 +49,7 @@ describe("claiming another's Stripe account: a workspace's Stripe account is onl
     expect(await connectionsOf(ws.id)).toEqual([{ payproc_account_id: account, livemode: true }]);
     // the code is single-use at Stripe: replaying the callback changes nothing
     const again = await returnFromStripe({ code, state });
-    expect(again.headers.get("location")).toMatch(/error=exchange$/);
+    expect(again.headers.get("location")).toMatch(/error=provider_failed$/);
   });
 
   test("a forged state, or one for another workspace or member, never reaches Stripe and stores nothing", async () => {
@@ -65,7 +65,7 @@ describe("claiming another's Stripe account: a workspace's Stripe account is onl
       await signValue("ticketing-oauth", { workspaceId: ws.id, userId: ws.owner.id }),
     ]) {
       const res = await returnFromStripe({ code: stripe.fake.issueConnectCode().code, state });
-      expect(res.headers.get("location")).toMatch(/error=state$/);
+      expect(res.headers.get("location")).toMatch(/error=invalid$/);
     }
     expect(tokenCalls()).toBe(before);
     expect(await connectionsOf(ws.id)).toEqual([]);
@@ -89,7 +89,7 @@ describe("claiming another's Stripe account: a workspace's Stripe account is onl
       signIn(ws.owner.claims);
       const state = await signValue(STRIPE_CONNECT_PURPOSE, { workspaceId: ws.id, userId: ws.owner.id });
       const res = await returnFromStripe({ code: stripe.fake.issueConnectCode({ account }).code, state });
-      if (ws === second) expect(res.headers.get("location")).toMatch(/\?error=not_saved$/);
+      if (ws === second) expect(res.headers.get("location")).toMatch(/\?error=conflict$/);
     }
     expect(await connectionsOf(second.id)).toEqual([]);
     expect(await connectionsOf(first.id)).toEqual([{ payproc_account_id: account, livemode: false }]);

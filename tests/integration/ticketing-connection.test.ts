@@ -8,6 +8,7 @@ import { disconnectTicketing } from "@/lib/events/ticketing/flows/disconnect-tic
 import { AppError } from "@/lib/errors/app-error";
 import { runTicketingSync } from "@/lib/events/ticketing/flows/run-ticketing-sync";
 import { setupTestDatabase } from "../helpers/db";
+import { refusal } from "../helpers/refusal";
 import { connectToFake, registrationAutomation, setupFakeEventbrite } from "../helpers/eventbrite";
 import { addMember, createContact, createWorkspace } from "../helpers/factories";
 import { jobsOf } from "../helpers/jobs";
@@ -67,7 +68,7 @@ describe("4.5 OAuth connection flow: GET /api/auth/ticketing/callback", () => {
         code: eb.fake.issueCode(),
         state,
       });
-      expect(result).toEqual({ error: "state" });
+      expect(refusal(result)?.code).toBe("invalid");
     }
     expect(tokenCalls()).toBe(before);
     expect(await db.sql`select 1 from ticketing_connections where workspace_id = ${ws.id}`).toHaveLength(0);
@@ -142,7 +143,7 @@ describe("4.5 OAuth connection flow: GET /api/auth/ticketing/callback", () => {
         code: eb.fake.issueCode(),
         state,
       });
-      expect(result).toEqual({ error: "state" });
+      expect(refusal(result)?.code).toBe("forbidden");
     } finally {
       eb.fake.beforeAnswer = undefined;
     }

@@ -1,5 +1,6 @@
 import type { Db } from "@/lib/db/doors";
 import { appUrl } from "@/lib/config";
+import { refused, type Refused, type Result } from "@/lib/errors/app-error";
 import { enqueueTicketingSync } from "./enqueue-ticketing-sync";
 
 export const TICKETING_OAUTH_PURPOSE = "ticketing-oauth";
@@ -21,7 +22,8 @@ export async function isWorkspaceAdmin(db: Db, workspaceId: string, userId: stri
   return Boolean(row);
 }
 
-export type ConnectError = "state" | "exchange" | "organization" | "webhook";
+/** The member is not, or no longer, an owner or admin of the workspace. */
+export const notAdmin = (): Refused => refused("forbidden", "Only owners and admins can connect Eventbrite.");
 
 export interface NewTicketingConnection {
   workspaceId: string;
@@ -43,8 +45,8 @@ export interface NewTicketingConnection {
 export async function storeTicketingConnection(
   db: Db,
   input: NewTicketingConnection,
-): Promise<{ data: { previous: { accessToken: string; webhookId: string } | null } } | { error: "state" }> {
-  if (!(await isWorkspaceAdmin(db, input.workspaceId, input.userId))) return { error: "state" };
+): Promise<Result<{ previous: { accessToken: string; webhookId: string } | null }>> {
+  if (!(await isWorkspaceAdmin(db, input.workspaceId, input.userId))) return notAdmin();
   const [previous] = await db`
     select access_token, webhook_id from public.ticketing_connections
     where workspace_id = ${input.workspaceId} for update`;

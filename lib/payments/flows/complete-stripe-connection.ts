@@ -2,13 +2,11 @@ import type Stripe from "stripe";
 import { recordFlowAudit } from "@/lib/audit/record-audit";
 import { verifyValue } from "@/lib/auth/tokens";
 import { withUser, type Claims } from "@/lib/db/doors";
-import { refused } from "@/lib/errors/app-error";
+import { refused, type Result } from "@/lib/errors/app-error";
 import { savePayprocConnection } from "../save-payproc-connection";
 import { STRIPE_CONNECT_PURPOSE } from "../stripe-connect";
 import { stripeClient } from "../stripe-client";
 import { log } from "@/lib/observability/log";
-
-export type StripeConnectError = "state" | "exchange" | "not_saved";
 
 /**
  * Stripe Connect OAuth callback. The state must be one this service signed for this member
@@ -19,17 +17,22 @@ export type StripeConnectError = "state" | "exchange" | "not_saved";
  * door. An account already connected to another workspace is refused with the same outcome as
  * any other failure to save, and the grant Stripe just gave is deauthorised. The audit row
  * (connection.payments_connected) is written with the row, as the member.
+ *
+ * Refusals (the callback redirects with their code as `?error=`): a state not signed for this
+ * member and workspace, or no code, `invalid`; Stripe refusing the code or answering no account
+ * `provider_failed`; any failure to save `conflict`, whatever its cause, so the page names no
+ * other workspace (docs/decisions.md, "Stripe Connect").
  */
 export async function completeStripeConnection(
   input: { claims: Claims; workspaceId: string; code: string; state: string; ip?: string | null },
   deps: { stripe?: Stripe } = {},
-): Promise<{ data: { accountId: string; livemode: boolean } } | { error: StripeConnectError }> {
+): Promise<Result<{ accountId: string; livemode: boolean }>> {
   const state = await verifyValue<{ workspaceId: string; userId: string }>(
     STRIPE_CONNECT_PURPOSE,
     input.state,
   );
   if (!state || state.workspaceId !== input.workspaceId || state.userId !== input.claims.sub || !input.code)
-    return { error: "state" };
+    return refused("invalid", "The connection request could not be verified.");
 
   let answer: Stripe.OAuthToken;
   try {
@@ -38,10 +41,11 @@ export async function completeStripeConnection(
       code: input.code,
     });
   } catch {
-    return { error: "exchange" };
+    return refused("provider_failed", "Stripe did not accept the authorisation.");
   }
   const accountId = answer.stripe_user_id;
-  if (!accountId || !/^acct_[A-Za-z0-9]+$/.test(accountId)) return { error: "exchange" };
+  if (!accountId || !/^acct_[A-Za-z0-9]+$/.test(accountId))
+    return refused("provider_failed", "Stripe answered no account.");
   const livemode = answer.livemode === true;
 
   const saved = await withUser(input.claims, async (db) => {
@@ -63,7 +67,7 @@ export async function completeStripeConnection(
     // Stripe has granted the platform access to the account; a grant no workspace holds must
     // not stay behind (docs/decisions.md, "The database is the boundary")
     await deauthorizeStripeAccount(accountId, deps);
-    return { error: "not_saved" };
+    return refused("conflict", "This Stripe account could not be connected to this workspace.");
   }
   return { data: { accountId, livemode } };
 }

@@ -32,7 +32,7 @@ export const connectStripeAction = memberAction(
   z.object({}),
   async (_db, _input, ctx) => {
     if (!ADMIN_ROLES.includes(ctx.workspace.role)) return { to: "/settings/payments?error=forbidden" };
-    if (!stripeConnectConfigured()) return { to: "/settings/payments?error=not_configured" };
+    if (!stripeConnectConfigured()) return { to: "/settings/payments?error=unavailable" };
     const state = await signValue(STRIPE_CONNECT_PURPOSE, {
       workspaceId: ctx.workspaceId,
       userId: ctx.userId,

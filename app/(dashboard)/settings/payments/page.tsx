@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import type { AppErrorCode } from "@/lib/errors/app-error";
 import { ADMIN_ROLES, requireMember } from "@/lib/auth/context";
 import { appUrl } from "@/lib/config";
 import { withUser } from "@/lib/db/doors";
@@ -7,15 +8,18 @@ import { stripeConnectConfigured } from "@/lib/payments/stripe-connect";
 import { ConnectionForm, DisconnectButton } from "@/components/payments/connection-form";
 import { connectStripeAction, disconnectAction, saveConnectionAction } from "./actions";
 
-// Errors name no other workspace, "not_saved" for all (docs/decisions.md, "Stripe Connect").
-const ERRORS: Record<string, string> = {
-  denied: "Stripe access was not granted.",
-  state: "The connection request could not be verified. Start again from this page.",
-  exchange: "Stripe did not accept the authorisation. Try connecting again.",
-  not_saved:
-    "This Stripe account could not be connected to this workspace. Contact support if this persists.",
+/**
+ * The texts of `?error=<code>`, by AppError code: the Stripe Connect callback's refusals
+ * (app/api/auth/payproc/callback) and this page's actions'. `conflict` covers every failure to
+ * save, so no text names another workspace (docs/decisions.md, "Stripe Connect").
+ */
+const ERRORS: Partial<Record<AppErrorCode, string>> = {
+  unauthenticated: "Stripe access was not granted.",
+  invalid: "The connection request could not be verified. Start again from this page.",
+  provider_failed: "Stripe did not accept the authorisation. Try connecting again.",
+  conflict: "This Stripe account could not be connected to this workspace. Contact support if this persists.",
   forbidden: "Only owners and admins can change the payment connection.",
-  not_configured:
+  unavailable:
     "Stripe Connect is not configured on this server (STRIPE_SECRET_KEY and STRIPE_CONNECT_CLIENT_ID).",
 };
 import { Section } from "@/components/ui/section";

@@ -30,7 +30,7 @@ export const connectTicketingAction = memberAction(
   z.object({}),
   async (_db, _input, ctx) => {
     if (!ADMIN_ROLES.includes(ctx.workspace.role)) return { to: "/settings/ticketing?error=forbidden" };
-    if (!eventbriteConfigured()) return { to: "/settings/ticketing?error=not_configured" };
+    if (!eventbriteConfigured()) return { to: "/settings/ticketing?error=unavailable" };
     const state = await signValue(TICKETING_OAUTH_PURPOSE, {
       workspaceId: ctx.workspaceId,
       userId: ctx.userId,
@@ -65,7 +65,7 @@ export const disconnectTicketingAction = memberAction(
     before: async (_input: unknown, ctx: ActionContext) => unwrap(await removeTicketingWebhook(ctx)),
     // nothing was connected: nothing to audit
     audit: (_input, result) => (result.success ? "connection.ticketing_disconnected" : null),
-    refusal: () => redirect("/settings/ticketing?error=disconnect"),
+    refusal: () => redirect("/settings/ticketing?error=provider_failed"),
     after: () => redirect("/settings/ticketing?disconnected=1"),
   },
 );

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import type { AppErrorCode } from "@/lib/errors/app-error";
 import { ADMIN_ROLES, requireMember } from "@/lib/auth/context";
 import { withUser } from "@/lib/db/doors";
 import { eventbriteConfigured } from "@/lib/events/eventbrite/client";
@@ -18,16 +19,19 @@ import type { QueryPageProps } from "@/lib/http/page-param";
 
 export const metadata: Metadata = { title: "Eventbrite" };
 
-const ERRORS: Record<string, string> = {
-  denied: "Eventbrite access was not granted.",
-  state: "The connection request could not be verified. Start again from this page.",
-  exchange: "Eventbrite did not accept the authorisation. Try connecting again.",
-  organization: "No Eventbrite organisation was found for that account.",
-  webhook: "Eventbrite refused to register the webhook. Try connecting again.",
+/**
+ * The texts of `?error=<code>`, by AppError code: the OAuth callback's refusals
+ * (app/api/auth/ticketing/callback) and this page's actions'.
+ */
+const ERRORS: Partial<Record<AppErrorCode, string>> = {
+  unauthenticated: "Eventbrite access was not granted.",
+  invalid: "The connection request could not be verified. Start again from this page.",
+  provider_failed:
+    "Eventbrite did not complete the request (the authorisation, the webhook, or its removal). Try again in a moment.",
+  not_found: "No Eventbrite organisation was found for that account.",
   forbidden: "Only owners and admins can manage the Eventbrite connection.",
-  not_configured:
+  unavailable:
     "Eventbrite is not configured on this server (EVENTBRITE_CLIENT_ID and EVENTBRITE_CLIENT_SECRET).",
-  disconnect: "Eventbrite could not be reached to remove the webhook. Try again in a moment.",
 };
 
 export default async function TicketingSettingsPage({ searchParams }: QueryPageProps) {
@@ -65,7 +69,7 @@ export default async function TicketingSettingsPage({ searchParams }: QueryPageP
           ) : (
             <p className="hint">An owner or admin can connect Eventbrite.</p>
           )}
-          {!eventbriteConfigured() && <p className="hint">{ERRORS.not_configured}</p>}
+          {!eventbriteConfigured() && <p className="hint">{ERRORS.unavailable}</p>}
         </section>
       ) : (
         <section className="card stack">

@@ -7,13 +7,14 @@ import {
   exchangeCode,
   getOrganizations,
 } from "../../eventbrite/client";
+import { refused, type Result } from "@/lib/errors/app-error";
 import {
   isWorkspaceAdmin,
+  notAdmin,
   storeTicketingConnection,
   TICKETING_OAUTH_PURPOSE,
   ticketingRedirectUri,
   ticketingWebhookUrl,
-  type ConnectError,
 } from "../complete-ticketing-connection";
 import { generateWebhookSecret, hashWebhookSecret } from "../webhook-secret";
 import { log } from "@/lib/observability/log";
@@ -31,6 +32,11 @@ import { log } from "@/lib/observability/log";
  * docs/decisions.md, "Least-privilege RLS"): the member must be an owner or admin of the workspace, and the
  * signed state binds the callback to that member and workspace. The webhook's endpoint carries a fresh random
  * secret whose SHA-256 is stored with the connection (docs/decisions.md, "The ticketing webhook").
+ *
+ * Refusals (the callback redirects with their code as `?error=`): a state not signed for this
+ * member and workspace, or no code, `invalid`; a member who is not an owner or admin
+ * `forbidden`; Eventbrite refusing the code or the webhook `provider_failed`; an account with no
+ * organisation `not_found`.
  */
 export async function completeTicketingConnection(input: {
   workspaceId: string;
@@ -40,27 +46,26 @@ export async function completeTicketingConnection(input: {
   ip?: string | null;
   code: string;
   state: string;
-}): Promise<{ data: { organizationName: string | null } } | { error: ConnectError }> {
+}): Promise<Result<{ organizationName: string | null }>> {
   const state = await verifyValue<{ workspaceId: string; userId: string }>(
     TICKETING_OAUTH_PURPOSE,
     input.state,
   );
   if (!state || state.workspaceId !== input.workspaceId || state.userId !== input.userId || !input.code)
-    return { error: "state" };
-  if (!(await withService((db) => isWorkspaceAdmin(db, input.workspaceId, input.userId))))
-    return { error: "state" };
+    return refused("invalid", "The connection request could not be verified.");
+  if (!(await withService((db) => isWorkspaceAdmin(db, input.workspaceId, input.userId)))) return notAdmin();
 
   const token = await exchangeCode(input.code, ticketingRedirectUri()).catch(() => null);
-  if (!token) return { error: "exchange" };
+  if (!token) return refused("provider_failed", "Eventbrite did not accept the authorisation.");
   const [organization] = await getOrganizations(token).catch(() => []);
-  if (!organization) return { error: "organization" };
+  if (!organization) return refused("not_found", "No Eventbrite organisation was found for that account.");
   const secret = generateWebhookSecret();
   const webhook = await createOrganizationWebhook(
     token,
     String(organization.id),
     ticketingWebhookUrl(secret),
   ).catch(() => null);
-  if (!webhook) return { error: "webhook" };
+  if (!webhook) return refused("provider_failed", "Eventbrite refused to register the webhook.");
   const webhookId = String(webhook.id);
 
   const stored = await withService(async (db) => {

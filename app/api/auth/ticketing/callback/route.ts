@@ -11,13 +11,15 @@ const back = (query: string) => `${appUrl()}/settings/ticketing?${query}`;
  * then the connection is completed (Eventbrite called outside any transaction) and the first
  * import is handed to the job engine in the transaction that stores the connection, with its
  * audit row (connection.ticketing_connected). A member route that redirects, as the Stripe
- * callback: every outcome is a redirect back to the settings page (sign-in without a session).
+ * callback: every outcome is a redirect back to the settings page (sign-in without a session),
+ * a refusal with its AppError code as `?error=` (a decline at Eventbrite: `unauthenticated`).
  */
 export const GET = memberRoute(
   { name: "ticketing callback", roles: ADMIN_ROLES, redirect: (error) => back(`error=${error.code}`) },
   async (request, _params, ctx) => {
     const url = new URL(request.url);
-    if (url.searchParams.get("error")) return back("error=denied");
+    // the member declined at Eventbrite
+    if (url.searchParams.get("error")) return back("error=unauthenticated");
     // the flow uses the service door and checks the role (docs/decisions.md, "Least-privilege RLS")
     const result = await completeTicketingConnection({
       workspaceId: ctx.workspaceId,
@@ -27,6 +29,6 @@ export const GET = memberRoute(
       code: url.searchParams.get("code") ?? "",
       state: url.searchParams.get("state") ?? "",
     });
-    return back("error" in result ? `error=${result.error}` : "connected=1");
+    return back("error" in result ? `error=${result.error.code}` : "connected=1");
   },
 );
