@@ -5,14 +5,15 @@
  * characters, absurd nesting) `invalid`. Duplicate URL-encoded keys: the last one wins (the
  * checkbox-after-hidden-input pattern).
  */
-import { AppError } from "@/lib/errors/app-error";
+import { refused, type Result } from "@/lib/errors/app-error";
 
 const MAX_DEPTH = 16;
 
 export type { RawBody } from "./read-limited-body";
 import type { RawBody } from "./read-limited-body";
 export type SubmittedBody = Record<string, unknown>;
-export type ParsedBody = { ok: true; body: SubmittedBody } | { ok: false; error: AppError };
+/** The body's fields, or a refusal (`unsupported`, `too_large`, `invalid`), as every domain result. */
+export type ParsedBody = Result<SubmittedBody>;
 
 type Kind = "json" | "urlencoded";
 
@@ -26,19 +27,13 @@ export function bodyKind(contentType: string | null): Kind | null {
 
 export const TOO_LARGE = "The request body is too large.";
 
-const malformed = (message: string): ParsedBody => ({ ok: false, error: new AppError("invalid", message) });
+const malformed = (message: string): ParsedBody => refused("invalid", message);
 
 export function parseBody(contentType: string | null, raw: RawBody): ParsedBody {
   const kind = bodyKind(contentType);
   if (!kind)
-    return {
-      ok: false,
-      error: new AppError(
-        "unsupported",
-        "Send the body as application/json or application/x-www-form-urlencoded.",
-      ),
-    };
-  if ("tooLarge" in raw) return { ok: false, error: new AppError("too_large", TOO_LARGE) };
+    return refused("unsupported", "Send the body as application/json or application/x-www-form-urlencoded.");
+  if ("tooLarge" in raw) return refused("too_large", TOO_LARGE);
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(raw.bytes);
@@ -48,7 +43,7 @@ export function parseBody(contentType: string | null, raw: RawBody): ParsedBody 
   const body = kind === "json" ? parseJson(text) : parseUrlEncoded(text);
   if (typeof body === "string") return malformed(body);
   const problem = checkValues(body, 0);
-  return problem ? malformed(problem) : { ok: true, body };
+  return problem ? malformed(problem) : { data: body };
 }
 
 function parseJson(text: string): SubmittedBody | string {

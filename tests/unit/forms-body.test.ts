@@ -13,12 +13,12 @@ describe("4.2 step 4: parse the body", () => {
       "application/x-www-form-urlencoded",
       enc("email=a%40b.test&first_name=Ann+Marie&x=1&x=2"),
     );
-    expect(parsed).toEqual({ ok: true, body: { email: "a@b.test", first_name: "Ann Marie", x: "2" } });
+    expect(parsed).toEqual({ data: { email: "a@b.test", first_name: "Ann Marie", x: "2" } });
   });
 
   test("failed submissions: other content types 415, oversize 413, malformed 400", () => {
     const refusal = (parsed: ReturnType<typeof parseBody>) =>
-      parsed.ok ? null : [parsed.error.code, parsed.error.status];
+      "error" in parsed ? [parsed.error.code, parsed.error.status] : null;
     expect(refusal(parseBody("text/plain", enc("x")))).toEqual(["unsupported", 415]);
     expect(refusal(parseBody(null, enc("x")))).toEqual(["unsupported", 415]);
     expect(refusal(parseBody("application/json", { tooLarge: true }))).toEqual(["too_large", 413]);

@@ -21,5 +21,5 @@ export async function readRequestBody(request: Request): Promise<BodyResult> {
   const form = isFormPost(request);
   const contentType = request.headers.get("content-type");
   const parsed = parseBody(contentType, await readLimitedBody(request, FORM_BODY_LIMIT));
-  return parsed.ok ? { data: parsed.body, form } : { error: parsed.error, form };
+  return { ...parsed, form };
 }

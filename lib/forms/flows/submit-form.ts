@@ -90,23 +90,24 @@ async function runPipeline(
   const auth = authenticateSubmission(form, request); // 3
   if ("error" in auth) return reject(auth.error);
   const parsed = parseBody(request.contentType, request.body); // 4
-  if (!parsed.ok) return reject(parsed.error);
-  if (honeypotTripped(parsed.body)) return { outcome: "honeypot", form }; // 5
+  if ("error" in parsed) return reject(parsed.error);
+  const body = parsed.data;
+  if (honeypotTripped(body)) return { outcome: "honeypot", form }; // 5
   // captcha_required: a widget token unless the request carries the form key (docs/decisions.md, "Captcha")
   if (form.captcha_required && !auth.data.byKey && captcha !== "passed") {
     if (!captchaConfig())
       return refuse("unavailable", "This form requires a captcha, which is not set up yet.");
-    const token = captchaToken(parsed.body);
+    const token = captchaToken(body);
     if (!token) return refuse("captcha_required");
     return { outcome: "captcha", token, form };
   }
-  const fields = submissionFields(parsed.body); // 6
+  const fields = submissionFields(body); // 6
   if ("error" in fields) return reject(fields.error);
 
   const result = await acceptSubmission(db, {
     form,
     fields: fields.data,
-    payload: withoutCaptchaFields(parsed.body),
+    payload: withoutCaptchaFields(body),
     ip: request.ip,
     byKey: auth.data.byKey,
   }); // 7

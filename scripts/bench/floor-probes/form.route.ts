@@ -25,8 +25,8 @@ export async function POST(request: Request, { params }: { params: Promise<{ for
     request.headers.get("content-type"),
     await readLimitedBody(request, FORM_BODY_LIMIT),
   );
-  if (!body.ok) return jsonError(body.error);
-  const fields = submissionFields(body.body);
+  if ("error" in body) return jsonError(body.error);
+  const fields = submissionFields(body.data);
   if ("error" in fields) return jsonError(fields.error);
   const limiterKey = formRateLimitKey(formId, ip);
 
@@ -56,7 +56,7 @@ export async function POST(request: Request, { params }: { params: Promise<{ for
         returning id, workspace_id
       )
       insert into public.form_submissions (workspace_id, form_id, contact_id, payload, ip_address, submission_type)
-      select workspace_id, ${formId}, id, ${db.json(body.body as never)}, ${ip}, 'api_key' from contact
+      select workspace_id, ${formId}, id, ${db.json(body.data as never)}, ${ip}, 'api_key' from contact
       returning contact_id`,
   );
   return Response.json({ success: rows.length === 1 });
