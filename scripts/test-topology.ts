@@ -24,6 +24,7 @@ import { connect } from "../lib/db/client";
 import { pgbouncerBinary, freePort, startPgBouncer, type RunningPgBouncer } from "../tests/helpers/pgbouncer";
 import { postgresBinaries, startReplicaPair, type ReplicaPair } from "../tests/helpers/replica";
 import { startFakes, type RunningFakes } from "../tests/fakes";
+import { ensureBrowser } from "./test-browser";
 
 /** One file or more of every area; the job crash tests (a worker killed mid-work) among them. */
 const INTEGRATION_SUBSET = [
@@ -173,6 +174,9 @@ async function main() {
     );
     return;
   }
+  // the browser npm test found or installed (scripts/test-browser.ts), for the browser specs
+  const browser = ensureBrowser();
+  if (!browser) throw new Error("no browser for the browser specs (see above)");
   const [web1, web2, worker1, worker2] = [
     await freePort(),
     await freePort(),
@@ -309,7 +313,10 @@ async function main() {
           E2E_PORT: String(web1),
           PORT: String(web1), // the fakes' address file (tests/fakes/index.ts)
           E2E_EXTERNAL_SERVER: "1",
+          CHROMIUM_PATH: browser,
           DATABASE_URL: primaryBase,
+          // the specs sign their sessions as the web processes do (tests/e2e/helpers/session-key.ts)
+          AUTH_SECRET: common.AUTH_SECRET,
         });
       } finally {
         clearTimeout(kill);
