@@ -1,6 +1,10 @@
 import { defineConfig } from "@playwright/test";
+import { E2E_AUTH_SECRET } from "./tests/e2e/helpers/session-key";
 
 const PORT = Number(process.env.E2E_PORT ?? 3100);
+
+// the session key of the server started below and of the specs' workers (helpers/session-key.ts)
+process.env.AUTH_SECRET ??= E2E_AUTH_SECRET;
 
 // Debian's Chromium: Playwright cannot download its own browser here.
 const executablePath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
@@ -47,6 +51,11 @@ export default defineConfig({
           stdout: "pipe",
           // uploads over 64 KB are imported by a job (tests/e2e/contacts-import-job.spec.ts);
           // the other import specs' files stay under it and run in the request
-          env: { PORT: String(PORT), IMPORT_JOB_THRESHOLD_BYTES: "65536" },
+          // the server's info lines (each request, the dev outbox) stay out of the test output
+          env: {
+            PORT: String(PORT),
+            IMPORT_JOB_THRESHOLD_BYTES: "65536",
+            LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
+          },
         },
 });

@@ -1,6 +1,6 @@
 import { mkdir, readFile } from "node:fs/promises";
 import { expect, test, type Page } from "@playwright/test";
-import { signUp } from "./helpers/accounts";
+import { newAccount } from "./helpers/accounts";
 
 // Screenshots for people (not asserted): written only when E2E_SCREENS_DIR is set.
 const screens = process.env.E2E_SCREENS_DIR;
@@ -13,7 +13,7 @@ async function shot(page: Page, name: string) {
 test("audit log: an owner's tag changes are in the audit log with their email and IP, filterable and exported as CSV", async ({
   page,
 }) => {
-  const email = await signUp(page, { workspaceName: "Audited Bakery" });
+  const email = await newAccount(page, { workspaceName: "Audited Bakery" });
   // every request from here on comes through a proxy that names the client (TRUSTED_PROXY_HOPS=1)
   await page.context().setExtraHTTPHeaders({ "x-forwarded-for": "198.51.100.23" });
 

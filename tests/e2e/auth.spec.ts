@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { emailedLink, PASSWORD, signIn, signUp, uniqueEmail } from "./helpers/accounts";
+import { emailedLink, newAccount, PASSWORD, signIn, uniqueEmail } from "./helpers/accounts";
 
 test("sign up, confirm through the emailed link, land in the new workspace, sign out, sign in again", async ({
   page,
@@ -57,7 +57,7 @@ test("bad sign-up input gets a clear message", async ({ page }) => {
 });
 
 test("account enumeration: a sign-up with a taken address answers exactly as a new one", async ({ page }) => {
-  const taken = await signUp(page, { workspaceName: "Twice" });
+  const taken = await newAccount(page, { workspaceName: "Twice" });
   await page.getByRole("button", { name: "Sign out" }).click();
   await expect(page).toHaveURL(/\/sign-in$/);
   const answer = async (email: string) => {
@@ -77,7 +77,7 @@ test("forgot password: the emailed link sets a new password and signs out the ot
   page,
   browser,
 }) => {
-  const email = await signUp(page, { workspaceName: "Reset Bakery" });
+  const email = await newAccount(page, { workspaceName: "Reset Bakery" });
   const other = await browser.newContext();
   const visitor = await other.newPage();
   await visitor.goto("/forgot-password");
@@ -97,7 +97,7 @@ test("forgot password: the emailed link sets a new password and signs out the ot
 });
 
 test("change the password (current one required), then sign out everywhere", async ({ page, browser }) => {
-  const email = await signUp(page, { workspaceName: "Account Bakery" });
+  const email = await newAccount(page, { workspaceName: "Account Bakery" });
   const other = await browser.newContext();
   const second = await other.newPage();
   await signIn(second, email);

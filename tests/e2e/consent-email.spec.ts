@@ -1,11 +1,11 @@
 import { expect, test } from "@playwright/test";
 import { contactConsent, createContactFor } from "./helpers/app-db";
-import { signUp } from "./helpers/accounts";
+import { newAccount } from "./helpers/accounts";
 
 test("4.7: open the unsubscribe link from an outbox email and see the contact unsubscribed", async ({
   page,
 }) => {
-  const owner = await signUp(page);
+  const owner = await newAccount(page);
   const contact = await createContactFor(owner, { is_subscribed: true, first_name: "Sam" });
   await createContactFor(owner); // not opted in: skipped, with the reason
 
@@ -51,7 +51,7 @@ test("4.7: open the unsubscribe link from an outbox email and see the contact un
 test("4.6: re-subscribe through /subscribe/{contact_id}; blocked and unknown contacts get a readable page", async ({
   page,
 }) => {
-  const owner = await signUp(page);
+  const owner = await newAccount(page);
   const contact = await createContactFor(owner, { unsubscribed_at: new Date() }, ["unsubscribe"]);
   const bounced = await createContactFor(owner, { unsubscribed_at: new Date() }, ["bounce"]);
 
@@ -84,7 +84,7 @@ test("4.6: re-subscribe through /subscribe/{contact_id}; blocked and unknown con
 test("4.9: the manual subscribe dialog refuses to confirm without a legal basis and attestation", async ({
   page,
 }) => {
-  const owner = await signUp(page);
+  const owner = await newAccount(page);
   const contact = await createContactFor(owner, { first_name: "Nia" });
   await page.goto(`/contacts/${contact.id}`);
   await expect(
@@ -128,7 +128,7 @@ test("4.9: the manual subscribe dialog refuses to confirm without a legal basis 
   expect(lines[2]).toContain(",unsubscribed,manual_unsubscribe,");
   const stranger = await page.context().browser()!.newContext();
   const other = await stranger.newPage();
-  await signUp(other);
+  await newAccount(other);
   expect((await other.request.get(`/api/consent/${contact.id}/ledger`)).status()).toBe(404);
   await stranger.close();
 });
@@ -136,7 +136,7 @@ test("4.9: the manual subscribe dialog refuses to confirm without a legal basis 
 test("4.7 RFC 8058: the mail client's one-click POST to the unsubscribe URL unsubscribes", async ({
   page,
 }) => {
-  const owner = await signUp(page);
+  const owner = await newAccount(page);
   const contact = await createContactFor(owner, { is_subscribed: true });
   const res = await page.request.post(`/unsubscribe/${contact.id}`, {
     form: { "List-Unsubscribe": "One-Click" },

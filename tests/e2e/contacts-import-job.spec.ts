@@ -1,11 +1,11 @@
 import { expect, test } from "@playwright/test";
-import { signUp } from "./helpers/accounts";
+import { newAccount } from "./helpers/accounts";
 
 test("jobs: a CSV above the threshold is imported by a job: progress, then the report and the history row", async ({
   page,
 }) => {
   test.setTimeout(120_000);
-  await signUp(page, { firstName: "Bea", lastName: "Bulk", workspaceName: "Bea's Bulk" });
+  await newAccount(page, { firstName: "Bea", lastName: "Bulk", workspaceName: "Bea's Bulk" });
   await page.goto("/contacts/import");
   const rows = Array.from({ length: 2_000 }, (_, i) => `bulk${i}@example.com,Bulk ${i},Person,Imported`);
   const csv = ["Email,First Name,Last Name,Tags", ...rows, "not-an-email,Bad,Row,"].join("\n");

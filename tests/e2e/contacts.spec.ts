@@ -1,10 +1,10 @@
 import { expect, test } from "@playwright/test";
-import { signUp } from "./helpers/accounts";
+import { newAccount } from "./helpers/accounts";
 
 test("create a contact (with inline validation), tag it, and filter the list by the tag", async ({
   page,
 }) => {
-  await signUp(page, { firstName: "Cora", lastName: "Contacts", workspaceName: "Cora's Contacts" });
+  await newAccount(page, { firstName: "Cora", lastName: "Contacts", workspaceName: "Cora's Contacts" });
   await page.goto("/contacts");
   await page.getByRole("link", { name: "New contact" }).click();
   await page.getByLabel("Email", { exact: true }).fill("not-an-email");
@@ -80,7 +80,7 @@ test("create a contact (with inline validation), tag it, and filter the list by 
 });
 
 test("import a CSV through the UI: preview, progress, report", async ({ page }) => {
-  await signUp(page, { firstName: "Cora", lastName: "Contacts", workspaceName: "Cora's Contacts" });
+  await newAccount(page, { firstName: "Cora", lastName: "Contacts", workspaceName: "Cora's Contacts" });
   await page.goto("/contacts/import");
   const csv = [
     "E-mail,First Name,Last Name,Zip,Tags,Notes,Shoe size",

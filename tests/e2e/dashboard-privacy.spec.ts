@@ -3,7 +3,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { strFromU8, unzipSync } from "fflate";
 import { readFile } from "node:fs/promises";
 import { seedDemoWorkspace, withAppDb } from "./helpers/app-db";
-import { asDistinctClient } from "./helpers/accounts";
+import { signInDirectly } from "./helpers/accounts";
 
 // Screenshots for people (not asserted): written only when E2E_SCREENS_DIR is set.
 const screens = process.env.E2E_SCREENS_DIR;
@@ -19,13 +19,8 @@ test("home dashboard and privacy: the demo's owner lands on charts, exports and 
   page,
 }) => {
   const demo = await seedDemoWorkspace(password);
-  await asDistinctClient(page, async () => {
-    await page.goto("/sign-in");
-    await page.getByLabel("Email").fill(demo.email);
-    await page.getByLabel("Password").fill(password);
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await expect(page).toHaveURL(/:\d+\/$/);
-  });
+  await signInDirectly(page, demo.email);
+  await page.goto("/");
 
   // the home dashboard: charts with text alternatives and links to the lists behind them
   await page.getByRole("link", { name: "90 days" }).click();

@@ -1,11 +1,11 @@
 import { expect, test } from "@playwright/test";
-import { signUp } from "./helpers/accounts";
+import { newAccount } from "./helpers/accounts";
 
 test("RSVP to a published event without JavaScript, then find the contact and registration in the dashboard", async ({
   page,
   browser,
 }) => {
-  await signUp(page, { workspaceName: "Olive's Events" });
+  await newAccount(page, { workspaceName: "Olive's Events" });
   await page.goto("/events");
   await page.getByRole("link", { name: "New event" }).click();
   await expect(page.getByRole("heading", { name: "New event" })).toBeVisible();
@@ -51,7 +51,7 @@ test("RSVP to a published event without JavaScript, then find the contact and re
 });
 
 test("connect Eventbrite through OAuth (fake Eventbrite) and see the organisation", async ({ page }) => {
-  await signUp(page, { workspaceName: "Olive's Events" });
+  await newAccount(page, { workspaceName: "Olive's Events" });
   await page.goto("/settings/ticketing");
   await page.getByRole("button", { name: "Connect Eventbrite" }).click();
   await expect(page).toHaveURL(/\/settings\/ticketing\?connected=1$/);
@@ -61,7 +61,7 @@ test("connect Eventbrite through OAuth (fake Eventbrite) and see the organisatio
 });
 
 test("issue a public API key, read the events with it, revoke it", async ({ page, request }) => {
-  await signUp(page, { workspaceName: "Olive's Events" });
+  await newAccount(page, { workspaceName: "Olive's Events" });
   await page.goto("/settings/api-keys");
   await page.getByLabel("Key name").fill("Website");
   await page.getByRole("button", { name: "Create key" }).click();

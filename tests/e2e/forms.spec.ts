@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test, type Page } from "@playwright/test";
-import { emailedLink, signUp } from "./helpers/accounts";
+import { emailedLink, newAccount } from "./helpers/accounts";
 
 /**
  * Forms end to end: a page served from another local origin (127.0.0.1 on its own port,
@@ -42,7 +42,7 @@ test("an embedded form creates contacts from an allowed origin, is refused elsew
   context,
 }) => {
   const workspace = `Forms Co ${Date.now()}`;
-  await signUp(page, { firstName: "Fran", lastName: "Forms", workspaceName: workspace });
+  await newAccount(page, { firstName: "Fran", lastName: "Forms", workspaceName: workspace });
 
   await page.goto("/forms");
   await page.getByRole("link", { name: "New form" }).click();

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { signUp } from "./helpers/accounts";
+import { newAccount } from "./helpers/accounts";
 import { withAppDb } from "./helpers/app-db";
 
 /** A ticketing delivery that failed its last attempt: the inbox row 'dead', its job failed. */
@@ -22,7 +22,7 @@ async function deadDelivery(ownerEmail: string): Promise<void> {
 }
 
 test("jobs: a dead job shows on the jobs page with its error, and Retry runs it again", async ({ page }) => {
-  const email = await signUp(page);
+  const email = await newAccount(page);
   await deadDelivery(email);
   await page.getByRole("link", { name: "Jobs" }).click();
   await expect(page.getByRole("heading", { name: "Jobs" })).toBeVisible();

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { signUp } from "./helpers/accounts";
+import { newAccount } from "./helpers/accounts";
 
 // A malformed id in a page's URL is "not found" (lib/ids), never a query that fails: these pages
 // used to accept any 36 characters of hex digits and dashes, so 36 dashes reached a uuid column
@@ -7,7 +7,7 @@ import { signUp } from "./helpers/accounts";
 const DASHES = "-".repeat(36);
 
 test("36 dashes where a page takes an id are a 404, not a 500", async ({ page }) => {
-  await signUp(page, { workspaceName: "Ids" });
+  await newAccount(page, { workspaceName: "Ids" });
 
   for (const path of [
     `/events/${DASHES}`,

@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type Page } from "@playwright/test";
-import { emailedLink, PASSWORD, signIn, signUp, uniqueEmail } from "./helpers/accounts";
+import { emailedLink, PASSWORD, signIn, newAccount, uniqueEmail } from "./helpers/accounts";
 
 /** Invites an address from the members page; the invitation is listed as open. */
 async function invite(page: Page, email: string, role = "member") {
@@ -16,7 +16,7 @@ async function acceptAsNewUser(browser: Browser, email: string, workspaceName: s
   const context = await browser.newContext();
   const page = await context.newPage();
   // no name: the members page then labels them by their address
-  await signUp(page, { email, workspaceName: "Member's Own Shop", firstName: "", lastName: "" });
+  await newAccount(page, { email, workspaceName: "Member's Own Shop", firstName: "", lastName: "" });
   await page.goto(await emailedLink(email, "/invitations/accept"));
   await page.getByRole("button", { name: `Join ${workspaceName}` }).click();
   await expect(page).toHaveURL(/\/contacts$/);
@@ -30,7 +30,7 @@ test("consent-less membership: an invited person is not a member until they acce
 }) => {
   const ownerEmail = uniqueEmail("owner");
   const memberEmail = uniqueEmail("member");
-  await signUp(page, { email: ownerEmail, workspaceName: "Olive's Bakery" });
+  await newAccount(page, { email: ownerEmail, workspaceName: "Olive's Bakery" });
   await page.getByRole("link", { name: "Settings" }).click();
   await page.getByRole("link", { name: "Manage members" }).click();
   await expect(page).toHaveURL(/\/settings\/members$/);
@@ -41,7 +41,7 @@ test("consent-less membership: an invited person is not a member until they acce
   // someone else, signed in, cannot use the link
   const strangerContext = await browser.newContext();
   const stranger = await strangerContext.newPage();
-  await signUp(stranger, { workspaceName: "Stranger Shop" });
+  await newAccount(stranger, { workspaceName: "Stranger Shop" });
   await stranger.goto(await emailedLink(memberEmail, "/invitations/accept"));
   await expect(stranger.getByText(`This invitation is for ${memberEmail}`)).toBeVisible();
   await expect(stranger.getByRole("button", { name: /^Join/ })).toHaveCount(0);
@@ -76,7 +76,7 @@ test("invitations: a signed-out person opens the invitation, signs in and comes 
   const memberEmail = uniqueEmail("member");
   const context = await browser.newContext();
   const member = await context.newPage();
-  await signUp(member, {
+  await newAccount(member, {
     email: memberEmail,
     workspaceName: "Member's Own Shop",
     firstName: "",
@@ -85,7 +85,7 @@ test("invitations: a signed-out person opens the invitation, signs in and comes 
   await member.getByRole("button", { name: "Sign out" }).click();
   await expect(member).toHaveURL(/\/sign-in$/);
 
-  await signUp(page, { workspaceName: "Sign-in Bakery" });
+  await newAccount(page, { workspaceName: "Sign-in Bakery" });
   await invite(page, memberEmail, "admin");
   await member.goto(await emailedLink(memberEmail, "/invitations/accept"));
   await expect(member.getByText("You are invited to join Sign-in Bakery as admin.")).toBeVisible();
@@ -102,7 +102,7 @@ test("invitations: a signed-out person opens the invitation, signs in and comes 
 
 test("invitations: a revoked invitation's link no longer works", async ({ page, browser }) => {
   const memberEmail = uniqueEmail("member");
-  await signUp(page, { workspaceName: "Revoking Shop" });
+  await newAccount(page, { workspaceName: "Revoking Shop" });
   await invite(page, memberEmail);
   const link = await emailedLink(memberEmail, "/invitations/accept");
   await page.getByRole("button", { name: `Revoke the invitation to ${memberEmail}` }).click();
@@ -123,7 +123,7 @@ test("remove and leave ask for confirmation; the last owner cannot leave; a memb
   browser,
 }) => {
   const memberEmail = uniqueEmail("member");
-  await signUp(page, { workspaceName: "Harbour Cafe" });
+  await newAccount(page, { workspaceName: "Harbour Cafe" });
   await invite(page, memberEmail);
   const member = await acceptAsNewUser(browser, memberEmail, "Harbour Cafe");
   await page.reload();
@@ -165,7 +165,7 @@ test("remove and leave ask for confirmation; the last owner cannot leave; a memb
 
 test("an owner removes a member after confirming", async ({ page, browser }) => {
   const memberEmail = uniqueEmail("member");
-  await signUp(page, { workspaceName: "Corner Shop" });
+  await newAccount(page, { workspaceName: "Corner Shop" });
   await invite(page, memberEmail);
   await (await acceptAsNewUser(browser, memberEmail, "Corner Shop")).close();
   await page.reload();
@@ -178,7 +178,7 @@ test("an owner removes a member after confirming", async ({ page, browser }) => 
 });
 
 test("a user creates another workspace from the switcher and switches between them", async ({ page }) => {
-  await signUp(page, { workspaceName: "First Studio" });
+  await newAccount(page, { workspaceName: "First Studio" });
   await page.getByText("New workspace", { exact: true }).click();
   await page.getByLabel("New workspace name").fill("Second Studio");
   await page.getByRole("button", { name: "Create workspace" }).click();
@@ -195,7 +195,7 @@ test("a user creates another workspace from the switcher and switches between th
 test("settings: rename the workspace and pick a time zone; dates then show in that zone", async ({
   page,
 }) => {
-  const email = await signUp(page, { workspaceName: "Old Name" });
+  const email = await newAccount(page, { workspaceName: "Old Name" });
   await page.goto("/settings");
   await page.getByLabel("Workspace name", { exact: true }).fill("New Name");
   await page.getByRole("button", { name: "Save workspace name" }).click();

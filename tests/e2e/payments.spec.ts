@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { signUp } from "./helpers/accounts";
+import { newAccount } from "./helpers/accounts";
 
 const port = process.env.E2E_PORT ?? "3100";
 
@@ -27,7 +27,7 @@ async function deliverFromFake(request: APIRequestContext, control: string, body
 
 async function signUpAndConnect(page: Page): Promise<string> {
   const stamp = `${Date.now()}${Math.floor(Math.random() * 1000)}`;
-  await signUp(page, {
+  await newAccount(page, {
     email: `paula-${stamp}@example.test`,
     firstName: "Paula",
     lastName: "Payments",

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from "@playwright/test";
-import { signUp, uniqueEmail } from "./helpers/accounts";
+import { newAccount, uniqueEmail } from "./helpers/accounts";
 import { createContactFor, withAppDb } from "./helpers/app-db";
 
 test("clickjacking: every page refuses framing except the public RSVP page; nosniff and a referrer policy", async ({
@@ -93,7 +93,7 @@ test.describe("strict CSP", () => {
     expect(await visitUnderPolicy(page, "/sign-in"), "a fresh nonce per response").not.toBe(first);
 
     const owner = uniqueEmail();
-    await signUp(page, { email: owner });
+    await newAccount(page, { email: owner });
     await visitUnderPolicy(page, "/");
     await visitUnderPolicy(page, "/contacts");
 
@@ -154,7 +154,7 @@ test.describe("strict CSP", () => {
     page,
   }) => {
     const owner = uniqueEmail();
-    await signUp(page, { email: owner });
+    await newAccount(page, { email: owner });
     const eventId = await withAppDb(async (sql) => {
       const [row] = await sql`
         insert into events (workspace_id, name, description, start_time, end_time, timezone)

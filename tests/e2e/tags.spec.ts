@@ -1,8 +1,8 @@
 import { expect, test } from "@playwright/test";
-import { signUp } from "./helpers/accounts";
+import { newAccount } from "./helpers/accounts";
 
 test("tags page: a tag is created, renamed, and deleted only after its confirmation", async ({ page }) => {
-  await signUp(page, { workspaceName: "Tagged Florist" });
+  await newAccount(page, { workspaceName: "Tagged Florist" });
   await page.goto("/contacts/tags");
   await expect(page.getByText("No tags yet.")).toBeVisible();
 

@@ -1,9 +1,7 @@
-import { readFile } from "node:fs/promises";
-import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { SignJWT } from "jose";
 import { Secret, TOTP } from "otpauth";
-import { PASSWORD, signUp } from "./helpers/accounts";
+import { PASSWORD, newAccount } from "./helpers/accounts";
 import { withAppDb } from "./helpers/app-db";
 
 // A second factor (docs/decisions.md "A second factor"): enrol
@@ -28,10 +26,10 @@ async function freshCode(secret: string, after: number): Promise<{ code: string;
 
 /**
  * Makes this browser's session one that last proved its owner 20 minutes ago (aal2), as a
- * member who signed in then and left the tab open would have: signed with the e2e server's key.
+ * member who signed in then and left the tab open would have: signed with the e2e server's key
+ * (AUTH_SECRET, which playwright.config.ts sets: helpers/session-key.ts).
  */
 async function ageSession(page: Page, email: string) {
-  const key = await readFile(path.join(process.cwd(), ".data", `e2e-${port}`, "auth-secret"), "utf8");
   const [user] = await withAppDb(
     (sql) => sql`select id, session_version from auth.users where email = ${email.toLowerCase()}`,
   );
@@ -50,7 +48,7 @@ async function ageSession(page: Page, email: string) {
     .setSubject(user.id)
     .setIssuedAt(then)
     .setExpirationTime("1h")
-    .sign(new TextEncoder().encode(key.trim()));
+    .sign(new TextEncoder().encode(process.env.AUTH_SECRET!));
   await page
     .context()
     .addCookies([
@@ -62,7 +60,7 @@ test("enrol with the QR code's key, sign in with a code, step up before creating
   page,
 }) => {
   test.setTimeout(180_000);
-  const email = await signUp(page, { workspaceName: "Two-Factor Bakery" });
+  const email = await newAccount(page, { workspaceName: "Two-Factor Bakery" });
 
   // enrolment: QR code drawn on the server (a data: URL), the key to type, the first code
   await page.goto("/account/security");

@@ -3,7 +3,7 @@ import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test, type Page } from "@playwright/test";
 import { Webhook } from "standardwebhooks";
-import { signUp } from "./helpers/accounts";
+import { newAccount } from "./helpers/accounts";
 import { withAppDb } from "./helpers/app-db";
 
 // Screenshots for people (not asserted): written only when E2E_SCREENS_DIR is set.
@@ -29,7 +29,7 @@ test("outbound webhooks: an endpoint receives a signed test event and a contact.
   });
   await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
   try {
-    await signUp(page, { workspaceName: "Hooked Bakery" });
+    await newAccount(page, { workspaceName: "Hooked Bakery" });
     await page.goto("/settings/webhooks");
     await page.getByLabel("Endpoint URL").fill("https://hooks.example.test/crm");
     await page.getByLabel("Description (optional)").fill("Our order system");
