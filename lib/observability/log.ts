@@ -15,8 +15,13 @@ const requests = new AsyncLocalStorage<RequestContext>();
  * the test runner). Every line written while a request runs carries its `requestId` and `route`
  * (pino's mixin reads them from the request's async context), also lines from code that knows
  * nothing of requests. Errors go under `err`, which pino serialises with message and stack.
+ * Under the test runner the lines go through the console, which vitest holds per test and
+ * prints only for a test that failed (vitest.config.ts, `silent: "passed-only"`); straight to
+ * stdout they would bypass it.
  */
-export const log = createLogger();
+export const log = createLogger(
+  process.env.VITEST ? { write: (line: string) => console.log(line.trimEnd()) } : undefined,
+);
 
 /** The logger's configuration on another destination (a test reads its lines). */
 export function createLogger(destination?: pino.DestinationStream, level?: string): pino.Logger {
