@@ -1,5 +1,6 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 const alias = { "@": path.resolve(__dirname) };
 
@@ -29,6 +30,35 @@ export const ENGINE_INDEPENDENT = [
   "tests/integration/payments-backfill-cli.test.ts",
 ];
 
+/**
+ * The files that spend longest waiting (on workers, their retries and restarts), slowest first:
+ * 20 to 120 s a run each while the rest take seconds. A fresh clone has no timings from an
+ * earlier run, and vitest then starts the largest files first, which put the small SIGKILL file
+ * last, alone, for up to two minutes. These start first (their waits overlap the rest of the
+ * suite); the rest follow in vitest's own order (the slowest of the last run first when there
+ * was one, else the largest).
+ */
+export const WAITS_LONGEST = [
+  "tests/integration/jobs-ticketing-kill.test.ts",
+  "tests/integration/jobs-broadcast.test.ts",
+  "tests/integration/jobs-ticketing.test.ts",
+  "tests/integration/jobs-payments-backfill.test.ts",
+  "tests/integration/jobs-workspace-index.test.ts",
+  "tests/integration/jobs-sweeps.test.ts",
+  "tests/integration/jobs-contracts.test.ts",
+];
+
+class LongestWaitsFirst extends BaseSequencer {
+  async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (file: TestSpecification) => {
+      const i = WAITS_LONGEST.findIndex((name) => file.moduleId.endsWith(name));
+      return i === -1 ? WAITS_LONGEST.length : i;
+    };
+    // Array.prototype.sort is stable: within a rank, vitest's order stays
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
+
 // Integration tests run on the embedded PGlite always, and on the real Postgres server
 // as well when DATABASE_URL is set (as in CI). Each test file gets its own database.
 const integration = (db: "pglite" | "postgres", exclude: string[] = []) => ({
@@ -47,6 +77,10 @@ const integration = (db: "pglite" | "postgres", exclude: string[] = []) => ({
 export default defineConfig({
   resolve: { alias },
   test: {
+    // what the code under test logs (lib/observability/log.ts routes pino through the console
+    // here) and prints is shown for failing tests only
+    silent: "passed-only",
+    sequence: { sequencer: LongestWaitsFirst },
     pool: "forks",
     // the suite mostly waits (on databases, workers, child processes): a sample of its slowest
     // files used ~25% of one core at one file at a time; three at once on a 2-core machine
