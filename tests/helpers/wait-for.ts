@@ -1,7 +1,22 @@
 import type { Sql } from "@/lib/db/client";
 import type { TestDatabase } from "./db";
 
-/** Polls `condition` until it holds (no fixed sleeps in tests); fails after `timeoutMs`. */
+/**
+ * What `waitFor` re-checks its condition on. Unset, it polls every 10 ms (short waits on locks
+ * and in-memory state). A file whose workers change the database sets a change signal
+ * (`watchChanges` in tests/helpers/jobs.ts): the condition is then re-checked when the database
+ * reports a change it may depend on, or after `ms` without one.
+ */
+let nextChange: ((ms: number) => Promise<void>) | undefined;
+
+export function recheckOn(next: ((ms: number) => Promise<void>) | undefined): void {
+  nextChange = next;
+}
+
+/** With a change signal, the longest a condition goes unchecked (a change nothing reports). */
+const UNSIGNALLED_RECHECK_MS = 250;
+
+/** Waits until `condition` holds (no fixed sleeps in tests); fails after `timeoutMs`. */
 export async function waitFor(
   condition: () => Promise<boolean>,
   what: string,
@@ -10,7 +25,8 @@ export async function waitFor(
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    if (nextChange) await nextChange(UNSIGNALLED_RECHECK_MS);
+    else await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
 

@@ -1,9 +1,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
-import { afterAll, afterEach } from "vitest";
+import { afterAll, afterEach, beforeAll } from "vitest";
 import { startWorker, type RunningWorker } from "@/worker/start";
 import type { QueueName } from "@/lib/jobs/queues";
 import type { TestDatabase } from "./db";
+import { watchChanges } from "./jobs";
 import { TEMPLATE_DUMP } from "./template";
 
 /**
@@ -19,12 +20,17 @@ export const TEST_JOB_ENV = {
 /**
  * Workers for one test file: in this process (`inProcess`, sharing the test's pool as the app
  * pool) or as separate `npm run worker` processes (`spawnWorker`, which can be killed with
- * SIGKILL). All are stopped after each test.
+ * SIGKILL). All are stopped after each test. `waitFor` in the file re-checks on the database's
+ * change signals (`watchChanges`, tests/helpers/jobs.ts) instead of polling.
  */
 export function setupWorkers(db: TestDatabase) {
   const running: RunningWorker[] = [];
   const children: ChildProcess[] = [];
   Object.assign(process.env, TEST_JOB_ENV);
+  let unwatch = async () => {};
+  beforeAll(async () => {
+    unwatch = await watchChanges(db);
+  });
   const stopAll = async () => {
     for (const child of children.splice(0)) {
       if (child.exitCode === null && child.signalCode === null) {
@@ -36,7 +42,10 @@ export function setupWorkers(db: TestDatabase) {
     for (const worker of running.splice(0)) await worker.stop(1000);
   };
   afterEach(stopAll);
-  afterAll(stopAll);
+  afterAll(async () => {
+    await stopAll();
+    await unwatch();
+  });
   return {
     async inProcess(queues?: QueueName[]): Promise<RunningWorker> {
       const worker = await startWorker({ url: db.url, embedded: db.kind === "pglite", queues });
