@@ -7,6 +7,10 @@ import {
   writeCustomFieldValues,
   type CustomFieldFilter,
 } from "@/lib/contacts/custom-fields";
+import * as contactsRoute from "@/app/api/v1/contacts/route";
+import * as contactRoute from "@/app/api/v1/contacts/[id]/route";
+import * as upsertRoute from "@/app/api/v1/contacts/upsert/route";
+import { apiKeyFor, callV1, expectDocumented } from "../helpers/api-v1";
 import { setupTestDatabase } from "../helpers/db";
 import { addMember, createContact, createWorkspace, type TestUser } from "../helpers/factories";
 
@@ -211,5 +215,104 @@ describe("the interface: validate, write, filter", () => {
     expect(await match("joined_on", { op: "range", min: "2025-01-01", max: "2025-12-31" })).toEqual(ids(a));
     expect(await match("score", { op: "set" })).toEqual(ids(a, b));
     expect(await match("score", { op: "not_set" })).toEqual(ids(c));
+  });
+});
+
+describe("REST v1: custom_fields on the contact (docs/api.md)", () => {
+  test("POST with a wrong type or an unknown option is 400 invalid_request with the key in fields, and nothing is stored", async () => {
+    const ws = await workspaceWithFields();
+    const key = await apiKeyFor(db.sql, ws.id, ["contacts:write", "contacts:read"]);
+    for (const custom_fields of [{ tier: "gold", score: "ten" }, { tier: "bronze" }]) {
+      const res = await callV1(contactsRoute.POST, "POST", "/api/v1/contacts", {
+        key: key.key,
+        body: { email: "typed@example.test", custom_fields },
+      });
+      expect(res.status).toBe(400);
+      const body = (await expectDocumented(res, "POST", "/api/v1/contacts")) as {
+        error: { code: string; fields: Record<string, string> };
+      };
+      expect(body.error.code).toBe("invalid_request");
+      const bad = "score" in custom_fields ? "score" : "tier";
+      expect(Object.keys(body.error.fields)).toContain(bad);
+    }
+    expect(await db.sql`select 1 from public.contacts where workspace_id = ${ws.id}`).toHaveLength(0);
+  });
+
+  test("POST requires the required fields; GET returns the values; PATCH null clears, an overwrite is noted", async () => {
+    const ws = await workspaceWithFields();
+    const key = await apiKeyFor(db.sql, ws.id, ["contacts:write", "contacts:read"]);
+    const missing = await callV1(contactsRoute.POST, "POST", "/api/v1/contacts", {
+      key: key.key,
+      body: { email: "req@example.test", custom_fields: { score: 1 } },
+    });
+    expect(missing.status).toBe(400);
+    const res = await callV1(contactsRoute.POST, "POST", "/api/v1/contacts", {
+      key: key.key,
+      body: { email: "req@example.test", custom_fields: { tier: "gold", interests: ["art"], score: 1 } },
+    });
+    expect(res.status).toBe(201);
+    const contact = (await expectDocumented(res, "POST", "/api/v1/contacts")) as { id: string };
+    const got = await callV1(contactRoute.GET, "GET", "/api/v1/contacts/{id}", {
+      key: key.key,
+      params: { id: contact.id },
+    });
+    expect(
+      ((await expectDocumented(got, "GET", "/api/v1/contacts/{id}")) as { custom_fields: unknown })
+        .custom_fields,
+    ).toEqual({
+      tier: "gold",
+      interests: ["art"],
+      score: 1,
+    });
+    const patched = await callV1(contactRoute.PATCH, "PATCH", "/api/v1/contacts/{id}", {
+      key: key.key,
+      params: { id: contact.id },
+      body: { custom_fields: { tier: "silver", score: null } },
+    });
+    expect(patched.status).toBe(200);
+    expect(await stored(contact.id)).toEqual({ tier: "silver", interests: ["art"] });
+    const [note] =
+      await db.sql`select content_text from public.notes where contact_id = ${contact.id} and created_by is null`;
+    expect(note.content_text).toContain('Tier: "gold" → "silver"');
+  });
+
+  test("upsert merges custom fields by spec 4.10: an overwritten value is noted and audited by key", async () => {
+    const ws = await workspaceWithFields();
+    const key = await apiKeyFor(db.sql, ws.id, ["contacts:write"]);
+    const contact = await createContact(db.sql, ws.id, {
+      custom_fields: db.sql.json({ tier: "gold", nickname: "Ada" }),
+    });
+    const res = await callV1(upsertRoute.POST, "POST", "/api/v1/contacts/upsert", {
+      key: key.key,
+      body: { email: contact.email, custom_fields: { nickname: "Countess", vip: true } },
+    });
+    expect(res.status).toBe(200);
+    expect(await stored(contact.id)).toEqual({ tier: "gold", nickname: "Countess", vip: true });
+    const [note] =
+      await db.sql`select content_text from public.notes where contact_id = ${contact.id} and created_by is null`;
+    expect(note.content_text).toContain('Nickname: "Ada" → "Countess"');
+    const [audit] =
+      await db.sql`select after from public.audit_log where target_id = ${contact.id} and action = 'contact.updated'`;
+    expect(audit.after.changed).toEqual(["custom_fields.nickname"]);
+  });
+
+  test("audit: a PATCH's before/after shows plain values but redacts fields marked personal", async () => {
+    const ws = await workspaceWithFields();
+    const key = await apiKeyFor(db.sql, ws.id, ["contacts:write"]);
+    const contact = await createContact(db.sql, ws.id, {
+      custom_fields: db.sql.json({ nickname: "Ada", score: 1 }),
+    });
+    const res = await callV1(contactRoute.PATCH, "PATCH", "/api/v1/contacts/{id}", {
+      key: key.key,
+      params: { id: contact.id },
+      body: { custom_fields: { nickname: "Countess", score: 2 } },
+    });
+    expect(res.status).toBe(200);
+    const [audit] =
+      await db.sql`select before, after from public.audit_log where target_id = ${contact.id} and action = 'contact.updated'`;
+    expect(audit.before.custom_fields).toEqual({ nickname: "[changed]", score: 1 });
+    expect(audit.after.custom_fields).toEqual({ nickname: "[changed]", score: 2 });
+    expect(JSON.stringify(audit)).not.toContain("Countess");
+    expect(JSON.stringify(audit)).not.toContain("Ada");
   });
 });
