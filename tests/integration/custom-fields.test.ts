@@ -11,6 +11,8 @@ import * as contactsRoute from "@/app/api/v1/contacts/route";
 import * as contactRoute from "@/app/api/v1/contacts/[id]/route";
 import * as upsertRoute from "@/app/api/v1/contacts/upsert/route";
 import { importContactsCsv } from "@/lib/contacts/import-contacts-csv";
+import { eraseContact } from "@/lib/privacy/erase-contact";
+import { exportContactData } from "@/lib/privacy/export-contact-data";
 import { apiKeyFor, callV1, expectDocumented } from "../helpers/api-v1";
 import { bytesOf } from "../helpers/csv";
 import { createForm, submit } from "../helpers/forms";
@@ -382,5 +384,47 @@ describe("forms and imports fill custom fields by key", () => {
     expect(await stored(created.id)).toEqual({ tier: "silver", score: 7, interests: ["art", "food"] });
     expect(await stored(existing.id)).toEqual({ tier: "silver", vip: true });
     expect(await db.sql`select 1 from public.contacts where email = 'bad@example.test'`).toHaveLength(0);
+  });
+});
+
+describe("privacy requests (docs/decisions.md, 'Privacy requests')", () => {
+  test("the privacy export lists the contact's custom field values with their labels", async () => {
+    const ws = await workspaceWithFields();
+    const contact = await createContact(db.sql, ws.id, {
+      custom_fields: db.sql.json({ nickname: "Ada", score: 3 }),
+    });
+    const result = await withUser(ws.owner.claims, (tx) =>
+      exportContactData(tx, { workspaceId: ws.id, contactId: contact.id }),
+    );
+    if ("error" in result) throw result.error;
+    expect(result.data.custom_fields).toEqual([
+      { key: "nickname", label: "Nickname", personal: true, value: "Ada" },
+      { key: "score", label: "Score", personal: false, value: 3 },
+    ]);
+  });
+
+  test("erasure removes the values with the contact; the audit log never held the personal ones", async () => {
+    const ws = await workspaceWithFields();
+    const key = await apiKeyFor(db.sql, ws.id, ["contacts:write"]);
+    const contact = await createContact(db.sql, ws.id, { custom_fields: db.sql.json({ nickname: "Ada" }) });
+    await callV1(contactRoute.PATCH, "PATCH", "/api/v1/contacts/{id}", {
+      key: key.key,
+      params: { id: contact.id },
+      body: { custom_fields: { nickname: "Lovelace-Secret" } },
+    });
+    const result = await withUser(ws.owner.claims, (tx) =>
+      eraseContact(tx, {
+        workspaceId: ws.id,
+        contactId: contact.id,
+        confirmation: contact.email,
+        actorUserId: ws.owner.id,
+      }),
+    );
+    expect("data" in result).toBe(true);
+    const [left] = await db.sql`
+      select (select count(*) from public.contacts where workspace_id = ${ws.id} and custom_fields::text like '%Lovelace%')::int as contacts,
+             (select count(*) from public.audit_log where workspace_id = ${ws.id} and (coalesce(before::text, '') || coalesce(after::text, '')) like '%Lovelace%')::int as audit,
+             (select count(*) from public.notes where workspace_id = ${ws.id} and content_text like '%Lovelace%')::int as notes`;
+    expect(left).toEqual({ contacts: 0, audit: 0, notes: 0 });
   });
 });
