@@ -6,9 +6,13 @@ import {
   type ContactsQuery,
 } from "./get-contacts-params";
 import { isUuid } from "@/lib/ids/uuid";
+import { customFiltersFromParams, customFiltersToParams } from "./custom-fields/list-filter";
 
-/** The list's filters and sort as they live in the URL (everything but the workspace). */
-export type ListQuery = Omit<ContactsQuery, "workspaceId" | "tagId">;
+/**
+ * The list's filters and sort as they live in the URL (everything but the workspace), and the
+ * custom fields chosen as columns.
+ */
+export type ListQuery = Omit<ContactsQuery, "workspaceId" | "tagId"> & { columns?: string[] };
 
 export type SearchParams = Record<string, string | string[] | undefined>;
 
@@ -66,6 +70,10 @@ export function parseListQuery(sp: SearchParams): { query: ListQuery; ignored: b
       : undefined,
     sortBy: pick(sp.sortBy, SORT_FIELDS, "created_at"),
     sortDir: pick(sp.sortDir, ["asc", "desc"] as const, "desc"),
+    customFields: customFiltersFromParams(sp),
+    columns: [...new Set(all(sp.columns).map((v) => v.trim()))]
+      .filter((v) => /^[a-z][a-z0-9_]{0,62}$/.test(v))
+      .slice(0, 20),
   };
   return { query, ignored };
 }
@@ -83,6 +91,8 @@ export function listQueryString(query: ListQuery, changes: Partial<ListQuery> = 
   for (const id of q.excludeTagIds) params.append("excludeTagIds", id);
   if (q.sortBy !== "created_at") params.set("sortBy", q.sortBy);
   if (q.sortDir !== "desc") params.set("sortDir", q.sortDir);
+  customFiltersToParams(q.customFields, params);
+  if (q.columns && q.columns.length > 0) params.set("columns", q.columns.join(","));
   if (q.pageSize !== DEFAULT_PAGE_SIZE) params.set("pageSize", String(q.pageSize));
   if (q.page > 1) params.set("page", String(q.page));
   const text = params.toString();

@@ -8,6 +8,7 @@ import { getContacts } from "@/lib/contacts/get-contacts";
 import { getListOptions } from "@/lib/contacts/get-list-options";
 import { listQueryString, parseListQuery, type SearchParams } from "@/lib/contacts/list-query";
 import { withReadUser } from "@/lib/db/doors";
+import { listCustomFields } from "@/lib/contacts/custom-fields/list-custom-fields";
 
 export const metadata: Metadata = { title: "Contacts" };
 
@@ -18,11 +19,23 @@ export default async function ContactsPage({ searchParams }: { searchParams: Pro
   const workspaceId = ctx.workspace.workspaceId;
   const timeZone = ctx.timeZone;
   // a list: the read replica when there is one, the member's own writes included (lib/db/replica.ts)
-  const [result, options] = await withReadUser(ctx.claims, (db) =>
-    Promise.all([getContacts(db, { ...query, workspaceId }), getListOptions(db, { workspaceId })]),
+  const [result, options, customFields] = await withReadUser(ctx.claims, (db) =>
+    Promise.all([
+      getContacts(db, { ...query, workspaceId }),
+      getListOptions(db, { workspaceId }),
+      listCustomFields(db, workspaceId),
+    ]),
   );
+  const columns = customFields.filter((f) => query.columns?.includes(f.key));
   const filtered =
-    listQueryString({ ...query, page: 1, pageSize: 25, sortBy: "created_at", sortDir: "desc" }) !== "";
+    listQueryString({
+      ...query,
+      page: 1,
+      pageSize: 25,
+      sortBy: "created_at",
+      sortDir: "desc",
+      columns: [],
+    }) !== "";
 
   return (
     <>
@@ -52,7 +65,7 @@ export default async function ContactsPage({ searchParams }: { searchParams: Pro
           <div className="alert info">Some filters in the address were not valid and were ignored.</div>
         )}
       </div>
-      <ContactFilters query={query} options={options} />
+      <ContactFilters query={query} options={options} customFields={customFields} />
       <h2 className="sr-only">Results</h2>
       {"error" in result ? (
         <div className="alert error">{result.error.message}</div>
@@ -62,7 +75,7 @@ export default async function ContactsPage({ searchParams }: { searchParams: Pro
         </div>
       ) : (
         <div style={{ marginTop: "1rem" }}>
-          <ContactsTable rows={result.data} query={query} timeZone={timeZone} />
+          <ContactsTable rows={result.data} query={query} timeZone={timeZone} columns={columns} />
           <Pagination
             page={result.page}
             pageSize={result.pageSize}
