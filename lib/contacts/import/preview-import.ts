@@ -1,0 +1,82 @@
+import type { Db } from "@/lib/db/doors";
+import type { Result } from "@/lib/errors/app-error";
+import type { PersonField } from "../contact-row";
+import { stageImport } from "../import-contacts-csv";
+import type { ImportRowError } from "./import-report";
+import { TAG_SEPARATOR } from "./import-staging";
+import type { ColumnTarget, ImportMapping } from "./import-mapping";
+import { findSavedMapping } from "./saved-mappings";
+
+/** Rows shown as they will be stored, and skipped rows listed, at most. */
+export const PREVIEW_ROWS = 10;
+export const PREVIEW_ERRORS = 100;
+
+/** A staged row as the import will write it. */
+export interface PreviewRow extends Record<PersonField, string | null> {
+  row: number;
+  email: string;
+  birth_month: number | null;
+  birth_day: number | null;
+  tags: string[];
+  note: string | null;
+}
+
+export interface ImportPreview {
+  /** each column of the file and what it becomes */
+  columns: { header: string; target: ColumnTarget }[];
+  /** where the mapping came from: the caller, the workspace's saved mapping for these headers, or the names */
+  source: "given" | "saved" | "names";
+  rows: PreviewRow[];
+  rowsRead: number;
+  valid: number;
+  skipped: number;
+  /** the first PREVIEW_ERRORS rows the import will skip, with their reasons */
+  errors: ImportRowError[];
+}
+
+/**
+ * The CSV import's mapping step (docs/decisions.md, "CSV import mappings"): the file read and staged
+ * exactly as the import reads it (same mapping, same row rules, same erased-address check), but not
+ * applied: the first rows as they will be stored, and the rows the import will report. Without a
+ * mapping, the workspace's saved mapping for the same headers is proposed, else the headers are
+ * matched by name. Writes nothing but the staging table, which the transaction's end drops.
+ */
+export async function previewImport(
+  db: Db,
+  input: {
+    workspaceId: string;
+    file: AsyncIterable<Uint8Array | string>;
+    mapping?: ImportMapping | null;
+    maxBytes?: number;
+  },
+): Promise<Result<ImportPreview>> {
+  let source: ImportPreview["source"] = input.mapping ? "given" : "names";
+  const staged = await stageImport(db, {
+    workspaceId: input.workspaceId,
+    file: input.file,
+    maxBytes: input.maxBytes,
+    mappingFor: async (headers) => {
+      if (input.mapping) return input.mapping;
+      const saved = await findSavedMapping(db, input.workspaceId, headers);
+      if (saved) source = "saved";
+      return saved;
+    },
+  });
+  if ("error" in staged) return staged;
+  const rows = await db<(Omit<PreviewRow, "tags"> & { tags: string | null })[]>`
+    select row_number as row, email, first_name, last_name, phone, address_line1, address_line2, city,
+      state, postal_code, country, birth_month, birth_day, tags, note_text as note
+    from contact_import_rows order by row_number limit ${PREVIEW_ROWS}`;
+  const { mapping } = staged;
+  return {
+    data: {
+      columns: mapping.headers.map((header, i) => ({ header, target: mapping.targets[i] })),
+      source,
+      rows: rows.map((r) => ({ ...r, tags: r.tags ? r.tags.split(TAG_SEPARATOR) : [] })),
+      rowsRead: staged.valid + staged.errors.length,
+      valid: staged.valid,
+      skipped: staged.errors.length,
+      errors: staged.errors.slice(0, PREVIEW_ERRORS),
+    },
+  };
+}
