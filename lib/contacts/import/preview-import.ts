@@ -4,7 +4,8 @@ import type { PersonField } from "../contact-row";
 import { stageImport } from "../import-contacts-csv";
 import type { ImportRowError } from "./import-report";
 import { TAG_SEPARATOR } from "./import-staging";
-import type { ColumnTarget, ImportMapping } from "./import-mapping";
+import { resolveMapping, type ColumnTarget, type ImportMapping } from "./import-mapping";
+import { NO_EMAIL_COLUMN } from "./csv-columns";
 import { findSavedMapping } from "./saved-mappings";
 
 /** Rows shown as they will be stored, and skipped rows listed, at most. */
@@ -32,6 +33,8 @@ export interface ImportPreview {
   skipped: number;
   /** the first PREVIEW_ERRORS rows the import will skip, with their reasons */
   errors: ImportRowError[];
+  /** why the import cannot run as mapped (no column is the email): the mapping must change */
+  problem: string | null;
 }
 
 /**
@@ -51,18 +54,19 @@ export async function previewImport(
   },
 ): Promise<Result<ImportPreview>> {
   let source: ImportPreview["source"] = input.mapping ? "given" : "names";
+  let header: { headers: string[]; chosen: ImportMapping | null } | null = null;
   const staged = await stageImport(db, {
     workspaceId: input.workspaceId,
     file: input.file,
     maxBytes: input.maxBytes,
     mappingFor: async (headers) => {
-      if (input.mapping) return input.mapping;
-      const saved = await findSavedMapping(db, input.workspaceId, headers);
+      const saved = input.mapping ? null : await findSavedMapping(db, input.workspaceId, headers);
       if (saved) source = "saved";
-      return saved;
+      header = { headers, chosen: input.mapping ?? saved };
+      return header.chosen;
     },
   });
-  if ("error" in staged) return staged;
+  if ("error" in staged) return noEmailColumn(header, source) ?? staged;
   const rows = await db<(Omit<PreviewRow, "tags"> & { tags: string | null })[]>`
     select row_number as row, email, first_name, last_name, phone, address_line1, address_line2, city,
       state, postal_code, country, birth_month, birth_day, tags, note_text as note
@@ -77,6 +81,29 @@ export async function previewImport(
       valid: staged.valid,
       skipped: staged.errors.length,
       errors: staged.errors.slice(0, PREVIEW_ERRORS),
+      problem: null,
+    },
+  };
+}
+
+/** A file (or a mapping) without an email column: the columns are shown, for the member to map one. */
+function noEmailColumn(
+  header: { headers: string[]; chosen: ImportMapping | null } | null,
+  source: ImportPreview["source"],
+): { data: ImportPreview } | null {
+  if (!header) return null;
+  const columns = resolveMapping(header.headers, header.chosen);
+  if ("error" in columns || columns.hasEmail) return null;
+  return {
+    data: {
+      columns: columns.headers.map((h, i) => ({ header: h, target: columns.targets[i] })),
+      source,
+      rows: [],
+      rowsRead: 0,
+      valid: 0,
+      skipped: 0,
+      errors: [],
+      problem: NO_EMAIL_COLUMN,
     },
   };
 }
