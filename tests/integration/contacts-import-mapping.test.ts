@@ -132,7 +132,11 @@ describe("4.15 CSV import: a column mapping for files whose headers are not ours
     const [vip] = await db.sql`insert into tags (workspace_id, name) values (${ws.id}, 'VIP') returning id`;
     const csv = 'Who,Kinds,More\ncy@example.com,"vip; Donor,  donor ",Press;;\n';
     const result = await runImport(ws, csv, {
-      mapping: { Who: { target: "field", name: "email" }, Kinds: { target: "tags" }, More: { target: "tags" } },
+      mapping: {
+        Who: { target: "field", name: "email" },
+        Kinds: { target: "tags" },
+        More: { target: "tags" },
+      },
     });
     if ("error" in result) throw result.error;
     expect(result.data).toMatchObject({ tagsCreated: 2, tagsAttached: 3 });
@@ -186,7 +190,9 @@ describe("4.15 CSV import: a column mapping for files whose headers are not ours
       expect(res.status).toBe(400);
       expect(await res.json()).toMatchObject({ success: false, code: "invalid" });
     }
-    const missing = await runImport(ws, FOREIGN, { mapping: { Correo2: { target: "field", name: "email" } } });
+    const missing = await runImport(ws, FOREIGN, {
+      mapping: { Correo2: { target: "field", name: "email" } },
+    });
     expect("error" in missing && missing.error).toMatchObject({
       code: "invalid",
       message: "The column mapping names a column the file does not have: 'Correo2'.",
@@ -206,7 +212,9 @@ describe("4.15 CSV import: a column mapping for files whose headers are not ours
     const shown = await preview(ws, csv, FOREIGN_MAPPING);
     expect(shown).toMatchObject({ source: "given", rowsRead: 16, valid: 15, skipped: 1 });
     expect(shown.rows).toHaveLength(10);
-    expect(shown.errors).toEqual([{ row: 4, email: "not-an-email", reason: "Email is not a valid address." }]);
+    expect(shown.errors).toEqual([
+      { row: 4, email: "not-an-email", reason: "Email is not a valid address." },
+    ]);
     expect(await db.sql`select count(*)::int as n from contacts where workspace_id = ${ws.id}`).toEqual([
       { n: 1 },
     ]); // the preview applies nothing
@@ -234,11 +242,13 @@ describe("4.15 CSV import: a column mapping for files whose headers are not ours
 
     const result = await runImport(ws, FOREIGN, { mapping: FOREIGN_MAPPING });
     if ("error" in result) throw result.error;
-    const [saved] = await db.sql`select headers, updated_by from import_mappings where workspace_id = ${ws.id}`;
+    const [saved] =
+      await db.sql`select headers, updated_by from import_mappings where workspace_id = ${ws.id}`;
     expect(saved).toEqual({ headers: FOREIGN.split("\n")[0].split(","), updated_by: ws.owner.id });
 
     // the same columns, reordered and spelt differently
-    const reordered = "phone,INTERNO,comentario,grupo,etiquetas,ciudad,apellido,nombre,correo\n555,x,,,,,,,zo@example.com\n";
+    const reordered =
+      "phone,INTERNO,comentario,grupo,etiquetas,ciudad,apellido,nombre,correo\n555,x,,,,,,,zo@example.com\n";
     const again = await preview(ws, reordered);
     expect(again.source).toBe("saved");
     expect(Object.fromEntries(again.columns.map((c) => [c.header.toLowerCase(), c.target]))).toEqual(
@@ -281,7 +291,9 @@ describe("4.15 CSV import: a column mapping for files whose headers are not ours
     const result = await runImport(ws, csv, { mapping: FOREIGN_MAPPING });
     if ("error" in result) throw result.error;
     expect(result.data).toMatchObject({ created: 2, skipped: 1 });
-    expect(result.data.errors).toEqual([{ row: 4, email: "broken", reason: "Email is not a valid address." }]);
+    expect(result.data.errors).toEqual([
+      { row: 4, email: "broken", reason: "Email is not a valid address." },
+    ]);
   });
 
   test("4.15 import mapping: a large upload's job applies the mapping chosen at upload", async () => {
@@ -313,6 +325,10 @@ describe("4.15 CSV import: a column mapping for files whose headers are not ours
     const shown = await preview(ws, await res.text());
     expect(shown.columns.every((c) => c.target.target !== "skip")).toBe(true);
     expect(shown).toMatchObject({ valid: 2, skipped: 0 });
-    expect(shown.rows[0]).toMatchObject({ email: "ada@example.com", birth_month: 12, tags: ["Donor", "Volunteer"] });
+    expect(shown.rows[0]).toMatchObject({
+      email: "ada@example.com",
+      birth_month: 12,
+      tags: ["Donor", "Volunteer"],
+    });
   });
 });

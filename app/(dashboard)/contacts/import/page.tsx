@@ -25,10 +25,17 @@ export default async function ImportPage() {
       </p>
       <h1>Import contacts from CSV</h1>
       <p className="hint">
-        A row whose email is already in the workspace updates that contact, but only with the columns that are
-        filled in. New emails become new contacts (source &lsquo;import&rsquo;). Tags (comma-separated) are
-        created when missing; a Notes column becomes a note on the contact. Invalid rows are skipped and
-        listed in the report. Nothing is saved unless the whole file goes in.
+        After you choose a file, you decide what each of its columns becomes: a contact field, tags (separated
+        by ; or ,), a note on the contact, or nothing. The first rows are shown as they will be stored, with
+        the rows that will be skipped and why; your choices are remembered for the next file with the same
+        columns. A row whose email is already in the workspace updates that contact, but only with the columns
+        that are filled in. New emails become new contacts (source &lsquo;import&rsquo;). Missing tags are
+        created. Nothing is saved unless the whole file goes in.
+      </p>
+      <p>
+        <a href="/api/contacts/import/sample" download>
+          Download a sample CSV
+        </a>
       </p>
       <ImportWizard
         maxBytes={BROWSER_IMPORT_MAX_BYTES}
