@@ -6,23 +6,27 @@ import {
   targetLabel,
   type ColumnTarget,
   type ImportMapping,
+  type MappableCustomField,
   type MappableField,
 } from "@/lib/contacts/import/import-mapping";
 import type { ImportPreview, PreviewRow } from "@/lib/contacts/import/preview-import";
 
 const SKIP = "skip";
 
-const OPTIONS: { value: string; label: string }[] = [
+const optionsOf = (custom: MappableCustomField[]): { value: string; label: string }[] => [
   ...MAPPABLE_FIELDS.map((name) => ({ value: `field:${name}`, label: IMPORT_FIELD_LABELS[name] })),
+  ...custom.map((f) => ({ value: `custom:${f.key}`, label: `Custom field: ${f.label}` })),
   { value: "tags", label: "Tags (split on ; or ,)" },
   { value: "note", label: "Note on the contact" },
   { value: SKIP, label: "Not imported" },
 ];
 
-const valueOf = (t: ColumnTarget) => (t.target === "field" ? `field:${t.name}` : t.target);
+const valueOf = (t: ColumnTarget) =>
+  t.target === "field" ? `field:${t.name}` : t.target === "custom_field" ? `custom:${t.key}` : t.target;
 
 function targetOf(value: string): ColumnTarget {
   if (value.startsWith("field:")) return { target: "field", name: value.slice(6) as MappableField };
+  if (value.startsWith("custom:")) return { target: "custom_field", key: value.slice(7) };
   return { target: value as "tags" | "note" | "skip" };
 }
 
@@ -49,7 +53,9 @@ export function ImportMappingStep({
   busy,
   partial,
   onChange,
+  customFields,
 }: {
+  customFields: MappableCustomField[];
   preview: ImportPreview;
   busy: boolean;
   /** only the start of the file was checked (a large file) */
@@ -57,6 +63,10 @@ export function ImportMappingStep({
   onChange: (mapping: ImportMapping) => void;
 }) {
   const mapping = mappingOfPreview(preview);
+  const options = optionsOf(customFields);
+  const custom = customFields.filter((f) =>
+    preview.columns.some((c) => c.target.target === "custom_field" && c.target.key === f.key),
+  );
   const fields = [
     ...new Set(
       preview.columns.flatMap((c) =>
@@ -95,7 +105,7 @@ export function ImportMappingStep({
                         disabled={busy}
                         onChange={(e) => onChange({ ...mapping, [header]: targetOf(e.target.value) })}
                       >
-                        {OPTIONS.map((o) => (
+                        {options.map((o) => (
                           <option key={o.value} value={o.value}>
                             {o.label}
                           </option>
@@ -122,7 +132,13 @@ export function ImportMappingStep({
             {preview.rowsRead.toLocaleString("en-US")} rows, {preview.valid.toLocaleString("en-US")} to
             import, {preview.skipped.toLocaleString("en-US")} to skip.
           </p>
-          <PreviewRows rows={preview.rows} fields={fields} hasTags={hasTags} hasNote={hasNote} />
+          <PreviewRows
+            rows={preview.rows}
+            fields={fields}
+            custom={custom}
+            hasTags={hasTags}
+            hasNote={hasNote}
+          />
           {preview.errors.length > 0 && (
             <table className="data">
               <caption style={{ textAlign: "left", padding: "0.5rem 0" }}>
@@ -156,11 +172,13 @@ export function ImportMappingStep({
 function PreviewRows({
   rows,
   fields,
+  custom,
   hasTags,
   hasNote,
 }: {
   rows: PreviewRow[];
   fields: Exclude<MappableField, "email">[];
+  custom: MappableCustomField[];
   hasTags: boolean;
   hasNote: boolean;
 }) {
@@ -180,6 +198,11 @@ function PreviewRows({
                 {IMPORT_FIELD_LABELS[f]}
               </th>
             ))}
+            {custom.map((f) => (
+              <th scope="col" key={f.key}>
+                {f.label}
+              </th>
+            ))}
             {hasTags && <th scope="col">Tags</th>}
             {hasNote && <th scope="col">Note</th>}
           </tr>
@@ -192,6 +215,9 @@ function PreviewRows({
               {fields.map((f) => (
                 <td key={f}>{r[f] ?? ""}</td>
               ))}
+              {custom.map((f) => (
+                <td key={f.key}>{shown(r.custom_fields?.[f.key])}</td>
+              ))}
               {hasTags && <td>{r.tags.join(", ")}</td>}
               {hasNote && <td style={{ whiteSpace: "pre-wrap" }}>{r.note ?? ""}</td>}
             </tr>
@@ -200,4 +226,12 @@ function PreviewRows({
       </table>
     </div>
   );
+}
+
+/** A custom field's value as text: a list joined, yes/no for a boolean. */
+function shown(value: unknown): string {
+  if (value === undefined || value === null) return "";
+  if (Array.isArray(value)) return value.join(", ");
+  if (typeof value === "boolean") return value ? "Yes" : "No";
+  return String(value);
 }

@@ -1,7 +1,7 @@
 "use client";
 
 import { useId, useRef, useState } from "react";
-import type { ImportMapping } from "@/lib/contacts/import/import-mapping";
+import type { ImportMapping, MappableCustomField } from "@/lib/contacts/import/import-mapping";
 import type { ImportReport } from "@/lib/contacts/import/import-report";
 import type { ImportPreview } from "@/lib/contacts/import/preview-import";
 import { ImportJobProgress, type ImportStatusReader } from "./import-job-progress";
@@ -42,7 +42,10 @@ export function ImportWizard({
   maxBytes,
   jobThreshold,
   readStatus,
+  customFields = [],
 }: {
+  /** the workspace's custom fields, offered as targets */
+  customFields?: MappableCustomField[];
   maxBytes: number;
   jobThreshold?: number;
   readStatus: ImportStatusReader;
@@ -188,6 +191,7 @@ export function ImportWizard({
             preview={step.preview}
             busy={step.busy}
             partial={step.file.size > Math.max(jobThreshold ?? 0, PREVIEW_BYTES)}
+            customFields={customFields}
             onChange={(mapping) => check(step.file, mapping, step.preview)}
           />
           <div>

@@ -6,6 +6,8 @@ import type { ImportReport, ImportRowError } from "./import/import-report";
 import { openStaging, type Staging } from "./import/import-staging";
 import { FILE_ERRORS, ImportFileError, readCsv, type CsvRecord } from "./import/read-csv";
 import { saveMapping } from "./import/saved-mappings";
+import { customValuesOf } from "./import/import-custom-fields";
+import { listCustomFields, type CustomField } from "./custom-fields";
 import { validateImportRow, type ImportRow } from "./import/validate-import-row";
 import { skipErasedImportRows } from "@/lib/privacy/skip-erased-import-rows";
 import { refused, type Refused, type Result } from "@/lib/errors/app-error";
@@ -98,10 +100,11 @@ export async function importContactsCsv(
  * `valid` counts the rows left; `errors` holds every skipped row, in file order.
  */
 export async function stageImport(db: Db, input: StageImportInput): Promise<Staged | Refused> {
+  const customFields = await listCustomFields(db, input.workspaceId);
   const staging = await openStaging(db);
   let staged: Staged | Refused;
   try {
-    staged = await stageFile(input, staging);
+    staged = await stageFile(input, staging, customFields);
   } catch (error) {
     staging.abort(error);
     throw error;
@@ -135,7 +138,11 @@ export interface Staged {
 }
 
 /** Reads the file into the staging table: the valid rows, and the reasons for the others. */
-async function stageFile(input: StageImportInput, staging: Staging): Promise<Staged | Refused> {
+async function stageFile(
+  input: StageImportInput,
+  staging: Staging,
+  customFields: CustomField[],
+): Promise<Staged | Refused> {
   const progress: ImportProgress = { phase: "reading", bytesRead: 0, rowsRead: 0 };
   const errors: ImportRowError[] = [];
   let mapping: ColumnMapping | null = null;
@@ -150,13 +157,13 @@ async function stageFile(input: StageImportInput, staging: Staging): Promise<Sta
       for (const record of batch) {
         if (!mapping) {
           const chosen = input.mappingFor ? await input.mappingFor(record.cells) : input.mapping;
-          const resolved = resolveMapping(record.cells, chosen);
+          const resolved = resolveMapping(record.cells, chosen, customFields);
           if ("error" in resolved) return resolved;
           if (!resolved.hasEmail) return refused("invalid", NO_EMAIL_COLUMN);
           mapping = resolved;
           continue;
         }
-        const result = checkRecord(record, mapping);
+        const result = checkRecord(record, mapping, customFields);
         if (result === null) continue;
         if ("row" in result) rows.push(result.row);
         else errors.push(result.error);
@@ -179,15 +186,26 @@ async function stageFile(input: StageImportInput, staging: Staging): Promise<Sta
 function checkRecord(
   record: CsvRecord,
   mapping: ColumnMapping,
+  customFields: CustomField[],
 ): { row: ImportRow } | { error: ImportRowError } | null {
   if (record.cells.every((cell) => cell.trim() === "")) return null;
   const cells = cellsOf(record.cells, mapping);
   const email = (cells.email ?? "").trim();
   if (record.malformed) return { error: { row: record.rowNumber, email, reason: record.malformed } };
   const result = validateImportRow(record.rowNumber, cells);
-  if ("row" in result) return result;
-  return { error: { row: record.rowNumber, email, reason: result.reasons.join(" ") } };
+  const custom = customFields.length > 0 ? customValuesOf(record.cells, mapping, customFields) : NO_VALUES;
+  if ("row" in result && "values" in custom) {
+    result.row.custom_fields = custom.values;
+    return result;
+  }
+  const reasons = [
+    ...("reasons" in result ? result.reasons : []),
+    ...("reasons" in custom ? custom.reasons : []),
+  ];
+  return { error: { row: record.rowNumber, email, reason: reasons.join(" ") } };
 }
+
+const NO_VALUES = { values: null };
 
 /**
  * A record's cells by field, through the mapping: a field column gives its cell; every tags

@@ -332,3 +332,72 @@ describe("4.15 CSV import: a column mapping for files whose headers are not ours
     });
   });
 });
+
+describe("4.15 CSV import: the custom_field target (docs/decisions.md, 'Custom fields')", () => {
+  async function withFields(ws: TestWorkspace) {
+    await db.sql`insert into custom_fields (workspace_id, key, label, field_type, options) values
+      (${ws.id}, 'member_since', 'Member since', 'date', '{}'),
+      (${ws.id}, 'shirt', 'Shirt size', 'select', '{S,M,L}'),
+      (${ws.id}, 'kids', 'Kids', 'number', '{}')`;
+  }
+
+  test("4.15 import mapping: a custom_field column is typed and checked by the custom fields' validator; a bad value skips its row with the field's message", async () => {
+    const ws = await createWorkspace(db.sql);
+    await withFields(ws);
+    await createContact(db.sql, ws.id, { email: "old@example.com" });
+    await db.sql`update contacts set custom_fields = '{"kids": 2}' where email = 'old@example.com' and workspace_id = ${ws.id}`;
+    const csv = [
+      "Correo,Alta,Talla,Hijos",
+      "ana@example.com,2020-02-29,m,1",
+      "old@example.com,,L,",
+      "bad@example.com,2021-02-30,XL,",
+    ].join("\n");
+    const mapping: ImportMapping = {
+      Correo: { target: "field", name: "email" },
+      Alta: { target: "custom_field", key: "member_since" },
+      Talla: { target: "custom_field", key: "shirt" },
+      Hijos: { target: "custom_field", key: "kids" },
+    };
+    const shown = await preview(ws, csv, mapping);
+    const result = await runImport(ws, csv, { mapping });
+    if ("error" in result) throw result.error;
+    expect(result.data).toMatchObject({ created: 1, updated: 1, skipped: 1 });
+    expect(result.data.errors).toEqual([
+      {
+        row: 4,
+        email: "bad@example.com",
+        reason: "Member since must be a date (YYYY-MM-DD). Shirt size: choose one of S, M, L.",
+      },
+    ]);
+    const stored =
+      await db.sql`select email, custom_fields from contacts where workspace_id = ${ws.id} order by email`;
+    expect(stored).toEqual([
+      { email: "ana@example.com", custom_fields: { member_since: "2020-02-29", shirt: "M", kids: 1 } },
+      { email: "old@example.com", custom_fields: { kids: 2, shirt: "L" } }, // blank cells keep what was there
+    ]);
+    expect(shown.rows.map((r) => r.custom_fields)).toEqual([
+      { member_since: "2020-02-29", shirt: "M", kids: 1 },
+      { shirt: "L" },
+    ]);
+    expect(shown.errors).toEqual(result.data.errors);
+  });
+
+  test("4.15 import mapping: a custom field the workspace does not define is refused as invalid; a header named like a custom field is proposed for it", async () => {
+    const ws = await createWorkspace(db.sql);
+    await withFields(ws);
+    const other = await createWorkspace(db.sql);
+    const csv = "Email,Shirt size\nzed@example.com,S\n";
+    const refusedMapping = await runImport(other, csv, {
+      mapping: { "Shirt size": { target: "custom_field", key: "shirt" } },
+    });
+    expect("error" in refusedMapping && refusedMapping.error).toMatchObject({
+      code: "invalid",
+      message: 'There is no custom field "shirt".',
+    });
+    expect(await db.sql`select count(*)::int as n from contacts where workspace_id = ${other.id}`).toEqual([
+      { n: 0 },
+    ]);
+    const proposed = await preview(ws, csv);
+    expect(proposed.columns[1].target).toEqual({ target: "custom_field", key: "shirt" });
+  });
+});

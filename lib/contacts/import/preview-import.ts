@@ -1,10 +1,16 @@
 import type { Db } from "@/lib/db/doors";
 import type { Result } from "@/lib/errors/app-error";
 import type { PersonField } from "../contact-row";
+import { listCustomFields, type CustomFieldValues } from "../custom-fields";
 import { stageImport } from "../import-contacts-csv";
 import type { ImportRowError } from "./import-report";
 import { TAG_SEPARATOR } from "./import-staging";
-import { resolveMapping, type ColumnTarget, type ImportMapping } from "./import-mapping";
+import {
+  resolveMapping,
+  type ColumnTarget,
+  type ImportMapping,
+  type MappableCustomField,
+} from "./import-mapping";
 import { NO_EMAIL_COLUMN } from "./csv-columns";
 import { findSavedMapping } from "./saved-mappings";
 
@@ -20,6 +26,8 @@ export interface PreviewRow extends Record<PersonField, string | null> {
   birth_day: number | null;
   tags: string[];
   note: string | null;
+  /** custom field values by key, as stored (null: none) */
+  custom_fields: CustomFieldValues | null;
 }
 
 export interface ImportPreview {
@@ -66,10 +74,14 @@ export async function previewImport(
       return header.chosen;
     },
   });
-  if ("error" in staged) return noEmailColumn(header, source) ?? staged;
+  if ("error" in staged) {
+    const customFields = await listCustomFields(db, input.workspaceId);
+    return noEmailColumn(header, source, customFields) ?? staged;
+  }
   const rows = await db<(Omit<PreviewRow, "tags"> & { tags: string | null })[]>`
     select row_number as row, email, first_name, last_name, phone, address_line1, address_line2, city,
-      state, postal_code, country, birth_month, birth_day, tags, note_text as note
+      state, postal_code, country, birth_month, birth_day, tags, note_text as note,
+      custom_fields::jsonb as custom_fields
     from contact_import_rows order by row_number limit ${PREVIEW_ROWS}`;
   const { mapping } = staged;
   return {
@@ -90,9 +102,10 @@ export async function previewImport(
 function noEmailColumn(
   header: { headers: string[]; chosen: ImportMapping | null } | null,
   source: ImportPreview["source"],
+  customFields: MappableCustomField[],
 ): { data: ImportPreview } | null {
   if (!header) return null;
-  const columns = resolveMapping(header.headers, header.chosen);
+  const columns = resolveMapping(header.headers, header.chosen, customFields);
   if ("error" in columns || columns.hasEmail) return null;
   return {
     data: {
