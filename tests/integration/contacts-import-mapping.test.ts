@@ -366,7 +366,8 @@ describe("4.15 CSV import: the custom_field target (docs/decisions.md, 'Custom f
       {
         row: 4,
         email: "bad@example.com",
-        reason: "Member since must be a date (YYYY-MM-DD). Shirt size: choose one of S, M, L.",
+        reason:
+          "Member since must be a date (YYYY-MM-DD) (member_since). Shirt size: choose one of S, M, L (shirt).",
       },
     ]);
     const stored =

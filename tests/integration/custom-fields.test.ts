@@ -10,7 +10,10 @@ import {
 import * as contactsRoute from "@/app/api/v1/contacts/route";
 import * as contactRoute from "@/app/api/v1/contacts/[id]/route";
 import * as upsertRoute from "@/app/api/v1/contacts/upsert/route";
+import { importContactsCsv } from "@/lib/contacts/import-contacts-csv";
 import { apiKeyFor, callV1, expectDocumented } from "../helpers/api-v1";
+import { bytesOf } from "../helpers/csv";
+import { createForm, submit } from "../helpers/forms";
 import { setupTestDatabase } from "../helpers/db";
 import { addMember, createContact, createWorkspace, type TestUser } from "../helpers/factories";
 
@@ -314,5 +317,70 @@ describe("REST v1: custom_fields on the contact (docs/api.md)", () => {
     expect(audit.after.custom_fields).toEqual({ nickname: "[changed]", score: 2 });
     expect(JSON.stringify(audit)).not.toContain("Countess");
     expect(JSON.stringify(audit)).not.toContain("Ada");
+  });
+});
+
+describe("forms and imports fill custom fields by key", () => {
+  test("a form's extra keys map to fields (converted from text); a value that does not fit is left out, the lead kept", async () => {
+    const ws = await workspaceWithFields();
+    const form = await createForm(db.sql, ws.id, { require_verification: false });
+    const res = await submit(form.id, {
+      form: {
+        email: "lead@example.test",
+        tier: "Gold",
+        score: "1,250",
+        vip: "yes",
+        interests: "art; music",
+        joined_on: "soon",
+      },
+    });
+    expect(res.status).toBeLessThan(400);
+    const [contact] =
+      await db.sql`select id from public.contacts where workspace_id = ${ws.id} and email = 'lead@example.test'`;
+    expect(await stored(contact.id)).toEqual({
+      tier: "gold",
+      score: 1250,
+      vip: true,
+      interests: ["art", "music"],
+    });
+  });
+
+  test("a form never overwrites a stored value (spec 4.2.2 B.1), only fills an empty one", async () => {
+    const ws = await workspaceWithFields();
+    const form = await createForm(db.sql, ws.id, { require_verification: false });
+    const contact = await createContact(db.sql, ws.id, { custom_fields: db.sql.json({ tier: "silver" }) });
+    await submit(form.id, { json: { email: contact.email, tier: "gold", score: 4 } });
+    expect(await stored(contact.id)).toEqual({ tier: "silver", score: 4 });
+  });
+
+  test("import: a column whose header is a field's key fills it; a bad value skips the row with the key named", async () => {
+    const ws = await workspaceWithFields();
+    const existing = await createContact(db.sql, ws.id, {
+      custom_fields: db.sql.json({ tier: "gold", vip: true }),
+    });
+    const csv = [
+      "Email,First name,Tier,score,interests,unknown_column",
+      "new@example.test,Ada,silver,7,art;food,x",
+      `${existing.email},,silver,,,`,
+      "bad@example.test,,platinum,1,,",
+    ].join("\n");
+    const result = await withUser(ws.owner.claims, (tx) =>
+      importContactsCsv(tx, {
+        workspaceId: ws.id,
+        file: bytesOf(csv),
+        markSubscribed: false,
+        uploaderIp: null,
+        actorUserId: ws.owner.id,
+      }),
+    );
+    if ("error" in result) throw result.error;
+    expect(result.data.errors).toEqual([
+      expect.objectContaining({ row: 4, reason: expect.stringContaining("tier") }),
+    ]);
+    const [created] =
+      await db.sql`select id from public.contacts where workspace_id = ${ws.id} and email = 'new@example.test'`;
+    expect(await stored(created.id)).toEqual({ tier: "silver", score: 7, interests: ["art", "food"] });
+    expect(await stored(existing.id)).toEqual({ tier: "silver", vip: true });
+    expect(await db.sql`select 1 from public.contacts where email = 'bad@example.test'`).toHaveLength(0);
   });
 });

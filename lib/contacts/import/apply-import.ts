@@ -59,7 +59,7 @@ export async function applyImport(db: Db, input: ApplyImportInput): Promise<Appl
           is_subscribed, opt_in_timestamp, opt_in_source, opt_in_ip)
         select ${ws}, b.email, b.first_name, b.last_name, b.phone, b.address_line1, b.address_line2, b.city,
           b.state, b.postal_code, b.country, b.birth_month, b.birth_day,
-          coalesce(b.custom_fields::jsonb, '{}'::jsonb), 'import',
+          coalesce(b.custom_fields, '{}'::jsonb), 'import',
           ${sub}, case when ${sub} then now() end, case when ${sub} then 'CSV Import' end,
           case when ${sub} then ${input.uploaderIp}::inet end
         from contact_import_batch b
