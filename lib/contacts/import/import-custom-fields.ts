@@ -32,9 +32,11 @@ export function customValuesOf(
   const checked = validateCustomFieldValues(fields, texts);
   if ("error" in checked) {
     const problems = (checked.error.details?.fields ?? {}) as Record<string, string>;
-    return {
-      reasons: Object.values(problems).length > 0 ? Object.values(problems) : [checked.error.message],
-    };
+    // the field's message, and its key (the name the mapping and the API use)
+    const reasons = Object.entries(problems).map(
+      ([key, message]) => `${message.replace(/\.$/, "")} (${key}).`,
+    );
+    return { reasons: reasons.length > 0 ? reasons : [checked.error.message] };
   }
   return { values: checked.data as CustomFieldValues };
 }
