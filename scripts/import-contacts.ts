@@ -1,5 +1,9 @@
 /**
- * npm run import -- --workspace <workspace id> [--subscribed] <file.csv>
+ * npm run import -- --workspace <workspace id> [--subscribed] [--mapping <mapping.json>] <file.csv>
+ *
+ * --mapping: a JSON object, header -> target ({"target":"field","name":"email"}, {"target":"tags"},
+ * {"target":"note"}, {"target":"skip"}; lib/contacts/import/import-mapping.ts); headers it does not name
+ * are matched by name. The mapping is saved for the workspace, as the dashboard saves the one it used.
  *
  * The CSV import of spec 4.15 for files too large for a browser upload: the same domain
  * function, one transaction, as the service identity (no member: notes and consent carry
@@ -9,16 +13,18 @@
  * after an error), 2 wrong usage.
  */
 import { createReadStream } from "node:fs";
-import { stat, writeFile } from "node:fs/promises";
+import { readFile, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { connect, setSql } from "../lib/db/client";
 import { withService } from "../lib/db/doors";
 import { importContactsCsv, type ImportProgress } from "../lib/contacts/import-contacts-csv";
 import { reportSummary, reportToCsv } from "../lib/contacts/import/import-report";
+import { parseImportMappingJson, type ImportMapping } from "../lib/contacts/import/import-mapping";
 import { isUuid } from "../lib/ids/uuid";
 
-const USAGE = "Usage: npm run import -- --workspace <workspace id> [--subscribed] <file.csv>";
+const USAGE =
+  "Usage: npm run import -- --workspace <workspace id> [--subscribed] [--mapping <mapping.json>] <file.csv>";
 
 function fail(message: string, code: number): never {
   console.error(message);
@@ -47,7 +53,11 @@ async function main() {
   const { values, positionals } = (() => {
     try {
       return parseArgs({
-        options: { workspace: { type: "string" }, subscribed: { type: "boolean", default: false } },
+        options: {
+          workspace: { type: "string" },
+          subscribed: { type: "boolean", default: false },
+          mapping: { type: "string" },
+        },
         allowPositionals: true,
       });
     } catch (error) {
@@ -58,6 +68,13 @@ async function main() {
   const workspaceId = values.workspace;
   if (!file || positionals.length > 1 || !workspaceId) fail(USAGE, 2);
   if (!isUuid(workspaceId)) fail(`Not a workspace id: ${workspaceId}`, 2);
+  let mapping: ImportMapping | null = null;
+  if (values.mapping) {
+    const text = await readFile(values.mapping, "utf8").catch(() => fail(`Cannot read ${values.mapping}`, 2));
+    const parsed = parseImportMappingJson(text);
+    if ("error" in parsed) fail(`${values.mapping}: ${parsed.error.message}`, 2);
+    mapping = parsed.data;
+  }
   const url = process.env.DATABASE_URL;
   if (!url) fail("Set DATABASE_URL (with the embedded database, npm start prints the address it serves).", 2);
   const size = await stat(file).then(
@@ -84,6 +101,7 @@ async function main() {
         uploaderIp: null,
         actorUserId: null,
         onProgress: progressBar(size),
+        mapping,
       }),
     );
   } catch (error) {

@@ -3038,9 +3038,11 @@ CREATE TABLE public.contact_imports (
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     started_at timestamp with time zone,
     finished_at timestamp with time zone,
+    mapping jsonb,
     CONSTRAINT contact_imports_content_while_pending CHECK (((content IS NULL) OR (status = ANY (ARRAY['queued'::text, 'running'::text])))),
     CONSTRAINT contact_imports_file_name_check CHECK ((length(file_name) <= 255)),
     CONSTRAINT contact_imports_file_size_check CHECK ((file_size >= 0)),
+    CONSTRAINT contact_imports_mapping_check CHECK (((mapping IS NULL) OR (jsonb_typeof(mapping) = 'object'::text))),
     CONSTRAINT contact_imports_phase_check CHECK ((phase = ANY (ARRAY['reading'::text, 'contacts'::text, 'tags'::text, 'notes'::text]))),
     CONSTRAINT contact_imports_rows_done_check CHECK ((rows_done >= 0)),
     CONSTRAINT contact_imports_rows_total_check CHECK ((rows_total >= 0)),
@@ -4818,6 +4820,78 @@ CREATE TRIGGER forms_updated_at BEFORE UPDATE ON public.forms FOR EACH ROW EXECU
 
 GRANT ALL ON TABLE public.forms TO service_role;
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.forms TO authenticated;
+
+-- ==================================================== public.import_mappings
+--
+-- Name: import_mappings; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.import_mappings (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    workspace_id uuid NOT NULL,
+    header_digest text NOT NULL,
+    headers text[] NOT NULL,
+    mapping jsonb NOT NULL,
+    updated_by uuid,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT import_mappings_header_digest_check CHECK ((header_digest ~ '^[0-9a-f]{64}$'::text)),
+    CONSTRAINT import_mappings_headers_check CHECK (((cardinality(headers) >= 1) AND (cardinality(headers) <= 500))),
+    CONSTRAINT import_mappings_mapping_check CHECK ((jsonb_typeof(mapping) = 'object'::text))
+);
+
+--
+-- Name: import_mappings import_mappings_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.import_mappings
+    ADD CONSTRAINT import_mappings_pkey PRIMARY KEY (id);
+
+--
+-- Name: import_mappings import_mappings_workspace_id_header_digest_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.import_mappings
+    ADD CONSTRAINT import_mappings_workspace_id_header_digest_key UNIQUE (workspace_id, header_digest);
+
+--
+-- Name: import_mappings_updated_by_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX import_mappings_updated_by_idx ON public.import_mappings USING btree (updated_by) WHERE (updated_by IS NOT NULL);
+
+--
+-- Name: import_mappings import_mappings_updated_by_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.import_mappings
+    ADD CONSTRAINT import_mappings_updated_by_fkey FOREIGN KEY (updated_by) REFERENCES public.user_profiles(id) ON DELETE SET NULL;
+
+--
+-- Name: import_mappings import_mappings_workspace_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.import_mappings
+    ADD CONSTRAINT import_mappings_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspaces(id) ON DELETE CASCADE;
+
+--
+-- Name: import_mappings; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.import_mappings ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: import_mappings import_mappings_members_all; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY import_mappings_members_all ON public.import_mappings TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids))) WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
+
+--
+-- Name: TABLE import_mappings; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT ALL ON TABLE public.import_mappings TO service_role;
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.import_mappings TO authenticated;
 
 -- ==================================================== public.notes
 --

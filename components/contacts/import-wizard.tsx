@@ -1,17 +1,18 @@
 "use client";
 
-import Papa from "papaparse";
-import { useId, useState } from "react";
-import { mapColumns, NO_EMAIL_COLUMN, type ColumnMapping } from "@/lib/contacts/import/csv-columns";
+import { useId, useRef, useState } from "react";
+import type { ImportMapping, MappableCustomField } from "@/lib/contacts/import/import-mapping";
 import type { ImportReport } from "@/lib/contacts/import/import-report";
+import type { ImportPreview } from "@/lib/contacts/import/preview-import";
 import { ImportJobProgress, type ImportStatusReader } from "./import-job-progress";
-import { ImportPreview } from "./import-preview";
+import { ImportMappingStep, mappingOfPreview } from "./import-preview";
 import { ImportResult } from "./import-result";
 
 type Progress = { phase: string; bytesRead: number; rowsRead: number; totalBytes: number };
 type Step =
   | { kind: "choose"; error?: string }
-  | { kind: "preview"; file: File; mapping: ColumnMapping; sample: string[][] }
+  | { kind: "checking"; file: File }
+  | { kind: "map"; file: File; preview: ImportPreview; busy: boolean; error?: string }
   | { kind: "running"; file: File; progress: Progress | null }
   | { kind: "done"; report: ImportReport }
   | { kind: "queued"; file: File; importId: string }
@@ -23,12 +24,28 @@ const PHASES: Record<string, string> = {
   notes: "Saving notes…",
 };
 
-/** Spec 4.15 CSV import: choose a file, check the column mapping, import with progress, read the report. */
+/** A large file's mapping is checked on its first megabyte (cut at a line end), not uploaded whole each time. */
+const PREVIEW_BYTES = 1024 * 1024;
+
+async function previewPart(file: File, jobThreshold: number | undefined): Promise<Blob> {
+  if (file.size <= Math.max(jobThreshold ?? 0, PREVIEW_BYTES)) return file;
+  const head = new Uint8Array(await file.slice(0, PREVIEW_BYTES).arrayBuffer());
+  const end = head.lastIndexOf(10);
+  return new Blob([head.subarray(0, end > 0 ? end + 1 : head.length)]);
+}
+
+/**
+ * Spec 4.15 CSV import: choose a file, map its columns (with the first rows as they will be stored
+ * and the rows that will be skipped), import with progress, read the report.
+ */
 export function ImportWizard({
   maxBytes,
   jobThreshold,
   readStatus,
+  customFields = [],
 }: {
+  /** the workspace's custom fields, offered as targets */
+  customFields?: MappableCustomField[];
   maxBytes: number;
   jobThreshold?: number;
   readStatus: ImportStatusReader;
@@ -36,6 +53,33 @@ export function ImportWizard({
   const id = useId();
   const [step, setStep] = useState<Step>({ kind: "choose" });
   const [subscribed, setSubscribed] = useState(false);
+  const checks = useRef(0);
+
+  /** Asks the server how the file reads with `mapping` (null: the saved mapping, else by name). */
+  async function check(file: File, mapping: ImportMapping | null, current?: ImportPreview) {
+    const turn = ++checks.current;
+    setStep(current ? { kind: "map", file, preview: current, busy: true } : { kind: "checking", file });
+    const query = new URLSearchParams({
+      filename: file.name,
+      ...(mapping ? { mapping: JSON.stringify(mapping) } : {}),
+    });
+    let outcome: { preview: ImportPreview } | { error: string };
+    try {
+      const response = await fetch(`/api/contacts/import/preview?${query}`, {
+        method: "POST",
+        body: await previewPart(file, jobThreshold),
+        headers: { "content-type": "text/csv" },
+      });
+      const body = await response.json().catch(() => ({}));
+      outcome = response.ok ? { preview: body } : { error: body.error ?? "The file could not be read." };
+    } catch {
+      outcome = { error: "The connection was lost; try again." };
+    }
+    if (turn !== checks.current) return; // a later choice is on its way
+    if ("preview" in outcome) setStep({ kind: "map", file, preview: outcome.preview, busy: false });
+    else if (current) setStep({ kind: "map", file, preview: current, busy: false, error: outcome.error });
+    else setStep({ kind: "choose", error: outcome.error });
+  }
 
   async function choose(file: File | undefined) {
     if (!file) return setStep({ kind: "choose" });
@@ -46,15 +90,16 @@ export function ImportWizard({
         kind: "choose",
         error: `The file is larger than ${maxBytes / 1024 / 1024} MB. Import it from the command line (npm run import).`,
       });
-    const head = await file.slice(0, 64 * 1024).text();
-    const rows = Papa.parse<string[]>(head, { preview: 6, skipEmptyLines: true }).data;
-    if (rows.length === 0) return setStep({ kind: "choose", error: "The file is empty." });
-    setStep({ kind: "preview", file, mapping: mapColumns(rows[0]), sample: rows.slice(1) });
+    await check(file, null);
   }
 
-  async function run(file: File) {
+  async function run(file: File, mapping: ImportMapping) {
     setStep({ kind: "running", file, progress: null });
-    const query = new URLSearchParams({ filename: file.name, ...(subscribed ? { subscribed: "1" } : {}) });
+    const query = new URLSearchParams({
+      filename: file.name,
+      mapping: JSON.stringify(mapping),
+      ...(subscribed ? { subscribed: "1" } : {}),
+    });
     try {
       const response = await fetch(`/api/contacts/import?${query}`, {
         method: "POST",
@@ -108,8 +153,8 @@ export function ImportWizard({
             onChange={(e) => choose(e.target.files?.[0])}
           />
           <span id={`${id}-hint`} className="hint">
-            One contact per row and an Email column. Up to {maxBytes / 1024 / 1024} MB; larger files go
-            through the command line.
+            One contact per row, with a column of email addresses; you choose what each column becomes next.
+            Up to {maxBytes / 1024 / 1024} MB; larger files go through the command line.
             {jobThreshold !== undefined &&
               ` Files over ${formatSize(jobThreshold)} are imported in the background, with their progress below.`}
           </span>
@@ -130,9 +175,8 @@ export function ImportWizard({
       </div>
       <div role="status" aria-live="polite">
         {step.kind === "choose" && step.error && <div className="alert error">{step.error}</div>}
-        {step.kind === "preview" && !step.mapping.hasEmail && (
-          <div className="alert error">{NO_EMAIL_COLUMN}</div>
-        )}
+        {step.kind === "checking" && <p>Reading {step.file.name}…</p>}
+        {step.kind === "map" && step.error && <div className="alert error">{step.error}</div>}
         {step.kind === "failed" && <div className="alert error">{step.error}</div>}
         {step.kind === "done" && (
           <div className="alert success">
@@ -141,11 +185,21 @@ export function ImportWizard({
           </div>
         )}
       </div>
-      {step.kind === "preview" && (
+      {step.kind === "map" && (
         <>
-          <ImportPreview mapping={step.mapping} sample={step.sample} />
+          <ImportMappingStep
+            preview={step.preview}
+            busy={step.busy}
+            partial={step.file.size > Math.max(jobThreshold ?? 0, PREVIEW_BYTES)}
+            customFields={customFields}
+            onChange={(mapping) => check(step.file, mapping, step.preview)}
+          />
           <div>
-            <button type="button" disabled={!step.mapping.hasEmail} onClick={() => run(step.file)}>
+            <button
+              type="button"
+              disabled={step.busy || step.preview.problem !== null}
+              onClick={() => run(step.file, mappingOfPreview(step.preview))}
+            >
               Import {step.file.name}
             </button>
           </div>

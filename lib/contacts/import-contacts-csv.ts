@@ -1,14 +1,14 @@
 import type { Db } from "@/lib/db/doors";
 import { applyImport } from "./import/apply-import";
-import { mapColumns, NO_EMAIL_COLUMN, type ColumnMapping, type ImportField } from "./import/csv-columns";
+import { NO_EMAIL_COLUMN, type ColumnMapping, type ImportField } from "./import/csv-columns";
+import { resolveMapping, type ImportMapping } from "./import/import-mapping";
 import type { ImportReport, ImportRowError } from "./import/import-report";
 import { openStaging, type Staging } from "./import/import-staging";
 import { FILE_ERRORS, ImportFileError, readCsv, type CsvRecord } from "./import/read-csv";
+import { saveMapping } from "./import/saved-mappings";
+import { customValuesOf } from "./import/import-custom-fields";
+import { listCustomFields, type CustomField } from "./custom-fields";
 import { validateImportRow, type ImportRow } from "./import/validate-import-row";
-import { customFieldColumns, type CustomFieldColumn } from "./import/custom-field-columns";
-import { listCustomFields } from "./custom-fields/list-custom-fields";
-import { customFieldValuesFrom } from "./custom-fields/values-from-payload";
-import type { CustomField } from "./custom-fields/types";
 import { skipErasedImportRows } from "@/lib/privacy/skip-erased-import-rows";
 import { refused, type Refused, type Result } from "@/lib/errors/app-error";
 
@@ -44,6 +44,11 @@ export interface ImportContactsCsvInput {
   actorUserId: string | null;
   maxBytes?: number;
   onProgress?: (progress: ImportProgress) => void;
+  /**
+   * What each header becomes (import-mapping.ts); the headers it does not name are matched by
+   * name. Given, it is saved for the workspace's next file with the same headers.
+   */
+  mapping?: ImportMapping | null;
 }
 
 /**
@@ -59,6 +64,42 @@ export async function importContactsCsv(
   input: ImportContactsCsvInput,
 ): Promise<Result<ImportReport>> {
   const started = Date.now();
+  const staged = await stageImport(db, input);
+  if ("error" in staged) return staged;
+  if (input.mapping)
+    await saveMapping(db, {
+      workspaceId: input.workspaceId,
+      columns: staged.mapping,
+      userId: input.actorUserId,
+    });
+
+  const counts = await applyImport(db, {
+    workspaceId: input.workspaceId,
+    markSubscribed: input.markSubscribed,
+    uploaderIp: input.uploaderIp,
+    actorUserId: input.actorUserId,
+    onPhase: (phase) => input.onProgress?.({ ...staged.progress, phase }),
+  });
+  return {
+    data: {
+      rowsRead: staged.valid + staged.errors.length,
+      valid: staged.valid,
+      skipped: staged.errors.length,
+      ...counts,
+      errors: staged.errors,
+      columns: staged.mapping.headers.map((header, i) => ({ header, field: staged.mapping.fields[i] })),
+      durationMs: Date.now() - started,
+    },
+  };
+}
+
+/**
+ * The reading half of the import, shared with its preview (preview-import.ts): the file read
+ * through the mapping into the staging table `contact_import_rows` (dropped at commit), the
+ * erased addresses taken out (docs/decisions.md, "Privacy requests": reported, not re-created).
+ * `valid` counts the rows left; `errors` holds every skipped row, in file order.
+ */
+export async function stageImport(db: Db, input: StageImportInput): Promise<Staged | Refused> {
   const customFields = await listCustomFields(db, input.workspaceId);
   const staging = await openStaging(db);
   let staged: Staged | Refused;
@@ -73,30 +114,23 @@ export async function importContactsCsv(
     return staged;
   }
   await staging.finish();
-  // erased addresses are reported, not re-created (docs/decisions.md, "Privacy requests")
   const erased = await skipErasedImportRows(db, input.workspaceId);
-
-  const counts = await applyImport(db, {
-    workspaceId: input.workspaceId,
-    markSubscribed: input.markSubscribed,
-    uploaderIp: input.uploaderIp,
-    actorUserId: input.actorUserId,
-    onPhase: (phase) => input.onProgress?.({ ...staged.progress, phase }),
-  });
   return {
-    data: {
-      rowsRead: staged.valid + staged.errors.length,
-      valid: staged.valid - erased.length,
-      skipped: staged.errors.length + erased.length,
-      ...counts,
-      errors: [...staged.errors, ...erased].sort((a, b) => a.row - b.row),
-      columns: staged.mapping.headers.map((header, i) => ({ header, field: staged.mapping.fields[i] })),
-      durationMs: Date.now() - started,
-    },
+    ...staged,
+    valid: staged.valid - erased.length,
+    errors: [...staged.errors, ...erased].sort((a, b) => a.row - b.row),
   };
 }
 
-interface Staged {
+export type StageImportInput = Omit<
+  ImportContactsCsvInput,
+  "markSubscribed" | "uploaderIp" | "actorUserId"
+> & {
+  /** the mapping for the file's headers, chosen once they are read (the preview's saved mapping) */
+  mappingFor?: (headers: string[]) => Promise<ImportMapping | null>;
+};
+
+export interface Staged {
   mapping: ColumnMapping;
   valid: number;
   errors: ImportRowError[];
@@ -105,14 +139,13 @@ interface Staged {
 
 /** Reads the file into the staging table: the valid rows, and the reasons for the others. */
 async function stageFile(
-  input: ImportContactsCsvInput,
+  input: StageImportInput,
   staging: Staging,
   customFields: CustomField[],
 ): Promise<Staged | Refused> {
   const progress: ImportProgress = { phase: "reading", bytesRead: 0, rowsRead: 0 };
   const errors: ImportRowError[] = [];
   let mapping: ColumnMapping | null = null;
-  let custom: CustomFieldColumn[] = [];
   let valid = 0;
   try {
     const records = readCsv(input.file, {
@@ -123,12 +156,14 @@ async function stageFile(
       const rows: ImportRow[] = [];
       for (const record of batch) {
         if (!mapping) {
-          mapping = mapColumns(record.cells);
-          if (!mapping.hasEmail) return refused("invalid", NO_EMAIL_COLUMN);
-          custom = customFieldColumns(mapping, customFields);
+          const chosen = input.mappingFor ? await input.mappingFor(record.cells) : input.mapping;
+          const resolved = resolveMapping(record.cells, chosen, customFields);
+          if ("error" in resolved) return resolved;
+          if (!resolved.hasEmail) return refused("invalid", NO_EMAIL_COLUMN);
+          mapping = resolved;
           continue;
         }
-        const result = checkRecord(record, mapping, custom);
+        const result = checkRecord(record, mapping, customFields);
         if (result === null) continue;
         if ("row" in result) rows.push(result.row);
         else errors.push(result.error);
@@ -151,28 +186,43 @@ async function stageFile(
 function checkRecord(
   record: CsvRecord,
   mapping: ColumnMapping,
-  custom: CustomFieldColumn[],
+  customFields: CustomField[],
 ): { row: ImportRow } | { error: ImportRowError } | null {
   if (record.cells.every((cell) => cell.trim() === "")) return null;
-  const cells: Partial<Record<ImportField, string>> = {};
-  mapping.fields.forEach((field, i) => {
-    if (field) cells[field] = record.cells[i] ?? "";
-  });
+  const cells = cellsOf(record.cells, mapping);
   const email = (cells.email ?? "").trim();
   if (record.malformed) return { error: { row: record.rowNumber, email, reason: record.malformed } };
   const result = validateImportRow(record.rowNumber, cells);
-  if (!("row" in result))
-    return { error: { row: record.rowNumber, email, reason: result.reasons.join(" ") } };
-  if (custom.length === 0) return result;
-  const texts = Object.fromEntries(custom.map((c) => [c.field.key, record.cells[c.index] ?? ""]));
-  const { values, rejected } = customFieldValuesFrom(
-    custom.map((c) => c.field),
-    texts,
-  );
-  if (rejected.length > 0) {
-    const reason = rejected.map((key) => `${key}: the value does not fit the custom field.`).join(" ");
-    return { error: { row: record.rowNumber, email, reason } };
+  const custom = customFields.length > 0 ? customValuesOf(record.cells, mapping, customFields) : NO_VALUES;
+  if ("row" in result && "values" in custom) {
+    result.row.custom_fields = custom.values;
+    return result;
   }
-  result.row.custom_fields = Object.keys(values).length > 0 ? values : null;
-  return result;
+  const reasons = [
+    ...("reasons" in result ? result.reasons : []),
+    ...("reasons" in custom ? custom.reasons : []),
+  ];
+  return { error: { row: record.rowNumber, email, reason: reasons.join(" ") } };
+}
+
+const NO_VALUES = { values: null };
+
+/**
+ * A record's cells by field, through the mapping: a field column gives its cell; every tags
+ * column adds its tags (one list, split on commas and semicolons); every note column adds its
+ * text to the row's one note, a blank line between them.
+ */
+export function cellsOf(record: string[], mapping: ColumnMapping): Partial<Record<ImportField, string>> {
+  const cells: Partial<Record<ImportField, string>> = {};
+  const tags: string[] = [];
+  const notes: string[] = [];
+  mapping.targets.forEach((target, i) => {
+    const cell = record[i] ?? "";
+    if (target.target === "field") cells[target.name] = cell;
+    else if (target.target === "tags") tags.push(cell);
+    else if (target.target === "note" && cell.trim() !== "") notes.push(cell.trim());
+  });
+  if (tags.length > 0) cells.tags = tags.join(",");
+  if (notes.length > 0) cells.notes = notes.join("\n\n");
+  return cells;
 }

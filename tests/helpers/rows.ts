@@ -180,6 +180,14 @@ export const TABLES: Record<string, TableShape> = {
     links: { endpoint_id: "webhook_endpoints" },
     change: { attempts: 1 },
   },
+  import_mappings: {
+    fields: () => ({
+      header_digest: hex64(),
+      headers: ["Email"],
+      mapping: { email: { target: "field", name: "email" } },
+    }),
+    change: { headers: ["E-mail"] },
+  },
   contact_imports: {
     fields: () => ({
       file_name: "contacts.csv",

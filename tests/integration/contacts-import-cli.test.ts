@@ -80,7 +80,34 @@ describe("CSV import from the command line (npm run import)", () => {
     const usage = await importCli([file]);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toContain(
-      "Usage: npm run import -- --workspace <workspace id> [--subscribed] <file.csv>",
+      "Usage: npm run import -- --workspace <workspace id> [--subscribed] [--mapping <mapping.json>] <file.csv>",
     );
+  }, 60_000);
+
+  test("npm run import --mapping: a file whose headers are not ours is imported through the mapping file; a bad mapping file changes nothing", async () => {
+    const ws = await createWorkspace(db.sql);
+    const file = await csvFile("Correo,Nombre,Etiquetas\ncli-map@example.com,Cleo,a;b\n");
+    const mapping = path.join(path.dirname(file), "mapping.json");
+    await writeFile(
+      mapping,
+      JSON.stringify({
+        Correo: { target: "field", name: "email" },
+        Nombre: { target: "field", name: "first_name" },
+        Etiquetas: { target: "tags" },
+      }),
+    );
+    const { code } = await importCli(["--workspace", ws.id, "--mapping", mapping, file]);
+    expect(code).toBe(0);
+    expect(await db.sql`select email, first_name from contacts where workspace_id = ${ws.id}`).toEqual([
+      { email: "cli-map@example.com", first_name: "Cleo" },
+    ]);
+    expect(await db.sql`select count(*)::int as n from contact_tags where workspace_id = ${ws.id}`).toEqual([
+      { n: 2 },
+    ]);
+
+    await writeFile(mapping, JSON.stringify({ Correo: { target: "address" } }));
+    const bad = await importCli(["--workspace", ws.id, "--mapping", mapping, file]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("The column mapping is not valid (column 'Correo')");
   }, 60_000);
 });

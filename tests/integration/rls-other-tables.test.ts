@@ -41,6 +41,7 @@ const MEMBER_TABLES = [
   "campaigns",
   "campaign_enrollments",
   "broadcasts",
+  "import_mappings",
 ];
 const RULES: Record<string, { ops: Record<Op, Rule>; callers: Caller[] }> = {
   ...Object.fromEntries(

@@ -2,6 +2,8 @@ import { asUser, withService, withServiceStatement, type Claims, type Db } from 
 import { importContactsCsv, type ImportProgress } from "../import-contacts-csv";
 import type { ImportReport } from "../import/import-report";
 import { slices } from "../import/queue-contact-import";
+import { parseImportMapping, type ImportMapping } from "../import/import-mapping";
+import { unwrap } from "@/lib/errors/app-error";
 import { log } from "@/lib/observability/log";
 
 /** Skipped rows kept with a finished import (the report of a huge file could hold them all). */
@@ -54,7 +56,7 @@ export async function runContactImport(
     const status = await withService(async (db) => {
       await db`select pg_advisory_xact_lock(hashtextextended(${`contact_import:${importId}`}, 0))`;
       const [row] = await db`
-        select content, mark_subscribed, host(uploader_ip) as ip from public.contact_imports
+        select content, mark_subscribed, host(uploader_ip) as ip, mapping from public.contact_imports
         where id = ${importId} and status = 'running' and content is not null`;
       if (!row) return "skipped" as const; // another worker finished it while this one waited
       const outcome = await asUser(db, claims, () =>
@@ -65,6 +67,7 @@ export async function runContactImport(
           uploaderIp: row.ip,
           actorUserId: job.created_by,
           onProgress: progress.update,
+          mapping: storedMapping(row.mapping),
         }),
       );
       await finish(
@@ -91,6 +94,12 @@ export async function runContactImport(
     );
     throw error;
   }
+}
+
+/** The mapping stored with the upload (checked when it was sent; a row edited since is refused whole). */
+function storedMapping(value: unknown): ImportMapping | null {
+  if (value === null || value === undefined) return null;
+  return unwrap(parseImportMapping(value));
 }
 
 /** Ends an import: the outcome, the time, and the stored file cleared (the row stays as history). */

@@ -10,6 +10,7 @@ import {
 } from "@/lib/contacts/import-contacts-csv";
 import { queueContactImport } from "@/lib/contacts/import/queue-contact-import";
 import { FILE_ERRORS } from "@/lib/contacts/import/read-csv";
+import type { ImportMapping } from "@/lib/contacts/import/import-mapping";
 import { withService, withUser } from "@/lib/db/doors";
 import { refused, type Refused } from "@/lib/errors/app-error";
 
@@ -20,6 +21,8 @@ export interface StreamImportInput {
   fileName: string;
   markSubscribed: boolean;
   ip: string | null;
+  /** the column mapping chosen in the mapping step (import-mapping.ts); null: by name */
+  mapping: ImportMapping | null;
 }
 
 /**
@@ -63,6 +66,7 @@ export function streamContactImport(
                     content: content.bytes,
                     markSubscribed: input.markSubscribed,
                     uploaderIp: input.ip,
+                    mapping: input.mapping,
                   });
                   if ("data" in result) {
                     ctx.audit.target("contact_import", result.data.id);
@@ -86,6 +90,7 @@ export function streamContactImport(
             actorUserId: ctx.userId,
             maxBytes: BROWSER_IMPORT_MAX_BYTES,
             onProgress,
+            mapping: input.mapping,
           });
           if ("data" in imported) {
             ctx.audit.change(null, { ...audit.input, ...summary(imported.data) });
@@ -133,7 +138,8 @@ async function receive(
   return { bytes: Buffer.concat(parts) };
 }
 
-async function* chunks(body: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+/** A request body as the import reads files: its chunks, as they arrive. */
+export async function* chunks(body: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
   const reader = body.getReader();
   try {
     for (;;) {

@@ -55,12 +55,13 @@ export async function applyImport(db: Db, input: ApplyImportInput): Promise<Appl
       with up as (
         insert into public.contacts as c (
           workspace_id, email, first_name, last_name, phone, address_line1, address_line2, city, state,
-          postal_code, country, birth_month, birth_day, source,
-          is_subscribed, opt_in_timestamp, opt_in_source, opt_in_ip, custom_fields)
+          postal_code, country, birth_month, birth_day, custom_fields, source,
+          is_subscribed, opt_in_timestamp, opt_in_source, opt_in_ip)
         select ${ws}, b.email, b.first_name, b.last_name, b.phone, b.address_line1, b.address_line2, b.city,
-          b.state, b.postal_code, b.country, b.birth_month, b.birth_day, 'import',
+          b.state, b.postal_code, b.country, b.birth_month, b.birth_day,
+          coalesce(b.custom_fields, '{}'::jsonb), 'import',
           ${sub}, case when ${sub} then now() end, case when ${sub} then 'CSV Import' end,
-          case when ${sub} then ${input.uploaderIp}::inet end, coalesce(b.custom_fields, '{}')
+          case when ${sub} then ${input.uploaderIp}::inet end
         from contact_import_batch b
         where b.occurrence = ${occurrence}
         on conflict (workspace_id, email) do update set
@@ -75,13 +76,14 @@ export async function applyImport(db: Db, input: ApplyImportInput): Promise<Appl
           country = coalesce(excluded.country, c.country),
           birth_month = coalesce(excluded.birth_month, c.birth_month),
           birth_day = coalesce(excluded.birth_day, c.birth_day),
+          -- custom fields: the values filled in are set, the others kept (docs/decisions.md, "Custom fields")
+          custom_fields = case when excluded.custom_fields = '{}'::jsonb then c.custom_fields
+                               else c.custom_fields || excluded.custom_fields end,
           is_subscribed = c.is_subscribed or ${consent},
           opt_in_timestamp = case when ${consent} then now() else c.opt_in_timestamp end,
           opt_in_source = case when ${consent} then 'CSV Import' else c.opt_in_source end,
           opt_in_ip = case when ${consent} then excluded.opt_in_ip else c.opt_in_ip end,
-          unsubscribed_at = case when ${consent} then null else c.unsubscribed_at end,
-          -- custom field columns set the keys they carry, as the other columns (docs/decisions.md, "Custom fields")
-          custom_fields = c.custom_fields || excluded.custom_fields
+          unsubscribed_at = case when ${consent} then null else c.unsubscribed_at end
         -- only rows that change: an identical row leaves the contact (and updated_at) alone
         where (excluded.first_name is not null and excluded.first_name is distinct from c.first_name)
            or (excluded.last_name is not null and excluded.last_name is distinct from c.last_name)
@@ -94,7 +96,8 @@ export async function applyImport(db: Db, input: ApplyImportInput): Promise<Appl
            or (excluded.country is not null and excluded.country is distinct from c.country)
            or (excluded.birth_month is not null and excluded.birth_month is distinct from c.birth_month)
            or (excluded.birth_day is not null and excluded.birth_day is distinct from c.birth_day)
-           or (excluded.custom_fields <> '{}' and c.custom_fields || excluded.custom_fields <> c.custom_fields)
+           or (excluded.custom_fields <> '{}'::jsonb and exists (
+                 select 1 from jsonb_each(excluded.custom_fields) e where c.custom_fields -> e.key is distinct from e.value))
            or ${consent}
         returning c.id, (c.xmax = 0) as inserted,
           (${sub} and c.opt_in_source = 'CSV Import' and c.opt_in_timestamp = now()) as consented

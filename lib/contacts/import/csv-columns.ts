@@ -5,6 +5,7 @@
  * the browser uses it for the preview, the server for the import.
  */
 import { FIELD_LABELS } from "../contact-row";
+import type { ColumnTarget } from "./import-mapping";
 
 export const IMPORT_FIELDS = {
   email: ["email", "e-mail", "email address", "e-mail address", "mail", "email_address"],
@@ -36,6 +37,9 @@ export const IMPORT_FIELD_LABELS: Record<ImportField, string> = {
 
 const normalize = (header: string) => header.toLowerCase().replace(/[\s\-_.\/]+/g, "");
 
+/** A header as it is compared: without a byte order mark, case, spaces, dashes, dots, underscores. */
+export const normalizeHeader = (header: string) => normalize(header.replace(/^\uFEFF/, ""));
+
 const ALIASES = new Map<string, ImportField>(
   (Object.entries(IMPORT_FIELDS) as [ImportField, readonly string[]][]).flatMap(([field, names]) =>
     [field, ...names].map((name) => [normalize(name), field] as const),
@@ -45,6 +49,8 @@ const ALIASES = new Map<string, ImportField>(
 export interface ColumnMapping {
   /** for each CSV column, the field it fills, or null when ignored */
   fields: (ImportField | null)[];
+  /** for each CSV column, what it becomes (import-mapping.ts) */
+  targets: ColumnTarget[];
   /** the headers as written */
   headers: string[];
   hasEmail: boolean;
@@ -54,12 +60,21 @@ export interface ColumnMapping {
 export function mapColumns(headers: string[]): ColumnMapping {
   const taken = new Set<ImportField>();
   const fields = headers.map((header) => {
-    const field = ALIASES.get(normalize(header.replace(/^\uFEFF/, "")));
+    const field = ALIASES.get(normalizeHeader(header));
     if (!field || taken.has(field)) return null;
     taken.add(field);
     return field;
   });
-  return { fields, headers, hasEmail: taken.has("email") };
+  const targets = fields.map((field): ColumnTarget =>
+    field === null
+      ? { target: "skip" }
+      : field === "tags"
+        ? { target: "tags" }
+        : field === "notes"
+          ? { target: "note" }
+          : { target: "field", name: field },
+  );
+  return { fields, targets, headers, hasEmail: taken.has("email") };
 }
 
 export const NO_EMAIL_COLUMN =

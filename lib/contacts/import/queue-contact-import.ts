@@ -2,6 +2,7 @@ import type { Db } from "@/lib/db/doors";
 import { enqueue } from "@/lib/jobs/enqueue";
 import { FILE_ERRORS, ImportFileError, readCsv } from "./read-csv";
 import { refused, type Refused, type Result } from "@/lib/errors/app-error";
+import type { ImportMapping } from "./import-mapping";
 
 /** Slices of the stored file, as the import reads a stream: progress follows the bytes. */
 export async function* slices(content: Uint8Array, size = 256 * 1024): AsyncGenerator<Uint8Array> {
@@ -35,6 +36,8 @@ export interface QueueContactImportInput {
   content: Uint8Array;
   markSubscribed: boolean;
   uploaderIp: string | null;
+  /** the column mapping chosen at upload (import-mapping.ts), applied by the job */
+  mapping?: ImportMapping | null;
 }
 
 /**
@@ -53,10 +56,12 @@ export async function queueContactImport(
   if ("error" in counted) return counted;
   const [row] = await db<{ id: string }[]>`
     insert into public.contact_imports
-      (workspace_id, created_by, file_name, file_size, content, mark_subscribed, uploader_ip, rows_total)
+      (workspace_id, created_by, file_name, file_size, content, mark_subscribed, uploader_ip, rows_total,
+       mapping)
     values (${input.workspaceId}, ${input.userId}, ${input.fileName.slice(0, 255) || "upload.csv"},
             ${input.content.byteLength}, ${Buffer.from(input.content.buffer, input.content.byteOffset, input.content.byteLength)},
-            ${input.markSubscribed}, ${input.uploaderIp}::inet, ${counted.rows})
+            ${input.markSubscribed}, ${input.uploaderIp}::inet, ${counted.rows},
+            ${input.mapping ? db.json(input.mapping as never) : null})
     returning id`;
   await enqueue(db, { queue: "contact-import", data: { workspaceId: input.workspaceId, importId: row.id } });
   return { data: { id: row.id } };

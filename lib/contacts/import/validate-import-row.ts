@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { CustomFieldValues } from "@/lib/contacts/custom-fields";
 import { PERSON_FIELDS, type PersonField } from "@/lib/contacts/contact-row";
 import { textToHtml } from "@/lib/notes/text-to-html";
 import { IMPORT_FIELD_LABELS, splitTags, type ImportField } from "./csv-columns";
@@ -12,8 +13,8 @@ export interface ImportRow extends Record<PersonField, string | null> {
   tags: string[];
   note_text: string | null;
   note_html: string | null;
-  /** custom field values from the columns named by a field's key (customFieldColumns) */
-  custom_fields?: Record<string, unknown> | null;
+  /** custom field values by key (import-custom-fields.ts); null when the row fills none */
+  custom_fields?: CustomFieldValues | null;
 }
 
 const EMAIL = z.regexes.email;

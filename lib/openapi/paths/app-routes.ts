@@ -446,6 +446,40 @@ export const appRoutePaths: ZodOpenApiPathsObject = {
       },
     },
   },
+  "/api/contacts/import/preview": {
+    post: {
+      operationId: "previewContactsImport",
+      security: security.session,
+      tags: ["Dashboard"],
+      summary: "The CSV import's mapping step (spec 4.15): how a file reads, nothing stored",
+      description:
+        "The body is the file. `?mapping=` a JSON object header -> target (field, custom_field, tags, note, skip); " +
+        "without it, the workspace's saved mapping for the same headers, else the headers' names.",
+      requestParams: { query: z.object({ mapping: z.string().optional() }) },
+      requestBody: { required: true, content: { "text/csv": { schema: z.string() } } },
+      responses: {
+        "200": {
+          description: "Each column's target, the first rows as stored, the rows to be skipped.",
+          ...json(z.record(z.string(), z.unknown())),
+        },
+        "400": error("A bad file or mapping."),
+        "401": error("Not signed in."),
+        "413": error("The file is too large for a browser upload."),
+      },
+    },
+  },
+  "/api/contacts/import/sample": {
+    get: {
+      operationId: "sampleContactsImport",
+      security: security.session,
+      tags: ["Dashboard"],
+      summary: "A sample CSV laid out as the import reads it by name",
+      responses: {
+        "200": { description: "CSV attachment.", content: { "text/csv": { schema: z.string() } } },
+        "401": error("Not signed in."),
+      },
+    },
+  },
   "/api/contacts/{contactId}/privacy-export": {
     get: {
       operationId: "exportContactData",

@@ -1,6 +1,7 @@
 import { once } from "node:events";
 import { createWriteStream } from "node:fs";
 import { FIRST_NAMES, LAST_NAMES } from "./contacts-data";
+import type { ImportMapping } from "../../../lib/contacts/import/import-mapping";
 
 const HEADER =
   "email,first_name,last_name,phone,address_line1,address_line2,city,state,postal_code,country,birth_month,birth_day,tags,notes";
@@ -59,6 +60,40 @@ async function writeLines(file: string, lines: (i: number) => string, count: num
 }
 
 export const writeImportCsv = (file: string, count: number) => writeLines(file, row, count, HEADER);
+
+/** The same columns under headers that are none of ours, and the mapping that reads them (plus one skipped column). */
+export const FOREIGN_HEADERS = [
+  "Correo",
+  "Nombre",
+  "Apellido",
+  "Teléfono",
+  "Dirección",
+  "Dirección 2",
+  "Ciudad",
+  "Provincia",
+  "CP",
+  "País",
+  "Mes",
+  "Día",
+  "Etiquetas",
+  "Comentario",
+];
+export const FOREIGN_MAPPING = Object.fromEntries(
+  FOREIGN_HEADERS.map((header, i) => {
+    const field = HEADER.split(",")[i];
+    const target =
+      field === "tags"
+        ? { target: "tags" }
+        : field === "notes"
+          ? { target: "note" }
+          : { target: "field", name: field };
+    return [header, target];
+  }),
+) as ImportMapping;
+
+/** The generated import's rows under FOREIGN_HEADERS, for the mapped import. */
+export const writeForeignImportCsv = (file: string, count: number) =>
+  writeLines(file, row, count, FOREIGN_HEADERS.join(","));
 
 /** The same rows as contacts columns (workspace id first), for a plain COPY into contacts. */
 export function writeCopyCsv(file: string, count: number, workspaceId: string) {

@@ -7,6 +7,7 @@ import { requireMember } from "@/lib/auth/context";
 import { BROWSER_IMPORT_MAX_BYTES, importJobThresholdBytes } from "@/lib/contacts/import-contacts-csv";
 import { importProgressLabel } from "@/lib/contacts/import/import-progress-label";
 import { listContactImports } from "@/lib/contacts/import/list-contact-imports";
+import { listCustomFields } from "@/lib/contacts/custom-fields";
 import { withUser } from "@/lib/db/doors";
 import { formatDateTime } from "@/lib/time/format";
 
@@ -16,7 +17,12 @@ const STATUS_LABELS = { queued: "Queued", running: "Running", succeeded: "Done",
 
 export default async function ImportPage() {
   const ctx = await requireMember();
-  const imports = await withUser(ctx.claims, (db) => listContactImports(db, ctx.workspace.workspaceId));
+  const [imports, customFields] = await withUser(ctx.claims, (db) =>
+    Promise.all([
+      listContactImports(db, ctx.workspace.workspaceId),
+      listCustomFields(db, ctx.workspace.workspaceId),
+    ]),
+  );
   const active = imports.some((i) => i.status === "queued" || i.status === "running");
   return (
     <>
@@ -25,15 +31,23 @@ export default async function ImportPage() {
       </p>
       <h1>Import contacts from CSV</h1>
       <p className="hint">
-        A row whose email is already in the workspace updates that contact, but only with the columns that are
-        filled in. New emails become new contacts (source &lsquo;import&rsquo;). Tags (comma-separated) are
-        created when missing; a Notes column becomes a note on the contact. Invalid rows are skipped and
-        listed in the report. Nothing is saved unless the whole file goes in.
+        After you choose a file, you decide what each of its columns becomes: a contact field, a custom field,
+        tags (separated by ; or ,), a note on the contact, or nothing. The first rows are shown as they will
+        be stored, with the rows that will be skipped and why; your choices are remembered for the next file
+        with the same columns. A row whose email is already in the workspace updates that contact, but only
+        with the columns that are filled in. New emails become new contacts (source &lsquo;import&rsquo;).
+        Missing tags are created. Nothing is saved unless the whole file goes in.
+      </p>
+      <p>
+        <a href="/api/contacts/import/sample" download>
+          Download a sample CSV
+        </a>
       </p>
       <ImportWizard
         maxBytes={BROWSER_IMPORT_MAX_BYTES}
         jobThreshold={importJobThresholdBytes()}
         readStatus={contactImportStatusAction}
+        customFields={customFields.map((f) => ({ key: f.key, label: f.label }))}
       />
       {imports.length > 0 && (
         <section className="stack" aria-labelledby="recent-imports">

@@ -1,14 +1,15 @@
 import { memberRoute } from "@/lib/adapters/member-route";
 import { BROWSER_IMPORT_MAX_BYTES } from "@/lib/contacts/import-contacts-csv";
 import { streamContactImport } from "@/lib/contacts/flows/stream-contact-import";
+import { mappingFromQuery } from "@/lib/contacts/import/import-mapping";
 import { FILE_ERRORS } from "@/lib/contacts/import/read-csv";
-import { AppError } from "@/lib/errors/app-error";
+import { AppError, unwrap } from "@/lib/errors/app-error";
 import { readLimitedBody } from "@/lib/http/read-limited-body";
 import { sameOrigin } from "@/lib/http/same-origin";
 
 /**
- * POST /api/contacts/import?subscribed=1&filename=<name>: the dashboard's CSV import
- * (spec 4.15). The body is the file itself, read as it arrives (a server action would
+ * POST /api/contacts/import?subscribed=1&filename=<name>&mapping=<json>: the dashboard's CSV import
+ * (spec 4.15), with the column mapping of its mapping step (lib/contacts/import/import-mapping.ts). The body is the file itself, read as it arrives (a server action would
  * buffer it whole); the answer is a stream of NDJSON lines (lib/contacts/flows/stream-contact-import.ts).
  * A body sent without Content-Length is counted as it is read, before anything else: above the
  * job threshold it goes to the job path like any large file, above the limit it is refused (413).
@@ -21,6 +22,7 @@ export const POST = memberRoute(
     const url = new URL(request.url);
     const fileName = url.searchParams.get("filename") ?? "";
     if (fileName && !/\.(csv|txt)$/i.test(fileName)) throw new AppError("unsupported", "Choose a .csv file.");
+    const mapping = unwrap(mappingFromQuery(url));
     const tooLarge = () => new AppError("too_large", FILE_ERRORS.tooLarge(BROWSER_IMPORT_MAX_BYTES));
     const declared = request.headers.get("content-length");
     let body = request.body;
@@ -40,6 +42,7 @@ export const POST = memberRoute(
       fileName,
       markSubscribed: url.searchParams.get("subscribed") === "1",
       ip: ctx.ip,
+      mapping,
     });
     return new Response(stream, {
       headers: { "content-type": "application/x-ndjson; charset=utf-8", "cache-control": "no-store" },
