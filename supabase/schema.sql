@@ -1955,6 +1955,12 @@ ALTER TABLE ONLY public.audit_log
     ADD CONSTRAINT audit_log_pkey PRIMARY KEY (id);
 
 --
+-- Name: audit_log_contact_changes_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX audit_log_contact_changes_idx ON public.audit_log USING btree (target_id, created_at DESC, id DESC) WHERE ((target_type = 'contact'::text) AND (action = ANY (ARRAY['contact.merged'::text, 'contact.source_changed'::text])));
+
+--
 -- Name: audit_log_workspace_action_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -3951,6 +3957,12 @@ CREATE UNIQUE INDEX email_sends_broadcast_contact_key ON public.email_sends USIN
 CREATE INDEX email_sends_broadcast_idx ON public.email_sends USING btree (broadcast_id, workspace_id) WHERE (broadcast_id IS NOT NULL);
 
 --
+-- Name: email_sends_contact_created_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX email_sends_contact_created_idx ON public.email_sends USING btree (contact_id, created_at DESC);
+
+--
 -- Name: email_sends_contact_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -4085,6 +4097,12 @@ ALTER TABLE ONLY public.event_registrations
 
 ALTER TABLE ONLY public.event_registrations
     ADD CONSTRAINT event_registrations_pkey PRIMARY KEY (id);
+
+--
+-- Name: event_registrations_contact_created_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX event_registrations_contact_created_idx ON public.event_registrations USING btree (contact_id, created_at DESC);
 
 --
 -- Name: event_registrations_contact_idx; Type: INDEX; Schema: public; Owner: -
@@ -4370,6 +4388,12 @@ CREATE TABLE public.form_submissions (
 
 ALTER TABLE ONLY public.form_submissions
     ADD CONSTRAINT form_submissions_pkey PRIMARY KEY (id);
+
+--
+-- Name: form_submissions_contact_created_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX form_submissions_contact_created_idx ON public.form_submissions USING btree (contact_id, created_at DESC);
 
 --
 -- Name: form_submissions_contact_idx; Type: INDEX; Schema: public; Owner: -
