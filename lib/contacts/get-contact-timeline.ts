@@ -60,9 +60,7 @@ export async function getContactTimeline(
   };
   const kinds = input.kinds?.length ? input.kinds : null;
   const sources = TIMELINE_SOURCES.filter((s) => !kinds || kinds.includes(s.kind));
-  const union = sources
-    .map((s) => s.query(db, query))
-    .reduce((all, part) => db`${all} union all ${part}`);
+  const union = sources.map((s) => s.query(db, query)).reduce((all, part) => db`${all} union all ${part}`);
   const rows = await db<TimelineRow[]>`
     select t.at, t.micros, t.kind, t.id, t.author, t.d from (${union}) t
     order by t.at desc, t.kind collate "C" desc, t.id collate "C" desc

@@ -39,7 +39,10 @@ export const changeEntries: TimelineSource = {
   render: ({ d }) => {
     const after = (d.after ?? {}) as Record<string, unknown>;
     if (d.action === "contact.source_changed")
-      return { title: TITLES[d.action], facts: [after.source ? `Source: ${after.source}` : "Source cleared"] };
+      return {
+        title: TITLES[d.action],
+        facts: [after.source ? `Source: ${after.source}` : "Source cleared"],
+      };
     return { title: TITLES[String(d.action)] ?? String(d.action), facts: summaryFacts(after) };
   },
 };

@@ -62,7 +62,9 @@ export interface TimelineRow {
 export interface TimelineSource {
   kind: TimelineKind;
   query: (db: Db, q: TimelineQuery) => postgres.PendingQuery<postgres.Row[]>;
-  render: (row: TimelineRow) => { title: string; facts: Fact[]; list?: string[] } | { html: string; text: string };
+  render: (
+    row: TimelineRow,
+  ) => { title: string; facts: Fact[]; list?: string[] } | { html: string; text: string };
 }
 
 export type Fact = string | false | null | undefined;
