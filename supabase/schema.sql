@@ -443,6 +443,21 @@ end
 $$;
 
 --
+-- Name: email_events_set_contact(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.email_events_set_contact() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  select s.contact_id into new.contact_id from public.email_sends s
+  where s.id = new.email_send_id and s.workspace_id = new.workspace_id;
+  return new;
+end
+$$;
+
+--
 -- Name: email_events_webhook_events(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -465,6 +480,21 @@ begin
        from new_rows n join public.email_sends s on s.id = n.email_send_id
        where n.type = t));
   end loop;
+  return null;
+end
+$$;
+
+--
+-- Name: email_sends_move_events(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.email_sends_move_events() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  update public.email_events set contact_id = new.contact_id
+  where email_send_id = new.id and workspace_id = new.workspace_id;
   return null;
 end
 $$;
@@ -1087,10 +1117,22 @@ GRANT ALL ON FUNCTION public.create_workspace(p_name text) TO authenticated;
 REVOKE ALL ON FUNCTION public.email_events_refresh_stats() FROM PUBLIC;
 
 --
+-- Name: FUNCTION email_events_set_contact(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.email_events_set_contact() FROM PUBLIC;
+
+--
 -- Name: FUNCTION email_events_webhook_events(); Type: ACL; Schema: public; Owner: -
 --
 
 REVOKE ALL ON FUNCTION public.email_events_webhook_events() FROM PUBLIC;
+
+--
+-- Name: FUNCTION email_sends_move_events(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.email_sends_move_events() FROM PUBLIC;
 
 --
 -- Name: FUNCTION emit_webhook_events(event_type text, events jsonb); Type: ACL; Schema: public; Owner: -
@@ -3686,6 +3728,7 @@ CREATE TABLE public.email_events (
     svix_id text,
     is_machine boolean DEFAULT false NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
+    contact_id uuid,
     CONSTRAINT email_events_link_url_check CHECK ((length(link_url) <= 2000)),
     CONSTRAINT email_events_svix_id_check CHECK ((length(svix_id) <= 200)),
     CONSTRAINT email_events_type_check CHECK ((type = ANY (ARRAY['delivered'::text, 'delivery_delayed'::text, 'opened'::text, 'clicked'::text, 'bounced'::text, 'complained'::text, 'unsubscribed'::text]))),
@@ -3719,6 +3762,12 @@ CREATE INDEX email_events_broadcast_idx ON public.email_events USING btree (broa
 CREATE INDEX email_events_broadcast_links_idx ON public.email_events USING btree (broadcast_id, workspace_id, link_url, email_send_id) INCLUDE (is_machine) WHERE ((broadcast_id IS NOT NULL) AND (type = 'clicked'::text));
 
 --
+-- Name: email_events_contact_occurred_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX email_events_contact_occurred_idx ON public.email_events USING btree (contact_id, occurred_at DESC) WHERE (contact_id IS NOT NULL);
+
+--
 -- Name: email_events_send_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -3736,6 +3785,13 @@ CREATE INDEX email_events_workspace_idx ON public.email_events USING btree (work
 
 ALTER TABLE ONLY public.email_events
     ADD CONSTRAINT email_events_workspace_id_broadcast_id_fkey FOREIGN KEY (workspace_id, broadcast_id) REFERENCES public.broadcasts(workspace_id, id) ON DELETE SET NULL (broadcast_id);
+
+--
+-- Name: email_events email_events_workspace_id_contact_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.email_events
+    ADD CONSTRAINT email_events_workspace_id_contact_id_fkey FOREIGN KEY (workspace_id, contact_id) REFERENCES public.contacts(workspace_id, id) ON DELETE SET NULL (contact_id);
 
 --
 -- Name: email_events email_events_workspace_id_email_send_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -3762,6 +3818,12 @@ ALTER TABLE public.email_events ENABLE ROW LEVEL SECURITY;
 --
 
 CREATE POLICY email_events_select_members ON public.email_events FOR SELECT TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
+
+--
+-- Name: email_events email_events_contact; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER email_events_contact BEFORE INSERT ON public.email_events FOR EACH ROW EXECUTE FUNCTION public.email_events_set_contact();
 
 --
 -- Name: email_events email_events_stats_insert; Type: TRIGGER; Schema: public; Owner: -
@@ -4012,6 +4074,12 @@ ALTER TABLE public.email_sends ENABLE ROW LEVEL SECURITY;
 --
 
 CREATE POLICY email_sends_select_members ON public.email_sends FOR SELECT TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
+
+--
+-- Name: email_sends email_sends_contact_moved; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER email_sends_contact_moved AFTER UPDATE OF contact_id ON public.email_sends FOR EACH ROW WHEN ((old.contact_id IS DISTINCT FROM new.contact_id)) EXECUTE FUNCTION public.email_sends_move_events();
 
 --
 -- Name: TABLE email_sends; Type: ACL; Schema: public; Owner: -

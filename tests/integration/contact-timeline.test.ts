@@ -6,7 +6,7 @@ import {
   parseKinds,
 } from "@/lib/contacts/get-contact-timeline";
 import { compareEntries, type TimelineKind, type TimelinePosition } from "@/lib/contacts/timeline/types";
-import { withUser } from "@/lib/db/doors";
+import { withService, withUser } from "@/lib/db/doors";
 import type { Sql } from "@/lib/db/client";
 import { setupTestDatabase } from "../helpers/db";
 import { addMember, createContact, createWorkspace, type TestUser } from "../helpers/factories";
@@ -167,6 +167,31 @@ describe("the contact timeline (docs/decisions.md, 'Contact timeline')", () => {
     const kinds = (await timeline(member, ws.id, c.id)).data.map((e) => e.kind);
     expect(kinds).toHaveLength(7);
     expect(kinds).not.toContain("change");
+  });
+
+  test("an email event carries its send's contact: set when stored, moved with the send (a merge), cleared when the contact is deleted", async () => {
+    const ws = await createWorkspace(db.sql);
+    const c = await createContact(db.sql, ws.id);
+    const winner = await createContact(db.sql, ws.id);
+    await everyKind(db.sql, ws.id, c.id, t);
+    const eventContact = async () =>
+      (await db.sql`select contact_id from email_events where workspace_id = ${ws.id}`).map(
+        (r) => r.contact_id,
+      );
+    expect(await eventContact()).toEqual([c.id]);
+    // a merge moves the send (through the service door: members cannot update sends or events)
+    await withService(
+      (tx) => tx`update email_sends set contact_id = ${winner.id} where contact_id = ${c.id}`,
+    );
+    expect(await eventContact()).toEqual([winner.id]);
+    const moved = await timeline(ws.owner, ws.id, winner.id, { kinds: ["email"] });
+    expect(moved.data.map((e) => e.text)).toEqual([
+      "Email bounced. Subject: Autumn",
+      "Email sent. Subject: Autumn",
+    ]);
+    expect((await timeline(ws.owner, ws.id, c.id, { kinds: ["email"] })).data).toEqual([]);
+    await db.sql`delete from contacts where id = ${winner.id}`;
+    expect(await eventContact()).toEqual([null]);
   });
 
   test("a cursor from a URL is a time, a known kind and an id of that kind's form, or nothing", () => {

@@ -51,7 +51,8 @@ function renderEmail({ d }: TimelineRow) {
 
 /**
  * What became of the emails sent to the contact (docs/api.md, "Email engagement"): the
- * email_events of their sends. An open or click made by software says so.
+ * email_events of their sends, by the contact the database keeps on each event (migration
+ * 20261127000700). An open or click made by software says so.
  */
 export const emailEventEntries: TimelineSource = {
   kind: "email",
@@ -62,7 +63,7 @@ export const emailEventEntries: TimelineSource = {
                          'subject', s.subject) as d
     from public.email_events e
     join public.email_sends s on s.id = e.email_send_id and s.workspace_id = e.workspace_id
-    where s.contact_id = ${q.contactId} and s.workspace_id = ${q.workspaceId} and e.workspace_id = ${q.workspaceId}
+    where e.contact_id = ${q.contactId} and e.workspace_id = ${q.workspaceId}
       ${afterPosition(db, "email", "e.occurred_at", "e.id", q.before)}
     order by e.occurred_at desc, e.id desc
     limit ${q.limit})`,
