@@ -1,4 +1,5 @@
-import { describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
+import { GET as listTimeline } from "@/app/api/v1/contacts/[id]/timeline/route";
 import {
   decodePosition,
   encodePosition,
@@ -8,6 +9,7 @@ import {
 import { compareEntries, type TimelineKind, type TimelinePosition } from "@/lib/contacts/timeline/types";
 import { withService, withUser } from "@/lib/db/doors";
 import type { Sql } from "@/lib/db/client";
+import { apiKeyFor, callV1, expectDocumented } from "../helpers/api-v1";
 import { setupTestDatabase } from "../helpers/db";
 import { addMember, createContact, createWorkspace, type TestUser } from "../helpers/factories";
 
@@ -201,5 +203,58 @@ describe("the contact timeline (docs/decisions.md, 'Contact timeline')", () => {
     expect(decodePosition(`123_admin_${id}`)).toBeNull();
     expect(decodePosition("123_change_42")).toBeNull();
     expect(decodePosition(`123_note_1' or 1=1`)).toBeNull();
+  });
+});
+
+describe("GET /api/v1/contacts/{id}/timeline (docs/api.md)", () => {
+  beforeAll(() => {
+    process.env.APP_URL = "http://crm.test";
+    process.env.API_RATE_LIMIT = "100000";
+  });
+  const path = "/api/v1/contacts/{id}/timeline";
+
+  test("walks the whole timeline by cursor, as documented, with the kind filter; bad cursors and kinds are 400, another workspace's contact 404", async () => {
+    const ws = await createWorkspace(db.sql);
+    const c = await createContact(db.sql, ws.id);
+    for (let i = 0; i < 2; i++) await everyKind(db.sql, ws.id, c.id, () => t(40));
+    const key = await apiKeyFor(db.sql, ws.id, ["contacts:read"]);
+    const walkApi = async (query: Record<string, string>) => {
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      for (let i = 0; i < 100; i++) {
+        const res = await callV1(listTimeline, "GET", path, {
+          key: key.key,
+          params: { id: c.id },
+          query: { ...query, ...(cursor ? { cursor } : {}) },
+        });
+        expect(res.status).toBe(200);
+        const page = (await expectDocumented(res, "GET", path)) as {
+          data: { kind: string; id: string }[];
+          next_cursor: string | null;
+        };
+        seen.push(...page.data.map((e) => `${e.kind}:${e.id}`));
+        cursor = page.next_cursor;
+        if (!cursor) return seen;
+      }
+      throw new Error("the walk did not end");
+    };
+    const all = (await timeline(ws.owner, ws.id, c.id, { limit: 200 })).data.map((e) => `${e.kind}:${e.id}`);
+    expect(all).toHaveLength(18);
+    expect(await walkApi({ limit: "4" })).toEqual(all);
+    expect(await walkApi({ limit: "3", kind: "form,change" })).toEqual(
+      all.filter((e) => e.startsWith("form:") || e.startsWith("change:")),
+    );
+
+    for (const query of [{ cursor: "nonsense" }, { kind: "note,secrets" }] as Record<string, string>[]) {
+      const res = await callV1(listTimeline, "GET", path, { key: key.key, params: { id: c.id }, query });
+      expect(res.status).toBe(400);
+      await expectDocumented(res, "GET", path);
+    }
+    const other = await createWorkspace(db.sql);
+    const foreign = await createContact(db.sql, other.id);
+    await everyKind(db.sql, other.id, foreign.id, t);
+    const res = await callV1(listTimeline, "GET", path, { key: key.key, params: { id: foreign.id } });
+    expect(res.status).toBe(404);
+    await expectDocumented(res, "GET", path);
   });
 });
