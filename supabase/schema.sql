@@ -451,8 +451,11 @@ CREATE FUNCTION public.email_events_set_contact() RETURNS trigger
     SET search_path TO ''
     AS $$
 begin
-  select s.contact_id into new.contact_id from public.email_sends s
-  where s.id = new.email_send_id and s.workspace_id = new.workspace_id;
+  -- the writer (the system) names none; one it names must be of the workspace (the key above)
+  if new.contact_id is null then
+    select s.contact_id into new.contact_id from public.email_sends s
+    where s.id = new.email_send_id and s.workspace_id = new.workspace_id;
+  end if;
   return new;
 end
 $$;
@@ -3765,7 +3768,7 @@ CREATE INDEX email_events_broadcast_links_idx ON public.email_events USING btree
 -- Name: email_events_contact_occurred_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX email_events_contact_occurred_idx ON public.email_events USING btree (contact_id, occurred_at DESC) WHERE (contact_id IS NOT NULL);
+CREATE INDEX email_events_contact_occurred_idx ON public.email_events USING btree (contact_id, workspace_id, occurred_at DESC) WHERE (contact_id IS NOT NULL);
 
 --
 -- Name: email_events_send_idx; Type: INDEX; Schema: public; Owner: -

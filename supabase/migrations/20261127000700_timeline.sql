@@ -26,16 +26,20 @@ alter table public.email_events
 update public.email_events e set contact_id = s.contact_id
   from public.email_sends s
   where s.id = e.email_send_id and s.workspace_id = e.workspace_id and s.contact_id is not null;
+-- (contact_id, workspace_id) lead it: the foreign key's index as well (rls-coverage)
 create index email_events_contact_occurred_idx
-  on public.email_events (contact_id, occurred_at desc) where contact_id is not null;
+  on public.email_events (contact_id, workspace_id, occurred_at desc) where contact_id is not null;
 
 create or replace function public.email_events_set_contact() returns trigger
 language plpgsql security definer
 set search_path = ''
 as $$
 begin
-  select s.contact_id into new.contact_id from public.email_sends s
-  where s.id = new.email_send_id and s.workspace_id = new.workspace_id;
+  -- the writer (the system) names none; one it names must be of the workspace (the key above)
+  if new.contact_id is null then
+    select s.contact_id into new.contact_id from public.email_sends s
+    where s.id = new.email_send_id and s.workspace_id = new.workspace_id;
+  end if;
   return new;
 end
 $$;
