@@ -556,6 +556,24 @@ end
 $$;
 
 --
+-- Name: email_events_set_contact(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.email_events_set_contact() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  -- the writer (the system) names none; one it names must be of the workspace (the key above)
+  if new.contact_id is null then
+    select s.contact_id into new.contact_id from public.email_sends s
+    where s.id = new.email_send_id and s.workspace_id = new.workspace_id;
+  end if;
+  return new;
+end
+$$;
+
+--
 -- Name: email_events_webhook_events(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -578,6 +596,21 @@ begin
        from new_rows n join public.email_sends s on s.id = n.email_send_id
        where n.type = t));
   end loop;
+  return null;
+end
+$$;
+
+--
+-- Name: email_sends_move_events(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.email_sends_move_events() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  update public.email_events set contact_id = new.contact_id
+  where email_send_id = new.id and workspace_id = new.workspace_id;
   return null;
 end
 $$;
@@ -1218,10 +1251,22 @@ REVOKE ALL ON FUNCTION public.custom_fields_before_write() FROM PUBLIC;
 REVOKE ALL ON FUNCTION public.email_events_refresh_stats() FROM PUBLIC;
 
 --
+-- Name: FUNCTION email_events_set_contact(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.email_events_set_contact() FROM PUBLIC;
+
+--
 -- Name: FUNCTION email_events_webhook_events(); Type: ACL; Schema: public; Owner: -
 --
 
 REVOKE ALL ON FUNCTION public.email_events_webhook_events() FROM PUBLIC;
+
+--
+-- Name: FUNCTION email_sends_move_events(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.email_sends_move_events() FROM PUBLIC;
 
 --
 -- Name: FUNCTION emit_webhook_events(event_type text, events jsonb); Type: ACL; Schema: public; Owner: -
@@ -2084,6 +2129,12 @@ ALTER TABLE public.audit_log ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
 
 ALTER TABLE ONLY public.audit_log
     ADD CONSTRAINT audit_log_pkey PRIMARY KEY (id);
+
+--
+-- Name: audit_log_contact_changes_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX audit_log_contact_changes_idx ON public.audit_log USING btree (target_id, created_at DESC, id DESC) WHERE ((target_type = 'contact'::text) AND (action = ANY (ARRAY['contact.merged'::text, 'contact.source_changed'::text])));
 
 --
 -- Name: audit_log_workspace_action_idx; Type: INDEX; Schema: public; Owner: -
@@ -3970,6 +4021,7 @@ CREATE TABLE public.email_events (
     svix_id text,
     is_machine boolean DEFAULT false NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
+    contact_id uuid,
     CONSTRAINT email_events_link_url_check CHECK ((length(link_url) <= 2000)),
     CONSTRAINT email_events_svix_id_check CHECK ((length(svix_id) <= 200)),
     CONSTRAINT email_events_type_check CHECK ((type = ANY (ARRAY['delivered'::text, 'delivery_delayed'::text, 'opened'::text, 'clicked'::text, 'bounced'::text, 'complained'::text, 'unsubscribed'::text]))),
@@ -4003,6 +4055,12 @@ CREATE INDEX email_events_broadcast_idx ON public.email_events USING btree (broa
 CREATE INDEX email_events_broadcast_links_idx ON public.email_events USING btree (broadcast_id, workspace_id, link_url, email_send_id) INCLUDE (is_machine) WHERE ((broadcast_id IS NOT NULL) AND (type = 'clicked'::text));
 
 --
+-- Name: email_events_contact_occurred_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX email_events_contact_occurred_idx ON public.email_events USING btree (contact_id, workspace_id, occurred_at DESC) WHERE (contact_id IS NOT NULL);
+
+--
 -- Name: email_events_send_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -4020,6 +4078,13 @@ CREATE INDEX email_events_workspace_idx ON public.email_events USING btree (work
 
 ALTER TABLE ONLY public.email_events
     ADD CONSTRAINT email_events_workspace_id_broadcast_id_fkey FOREIGN KEY (workspace_id, broadcast_id) REFERENCES public.broadcasts(workspace_id, id) ON DELETE SET NULL (broadcast_id);
+
+--
+-- Name: email_events email_events_workspace_id_contact_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.email_events
+    ADD CONSTRAINT email_events_workspace_id_contact_id_fkey FOREIGN KEY (workspace_id, contact_id) REFERENCES public.contacts(workspace_id, id) ON DELETE SET NULL (contact_id);
 
 --
 -- Name: email_events email_events_workspace_id_email_send_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -4046,6 +4111,12 @@ ALTER TABLE public.email_events ENABLE ROW LEVEL SECURITY;
 --
 
 CREATE POLICY email_events_select_members ON public.email_events FOR SELECT TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
+
+--
+-- Name: email_events email_events_contact; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER email_events_contact BEFORE INSERT ON public.email_events FOR EACH ROW EXECUTE FUNCTION public.email_events_set_contact();
 
 --
 -- Name: email_events email_events_stats_insert; Type: TRIGGER; Schema: public; Owner: -
@@ -4241,6 +4312,12 @@ CREATE UNIQUE INDEX email_sends_broadcast_contact_key ON public.email_sends USIN
 CREATE INDEX email_sends_broadcast_idx ON public.email_sends USING btree (broadcast_id, workspace_id) WHERE (broadcast_id IS NOT NULL);
 
 --
+-- Name: email_sends_contact_created_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX email_sends_contact_created_idx ON public.email_sends USING btree (contact_id, created_at DESC);
+
+--
 -- Name: email_sends_contact_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -4290,6 +4367,12 @@ ALTER TABLE public.email_sends ENABLE ROW LEVEL SECURITY;
 --
 
 CREATE POLICY email_sends_select_members ON public.email_sends FOR SELECT TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
+
+--
+-- Name: email_sends email_sends_contact_moved; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER email_sends_contact_moved AFTER UPDATE OF contact_id ON public.email_sends FOR EACH ROW WHEN ((old.contact_id IS DISTINCT FROM new.contact_id)) EXECUTE FUNCTION public.email_sends_move_events();
 
 --
 -- Name: TABLE email_sends; Type: ACL; Schema: public; Owner: -
@@ -4375,6 +4458,12 @@ ALTER TABLE ONLY public.event_registrations
 
 ALTER TABLE ONLY public.event_registrations
     ADD CONSTRAINT event_registrations_pkey PRIMARY KEY (id);
+
+--
+-- Name: event_registrations_contact_created_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX event_registrations_contact_created_idx ON public.event_registrations USING btree (contact_id, created_at DESC);
 
 --
 -- Name: event_registrations_contact_idx; Type: INDEX; Schema: public; Owner: -
@@ -4660,6 +4749,12 @@ CREATE TABLE public.form_submissions (
 
 ALTER TABLE ONLY public.form_submissions
     ADD CONSTRAINT form_submissions_pkey PRIMARY KEY (id);
+
+--
+-- Name: form_submissions_contact_created_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX form_submissions_contact_created_idx ON public.form_submissions USING btree (contact_id, created_at DESC);
 
 --
 -- Name: form_submissions_contact_idx; Type: INDEX; Schema: public; Owner: -

@@ -4,6 +4,7 @@ import { countUnreadNotifications } from "@/lib/notifications/list-notifications
 import { NotificationBell } from "@/components/notifications/notification-bell";
 import { signOutAction } from "@/app/(auth)/actions";
 import { NavLinks } from "@/components/nav-links";
+import { MenuDisclosure } from "@/components/ui/menu-disclosure";
 import { SignOutForm } from "@/components/sign-out-form";
 import { WorkspaceSwitcher } from "@/components/workspace-switcher";
 import { createWorkspaceAction, switchWorkspaceAction } from "./workspace-actions";
@@ -17,20 +18,22 @@ export default async function DashboardLayout({ children }: { children: React.Re
   return (
     <div className="shell">
       <aside className="sidebar">
-        <WorkspaceSwitcher
-          current={ctx.workspace.workspaceId}
-          memberships={ctx.memberships}
-          switchAction={switchWorkspaceAction}
-          createAction={createWorkspaceAction}
-        />
-        <NotificationBell unread={unread} />
-        <nav aria-label="Main">
-          <NavLinks admin={ADMIN_ROLES.includes(ctx.workspace.role)} />
-        </nav>
-        <div style={{ marginTop: "auto" }} className="stack">
-          <span className="hint">{ctx.claims.email}</span>
-          <SignOutForm action={signOutAction} />
-        </div>
+        {/* on a phone the menu is a disclosure (docs/decisions.md, "Phone layout") */}
+        <MenuDisclosure bar={<NotificationBell unread={unread} />}>
+          <WorkspaceSwitcher
+            current={ctx.workspace.workspaceId}
+            memberships={ctx.memberships}
+            switchAction={switchWorkspaceAction}
+            createAction={createWorkspaceAction}
+          />
+          <nav aria-label="Main">
+            <NavLinks admin={ADMIN_ROLES.includes(ctx.workspace.role)} />
+          </nav>
+          <div style={{ marginTop: "auto" }} className="stack">
+            <span className="hint">{ctx.claims.email}</span>
+            <SignOutForm action={signOutAction} />
+          </div>
+        </MenuDisclosure>
       </aside>
       <main className="main" id="main">
         {children}

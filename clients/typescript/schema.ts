@@ -574,6 +574,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/contacts/{id}/timeline": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A contact's timeline
+     * @description Notes, consent changes, form submissions (with their payload, bounded), RSVPs and registrations, purchases and refunds, emails sent and what became of them, merges and source changes: newest first, by cursor (pass `next_cursor` back as `cursor`; entries at the same instant are never skipped or repeated). `kind` keeps only the kinds named. Scope: `contacts:read`.
+     */
+    get: operations["listContactTimeline"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/contacts/{id}/transactions": {
     parameters: {
       query?: never;
@@ -1692,6 +1712,27 @@ export interface components {
     };
     TagNames: {
       names: string[];
+    };
+    TimelineEntry: {
+      /** @description A member's name, an API key, or System. */
+      author: string;
+      /** @description The entry as HTML: every value escaped, notes sanitised. */
+      html: string;
+      /** @description The row's id in its own table (an audit entry's is a number as text). */
+      id: string;
+      /** @enum {string} */
+      kind: "note" | "consent" | "form" | "event" | "payment" | "email" | "change";
+      /**
+       * Format: date-time
+       * @description ISO 8601 (UTC).
+       */
+      occurred_at: string;
+      /** @description The entry as plain text. */
+      text: string;
+    };
+    TimelineEntryList: {
+      data: components["schemas"]["TimelineEntry"][];
+      next_cursor: string | null;
     };
     Transaction: {
       /** @description Paid (dollars). */
@@ -3911,6 +3952,45 @@ export interface operations {
         };
         content?: never;
       };
+      401: components["responses"]["V1Error401_Unauthorized"];
+      403: components["responses"]["V1Error403_Forbidden"];
+      404: components["responses"]["V1Error404_NotFound"];
+      429: components["responses"]["V1Error429_RateLimited"];
+      500: components["responses"]["V1Error500_Internal"];
+    };
+  };
+  listContactTimeline: {
+    parameters: {
+      query?: {
+        cursor?: string;
+        /** @description Only these kinds, comma-separated: note, consent, form, event, payment, email, change. */
+        kind?: string;
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of the timeline. */
+      200: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["TimelineEntryList"];
+        };
+      };
+      400: components["responses"]["V1Error400_InvalidRequest"];
       401: components["responses"]["V1Error401_Unauthorized"];
       403: components["responses"]["V1Error403_Forbidden"];
       404: components["responses"]["V1Error404_NotFound"];

@@ -42,9 +42,13 @@ export async function createPersonEverywhere(
   await sql`insert into event_registrations (workspace_id, event_id, contact_id, amount_paid) values (${ws}, ${event.id}, ${id}, 10)`;
   await sql`insert into transactions (workspace_id, contact_id, amount_paid, external_payproc_transaction_id)
             values (${ws}, ${id}, 25, ${unique("cs_test")})`;
-  await sql`insert into email_sends (workspace_id, contact_id, to_email, kind, subject, html, text_body, headers)
+  const [send] =
+    await sql`insert into email_sends (workspace_id, contact_id, to_email, kind, subject, html, text_body, headers)
             values (${ws}, ${id}, ${email}, 'transactional', 'Hi Pia', ${`<p>to ${email}</p>`}, ${`to ${email}`},
-                    ${sql.json({ "List-Unsubscribe": `<http://crm.test/unsubscribe/${id}>` })})`;
+                    ${sql.json({ "List-Unsubscribe": `<http://crm.test/unsubscribe/${id}>` })}) returning id`;
+  // what became of it (email_events carry the send's contact: migration 20261127000700)
+  await sql`insert into email_events (workspace_id, email_send_id, type, occurred_at)
+            values (${ws}, ${send.id}, 'delivered', now())`;
   await sql`insert into contact_suppressions (workspace_id, contact_id, reason) values (${ws}, ${id}, 'bounce')`;
   const [agreement] =
     await sql`insert into agreements (workspace_id, title) values (${ws}, 'NDA') returning id`;

@@ -84,7 +84,7 @@ export const TABLES: Record<string, TableShape> = {
   },
   email_events: {
     fields: () => ({ type: "delivered", occurred_at: new Date() }),
-    links: { email_send_id: "email_sends", broadcast_id: "broadcasts" },
+    links: { email_send_id: "email_sends", broadcast_id: "broadcasts", contact_id: "contacts" },
     change: { is_machine: true },
   },
   email_send_stats: {

@@ -429,12 +429,14 @@ describe("email engagement: outbound webhooks, privacy, the database boundary", 
       getContactTimeline(tx, { workspaceId: ws.id, contactId: s.contactId }),
     );
     const email = data.filter((e) => e.kind === "email");
+    // the send itself is on the timeline too, dated when it was made (now, after the backdated events)
     expect(email.map((e) => e.text)).toEqual([
+      "Email sent. Subject: Autumn <news>",
       "Link clicked. Subject: Autumn <news>. Link: https://example.com/x",
       "Email opened. Subject: Autumn <news>. Made by software (a privacy proxy or link scanner), not the recipient",
       "Email delivered. Subject: Autumn <news>",
     ]);
-    expect(email[0].html).toContain("Autumn &lt;news&gt;");
+    expect(email[1].html).toContain("Autumn &lt;news&gt;");
     const other = await workspace();
     const { data: foreign } = await withUser(other.owner.claims, (tx) =>
       getContactTimeline(tx, { workspaceId: other.id, contactId: s.contactId }),

@@ -2,16 +2,27 @@ import type postgres from "postgres";
 import type { Db } from "@/lib/db/doors";
 import { escapeHtml } from "@/lib/html/escape";
 
-/** Entries are ordered by (time, id), newest first; time in microseconds, as Postgres keeps it. */
+/**
+ * The kinds of timeline entry, and the kind filter's choices. Entries are ordered by
+ * (time, kind, id), newest first; kinds compare as plain ASCII.
+ */
+export const TIMELINE_KINDS = ["note", "consent", "form", "event", "payment", "email", "change"] as const;
+export type TimelineKind = (typeof TIMELINE_KINDS)[number];
+
+export function isTimelineKind(value: unknown): value is TimelineKind {
+  return typeof value === "string" && (TIMELINE_KINDS as readonly string[]).includes(value);
+}
+
+/** Where a page ends: (time in microseconds, as Postgres keeps it; kind; id as text). */
 export interface TimelinePosition {
   micros: bigint;
+  kind: TimelineKind;
   id: string;
 }
 
 /** One entry of a contact's timeline, whatever its kind. */
 export interface TimelineEntry {
-  /** 'note', 'consent'; later issues add more kinds (transactions, ...) */
-  kind: string;
+  kind: TimelineKind;
   id: string;
   occurredAt: Date;
   /** who wrote or did it: a member's name, or 'System' */
@@ -30,8 +41,33 @@ export interface TimelineQuery {
   limit: number;
 }
 
-/** A kind of timeline entry: its first `limit` entries after `before`, newest first. */
-export type TimelineSource = (db: Db, query: TimelineQuery) => Promise<TimelineEntry[]>;
+/**
+ * One row every source selects, so the sources can be one UNION ALL: the time, its microseconds
+ * (text, exact), the kind, the id as text (uuid text sorts as the uuid does), the author and
+ * the kind's own facts as a JSON object.
+ */
+export interface TimelineRow {
+  at: Date;
+  micros: string;
+  kind: TimelineKind;
+  id: string;
+  author: string;
+  d: Record<string, unknown>;
+}
+
+/**
+ * A source of entries: its first `limit` rows after `before`, newest first, read through an
+ * index on (contact_id, time), and how such a row reads on the page.
+ */
+export interface TimelineSource {
+  kind: TimelineKind;
+  query: (db: Db, q: TimelineQuery) => postgres.PendingQuery<postgres.Row[]>;
+  render: (
+    row: TimelineRow,
+  ) => { title: string; facts: Fact[]; list?: string[] } | { html: string; text: string };
+}
+
+export type Fact = string | false | null | undefined;
 
 /** How an actor reads on the timeline: a member's name, or 'System' for a null actor. */
 export function authorSql(db: Db, actor: string): postgres.PendingQuery<postgres.Row[]> {
@@ -49,46 +85,53 @@ export function microsSql(db: Db, time: string): postgres.PendingQuery<postgres.
   return db.unsafe(`((extract(epoch from ${time}) * 1000000)::bigint)::text`);
 }
 
-/** `and (time, id) < before`, or nothing on the first page. */
+/**
+ * The keyset condition of one source (docs/decisions.md, "Contact timeline"): the rows that
+ * come after `before` in (time desc, kind desc, id desc) order. For a kind below the cursor's,
+ * rows at the cursor's very time still follow it; above it, only older ones; of the same kind,
+ * (time, id) decides. Each form keeps the (contact_id, time) index usable.
+ */
 export function afterPosition(
   db: Db,
+  kind: TimelineKind,
   time: string,
   id: string,
   before: TimelinePosition | null,
+  idType: "uuid" | "bigint" = "uuid",
 ): postgres.PendingQuery<postgres.Row[]> {
   if (!before) return db``;
-  return db`and (${db.unsafe(time)}, ${db.unsafe(id)}) <
-    (timestamptz 'epoch' + ${before.micros.toString()}::bigint * interval '1 microsecond', ${before.id}::uuid)`;
+  const at = db`(timestamptz 'epoch' + ${before.micros.toString()}::bigint * interval '1 microsecond')`;
+  if (kind < before.kind) return db`and ${db.unsafe(time)} <= ${at}`;
+  if (kind > before.kind) return db`and ${db.unsafe(time)} < ${at}`;
+  const cursorId = idType === "uuid" ? db`${before.id}::uuid` : db`${before.id}::bigint`;
+  return db`and (${db.unsafe(time)}, ${db.unsafe(id)}) < (${at}, ${cursorId})`;
 }
 
-/** Timeline order: newer first; equal times by id, larger first (uuid order = hex string order). */
+/** Timeline order: newer first; equal times by kind, then id, larger first (ASCII). */
 export function compareEntries(a: TimelineEntry, b: TimelineEntry): number {
-  if (a.position.micros !== b.position.micros) return a.position.micros > b.position.micros ? -1 : 1;
-  return a.position.id === b.position.id ? 0 : a.position.id > b.position.id ? -1 : 1;
+  const pa = a.position;
+  const pb = b.position;
+  if (pa.micros !== pb.micros) return pa.micros > pb.micros ? -1 : 1;
+  if (pa.kind !== pb.kind) return pa.kind > pb.kind ? -1 : 1;
+  return pa.id === pb.id ? 0 : pa.id > pb.id ? -1 : 1;
 }
 
 /**
- * An entry that is a title and its details (the empty ones left out): the text joins them with
- * ". ", the HTML sets the title in bold above the details.
+ * An entry that is a title, its details (the empty ones left out) and an optional list: the
+ * text joins them with ". ", the HTML sets the title in bold above the details and the list.
+ * Every value is escaped here.
  */
-export function titledEntry(
-  kind: string,
-  row: { id: string; micros: string },
-  occurredAt: Date,
-  author: string,
+export function titledHtml(
   title: string,
-  facts: (string | false | null)[],
-): TimelineEntry {
+  facts: Fact[],
+  list: string[] = [],
+): { html: string; text: string } {
   const details = facts.filter((d): d is string => Boolean(d));
   return {
-    kind,
-    id: row.id,
-    occurredAt,
-    author,
-    text: [title, ...details].join(". "),
+    text: [title, ...details, ...list].join(". "),
     html:
       `<p><strong>${escapeHtml(title)}</strong></p>` +
-      (details.length ? `<p>${details.map(escapeHtml).join(" · ")}</p>` : ""),
-    position: { micros: BigInt(row.micros), id: row.id },
+      (details.length ? `<p>${details.map(escapeHtml).join(" · ")}</p>` : "") +
+      (list.length ? `<ul>${list.map((l) => `<li>${escapeHtml(l)}</li>`).join("")}</ul>` : ""),
   };
 }

@@ -5,6 +5,7 @@ import { contactsOperations } from "@/lib/adapters/v1/contacts/operations";
 import type { ApiOperation } from "@/lib/adapters/v1/operation";
 import { eventOperations } from "@/lib/adapters/v1/rest/events";
 import { formOperations } from "@/lib/adapters/v1/rest/forms";
+import { timelineOperations } from "@/lib/adapters/v1/rest/timeline";
 import { transactionOperations } from "@/lib/adapters/v1/rest/transactions";
 import { webhookEndpointOperations } from "@/lib/adapters/v1/rest/webhook-endpoints";
 import { json, security } from "../helpers";
@@ -16,6 +17,7 @@ import { json, security } from "../helpers";
  */
 export const V1_OPERATIONS: ApiOperation[] = [
   ...contactsOperations,
+  ...timelineOperations,
   ...eventOperations,
   ...transactionOperations,
   ...formOperations,

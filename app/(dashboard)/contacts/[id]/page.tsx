@@ -17,7 +17,7 @@ import { ADMIN_ROLES, requireMember } from "@/lib/auth/context";
 import { getContactConsent } from "@/lib/consent/get-contact-consent";
 import { getContactTransactions } from "@/lib/payments/get-contact-transactions";
 import { getContactById } from "@/lib/contacts/get-contact-by-id";
-import { decodePosition, getContactTimeline } from "@/lib/contacts/get-contact-timeline";
+import { decodePosition, getContactTimeline, parseKinds } from "@/lib/contacts/get-contact-timeline";
 import { notFoundUnlessUuid } from "@/lib/ids/not-found-unless-uuid";
 import { withUser } from "@/lib/db/doors";
 import { listTags } from "@/lib/tags/list-tags";
@@ -41,11 +41,13 @@ export default async function ContactPage({
   searchParams,
 }: {
   params: Promise<{ id: string }>;
-  searchParams: Promise<{ before?: string }>;
+  searchParams: Promise<{ before?: string; kind?: string | string[] }>;
 }) {
   const { id } = await params;
   notFoundUnlessUuid(id);
-  const before = decodePosition((await searchParams).before);
+  const query = await searchParams;
+  const before = decodePosition(query.before);
+  const kinds = parseKinds(query.kind);
   const ctx = await requireMember();
   const workspaceId = ctx.workspace.workspaceId;
   const timeZone = ctx.timeZone;
@@ -54,7 +56,7 @@ export default async function ContactPage({
     Promise.all([
       getContactById(db, { workspaceId, contactId: id }),
       getContactConsent(db, { workspaceId, contactId: id }),
-      getContactTimeline(db, { workspaceId, contactId: id, before }),
+      getContactTimeline(db, { workspaceId, contactId: id, before, kinds }),
       listTags(db, { workspaceId }),
       getContactTransactions(db, { workspaceId, contactId: id }),
       listCustomFields(db, workspaceId),
@@ -134,6 +136,7 @@ export default async function ContactPage({
             next={timeline.next}
             contactId={c.id}
             timeZone={timeZone}
+            kinds={kinds}
           />
         </div>
       </section>
