@@ -1,4 +1,5 @@
 import { describe, expect, test } from "vitest";
+import { findDuplicates } from "@/lib/contacts/merge/find-duplicates";
 import { CONTACT_DEPENDENTS } from "@/lib/contacts/merge/merge-dependents";
 import { mergeContacts, type MergeContactsInput } from "@/lib/contacts/merge/merge-contacts";
 import { withUser } from "@/lib/db/doors";
@@ -124,7 +125,7 @@ describe("merging two contacts", () => {
 
     const where: Record<string, string> = {};
     for (const [table, row] of rows) {
-      const key = table === "contact_suppressions" ? { reason: row.reason } : pick(row);
+      const key = table === "contact_suppressions" ? { reason: String(row.reason) } : pick(row);
       const found = await db.sql`select contact_id from ${db.sql(table)} t
                                  where to_jsonb(t) @> ${db.sql.json(key)} and contact_id = ${a.id}`;
       where[table] = found.length === 1 ? "on A" : `${found.length} rows on A`;
@@ -180,7 +181,8 @@ describe("merging two contacts", () => {
       await db.sql`select id from campaign_enrollments where contact_id = ${a.id} and status = 'active'`;
     expect(active).toHaveLength(1);
     // B's send of the same broadcast is kept for the broadcast's counts, without a contact
-    const sends = await db.sql`select contact_id from email_sends where broadcast_id = ${broadcast.id}`;
+    const sends =
+      await db.sql`select contact_id from email_sends where broadcast_id = ${broadcast.id as string}`;
     expect(sends.map((s) => s.contact_id).sort()).toEqual([a.id, null].sort());
   });
 
@@ -350,9 +352,49 @@ describe("merging two contacts", () => {
   );
 });
 
+describe("possible duplicates", () => {
+  test("pairs: the same phone however written (spec 4.10 normalisation), or the same name with a similar email; never across workspaces", async () => {
+    const { ws, member } = await workspaceWithMember();
+    const other = await createWorkspace(db.sql);
+    const phoneA = await createContact(db.sql, ws.id, { phone: "(202) 555-0143" });
+    const phoneB = await createContact(db.sql, ws.id, { phone: "+1 202-555-0143" });
+    await createContact(db.sql, other.id, { phone: "2025550143" });
+    const nameA = await createContact(db.sql, ws.id, {
+      first_name: "Jane",
+      last_name: "Doe",
+      email: "jane.doe@one.example",
+    });
+    const nameB = await createContact(db.sql, ws.id, {
+      first_name: " jane ",
+      last_name: "DOE",
+      email: "janedoe@two.example",
+    });
+    // the same name with an unrelated email, and a short number, are no candidates
+    await createContact(db.sql, ws.id, { first_name: "Jane", last_name: "Doe", email: "zq@three.example" });
+    await createContact(db.sql, ws.id, { phone: "123" });
+    await createContact(db.sql, ws.id, { phone: "123" });
+
+    const { pairs, hasMore } = await withUser(member.claims, (tx) =>
+      findDuplicates(tx, { workspaceId: ws.id }),
+    );
+
+    const seen = pairs.map((p) => ({ ids: [p.a.id, p.b.id].sort(), reasons: p.reasons }));
+    expect(seen).toHaveLength(2);
+    expect(seen).toContainEqual({ ids: [phoneA.id, phoneB.id].sort(), reasons: ["phone"] });
+    expect(seen).toContainEqual({ ids: [nameA.id, nameB.id].sort(), reasons: ["name_email"] });
+    expect(hasMore).toBe(false);
+    // the older contact of a pair is offered as the one to keep
+    expect(pairs.find((p) => p.reasons[0] === "phone")?.a.id).toBe(phoneA.id);
+    // another workspace's member sees none of them
+    const outsider = await addMember(db.sql, other.id, "member");
+    const theirs = await withUser(outsider.claims, (tx) => findDuplicates(tx, { workspaceId: ws.id }));
+    expect(theirs.pairs).toEqual([]);
+  });
+});
+
 /** The identifying columns of a fixture row: id, or a link table's pair. */
-function pick(row: Row): Row {
-  if ("id" in row) return { id: row.id };
+function pick(row: Row): Record<string, string> {
+  if ("id" in row) return { id: String(row.id) };
   const { contact_id: _contact, workspace_id: _ws, created_at: _at, ...rest } = row;
-  return rest;
+  return Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, String(v)]));
 }
