@@ -1165,6 +1165,7 @@ REVOKE ALL ON FUNCTION public.email_events_webhook_events() FROM PUBLIC;
 --
 
 REVOKE ALL ON FUNCTION public.emit_webhook_events(event_type text, events jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.emit_webhook_events(event_type text, events jsonb) TO service_role;
 
 --
 -- Name: FUNCTION erased_address_hash(ws uuid, email text); Type: ACL; Schema: public; Owner: -

@@ -4,6 +4,7 @@ import { CONTACT_DEPENDENTS } from "@/lib/contacts/merge/merge-dependents";
 import { mergeContacts, type MergeContactsInput } from "@/lib/contacts/merge/merge-contacts";
 import { withUser } from "@/lib/db/doors";
 import { AppError } from "@/lib/errors/app-error";
+import { webhookPayloadSchema } from "@/lib/webhooks/outbound/payloads";
 import { setupTestDatabase } from "../helpers/db";
 import {
   addMember,
@@ -135,6 +136,24 @@ describe("merging two contacts", () => {
     expect(outcome.moved.contact_suppressions.moved).toBe(2); // manual and complaint
     const [flag] = await db.sql`select email_suppressed from contacts where id = ${a.id}`;
     expect(flag.email_suppressed).toBe(true);
+  });
+
+  test("a pending submission of B's address follows to A's, and endpoints subscribed to contact.merged get one delivery", async () => {
+    const { ws, member } = await workspaceWithMember();
+    const a = await createContact(db.sql, ws.id);
+    const b = await createContact(db.sql, ws.id);
+    const pending = await insertRow(db.sql, "pending_form_submissions", ws, { email: b.email });
+    const hook = await insertRow(db.sql, "webhook_endpoints", ws, { event_types: ["contact.merged"] });
+
+    await merge(member, { workspaceId: ws.id, keepId: a.id, mergeId: b.id, choices: { email: "a" } });
+
+    const [row] = await db.sql`select email from pending_form_submissions where id = ${pending.id as string}`;
+    expect(row.email).toBe(a.email);
+    const deliveries = await db.sql`select event_type, payload from webhook_deliveries
+                                    where endpoint_id = ${hook.id as string}`;
+    expect(deliveries).toHaveLength(1);
+    const payload = webhookPayloadSchema("contact.merged").parse(deliveries[0].payload);
+    expect(payload.data).toEqual({ id: a.id, merged_contact_id: b.id, merged_email: b.email });
   });
 
   test("rows both contacts hold once (tag, company, RSVP, broadcast send, active enrollment, suppression) end as one on A", async () => {

@@ -24,9 +24,13 @@ export interface DuplicatePair {
  * Candidate pairs for a merge (docs/decisions.md, "Merging contacts"): two contacts of the
  * workspace with the same phone number (spec 4.10's normalisation, contact_phone_key) or the same
  * normalised name (contact_name_key) and similar emails (pg_trgm similarity of the local parts,
- * contact_email_similarity, at least EMAIL_SIMILARITY). Both keys are indexed per workspace, so
- * the self-joins read index ranges. Newest pairs first; the older contact of a pair is `a`, the
- * one suggested to keep. Runs as the member: RLS limits it to their workspaces.
+ * contact_email_similarity, at least EMAIL_SIMILARITY). Newest pairs first, found from the
+ * newest contact backwards: each contact of the workspace, in created_at order (an index), is
+ * matched against the older contacts with its phone or name key (indexed per workspace), and the
+ * scan stops once the page is full, so a page costs what it reads, not all pairs of the
+ * workspace (a common name shared by a thousand contacts is half a million pairs). A pair is
+ * listed once, by its newer contact; the older one is `a`, the one suggested to keep. Runs as
+ * the member: RLS limits it to their workspaces.
  */
 export async function findDuplicates(
   db: Db,
@@ -34,35 +38,29 @@ export async function findDuplicates(
 ): Promise<{ pairs: DuplicatePair[]; hasMore: boolean }> {
   const page = Math.max(1, Math.floor(input.page ?? 1));
   const rows = await db<{ a: DuplicateSide; b: DuplicateSide; reasons: DuplicatePair["reasons"] }[]>`
-    with pairs as (
-      select x.id as x_id, y.id as y_id, 'phone' as reason
-      from public.contacts x
-      join public.contacts y
-        on y.workspace_id = x.workspace_id
-       and public.contact_phone_key(y.phone) = public.contact_phone_key(x.phone)
-       and y.id > x.id
-      where x.workspace_id = ${input.workspaceId} and public.contact_phone_key(x.phone) is not null
-      union all
-      select x.id, y.id, 'name_email'
-      from public.contacts x
-      join public.contacts y
-        on y.workspace_id = x.workspace_id
-       and public.contact_name_key(y.first_name, y.last_name) = public.contact_name_key(x.first_name, x.last_name)
-       and y.id > x.id
-      where x.workspace_id = ${input.workspaceId}
-        and public.contact_name_key(x.first_name, x.last_name) is not null
-        and public.contact_email_similarity(x.email, y.email) >= ${EMAIL_SIMILARITY}
-    ), grouped as (
-      select x_id, y_id, array_agg(distinct reason order by reason) as reasons from pairs group by x_id, y_id
-    )
-    select
-      case when x.created_at <= y.created_at then ${side("x")} else ${side("y")} end as a,
-      case when x.created_at <= y.created_at then ${side("y")} else ${side("x")} end as b,
-      g.reasons
-    from grouped g
-    join public.contacts x on x.id = g.x_id
-    join public.contacts y on y.id = g.y_id
-    order by greatest(x.created_at, y.created_at) desc, g.x_id, g.y_id
+    select ${side("y")} as a, ${side("x")} as b, m.reasons
+    from public.contacts x
+    cross join lateral (
+      select r.y_id, array_agg(r.reason order by r.reason) as reasons
+      from (
+        select y.id as y_id, 'phone' as reason
+        from public.contacts y
+        where y.workspace_id = x.workspace_id
+          and public.contact_phone_key(y.phone) = public.contact_phone_key(x.phone)
+          and (y.created_at, y.id) < (x.created_at, x.id)
+        union all
+        select y.id, 'name_email'
+        from public.contacts y
+        where y.workspace_id = x.workspace_id
+          and public.contact_name_key(y.first_name, y.last_name) = public.contact_name_key(x.first_name, x.last_name)
+          and (y.created_at, y.id) < (x.created_at, x.id)
+          and public.contact_email_similarity(x.email, y.email) >= ${EMAIL_SIMILARITY}
+      ) r
+      group by r.y_id
+    ) m
+    join public.contacts y on y.id = m.y_id
+    where x.workspace_id = ${input.workspaceId}
+    order by x.created_at desc, x.id desc, m.y_id
     limit ${DUPLICATES_PAGE_SIZE + 1} offset ${(page - 1) * DUPLICATES_PAGE_SIZE}`;
 
   function side(alias: "x" | "y") {

@@ -77,13 +77,18 @@ export async function mergeContacts(db: Db, input: MergeContactsInput): Promise<
     update public.contacts set ${db({ ...values, ...consent })}
     where workspace_id = ${workspaceId} and id = ${keepId}
     returning email`;
-  // a pending submission (spec 2.3, keyed by email) of either address now belongs to A's
-  await asService(
-    db,
-    () => db`
+  // as the service: a pending submission (spec 2.3, keyed by email) of either address now
+  // belongs to A's; and the outbound webhook contact.merged (migration …_contact_merge_b.sql)
+  await asService(db, async () => {
+    await db`
       update public.pending_form_submissions set email = ${updated.email}
-      where workspace_id = ${workspaceId} and email in (${a.email}, ${b.email}) and email <> ${updated.email}`,
-  );
+      where workspace_id = ${workspaceId} and email in (${a.email}, ${b.email}) and email <> ${updated.email}`;
+    await db`
+      select public.emit_webhook_events('contact.merged', jsonb_build_array(jsonb_build_object(
+        'workspace_id', ${workspaceId}::uuid,
+        'data', jsonb_build_object('id', ${keepId}::uuid, 'merged_contact_id', ${mergeId}::uuid,
+                                   'merged_email', ${b.email}::text))))`;
+  });
 
   let consentChanged: MergeOutcome["consentChanged"] = null;
   if (subscribedState(consent) !== subscribedState(a)) {
