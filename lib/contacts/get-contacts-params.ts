@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { LIST_PAGE_SIZE } from "@/lib/http/page-param";
 import { uuidSchema } from "@/lib/ids/uuid";
+import { customFieldListFilterSchema } from "./custom-fields/list-filter";
 
 export const DEFAULT_PAGE_SIZE = LIST_PAGE_SIZE;
 export const MAX_PAGE_SIZE = 100;
@@ -31,6 +32,8 @@ export const getContactsParamsSchema = z.object({
   emailStatus: z.enum(EMAIL_STATUSES).optional(),
   sortBy: z.enum(SORT_FIELDS).default("created_at"),
   sortDir: z.enum(["asc", "desc"]).default("desc"),
+  /** filters on custom fields (docs/decisions.md, "Custom fields"), all of which must hold */
+  customFields: z.array(customFieldListFilterSchema).max(10).default([]),
 });
 
 export type GetContactsParams = z.input<typeof getContactsParamsSchema>;

@@ -13,6 +13,7 @@ import {
 import { firstIssue } from "./schemas";
 import type { Contact, TagRef } from "./types";
 import { refused, type Refused } from "@/lib/errors/app-error";
+import { customFieldConditions } from "./custom-fields/list-filter";
 
 export interface ContactListRow extends Contact {
   tags: TagRef[];
@@ -40,7 +41,9 @@ export async function getContacts(db: Db, params: GetContactsParams): Promise<Co
   const parsed = getContactsParamsSchema.safeParse(params);
   if (!parsed.success) return refused("invalid", firstIssue(parsed.error));
   const q = parsed.data;
-  const f = listFilters(db, q);
+  const custom = await customFieldConditions(db, q.workspaceId, q.customFields);
+  if ("error" in custom) return custom;
+  const f = listFilters(db, q, custom.data);
   const offset = (q.page - 1) * q.pageSize;
 
   const { total, ids } = await pageIds(db, q, f, offset);
@@ -71,7 +74,9 @@ export async function getContactsAfter(
   const parsed = getContactsParamsSchema.safeParse({ ...params, page: 1 });
   if (!parsed.success) return refused("invalid", firstIssue(parsed.error));
   const q = parsed.data;
-  const f = listFilters(db, q);
+  const custom = await customFieldConditions(db, q.workspaceId, q.customFields);
+  if ("error" in custom) return custom;
+  const f = listFilters(db, q, custom.data);
   const key = keysetOf(db, q);
   if (after && after.length !== key.length) return refused("invalid", "The cursor does not fit this list.");
   const past = after ? db`and ${key.after(after)}` : db``;
@@ -188,7 +193,7 @@ const WALK_FACTOR = 2;
  * What the list reads and its conditions. A search reads the search function's rows (the
  * trigram index is usable only outside RLS; see its migration), otherwise contacts itself.
  */
-function listFilters(db: Db, q: ContactsQuery): ListFilters {
+function listFilters(db: Db, q: ContactsQuery, custom: Fragment[] = []): ListFilters {
   const words = searchTokens(q.search);
   // longest word first: the search function's index scan uses the first pattern
   const patterns = words.sort((a, b) => b.length - a.length).map(containsPattern);
@@ -197,6 +202,7 @@ function listFilters(db: Db, q: ContactsQuery): ListFilters {
   const parts: Fragment[] = [db`c.workspace_id = ${q.workspaceId}`];
   if (q.source) parts.push(db`c.source = ${q.source}`);
   if (q.emailStatus) parts.push(emailStatusCondition(db, q.emailStatus));
+  parts.push(...custom);
   if (q.eventId) {
     parts.push(db`c.id in (
       select r.contact_id from public.event_registrations r
