@@ -156,6 +156,29 @@ describe("merging two contacts", () => {
     expect(payload.data).toEqual({ id: a.id, merged_contact_id: b.id, merged_email: b.email });
   });
 
+  test("custom fields: the member picks per key, a key only B holds comes along, the stored values stay valid", async () => {
+    const { ws, member } = await workspaceWithMember();
+    await db.sql`insert into custom_fields (workspace_id, key, label, field_type, options)
+                 values (${ws.id}, 'plan', 'Plan', 'select', '{gold,silver}'),
+                        (${ws.id}, 'nickname', 'Nickname', 'text', '{}'),
+                        (${ws.id}, 'vip', 'VIP', 'boolean', '{}')`;
+    const a = await createContact(db.sql, ws.id, { custom_fields: db.sql.json({ plan: "gold", vip: true }) });
+    const b = await createContact(db.sql, ws.id, {
+      custom_fields: db.sql.json({ plan: "silver", nickname: "Ada", vip: false }),
+    });
+
+    const outcome = await merge(member, {
+      workspaceId: ws.id,
+      keepId: a.id,
+      mergeId: b.id,
+      customFields: { plan: "b" },
+    });
+
+    const [row] = await db.sql`select custom_fields from contacts where id = ${a.id}`;
+    expect(row.custom_fields).toEqual({ plan: "silver", nickname: "Ada", vip: true });
+    expect(outcome.customFromB).toEqual(["nickname", "plan"]);
+  });
+
   test("rows both contacts hold once (tag, company, RSVP, broadcast send, active enrollment, suppression) end as one on A", async () => {
     const { ws, member } = await workspaceWithMember();
     const a = await createContact(db.sql, ws.id);

@@ -3,8 +3,10 @@ import { CONTACT_NOT_FOUND } from "@/lib/contacts/types";
 import { asService, type Db } from "@/lib/db/doors";
 import { refused, unwrap, type Result } from "@/lib/errors/app-error";
 import { isUuid } from "@/lib/ids/uuid";
+import { writeCustomFieldValues } from "@/lib/contacts/custom-fields";
 import { addNote } from "@/lib/notes/add-note";
 import { mergeConsent, subscribedState } from "./merge-consent";
+import { mergeCustomFields, type CustomFieldChoices } from "./merge-custom-fields";
 import { moveDependents, type Moved } from "./merge-dependents";
 import { resolveMergedFields, type MergeChoices, type MergeFieldKey } from "./merge-fields";
 import { mergeNoteText } from "./merge-note";
@@ -17,6 +19,8 @@ export interface MergeContactsInput {
   /** B, merged into A and deleted (untrusted) */
   mergeId: string;
   choices: MergeChoices;
+  /** the member's choice per custom field key (docs/decisions.md, "Custom fields") */
+  customFields?: CustomFieldChoices;
   /** the member merging (the consent ledger's actor) */
   actorUserId: string;
 }
@@ -28,6 +32,8 @@ export interface MergeOutcome {
   mergedEmail: string;
   /** the fields whose value came from B */
   fromB: MergeFieldKey[];
+  /** the custom field keys whose value came from B */
+  customFromB: string[];
   /** per dependent table: rows moved to A, and B's rows A already had an equal of */
   moved: Record<string, Moved>;
   /** the consent ledger entry written, when the merged consent differs from A's */
@@ -71,12 +77,21 @@ export async function mergeContacts(db: Db, input: MergeContactsInput): Promise<
     reasons.map((r) => r.reason),
   );
   const { values, fromB } = resolveMergedFields(a, b, input.choices);
+  const custom = mergeCustomFields(a.custom_fields ?? {}, b.custom_fields ?? {}, input.customFields ?? {});
 
   await db`delete from public.contacts where workspace_id = ${workspaceId} and id = ${mergeId}`;
   const [updated] = await db<{ email: string }[]>`
     update public.contacts set ${db({ ...values, ...consent })}
     where workspace_id = ${workspaceId} and id = ${keepId}
     returning email`;
+  unwrap(
+    await writeCustomFieldValues(db, {
+      workspaceId,
+      contactId: keepId,
+      values: custom.values,
+      replace: true,
+    }),
+  );
   // as the service: a pending submission (spec 2.3, keyed by email) of either address now
   // belongs to A's; and the outbound webhook contact.merged (migration …_contact_merge_b.sql)
   await asService(db, async () => {
@@ -98,7 +113,15 @@ export async function mergeContacts(db: Db, input: MergeContactsInput): Promise<
       values (${workspaceId}, ${keepId}, ${consentChanged}, 'contact_merge', ${consent.opt_in_source},
               ${`merged with contact ${mergeId}`}, ${input.actorUserId})`;
   }
-  const outcome: MergeOutcome = { keepId, mergeId, mergedEmail: b.email, fromB, moved, consentChanged };
+  const outcome: MergeOutcome = {
+    keepId,
+    mergeId,
+    mergedEmail: b.email,
+    fromB,
+    customFromB: custom.fromB,
+    moved,
+    consentChanged,
+  };
   unwrap(
     await addNote(db, { workspaceId, contactId: keepId, text: mergeNoteText(outcome), createdBy: null }),
   );

@@ -28,10 +28,14 @@ export function mergeNoteText(outcome: {
   mergeId: string;
   mergedEmail: string;
   fromB: MergeFieldKey[];
+  customFromB: string[];
   moved: Record<string, Moved>;
   consentChanged: "subscribed" | "unsubscribed" | null;
 }): string {
-  const labels = MERGE_FIELDS.filter((f) => outcome.fromB.includes(f.key)).map((f) => f.label.toLowerCase());
+  const labels = [
+    ...MERGE_FIELDS.filter((f) => outcome.fromB.includes(f.key)).map((f) => f.label.toLowerCase()),
+    ...outcome.customFromB.map((key) => `custom field ${key}`),
+  ];
   const moved = Object.entries(outcome.moved)
     .filter(([, m]) => m.moved > 0)
     .map(([table, m]) => `${m.moved} ${TABLE_LABELS[table] ?? table}`);

@@ -3,6 +3,7 @@
 import { redirect } from "next/navigation";
 import { memberAction } from "@/lib/adapters/member-action";
 import { mergeContacts } from "@/lib/contacts/merge/merge-contacts";
+import { customFieldChoicesOf } from "@/lib/contacts/merge/merge-custom-fields";
 import { choicesOf, mergeContactsSchema } from "@/lib/contacts/merge/schemas";
 import { unwrap } from "@/lib/errors/app-error";
 import type { FormState } from "@/lib/http/form-state";
@@ -18,6 +19,7 @@ export const mergeContactsAction = memberAction(
         keepId: input.contactId,
         mergeId: input.mergeId,
         choices: choicesOf(input),
+        customFields: customFieldChoicesOf(input),
         actorUserId: ctx.userId,
       }),
     );
@@ -25,6 +27,7 @@ export const mergeContactsAction = memberAction(
       { merged_contact_id: outcome.mergeId },
       {
         from_merged_contact: outcome.fromB,
+        custom_fields_from_merged_contact: outcome.customFromB,
         moved: Object.fromEntries(Object.entries(outcome.moved).map(([table, m]) => [table, m.moved])),
         consent: outcome.consentChanged ?? "unchanged",
       },

@@ -5,6 +5,7 @@ import { MergeForm } from "@/components/contacts/merge-form";
 import { contactName } from "@/components/contacts/contacts-table";
 import { DataTable } from "@/components/ui/data-table";
 import { requireMember } from "@/lib/auth/context";
+import { listCustomFields } from "@/lib/contacts/custom-fields";
 import { getContactById } from "@/lib/contacts/get-contact-by-id";
 import { getContacts } from "@/lib/contacts/get-contacts";
 import { mergeView } from "@/lib/contacts/merge/merge-view";
@@ -34,12 +35,13 @@ export default async function MergeContactPage({
   const search = query.q?.trim().slice(0, 200) ?? "";
   const ctx = await requireMember();
   const workspaceId = ctx.workspace.workspaceId;
-  const [a, b, found, members] = await withUser(ctx.claims, (db) =>
+  const [a, b, found, members, customFields] = await withUser(ctx.claims, (db) =>
     Promise.all([
       getContactById(db, { workspaceId, contactId: id }),
       other ? getContactById(db, { workspaceId, contactId: other }) : null,
       !other && search ? getContacts(db, { workspaceId, search, pageSize: 10 }) : null,
       other ? listMembers(db, { workspaceId }) : null,
+      other ? listCustomFields(db, workspaceId) : [],
     ]),
   );
   if ("error" in a) notFound();
@@ -98,7 +100,7 @@ export default async function MergeContactPage({
       [m.firstName, m.lastName].filter(Boolean).join(" ") || m.email || "A member",
     ]),
   );
-  const view = mergeView(keep, merged, (userId) => names.get(userId) ?? "A former member");
+  const view = mergeView(keep, merged, (userId) => names.get(userId) ?? "A former member", customFields);
   const aName = `${contactName(keep)} (kept)`;
   const bName = `${contactName(merged)} (${merged.email})`;
   return (
