@@ -214,6 +214,15 @@ end
 $$;
 
 --
+-- Name: contact_email_similarity(text, text); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.contact_email_similarity(a text, b text) RETURNS real
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO ''
+    AS $$select extensions.similarity(split_part(a, '@', 1), split_part(b, '@', 1))$$;
+
+--
 -- Name: contact_email_status(boolean, timestamp with time zone, boolean); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -223,6 +232,36 @@ CREATE FUNCTION public.contact_email_status(is_subscribed boolean, unsubscribed_
     AS $$
   select case when email_suppressed then 'suppressed' when unsubscribed_at is not null then 'unsubscribed'
               when is_subscribed then 'subscribed' else 'not_opted_in' end
+$$;
+
+--
+-- Name: contact_name_key(text, text); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.contact_name_key(first_name text, last_name text) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO ''
+    AS $$
+  select case
+           when nullif(btrim(first_name), '') is null or nullif(btrim(last_name), '') is null then null
+           else lower(regexp_replace(btrim(first_name) || ' ' || btrim(last_name), '\s+', ' ', 'g'))
+         end
+$$;
+
+--
+-- Name: contact_phone_key(text); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.contact_phone_key(phone text) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO ''
+    AS $$
+  select case
+           when length(d) < 7 then null
+           when length(d) = 11 and left(d, 1) = '1' then substr(d, 2)
+           else d
+         end
+  from (select regexp_replace(coalesce(phone, ''), '[^0-9]', '', 'g') as d) x
 $$;
 
 --
@@ -824,6 +863,11 @@ CREATE FUNCTION public.keep_consent_events() RETURNS trigger
     SET search_path TO ''
     AS $$
 begin
+  if tg_op = 'UPDATE'
+     and current_setting('crm.contact_merge', true) = old.contact_id::text || '>' || new.contact_id::text
+     and to_jsonb(new) - 'contact_id' = to_jsonb(old) - 'contact_id' then
+    return new;
+  end if;
   if tg_op = 'UPDATE' or exists (select 1 from public.contacts c where c.id = old.contact_id) then
     raise exception 'The consent ledger is append-only.' using errcode = 'P0001';
   end if;
@@ -1181,12 +1225,36 @@ REVOKE ALL ON FUNCTION public.contact_counts_add(workspace_ids uuid[], sources t
 REVOKE ALL ON FUNCTION public.contact_counts_after_write() FROM PUBLIC;
 
 --
+-- Name: FUNCTION contact_email_similarity(a text, b text); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.contact_email_similarity(a text, b text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.contact_email_similarity(a text, b text) TO authenticated;
+GRANT ALL ON FUNCTION public.contact_email_similarity(a text, b text) TO service_role;
+
+--
 -- Name: FUNCTION contact_email_status(is_subscribed boolean, unsubscribed_at timestamp with time zone, email_suppressed boolean); Type: ACL; Schema: public; Owner: -
 --
 
 REVOKE ALL ON FUNCTION public.contact_email_status(is_subscribed boolean, unsubscribed_at timestamp with time zone, email_suppressed boolean) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.contact_email_status(is_subscribed boolean, unsubscribed_at timestamp with time zone, email_suppressed boolean) TO authenticated;
 GRANT ALL ON FUNCTION public.contact_email_status(is_subscribed boolean, unsubscribed_at timestamp with time zone, email_suppressed boolean) TO service_role;
+
+--
+-- Name: FUNCTION contact_name_key(first_name text, last_name text); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.contact_name_key(first_name text, last_name text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.contact_name_key(first_name text, last_name text) TO authenticated;
+GRANT ALL ON FUNCTION public.contact_name_key(first_name text, last_name text) TO service_role;
+
+--
+-- Name: FUNCTION contact_phone_key(phone text); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.contact_phone_key(phone text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.contact_phone_key(phone text) TO authenticated;
+GRANT ALL ON FUNCTION public.contact_phone_key(phone text) TO service_role;
 
 --
 -- Name: FUNCTION contact_stats_add(workspace_ids uuid[], days date[], sources text[], statuses text[], deltas bigint[]); Type: ACL; Schema: public; Owner: -
@@ -1273,6 +1341,7 @@ REVOKE ALL ON FUNCTION public.email_sends_move_events() FROM PUBLIC;
 --
 
 REVOKE ALL ON FUNCTION public.emit_webhook_events(event_type text, events jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.emit_webhook_events(event_type text, events jsonb) TO service_role;
 
 --
 -- Name: FUNCTION erased_address_hash(ws uuid, email text); Type: ACL; Schema: public; Owner: -
@@ -3589,6 +3658,18 @@ CREATE INDEX contacts_workspace_created_idx ON public.contacts USING btree (work
 --
 
 CREATE INDEX contacts_workspace_name_idx ON public.contacts USING btree (workspace_id, first_name, last_name, id);
+
+--
+-- Name: contacts_workspace_name_key_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX contacts_workspace_name_key_idx ON public.contacts USING btree (workspace_id, public.contact_name_key(first_name, last_name)) WHERE (public.contact_name_key(first_name, last_name) IS NOT NULL);
+
+--
+-- Name: contacts_workspace_phone_key_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX contacts_workspace_phone_key_idx ON public.contacts USING btree (workspace_id, public.contact_phone_key(phone)) WHERE (public.contact_phone_key(phone) IS NOT NULL);
 
 --
 -- Name: contacts_workspace_source_created_idx; Type: INDEX; Schema: public; Owner: -

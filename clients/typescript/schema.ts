@@ -941,6 +941,26 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  "contact.merged": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * contact.merged
+     * @description Sent to each enabled endpoint that chose this event, signed per Standard Webhooks with the endpoint's secret; retried with backoff for about a day until a 2xx.
+     */
+    post: operations["webhook_contact_merged"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "contact.subscribed": {
     parameters: {
       query?: never;
@@ -1391,6 +1411,7 @@ export interface components {
         | "contact.created"
         | "contact.updated"
         | "contact.deleted"
+        | "contact.merged"
         | "contact.subscribed"
         | "contact.unsubscribed"
         | "contact.suppressed"
@@ -1773,6 +1794,30 @@ export interface components {
       /** Format: uuid */
       workspace_id: string;
     };
+    Webhook_contact_merged: {
+      /** @constant */
+      api_version: "2026-11-23";
+      data: {
+        /**
+         * Format: uuid
+         * @description The contact that stays (A), now holding B's records.
+         */
+        id: string;
+        /**
+         * Format: uuid
+         * @description The contact merged into it (B), now deleted.
+         */
+        merged_contact_id: string;
+        /** @description B's email address. */
+        merged_email: string;
+      };
+      /** @description ISO 8601 */
+      timestamp: string;
+      /** @constant */
+      type: "contact.merged";
+      /** Format: uuid */
+      workspace_id: string;
+    };
     Webhook_contact_subscribed: {
       /** @constant */
       api_version: "2026-11-23";
@@ -2061,6 +2106,7 @@ export interface components {
         | "contact.created"
         | "contact.updated"
         | "contact.deleted"
+        | "contact.merged"
         | "contact.subscribed"
         | "contact.unsubscribed"
         | "contact.suppressed"
@@ -2092,6 +2138,7 @@ export interface components {
         | "contact.created"
         | "contact.updated"
         | "contact.deleted"
+        | "contact.merged"
         | "contact.subscribed"
         | "contact.unsubscribed"
         | "contact.suppressed"
@@ -4766,6 +4813,28 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": components["schemas"]["Webhook_contact_deleted"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_contact_merged: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["Webhook_contact_merged"];
       };
     };
     responses: {

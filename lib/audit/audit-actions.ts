@@ -16,6 +16,7 @@ export const AUDIT_ACTIONS = [
   "contact.note_added",
   "contact.exported",
   "contact.erased",
+  "contact.merged",
   "contacts.imported",
   "contacts.exported",
   "tag.created",

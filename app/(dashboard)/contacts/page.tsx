@@ -45,6 +45,9 @@ export default async function ContactsPage({ searchParams }: { searchParams: Pro
           <Link href="/contacts/tags" className="button secondary">
             Tags
           </Link>
+          <Link href="/contacts/duplicates" className="button secondary">
+            Duplicates
+          </Link>
           <Link href="/contacts/import" className="button secondary">
             Import CSV
           </Link>

@@ -9,6 +9,7 @@ export const WEBHOOK_EVENT_TYPES = [
   "contact.created",
   "contact.updated",
   "contact.deleted",
+  "contact.merged",
   "contact.subscribed",
   "contact.unsubscribed",
   "contact.suppressed",

@@ -94,6 +94,11 @@ const DATA: Record<WebhookEventType, z.ZodType> = {
   "contact.subscribed": contactData,
   "contact.unsubscribed": contactData,
   "contact.deleted": z.object({ id: uuidSchema, email: z.string() }),
+  "contact.merged": z.object({
+    id: uuidSchema.meta({ description: "The contact that stays (A), now holding B's records." }),
+    merged_contact_id: uuidSchema.meta({ description: "The contact merged into it (B), now deleted." }),
+    merged_email: z.string().meta({ description: "B's email address." }),
+  }),
   "contact.suppressed": z.object({
     contact_id: uuidSchema,
     reason: z.enum(["bounce", "complaint", "unsubscribe", "manual"]),

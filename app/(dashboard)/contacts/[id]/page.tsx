@@ -12,6 +12,7 @@ import { TagEditor } from "@/components/contacts/tag-editor";
 import { ConsentLedgerList } from "@/components/consent/consent-ledger-list";
 import { SubscriptionControls } from "@/components/consent/subscription-controls";
 import { SuppressionsPanel } from "@/components/consent/suppressions-panel";
+import { QueryNotices } from "@/components/ui/query-notices";
 import { TransactionsFeed } from "@/components/payments/transactions-feed";
 import { ADMIN_ROLES, requireMember } from "@/lib/auth/context";
 import { getContactConsent } from "@/lib/consent/get-contact-consent";
@@ -41,7 +42,7 @@ export default async function ContactPage({
   searchParams,
 }: {
   params: Promise<{ id: string }>;
-  searchParams: Promise<{ before?: string; kind?: string | string[] }>;
+  searchParams: Promise<{ before?: string; kind?: string | string[]; merged?: string }>;
 }) {
   const { id } = await params;
   notFoundUnlessUuid(id);
@@ -71,11 +72,18 @@ export default async function ContactPage({
       <p>
         <Link href="/contacts">← All contacts</Link>
       </p>
+      <QueryNotices
+        query={query}
+        notices={{ merged: "The contacts were merged: the other contact's records are now on this one." }}
+      />
       <div className="topbar">
         <h1>{contactName(c)}</h1>
         <div className="row">
           <Link href={`/contacts/${c.id}/edit`} className="button secondary">
             Edit
+          </Link>
+          <Link href={`/contacts/${c.id}/merge`} className="button secondary">
+            Merge with…
           </Link>
           {isAdmin && (
             <ChangeSourceDialog action={updateContactSourceAction.bind(null, c.id)} current={c.source} />
