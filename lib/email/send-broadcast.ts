@@ -63,7 +63,7 @@ export async function claimBroadcastBatch(
     db,
     () => db<{ last_id: string | null; queued: QueuedEmail[] }[]>`
     with batch as (
-      select c.id, c.email, ${marketingSkipReasonSql(db)} as skip
+      select c.id, c.email, c.first_name, c.last_name, c.city, c.country, ${marketingSkipReasonSql(db)} as skip
       from public.contacts c
       where ${audienceCondition(db, input.workspaceId, broadcast.audience)}
         and (${cursor}::uuid is null or c.id > ${cursor}::uuid)
