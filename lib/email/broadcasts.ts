@@ -10,7 +10,8 @@ import {
 import { UNSUBSCRIBE_TAG } from "./render-email";
 import { isUuid } from "@/lib/ids/uuid";
 import { AppError } from "@/lib/errors/app-error";
-import { compileTemplate, type Branding } from "./email-template";
+import { loadBranding } from "./branding";
+import { compileTemplate } from "./email-template";
 import { MergeTagError, parseMergeTemplate } from "./merge-tags";
 
 export const broadcastSchema = z.object({
@@ -41,15 +42,6 @@ export interface BroadcastRow {
 /** Plain text as the email's HTML; the {{unsubscribe_url}} tag becomes a link. */
 export function broadcastHtml(text: string): string {
   return textToHtml(text).replaceAll(UNSUBSCRIBE_TAG, `<a href="${UNSUBSCRIBE_TAG}">Unsubscribe</a>`);
-}
-
-/** The workspace's branding (the email settings page), as the template layout reads it. */
-export async function loadBranding(db: Db, workspaceId: string): Promise<Branding> {
-  const [row] = await db<Branding[]>`
-    select name, brand_logo_url, brand_color, brand_accent_color, postal_address
-    from public.workspaces where id = ${workspaceId}`;
-  if (!row) throw new AppError("not_found", "Workspace not found.");
-  return row;
 }
 
 /**

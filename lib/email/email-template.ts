@@ -3,6 +3,7 @@ import { Marked } from "marked";
 import mjml2html from "mjml";
 import sanitizeHtml from "sanitize-html";
 import { escapeHtml } from "@/lib/html/escape";
+import type { Branding } from "./branding";
 import {
   canonicalTag,
   MergeTagError,
@@ -20,14 +21,6 @@ import {
  * workspace's logo, colours and postal address footer. Merge tags pass through as opaque tokens
  * and come out in canonical form (merge-tags.ts), resolved per recipient at send time.
  */
-
-export interface Branding {
-  name: string;
-  brand_logo_url: string | null;
-  brand_color: string;
-  brand_accent_color: string;
-  postal_address: string | null;
-}
 
 export interface CompiledTemplate {
   html: string;

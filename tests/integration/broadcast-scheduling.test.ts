@@ -159,7 +159,7 @@ describe("scheduled broadcasts (the job engine's delayed start)", () => {
     const preview = await withUser(ws.owner.claims, (tx) =>
       previewBroadcast(tx, {
         workspaceId: ws.id,
-        audience: { tagIds: [], tagMode: "any", excludeTagIds: [] },
+        audience: { tagIds: [], tagMode: "any", excludeTagIds: [], source: undefined },
       }),
     );
     expect(preview).toEqual({
