@@ -55,14 +55,14 @@ const broadcastJobs = async (ws: TestWorkspace) =>
 describe("scheduled broadcasts (the job engine's delayed start)", () => {
   test("a scheduled broadcast sends once, at its time, after a worker restart in between", async () => {
     const { ws, broadcastId } = await draftBroadcast();
-    const at = new Date(Date.now() + 4000);
+    const first = await workers.inProcess(["broadcast"]);
+    const at = new Date(Date.now() + 6000);
     expect(await schedule(ws, broadcastId, at)).toBe(true);
     const scheduled = await broadcastOf(broadcastId);
     expect(scheduled.status).toBe("scheduled");
-
-    const first = await workers.inProcess(["broadcast"]);
     await new Promise((resolve) => setTimeout(resolve, 1000)); // it polls, finds nothing due
     await first.stop(1000);
+    expect(Date.now()).toBeLessThan(at.getTime()); // the restart falls before the time
     expect((await sendsOf(broadcastId)).n).toBe(0); // not before its time
 
     await workers.inProcess(["broadcast"]); // the restart
