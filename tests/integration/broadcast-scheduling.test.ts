@@ -76,8 +76,12 @@ describe("scheduled broadcasts (the job engine's delayed start)", () => {
     expect(new Date(sends.first).getTime()).toBeGreaterThanOrEqual(
       new Date(scheduled.scheduled_at).getTime(),
     );
-    const jobs = await broadcastJobs(ws);
-    expect(jobs.map((j) => j.state)).toEqual(["completed"]);
+    await waitFor(
+      async () => (await broadcastJobs(ws)).every((j) => j.state === "completed"),
+      "the job done",
+      10_000,
+    );
+    expect((await broadcastJobs(ws)).map((j) => j.state)).toEqual(["completed"]); // one job, run once
     // eligibility was read at send time: the merge tags were filled per recipient
     const [one] =
       await db.sql`select html from email_sends where broadcast_id = ${broadcastId} and to_email = 'c1@example.test'`;
