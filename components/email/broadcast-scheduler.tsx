@@ -74,6 +74,7 @@ export function BroadcastScheduler({
         <input
           id={`${id}-at`}
           type="datetime-local"
+          step={1}
           value={when}
           onChange={(e) => setWhen(e.target.value)}
           aria-describedby={`${id}-hint`}

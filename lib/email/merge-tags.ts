@@ -109,7 +109,6 @@ export function hasUnsubscribeTag(template: string): boolean {
 
 /** Control characters (but tab and newline) out of a value placed in the text part. */
 export function textValue(value: string): string {
-  // eslint-disable-next-line no-control-regex
   return value.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, "").replace(/[\r\n]+/g, " ");
 }
 

@@ -7,14 +7,13 @@ import { memberAction } from "@/lib/adapters/member-action";
 import type { AuditAction } from "@/lib/audit/audit-actions";
 import {
   broadcastSchema,
+  composeBroadcast,
   createBroadcast,
   duplicateBroadcast,
   getBroadcast,
   updateBroadcast,
 } from "@/lib/email/broadcasts";
-import { loadBranding } from "@/lib/email/branding";
-import { compileTemplate, renderForRecipient } from "@/lib/email/email-template";
-import { MergeTagError } from "@/lib/email/merge-tags";
+import { renderForRecipient } from "@/lib/email/email-template";
 import { scheduleBroadcast, scheduleSchema, unscheduleBroadcast } from "@/lib/email/schedule-broadcast";
 import { memberSample, sendTestBroadcast, testSendAllowed, TOO_MANY_TESTS } from "@/lib/email/test-send";
 import { withService } from "@/lib/db/doors";
@@ -96,14 +95,11 @@ export const updateBroadcastAction = memberAction(
 export const previewTemplateAction = memberAction(
   z.object({ body: z.string().max(50_000, "Keep the message under 50,000 characters.") }),
   async (db, { body }, ctx): Promise<ActionResult<{ html: string }>> => {
-    try {
-      const compiled = await compileTemplate(body, await loadBranding(db, ctx.workspaceId));
-      const sample = await memberSample(db, ctx.userId);
-      return { data: { html: renderForRecipient(compiled, sample).html } };
-    } catch (error) {
-      if (error instanceof MergeTagError) throw new AppError("unknown_merge_tag", error.message);
-      throw error;
-    }
+    const parts = await composeBroadcast(db, { workspaceId: ctx.workspaceId, body, format: "markdown" });
+    const sample = await memberSample(db, ctx.userId);
+    return {
+      data: { html: renderForRecipient({ html: parts.body_html, text: parts.body_text }, sample).html },
+    };
   },
   { audit: false }, // a read: nothing is stored
 );
