@@ -2302,7 +2302,10 @@ CREATE TABLE public.broadcasts (
     sent_at timestamp with time zone,
     body_text text DEFAULT ''::text NOT NULL,
     claim_cursor uuid,
-    CONSTRAINT broadcasts_status_check CHECK ((status = ANY (ARRAY['draft'::text, 'sending'::text, 'paused'::text, 'cancelled'::text, 'sent'::text, 'failed'::text])))
+    body_markdown text,
+    scheduled_at timestamp with time zone,
+    CONSTRAINT broadcasts_scheduled_has_time CHECK (((status <> 'scheduled'::text) OR (scheduled_at IS NOT NULL))),
+    CONSTRAINT broadcasts_status_check CHECK ((status = ANY (ARRAY['draft'::text, 'scheduled'::text, 'sending'::text, 'paused'::text, 'cancelled'::text, 'sent'::text, 'failed'::text])))
 );
 
 --
@@ -6434,7 +6437,15 @@ CREATE TABLE public.workspaces (
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     email_tracking_enabled boolean DEFAULT false NOT NULL,
-    CONSTRAINT workspaces_name_check CHECK (((length(btrim(name)) >= 1) AND (length(btrim(name)) <= 200)))
+    brand_logo_url text,
+    brand_color text DEFAULT '#1f2937'::text NOT NULL,
+    brand_accent_color text DEFAULT '#2563eb'::text NOT NULL,
+    postal_address text,
+    CONSTRAINT workspaces_brand_accent_color_check CHECK ((brand_accent_color ~ '^#[0-9a-f]{6}$'::text)),
+    CONSTRAINT workspaces_brand_color_check CHECK ((brand_color ~ '^#[0-9a-f]{6}$'::text)),
+    CONSTRAINT workspaces_brand_logo_url_check CHECK (((brand_logo_url IS NULL) OR (brand_logo_url ~~ 'https://%'::text))),
+    CONSTRAINT workspaces_name_check CHECK (((length(btrim(name)) >= 1) AND (length(btrim(name)) <= 200))),
+    CONSTRAINT workspaces_postal_address_check CHECK (((postal_address IS NULL) OR (length(postal_address) <= 500)))
 );
 
 --
@@ -6516,4 +6527,28 @@ GRANT UPDATE(subscribe_footer_link_text) ON TABLE public.workspaces TO authentic
 --
 
 GRANT UPDATE(email_tracking_enabled) ON TABLE public.workspaces TO authenticated;
+
+--
+-- Name: COLUMN workspaces.brand_logo_url; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT UPDATE(brand_logo_url) ON TABLE public.workspaces TO authenticated;
+
+--
+-- Name: COLUMN workspaces.brand_color; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT UPDATE(brand_color) ON TABLE public.workspaces TO authenticated;
+
+--
+-- Name: COLUMN workspaces.brand_accent_color; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT UPDATE(brand_accent_color) ON TABLE public.workspaces TO authenticated;
+
+--
+-- Name: COLUMN workspaces.postal_address; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT UPDATE(postal_address) ON TABLE public.workspaces TO authenticated;
 

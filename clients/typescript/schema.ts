@@ -1197,7 +1197,7 @@ export interface components {
       sent_at: string | null;
       stats: components["schemas"]["BroadcastStats"];
       /** @enum {string} */
-      status: "draft" | "sending" | "paused" | "cancelled" | "sent" | "failed";
+      status: "draft" | "scheduled" | "sending" | "paused" | "cancelled" | "sent" | "failed";
       subject: string;
     };
     BroadcastStats: {
@@ -1363,6 +1363,7 @@ export interface components {
         | "forbidden"
         | "step_up_required"
         | "captcha_required"
+        | "unknown_merge_tag"
         | "captcha_failed"
         | "not_found"
         | "event_unpublished"
