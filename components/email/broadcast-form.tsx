@@ -41,7 +41,10 @@ export function BroadcastForm({
       const result = await preview({ body }).catch(() => null);
       if (!current) return;
       if (result?.data) setRendered({ html: result.data.html });
-      else setRendered({ error: result?.message ?? "The preview could not be made." });
+      else
+        setRendered({
+          error: result?.errors?.body ?? result?.message ?? "The preview could not be made.",
+        });
     }, PREVIEW_DELAY_MS);
     return () => {
       current = false;
