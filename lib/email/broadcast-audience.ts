@@ -17,6 +17,8 @@ export const audienceSchema = z.object({
     .max(100)
     .optional()
     .transform((v) => v || undefined),
+  /** the subscription topic (docs/decisions.md, "Subscription topics"); none: every subscribed contact */
+  topicId: uuidSchema.optional(),
 });
 export type Audience = z.output<typeof audienceSchema>;
 
@@ -26,7 +28,7 @@ export type Audience = z.output<typeof audienceSchema>;
  * included set, or from all of the workspace's contacts when no tag is included.
  */
 export function audienceCondition(db: Db, workspaceId: string, audience: Audience) {
-  const { tagIds, tagMode, excludeTagIds, source } = audience;
+  const { tagIds, tagMode, excludeTagIds, source, topicId } = audience;
   const include =
     tagIds.length === 0
       ? db``
@@ -37,7 +39,12 @@ export function audienceCondition(db: Db, workspaceId: string, audience: Audienc
   const exclude = excludeTagIds.length
     ? db`and not exists (select 1 from public.contact_tags ct where ct.contact_id = c.id and ct.tag_id in ${db(excludeTagIds)})`
     : db``;
-  return db`c.workspace_id = ${workspaceId} ${source ? db`and c.source = ${source}` : db``} ${include} ${exclude}`;
+  // a topic of another workspace has no subscribers here: the audience is then empty
+  const topic = topicId
+    ? db`and exists (select 1 from public.contact_topics tp where tp.contact_id = c.id and tp.topic_id = ${topicId}
+                     and tp.workspace_id = ${workspaceId} and tp.subscribed)`
+    : db``;
+  return db`c.workspace_id = ${workspaceId} ${source ? db`and c.source = ${source}` : db``} ${include} ${exclude} ${topic}`;
 }
 
 /**

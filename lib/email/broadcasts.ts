@@ -40,20 +40,24 @@ export async function createBroadcast(
   db: Db,
   input: { workspaceId: string; createdBy: string } & z.output<typeof broadcastSchema>,
 ): Promise<{ id: string }> {
+  // the topic is a column (its foreign key keeps it in the workspace), not part of the jsonb
+  const { topicId, ...audience } = input.audience;
   const [row] = await db`
-    insert into public.broadcasts (workspace_id, subject, body_text, body_html, audience, created_by)
+    insert into public.broadcasts (workspace_id, subject, body_text, body_html, audience, created_by, topic_id)
     values (${input.workspaceId}, ${input.subject}, ${input.body}, ${broadcastHtml(input.body)},
-            ${db.json(input.audience)}, ${input.createdBy})
+            ${db.json(audience)}, ${input.createdBy}, ${topicId ?? null})
     returning id`;
   return { id: row.id };
 }
 
 export async function getBroadcast(db: Db, input: { workspaceId: string; broadcastId: string }) {
   if (!isUuid(input.broadcastId)) return null;
-  const [row] = await db<BroadcastRow[]>`
-    select id, subject, body_text, body_html, audience, status, created_at, sent_at
+  const [row] = await db<(BroadcastRow & { topic_id: string | null })[]>`
+    select id, subject, body_text, body_html, audience, status, created_at, sent_at, topic_id
     from public.broadcasts where id = ${input.broadcastId} and workspace_id = ${input.workspaceId}`;
-  return row ? { ...row, audience: audienceSchema.parse(row.audience) } : null;
+  if (!row) return null;
+  const { topic_id: topicId, ...rest } = row;
+  return { ...rest, audience: audienceSchema.parse({ ...row.audience, topicId: topicId ?? undefined }) };
 }
 
 export async function listBroadcasts(db: Db, workspaceId: string) {
