@@ -8,10 +8,13 @@ import type { FormState } from "@/lib/http/form-state";
 export function BroadcastForm({
   tags,
   sources,
+  topics = [],
   create,
 }: {
   tags: { id: string; name: string }[];
   sources: string[];
+  /** the workspace's subscription topics (docs/decisions.md, "Subscription topics") */
+  topics?: { id: string; name: string }[];
   create: (prev: FormState, form: FormData) => Promise<FormState>;
 }) {
   const [state, action] = useActionState<FormState, FormData>(create, {});
@@ -42,6 +45,23 @@ export function BroadcastForm({
       </div>
       <fieldset className="stack">
         <legend>Audience</legend>
+        {topics.length > 0 && (
+          <label>
+            Topic
+            <select name="topicId" defaultValue="" aria-describedby="broadcast-topic-hint">
+              <option value="">Every subscribed contact</option>
+              {topics.map((t) => (
+                <option key={t.id} value={t.id}>
+                  {t.name}
+                </option>
+              ))}
+            </select>
+            <span id="broadcast-topic-hint" className="hint">
+              Only the topic&apos;s subscribers receive it; its unsubscribe link leaves that topic only.
+            </span>
+            {state.errors?.topicId && <span className="field-error">{state.errors.topicId}</span>}
+          </label>
+        )}
         {tags.length > 0 && (
           <>
             <fieldset>

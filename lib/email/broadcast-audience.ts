@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Db } from "@/lib/db/doors";
 import { getDistinctSources } from "@/lib/contacts/get-distinct-sources";
 import { uuidSchema } from "@/lib/ids/uuid";
+import { listTopics } from "@/lib/consent/topics";
 
 /**
  * A broadcast's audience: the contact list's filters (spec 4.15 tag resolution) that make sense
@@ -63,15 +64,16 @@ export function marketingSkipReasonSql(db: Db) {
 }
 
 /**
- * The choices the compose form offers: the workspace's tags and contact sources (the sources by
+ * The choices the compose form offers: the workspace's tags, subscription topics and contact sources (the sources by
  * getDistinctSources' loose index scan: a million contacts cost what ten do).
  */
 export async function audienceOptions(db: Db, workspaceId: string) {
-  const [tags, sources] = await Promise.all([
+  const [tags, sources, topics] = await Promise.all([
     audienceTags(db, workspaceId),
     getDistinctSources(db, { workspaceId }),
+    listTopics(db, workspaceId),
   ]);
-  return { tags, sources: sources.data };
+  return { tags, sources: sources.data, topics };
 }
 
 /** The workspace's tags, by name (a broadcast's page names the tags of its audience). */

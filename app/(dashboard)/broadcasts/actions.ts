@@ -5,6 +5,7 @@ import { z } from "zod";
 import type { ActionResult } from "@/lib/adapters/action-result";
 import { memberAction } from "@/lib/adapters/member-action";
 import type { AuditAction } from "@/lib/audit/audit-actions";
+import { resolveTopicIds } from "@/lib/consent/topics";
 import { broadcastSchema, createBroadcast, getBroadcast } from "@/lib/email/broadcasts";
 import {
   broadcastControlSchema,
@@ -35,6 +36,7 @@ const broadcastForm = z.preprocess((raw) => {
       tagMode: form.tagMode,
       excludeTagIds: list(form.excludeTagIds),
       source: form.source,
+      topicId: form.topicId || undefined,
     },
   };
 }, broadcastSchema);
@@ -42,6 +44,9 @@ const broadcastForm = z.preprocess((raw) => {
 export const createBroadcastAction = memberAction(
   broadcastForm,
   async (db, broadcast, ctx): Promise<FormState> => {
+    const { topicId } = broadcast.audience;
+    if (topicId && !(await resolveTopicIds(db, ctx.workspaceId, [topicId])).length)
+      throw new AppError("invalid", "Choose one of this workspace's topics.", { field: "topicId" });
     const { id } = await createBroadcast(db, {
       ...broadcast,
       workspaceId: ctx.workspaceId,

@@ -14,7 +14,12 @@ export default async function NewBroadcastPage() {
     <div className="stack">
       <h1>New broadcast</h1>
       <div className="card">
-        <BroadcastForm tags={options.tags} sources={options.sources} create={createBroadcastAction} />
+        <BroadcastForm
+          tags={options.tags}
+          sources={options.sources}
+          topics={options.topics}
+          create={createBroadcastAction}
+        />
       </div>
     </div>
   );
