@@ -10,6 +10,8 @@ import { unsubscribeContact } from "@/lib/consent/unsubscribe-contact";
 import { previewBroadcast } from "@/lib/email/broadcasts";
 import { applySubmission } from "@/lib/forms/apply-submission";
 import { exportContactData } from "@/lib/privacy/export-contact-data";
+import * as topicsRoute from "@/app/api/v1/contacts/[id]/topics/route";
+import { apiKey, call } from "../helpers/api-v1";
 import { setupTestDatabase } from "../helpers/db";
 import { createContact, createUser, createWorkspace } from "../helpers/factories";
 
@@ -79,7 +81,11 @@ describe("subscription topics on the consent engine (spec 3.3 rules per topic)",
     const ws = await createWorkspace(db.sql);
     const c = await createContact(db.sql, ws.id, { is_subscribed: true });
     await withService((tx) => unsubscribeContact(tx, { contactId: c.id, flow: "unsubscribe_link" }));
-    expect(await overall(c.id)).toEqual({ is_subscribed: false, unsubscribed: true, suppressions: ["unsubscribe"] });
+    expect(await overall(c.id)).toEqual({
+      is_subscribed: false,
+      unsubscribed: true,
+      suppressions: ["unsubscribe"],
+    });
     expect(await ledger(c.id)).toEqual([
       { action: "unsubscribed", flow: "unsubscribe_link", topic_id: null, source: null, ip: null },
     ]);
@@ -119,7 +125,13 @@ describe("subscription topics on the consent engine (spec 3.3 rules per topic)",
     expect(await overall(c.id)).toEqual({ is_subscribed: true, unsubscribed: false, suppressions: [] });
     const entries = await ledger(c.id);
     expect(entries.slice(before)).toEqual([
-      { action: "unsubscribed", flow: "unsubscribe_link", topic_id: t.events, source: null, ip: "198.51.100.7" },
+      {
+        action: "unsubscribed",
+        flow: "unsubscribe_link",
+        topic_id: t.events,
+        source: null,
+        ip: "198.51.100.7",
+      },
     ]);
 
     // the one-click POST after the person clicked changes nothing and writes nothing
@@ -132,7 +144,11 @@ describe("subscription topics on the consent engine (spec 3.3 rules per topic)",
     const c = await createContact(db.sql, t.ws.id, { is_subscribed: true });
     expect(await topicsOn(c.id)).toEqual([t.newsletter]);
     await withService((tx) => unsubscribeByLink(tx, { contactId: c.id, topicId: t.newsletter }));
-    expect(await overall(c.id)).toEqual({ is_subscribed: false, unsubscribed: true, suppressions: ["unsubscribe"] });
+    expect(await overall(c.id)).toEqual({
+      is_subscribed: false,
+      unsubscribed: true,
+      suppressions: ["unsubscribe"],
+    });
     expect(await topicsOn(c.id)).toEqual([]);
     expect((await ledger(c.id)).map((e) => [e.action, e.topic_id])).toEqual([["unsubscribed", t.newsletter]]);
   });
@@ -143,7 +159,11 @@ describe("subscription topics on the consent engine (spec 3.3 rules per topic)",
     const before = (await ledger(c.id)).length;
     await withService((tx) => unsubscribeByLink(tx, { contactId: c.id }));
     expect(await topicsOn(c.id)).toEqual([]);
-    expect(await overall(c.id)).toEqual({ is_subscribed: false, unsubscribed: true, suppressions: ["unsubscribe"] });
+    expect(await overall(c.id)).toEqual({
+      is_subscribed: false,
+      unsubscribed: true,
+      suppressions: ["unsubscribe"],
+    });
     expect((await ledger(c.id)).slice(before)).toEqual([
       { action: "unsubscribed", flow: "unsubscribe_link", topic_id: null, source: null, ip: null },
     ]);
@@ -177,7 +197,11 @@ describe("subscription topics on the consent engine (spec 3.3 rules per topic)",
     const preview = await withService((tx) =>
       previewBroadcast(tx, { workspaceId: t.ws.id, audience: audience(t.newsletter) }),
     );
-    expect(preview).toEqual({ total: 1, eligible: 0, skipped: [{ reason: "complaint suppression", count: 1 }] });
+    expect(preview).toEqual({
+      total: 1,
+      eligible: 0,
+      skipped: [{ reason: "complaint suppression", count: 1 }],
+    });
   });
 
   test("re-subscribing follows today's rules: the subscribe link (4.6) is refused past a bounce and joins no topic", async () => {
@@ -251,7 +275,9 @@ describe("subscription topics on the consent engine (spec 3.3 rules per topic)",
   test("the privacy export lists consent per topic; erasing the contact removes its topic rows", async () => {
     const t = await workspaceWithTopics();
     const c = await subscribedToBoth(t);
-    const exported = await withService((tx) => exportContactData(tx, { workspaceId: t.ws.id, contactId: c.id }));
+    const exported = await withService((tx) =>
+      exportContactData(tx, { workspaceId: t.ws.id, contactId: c.id }),
+    );
     if ("error" in exported) throw exported.error;
     expect(exported.data.topics).toEqual([
       expect.objectContaining({ key: "events", name: "Events", subscribed: true }),
@@ -259,6 +285,38 @@ describe("subscription topics on the consent engine (spec 3.3 rules per topic)",
     ]);
     await db.sql`delete from contacts where id = ${c.id}`;
     expect(await db.sql`select 1 from contact_topics where contact_id = ${c.id}`).toHaveLength(0);
+  });
+});
+
+describe("REST v1 contact topics (docs/api.md)", () => {
+  test("GET /api/v1/contacts/{id}/topics answers every topic with the contact's consent; another workspace's contact is 404", async () => {
+    const t = await workspaceWithTopics();
+    const other = await workspaceWithTopics();
+    const c = await createContact(db.sql, t.ws.id, { is_subscribed: true });
+    const stranger = await createContact(db.sql, other.ws.id, { is_subscribed: true });
+    const key = await apiKey(db.sql, t.ws.id, ["contacts:read"]);
+    const res = await call(topicsRoute.GET, {
+      key: key.raw,
+      path: `/api/v1/contacts/${c.id}/topics`,
+      params: { id: c.id },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual([
+      { id: t.events, key: "events", name: "Events", subscribed: false, changed_at: null },
+      {
+        id: t.newsletter,
+        key: "newsletter",
+        name: "Newsletter",
+        subscribed: true,
+        changed_at: expect.any(String),
+      },
+    ]);
+    const foreign = await call(topicsRoute.GET, {
+      key: key.raw,
+      path: `/api/v1/contacts/${stranger.id}/topics`,
+      params: { id: stranger.id },
+    });
+    expect(foreign.status).toBe(404);
   });
 });
 
