@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { withService } from "@/lib/db/doors";
+import { consentLedgerCsv, getConsentLedger } from "@/lib/consent/consent-ledger";
 import { loadConsentState } from "@/lib/consent/load-consent-state";
 import { manualSubscribe } from "@/lib/consent/manual-subscribe";
 import { resubscribeContact } from "@/lib/consent/resubscribe-contact";
@@ -133,6 +134,13 @@ describe("subscription topics on the consent engine (spec 3.3 rules per topic)",
         ip: "198.51.100.7",
       },
     ]);
+
+    // the ledger's CSV (a GDPR request) names the topic
+    const csv = consentLedgerCsv(
+      c.email,
+      await withService((tx) => getConsentLedger(tx, { workspaceId: t.ws.id, contactId: c.id })),
+    );
+    expect(csv).toContain(",unsubscribed,unsubscribe_link,,,,198.51.100.7,Contact,Events\r\n");
 
     // the one-click POST after the person clicked changes nothing and writes nothing
     await withService((tx) => unsubscribeByLink(tx, { contactId: c.id, topicId: t.events }));

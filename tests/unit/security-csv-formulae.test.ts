@@ -57,7 +57,7 @@ describe("CSV downloads neutralise formula prefixes", () => {
     } as unknown as LedgerEntry;
     const csv = consentLedgerCsv("a@example.test", [entry]);
     const [header, row] = csv.trimEnd().split("\r\n");
-    expect(header).toBe("timestamp,email,action,flow,source,legal_basis,reason,ip,actor");
+    expect(header).toBe("timestamp,email,action,flow,source,legal_basis,reason,ip,actor,topic");
     expect(row).toContain(`"'=cmd|' /C calc'!A0"`);
     expect(row.startsWith("2026-01-02T03:04:05.000Z,a@example.test,subscribed,")).toBe(true);
   });
