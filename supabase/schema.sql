@@ -358,6 +358,20 @@ end
 $$;
 
 --
+-- Name: contacts_sync_topics(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.contacts_sync_topics() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  perform public.sync_contact_topics(new.id);
+  return null;
+end
+$$;
+
+--
 -- Name: contacts_webhook_events(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -465,6 +479,26 @@ begin
        from new_rows n join public.email_sends s on s.id = n.email_send_id
        where n.type = t));
   end loop;
+  return null;
+end
+$$;
+
+--
+-- Name: email_topics_first_topic(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.email_topics_first_topic() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  if not exists (select 1 from public.email_topics t where t.workspace_id = new.workspace_id and t.id <> new.id) then
+    insert into public.contact_topics (workspace_id, contact_id, topic_id, subscribed)
+    select new.workspace_id, c.id, new.id, true
+    from public.contacts c
+    where c.workspace_id = new.workspace_id and c.is_subscribed
+    on conflict (contact_id, topic_id) do nothing;
+  end if;
   return null;
 end
 $$;
@@ -889,6 +923,36 @@ end
 $$;
 
 --
+-- Name: sync_contact_topics(uuid); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.sync_contact_topics(p_contact_id uuid) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  c record;
+begin
+  select id, workspace_id, is_subscribed into c from public.contacts where id = p_contact_id;
+  if not found or not exists (select 1 from public.email_topics t where t.workspace_id = c.workspace_id) then
+    return;
+  end if;
+  if not c.is_subscribed then
+    update public.contact_topics set subscribed = false, changed_at = now()
+    where contact_id = c.id and subscribed;
+  elsif not exists (select 1 from public.contact_topics ct where ct.contact_id = c.id and ct.subscribed) then
+    insert into public.contact_topics (workspace_id, contact_id, topic_id, subscribed)
+    select c.workspace_id, c.id, t.id, true
+    from public.email_topics t
+    where t.workspace_id = c.workspace_id
+      and (t.default_on or not exists (select 1 from public.email_topics d
+                                       where d.workspace_id = c.workspace_id and d.default_on))
+    on conflict (contact_id, topic_id) do update set subscribed = true, changed_at = now();
+  end if;
+end
+$$;
+
+--
 -- Name: transactions_webhook_events(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -1067,6 +1131,12 @@ REVOKE ALL ON FUNCTION public.contact_suppressions_flag() FROM PUBLIC;
 REVOKE ALL ON FUNCTION public.contacts_before_write() FROM PUBLIC;
 
 --
+-- Name: FUNCTION contacts_sync_topics(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.contacts_sync_topics() FROM PUBLIC;
+
+--
 -- Name: FUNCTION contacts_webhook_events(); Type: ACL; Schema: public; Owner: -
 --
 
@@ -1091,6 +1161,12 @@ REVOKE ALL ON FUNCTION public.email_events_refresh_stats() FROM PUBLIC;
 --
 
 REVOKE ALL ON FUNCTION public.email_events_webhook_events() FROM PUBLIC;
+
+--
+-- Name: FUNCTION email_topics_first_topic(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.email_topics_first_topic() FROM PUBLIC;
 
 --
 -- Name: FUNCTION emit_webhook_events(event_type text, events jsonb); Type: ACL; Schema: public; Owner: -
@@ -1228,6 +1304,13 @@ REVOKE ALL ON FUNCTION public.suppressions_webhook_events() FROM PUBLIC;
 
 REVOKE ALL ON FUNCTION public.sweep_rate_limit_hits() FROM PUBLIC;
 GRANT ALL ON FUNCTION public.sweep_rate_limit_hits() TO service_role;
+
+--
+-- Name: FUNCTION sync_contact_topics(p_contact_id uuid); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.sync_contact_topics(p_contact_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.sync_contact_topics(p_contact_id uuid) TO service_role;
 
 --
 -- Name: FUNCTION transactions_webhook_events(); Type: ACL; Schema: public; Owner: -
@@ -2302,6 +2385,7 @@ CREATE TABLE public.broadcasts (
     sent_at timestamp with time zone,
     body_text text DEFAULT ''::text NOT NULL,
     claim_cursor uuid,
+    topic_id uuid,
     body_markdown text,
     scheduled_at timestamp with time zone,
     CONSTRAINT broadcasts_scheduled_has_time CHECK (((status <> 'scheduled'::text) OR (scheduled_at IS NOT NULL))),
@@ -2329,6 +2413,12 @@ ALTER TABLE ONLY public.broadcasts
 CREATE INDEX broadcasts_created_by_idx ON public.broadcasts USING btree (created_by);
 
 --
+-- Name: broadcasts_topic_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX broadcasts_topic_idx ON public.broadcasts USING btree (topic_id) WHERE (topic_id IS NOT NULL);
+
+--
 -- Name: broadcasts_workspace_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -2340,6 +2430,13 @@ CREATE INDEX broadcasts_workspace_idx ON public.broadcasts USING btree (workspac
 
 ALTER TABLE ONLY public.broadcasts
     ADD CONSTRAINT broadcasts_created_by_fkey FOREIGN KEY (created_by) REFERENCES public.user_profiles(id) ON DELETE SET NULL;
+
+--
+-- Name: broadcasts broadcasts_topic_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.broadcasts
+    ADD CONSTRAINT broadcasts_topic_fkey FOREIGN KEY (workspace_id, topic_id) REFERENCES public.email_topics(workspace_id, id);
 
 --
 -- Name: broadcasts broadcasts_workspace_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -2702,6 +2799,7 @@ CREATE TABLE public.consent_events (
     actor_user_id uuid,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     actor_api_key_id uuid,
+    topic_id uuid,
     CONSTRAINT consent_events_action_check CHECK ((action = ANY (ARRAY['subscribed'::text, 'unsubscribed'::text, 'suppressed'::text, 'unsuppressed'::text]))),
     CONSTRAINT consent_events_one_actor_check CHECK (((actor_user_id IS NULL) OR (actor_api_key_id IS NULL)))
 );
@@ -2726,6 +2824,12 @@ CREATE INDEX consent_events_actor_idx ON public.consent_events USING btree (acto
 CREATE INDEX consent_events_contact_idx ON public.consent_events USING btree (contact_id, created_at DESC);
 
 --
+-- Name: consent_events_topic_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX consent_events_topic_idx ON public.consent_events USING btree (topic_id) WHERE (topic_id IS NOT NULL);
+
+--
 -- Name: consent_events_workspace_contact_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -2737,6 +2841,13 @@ CREATE INDEX consent_events_workspace_contact_idx ON public.consent_events USING
 
 ALTER TABLE ONLY public.consent_events
     ADD CONSTRAINT consent_events_actor_user_id_fkey FOREIGN KEY (actor_user_id) REFERENCES public.user_profiles(id) ON DELETE SET NULL;
+
+--
+-- Name: consent_events consent_events_topic_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.consent_events
+    ADD CONSTRAINT consent_events_topic_fkey FOREIGN KEY (workspace_id, topic_id) REFERENCES public.email_topics(workspace_id, id);
 
 --
 -- Name: consent_events consent_events_workspace_id_contact_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -3297,6 +3408,78 @@ CREATE TRIGGER contact_tags_fill_workspace BEFORE INSERT ON public.contact_tags 
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.contact_tags TO authenticated;
 GRANT ALL ON TABLE public.contact_tags TO service_role;
 
+-- ==================================================== public.contact_topics
+--
+-- Name: contact_topics; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.contact_topics (
+    workspace_id uuid NOT NULL,
+    contact_id uuid NOT NULL,
+    topic_id uuid NOT NULL,
+    subscribed boolean NOT NULL,
+    changed_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+--
+-- Name: contact_topics contact_topics_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.contact_topics
+    ADD CONSTRAINT contact_topics_pkey PRIMARY KEY (contact_id, topic_id);
+
+--
+-- Name: contact_topics_topic_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX contact_topics_topic_idx ON public.contact_topics USING btree (topic_id, contact_id) WHERE subscribed;
+
+--
+-- Name: contact_topics_workspace_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX contact_topics_workspace_idx ON public.contact_topics USING btree (workspace_id, contact_id);
+
+--
+-- Name: contact_topics contact_topics_workspace_id_contact_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.contact_topics
+    ADD CONSTRAINT contact_topics_workspace_id_contact_id_fkey FOREIGN KEY (workspace_id, contact_id) REFERENCES public.contacts(workspace_id, id) ON DELETE CASCADE;
+
+--
+-- Name: contact_topics contact_topics_workspace_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.contact_topics
+    ADD CONSTRAINT contact_topics_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspaces(id) ON DELETE CASCADE;
+
+--
+-- Name: contact_topics contact_topics_workspace_id_topic_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.contact_topics
+    ADD CONSTRAINT contact_topics_workspace_id_topic_id_fkey FOREIGN KEY (workspace_id, topic_id) REFERENCES public.email_topics(workspace_id, id) ON DELETE CASCADE;
+
+--
+-- Name: contact_topics; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.contact_topics ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: contact_topics contact_topics_select_members; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY contact_topics_select_members ON public.contact_topics FOR SELECT TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
+
+--
+-- Name: TABLE contact_topics; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT ALL ON TABLE public.contact_topics TO service_role;
+GRANT SELECT ON TABLE public.contact_topics TO authenticated;
+
 -- ==================================================== public.contacts
 --
 -- Name: contacts; Type: TABLE; Schema: public; Owner: -
@@ -3494,6 +3677,18 @@ CREATE TRIGGER contacts_before_write BEFORE INSERT OR UPDATE ON public.contacts 
 --
 
 CREATE TRIGGER contacts_protect_source BEFORE UPDATE OF source ON public.contacts FOR EACH ROW EXECUTE FUNCTION public.protect_contact_source();
+
+--
+-- Name: contacts contacts_sync_topics_insert; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE CONSTRAINT TRIGGER contacts_sync_topics_insert AFTER INSERT ON public.contacts DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (new.is_subscribed) EXECUTE FUNCTION public.contacts_sync_topics();
+
+--
+-- Name: contacts contacts_sync_topics_update; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE CONSTRAINT TRIGGER contacts_sync_topics_update AFTER UPDATE OF is_subscribed ON public.contacts DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN ((old.is_subscribed IS DISTINCT FROM new.is_subscribed)) EXECUTE FUNCTION public.contacts_sync_topics();
 
 --
 -- Name: contacts contacts_webhooks_delete; Type: TRIGGER; Schema: public; Owner: -
@@ -4011,6 +4206,84 @@ CREATE POLICY email_sends_select_members ON public.email_sends FOR SELECT TO aut
 GRANT ALL ON TABLE public.email_sends TO service_role;
 GRANT SELECT ON TABLE public.email_sends TO authenticated;
 
+-- ==================================================== public.email_topics
+--
+-- Name: email_topics; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.email_topics (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    workspace_id uuid NOT NULL,
+    key text NOT NULL,
+    name text NOT NULL,
+    description text DEFAULT ''::text NOT NULL,
+    default_on boolean DEFAULT false NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT email_topics_description_check CHECK ((length(description) <= 500)),
+    CONSTRAINT email_topics_key_check CHECK ((key ~ '^[a-z0-9][a-z0-9_-]{0,49}$'::text)),
+    CONSTRAINT email_topics_name_check CHECK (((length(btrim(name)) >= 1) AND (length(btrim(name)) <= 100)))
+);
+
+--
+-- Name: email_topics email_topics_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.email_topics
+    ADD CONSTRAINT email_topics_pkey PRIMARY KEY (id);
+
+--
+-- Name: email_topics email_topics_workspace_id_id_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.email_topics
+    ADD CONSTRAINT email_topics_workspace_id_id_key UNIQUE (workspace_id, id);
+
+--
+-- Name: email_topics email_topics_workspace_key_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.email_topics
+    ADD CONSTRAINT email_topics_workspace_key_key UNIQUE (workspace_id, key);
+
+--
+-- Name: email_topics email_topics_workspace_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.email_topics
+    ADD CONSTRAINT email_topics_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspaces(id) ON DELETE CASCADE;
+
+--
+-- Name: email_topics; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.email_topics ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: email_topics email_topics_select_members; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY email_topics_select_members ON public.email_topics FOR SELECT TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
+
+--
+-- Name: email_topics email_topics_first_topic; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER email_topics_first_topic AFTER INSERT ON public.email_topics FOR EACH ROW EXECUTE FUNCTION public.email_topics_first_topic();
+
+--
+-- Name: email_topics email_topics_updated_at; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER email_topics_updated_at BEFORE UPDATE ON public.email_topics FOR EACH ROW EXECUTE FUNCTION public.set_updated_at();
+
+--
+-- Name: TABLE email_topics; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT ALL ON TABLE public.email_topics TO service_role;
+GRANT SELECT ON TABLE public.email_topics TO authenticated;
+
 -- ==================================================== public.erased_addresses
 --
 -- Name: erased_addresses; Type: TABLE; Schema: public; Owner: -
@@ -4466,6 +4739,7 @@ CREATE TABLE public.forms (
     require_verification boolean DEFAULT true NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    topic_ids uuid[] DEFAULT '{}'::uuid[] NOT NULL,
     CONSTRAINT forms_api_key_check CHECK (((api_key IS NULL) OR (api_key ~ '^[0-9a-f]{64}$'::text))),
     CONSTRAINT forms_name_check CHECK (((length(btrim(name)) >= 1) AND (length(btrim(name)) <= 200)))
 );

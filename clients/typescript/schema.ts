@@ -537,6 +537,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/contacts/{id}/topics": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A contact's consent per subscription topic
+     * @description Every topic of the workspace, with whether the contact is subscribed to it. `is_subscribed` of the contact is on while any topic is on; a workspace without topics answers an empty list. Scope: `contacts:read`.
+     */
+    get: operations["getContactTopics"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/contacts/{id}/transactions": {
     parameters: {
       query?: never;
@@ -1279,6 +1299,18 @@ export interface components {
       phone?: string;
       postal_code?: string;
       state?: string;
+    };
+    ContactTopic: {
+      /** @description ISO 8601; null: never changed (never joined) */
+      changed_at: string | null;
+      /** @description uuid of the topic */
+      id: string;
+      key: string;
+      name: string;
+      subscribed: boolean;
+    };
+    ContactTopicList: {
+      data: components["schemas"]["ContactTopic"][];
     };
     ContactTransaction: {
       /** @description What was paid (dollars). */
@@ -3779,6 +3811,39 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+      401: components["responses"]["V1Error401_Unauthorized"];
+      403: components["responses"]["V1Error403_Forbidden"];
+      404: components["responses"]["V1Error404_NotFound"];
+      429: components["responses"]["V1Error429_RateLimited"];
+      500: components["responses"]["V1Error500_Internal"];
+    };
+  };
+  getContactTopics: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The topics. */
+      200: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ContactTopicList"];
+        };
       };
       401: components["responses"]["V1Error401_Unauthorized"];
       403: components["responses"]["V1Error403_Forbidden"];

@@ -17,6 +17,7 @@ const PREVIEW_DELAY_MS = 400;
 export function BroadcastForm({
   tags,
   sources,
+  topics = [],
   create,
   preview,
   nonce,
@@ -24,6 +25,8 @@ export function BroadcastForm({
 }: {
   tags: { id: string; name: string }[];
   sources: string[];
+  /** the workspace's subscription topics (docs/decisions.md, "Subscription topics") */
+  topics?: { id: string; name: string }[];
   create: (prev: FormState, form: FormData) => Promise<FormState>;
   preview: (input: { body: string }) => Promise<ActionResult<{ html: string }>>;
   nonce: string | null;
@@ -99,6 +102,27 @@ export function BroadcastForm({
       </section>
       <fieldset className="stack">
         <legend>Audience</legend>
+        {topics.length > 0 && (
+          <label>
+            Topic
+            <select
+              name="topicId"
+              defaultValue={audience?.topicId ?? ""}
+              aria-describedby="broadcast-topic-hint"
+            >
+              <option value="">Every subscribed contact</option>
+              {topics.map((t) => (
+                <option key={t.id} value={t.id}>
+                  {t.name}
+                </option>
+              ))}
+            </select>
+            <span id="broadcast-topic-hint" className="hint">
+              Only the topic&apos;s subscribers receive it; its unsubscribe link leaves that topic only.
+            </span>
+            {state.errors?.topicId && <span className="field-error">{state.errors.topicId}</span>}
+          </label>
+        )}
         {tags.length > 0 && (
           <>
             <fieldset>

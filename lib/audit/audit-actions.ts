@@ -21,6 +21,8 @@ export const AUDIT_ACTIONS = [
   "tag.created",
   "tag.renamed",
   "tag.deleted",
+  "topic.created",
+  "topic.updated",
   "consent.exported",
   "transaction.refund_recorded",
   "transaction.refund_reverted",

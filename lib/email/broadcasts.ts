@@ -72,10 +72,13 @@ export async function createBroadcast(
   input: { workspaceId: string; createdBy: string } & z.input<typeof broadcastSchema>,
 ): Promise<{ id: string }> {
   const parts = await composeBroadcast(db, { ...input, format: input.format ?? "text" });
+  // the topic is a column (its foreign key keeps it in the workspace), not part of the jsonb
+  const { topicId, ...audience } = audienceSchema.parse(input.audience);
   const [row] = await db`
-    insert into public.broadcasts (workspace_id, subject, body_text, body_html, body_markdown, audience, created_by)
+    insert into public.broadcasts
+      (workspace_id, subject, body_text, body_html, body_markdown, audience, created_by, topic_id)
     values (${input.workspaceId}, ${input.subject}, ${parts.body_text}, ${parts.body_html}, ${parts.body_markdown},
-            ${db.json(audienceSchema.parse(input.audience))}, ${input.createdBy})
+            ${db.json(audience)}, ${input.createdBy}, ${topicId ?? null})
     returning id`;
   return { id: row.id };
 }
@@ -87,10 +90,11 @@ export async function updateBroadcast(
 ): Promise<boolean> {
   if (!isUuid(input.broadcastId)) return false;
   const parts = await composeBroadcast(db, input);
+  const { topicId, ...audience } = input.audience;
   const [row] = await db`
     update public.broadcasts
     set subject = ${input.subject}, body_text = ${parts.body_text}, body_html = ${parts.body_html},
-        body_markdown = ${parts.body_markdown}, audience = ${db.json(input.audience)}
+        body_markdown = ${parts.body_markdown}, audience = ${db.json(audience)}, topic_id = ${topicId ?? null}
     where id = ${input.broadcastId} and workspace_id = ${input.workspaceId} and status = 'draft'
     returning id`;
   return Boolean(row);
@@ -118,10 +122,13 @@ export async function duplicateBroadcast(
 
 export async function getBroadcast(db: Db, input: { workspaceId: string; broadcastId: string }) {
   if (!isUuid(input.broadcastId)) return null;
-  const [row] = await db<BroadcastRow[]>`
-    select id, subject, body_text, body_html, audience, status, created_at, sent_at, body_markdown, scheduled_at
+  const [row] = await db<(BroadcastRow & { topic_id: string | null })[]>`
+    select id, subject, body_text, body_html, audience, status, created_at, sent_at, topic_id,
+           body_markdown, scheduled_at
     from public.broadcasts where id = ${input.broadcastId} and workspace_id = ${input.workspaceId}`;
-  return row ? { ...row, audience: audienceSchema.parse(row.audience) } : null;
+  if (!row) return null;
+  const { topic_id: topicId, ...rest } = row;
+  return { ...rest, audience: audienceSchema.parse({ ...row.audience, topicId: topicId ?? undefined }) };
 }
 
 export async function listBroadcasts(db: Db, workspaceId: string) {

@@ -11,6 +11,8 @@ export interface RenderInput {
   text?: string;
   /** a marketing email's merge tag values (merge-tags.ts); the unsubscribe link is added here */
   merge?: MergeValues;
+  /** a broadcast's subscription topic: its unsubscribe link leaves that topic only */
+  topicId?: string | null;
 }
 
 /** What render needs to know of the recipient and their workspace. */
@@ -29,9 +31,17 @@ export interface RenderedEmail {
 
 export const UNSUBSCRIBE_TAG = "{{unsubscribe_url}}";
 
-/** Spec 4.7: {tracking_url}/unsubscribe/{contact_id}, the platform URL when the workspace has none. */
-export function unsubscribeUrl(trackingUrl: string | null, contactId: string): string {
-  return `${(trackingUrl || appUrl()).replace(/\/+$/, "")}/unsubscribe/${contactId}`;
+/**
+ * Spec 4.7: {tracking_url}/unsubscribe/{contact_id}, the platform URL when the workspace has none;
+ * `?topic=<id>` for an email sent to a subscription topic (docs/decisions.md, "Subscription topics").
+ */
+export function unsubscribeUrl(
+  trackingUrl: string | null,
+  contactId: string,
+  topicId?: string | null,
+): string {
+  const topic = topicId ? `?topic=${topicId}` : "";
+  return `${(trackingUrl || appUrl()).replace(/\/+$/, "")}/unsubscribe/${contactId}${topic}`;
 }
 
 /** Spec 4.8: the footer links to {base_url}/api/subscribe/{contact_id}. */
@@ -49,7 +59,7 @@ export function renderEmail(input: RenderInput, r: RenderRecipient | null): Rend
   let { html, text } = input;
   const headers: Record<string, string> = {};
   if (input.kind === "marketing" && input.contactId && r) {
-    const url = unsubscribeUrl(r.tracking_url, input.contactId);
+    const url = unsubscribeUrl(r.tracking_url, input.contactId, input.topicId);
     const hadTag = hasUnsubscribeTag(html);
     const values = { ...input.merge, [UNSUBSCRIBE_URL]: url };
     html = renderMerge(html, values, "html");
@@ -79,7 +89,7 @@ export function renderEmail(input: RenderInput, r: RenderRecipient | null): Rend
  * workspace (`w.tracking_url`): the columns html, text_body and headers, computed where the rows
  * are inserted. The same rule in two spellings; a test holds them to the same output.
  */
-export function renderedMarketingSql(db: Db, html: string, text: string | null) {
+export function renderedMarketingSql(db: Db, html: string, text: string | null, topicId?: string | null) {
   const base = appUrl();
   const url = db`e.url`;
   const footer = hasUnsubscribeTag(html)
@@ -101,6 +111,7 @@ export function renderedMarketingSql(db: Db, html: string, text: string | null) 
            end as headers
     from (select u.url,
                  replace(replace(replace(replace(replace(u.url, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'), '''', '&#39;') as url_html
-          from (select rtrim(coalesce(nullif(w.tracking_url, ''), ${base}::text), '/') || '/unsubscribe/' || b.id as url) u) e
+          from (select rtrim(coalesce(nullif(w.tracking_url, ''), ${base}::text), '/') || '/unsubscribe/' || b.id
+                       || coalesce('?topic=' || ${topicId ?? null}::text, '') as url) u) e
   )`;
 }

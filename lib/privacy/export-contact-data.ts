@@ -1,5 +1,6 @@
 import type { Db } from "@/lib/db/doors";
 import { refused, type Result } from "@/lib/errors/app-error";
+import { contactTopicStates } from "@/lib/consent/topics";
 
 export type ExportRow = Record<string, unknown>;
 
@@ -9,6 +10,8 @@ export interface ContactExport {
   contact: ExportRow;
   /** the names of the contact's tags (contact_tags holds their ids) */
   tags: string[];
+  /** consent per subscription topic (docs/decisions.md, "Subscription topics"), the ledger's proof in tables.consent_events */
+  topics: { key: string; name: string; subscribed: boolean; changed_at: Date | null }[];
   /**
    * Every table whose foreign key references the contact (spec 2.4.2 and the rest: consent
    * ledger, form submissions, automation runs, notifications, ...), by table name, plus
@@ -70,12 +73,14 @@ export async function exportContactData(
   const tags = await db<{ name: string }[]>`
     select t.name from public.contact_tags ct join public.tags t on t.id = ct.tag_id and t.workspace_id = ct.workspace_id
     where ct.contact_id = ${input.contactId} and ct.workspace_id = ${input.workspaceId} order by lower(t.name)`;
+  const topics = await contactTopicStates(db, input);
   return {
     data: {
       exported_at: new Date().toISOString(),
       workspace_id: input.workspaceId,
       contact,
       tags: tags.map((t) => t.name),
+      topics: topics.map(({ key, name, subscribed, changed_at }) => ({ key, name, subscribed, changed_at })),
       tables,
     },
   };

@@ -5,6 +5,7 @@ import { z } from "zod";
 import type { ActionResult } from "@/lib/adapters/action-result";
 import { memberAction } from "@/lib/adapters/member-action";
 import type { AuditAction } from "@/lib/audit/audit-actions";
+import { resolveTopicIds } from "@/lib/consent/topics";
 import {
   broadcastSchema,
   composeBroadcast,
@@ -16,7 +17,7 @@ import {
 import { renderForRecipient } from "@/lib/email/email-template";
 import { scheduleBroadcast, scheduleSchema, unscheduleBroadcast } from "@/lib/email/schedule-broadcast";
 import { memberSample, sendTestBroadcast, testSendAllowed, TOO_MANY_TESTS } from "@/lib/email/test-send";
-import { withService } from "@/lib/db/doors";
+import { withService, type Db } from "@/lib/db/doors";
 import {
   broadcastControlSchema,
   controlBroadcast,
@@ -47,6 +48,7 @@ const formFields = (raw: unknown) => {
       tagMode: form.tagMode,
       excludeTagIds: list(form.excludeTagIds),
       source: form.source,
+      topicId: form.topicId || undefined,
     },
   };
 };
@@ -57,9 +59,16 @@ const broadcastEditForm = z.preprocess(
   broadcastSchema.extend({ broadcastId }),
 );
 
+/** A topic named by the form must be one of the workspace's (docs/decisions.md, "Subscription topics"). */
+async function refuseForeignTopic(db: Db, workspaceId: string, topicId: string | undefined) {
+  if (topicId && !(await resolveTopicIds(db, workspaceId, [topicId])).length)
+    throw new AppError("invalid", "Choose one of this workspace's topics.", { field: "topicId" });
+}
+
 export const createBroadcastAction = memberAction(
   broadcastForm,
   async (db, broadcast, ctx): Promise<FormState> => {
+    await refuseForeignTopic(db, ctx.workspaceId, broadcast.audience.topicId);
     const { id } = await createBroadcast(db, {
       ...broadcast,
       workspaceId: ctx.workspaceId,
@@ -77,6 +86,7 @@ export const createBroadcastAction = memberAction(
 export const updateBroadcastAction = memberAction(
   broadcastEditForm,
   async (db, { broadcastId, ...broadcast }, ctx): Promise<FormState> => {
+    await refuseForeignTopic(db, ctx.workspaceId, broadcast.audience.topicId);
     const changed = await updateBroadcast(db, { ...broadcast, broadcastId, workspaceId: ctx.workspaceId });
     if (!changed) throw new AppError("conflict", "Only a draft can be edited; this one has moved on.");
     ctx.audit

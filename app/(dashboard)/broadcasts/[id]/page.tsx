@@ -13,6 +13,7 @@ import { pageNonce } from "@/lib/http/page-nonce";
 import { requireMember } from "@/lib/auth/context";
 import { withUser } from "@/lib/db/doors";
 import { audienceTags } from "@/lib/email/broadcast-audience";
+import { listTopics } from "@/lib/consent/topics";
 import { getBroadcastReport } from "@/lib/email/broadcast-stats";
 import { getBroadcast, previewBroadcast } from "@/lib/email/broadcasts";
 import { getEmailSettings } from "@/lib/email/email-settings";
@@ -44,7 +45,7 @@ export default async function BroadcastPage({ params }: { params: Promise<{ id: 
       preview: progress.done
         ? null
         : await previewBroadcast(db, { workspaceId, audience: broadcast.audience }),
-      options: { tags: await audienceTags(db, workspaceId) },
+      options: { tags: await audienceTags(db, workspaceId), topics: await listTopics(db, workspaceId) },
       // what came of it, once anything was sent
       report:
         broadcast.status === "draft" ? null : await getBroadcastReport(db, { workspaceId, broadcastId: id }),
@@ -82,7 +83,11 @@ export default async function BroadcastPage({ params }: { params: Promise<{ id: 
             ? `Contacts tagged ${a.tagMode} of: ${a.tagIds.map(tagName).join(", ")}`
             : "Every contact"}
           {a.excludeTagIds.length ? `, leaving out ${a.excludeTagIds.map(tagName).join(", ")}` : ""}
-          {a.source ? `, source ${a.source}` : ""}.
+          {a.source ? `, source ${a.source}` : ""}
+          {a.topicId
+            ? `, subscribed to ${options.topics.find((t) => t.id === a.topicId)?.name ?? "a topic"}`
+            : ""}
+          .
         </p>
         {preview && (
           <>

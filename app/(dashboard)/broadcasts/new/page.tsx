@@ -18,6 +18,7 @@ export default async function NewBroadcastPage() {
         <BroadcastForm
           tags={options.tags}
           sources={options.sources}
+          topics={options.topics}
           create={createBroadcastAction}
           preview={previewTemplateAction}
           nonce={await pageNonce()}

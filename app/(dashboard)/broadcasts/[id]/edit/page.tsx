@@ -33,6 +33,7 @@ export default async function EditBroadcastPage({ params }: { params: Promise<{ 
           <BroadcastForm
             tags={options.tags}
             sources={options.sources}
+            topics={options.topics}
             create={updateBroadcastAction.bind(null, broadcast.id)}
             preview={previewTemplateAction}
             nonce={await pageNonce()}
