@@ -4,14 +4,22 @@ import { broadcastStatus, createContactFor, fakeBroadcastEvents } from "./helper
 
 const SUBJECT = "Autumn menu";
 
-test("a template built in the editor, a broadcast scheduled with it, and its chart once fake events arrive", async ({
+test("a template built in the editor, a broadcast scheduled with it to a topic, and its chart once fake events arrive", async ({
   page,
 }) => {
   test.setTimeout(180_000);
   await page.setViewportSize({ width: 1280, height: 900 });
   const owner = await signUp(page);
+  // a subscription topic, on by default: the subscribed contact joins it
+  await page.goto("/settings/topics");
+  const add = page.getByRole("region", { name: "Add a topic" });
+  await add.getByLabel("Name").fill("Newsletter");
+  await add.getByLabel("Key").fill("newsletter");
+  await add.getByRole("checkbox").check();
+  await add.getByRole("button", { name: "Add topic" }).click();
+  await expect(page.getByRole("heading", { name: /Newsletter/ })).toBeVisible();
   await createContactFor(owner, { is_subscribed: true, first_name: "Sam" });
-  await createContactFor(owner); // not opted in: skipped, with the reason
+  await createContactFor(owner); // not opted in: not a subscriber of the topic
 
   // the branding: colours and the postal address the marketing footer needs
   await page.goto("/settings/email");
@@ -44,13 +52,15 @@ test("a template built in the editor, a broadcast scheduled with it, and its cha
   await page
     .getByLabel("Message")
     .fill('# Hello {{first_name | "friend"}}\n\n[See the menu](https://example.com/menu)');
+  await page.getByLabel("Topic").selectOption({ label: "Newsletter" });
   await page.getByRole("button", { name: "Save and preview" }).click();
-  await expect(page.getByTestId("broadcast-eligible")).toHaveText("1 of 2 can receive it now.");
+  await expect(page.getByText("subscribed to Newsletter")).toBeVisible();
+  await expect(page.getByTestId("broadcast-eligible")).toHaveText("1 of 1 can receive it now.");
 
   // scheduled a few seconds ahead, in the viewer's zone (UTC for a new account)
   const at = new Date(Date.now() + 15_000).toISOString().slice(0, 19);
   await page.getByLabel("Send at (UTC)").fill(at);
-  await expect(page.getByText("1 contact would receive it now; 1 would be skipped")).toBeVisible();
+  await expect(page.getByText("1 contact would receive it now; 0 would be skipped")).toBeVisible();
   await page.getByRole("button", { name: "Schedule" }).click();
   await expect(page.getByTestId("broadcast-scheduled")).toContainText("Scheduled for");
   expect(await broadcastStatus(SUBJECT)).toBe("scheduled");
