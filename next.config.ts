@@ -3,7 +3,13 @@ import { securityHeaders } from "./lib/http/security-headers";
 
 const nextConfig: NextConfig = {
   // PGlite ships WASM and data files that must be loaded from node_modules at run time.
-  serverExternalPackages: ["@electric-sql/pglite", "@electric-sql/pglite-socket", "postgres"],
+  serverExternalPackages: [
+    "@electric-sql/pglite",
+    "@electric-sql/pglite-socket",
+    "postgres",
+    // MJML loads its components and minifier at run time: kept out of the bundle
+    "mjml",
+  ],
   poweredByHeader: false,
   typescript: { ignoreBuildErrors: false },
   // Bounded bodies: Next.js buffers a copy of the body of requests that reach proxy.ts (the one-click

@@ -37,8 +37,8 @@ export const HANDLERS: JobRegistry = {
     if (outcome === "failed") throw new Error(error ?? "The delivery failed.");
     return { outcome };
   }),
-  broadcast: handle(QUEUES.broadcast, ({ workspaceId, broadcastId }, job) =>
-    runBroadcast({ workspaceId, broadcastId }, job.signal, { lastAttempt: lastAttempt(job) }),
+  broadcast: handle(QUEUES.broadcast, ({ workspaceId, broadcastId, scheduledAt }, job) =>
+    runBroadcast({ workspaceId, broadcastId, scheduledAt }, job.signal, { lastAttempt: lastAttempt(job) }),
   ),
   "email-send": handle(QUEUES["email-send"], async ({ emailSendId, html, text }, job) => {
     const last = lastAttempt(job);

@@ -1,38 +1,88 @@
 "use client";
 
-import { useActionState } from "react";
+import { useActionState, useEffect, useState } from "react";
 import { Field, FormMessage, SubmitButton } from "@/components/form-controls";
+import type { ActionResult } from "@/lib/adapters/action-result";
+import type { Audience } from "@/lib/email/broadcast-audience";
 import type { FormState } from "@/lib/http/form-state";
+import { EmailPreview } from "./email-preview";
 
-/** Compose a broadcast: subject, plain-text message, audience from the contact list's filters. */
+const PREVIEW_DELAY_MS = 400;
+
+/**
+ * Compose or edit a broadcast: subject, a Markdown message in the workspace's branded layout with
+ * merge tags, previewed live at desktop and mobile widths, and the audience from the contact
+ * list's filters.
+ */
 export function BroadcastForm({
   tags,
   sources,
+  topics = [],
   create,
+  preview,
+  nonce,
+  initial,
 }: {
   tags: { id: string; name: string }[];
   sources: string[];
+  /** the workspace's subscription topics (docs/decisions.md, "Subscription topics") */
+  topics?: { id: string; name: string }[];
   create: (prev: FormState, form: FormData) => Promise<FormState>;
+  preview: (input: { body: string }) => Promise<ActionResult<{ html: string }>>;
+  nonce: string | null;
+  initial?: { subject: string; body: string; audience: Audience };
 }) {
   const [state, action] = useActionState<FormState, FormData>(create, {});
+  const [body, setBody] = useState(state.values?.body ?? initial?.body ?? "");
+  const [rendered, setRendered] = useState<{ html?: string; error?: string }>({});
   const bodyError = state.errors?.body;
+  const audience = initial?.audience;
+
+  useEffect(() => {
+    let current = true;
+    const timer = setTimeout(async () => {
+      const result = await preview({ body }).catch(() => null);
+      if (!current) return;
+      if (result?.data) setRendered({ html: result.data.html });
+      else
+        setRendered({
+          error: result?.errors?.body ?? result?.message ?? "The preview could not be made.",
+        });
+    }, PREVIEW_DELAY_MS);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [body, preview]);
+
   return (
     <form action={action} className="stack" noValidate aria-describedby="form-message">
       <FormMessage state={state} />
-      <Field label="Subject" name="subject" state={state} required maxLength={200} />
+      <Field
+        label="Subject"
+        name="subject"
+        state={state}
+        required
+        maxLength={200}
+        defaultValue={state.values ? undefined : initial?.subject}
+      />
+      <input type="hidden" name="format" value="markdown" />
       <div className="field">
         <label htmlFor="broadcast-body">Message</label>
         <textarea
           id="broadcast-body"
           name="body"
-          rows={10}
-          defaultValue={state.values?.body}
+          rows={12}
+          value={body}
+          onChange={(e) => setBody(e.target.value)}
           aria-invalid={bodyError ? true : undefined}
           aria-describedby={`broadcast-body-hint${bodyError ? " broadcast-body-error" : ""}`}
         />
         <span id="broadcast-body-hint" className="hint">
-          Plain text; a blank line starts a paragraph. Write {"{{unsubscribe_url}}"} where the unsubscribe
-          link should go, or it is added at the end.
+          Markdown: **bold**, *italic*, # heading, [link](https://…), - list. Merge tags:{" "}
+          {'{{first_name | "friend"}}'}, {"{{last_name}}"}, {"{{email}}"}, {"{{city}}"}, {"{{country}}"}; the
+          fallback shows when the contact has no value. Your logo, colours, postal address and the unsubscribe
+          link are added from Settings → Email.
         </span>
         {bodyError && (
           <span id="broadcast-body-error" className="field-error">
@@ -40,23 +90,72 @@ export function BroadcastForm({
           </span>
         )}
       </div>
+      <section className="stack" aria-labelledby="preview-heading" aria-live="polite">
+        <h2 id="preview-heading">Preview</h2>
+        {rendered.error ? (
+          <div className="alert error">{rendered.error}</div>
+        ) : rendered.html ? (
+          <EmailPreview html={rendered.html} nonce={nonce} />
+        ) : (
+          <p className="hint">The preview appears as you write.</p>
+        )}
+      </section>
       <fieldset className="stack">
         <legend>Audience</legend>
+        {topics.length > 0 && (
+          <label>
+            Topic
+            <select
+              name="topicId"
+              defaultValue={audience?.topicId ?? ""}
+              aria-describedby="broadcast-topic-hint"
+            >
+              <option value="">Every subscribed contact</option>
+              {topics.map((t) => (
+                <option key={t.id} value={t.id}>
+                  {t.name}
+                </option>
+              ))}
+            </select>
+            <span id="broadcast-topic-hint" className="hint">
+              Only the topic&apos;s subscribers receive it; its unsubscribe link leaves that topic only.
+            </span>
+            {state.errors?.topicId && <span className="field-error">{state.errors.topicId}</span>}
+          </label>
+        )}
         {tags.length > 0 && (
           <>
             <fieldset>
               <legend>Contacts with these tags (none: every contact)</legend>
               {tags.map((t) => (
                 <label key={t.id} className="check">
-                  <input type="checkbox" name="tagIds" value={t.id} /> {t.name}
+                  <input
+                    type="checkbox"
+                    name="tagIds"
+                    value={t.id}
+                    defaultChecked={audience?.tagIds.includes(t.id)}
+                  />{" "}
+                  {t.name}
                 </label>
               ))}
               <div className="row">
                 <label className="check">
-                  <input type="radio" name="tagMode" value="any" defaultChecked /> any of them
+                  <input
+                    type="radio"
+                    name="tagMode"
+                    value="any"
+                    defaultChecked={audience?.tagMode !== "all"}
+                  />{" "}
+                  any of them
                 </label>
                 <label className="check">
-                  <input type="radio" name="tagMode" value="all" /> all of them
+                  <input
+                    type="radio"
+                    name="tagMode"
+                    value="all"
+                    defaultChecked={audience?.tagMode === "all"}
+                  />{" "}
+                  all of them
                 </label>
               </div>
             </fieldset>
@@ -64,7 +163,13 @@ export function BroadcastForm({
               <legend>Leave out contacts with these tags</legend>
               {tags.map((t) => (
                 <label key={t.id} className="check">
-                  <input type="checkbox" name="excludeTagIds" value={t.id} /> {t.name}
+                  <input
+                    type="checkbox"
+                    name="excludeTagIds"
+                    value={t.id}
+                    defaultChecked={audience?.excludeTagIds.includes(t.id)}
+                  />{" "}
+                  {t.name}
                 </label>
               ))}
             </fieldset>
@@ -72,7 +177,7 @@ export function BroadcastForm({
         )}
         <label>
           Source
-          <select name="source" defaultValue="">
+          <select name="source" defaultValue={audience?.source ?? ""}>
             <option value="">Any source</option>
             {sources.map((s) => (
               <option key={s} value={s}>

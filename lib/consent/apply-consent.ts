@@ -22,6 +22,13 @@ export async function applyConsent(
     /** the API key that made the change (docs/api.md): the ledger's actor instead of a member */
     actorApiKeyId?: string | null;
     writeColumns?: boolean;
+    /**
+     * The topics the change concerns (docs/decisions.md, "Subscription topics"): their rows in
+     * contact_topics follow the change and the ledger gets one entry per topic, with the same
+     * proof. None: the overall consent, one entry, as before topics (the database then keeps
+     * the topics in step with is_subscribed, public.sync_contact_topics).
+     */
+    topicIds?: readonly string[];
   },
 ): Promise<void> {
   const { change, contactId, workspaceId } = input;
@@ -38,11 +45,28 @@ export async function applyConsent(
       values (${workspaceId}, ${contactId}, ${change.add})
       on conflict (contact_id, reason) do nothing`;
   }
-  await db`
+  const topicIds = input.topicIds?.length ? [...new Set(input.topicIds)] : null;
+  if (topicIds) await setContactTopics(db, { workspaceId, contactId, topicIds, on: change.action === "subscribed" });
+  const reason = removed.length ? `cleared suppressions: ${removed.map((r) => r.reason).join(", ")}` : null;
+  const entry = (topicId: string | null) => db`
     insert into public.consent_events
-      (workspace_id, contact_id, action, flow, source, legal_basis, reason, ip, actor_user_id, actor_api_key_id)
+      (workspace_id, contact_id, action, flow, source, legal_basis, reason, ip, actor_user_id, actor_api_key_id,
+       topic_id)
     values (${workspaceId}, ${contactId}, ${change.action}, ${change.flow}, ${change.source ?? null},
-            ${change.legalBasis ?? null},
-            ${removed.length ? `cleared suppressions: ${removed.map((r) => r.reason).join(", ")}` : null},
-            ${change.ip ?? null}, ${input.actorUserId ?? null}, ${input.actorApiKeyId ?? null})`;
+            ${change.legalBasis ?? null}, ${reason}, ${change.ip ?? null}, ${input.actorUserId ?? null},
+            ${input.actorApiKeyId ?? null}, ${topicId})`;
+  await Promise.all((topicIds ?? [null]).map(entry));
+}
+
+/** Turns the contact's rows of `topicIds` on or off (a row per topic ever joined). */
+export async function setContactTopics(
+  db: Db,
+  input: { workspaceId: string; contactId: string; topicIds: readonly string[]; on: boolean },
+): Promise<void> {
+  await db`
+    insert into public.contact_topics (workspace_id, contact_id, topic_id, subscribed)
+    select ${input.workspaceId}::uuid, ${input.contactId}::uuid, t.id, ${input.on}::boolean
+    from unnest(${[...input.topicIds]}::uuid[]) as t(id)
+    on conflict (contact_id, topic_id) do update set subscribed = excluded.subscribed, changed_at = now()
+    where contact_topics.subscribed is distinct from excluded.subscribed`;
 }

@@ -19,6 +19,8 @@ export async function changeContactConsent(
     source?: string;
     actorUserId?: string | null;
     actorApiKeyId?: string | null;
+    /** the topics the change concerns (applyConsent); none: the overall consent */
+    topicIds?: readonly string[];
   },
 ): Promise<{ skip: string } | null> {
   const change = decideConsent(flow, {
@@ -36,6 +38,7 @@ export async function changeContactConsent(
     actorUserId: input.actorUserId,
     actorApiKeyId: input.actorApiKeyId,
     writeColumns: true,
+    topicIds: input.topicIds,
   });
   return null;
 }

@@ -10,6 +10,8 @@ export interface LedgerEntry {
   reason: string | null;
   ip: string | null;
   actor: string | null;
+  /** the subscription topic the change concerns; null: the overall consent (docs/decisions.md, "Subscription topics") */
+  topic: string | null;
   created_at: Date;
 }
 
@@ -21,8 +23,10 @@ export async function getConsentLedger(
   return db<LedgerEntry[]>`
     select e.id, e.action, e.flow, e.source, e.legal_basis, e.reason, host(e.ip) as ip, e.created_at,
            coalesce(nullif(btrim(concat_ws(' ', p.first_name, p.last_name)), ''),
-                    'API key: ' || k.name) as actor
+                    'API key: ' || k.name) as actor,
+           tp.name as topic
     from public.consent_events e
+    left join public.email_topics tp on tp.id = e.topic_id and tp.workspace_id = e.workspace_id
     left join public.user_profiles p on p.id = e.actor_user_id
     left join public.api_keys k on k.id = e.actor_api_key_id and k.workspace_id = e.workspace_id
     where e.contact_id = ${input.contactId} and e.workspace_id = ${input.workspaceId}
@@ -41,7 +45,18 @@ export function actorLabel(entry: Pick<LedgerEntry, "actor" | "flow">): string {
  * spreadsheet would run as a formula, so it stays text.
  */
 export function consentLedgerCsv(email: string, entries: LedgerEntry[]): string {
-  const fields = ["timestamp", "email", "action", "flow", "source", "legal_basis", "reason", "ip", "actor"];
+  const fields = [
+    "timestamp",
+    "email",
+    "action",
+    "flow",
+    "source",
+    "legal_basis",
+    "reason",
+    "ip",
+    "actor",
+    "topic",
+  ];
   const data = [...entries]
     .reverse()
     .map((e) => [
@@ -54,6 +69,7 @@ export function consentLedgerCsv(email: string, entries: LedgerEntry[]): string 
       e.reason,
       e.ip,
       actorLabel(e),
+      e.topic ?? null,
     ]);
   return toCsv({ fields, data }, { newline: "\r\n" }) + "\r\n";
 }

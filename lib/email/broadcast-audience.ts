@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Db } from "@/lib/db/doors";
 import { getDistinctSources } from "@/lib/contacts/get-distinct-sources";
 import { uuidSchema } from "@/lib/ids/uuid";
+import { listTopics } from "@/lib/consent/topics";
 
 /**
  * A broadcast's audience: the contact list's filters (spec 4.15 tag resolution) that make sense
@@ -17,6 +18,8 @@ export const audienceSchema = z.object({
     .max(100)
     .optional()
     .transform((v) => v || undefined),
+  /** the subscription topic (docs/decisions.md, "Subscription topics"); none: every subscribed contact */
+  topicId: uuidSchema.optional(),
 });
 export type Audience = z.output<typeof audienceSchema>;
 
@@ -26,7 +29,7 @@ export type Audience = z.output<typeof audienceSchema>;
  * included set, or from all of the workspace's contacts when no tag is included.
  */
 export function audienceCondition(db: Db, workspaceId: string, audience: Audience) {
-  const { tagIds, tagMode, excludeTagIds, source } = audience;
+  const { tagIds, tagMode, excludeTagIds, source, topicId } = audience;
   const include =
     tagIds.length === 0
       ? db``
@@ -37,7 +40,12 @@ export function audienceCondition(db: Db, workspaceId: string, audience: Audienc
   const exclude = excludeTagIds.length
     ? db`and not exists (select 1 from public.contact_tags ct where ct.contact_id = c.id and ct.tag_id in ${db(excludeTagIds)})`
     : db``;
-  return db`c.workspace_id = ${workspaceId} ${source ? db`and c.source = ${source}` : db``} ${include} ${exclude}`;
+  // a topic of another workspace has no subscribers here: the audience is then empty
+  const topic = topicId
+    ? db`and exists (select 1 from public.contact_topics tp where tp.contact_id = c.id and tp.topic_id = ${topicId}
+                     and tp.workspace_id = ${workspaceId} and tp.subscribed)`
+    : db``;
+  return db`c.workspace_id = ${workspaceId} ${source ? db`and c.source = ${source}` : db``} ${include} ${exclude} ${topic}`;
 }
 
 /**
@@ -56,15 +64,16 @@ export function marketingSkipReasonSql(db: Db) {
 }
 
 /**
- * The choices the compose form offers: the workspace's tags and contact sources (the sources by
+ * The choices the compose form offers: the workspace's tags, subscription topics and contact sources (the sources by
  * getDistinctSources' loose index scan: a million contacts cost what ten do).
  */
 export async function audienceOptions(db: Db, workspaceId: string) {
-  const [tags, sources] = await Promise.all([
+  const [tags, sources, topics] = await Promise.all([
     audienceTags(db, workspaceId),
     getDistinctSources(db, { workspaceId }),
+    listTopics(db, workspaceId),
   ]);
-  return { tags, sources: sources.data };
+  return { tags, sources: sources.data, topics };
 }
 
 /** The workspace's tags, by name (a broadcast's page names the tags of its audience). */

@@ -9,6 +9,10 @@ import {
 } from "./broadcast-audience";
 import { UNSUBSCRIBE_TAG } from "./render-email";
 import { isUuid } from "@/lib/ids/uuid";
+import { AppError } from "@/lib/errors/app-error";
+import { loadBranding } from "./branding";
+import { compileTemplate } from "./email-template";
+import { MergeTagError, parseMergeTemplate } from "./merge-tags";
 
 export const broadcastSchema = z.object({
   subject: z.string().trim().min(1, "Write a subject.").max(200, "Keep the subject under 200 characters."),
@@ -18,6 +22,8 @@ export const broadcastSchema = z.object({
     .min(1, "Write the message.")
     .max(50_000, "Keep the message under 50,000 characters."),
   audience: audienceSchema,
+  /** 'markdown': the editor's Markdown in the branded layout; 'text': plain text, as before */
+  format: z.enum(["text", "markdown"]).default("text"),
 });
 
 export interface BroadcastRow {
@@ -26,9 +32,11 @@ export interface BroadcastRow {
   body_text: string;
   body_html: string;
   audience: Audience;
-  status: "draft" | "sending" | "paused" | "cancelled" | "sent" | "failed";
+  status: "draft" | "scheduled" | "sending" | "paused" | "cancelled" | "sent" | "failed";
   created_at: Date;
   sent_at: Date | null;
+  body_markdown: string | null;
+  scheduled_at: Date | null;
 }
 
 /** Plain text as the email's HTML; the {{unsubscribe_url}} tag becomes a link. */
@@ -36,29 +44,96 @@ export function broadcastHtml(text: string): string {
   return textToHtml(text).replaceAll(UNSUBSCRIBE_TAG, `<a href="${UNSUBSCRIBE_TAG}">Unsubscribe</a>`);
 }
 
+/**
+ * A broadcast's stored parts from what the member wrote: Markdown compiled into the branded
+ * layout, or plain text as it always was. Either way every merge tag is checked here, when it is
+ * saved: an unknown one is refused with `unknown_merge_tag` beside the message.
+ */
+export async function composeBroadcast(
+  db: Db,
+  input: { workspaceId: string; body: string; format: "text" | "markdown" },
+): Promise<{ body_text: string; body_html: string; body_markdown: string | null }> {
+  try {
+    if (input.format === "text") {
+      parseMergeTemplate(input.body);
+      return { body_text: input.body, body_html: broadcastHtml(input.body), body_markdown: null };
+    }
+    const compiled = await compileTemplate(input.body, await loadBranding(db, input.workspaceId));
+    return { body_text: compiled.text, body_html: compiled.html, body_markdown: input.body };
+  } catch (error) {
+    if (error instanceof MergeTagError)
+      throw new AppError("unknown_merge_tag", error.message, { field: "body" });
+    throw error;
+  }
+}
+
 export async function createBroadcast(
   db: Db,
-  input: { workspaceId: string; createdBy: string } & z.output<typeof broadcastSchema>,
+  input: { workspaceId: string; createdBy: string } & z.input<typeof broadcastSchema>,
 ): Promise<{ id: string }> {
+  const parts = await composeBroadcast(db, { ...input, format: input.format ?? "text" });
+  // the topic is a column (its foreign key keeps it in the workspace), not part of the jsonb
+  const { topicId, ...audience } = audienceSchema.parse(input.audience);
   const [row] = await db`
-    insert into public.broadcasts (workspace_id, subject, body_text, body_html, audience, created_by)
-    values (${input.workspaceId}, ${input.subject}, ${input.body}, ${broadcastHtml(input.body)},
-            ${db.json(input.audience)}, ${input.createdBy})
+    insert into public.broadcasts
+      (workspace_id, subject, body_text, body_html, body_markdown, audience, created_by, topic_id)
+    values (${input.workspaceId}, ${input.subject}, ${parts.body_text}, ${parts.body_html}, ${parts.body_markdown},
+            ${db.json(audience)}, ${input.createdBy}, ${topicId ?? null})
     returning id`;
   return { id: row.id };
 }
 
+/** A draft's new subject, message and audience; any other state is refused (it may be sending). */
+export async function updateBroadcast(
+  db: Db,
+  input: { workspaceId: string; broadcastId: string } & z.output<typeof broadcastSchema>,
+): Promise<boolean> {
+  if (!isUuid(input.broadcastId)) return false;
+  const parts = await composeBroadcast(db, input);
+  const { topicId, ...audience } = input.audience;
+  const [row] = await db`
+    update public.broadcasts
+    set subject = ${input.subject}, body_text = ${parts.body_text}, body_html = ${parts.body_html},
+        body_markdown = ${parts.body_markdown}, audience = ${db.json(audience)}, topic_id = ${topicId ?? null}
+    where id = ${input.broadcastId} and workspace_id = ${input.workspaceId} and status = 'draft'
+    returning id`;
+  return Boolean(row);
+}
+
+/**
+ * A draft copy of a broadcast of the workspace: its subject, message and audience, nothing of
+ * how it was sent. Markdown is compiled again, so the copy carries the branding as it is now.
+ */
+export async function duplicateBroadcast(
+  db: Db,
+  input: { workspaceId: string; broadcastId: string; createdBy: string },
+): Promise<{ id: string } | null> {
+  const source = await getBroadcast(db, input);
+  if (!source) return null;
+  return createBroadcast(db, {
+    workspaceId: input.workspaceId,
+    createdBy: input.createdBy,
+    subject: source.subject,
+    body: source.body_markdown ?? source.body_text,
+    format: source.body_markdown === null ? "text" : "markdown",
+    audience: source.audience,
+  });
+}
+
 export async function getBroadcast(db: Db, input: { workspaceId: string; broadcastId: string }) {
   if (!isUuid(input.broadcastId)) return null;
-  const [row] = await db<BroadcastRow[]>`
-    select id, subject, body_text, body_html, audience, status, created_at, sent_at
+  const [row] = await db<(BroadcastRow & { topic_id: string | null })[]>`
+    select id, subject, body_text, body_html, audience, status, created_at, sent_at, topic_id,
+           body_markdown, scheduled_at
     from public.broadcasts where id = ${input.broadcastId} and workspace_id = ${input.workspaceId}`;
-  return row ? { ...row, audience: audienceSchema.parse(row.audience) } : null;
+  if (!row) return null;
+  const { topic_id: topicId, ...rest } = row;
+  return { ...rest, audience: audienceSchema.parse({ ...row.audience, topicId: topicId ?? undefined }) };
 }
 
 export async function listBroadcasts(db: Db, workspaceId: string) {
   return db<(BroadcastRow & { sent: number; skipped: number })[]>`
-    select b.id, b.subject, b.status, b.created_at, b.sent_at,
+    select b.id, b.subject, b.status, b.created_at, b.sent_at, b.scheduled_at,
            count(e.id) filter (where e.status in ('sent', 'outbox', 'bounced', 'complained'))::int as sent,
            count(e.id) filter (where e.status = 'skipped')::int as skipped
     from public.broadcasts b

@@ -2,6 +2,7 @@ import { isUuid } from "@/lib/ids/uuid";
 import { z } from "zod";
 import type { Db } from "@/lib/db/doors";
 import { enqueue } from "@/lib/jobs/enqueue";
+import { refuseWithoutPostalAddress } from "./schedule-broadcast";
 
 export const broadcastControlSchema = z.enum(["start", "pause", "resume", "cancel"]);
 export type BroadcastControl = z.infer<typeof broadcastControlSchema>;
@@ -11,7 +12,7 @@ const TRANSITIONS: Record<BroadcastControl, { from: string[]; to: string; enqueu
   start: { from: ["draft"], to: "sending", enqueue: true },
   pause: { from: ["sending"], to: "paused", enqueue: false },
   resume: { from: ["paused"], to: "sending", enqueue: true },
-  cancel: { from: ["draft", "sending", "paused"], to: "cancelled", enqueue: false },
+  cancel: { from: ["draft", "scheduled", "sending", "paused"], to: "cancelled", enqueue: false },
 };
 
 /**
@@ -26,6 +27,7 @@ export async function controlBroadcast(
 ): Promise<boolean> {
   if (!isUuid(input.broadcastId)) return false;
   const t = TRANSITIONS[input.control];
+  if (input.control === "start") await refuseWithoutPostalAddress(db, input);
   const [row] = await db`
     update public.broadcasts set status = ${t.to}
     where id = ${input.broadcastId} and workspace_id = ${input.workspaceId} and status = any(${t.from}::text[])

@@ -2,12 +2,17 @@ import { appUrl } from "@/lib/config";
 import type { Db } from "@/lib/db/doors";
 import { escapeHtml } from "@/lib/html/escape";
 import { blockedFromMarketingOnly, type EligibilityInput, type EmailKind } from "@/lib/consent/eligibility";
+import { hasUnsubscribeTag, mergeSql, renderMerge, UNSUBSCRIBE_URL, type MergeValues } from "./merge-tags";
 
 export interface RenderInput {
   kind: EmailKind;
   contactId: string | null;
   html: string;
   text?: string;
+  /** a marketing email's merge tag values (merge-tags.ts); the unsubscribe link is added here */
+  merge?: MergeValues;
+  /** a broadcast's subscription topic: its unsubscribe link leaves that topic only */
+  topicId?: string | null;
 }
 
 /** What render needs to know of the recipient and their workspace. */
@@ -26,9 +31,17 @@ export interface RenderedEmail {
 
 export const UNSUBSCRIBE_TAG = "{{unsubscribe_url}}";
 
-/** Spec 4.7: {tracking_url}/unsubscribe/{contact_id}, the platform URL when the workspace has none. */
-export function unsubscribeUrl(trackingUrl: string | null, contactId: string): string {
-  return `${(trackingUrl || appUrl()).replace(/\/+$/, "")}/unsubscribe/${contactId}`;
+/**
+ * Spec 4.7: {tracking_url}/unsubscribe/{contact_id}, the platform URL when the workspace has none;
+ * `?topic=<id>` for an email sent to a subscription topic (docs/decisions.md, "Subscription topics").
+ */
+export function unsubscribeUrl(
+  trackingUrl: string | null,
+  contactId: string,
+  topicId?: string | null,
+): string {
+  const topic = topicId ? `?topic=${topicId}` : "";
+  return `${(trackingUrl || appUrl()).replace(/\/+$/, "")}/unsubscribe/${contactId}${topic}`;
 }
 
 /** Spec 4.8: the footer links to {base_url}/api/subscribe/{contact_id}. */
@@ -46,10 +59,11 @@ export function renderEmail(input: RenderInput, r: RenderRecipient | null): Rend
   let { html, text } = input;
   const headers: Record<string, string> = {};
   if (input.kind === "marketing" && input.contactId && r) {
-    const url = unsubscribeUrl(r.tracking_url, input.contactId);
-    const hadTag = html.includes(UNSUBSCRIBE_TAG);
-    html = html.replaceAll(UNSUBSCRIBE_TAG, escapeHtml(url));
-    text = text?.replaceAll(UNSUBSCRIBE_TAG, url);
+    const url = unsubscribeUrl(r.tracking_url, input.contactId, input.topicId);
+    const hadTag = hasUnsubscribeTag(html);
+    const values = { ...input.merge, [UNSUBSCRIBE_URL]: url };
+    html = renderMerge(html, values, "html");
+    text = text === undefined ? undefined : renderMerge(text, values, "text");
     if (!hadTag)
       html += `<p style="font-size:12px;color:#666"><a href="${escapeHtml(url)}">Unsubscribe</a></p>`;
     if (text !== undefined && !text.includes(url)) text += `\n\nUnsubscribe: ${url}`;
@@ -71,27 +85,33 @@ export function renderEmail(input: RenderInput, r: RenderRecipient | null): Rend
 
 /**
  * renderEmail for a broadcast's marketing email, as SQL over a batch of contacts (`b.id`,
- * `b.skip`: the 8.3 skip reason or null) and their workspace (`w.tracking_url`): the columns
- * html, text_body and headers, computed where the rows are inserted. The same rule in two
- * spellings; a test holds them to the same output.
+ * `b.skip`: the 8.3 skip reason or null, and the contact fields merge tags read) and their
+ * workspace (`w.tracking_url`): the columns html, text_body and headers, computed where the rows
+ * are inserted. The same rule in two spellings; a test holds them to the same output.
  */
-export function renderedMarketingSql(db: Db, html: string, text: string | null) {
+export function renderedMarketingSql(db: Db, html: string, text: string | null, topicId?: string | null) {
   const base = appUrl();
+  const url = db`e.url`;
+  const footer = hasUnsubscribeTag(html)
+    ? db``
+    : db`|| '<p style="font-size:12px;color:#666"><a href="' || e.url_html || '">Unsubscribe</a></p>'`;
+  const textBody =
+    text === null
+      ? db`null::text`
+      : db`(select case when strpos(t.body, e.url) > 0 then t.body else t.body || E'\\n\\nUnsubscribe: ' || e.url end
+            from (select ${mergeSql(db, text, "text", url)} as body) t)`;
   return db`(
     select case when b.skip is not null then ${html}::text
-                when strpos(${html}::text, ${UNSUBSCRIBE_TAG}) > 0 then replace(${html}::text, ${UNSUBSCRIBE_TAG}, e.url_html)
-                else ${html}::text || '<p style="font-size:12px;color:#666"><a href="' || e.url_html || '">Unsubscribe</a></p>'
+                else ${mergeSql(db, html, "html", url)} ${footer}
            end as html,
-           case when ${text}::text is null or b.skip is not null then ${text}::text
-                when strpos(replace(${text}::text, ${UNSUBSCRIBE_TAG}, e.url), e.url) > 0 then replace(${text}::text, ${UNSUBSCRIBE_TAG}, e.url)
-                else replace(${text}::text, ${UNSUBSCRIBE_TAG}, e.url) || E'\\n\\nUnsubscribe: ' || e.url
-           end as text_body,
+           case when b.skip is not null then ${text}::text else ${textBody} end as text_body,
            case when b.skip is not null then '{}'::jsonb
                 else jsonb_build_object('List-Unsubscribe', '<' || e.url || '>',
                                         'List-Unsubscribe-Post', 'List-Unsubscribe=One-Click')
            end as headers
     from (select u.url,
                  replace(replace(replace(replace(replace(u.url, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'), '''', '&#39;') as url_html
-          from (select rtrim(coalesce(nullif(w.tracking_url, ''), ${base}::text), '/') || '/unsubscribe/' || b.id as url) u) e
+          from (select rtrim(coalesce(nullif(w.tracking_url, ''), ${base}::text), '/') || '/unsubscribe/' || b.id
+                       || coalesce('?topic=' || ${topicId ?? null}::text, '') as url) u) e
   )`;
 }

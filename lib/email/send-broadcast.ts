@@ -63,7 +63,7 @@ export async function claimBroadcastBatch(
     db,
     () => db<{ last_id: string | null; queued: QueuedEmail[] }[]>`
     with batch as (
-      select c.id, c.email, ${marketingSkipReasonSql(db)} as skip
+      select c.id, c.email, c.first_name, c.last_name, c.city, c.country, ${marketingSkipReasonSql(db)} as skip
       from public.contacts c
       where ${audienceCondition(db, input.workspaceId, broadcast.audience)}
         and (${cursor}::uuid is null or c.id > ${cursor}::uuid)
@@ -73,7 +73,7 @@ export async function claimBroadcastBatch(
       select b.*, r.html, r.text_body, r.headers
       from batch b
       cross join (select tracking_url from public.workspaces where id = ${input.workspaceId}) w
-      cross join lateral ${renderedMarketingSql(db, broadcast.body_html, broadcast.body_text)} r
+      cross join lateral ${renderedMarketingSql(db, broadcast.body_html, broadcast.body_text, broadcast.audience.topicId)} r
     ), inserted as (
       insert into public.email_sends
         (workspace_id, contact_id, broadcast_id, to_email, kind, subject, html, text_body, headers,

@@ -10,6 +10,7 @@
  * | forbidden        | 403    | signed in, but the role or origin does not allow it            |
  * | step_up_required | 403    | a dangerous action needs a fresh password or code first        |
  * | captcha_required | 400    | a public form needs its captcha token (spec 4.2)               |
+ * | unknown_merge_tag | 400   | an email names a merge tag that does not exist, or misspells one |
  * | captcha_failed   | 403    | the captcha provider did not verify the token (spec 4.2)       |
  * | not_found        | 404    | no such thing in the caller's workspace (also: malformed ids)  |
  * | event_unpublished | 403   | an RSVP for an event that is not published (spec 4.13)         |
@@ -43,6 +44,10 @@ export const APP_ERROR_CODES = {
       "Confirm it is you first: enter your password, or a code from your authenticator app, then try again.",
   },
   captcha_required: { status: 400, message: "Complete the captcha." },
+  unknown_merge_tag: {
+    status: 400,
+    message: "The message uses a merge tag that does not exist; use {{first_name}} or another known tag.",
+  },
   captcha_failed: { status: 403, message: "The captcha could not be verified. Try again." },
   not_found: { status: 404, message: "Not found." },
   event_unpublished: { status: 403, message: "This event is not open for registration." },

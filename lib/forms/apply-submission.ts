@@ -5,6 +5,7 @@ import { listCustomFields } from "@/lib/contacts/custom-fields/list-custom-field
 import { customFieldValuesFrom } from "@/lib/contacts/custom-fields/values-from-payload";
 import { decideConsent } from "@/lib/consent/consent-rules";
 import { applyConsent } from "@/lib/consent/apply-consent";
+import { resolveTopicIds } from "@/lib/consent/topics";
 import { addNote } from "@/lib/notes/add-note";
 import { fireTrigger } from "@/lib/automations/fire-trigger";
 import type { FormRow } from "./form-row";
@@ -15,7 +16,7 @@ export type SubmissionType = "direct" | "api_key" | "verified_email";
 
 export interface ApplySubmissionInput {
   /** has_automations false (known from the form lookup) skips the automation query */
-  form: Pick<FormRow, "id" | "workspace_id" | "name"> & { has_automations?: boolean };
+  form: Pick<FormRow, "id" | "workspace_id" | "name"> & { has_automations?: boolean; topic_ids?: string[] };
   fields: SubmissionFields;
   /** the complete submitted body, stored as it came */
   payload: SubmittedBody;
@@ -38,6 +39,8 @@ export interface ApplySubmissionResult {
  *   withdraws it (docs/decisions.md, "Consent operations"). The 'form' rule depends on neither the stored
  *   contact nor its suppressions, so it is decided once; its columns go in the merge's single update and
  *   applyConsent then clears every suppression but a complaint and writes the ledger.
+ * - The form's topics (docs/decisions.md, "Subscription topics") get the consent, one ledger entry
+ *   each with the same proof; a form without topics gives the overall consent (the default topics).
  * - Concurrent creation of the same email is absorbed by mergeContact (B.3).
  * - notes / message become one note (B.4); the payload itself is never copied into notes.
  * - A form_submissions row with payload, IP and type, then the form's automations (6.2).
@@ -64,6 +67,8 @@ export async function applySubmission(db: Db, input: ApplySubmissionInput): Prom
     extra: consent?.columns,
     via: verified ? `verified submission of the form “${form.name}”` : `the form “${form.name}”`,
   });
+  const topicIds =
+    consent && form.topic_ids?.length ? await resolveTopicIds(db, form.workspace_id, form.topic_ids) : undefined;
   // Independent writes, pipelined on the transaction's connection.
   const submissionId = randomUUID();
   await Promise.all([
@@ -73,6 +78,7 @@ export async function applySubmission(db: Db, input: ApplySubmissionInput): Prom
         contactId: contact.id,
         // a contact created by this statement has no suppressions to clear
         change: created ? { ...consent, clear: [] } : consent,
+        topicIds,
       }),
     fields.note &&
       addNote(db, {

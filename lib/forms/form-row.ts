@@ -8,6 +8,8 @@ export interface FormRow {
   success_redirect_url: string | null;
   captcha_required: boolean;
   require_verification: boolean;
+  /** the subscription topics a submission subscribes to; none: the workspace's default topics */
+  topic_ids: string[];
   created_at: Date;
   updated_at: Date;
 }

@@ -37,12 +37,15 @@ export const QUEUES = {
   /**
    * A broadcast, run batch after batch until its audience is done, paused or cancelled. The
    * worker beats every 5 s; a job whose worker stopped beating for 10 s is retried, and the
-   * unique (broadcast_id, contact_id) key makes the rerun send nothing twice.
+   * unique (broadcast_id, contact_id) key makes the rerun send nothing twice. A scheduled one
+   * (startAfter) carries the instant it was scheduled for, and starts only if the broadcast is
+   * still scheduled for that instant (lib/email/schedule-broadcast.ts). `scheduledAt` is
+   * optional, so the jobs queued before it existed still read as version 1.
    */
   broadcast: defineQueue({
     name: "broadcast",
     version: 1,
-    schema: workspaceJob({ broadcastId: uuidSchema }),
+    schema: workspaceJob({ broadcastId: uuidSchema, scheduledAt: z.iso.datetime().optional() }),
     options: {
       retryLimit: 20,
       retryDelay: 5,

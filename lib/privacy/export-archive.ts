@@ -18,7 +18,8 @@ function csv(rows: ExportRow[]): string {
 
 /**
  * The machine-readable archive of a privacy export (GDPR art. 15/20): a ZIP (fflate) with
- * contact.json (everything, nested) and one CSV per table that has rows, plus contact.csv.
+ * contact.json (everything, nested) and one CSV per table that has rows, plus contact.csv and
+ * topics.csv.
  */
 export function exportArchive(data: ContactExport): Uint8Array {
   const files: Record<string, Uint8Array> = {
@@ -26,6 +27,8 @@ export function exportArchive(data: ContactExport): Uint8Array {
     "contact.csv": strToU8(csv([{ ...data.contact, tags: data.tags.join("; ") }])),
   };
   if (data.custom_fields.length > 0) files["custom_fields.csv"] = strToU8(csv(data.custom_fields));
+  // consent per subscription topic (docs/decisions.md, "Subscription topics")
+  if (data.topics.length > 0) files["topics.csv"] = strToU8(csv(data.topics));
   for (const [table, rows] of Object.entries(data.tables))
     if (rows.length > 0) files[`${table}.csv`] = strToU8(csv(rows));
   return zipSync(files, { level: 6, mtime: new Date(data.exported_at) });

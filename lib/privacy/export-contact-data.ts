@@ -1,6 +1,7 @@
 import type { Db } from "@/lib/db/doors";
 import { refused, type Result } from "@/lib/errors/app-error";
 import { listCustomFields } from "@/lib/contacts/custom-fields/list-custom-fields";
+import { contactTopicStates } from "@/lib/consent/topics";
 
 export type ExportRow = Record<string, unknown>;
 
@@ -12,6 +13,8 @@ export interface ContactExport {
   tags: string[];
   /** the contact's custom field values with their labels (docs/decisions.md, "Custom fields") */
   custom_fields: { key: string; label: string; personal: boolean; value: unknown }[];
+  /** consent per subscription topic (docs/decisions.md, "Subscription topics"), the ledger's proof in tables.consent_events */
+  topics: { key: string; name: string; subscribed: boolean; changed_at: Date | null }[];
   /**
    * Every table whose foreign key references the contact (spec 2.4.2 and the rest: consent
    * ledger, form submissions, automation runs, notifications, ...), by table name, plus
@@ -77,6 +80,7 @@ export async function exportContactData(
   const custom = (await listCustomFields(db, input.workspaceId))
     .filter((f) => Object.hasOwn(values, f.key))
     .map((f) => ({ key: f.key, label: f.label, personal: f.is_personal, value: values[f.key] }));
+  const topics = await contactTopicStates(db, input);
   return {
     data: {
       exported_at: new Date().toISOString(),
@@ -84,6 +88,7 @@ export async function exportContactData(
       contact,
       tags: tags.map((t) => t.name),
       custom_fields: custom,
+      topics: topics.map(({ key, name, subscribed, changed_at }) => ({ key, name, subscribed, changed_at })),
       tables,
     },
   };

@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { contactConsent, createContactFor } from "./helpers/app-db";
+import { contactConsent, createContactFor, withAppDb } from "./helpers/app-db";
 import { newAccount } from "./helpers/accounts";
 
 test("4.7: open the unsubscribe link from an outbox email and see the contact unsubscribed", async ({
@@ -8,6 +8,10 @@ test("4.7: open the unsubscribe link from an outbox email and see the contact un
   const owner = await newAccount(page);
   const contact = await createContactFor(owner, { is_subscribed: true, first_name: "Sam" });
   await createContactFor(owner); // not opted in: skipped, with the reason
+  // a branded broadcast needs the workspace's postal address (Settings → Email, branding)
+  await withAppDb(
+    (sql) => sql`update workspaces set postal_address = '1 Mill Lane' where name = 'Olive''s Bakery'`,
+  );
 
   await page.getByRole("link", { name: "Broadcasts" }).click();
   await page.getByRole("link", { name: "New broadcast" }).click();

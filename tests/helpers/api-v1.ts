@@ -14,6 +14,7 @@ import * as untagRoute from "@/app/api/v1/contacts/[id]/tags/[tag_id]/route";
 import * as notesRoute from "@/app/api/v1/contacts/[id]/notes/route";
 import * as subscribeRoute from "@/app/api/v1/contacts/[id]/subscribe/route";
 import * as unsubscribeRoute from "@/app/api/v1/contacts/[id]/unsubscribe/route";
+import * as topicsRoute from "@/app/api/v1/contacts/[id]/topics/route";
 import * as broadcastRoute from "@/app/api/v1/broadcasts/[id]/route";
 
 /**
@@ -160,6 +161,7 @@ const DOCUMENTED_PATHS = new Map<unknown, string>([
   ...Object.values(notesRoute).map((h) => [h, "/api/v1/contacts/{id}/notes"] as const),
   ...Object.values(subscribeRoute).map((h) => [h, "/api/v1/contacts/{id}/subscribe"] as const),
   ...Object.values(unsubscribeRoute).map((h) => [h, "/api/v1/contacts/{id}/unsubscribe"] as const),
+  ...Object.values(topicsRoute).map((h) => [h, "/api/v1/contacts/{id}/topics"] as const),
   ...Object.values(broadcastRoute).map((h) => [h, "/api/v1/broadcasts/{id}"] as const),
 ]);
 

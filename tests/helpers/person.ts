@@ -54,6 +54,9 @@ export async function createPersonEverywhere(
     await sql`insert into agreements (workspace_id, title) values (${ws}, 'NDA') returning id`;
   await sql`insert into agreement_contacts (workspace_id, agreement_id, contact_id) values (${ws}, ${agreement.id}, ${id})`;
   await sql`insert into consent_events (workspace_id, contact_id, action, flow, ip) values (${ws}, ${id}, 'subscribed', 'form', '203.0.113.9')`;
+  const [topic] =
+    await sql`insert into email_topics (workspace_id, key, name) values (${ws}, ${unique("topic")}, 'Newsletter') returning id`;
+  await sql`insert into contact_topics (workspace_id, contact_id, topic_id, subscribed) values (${ws}, ${id}, ${topic.id}, true)`;
   const [form] = await sql`insert into forms (workspace_id, name) values (${ws}, 'Signup') returning id`;
   await sql`insert into form_submissions (workspace_id, form_id, contact_id, payload, ip_address)
             values (${ws}, ${form.id}, ${id}, ${sql.json({ email, first_name: "Pia" })}, '203.0.113.9')`;

@@ -76,6 +76,16 @@ export const TABLES: Record<string, TableShape> = {
     links: { contact_id: "contacts" },
     change: { flow: "changed" },
   },
+  email_topics: {
+    fields: () => ({ key: unique("topic"), name: "Newsletter" }),
+    change: { name: "Changed" },
+  },
+  contact_topics: {
+    fields: () => ({ subscribed: true }),
+    links: { contact_id: "contacts", topic_id: "email_topics" },
+    key: ["contact_id", "topic_id"],
+    change: { subscribed: false },
+  },
   broadcasts: { fields: () => ({ subject: "News" }), change: { subject: "Changed" } },
   email_sends: {
     fields: () => ({ to_email: "to@example.test", kind: "transactional" }),

@@ -23,6 +23,9 @@ const TRACKING_URLS = [
   "https://x.test/?a=1&b=<2>\"'",
 ];
 
+// a broadcast sent to a subscription topic: the link leaves that topic (docs/decisions.md, "Subscription topics")
+const TOPIC = "00000000-0000-4000-8000-000000000001";
+
 describe("spec 4.7 one rendering, two spellings", () => {
   test("4.7: a broadcast rendered in SQL is what renderEmail makes, for eligible and skipped contacts", async () => {
     const ws = await createWorkspace(db.sql);
@@ -31,17 +34,21 @@ describe("spec 4.7 one rendering, two spellings", () => {
     for (const tracking of TRACKING_URLS) {
       await db.sql`update workspaces set tracking_url = ${tracking} where id = ${ws.id}`;
       for (const [html, text] of BODIES)
-        for (const skip of [null, "not opted in"]) {
+        for (const [skip, topicId] of [
+          [null, null],
+          ["not opted in", null],
+          [null, TOPIC],
+        ]) {
           const [fromSql] = await withService(
             (tx) => tx`
               select r.html, r.text_body, r.headers
               from (select ${contact.id}::uuid as id, ${skip}::text as skip) b
               cross join (select tracking_url from public.workspaces where id = ${ws.id}) w
-              cross join lateral ${renderedMarketingSql(tx, html, text)} r`,
+              cross join lateral ${renderedMarketingSql(tx, html, text, topicId)} r`,
           );
           const recipient = { tracking_url: tracking } as RenderRecipient;
           const fromJs = renderEmail(
-            { kind: "marketing", contactId: contact.id, html, text: text ?? undefined },
+            { kind: "marketing", contactId: contact.id, html, text: text ?? undefined, topicId },
             skip ? null : recipient,
           );
           expect(fromSql).toEqual({
@@ -52,6 +59,6 @@ describe("spec 4.7 one rendering, two spellings", () => {
           cases += 1;
         }
     }
-    expect(cases).toBe(TRACKING_URLS.length * BODIES.length * 2);
+    expect(cases).toBe(TRACKING_URLS.length * BODIES.length * 3);
   });
 });

@@ -128,7 +128,7 @@ describe("consent ledger export", () => {
       getContactConsent(tx, { workspaceId: ws.id, contactId: c.id }),
     );
     const lines = consentLedgerCsv("=cmd@example.test", data!.ledger).trim().split("\r\n");
-    expect(lines[0]).toBe("timestamp,email,action,flow,source,legal_basis,reason,ip,actor");
+    expect(lines[0]).toBe("timestamp,email,action,flow,source,legal_basis,reason,ip,actor,topic");
     expect(lines).toHaveLength(3);
     expect(lines[1]).toContain(
       `,"'=cmd@example.test",subscribed,manual,Admin Manual Entry: Written Consent,Written Consent,,192.0.2.1,Test User`,

@@ -57,7 +57,7 @@ describe("CSV downloads neutralise formula prefixes", () => {
     } as unknown as LedgerEntry;
     const csv = consentLedgerCsv("a@example.test", [entry]);
     const [header, row] = csv.trimEnd().split("\r\n");
-    expect(header).toBe("timestamp,email,action,flow,source,legal_basis,reason,ip,actor");
+    expect(header).toBe("timestamp,email,action,flow,source,legal_basis,reason,ip,actor,topic");
     expect(row).toContain(`"'=cmd|' /C calc'!A0"`);
     expect(row.startsWith("2026-01-02T03:04:05.000Z,a@example.test,subscribed,")).toBe(true);
   });
@@ -136,13 +136,14 @@ describe("a formula cell over several lines stays text in every CSV download", (
       contact: { id: "c", email: "a@example.test", first_name: MULTI_LINE },
       tags: [],
       custom_fields: [{ key: "motto", label: "Motto", personal: true, value: MULTI_LINE }],
+      topics: [{ key: "k", name: MULTI_LINE, subscribed: true, changed_at: null }],
       tables: {
         notes: [{ id: "n", content: MULTI_LINE }],
         form_submissions: [{ id: "s", data: MULTI_LINE }],
       },
     });
     const files = unzipSync(zip);
-    for (const name of ["contact.csv", "custom_fields.csv", "notes.csv", "form_submissions.csv"])
+    for (const name of ["contact.csv", "custom_fields.csv", "topics.csv", "notes.csv", "form_submissions.csv"])
       expectNoFormula(strFromU8(files[name]));
   });
 

@@ -5,7 +5,19 @@ import { z } from "zod";
 import type { ActionResult } from "@/lib/adapters/action-result";
 import { memberAction } from "@/lib/adapters/member-action";
 import type { AuditAction } from "@/lib/audit/audit-actions";
-import { broadcastSchema, createBroadcast, getBroadcast } from "@/lib/email/broadcasts";
+import { resolveTopicIds } from "@/lib/consent/topics";
+import {
+  broadcastSchema,
+  composeBroadcast,
+  createBroadcast,
+  duplicateBroadcast,
+  getBroadcast,
+  updateBroadcast,
+} from "@/lib/email/broadcasts";
+import { renderForRecipient } from "@/lib/email/email-template";
+import { scheduleBroadcast, scheduleSchema, unscheduleBroadcast } from "@/lib/email/schedule-broadcast";
+import { memberSample, sendTestBroadcast, testSendAllowed, TOO_MANY_TESTS } from "@/lib/email/test-send";
+import { withService, type Db } from "@/lib/db/doors";
 import {
   broadcastControlSchema,
   controlBroadcast,
@@ -24,24 +36,39 @@ type Progress = ActionResult<BroadcastProgress>;
 /** A checkbox group's values: absent, one (a string) or several. */
 const list = (value: unknown) => (value === undefined ? [] : [value].flat());
 
-/** The compose form: its flat fields as broadcastSchema's subject, body and audience. */
-const broadcastForm = z.preprocess((raw) => {
+/** The compose form's flat fields as broadcastSchema's subject, body, format and audience. */
+const formFields = (raw: unknown) => {
   const form = raw as Record<string, unknown>;
   return {
     subject: form.subject ?? "",
     body: form.body ?? "",
+    format: form.format,
     audience: {
       tagIds: list(form.tagIds),
       tagMode: form.tagMode,
       excludeTagIds: list(form.excludeTagIds),
       source: form.source,
+      topicId: form.topicId || undefined,
     },
   };
-}, broadcastSchema);
+};
+const broadcastForm = z.preprocess(formFields, broadcastSchema);
+/** The same form editing a draft: its id bound first. */
+const broadcastEditForm = z.preprocess(
+  (raw) => ({ ...formFields(raw), broadcastId: (raw as Record<string, unknown>).broadcastId }),
+  broadcastSchema.extend({ broadcastId }),
+);
+
+/** A topic named by the form must be one of the workspace's (docs/decisions.md, "Subscription topics"). */
+async function refuseForeignTopic(db: Db, workspaceId: string, topicId: string | undefined) {
+  if (topicId && !(await resolveTopicIds(db, workspaceId, [topicId])).length)
+    throw new AppError("invalid", "Choose one of this workspace's topics.", { field: "topicId" });
+}
 
 export const createBroadcastAction = memberAction(
   broadcastForm,
   async (db, broadcast, ctx): Promise<FormState> => {
+    await refuseForeignTopic(db, ctx.workspaceId, broadcast.audience.topicId);
     const { id } = await createBroadcast(db, {
       ...broadcast,
       workspaceId: ctx.workspaceId,
@@ -53,6 +80,116 @@ export const createBroadcastAction = memberAction(
     return {};
   },
   { audit: "broadcast.created", after: (_r, _i, ctx) => redirect(`/broadcasts/${ctx.audit.targetId}`) },
+);
+
+/** A draft edited in the same form; a broadcast that left the draft state is not changed. */
+export const updateBroadcastAction = memberAction(
+  broadcastEditForm,
+  async (db, { broadcastId, ...broadcast }, ctx): Promise<FormState> => {
+    await refuseForeignTopic(db, ctx.workspaceId, broadcast.audience.topicId);
+    const changed = await updateBroadcast(db, { ...broadcast, broadcastId, workspaceId: ctx.workspaceId });
+    if (!changed) throw new AppError("conflict", "Only a draft can be edited; this one has moved on.");
+    ctx.audit
+      .target("broadcast", broadcastId)
+      .change(null, { subject: broadcast.subject, audience: broadcast.audience });
+    return {};
+  },
+  {
+    audit: "broadcast.updated",
+    args: ["broadcastId"],
+    after: (_r, { broadcastId }) => redirect(`/broadcasts/${broadcastId}`),
+  },
+);
+
+/** The editor's live preview: the Markdown in the branded layout, merge tags filled with the member's own name. */
+export const previewTemplateAction = memberAction(
+  z.object({ body: z.string().max(50_000, "Keep the message under 50,000 characters.") }),
+  async (db, { body }, ctx): Promise<ActionResult<{ html: string }>> => {
+    const parts = await composeBroadcast(db, { workspaceId: ctx.workspaceId, body, format: "markdown" });
+    const sample = await memberSample(db, ctx.userId);
+    return {
+      data: { html: renderForRecipient({ html: parts.body_html, text: parts.body_text }, sample).html },
+    };
+  },
+  { audit: false }, // a read: nothing is stored
+);
+
+/** "Duplicate": a draft copy of the broadcast, opened at once. */
+export const duplicateBroadcastAction = memberAction(
+  z.object({ broadcastId }),
+  async (db, { broadcastId }, ctx): Promise<FormState> => {
+    const copy = await duplicateBroadcast(db, {
+      workspaceId: ctx.workspaceId,
+      broadcastId,
+      createdBy: ctx.userId,
+    });
+    if (!copy) throw new AppError("not_found", NOT_FOUND);
+    ctx.audit.target("broadcast", copy.id).change(null, { duplicated_from: broadcastId });
+    return {};
+  },
+  {
+    audit: "broadcast.duplicated",
+    args: ["broadcastId"],
+    after: (_r, _i, ctx) => redirect(`/broadcasts/${ctx.audit.targetId}`),
+  },
+);
+
+/**
+ * Schedule or reschedule (docs/decisions.md, "Email templates and scheduled broadcasts"): the state
+ * and the delayed job change in one transaction. As the service (it enqueues), scoped to the
+ * member's workspace, like start.
+ */
+export const scheduleBroadcastAction = memberAction(
+  scheduleSchema.extend({ broadcastId }),
+  async (db, { broadcastId, at }, ctx): Promise<Progress & { changed?: boolean }> => {
+    const workspaceId = ctx.workspaceId;
+    const before = await getBroadcast(db, { workspaceId, broadcastId });
+    if (!before) throw new AppError("not_found", NOT_FOUND);
+    if (!(await scheduleBroadcast(db, { workspaceId, broadcastId, at })))
+      throw new AppError("conflict", "The broadcast has moved on meanwhile; the page shows where it is.");
+    ctx.audit
+      .target("broadcast", broadcastId)
+      .change(
+        { status: before.status, scheduled_at: before.scheduled_at },
+        { status: "scheduled", scheduled_at: at },
+      );
+    return { data: (await broadcastProgress(db, { workspaceId, broadcastId }))!, changed: true };
+  },
+  { roles: ROLES, door: "service", args: ["broadcastId", "at"], audit: "broadcast.scheduled" },
+);
+
+export const unscheduleBroadcastAction = memberAction(
+  z.object({ broadcastId }),
+  async (db, { broadcastId }, ctx): Promise<Progress> => {
+    const workspaceId = ctx.workspaceId;
+    if (!(await unscheduleBroadcast(db, { workspaceId, broadcastId })))
+      throw new AppError("conflict", "The broadcast is no longer scheduled; the page shows where it is.");
+    ctx.audit.target("broadcast", broadcastId).change({ status: "scheduled" }, { status: "draft" });
+    return { data: (await broadcastProgress(db, { workspaceId, broadcastId }))! };
+  },
+  { args: ["broadcastId"], audit: "broadcast.unscheduled" },
+);
+
+/** "Send a test to me": to the member's own address only, counted against their hourly limit. */
+export const sendTestBroadcastAction = memberAction(
+  z.object({ broadcastId }),
+  async (db, { broadcastId }, ctx): Promise<ActionResult<{ to: string }>> => {
+    const sent = await sendTestBroadcast(db, {
+      workspaceId: ctx.workspaceId,
+      broadcastId,
+      userId: ctx.userId,
+    });
+    ctx.audit.target("broadcast", broadcastId).change(null, { test_to: sent.to });
+    return { data: { to: sent.to } };
+  },
+  {
+    args: ["broadcastId"],
+    audit: "broadcast.test_sent",
+    before: async (_input, ctx) => {
+      if (!(await withService((db) => testSendAllowed(db, ctx.userId))))
+        throw new AppError("rate_limited", TOO_MANY_TESTS);
+    },
+  },
 );
 
 const CONTROL_AUDIT: Record<BroadcastControl, AuditAction> = {

@@ -15,6 +15,7 @@ import { formSettingsSchema } from "@/lib/forms/form-settings";
 import type { KeyState } from "@/lib/forms/key-state";
 import { rotateFormKey } from "@/lib/forms/rotate-form-key";
 import { updateForm } from "@/lib/forms/update-form";
+import { setFormTopics } from "@/lib/forms/form-topics";
 import type { FormState } from "@/lib/http/form-state";
 import { uuidField } from "@/lib/ids/uuid";
 
@@ -41,6 +42,17 @@ export const updateFormAction = memberAction(
     if (!(await updateForm(db, { workspaceId: ctx.workspaceId, formId, settings }))) throw gone();
     ctx.audit.target("form", formId).change(null, settings);
     return { success: "Form saved." };
+  },
+  { ...admins, audit: "form.updated", args: ["formId"], after: refreshForm },
+);
+
+/** The topics a submission subscribes to (docs/decisions.md, "Subscription topics"). */
+export const updateFormTopicsAction = memberAction(
+  formId.and(z.object({ topicIds: z.array(z.string()).max(100).default([]) })),
+  async (db, { formId, topicIds }, ctx): Promise<FormState> => {
+    if (!(await setFormTopics(db, { workspaceId: ctx.workspaceId, formId, topicIds }))) throw gone();
+    ctx.audit.target("form", formId).change(null, { topicIds });
+    return { success: "Topics saved." };
   },
   { ...admins, audit: "form.updated", args: ["formId"], after: refreshForm },
 );

@@ -24,6 +24,11 @@ export const SETTINGS_SECTIONS: SettingsSection[] = [
     href: "/settings/email",
   },
   {
+    title: "Topics",
+    description: "The subscription topics people choose from, e.g. Newsletter and Events.",
+    href: "/settings/topics",
+  },
+  {
     title: "Outbox",
     description: "Every email sent or skipped, with the rendered message.",
     href: "/settings/email/outbox",

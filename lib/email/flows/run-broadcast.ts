@@ -6,6 +6,7 @@ import {
   recordBroadcastDelivery,
 } from "../send-broadcast";
 import { resendClient } from "../resend-client";
+import { startScheduledBroadcast } from "../schedule-broadcast";
 
 /**
  * Rows claimed per transaction on the dev outbox, where storing a row is delivering it
@@ -21,14 +22,21 @@ const RESEND_PARALLEL_CALLS = 4;
  * broadcast is paused or cancelled (read from the database before every batch). Exactly once
  * per contact does not depend on this loop: the unique (broadcast_id, contact_id) key refuses
  * a second row, so a rerun after a crash, or a second worker on the same broadcast, sends
- * nothing twice. `signal` aborts between batches (the worker is stopping); the job engine runs
+ * nothing twice. A scheduled job (`scheduledAt`) first moves its broadcast from 'scheduled' to
+ * 'sending', or ends at once when the broadcast was rescheduled or unscheduled. `signal` aborts between batches (the worker is stopping); the job engine runs
  * the job again and it carries on where it stopped.
  */
 export async function runBroadcast(
-  input: { workspaceId: string; broadcastId: string },
+  input: { workspaceId: string; broadcastId: string; scheduledAt?: string },
   signal?: AbortSignal,
   options: { lastAttempt?: boolean } = {},
-): Promise<{ batches: number }> {
+): Promise<{ batches: number; notDue?: true }> {
+  // a scheduled job starts its broadcast only if it is still scheduled for this job's time
+  if (
+    input.scheduledAt &&
+    !(await withService((db) => startScheduledBroadcast(db, { ...input, scheduledAt: input.scheduledAt! })))
+  )
+    return { batches: 0, notDue: true };
   const batchSize = resendClient() ? BROADCAST_BATCH_SIZE * RESEND_PARALLEL_CALLS : outboxBatchSize();
   let batches = 0;
   for (;;) {

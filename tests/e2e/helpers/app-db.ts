@@ -71,3 +71,33 @@ export async function seedDemoWorkspace(password: string) {
     }),
   );
 }
+
+/** The email events a provider would report for the sends of a broadcast (the report's input). */
+export async function fakeBroadcastEvents(
+  broadcastSubject: string,
+  events: { type: string; link_url?: string }[],
+): Promise<number> {
+  return withAppDb(async (sql) => {
+    const sends = await sql`
+      select s.id, s.workspace_id, s.broadcast_id from email_sends s join broadcasts b on b.id = s.broadcast_id
+      where b.subject = ${broadcastSubject} and s.status in ('sent', 'outbox')`;
+    let n = 0;
+    for (const send of sends)
+      for (const [i, event] of events.entries()) {
+        await sql`
+          insert into email_events (workspace_id, email_send_id, broadcast_id, type, occurred_at, link_url, svix_id)
+          values (${send.workspace_id}, ${send.id}, ${send.broadcast_id}, ${event.type},
+                  now() + make_interval(mins => ${i * 5}), ${event.link_url ?? null},
+                  ${`e2e-${send.id}-${i}`})`;
+        n += 1;
+      }
+    return n;
+  });
+}
+
+/** The broadcast's status, by its subject (unique in a spec's workspace). */
+export async function broadcastStatus(subject: string): Promise<string | undefined> {
+  return withAppDb(
+    async (sql) => (await sql`select status from broadcasts where subject = ${subject}`)[0]?.status,
+  );
+}

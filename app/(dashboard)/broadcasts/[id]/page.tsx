@@ -2,15 +2,30 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { BroadcastReport } from "@/components/email/broadcast-report";
+import { BroadcastScheduler } from "@/components/email/broadcast-scheduler";
 import { BroadcastSender } from "@/components/email/broadcast-sender";
+import { BroadcastTestSend } from "@/components/email/broadcast-test-send";
+import { EmailPreview } from "@/components/email/email-preview";
+import { renderForRecipient } from "@/lib/email/email-template";
+import { memberSample } from "@/lib/email/test-send";
+import { asFormAction } from "@/lib/http/form-state";
+import { pageNonce } from "@/lib/http/page-nonce";
 import { requireMember } from "@/lib/auth/context";
 import { withUser } from "@/lib/db/doors";
 import { audienceTags } from "@/lib/email/broadcast-audience";
+import { listTopics } from "@/lib/consent/topics";
 import { getBroadcastReport } from "@/lib/email/broadcast-stats";
 import { getBroadcast, previewBroadcast } from "@/lib/email/broadcasts";
 import { getEmailSettings } from "@/lib/email/email-settings";
 import { broadcastProgress } from "@/lib/email/send-broadcast";
-import { broadcastProgressAction, controlBroadcastAction } from "../actions";
+import {
+  broadcastProgressAction,
+  controlBroadcastAction,
+  duplicateBroadcastAction,
+  scheduleBroadcastAction,
+  sendTestBroadcastAction,
+  unscheduleBroadcastAction,
+} from "../actions";
 
 export const metadata: Metadata = { title: "Broadcast" };
 
@@ -30,22 +45,36 @@ export default async function BroadcastPage({ params }: { params: Promise<{ id: 
       preview: progress.done
         ? null
         : await previewBroadcast(db, { workspaceId, audience: broadcast.audience }),
-      options: { tags: await audienceTags(db, workspaceId) },
+      options: { tags: await audienceTags(db, workspaceId), topics: await listTopics(db, workspaceId) },
       // what came of it, once anything was sent
       report:
         broadcast.status === "draft" ? null : await getBroadcastReport(db, { workspaceId, broadcastId: id }),
       tracking: (await getEmailSettings(db, workspaceId))?.email_tracking_enabled ?? false,
+      // the message as a recipient sees it, the member's own name in its merge tags
+      shown: renderForRecipient(
+        { html: broadcast.body_html, text: broadcast.body_text },
+        await memberSample(db, ctx.userId),
+      ).html,
     };
   });
   if (!data) notFound();
-  const { broadcast, preview, progress, options, report, tracking } = data;
+  const { broadcast, preview, progress, options, report, tracking, shown } = data;
+  const skipped = preview?.skipped.reduce((sum, s) => sum + s.count, 0) ?? 0;
   const tagName = (tagId: string) => options.tags.find((t) => t.id === tagId)?.name ?? "(deleted tag)";
   const a = broadcast.audience;
   return (
     <div className="stack">
       <div className="topbar">
         <h1>{broadcast.subject}</h1>
-        <Link href="/broadcasts">All broadcasts</Link>
+        <div className="row">
+          {broadcast.status === "draft" && <Link href={`/broadcasts/${broadcast.id}/edit`}>Edit</Link>}
+          <form action={asFormAction(duplicateBroadcastAction.bind(null, broadcast.id))}>
+            <button type="submit" className="secondary">
+              Duplicate
+            </button>
+          </form>
+          <Link href="/broadcasts">All broadcasts</Link>
+        </div>
       </div>
       <section className="card stack" aria-labelledby="audience-heading">
         <h2 id="audience-heading">Audience</h2>
@@ -54,7 +83,11 @@ export default async function BroadcastPage({ params }: { params: Promise<{ id: 
             ? `Contacts tagged ${a.tagMode} of: ${a.tagIds.map(tagName).join(", ")}`
             : "Every contact"}
           {a.excludeTagIds.length ? `, leaving out ${a.excludeTagIds.map(tagName).join(", ")}` : ""}
-          {a.source ? `, source ${a.source}` : ""}.
+          {a.source ? `, source ${a.source}` : ""}
+          {a.topicId
+            ? `, subscribed to ${options.topics.find((t) => t.id === a.topicId)?.name ?? "a topic"}`
+            : ""}
+          .
         </p>
         {preview && (
           <>
@@ -89,11 +122,22 @@ export default async function BroadcastPage({ params }: { params: Promise<{ id: 
           progressAction={broadcastProgressAction}
           controlAction={controlBroadcastAction}
         />
+        <BroadcastScheduler
+          broadcastId={broadcast.id}
+          status={broadcast.status}
+          scheduledAt={broadcast.scheduled_at}
+          timeZone={ctx.timeZone}
+          eligible={preview?.eligible ?? 0}
+          skipped={skipped}
+          scheduleAction={scheduleBroadcastAction}
+          unscheduleAction={unscheduleBroadcastAction}
+        />
       </section>
       {report && <BroadcastReport report={report} tracking={tracking} />}
       <section className="card stack" aria-labelledby="message-heading">
         <h2 id="message-heading">Message</h2>
-        <iframe className="email-preview" title="Message preview" sandbox="" srcDoc={broadcast.body_html} />
+        <EmailPreview html={shown} nonce={await pageNonce()} />
+        <BroadcastTestSend broadcastId={broadcast.id} action={sendTestBroadcastAction} />
       </section>
     </div>
   );

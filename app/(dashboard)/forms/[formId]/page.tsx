@@ -17,7 +17,11 @@ import {
   removeAutomationAction,
   rotateFormKeyAction,
   updateFormAction,
+  updateFormTopicsAction,
 } from "../actions";
+import { listTopics } from "@/lib/consent/topics";
+import { getFormTopicIds } from "@/lib/forms/form-topics";
+import { FormTopicsForm } from "@/components/forms/form-topics-form";
 import { loadForm } from "./load-form";
 
 export const metadata: Metadata = { title: "Form" };
@@ -26,8 +30,10 @@ export default async function FormPage({ params }: { params: Promise<{ formId: s
   const { ctx, form, data } = await loadForm((await params).formId, async (db, input) => ({
     automations: await listFormAutomations(db, input),
     choices: await automationChoices(db, input.workspaceId),
+    topics: await listTopics(db, input.workspaceId),
+    topicIds: await getFormTopicIds(db, input),
   }));
-  const { automations, choices } = data;
+  const { automations, choices, topics, topicIds } = data;
   const canEdit = ADMIN_ROLES.includes(ctx.workspace.role);
   return (
     <>
@@ -74,6 +80,27 @@ export default async function FormPage({ params }: { params: Promise<{ formId: s
           </dl>
         )}
       </Section>
+
+      {topics.length > 0 && (
+        <Section id="topics-heading" title="Subscription topics">
+          {canEdit ? (
+            <FormTopicsForm
+              action={updateFormTopicsAction.bind(null, form.id)}
+              topics={topics}
+              chosen={topicIds}
+            />
+          ) : (
+            <p>
+              {topicIds.length
+                ? topics
+                    .filter((t) => topicIds.includes(t.id))
+                    .map((t) => t.name)
+                    .join(", ")
+                : "The topics on by default."}
+            </p>
+          )}
+        </Section>
+      )}
 
       <h2 id="key-heading">Form key</h2>
       <section className="card" aria-labelledby="key-heading">

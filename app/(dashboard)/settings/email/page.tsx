@@ -1,16 +1,21 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { EmailSettingsForm } from "@/components/email/email-settings-form";
-import { saveEmailSettingsAction } from "./actions";
+import { BrandingForm } from "@/components/email/branding-form";
+import { saveBrandingAction, saveEmailSettingsAction } from "./actions";
 import { ADMIN_ROLES, requireMember } from "@/lib/auth/context";
 import { withUser } from "@/lib/db/doors";
+import { loadBranding } from "@/lib/email/branding";
 import { getEmailSettings } from "@/lib/email/email-settings";
 
 export const metadata: Metadata = { title: "Email settings" };
 
 export default async function EmailSettingsPage() {
   const ctx = await requireMember();
-  const settings = await withUser(ctx.claims, (db) => getEmailSettings(db, ctx.workspace.workspaceId));
+  const { settings, branding } = await withUser(ctx.claims, async (db) => ({
+    settings: await getEmailSettings(db, ctx.workspace.workspaceId),
+    branding: await loadBranding(db, ctx.workspace.workspaceId),
+  }));
   return (
     <div className="stack">
       <div className="topbar">
@@ -21,6 +26,13 @@ export default async function EmailSettingsPage() {
         <EmailSettingsForm
           action={saveEmailSettingsAction}
           settings={settings!}
+          canEdit={ADMIN_ROLES.includes(ctx.workspace.role)}
+        />
+      </div>
+      <div className="card">
+        <BrandingForm
+          action={saveBrandingAction}
+          branding={branding}
           canEdit={ADMIN_ROLES.includes(ctx.workspace.role)}
         />
       </div>

@@ -25,7 +25,7 @@ export const broadcastSchema = z
     id: uuidSchema,
     subject: z.string(),
     body_text: z.string(),
-    status: z.enum(["draft", "sending", "paused", "cancelled", "sent", "failed"]),
+    status: z.enum(["draft", "scheduled", "sending", "paused", "cancelled", "sent", "failed"]),
     created_at: z.string().meta({ description: "ISO 8601" }),
     sent_at: z.string().nullable().meta({ description: "ISO 8601; when sending finished" }),
     stats: broadcastStatsSchema,

@@ -3,6 +3,7 @@ import { AppError, refuseIf, unwrap } from "@/lib/errors/app-error";
 import { logUnexpected } from "@/lib/adapters/log-unexpected";
 import { apiSubscribe } from "@/lib/consent/manual-subscribe";
 import { unsubscribeContact } from "@/lib/consent/unsubscribe-contact";
+import { contactTopicStates } from "@/lib/consent/topics";
 import type { EmailStatus } from "@/lib/consent/email-status";
 import type { ContactRow, PersonField } from "@/lib/contacts/contact-row";
 import { PERSON_FIELDS } from "@/lib/contacts/contact-row";
@@ -397,7 +398,25 @@ async function pipelinedSavepoint<T>(db: Db, name: string, fn: () => Promise<T>)
   }
 }
 
-// ---------------------------------------------------------------- tags and notes
+// ---------------------------------------------------------------- topics, tags and notes
+
+/** Every topic of the workspace with the contact's consent to it (docs/decisions.md, "Subscription topics"). */
+export const getTopicsRoute = apiOperation(
+  { name: "getContactTopics", scope: "contacts:read", params: contactIdParams },
+  async ({ db, workspaceId, params }) => {
+    await readContact(db, workspaceId, params.id); // 404 for another workspace's contact
+    const topics = await contactTopicStates(db, { workspaceId, contactId: params.id });
+    return ok({
+      data: topics.map((t) => ({
+        id: t.id,
+        key: t.key,
+        name: t.name,
+        subscribed: t.subscribed,
+        changed_at: t.changed_at ? new Date(t.changed_at).toISOString() : null,
+      })),
+    });
+  },
+);
 
 export const addTagsRoute = apiOperation(
   {

@@ -15,6 +15,7 @@ import {
   subscribeSchema,
   tagListSchema,
   tagNamesSchema,
+  contactTopicListSchema,
 } from "./schemas";
 
 const invalid = { status: 400 as const, codes: ["invalid_request"] };
@@ -119,6 +120,19 @@ export const contactsOperations: ApiOperation[] = [
     success: { status: 200, schema: batchResultSchema, description: "One result per item." },
     errors: [...body, idem],
     idempotent: true,
+  },
+  {
+    method: "get",
+    path: "/api/v1/contacts/{id}/topics",
+    operationId: "getContactTopics",
+    scope: "contacts:read",
+    summary: "A contact's consent per subscription topic",
+    description:
+      "Every topic of the workspace, with whether the contact is subscribed to it. `is_subscribed` of the " +
+      "contact is on while any topic is on; a workspace without topics answers an empty list.",
+    params: contactIdParams,
+    success: { status: 200, schema: contactTopicListSchema, description: "The topics." },
+    errors: [notFound],
   },
   {
     method: "post",

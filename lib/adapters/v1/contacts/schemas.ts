@@ -147,6 +147,20 @@ export const tagNamesSchema = z
   .meta({ id: "TagNames" });
 export const tagListSchema = z.object({ data: z.array(tagSchema) }).meta({ id: "TagList" });
 
+/** A contact's consent to one subscription topic (docs/decisions.md, "Subscription topics"). */
+export const contactTopicSchema = z
+  .object({
+    id: z.string().meta({ description: "uuid of the topic" }),
+    key: z.string(),
+    name: z.string(),
+    subscribed: z.boolean(),
+    changed_at: z.string().nullable().meta({ description: "ISO 8601; null: never changed (never joined)" }),
+  })
+  .meta({ id: "ContactTopic" });
+export const contactTopicListSchema = z
+  .object({ data: z.array(contactTopicSchema) })
+  .meta({ id: "ContactTopicList" });
+
 export const noteWriteSchema = z
   .strictObject({
     text: z

@@ -1,0 +1,69 @@
+"use client";
+
+import { SubmitButton } from "@/components/form-controls";
+import { ActionForm } from "@/components/ui/action-form";
+import type { FormAction } from "@/lib/http/form-state";
+
+export interface PreferenceTopic {
+  id: string;
+  name: string;
+  description: string;
+  subscribed: boolean;
+}
+
+/**
+ * The preference centre (docs/decisions.md, "Subscription topics"): a checkbox per topic and
+ * "Unsubscribe from everything". Two forms, each working without JavaScript's help beyond the
+ * server action; what the person ticked stays on screen after saving.
+ */
+export function PreferenceCentreForm({
+  contactId,
+  topics,
+  blocked,
+  save,
+}: {
+  contactId: string;
+  topics: PreferenceTopic[];
+  /** a complaint or bounce: topics can only be left */
+  blocked: boolean;
+  save: FormAction;
+}) {
+  return (
+    <div className="stack">
+      <ActionForm action={save} messageId="preferences-message">
+        {() => (
+          <>
+            <input type="hidden" name="contactId" value={contactId} />
+            <fieldset className="stack" aria-describedby={blocked ? "preferences-blocked" : undefined}>
+              <legend>Email you receive</legend>
+              {topics.map((topic) => (
+                <label key={topic.id} className="row" style={{ gap: "0.5rem", alignItems: "flex-start" }}>
+                  <input type="checkbox" name="topics[]" value={topic.id} defaultChecked={topic.subscribed} />
+                  <span>
+                    <strong>{topic.name}</strong>
+                    {topic.description && <span className="hint"> {topic.description}</span>}
+                  </span>
+                </label>
+              ))}
+              {blocked && (
+                <p id="preferences-blocked" className="hint">
+                  Email to this address is blocked, so no topic can be added.
+                </p>
+              )}
+            </fieldset>
+            <SubmitButton>Save preferences</SubmitButton>
+          </>
+        )}
+      </ActionForm>
+      <ActionForm action={save} messageId="everything-message">
+        {() => (
+          <>
+            <input type="hidden" name="contactId" value={contactId} />
+            <input type="hidden" name="everything" value="1" />
+            <SubmitButton className="secondary">Unsubscribe from everything</SubmitButton>
+          </>
+        )}
+      </ActionForm>
+    </div>
+  );
+}

@@ -1,0 +1,191 @@
+import type { Db } from "@/lib/db/doors";
+import { isUuid } from "@/lib/ids/uuid";
+import { refused, type Refused, type Result } from "@/lib/errors/app-error";
+import { applyConsent } from "./apply-consent";
+import { changeContactConsent } from "./change-contact-consent";
+import { decideConsent, type ConsentFlow } from "./consent-rules";
+import { maskEmail } from "./get-subscribe-target";
+import { loadConsentState, type ConsentState } from "./load-consent-state";
+import { contactTopicStates, resolveTopicIds, type TopicState } from "./topics";
+import { unsubscribeContact } from "./unsubscribe-contact";
+
+/**
+ * Per-topic consent (docs/decisions.md, "Subscription topics"), on the consent engine: the
+ * rules of spec 3.3 decide (decideConsent), applyConsent writes, with one ledger entry per topic
+ * changed and the same proof. is_subscribed stays the overall flag: on while any topic is on.
+ */
+
+interface Actor {
+  ip?: string | null;
+  source?: string;
+  actorUserId?: string | null;
+  actorApiKeyId?: string | null;
+}
+
+async function topicsOn(db: Db, contactId: string): Promise<Set<string>> {
+  const rows = await db<{ topic_id: string }[]>`
+    select topic_id from public.contact_topics where contact_id = ${contactId} and subscribed`;
+  return new Set(rows.map((r) => r.topic_id));
+}
+
+const cleanlySubscribed = (state: ConsentState) =>
+  state.is_subscribed &&
+  !state.unsubscribed_at &&
+  !state.suppressions.some((r) => r === "unsubscribe" || r === "manual");
+
+/**
+ * Joins the topics (ids already resolved in the contact's workspace). The flow's rules decide
+ * first, so a topic is never joined where the overall subscribe would be refused (a complaint
+ * blocks every topic). A cleanly subscribed contact keeps its consent proof: only the new topics
+ * and their ledger entries are written; otherwise the flow's subscribe is applied with them.
+ */
+export async function joinTopics(
+  db: Db,
+  state: ConsentState,
+  input: Actor & { flow: ConsentFlow; topicIds: readonly string[] },
+): Promise<{ skip: string } | { joined: string[] }> {
+  const on = await topicsOn(db, state.id);
+  const joining = input.topicIds.filter((id) => !on.has(id));
+  if (!joining.length) return { joined: [] };
+  const decision = decideConsent(input.flow, {
+    contact: state,
+    suppressions: state.suppressions,
+    ip: input.ip,
+    source: input.source,
+  });
+  if ("skip" in decision) return { skip: decision.skip };
+  const clean = cleanlySubscribed(state);
+  await applyConsent(db, {
+    workspaceId: state.workspace_id,
+    contactId: state.id,
+    change: clean ? { ...decision, columns: {}, clear: [] } : decision,
+    writeColumns: !clean,
+    topicIds: joining,
+    actorUserId: input.actorUserId,
+    actorApiKeyId: input.actorApiKeyId,
+  });
+  return { joined: joining };
+}
+
+/**
+ * Leaves one topic. Leaving the last topic on is the spec's unsubscribe (4.7: is_subscribed
+ * false, unsubscribed_at now, an 'unsubscribe' suppression), recorded as one ledger entry for
+ * that topic; leaving one of several changes that topic only.
+ */
+export async function leaveTopic(
+  db: Db,
+  state: ConsentState,
+  input: Actor & { flow: "unsubscribe_link" | "manual_unsubscribe" | "api_unsubscribe"; topicId: string },
+): Promise<{ changed: boolean; everything: boolean }> {
+  const on = await topicsOn(db, state.id);
+  if (!on.has(input.topicId)) return { changed: false, everything: false };
+  if (on.size === 1) {
+    const skipped = await changeContactConsent(db, input.flow, state, { ...input, topicIds: [input.topicId] });
+    if (skipped) throw new Error(`unsubscribe cannot be skipped: ${skipped.skip}`);
+    return { changed: true, everything: true };
+  }
+  await applyConsent(db, {
+    workspaceId: state.workspace_id,
+    contactId: state.id,
+    change: { flow: input.flow, action: "unsubscribed", columns: {}, clear: [], ip: input.ip ?? null },
+    topicIds: [input.topicId],
+    actorUserId: input.actorUserId,
+    actorApiKeyId: input.actorApiKeyId,
+  });
+  return { changed: true, everything: false };
+}
+
+export type LinkUnsubscribeResult =
+  | {
+      data: {
+        contactId: string;
+        workspaceName: string;
+        changed: boolean;
+        /** the topic left; null: every topic (the spec's unsubscribe) */
+        topic: { id: string; name: string } | null;
+      };
+    }
+  | Refused;
+
+/**
+ * Spec 4.7, the unsubscribe link and its RFC 8058 one-click POST. A link of a broadcast sent to
+ * a topic names it (`?topic=`): that topic is left, the others stay. The topic is looked up in
+ * the contact's own workspace, so a topic id from anywhere else is ignored and the link
+ * unsubscribes from everything, as the spec's link does.
+ */
+export async function unsubscribeByLink(
+  db: Db,
+  input: { contactId: string; topicId?: unknown; ip?: string | null },
+): Promise<LinkUnsubscribeResult> {
+  const state = await loadConsentState(db, { contactId: input.contactId });
+  if (!state) return refused("not_found", "Unknown contact.");
+  const [topic] = isUuid(input.topicId)
+    ? await db<{ id: string; name: string }[]>`
+        select id, name from public.email_topics where id = ${input.topicId} and workspace_id = ${state.workspace_id}`
+    : [];
+  if (!topic) {
+    const result = await unsubscribeContact(db, { contactId: state.id, flow: "unsubscribe_link", ip: input.ip });
+    if ("error" in result) return result;
+    return { data: { ...result.data, topic: null } };
+  }
+  const { changed } = await leaveTopic(db, state, { flow: "unsubscribe_link", topicId: topic.id, ip: input.ip });
+  return { data: { contactId: state.id, workspaceName: state.workspace_name, changed, topic } };
+}
+
+export interface PreferenceCentre {
+  contactId: string;
+  maskedEmail: string;
+  workspaceName: string;
+  topics: TopicState[];
+  /** a complaint or bounce: no topic can be joined (spec 4.6) */
+  blocked: "complaint" | "bounce" | null;
+}
+
+/** What the preference centre shows; null for an unknown contact. */
+export async function getPreferenceCentre(db: Db, contactId: string): Promise<PreferenceCentre | null> {
+  if (!isUuid(contactId)) return null;
+  const [row] = await db<{ email: string; workspace_id: string; workspace_name: string; blocked: string | null }[]>`
+    select c.email, c.workspace_id, w.name as workspace_name,
+           (select s.reason from public.contact_suppressions s
+            where s.contact_id = c.id and s.reason in ('complaint', 'bounce') order by s.reason desc limit 1) as blocked
+    from public.contacts c join public.workspaces w on w.id = c.workspace_id
+    where c.id = ${contactId}`;
+  if (!row) return null;
+  return {
+    contactId,
+    maskedEmail: maskEmail(row.email),
+    workspaceName: row.workspace_name,
+    topics: await contactTopicStates(db, { workspaceId: row.workspace_id, contactId }),
+    blocked: row.blocked as PreferenceCentre["blocked"],
+  };
+}
+
+/**
+ * The preference centre's save: the topics ticked are joined (the re-subscribe link's rules,
+ * spec 4.6: refused past a bounce or complaint), the others left. Nothing ticked is the spec's
+ * unsubscribe from everything (4.7), one ledger entry.
+ */
+export async function savePreferences(
+  db: Db,
+  input: { contactId: string; topicIds: readonly unknown[]; ip?: string | null },
+): Promise<Result<{ joined: number; left: number }>> {
+  const state = await loadConsentState(db, { contactId: input.contactId });
+  if (!state) return refused("not_found", "Unknown contact.");
+  const chosen = await resolveTopicIds(db, state.workspace_id, input.topicIds);
+  if (!chosen.length) {
+    const on = await topicsOn(db, state.id);
+    const result = await unsubscribeContact(db, { contactId: state.id, flow: "unsubscribe_link", ip: input.ip });
+    if ("error" in result) return result;
+    return { data: { joined: 0, left: on.size } };
+  }
+  const joined = await joinTopics(db, state, { flow: "resubscribe_link", topicIds: chosen, ip: input.ip });
+  if ("skip" in joined) return refused("suppressed", joined.skip);
+  const after = (await loadConsentState(db, { contactId: state.id }))!;
+  let left = 0;
+  for (const topicId of await topicsOn(db, state.id)) {
+    if (chosen.includes(topicId)) continue;
+    const { changed } = await leaveTopic(db, after, { flow: "unsubscribe_link", topicId, ip: input.ip });
+    if (changed) left += 1;
+  }
+  return { data: { joined: joined.joined.length, left } };
+}
