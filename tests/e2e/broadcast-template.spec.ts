@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { signUp } from "./helpers/accounts";
+import { newAccount } from "./helpers/accounts";
 import { broadcastStatus, createContactFor, fakeBroadcastEvents } from "./helpers/app-db";
 
 const SUBJECT = "Autumn menu";
@@ -9,7 +9,7 @@ test("a template built in the editor, a broadcast scheduled with it to a topic, 
 }) => {
   test.setTimeout(180_000);
   await page.setViewportSize({ width: 1280, height: 900 });
-  const owner = await signUp(page);
+  const owner = await newAccount(page);
   // a subscription topic, on by default: the subscribed contact joins it
   await page.goto("/settings/topics");
   const add = page.getByRole("region", { name: "Add a topic" });

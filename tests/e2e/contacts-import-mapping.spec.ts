@@ -1,11 +1,11 @@
 import { expect, test } from "@playwright/test";
-import { signUp } from "./helpers/accounts";
+import { newAccount } from "./helpers/accounts";
 
 test("import a CSV whose headers are not ours: map the columns, read the preview, import, see the contacts", async ({
   page,
 }) => {
   test.setTimeout(120_000);
-  await signUp(page, { firstName: "Mara", lastName: "Mapper", workspaceName: "Mara's Mapping" });
+  await newAccount(page, { firstName: "Mara", lastName: "Mapper", workspaceName: "Mara's Mapping" });
   await page.goto("/contacts/import");
   await expect(page.getByRole("link", { name: "Download a sample CSV" })).toHaveAttribute(
     "href",

@@ -1,6 +1,6 @@
 import { mkdir } from "node:fs/promises";
 import { expect, test, type Page } from "@playwright/test";
-import { signUp } from "./helpers/accounts";
+import { newAccount } from "./helpers/accounts";
 import { contactConsent, createContactFor, withAppDb } from "./helpers/app-db";
 
 // Screenshots for people (not asserted): written only when E2E_SCREENS_DIR is set.
@@ -22,7 +22,7 @@ const topicsOn = (contactId: string) =>
 test("subscription topics: a newcomer creates topics; a recipient leaves one topic by its link, stays in the other, and joins it again in the preference centre", async ({
   page,
 }) => {
-  const owner = await signUp(page);
+  const owner = await newAccount(page);
   await page.goto("/settings/topics");
   await expect(page.getByText("No topics yet")).toBeVisible();
   const add = page.getByRole("region", { name: "Add a topic" });

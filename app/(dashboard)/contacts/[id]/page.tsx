@@ -73,7 +73,7 @@ export default async function ContactPage({
         <Link href="/contacts">← All contacts</Link>
       </p>
       <QueryNotices
-        query={query}
+        query={{ merged: query.merged }}
         notices={{ merged: "The contacts were merged: the other contact's records are now on this one." }}
       />
       <div className="topbar">
