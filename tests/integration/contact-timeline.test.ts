@@ -15,6 +15,7 @@ import { addMember, createContact, createWorkspace, type TestUser } from "../hel
 
 const db = setupTestDatabase();
 
+const MERGED = "0b5c3f0e-8a4e-4f7e-9d6c-2a1b3c4d5e6f";
 const t = (minutes: number) => new Date(Date.UTC(2026, 0, 1, 12, minutes));
 
 /** One row of every kind for the contact, the i-th at `at(i)`; returns how many rows it wrote. */
@@ -39,9 +40,12 @@ async function everyKind(sql: Sql, ws: string, contact: string, at: (i: number) 
             values (${ws}, ${contact}, 'a@example.test', 'marketing', 'sent', 'Autumn', ${at(6)}) returning id`;
   await sql`insert into email_events (workspace_id, email_send_id, type, occurred_at)
             values (${ws}, ${send.id}, 'bounced', ${at(7)})`;
-  await sql`insert into audit_log (workspace_id, action, target_type, target_id, after, created_at) values
-            (${ws}, 'contact.source_changed', 'contact', ${contact}, ${sql.json({ source: "import" })}, ${at(8)}),
-            (${ws}, 'contact.merged', 'contact', ${contact}, ${sql.json({ merged_contacts: 1 })}, ${at(9)})`;
+  await sql`insert into audit_log (workspace_id, action, target_type, target_id, after, created_at)
+            values (${ws}, 'contact.source_changed', 'contact', ${contact}, ${sql.json({ source: "import" })}, ${at(8)})`;
+  // as the merge writes it: the merged contact before, what came from it and what moved after
+  await sql`insert into audit_log (workspace_id, action, target_type, target_id, before, after, created_at)
+            values (${ws}, 'contact.merged', 'contact', ${contact}, ${sql.json({ merged_contact_id: MERGED })},
+                    ${sql.json({ from_merged_contact: ["phone", "city"], moved: { notes: 2, tasks: 0 }, consent: "unchanged" })}, ${at(9)})`;
   return 9;
 }
 
@@ -87,7 +91,11 @@ describe("the contact timeline (docs/decisions.md, 'Contact timeline')", () => {
     const { data, next } = await timeline(ws.owner, ws.id, c.id);
     expect(next).toBeNull();
     expect(data.map((e) => [e.kind, e.text])).toEqual([
-      ["change", "Contacts merged. merged contacts: 1"],
+      [
+        "change",
+        // jsonb keeps keys shorter first
+        `Contacts merged. merged contact id: ${MERGED}. moved: notes 2, tasks 0. consent: unchanged. from merged contact: phone, city`,
+      ],
       ["change", "Source changed. Source: import"],
       ["email", "Email bounced. Subject: Autumn"],
       ["email", "Email sent. Subject: Autumn"],

@@ -8,13 +8,27 @@ const TITLES: Record<string, string> = {
   "contact.source_changed": "Source changed",
 };
 
-/** An audit summary's plain values (already redacted when written: recordAudit), bounded. */
-function summaryFacts(after: unknown): Fact[] {
-  if (!after || typeof after !== "object") return [];
-  return Object.entries(after as Record<string, unknown>)
-    .filter(([, v]) => v !== null && typeof v !== "object")
+const isScalar = (v: unknown) => v !== null && typeof v !== "object";
+
+/** One summary value as text: a scalar, a list of scalars, or a map of scalars ('notes 2, tasks 1'). */
+function valueText(v: unknown): string | null {
+  if (isScalar(v)) return String(v);
+  if (Array.isArray(v)) return v.length && v.every(isScalar) ? v.join(", ") : null;
+  if (v && typeof v === "object") {
+    const entries = Object.entries(v).filter(([, x]) => isScalar(x));
+    return entries.length ? entries.map(([k, x]) => `${k.replace(/_/g, " ")} ${x}`).join(", ") : null;
+  }
+  return null;
+}
+
+/** An audit summary's values (already redacted when written: recordAudit), bounded. */
+function summaryFacts(...summaries: unknown[]): Fact[] {
+  return summaries
+    .flatMap((s) => (s && typeof s === "object" ? Object.entries(s as Record<string, unknown>) : []))
+    .map(([k, v]) => [k, valueText(v)] as const)
+    .filter(([, text]) => text)
     .slice(0, 10)
-    .map(([k, v]) => `${k.replace(/_/g, " ")}: ${String(v).slice(0, 200)}`);
+    .map(([k, text]) => `${k.replace(/_/g, " ")}: ${text!.slice(0, 200)}`);
 }
 
 /**
@@ -29,7 +43,7 @@ export const changeEntries: TimelineSource = {
       lpad(a.id::text, 20, '0') as id,
       case when a.actor_api_key_name is not null then 'API key ' || a.actor_api_key_name
            else ${authorSql(db, "a.actor_id")} end as author,
-      jsonb_build_object('action', a.action, 'after', a.after) as d
+      jsonb_build_object('action', a.action, 'before', a.before, 'after', a.after) as d
     from public.audit_log a
     where a.workspace_id = ${q.workspaceId} and a.target_type = 'contact' and a.target_id = ${q.contactId}
       and a.action in ${db(CHANGE_ACTIONS as unknown as string[])}
@@ -43,6 +57,6 @@ export const changeEntries: TimelineSource = {
         title: TITLES[d.action],
         facts: [after.source ? `Source: ${after.source}` : "Source cleared"],
       };
-    return { title: TITLES[String(d.action)] ?? String(d.action), facts: summaryFacts(after) };
+    return { title: TITLES[String(d.action)] ?? String(d.action), facts: summaryFacts(d.before, after) };
   },
 };
