@@ -14,7 +14,10 @@ import {
   type TestWorkspace,
 } from "../helpers/factories";
 import { insertRow, type Row } from "../helpers/rows";
+import { signIn } from "../helpers/member-session";
 import { waitFor, waitForIdleTransaction } from "../helpers/wait-for";
+
+const mergePage = await import("@/app/(dashboard)/contacts/[id]/merge/actions");
 
 const db = setupTestDatabase();
 
@@ -392,6 +395,51 @@ describe("merging two contacts", () => {
       expect(await countFor("notes", d.id)).toBe(0);
     },
   );
+});
+
+describe("the merge page's action", () => {
+  const form = (fields: Record<string, string>) => {
+    const f = new FormData();
+    for (const [k, v] of Object.entries(fields)) f.set(k, v);
+    return f;
+  };
+  const run = (promise: Promise<unknown>) =>
+    promise.catch((error: unknown) => {
+      if (!String((error as { digest?: string })?.digest ?? "").startsWith("NEXT_REDIRECT")) throw error;
+      return "redirected";
+    });
+
+  test("one audit entry contact.merged on A naming B and what came from it (field names, no values); unconfirmed or foreign: nothing", async () => {
+    const { ws, member } = await workspaceWithMember();
+    const a = await createContact(db.sql, ws.id, { phone: "2025550143" });
+    const b = await createContact(db.sql, ws.id, { phone: "2025550199" });
+    const stranger = await workspaceWithMember();
+    signIn(stranger.member.claims);
+    const foreign = await run(mergePage.mergeContactsAction(a.id, b.id, {}, form({ confirm: "on" })));
+    expect(foreign).toMatchObject({ code: "not_found" });
+    signIn(member.claims);
+    const unconfirmed = await run(mergePage.mergeContactsAction(a.id, b.id, {}, form({ phone: "b" })));
+    expect(unconfirmed).toMatchObject({ code: "invalid" });
+    expect(await db.sql`select id from contacts where id in (${a.id}, ${b.id})`).toHaveLength(2);
+
+    const done = await run(
+      mergePage.mergeContactsAction(a.id, b.id, {}, form({ phone: "b", confirm: "on" })),
+    );
+    expect(done).toBe("redirected");
+    const audit = await db.sql`select action, actor_id, target_id, before, after from audit_log
+                               where workspace_id = ${ws.id} and action like 'contact.%'`;
+    expect(audit).toHaveLength(1);
+    expect(audit[0]).toMatchObject({
+      action: "contact.merged",
+      actor_id: member.id,
+      target_id: a.id,
+      before: { merged_contact_id: b.id },
+      after: { from_merged_contact: ["phone"], consent: "unchanged" },
+    });
+    expect(JSON.stringify(audit[0])).not.toContain("2025550199");
+    const [row] = await db.sql`select phone from contacts where id = ${a.id}`;
+    expect(row.phone).toBe("2025550199");
+  });
 });
 
 describe("possible duplicates", () => {

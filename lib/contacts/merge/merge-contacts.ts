@@ -55,9 +55,11 @@ const MERGE_NOT_SAME = "Choose two different contacts to merge.";
  *    from where. The adapter writes the audit entry.
  */
 export async function mergeContacts(db: Db, input: MergeContactsInput): Promise<Result<MergeOutcome>> {
-  const { workspaceId, keepId, mergeId } = input;
-  if (!isUuid(keepId) || !isUuid(mergeId)) return refused("not_found", CONTACT_NOT_FOUND);
-  if (keepId.toLowerCase() === mergeId.toLowerCase()) return refused("invalid", MERGE_NOT_SAME);
+  const { workspaceId } = input;
+  if (!isUuid(input.keepId) || !isUuid(input.mergeId)) return refused("not_found", CONTACT_NOT_FOUND);
+  // Postgres answers ids in lower case
+  const [keepId, mergeId] = [input.keepId.toLowerCase(), input.mergeId.toLowerCase()];
+  if (keepId === mergeId) return refused("invalid", MERGE_NOT_SAME);
   const locked = await db<ContactRow[]>`
     select * from public.contacts
     where workspace_id = ${workspaceId} and id in (${keepId}, ${mergeId})
