@@ -128,6 +128,20 @@ const moveEmailSends: Mover = async (db, move) => {
 };
 
 /**
+ * Subscription topics, one row per contact and topic (docs/decisions.md, "Subscription topics"):
+ * the strictest state wins as for the overall flag (spec 8.3), so a topic A is in and B left is
+ * left; then B's topics A has no row for move.
+ */
+const moveTopics: Mover = async (db, move) => {
+  await db`
+    update public.contact_topics a set subscribed = false, changed_at = now()
+    where a.workspace_id = ${move.workspaceId} and a.contact_id = ${move.keepId} and a.subscribed
+      and exists (select 1 from public.contact_topics b
+                  where b.contact_id = ${move.mergeId} and b.topic_id = a.topic_id and not b.subscribed)`;
+  return repointLinks("contact_topics", "topic_id")(db, move);
+};
+
+/**
  * Every foreign key to contacts, by table, and how the merge moves its rows. A test reads the
  * foreign keys from the catalog (pg_constraint) and fails while a table is missing here, so a
  * new table that references contacts cannot be forgotten by the merge.
@@ -143,6 +157,10 @@ export const CONTACT_DEPENDENTS: Record<string, { column: "contact_id"; move: Mo
   event_registrations: { column: "contact_id", move: moveRegistrations },
   transactions: { column: "contact_id", move: repoint("transactions") },
   email_sends: { column: "contact_id", move: moveEmailSends },
+  // after email_sends: an event follows its send (a trigger of docs/decisions.md, "Contact
+  // timeline"); this moves any event still naming B
+  email_events: { column: "contact_id", move: repoint("email_events") },
+  contact_topics: { column: "contact_id", move: moveTopics },
   contact_suppressions: { column: "contact_id", move: copySuppressions },
   agreement_contacts: { column: "contact_id", move: repointLinks("agreement_contacts", "agreement_id") },
   form_submissions: { column: "contact_id", move: repoint("form_submissions") },
