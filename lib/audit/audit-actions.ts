@@ -21,6 +21,7 @@ export const AUDIT_ACTIONS = [
   "tag.created",
   "tag.renamed",
   "tag.deleted",
+  "contact.topics_changed",
   "topic.created",
   "topic.updated",
   "consent.exported",
