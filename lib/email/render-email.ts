@@ -32,7 +32,11 @@ export const UNSUBSCRIBE_TAG = "{{unsubscribe_url}}";
  * Spec 4.7: {tracking_url}/unsubscribe/{contact_id}, the platform URL when the workspace has none;
  * `?topic=<id>` for an email sent to a subscription topic (docs/decisions.md, "Subscription topics").
  */
-export function unsubscribeUrl(trackingUrl: string | null, contactId: string, topicId?: string | null): string {
+export function unsubscribeUrl(
+  trackingUrl: string | null,
+  contactId: string,
+  topicId?: string | null,
+): string {
   const topic = topicId ? `?topic=${topicId}` : "";
   return `${(trackingUrl || appUrl()).replace(/\/+$/, "")}/unsubscribe/${contactId}${topic}`;
 }
