@@ -550,7 +550,11 @@ export interface paths {
      */
     get: operations["getContactTopics"];
     put?: never;
-    post?: never;
+    /**
+     * Set a contact's subscription topics
+     * @description The listed topics (by key) are joined with the proof, as the subscribe operation (refused past a bounce or complaint: nothing changes); the others are left; an empty list unsubscribes from everything. One consent ledger entry per topic changed. An unknown key refuses the request. Scope: `consent:write`.
+     */
+    post: operations["setContactTopics"];
     delete?: never;
     options?: never;
     head?: never;
@@ -1308,6 +1312,13 @@ export interface components {
       key: string;
       name: string;
       subscribed: boolean;
+    };
+    ContactTopicChoice: {
+      proof: {
+        ip: string;
+        source: string;
+      };
+      topics: string[];
     };
     ContactTopicList: {
       data: components["schemas"]["ContactTopic"][];
@@ -3848,6 +3859,52 @@ export interface operations {
       401: components["responses"]["V1Error401_Unauthorized"];
       403: components["responses"]["V1Error403_Forbidden"];
       404: components["responses"]["V1Error404_NotFound"];
+      429: components["responses"]["V1Error429_RateLimited"];
+      500: components["responses"]["V1Error500_Internal"];
+    };
+  };
+  setContactTopics: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Repeated with the same body within 24 hours: the first answer again, nothing changed twice; with another body: 409 `idempotency_conflict`. */
+        "Idempotency-Key"?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["ContactTopicChoice"];
+      };
+    };
+    responses: {
+      /** @description The topics as they are now. */
+      200: {
+        headers: {
+          /** @description `true` when this is the stored answer to an earlier request. */
+          "Idempotent-Replayed"?: string;
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["ContactTopicList"];
+        };
+      };
+      400: components["responses"]["V1Error400_InvalidRequest"];
+      401: components["responses"]["V1Error401_Unauthorized"];
+      403: components["responses"]["V1Error403_Forbidden"];
+      404: components["responses"]["V1Error404_NotFound"];
+      409: components["responses"]["V1Error409_SuppressedIdempotencyConflict"];
+      413: components["responses"]["V1Error413_TooLarge"];
+      415: components["responses"]["V1Error415_Unsupported"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
     };

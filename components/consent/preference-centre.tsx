@@ -37,7 +37,7 @@ export function PreferenceCentreForm({
             <fieldset className="stack" aria-describedby={blocked ? "preferences-blocked" : undefined}>
               <legend>Email you receive</legend>
               {topics.map((topic) => (
-                <label key={topic.id} className="row" style={{ gap: "0.5rem", alignItems: "flex-start" }}>
+                <label key={topic.id} className="check">
                   <input type="checkbox" name="topics[]" value={topic.id} defaultChecked={topic.subscribed} />
                   <span>
                     <strong>{topic.name}</strong>

@@ -25,6 +25,7 @@ export const AUDIT_ACTIONS = [
   "custom_field.created",
   "custom_field.updated",
   "custom_field.deleted",
+  "contact.topics_changed",
   "topic.created",
   "topic.updated",
   "consent.exported",

@@ -46,7 +46,8 @@ export async function applyConsent(
       on conflict (contact_id, reason) do nothing`;
   }
   const topicIds = input.topicIds?.length ? [...new Set(input.topicIds)] : null;
-  if (topicIds) await setContactTopics(db, { workspaceId, contactId, topicIds, on: change.action === "subscribed" });
+  if (topicIds)
+    await setContactTopics(db, { workspaceId, contactId, topicIds, on: change.action === "subscribed" });
   const reason = removed.length ? `cleared suppressions: ${removed.map((r) => r.reason).join(", ")}` : null;
   const entry = (topicId: string | null) => db`
     insert into public.consent_events

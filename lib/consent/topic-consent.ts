@@ -80,7 +80,10 @@ export async function leaveTopic(
   const on = await topicsOn(db, state.id);
   if (!on.has(input.topicId)) return { changed: false, everything: false };
   if (on.size === 1) {
-    const skipped = await changeContactConsent(db, input.flow, state, { ...input, topicIds: [input.topicId] });
+    const skipped = await changeContactConsent(db, input.flow, state, {
+      ...input,
+      topicIds: [input.topicId],
+    });
     if (skipped) throw new Error(`unsubscribe cannot be skipped: ${skipped.skip}`);
     return { changed: true, everything: true };
   }
@@ -124,11 +127,19 @@ export async function unsubscribeByLink(
         select id, name from public.email_topics where id = ${input.topicId} and workspace_id = ${state.workspace_id}`
     : [];
   if (!topic) {
-    const result = await unsubscribeContact(db, { contactId: state.id, flow: "unsubscribe_link", ip: input.ip });
+    const result = await unsubscribeContact(db, {
+      contactId: state.id,
+      flow: "unsubscribe_link",
+      ip: input.ip,
+    });
     if ("error" in result) return result;
     return { data: { ...result.data, topic: null } };
   }
-  const { changed } = await leaveTopic(db, state, { flow: "unsubscribe_link", topicId: topic.id, ip: input.ip });
+  const { changed } = await leaveTopic(db, state, {
+    flow: "unsubscribe_link",
+    topicId: topic.id,
+    ip: input.ip,
+  });
   return { data: { contactId: state.id, workspaceName: state.workspace_name, changed, topic } };
 }
 
@@ -144,7 +155,9 @@ export interface PreferenceCentre {
 /** What the preference centre shows; null for an unknown contact. */
 export async function getPreferenceCentre(db: Db, contactId: string): Promise<PreferenceCentre | null> {
   if (!isUuid(contactId)) return null;
-  const [row] = await db<{ email: string; workspace_id: string; workspace_name: string; blocked: string | null }[]>`
+  const [row] = await db<
+    { email: string; workspace_id: string; workspace_name: string; blocked: string | null }[]
+  >`
     select c.email, c.workspace_id, w.name as workspace_name,
            (select s.reason from public.contact_suppressions s
             where s.contact_id = c.id and s.reason in ('complaint', 'bounce') order by s.reason desc limit 1) as blocked
@@ -160,6 +173,43 @@ export async function getPreferenceCentre(db: Db, contactId: string): Promise<Pr
   };
 }
 
+type LeaveFlow = "unsubscribe_link" | "manual_unsubscribe" | "api_unsubscribe";
+
+/**
+ * Makes the contact's topics exactly `chosen` (ids resolved in its workspace): the chosen are
+ * joined by `join`'s rules (refused past a bounce or complaint, nothing changed then), the others
+ * left. Nothing chosen is the spec's unsubscribe from everything (4.7), one ledger entry.
+ */
+async function applyTopicChoice(
+  db: Db,
+  state: ConsentState,
+  chosen: readonly string[],
+  input: Actor & { join: "resubscribe_link" | "api_subscribe"; leave: LeaveFlow },
+): Promise<Result<{ joined: number; left: number }>> {
+  const on = await topicsOn(db, state.id);
+  if (!chosen.length) {
+    const result = await unsubscribeContact(db, {
+      contactId: state.id,
+      workspaceId: state.workspace_id,
+      flow: input.leave,
+      ip: input.ip,
+      actorApiKeyId: input.actorApiKeyId,
+    });
+    if ("error" in result) return result;
+    return { data: { joined: 0, left: on.size } };
+  }
+  const joined = await joinTopics(db, state, { ...input, flow: input.join, topicIds: chosen });
+  if ("skip" in joined) return refused("suppressed", joined.skip);
+  const after = (await loadConsentState(db, { contactId: state.id }))!;
+  let left = 0;
+  for (const topicId of on) {
+    if (chosen.includes(topicId)) continue;
+    const { changed } = await leaveTopic(db, after, { ...input, flow: input.leave, topicId });
+    if (changed) left += 1;
+  }
+  return { data: { joined: joined.joined.length, left } };
+}
+
 /**
  * The preference centre's save: the topics ticked are joined (the re-subscribe link's rules,
  * spec 4.6: refused past a bounce or complaint), the others left. Nothing ticked is the spec's
@@ -172,20 +222,43 @@ export async function savePreferences(
   const state = await loadConsentState(db, { contactId: input.contactId });
   if (!state) return refused("not_found", "Unknown contact.");
   const chosen = await resolveTopicIds(db, state.workspace_id, input.topicIds);
-  if (!chosen.length) {
-    const on = await topicsOn(db, state.id);
-    const result = await unsubscribeContact(db, { contactId: state.id, flow: "unsubscribe_link", ip: input.ip });
-    if ("error" in result) return result;
-    return { data: { joined: 0, left: on.size } };
-  }
-  const joined = await joinTopics(db, state, { flow: "resubscribe_link", topicIds: chosen, ip: input.ip });
-  if ("skip" in joined) return refused("suppressed", joined.skip);
-  const after = (await loadConsentState(db, { contactId: state.id }))!;
-  let left = 0;
-  for (const topicId of await topicsOn(db, state.id)) {
-    if (chosen.includes(topicId)) continue;
-    const { changed } = await leaveTopic(db, after, { flow: "unsubscribe_link", topicId, ip: input.ip });
-    if (changed) left += 1;
-  }
-  return { data: { joined: joined.joined.length, left } };
+  return applyTopicChoice(db, state, chosen, {
+    ip: input.ip,
+    join: "resubscribe_link",
+    leave: "unsubscribe_link",
+  });
+}
+
+/**
+ * docs/api.md POST /api/v1/contacts/{id}/topics: the contact's topics become those named by key,
+ * with the caller's proof (the subscribe operation's rules: refused past a bounce or complaint);
+ * an unknown key refuses the whole request.
+ */
+export async function setTopicsByApi(
+  db: Db,
+  input: {
+    workspaceId: string;
+    contactId: string;
+    keys: readonly string[];
+    source: string;
+    ip: string | null;
+    actorApiKeyId: string;
+  },
+): Promise<Result<{ joined: number; left: number }>> {
+  const state = await loadConsentState(db, { contactId: input.contactId, workspaceId: input.workspaceId });
+  if (!state) return refused("not_found", "Contact not found.");
+  const keys = [...new Set(input.keys)];
+  const rows = keys.length
+    ? await db<{ id: string; key: string }[]>`
+        select id, key from public.email_topics where workspace_id = ${input.workspaceId} and key in ${db(keys)}`
+    : [];
+  const unknown = keys.filter((k) => !rows.some((r) => r.key === k));
+  if (unknown.length)
+    return refused("invalid", `No topic with the key ${unknown.join(", ")}.`, { field: "topics" });
+  return applyTopicChoice(
+    db,
+    state,
+    rows.map((r) => r.id),
+    { ...input, join: "api_subscribe", leave: "api_unsubscribe" },
+  );
 }

@@ -44,7 +44,11 @@ export function listTopics(db: Db, workspaceId: string): Promise<Topic[]> {
  * client sent (a form's settings, the preference centre, a link) is never trusted for the
  * workspace.
  */
-export async function resolveTopicIds(db: Db, workspaceId: string, ids: readonly unknown[]): Promise<string[]> {
+export async function resolveTopicIds(
+  db: Db,
+  workspaceId: string,
+  ids: readonly unknown[],
+): Promise<string[]> {
   const candidates = [...new Set(ids.filter((id): id is string => isUuid(id)))];
   if (!candidates.length) return [];
   const rows = await db<{ id: string }[]>`

@@ -68,7 +68,9 @@ export async function applySubmission(db: Db, input: ApplySubmissionInput): Prom
     via: verified ? `verified submission of the form “${form.name}”` : `the form “${form.name}”`,
   });
   const topicIds =
-    consent && form.topic_ids?.length ? await resolveTopicIds(db, form.workspace_id, form.topic_ids) : undefined;
+    consent && form.topic_ids?.length
+      ? await resolveTopicIds(db, form.workspace_id, form.topic_ids)
+      : undefined;
   // Independent writes, pipelined on the transaction's connection.
   const submissionId = randomUUID();
   await Promise.all([

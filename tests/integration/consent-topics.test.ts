@@ -326,6 +326,42 @@ describe("REST v1 contact topics (docs/api.md)", () => {
     });
     expect(foreign.status).toBe(404);
   });
+
+  test("POST /api/v1/contacts/{id}/topics sets the topics by key with the proof, one ledger entry per change; past a complaint it is 409 and nothing changes", async () => {
+    const t = await workspaceWithTopics();
+    const c = await createContact(db.sql, t.ws.id, { is_subscribed: true });
+    const key = await apiKey(db.sql, t.ws.id, ["consent:write"]);
+    const set = (topics: string[], id = c.id) =>
+      call(topicsRoute.POST, {
+        method: "POST",
+        key: key.raw,
+        path: `/api/v1/contacts/${id}/topics`,
+        params: { id },
+        body: { topics, proof: { source: "signup page", ip: "192.0.2.77" } },
+      });
+    const before = (await ledger(c.id)).length;
+    const res = await set(["events"]);
+    expect(res.status).toBe(200);
+    expect(res.body.data.map((x: { key: string; subscribed: boolean }) => [x.key, x.subscribed])).toEqual([
+      ["events", true],
+      ["newsletter", false],
+    ]);
+    expect(await topicsOn(c.id)).toEqual([t.events]);
+    const changes = (await ledger(c.id)).slice(before).map((e) => [e.action, e.flow, e.topic_id, e.ip]);
+    expect(changes.sort()).toEqual([
+      ["subscribed", "api_subscribe", t.events, "192.0.2.77"],
+      ["unsubscribed", "api_unsubscribe", t.newsletter, "192.0.2.77"],
+    ]);
+    expect((await set(["nope"])).status).toBe(400);
+
+    await withService((tx) =>
+      recordDeliverySuppression(tx, { workspaceId: t.ws.id, contactId: c.id, reason: "complaint" }),
+    );
+    const refused = await set(["newsletter", "events"]);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.code).toBe("suppressed");
+    expect(await topicsOn(c.id)).toEqual([t.events]);
+  });
 });
 
 function audience(topicId?: string) {

@@ -4,6 +4,7 @@ import { logUnexpected } from "@/lib/adapters/log-unexpected";
 import { apiSubscribe } from "@/lib/consent/manual-subscribe";
 import { unsubscribeContact } from "@/lib/consent/unsubscribe-contact";
 import { contactTopicStates } from "@/lib/consent/topics";
+import { setTopicsByApi } from "@/lib/consent/topic-consent";
 import type { EmailStatus } from "@/lib/consent/email-status";
 import type { ContactRow, PersonField } from "@/lib/contacts/contact-row";
 import { PERSON_FIELDS } from "@/lib/contacts/contact-row";
@@ -45,6 +46,7 @@ import {
   noteWriteSchema,
   subscribeSchema,
   tagNamesSchema,
+  topicChoiceSchema,
   type ContactPatch,
   type ContactWrite,
 } from "./schemas";
@@ -400,21 +402,53 @@ async function pipelinedSavepoint<T>(db: Db, name: string, fn: () => Promise<T>)
 
 // ---------------------------------------------------------------- topics, tags and notes
 
+async function topicList(db: Db, workspaceId: string, contactId: string) {
+  const topics = await contactTopicStates(db, { workspaceId, contactId });
+  return topics.map((t) => ({
+    id: t.id,
+    key: t.key,
+    name: t.name,
+    subscribed: t.subscribed,
+    changed_at: t.changed_at ? new Date(t.changed_at).toISOString() : null,
+  }));
+}
+
+/**
+ * The contact's topics become those named (docs/decisions.md, "Subscription topics"): joined
+ * with the caller's proof as the subscribe operation (409 `suppressed` past a bounce or
+ * complaint), the others left; an empty list unsubscribes from everything.
+ */
+export const setTopicsRoute = apiOperation(
+  {
+    name: "setContactTopics",
+    scope: "consent:write",
+    params: contactIdParams,
+    body: topicChoiceSchema,
+    idempotent: true,
+  },
+  async ({ db, workspaceId, params, body, key, audit }) => {
+    const { joined, left } = unwrap(
+      await setTopicsByApi(db, {
+        workspaceId,
+        contactId: params.id,
+        keys: body.topics,
+        source: body.proof.source,
+        ip: body.proof.ip,
+        actorApiKeyId: key.id,
+      }),
+    );
+    if (joined || left)
+      await audit("contact.topics_changed", ["contact", params.id], { after: { topics: body.topics } });
+    return ok({ data: await topicList(db, workspaceId, params.id) });
+  },
+);
+
 /** Every topic of the workspace with the contact's consent to it (docs/decisions.md, "Subscription topics"). */
 export const getTopicsRoute = apiOperation(
   { name: "getContactTopics", scope: "contacts:read", params: contactIdParams },
   async ({ db, workspaceId, params }) => {
     await readContact(db, workspaceId, params.id); // 404 for another workspace's contact
-    const topics = await contactTopicStates(db, { workspaceId, contactId: params.id });
-    return ok({
-      data: topics.map((t) => ({
-        id: t.id,
-        key: t.key,
-        name: t.name,
-        subscribed: t.subscribed,
-        changed_at: t.changed_at ? new Date(t.changed_at).toISOString() : null,
-      })),
-    });
+    return ok({ data: await topicList(db, workspaceId, params.id) });
   },
 );
 

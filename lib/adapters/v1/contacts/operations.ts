@@ -16,6 +16,7 @@ import {
   tagListSchema,
   tagNamesSchema,
   contactTopicListSchema,
+  topicChoiceSchema,
 } from "./schemas";
 
 const invalid = { status: 400 as const, codes: ["invalid_request"] };
@@ -133,6 +134,22 @@ export const contactsOperations: ApiOperation[] = [
     params: contactIdParams,
     success: { status: 200, schema: contactTopicListSchema, description: "The topics." },
     errors: [notFound],
+  },
+  {
+    method: "post",
+    path: "/api/v1/contacts/{id}/topics",
+    operationId: "setContactTopics",
+    scope: "consent:write",
+    summary: "Set a contact's subscription topics",
+    description:
+      "The listed topics (by key) are joined with the proof, as the subscribe operation (refused past a bounce " +
+      "or complaint: nothing changes); the others are left; an empty list unsubscribes from everything. One " +
+      "consent ledger entry per topic changed. An unknown key refuses the request.",
+    params: contactIdParams,
+    body: topicChoiceSchema,
+    success: { status: 200, schema: contactTopicListSchema, description: "The topics as they are now." },
+    errors: [...body, notFound, { status: 409 as const, codes: ["suppressed", "idempotency_conflict"] }],
+    idempotent: true,
   },
   {
     method: "post",

@@ -187,6 +187,16 @@ export const subscribeSchema = z
   })
   .meta({ id: "SubscribeProof" });
 
+/** PUT /api/v1/contacts/{id}/topics: the contact's topics by key, with the subscribe operation's proof. */
+export const topicChoiceSchema = z
+  .strictObject({
+    topics: z
+      .array(z.string().trim().toLowerCase().max(50), { error: "topics must be a list of topic keys." })
+      .max(100, "At most 100 topics."),
+    proof: subscribeSchema.shape.proof,
+  })
+  .meta({ id: "ContactTopicChoice" });
+
 /** POST /api/v1/contacts/batch: up to 1,000 upserts; each item is checked on its own. */
 export const BATCH_MAX = 1000;
 export const batchSchema = z
