@@ -214,6 +214,15 @@ end
 $$;
 
 --
+-- Name: contact_email_similarity(text, text); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.contact_email_similarity(a text, b text) RETURNS real
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO ''
+    AS $$select extensions.similarity(split_part(a, '@', 1), split_part(b, '@', 1))$$;
+
+--
 -- Name: contact_email_status(boolean, timestamp with time zone, boolean); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -223,6 +232,36 @@ CREATE FUNCTION public.contact_email_status(is_subscribed boolean, unsubscribed_
     AS $$
   select case when email_suppressed then 'suppressed' when unsubscribed_at is not null then 'unsubscribed'
               when is_subscribed then 'subscribed' else 'not_opted_in' end
+$$;
+
+--
+-- Name: contact_name_key(text, text); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.contact_name_key(first_name text, last_name text) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO ''
+    AS $$
+  select case
+           when nullif(btrim(first_name), '') is null or nullif(btrim(last_name), '') is null then null
+           else lower(regexp_replace(btrim(first_name) || ' ' || btrim(last_name), '\s+', ' ', 'g'))
+         end
+$$;
+
+--
+-- Name: contact_phone_key(text); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.contact_phone_key(phone text) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO ''
+    AS $$
+  select case
+           when length(d) < 7 then null
+           when length(d) = 11 and left(d, 1) = '1' then substr(d, 2)
+           else d
+         end
+  from (select regexp_replace(coalesce(phone, ''), '[^0-9]', '', 'g') as d) x
 $$;
 
 --
@@ -358,6 +397,65 @@ end
 $$;
 
 --
+-- Name: contacts_check_custom_fields(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.contacts_check_custom_fields() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $_$
+declare
+  k text;
+  v jsonb;
+  def record;
+  ok boolean;
+begin
+  if jsonb_typeof(new.custom_fields) is distinct from 'object' then
+    raise exception using errcode = '23514', message = 'custom_fields must be an object';
+  end if;
+  new.custom_fields := coalesce(
+    (select jsonb_object_agg(e.key, e.value) from jsonb_each(new.custom_fields) e
+     where e.value not in ('null'::jsonb, '""'::jsonb, '[]'::jsonb)),
+    '{}'::jsonb);
+  for k, v in
+    select e.key, e.value from jsonb_each(new.custom_fields) e
+    where tg_op = 'INSERT' or (old.custom_fields -> e.key) is distinct from e.value
+  loop
+    select f.field_type, f.options into def
+    from public.custom_fields f where f.workspace_id = new.workspace_id and f.key = k;
+    if not found then
+      raise exception using errcode = '23514', message = format('custom field %s is not defined', k),
+        detail = k;
+    end if;
+    ok := case def.field_type
+      when 'text' then jsonb_typeof(v) = 'string' and length(v #>> '{}') <= 10000
+      when 'number' then jsonb_typeof(v) = 'number'
+      when 'boolean' then jsonb_typeof(v) = 'boolean'
+      when 'select' then jsonb_typeof(v) = 'string' and (v #>> '{}') = any (def.options)
+      when 'multi_select' then jsonb_typeof(v) = 'array'
+        and not exists (select 1 from jsonb_array_elements(v) x
+                        where jsonb_typeof(x) <> 'string' or not ((x #>> '{}') = any (def.options)))
+        and jsonb_array_length(v) = (select count(distinct x) from jsonb_array_elements(v) x)
+      when 'date' then jsonb_typeof(v) = 'string' and (v #>> '{}') ~ '^\d{4}-\d{2}-\d{2}$'
+      else false
+    end;
+    if ok and def.field_type = 'date' then
+      begin
+        ok := to_char((v #>> '{}')::date, 'YYYY-MM-DD') = (v #>> '{}');
+      exception when others then
+        ok := false;
+      end;
+    end if;
+    if not ok then
+      raise exception using errcode = '23514',
+        message = format('custom field %s: not a valid %s value', k, def.field_type), detail = k;
+    end if;
+  end loop;
+  return new;
+end
+$_$;
+
+--
 -- Name: contacts_sync_topics(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -443,6 +541,60 @@ end
 $$;
 
 --
+-- Name: custom_fields_after_delete(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.custom_fields_after_delete() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+begin
+  if exists (select 1 from public.workspaces w where w.id = old.workspace_id) then
+    update public.contacts c set custom_fields = c.custom_fields - old.key
+    where c.workspace_id = old.workspace_id and c.custom_fields <> '{}'::jsonb and c.custom_fields ? old.key;
+  end if;
+  return null;
+end
+$$;
+
+--
+-- Name: custom_fields_before_write(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.custom_fields_before_write() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+declare
+  removed text;
+begin
+  if exists (select 1 from unnest(new.options) o where length(btrim(o)) not between 1 and 100)
+     or cardinality(new.options) <> (select count(distinct o) from unnest(new.options) o) then
+    raise exception using errcode = '23514', message = 'custom field options must be distinct, 1 to 100 characters';
+  end if;
+  if tg_op = 'UPDATE' then
+    if new.key <> old.key or new.field_type <> old.field_type or new.workspace_id <> old.workspace_id then
+      raise exception using errcode = '23514', message = 'a custom field''s key and type cannot change';
+    end if;
+    for removed in select o from unnest(old.options) o where not (o = any (new.options)) loop
+      if exists (
+        select 1 from public.contacts c
+        where c.workspace_id = old.workspace_id and c.custom_fields <> '{}'::jsonb
+          and c.custom_fields @> case when old.field_type = 'multi_select'
+                                      then jsonb_build_object(old.key, jsonb_build_array(removed))
+                                      else jsonb_build_object(old.key, removed) end
+      ) then
+        raise exception using errcode = '23514',
+          message = format('custom field option %s is still used by contacts', removed);
+      end if;
+    end loop;
+    new.updated_at := now();
+  end if;
+  return new;
+end
+$$;
+
+--
 -- Name: email_events_refresh_stats(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -453,6 +605,24 @@ CREATE FUNCTION public.email_events_refresh_stats() RETURNS trigger
 begin
   perform public.refresh_email_send_stats(array(select distinct email_send_id from new_rows));
   return null;
+end
+$$;
+
+--
+-- Name: email_events_set_contact(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.email_events_set_contact() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  -- the writer (the system) names none; one it names must be of the workspace (the key above)
+  if new.contact_id is null then
+    select s.contact_id into new.contact_id from public.email_sends s
+    where s.id = new.email_send_id and s.workspace_id = new.workspace_id;
+  end if;
+  return new;
 end
 $$;
 
@@ -479,6 +649,21 @@ begin
        from new_rows n join public.email_sends s on s.id = n.email_send_id
        where n.type = t));
   end loop;
+  return null;
+end
+$$;
+
+--
+-- Name: email_sends_move_events(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.email_sends_move_events() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  update public.email_events set contact_id = new.contact_id
+  where email_send_id = new.id and workspace_id = new.workspace_id;
   return null;
 end
 $$;
@@ -712,6 +897,11 @@ CREATE FUNCTION public.keep_consent_events() RETURNS trigger
     SET search_path TO ''
     AS $$
 begin
+  if tg_op = 'UPDATE'
+     and current_setting('crm.contact_merge', true) = old.contact_id::text || '>' || new.contact_id::text
+     and to_jsonb(new) - 'contact_id' = to_jsonb(old) - 'contact_id' then
+    return new;
+  end if;
   if tg_op = 'UPDATE' or exists (select 1 from public.contacts c where c.id = old.contact_id) then
     raise exception 'The consent ledger is append-only.' using errcode = 'P0001';
   end if;
@@ -1099,12 +1289,36 @@ REVOKE ALL ON FUNCTION public.contact_counts_add(workspace_ids uuid[], sources t
 REVOKE ALL ON FUNCTION public.contact_counts_after_write() FROM PUBLIC;
 
 --
+-- Name: FUNCTION contact_email_similarity(a text, b text); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.contact_email_similarity(a text, b text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.contact_email_similarity(a text, b text) TO authenticated;
+GRANT ALL ON FUNCTION public.contact_email_similarity(a text, b text) TO service_role;
+
+--
 -- Name: FUNCTION contact_email_status(is_subscribed boolean, unsubscribed_at timestamp with time zone, email_suppressed boolean); Type: ACL; Schema: public; Owner: -
 --
 
 REVOKE ALL ON FUNCTION public.contact_email_status(is_subscribed boolean, unsubscribed_at timestamp with time zone, email_suppressed boolean) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.contact_email_status(is_subscribed boolean, unsubscribed_at timestamp with time zone, email_suppressed boolean) TO authenticated;
 GRANT ALL ON FUNCTION public.contact_email_status(is_subscribed boolean, unsubscribed_at timestamp with time zone, email_suppressed boolean) TO service_role;
+
+--
+-- Name: FUNCTION contact_name_key(first_name text, last_name text); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.contact_name_key(first_name text, last_name text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.contact_name_key(first_name text, last_name text) TO authenticated;
+GRANT ALL ON FUNCTION public.contact_name_key(first_name text, last_name text) TO service_role;
+
+--
+-- Name: FUNCTION contact_phone_key(phone text); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.contact_phone_key(phone text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.contact_phone_key(phone text) TO authenticated;
+GRANT ALL ON FUNCTION public.contact_phone_key(phone text) TO service_role;
 
 --
 -- Name: FUNCTION contact_stats_add(workspace_ids uuid[], days date[], sources text[], statuses text[], deltas bigint[]); Type: ACL; Schema: public; Owner: -
@@ -1131,6 +1345,12 @@ REVOKE ALL ON FUNCTION public.contact_suppressions_flag() FROM PUBLIC;
 REVOKE ALL ON FUNCTION public.contacts_before_write() FROM PUBLIC;
 
 --
+-- Name: FUNCTION contacts_check_custom_fields(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.contacts_check_custom_fields() FROM PUBLIC;
+
+--
 -- Name: FUNCTION contacts_sync_topics(); Type: ACL; Schema: public; Owner: -
 --
 
@@ -1151,16 +1371,40 @@ GRANT ALL ON FUNCTION public.create_workspace(p_name text) TO service_role;
 GRANT ALL ON FUNCTION public.create_workspace(p_name text) TO authenticated;
 
 --
+-- Name: FUNCTION custom_fields_after_delete(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.custom_fields_after_delete() FROM PUBLIC;
+
+--
+-- Name: FUNCTION custom_fields_before_write(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.custom_fields_before_write() FROM PUBLIC;
+
+--
 -- Name: FUNCTION email_events_refresh_stats(); Type: ACL; Schema: public; Owner: -
 --
 
 REVOKE ALL ON FUNCTION public.email_events_refresh_stats() FROM PUBLIC;
 
 --
+-- Name: FUNCTION email_events_set_contact(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.email_events_set_contact() FROM PUBLIC;
+
+--
 -- Name: FUNCTION email_events_webhook_events(); Type: ACL; Schema: public; Owner: -
 --
 
 REVOKE ALL ON FUNCTION public.email_events_webhook_events() FROM PUBLIC;
+
+--
+-- Name: FUNCTION email_sends_move_events(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.email_sends_move_events() FROM PUBLIC;
 
 --
 -- Name: FUNCTION email_topics_first_topic(); Type: ACL; Schema: public; Owner: -
@@ -1173,6 +1417,7 @@ REVOKE ALL ON FUNCTION public.email_topics_first_topic() FROM PUBLIC;
 --
 
 REVOKE ALL ON FUNCTION public.emit_webhook_events(event_type text, events jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.emit_webhook_events(event_type text, events jsonb) TO service_role;
 
 --
 -- Name: FUNCTION erased_address_hash(ws uuid, email text); Type: ACL; Schema: public; Owner: -
@@ -2036,6 +2281,12 @@ ALTER TABLE public.audit_log ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
 
 ALTER TABLE ONLY public.audit_log
     ADD CONSTRAINT audit_log_pkey PRIMARY KEY (id);
+
+--
+-- Name: audit_log_contact_changes_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX audit_log_contact_changes_idx ON public.audit_log USING btree (target_id, created_at DESC, id DESC) WHERE ((target_type = 'contact'::text) AND (action = ANY (ARRAY['contact.merged'::text, 'contact.source_changed'::text])));
 
 --
 -- Name: audit_log_workspace_action_idx; Type: INDEX; Schema: public; Owner: -
@@ -3021,9 +3272,11 @@ CREATE TABLE public.contact_imports (
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     started_at timestamp with time zone,
     finished_at timestamp with time zone,
+    mapping jsonb,
     CONSTRAINT contact_imports_content_while_pending CHECK (((content IS NULL) OR (status = ANY (ARRAY['queued'::text, 'running'::text])))),
     CONSTRAINT contact_imports_file_name_check CHECK ((length(file_name) <= 255)),
     CONSTRAINT contact_imports_file_size_check CHECK ((file_size >= 0)),
+    CONSTRAINT contact_imports_mapping_check CHECK (((mapping IS NULL) OR (jsonb_typeof(mapping) = 'object'::text))),
     CONSTRAINT contact_imports_phase_check CHECK ((phase = ANY (ARRAY['reading'::text, 'contacts'::text, 'tags'::text, 'notes'::text]))),
     CONSTRAINT contact_imports_rows_done_check CHECK ((rows_done >= 0)),
     CONSTRAINT contact_imports_rows_total_check CHECK ((rows_total >= 0)),
@@ -3514,9 +3767,11 @@ CREATE TABLE public.contacts (
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     search_text text GENERATED ALWAYS AS (lower(((((((((COALESCE(email, ''::text) || ' '::text) || COALESCE(first_name, ''::text)) || ' '::text) || COALESCE(last_name, ''::text)) || ' '::text) || COALESCE(phone, ''::text)) || ' '::text) || regexp_replace(COALESCE(phone, ''::text), '[^0-9]'::text, ''::text, 'g'::text)))) STORED,
     email_suppressed boolean DEFAULT false NOT NULL,
+    custom_fields jsonb DEFAULT '{}'::jsonb NOT NULL,
     CONSTRAINT contacts_birth_day_check CHECK (((birth_day >= 1) AND (birth_day <= 31))),
     CONSTRAINT contacts_birth_month_check CHECK (((birth_month >= 1) AND (birth_month <= 12))),
     CONSTRAINT contacts_birthday_paired CHECK (((birth_month IS NULL) = (birth_day IS NULL))),
+    CONSTRAINT contacts_custom_fields_object CHECK ((jsonb_typeof(custom_fields) = 'object'::text)),
     CONSTRAINT contacts_email_check CHECK ((email <> ''::text)),
     CONSTRAINT contacts_source_check CHECK ((source = ANY (ARRAY['manual'::text, 'form'::text, 'import'::text, 'ticketing'::text, 'payproc'::text, 'event'::text, 'api'::text])))
 );
@@ -3555,6 +3810,12 @@ CREATE INDEX contacts_assigned_user_idx ON public.contacts USING btree (assigned
 CREATE INDEX contacts_created_by_idx ON public.contacts USING btree (created_by) WHERE (created_by IS NOT NULL);
 
 --
+-- Name: contacts_custom_fields_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX contacts_custom_fields_idx ON public.contacts USING gin (custom_fields) WHERE (custom_fields <> '{}'::jsonb);
+
+--
 -- Name: contacts_portal_token_key; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -3583,6 +3844,18 @@ CREATE INDEX contacts_workspace_created_idx ON public.contacts USING btree (work
 --
 
 CREATE INDEX contacts_workspace_name_idx ON public.contacts USING btree (workspace_id, first_name, last_name, id);
+
+--
+-- Name: contacts_workspace_name_key_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX contacts_workspace_name_key_idx ON public.contacts USING btree (workspace_id, public.contact_name_key(first_name, last_name)) WHERE (public.contact_name_key(first_name, last_name) IS NOT NULL);
+
+--
+-- Name: contacts_workspace_phone_key_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX contacts_workspace_phone_key_idx ON public.contacts USING btree (workspace_id, public.contact_phone_key(phone)) WHERE (public.contact_phone_key(phone) IS NOT NULL);
 
 --
 -- Name: contacts_workspace_source_created_idx; Type: INDEX; Schema: public; Owner: -
@@ -3673,6 +3946,18 @@ CREATE TRIGGER contact_stats_update AFTER UPDATE ON public.contacts REFERENCING 
 CREATE TRIGGER contacts_before_write BEFORE INSERT OR UPDATE ON public.contacts FOR EACH ROW EXECUTE FUNCTION public.contacts_before_write();
 
 --
+-- Name: contacts contacts_check_custom_fields_insert; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER contacts_check_custom_fields_insert BEFORE INSERT ON public.contacts FOR EACH ROW WHEN ((new.custom_fields <> '{}'::jsonb)) EXECUTE FUNCTION public.contacts_check_custom_fields();
+
+--
+-- Name: contacts contacts_check_custom_fields_update; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER contacts_check_custom_fields_update BEFORE UPDATE OF custom_fields ON public.contacts FOR EACH ROW WHEN ((new.custom_fields IS DISTINCT FROM old.custom_fields)) EXECUTE FUNCTION public.contacts_check_custom_fields();
+
+--
 -- Name: contacts contacts_protect_source; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -3714,6 +3999,143 @@ CREATE TRIGGER contacts_webhooks_update AFTER UPDATE ON public.contacts REFERENC
 
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.contacts TO authenticated;
 GRANT ALL ON TABLE public.contacts TO service_role;
+
+-- ==================================================== public.custom_fields
+--
+-- Name: custom_fields; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.custom_fields (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    workspace_id uuid NOT NULL,
+    key text NOT NULL,
+    label text NOT NULL,
+    field_type text NOT NULL,
+    options text[] DEFAULT '{}'::text[] NOT NULL,
+    is_required boolean DEFAULT false NOT NULL,
+    is_personal boolean DEFAULT false NOT NULL,
+    "position" integer DEFAULT 0 NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT custom_fields_field_type_check CHECK ((field_type = ANY (ARRAY['text'::text, 'number'::text, 'date'::text, 'boolean'::text, 'select'::text, 'multi_select'::text]))),
+    CONSTRAINT custom_fields_key_check CHECK ((key ~ '^[a-z][a-z0-9_]{0,62}$'::text)),
+    CONSTRAINT custom_fields_label_check CHECK (((length(btrim(label)) >= 1) AND (length(btrim(label)) <= 100))),
+    CONSTRAINT custom_fields_options_check CHECK (((cardinality(options) <= 200) AND (array_position(options, NULL::text) IS NULL))),
+    CONSTRAINT custom_fields_options_fit_type CHECK (((field_type = ANY (ARRAY['select'::text, 'multi_select'::text])) = (cardinality(options) > 0)))
+);
+
+--
+-- Name: custom_fields custom_fields_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.custom_fields
+    ADD CONSTRAINT custom_fields_pkey PRIMARY KEY (id);
+
+--
+-- Name: custom_fields custom_fields_workspace_id_id_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.custom_fields
+    ADD CONSTRAINT custom_fields_workspace_id_id_key UNIQUE (workspace_id, id);
+
+--
+-- Name: custom_fields custom_fields_workspace_key_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.custom_fields
+    ADD CONSTRAINT custom_fields_workspace_key_key UNIQUE (workspace_id, key);
+
+--
+-- Name: custom_fields_workspace_position_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX custom_fields_workspace_position_idx ON public.custom_fields USING btree (workspace_id, "position", key);
+
+--
+-- Name: custom_fields custom_fields_workspace_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.custom_fields
+    ADD CONSTRAINT custom_fields_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspaces(id) ON DELETE CASCADE;
+
+--
+-- Name: custom_fields; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.custom_fields ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: custom_fields custom_fields_delete; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY custom_fields_delete ON public.custom_fields FOR DELETE TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids)));
+
+--
+-- Name: custom_fields custom_fields_insert; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY custom_fields_insert ON public.custom_fields FOR INSERT TO authenticated WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids)));
+
+--
+-- Name: custom_fields custom_fields_select; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY custom_fields_select ON public.custom_fields FOR SELECT TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
+
+--
+-- Name: custom_fields custom_fields_update; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY custom_fields_update ON public.custom_fields FOR UPDATE TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids))) WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids)));
+
+--
+-- Name: custom_fields custom_fields_after_delete; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER custom_fields_after_delete AFTER DELETE ON public.custom_fields FOR EACH ROW EXECUTE FUNCTION public.custom_fields_after_delete();
+
+--
+-- Name: custom_fields custom_fields_before_write; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER custom_fields_before_write BEFORE INSERT OR UPDATE ON public.custom_fields FOR EACH ROW EXECUTE FUNCTION public.custom_fields_before_write();
+
+--
+-- Name: TABLE custom_fields; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT,INSERT,DELETE ON TABLE public.custom_fields TO authenticated;
+GRANT ALL ON TABLE public.custom_fields TO service_role;
+
+--
+-- Name: COLUMN custom_fields.label; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT UPDATE(label) ON TABLE public.custom_fields TO authenticated;
+
+--
+-- Name: COLUMN custom_fields.options; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT UPDATE(options) ON TABLE public.custom_fields TO authenticated;
+
+--
+-- Name: COLUMN custom_fields.is_required; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT UPDATE(is_required) ON TABLE public.custom_fields TO authenticated;
+
+--
+-- Name: COLUMN custom_fields.is_personal; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT UPDATE(is_personal) ON TABLE public.custom_fields TO authenticated;
+
+--
+-- Name: COLUMN custom_fields."position"; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT UPDATE("position") ON TABLE public.custom_fields TO authenticated;
 
 -- ==================================================== public.deal_payments
 --
@@ -3878,6 +4300,7 @@ CREATE TABLE public.email_events (
     svix_id text,
     is_machine boolean DEFAULT false NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
+    contact_id uuid,
     CONSTRAINT email_events_link_url_check CHECK ((length(link_url) <= 2000)),
     CONSTRAINT email_events_svix_id_check CHECK ((length(svix_id) <= 200)),
     CONSTRAINT email_events_type_check CHECK ((type = ANY (ARRAY['delivered'::text, 'delivery_delayed'::text, 'opened'::text, 'clicked'::text, 'bounced'::text, 'complained'::text, 'unsubscribed'::text]))),
@@ -3911,6 +4334,12 @@ CREATE INDEX email_events_broadcast_idx ON public.email_events USING btree (broa
 CREATE INDEX email_events_broadcast_links_idx ON public.email_events USING btree (broadcast_id, workspace_id, link_url, email_send_id) INCLUDE (is_machine) WHERE ((broadcast_id IS NOT NULL) AND (type = 'clicked'::text));
 
 --
+-- Name: email_events_contact_occurred_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX email_events_contact_occurred_idx ON public.email_events USING btree (contact_id, workspace_id, occurred_at DESC) WHERE (contact_id IS NOT NULL);
+
+--
 -- Name: email_events_send_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -3928,6 +4357,13 @@ CREATE INDEX email_events_workspace_idx ON public.email_events USING btree (work
 
 ALTER TABLE ONLY public.email_events
     ADD CONSTRAINT email_events_workspace_id_broadcast_id_fkey FOREIGN KEY (workspace_id, broadcast_id) REFERENCES public.broadcasts(workspace_id, id) ON DELETE SET NULL (broadcast_id);
+
+--
+-- Name: email_events email_events_workspace_id_contact_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.email_events
+    ADD CONSTRAINT email_events_workspace_id_contact_id_fkey FOREIGN KEY (workspace_id, contact_id) REFERENCES public.contacts(workspace_id, id) ON DELETE SET NULL (contact_id);
 
 --
 -- Name: email_events email_events_workspace_id_email_send_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -3954,6 +4390,12 @@ ALTER TABLE public.email_events ENABLE ROW LEVEL SECURITY;
 --
 
 CREATE POLICY email_events_select_members ON public.email_events FOR SELECT TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
+
+--
+-- Name: email_events email_events_contact; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER email_events_contact BEFORE INSERT ON public.email_events FOR EACH ROW EXECUTE FUNCTION public.email_events_set_contact();
 
 --
 -- Name: email_events email_events_stats_insert; Type: TRIGGER; Schema: public; Owner: -
@@ -4149,6 +4591,12 @@ CREATE UNIQUE INDEX email_sends_broadcast_contact_key ON public.email_sends USIN
 CREATE INDEX email_sends_broadcast_idx ON public.email_sends USING btree (broadcast_id, workspace_id) WHERE (broadcast_id IS NOT NULL);
 
 --
+-- Name: email_sends_contact_created_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX email_sends_contact_created_idx ON public.email_sends USING btree (contact_id, created_at DESC);
+
+--
 -- Name: email_sends_contact_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -4198,6 +4646,12 @@ ALTER TABLE public.email_sends ENABLE ROW LEVEL SECURITY;
 --
 
 CREATE POLICY email_sends_select_members ON public.email_sends FOR SELECT TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
+
+--
+-- Name: email_sends email_sends_contact_moved; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER email_sends_contact_moved AFTER UPDATE OF contact_id ON public.email_sends FOR EACH ROW WHEN ((old.contact_id IS DISTINCT FROM new.contact_id)) EXECUTE FUNCTION public.email_sends_move_events();
 
 --
 -- Name: TABLE email_sends; Type: ACL; Schema: public; Owner: -
@@ -4361,6 +4815,12 @@ ALTER TABLE ONLY public.event_registrations
 
 ALTER TABLE ONLY public.event_registrations
     ADD CONSTRAINT event_registrations_pkey PRIMARY KEY (id);
+
+--
+-- Name: event_registrations_contact_created_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX event_registrations_contact_created_idx ON public.event_registrations USING btree (contact_id, created_at DESC);
 
 --
 -- Name: event_registrations_contact_idx; Type: INDEX; Schema: public; Owner: -
@@ -4648,6 +5108,12 @@ ALTER TABLE ONLY public.form_submissions
     ADD CONSTRAINT form_submissions_pkey PRIMARY KEY (id);
 
 --
+-- Name: form_submissions_contact_created_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX form_submissions_contact_created_idx ON public.form_submissions USING btree (contact_id, created_at DESC);
+
+--
 -- Name: form_submissions_contact_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -4807,6 +5273,78 @@ CREATE TRIGGER forms_updated_at BEFORE UPDATE ON public.forms FOR EACH ROW EXECU
 
 GRANT ALL ON TABLE public.forms TO service_role;
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.forms TO authenticated;
+
+-- ==================================================== public.import_mappings
+--
+-- Name: import_mappings; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.import_mappings (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    workspace_id uuid NOT NULL,
+    header_digest text NOT NULL,
+    headers text[] NOT NULL,
+    mapping jsonb NOT NULL,
+    updated_by uuid,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT import_mappings_header_digest_check CHECK ((header_digest ~ '^[0-9a-f]{64}$'::text)),
+    CONSTRAINT import_mappings_headers_check CHECK (((cardinality(headers) >= 1) AND (cardinality(headers) <= 500))),
+    CONSTRAINT import_mappings_mapping_check CHECK ((jsonb_typeof(mapping) = 'object'::text))
+);
+
+--
+-- Name: import_mappings import_mappings_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.import_mappings
+    ADD CONSTRAINT import_mappings_pkey PRIMARY KEY (id);
+
+--
+-- Name: import_mappings import_mappings_workspace_id_header_digest_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.import_mappings
+    ADD CONSTRAINT import_mappings_workspace_id_header_digest_key UNIQUE (workspace_id, header_digest);
+
+--
+-- Name: import_mappings_updated_by_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX import_mappings_updated_by_idx ON public.import_mappings USING btree (updated_by) WHERE (updated_by IS NOT NULL);
+
+--
+-- Name: import_mappings import_mappings_updated_by_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.import_mappings
+    ADD CONSTRAINT import_mappings_updated_by_fkey FOREIGN KEY (updated_by) REFERENCES public.user_profiles(id) ON DELETE SET NULL;
+
+--
+-- Name: import_mappings import_mappings_workspace_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.import_mappings
+    ADD CONSTRAINT import_mappings_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspaces(id) ON DELETE CASCADE;
+
+--
+-- Name: import_mappings; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.import_mappings ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: import_mappings import_mappings_members_all; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY import_mappings_members_all ON public.import_mappings TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids))) WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
+
+--
+-- Name: TABLE import_mappings; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT ALL ON TABLE public.import_mappings TO service_role;
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.import_mappings TO authenticated;
 
 -- ==================================================== public.notes
 --

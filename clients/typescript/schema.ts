@@ -196,6 +196,43 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/contacts/import/preview": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * The CSV import's mapping step (spec 4.15): how a file reads, nothing stored
+     * @description The body is the file. `?mapping=` a JSON object header -> target (field, custom_field, tags, note, skip); without it, the workspace's saved mapping for the same headers, else the headers' names.
+     */
+    post: operations["previewContactsImport"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/contacts/import/sample": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A sample CSV laid out as the import reads it by name */
+    get: operations["sampleContactsImport"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/events/{eventId}/registrations.csv": {
     parameters: {
       query?: never;
@@ -532,6 +569,26 @@ export interface paths {
      * @description Scope: `contacts:write`.
      */
     delete: operations["removeContactTag"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/contacts/{id}/timeline": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A contact's timeline
+     * @description Notes, consent changes, form submissions (with their payload, bounded), RSVPs and registrations, purchases and refunds, emails sent and what became of them, merges and source changes: newest first, by cursor (pass `next_cursor` back as `cursor`; entries at the same instant are never skipped or repeated). `kind` keeps only the kinds named. Scope: `contacts:read`.
+     */
+    get: operations["listContactTimeline"];
+    put?: never;
+    post?: never;
+    delete?: never;
     options?: never;
     head?: never;
     patch?: never;
@@ -908,6 +965,26 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  "contact.merged": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * contact.merged
+     * @description Sent to each enabled endpoint that chose this event, signed per Standard Webhooks with the endpoint's secret; retried with backoff for about a day until a 2xx.
+     */
+    post: operations["webhook_contact_merged"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "contact.subscribed": {
     parameters: {
       query?: never;
@@ -1248,6 +1325,7 @@ export interface components {
       city: string | null;
       country: string | null;
       created_at: string;
+      custom_fields: components["schemas"]["CustomFieldValues"];
       email: string;
       /** @enum {string} */
       email_status: "Spam" | "Bounced" | "Unsubscribed" | "Subscribed" | "Not Opted In";
@@ -1297,6 +1375,7 @@ export interface components {
       birth_month?: number;
       city?: string;
       country?: string;
+      custom_fields?: components["schemas"]["CustomFieldValuesWrite"];
       email?: string;
       first_name?: string;
       last_name?: string;
@@ -1354,6 +1433,7 @@ export interface components {
       birth_month?: number;
       city?: string;
       country?: string;
+      custom_fields?: components["schemas"]["CustomFieldValuesWrite"];
       email: string;
       first_name?: string;
       last_name?: string;
@@ -1374,6 +1454,7 @@ export interface components {
         | "contact.created"
         | "contact.updated"
         | "contact.deleted"
+        | "contact.merged"
         | "contact.subscribed"
         | "contact.unsubscribed"
         | "contact.suppressed"
@@ -1394,6 +1475,14 @@ export interface components {
       /** @description The Standard Webhooks signing secret (whsec_…): in this answer only, never again. */
       secret: string;
       url: string;
+    };
+    /** @description the workspace's custom field values by key */
+    CustomFieldValues: {
+      [key: string]: string | number | boolean | string[];
+    };
+    /** @description {"<key>": value}; null clears the value */
+    CustomFieldValuesWrite: {
+      [key: string]: unknown;
     };
     Error: {
       /**
@@ -1689,6 +1778,27 @@ export interface components {
     TagNames: {
       names: string[];
     };
+    TimelineEntry: {
+      /** @description A member's name, an API key, or System. */
+      author: string;
+      /** @description The entry as HTML: every value escaped, notes sanitised. */
+      html: string;
+      /** @description The row's id in its own table (an audit entry's is a number as text). */
+      id: string;
+      /** @enum {string} */
+      kind: "note" | "consent" | "form" | "event" | "payment" | "email" | "change";
+      /**
+       * Format: date-time
+       * @description ISO 8601 (UTC).
+       */
+      occurred_at: string;
+      /** @description The entry as plain text. */
+      text: string;
+    };
+    TimelineEntryList: {
+      data: components["schemas"]["TimelineEntry"][];
+      next_cursor: string | null;
+    };
     Transaction: {
       /** @description Paid (dollars). */
       amount_paid: string;
@@ -1725,6 +1835,30 @@ export interface components {
       timestamp: string;
       /** @constant */
       type: "contact.deleted";
+      /** Format: uuid */
+      workspace_id: string;
+    };
+    Webhook_contact_merged: {
+      /** @constant */
+      api_version: "2026-11-23";
+      data: {
+        /**
+         * Format: uuid
+         * @description The contact that stays (A), now holding B's records.
+         */
+        id: string;
+        /**
+         * Format: uuid
+         * @description The contact merged into it (B), now deleted.
+         */
+        merged_contact_id: string;
+        /** @description B's email address. */
+        merged_email: string;
+      };
+      /** @description ISO 8601 */
+      timestamp: string;
+      /** @constant */
+      type: "contact.merged";
       /** Format: uuid */
       workspace_id: string;
     };
@@ -2016,6 +2150,7 @@ export interface components {
         | "contact.created"
         | "contact.updated"
         | "contact.deleted"
+        | "contact.merged"
         | "contact.subscribed"
         | "contact.unsubscribed"
         | "contact.suppressed"
@@ -2047,6 +2182,7 @@ export interface components {
         | "contact.created"
         | "contact.updated"
         | "contact.deleted"
+        | "contact.merged"
         | "contact.subscribed"
         | "contact.unsubscribed"
         | "contact.suppressed"
@@ -2924,6 +3060,90 @@ export interface operations {
       };
       /** @description The file is too large for a browser upload. */
       413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  previewContactsImport: {
+    parameters: {
+      query?: {
+        mapping?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "text/csv": string;
+      };
+    };
+    responses: {
+      /** @description Each column's target, the first rows as stored, the rows to be skipped. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            [key: string]: unknown;
+          };
+        };
+      };
+      /** @description A bad file or mapping. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Not signed in. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description The file is too large for a browser upload. */
+      413: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  sampleContactsImport: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description CSV attachment. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/csv": string;
+        };
+      };
+      /** @description Not signed in. */
+      401: {
         headers: {
           [name: string]: unknown;
         };
@@ -3830,6 +4050,45 @@ export interface operations {
       500: components["responses"]["V1Error500_Internal"];
     };
   };
+  listContactTimeline: {
+    parameters: {
+      query?: {
+        cursor?: string;
+        /** @description Only these kinds, comma-separated: note, consent, form, event, payment, email, change. */
+        kind?: string;
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of the timeline. */
+      200: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["TimelineEntryList"];
+        };
+      };
+      400: components["responses"]["V1Error400_InvalidRequest"];
+      401: components["responses"]["V1Error401_Unauthorized"];
+      403: components["responses"]["V1Error403_Forbidden"];
+      404: components["responses"]["V1Error404_NotFound"];
+      429: components["responses"]["V1Error429_RateLimited"];
+      500: components["responses"]["V1Error500_Internal"];
+    };
+  };
   getContactTopics: {
     parameters: {
       query?: never;
@@ -4677,6 +4936,28 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": components["schemas"]["Webhook_contact_deleted"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_contact_merged: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["Webhook_contact_merged"];
       };
     };
     responses: {
