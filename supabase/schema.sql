@@ -2302,6 +2302,7 @@ CREATE TABLE public.broadcasts (
     sent_at timestamp with time zone,
     body_text text DEFAULT ''::text NOT NULL,
     claim_cursor uuid,
+    segment_id uuid,
     CONSTRAINT broadcasts_status_check CHECK ((status = ANY (ARRAY['draft'::text, 'sending'::text, 'paused'::text, 'cancelled'::text, 'sent'::text, 'failed'::text])))
 );
 
@@ -2326,6 +2327,12 @@ ALTER TABLE ONLY public.broadcasts
 CREATE INDEX broadcasts_created_by_idx ON public.broadcasts USING btree (created_by);
 
 --
+-- Name: broadcasts_segment_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX broadcasts_segment_idx ON public.broadcasts USING btree (segment_id) WHERE (segment_id IS NOT NULL);
+
+--
 -- Name: broadcasts_workspace_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -2337,6 +2344,13 @@ CREATE INDEX broadcasts_workspace_idx ON public.broadcasts USING btree (workspac
 
 ALTER TABLE ONLY public.broadcasts
     ADD CONSTRAINT broadcasts_created_by_fkey FOREIGN KEY (created_by) REFERENCES public.user_profiles(id) ON DELETE SET NULL;
+
+--
+-- Name: broadcasts broadcasts_segment_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.broadcasts
+    ADD CONSTRAINT broadcasts_segment_fkey FOREIGN KEY (workspace_id, segment_id) REFERENCES public.segments(workspace_id, id) ON DELETE SET NULL (segment_id);
 
 --
 -- Name: broadcasts broadcasts_workspace_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -3385,6 +3399,12 @@ CREATE INDEX contacts_search_trgm_idx ON public.contacts USING gin (search_text 
 --
 
 CREATE INDEX contacts_updated_by_idx ON public.contacts USING btree (updated_by) WHERE (updated_by IS NOT NULL);
+
+--
+-- Name: contacts_workspace_consent_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX contacts_workspace_consent_idx ON public.contacts USING btree (workspace_id, is_subscribed, ((unsubscribed_at IS NULL)), email_suppressed, id);
 
 --
 -- Name: contacts_workspace_created_idx; Type: INDEX; Schema: public; Owner: -
@@ -5206,6 +5226,75 @@ ALTER TABLE public.rate_limit_hits ENABLE ROW LEVEL SECURITY;
 
 GRANT ALL ON TABLE public.rate_limit_hits TO service_role;
 
+-- ==================================================== public.segments
+--
+-- Name: segments; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.segments (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    workspace_id uuid NOT NULL,
+    name text NOT NULL,
+    filter jsonb NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT segments_filter_check CHECK (((jsonb_typeof(filter) = 'object'::text) AND ((filter ->> 'version'::text) = '1'::text) AND (pg_column_size(filter) <= 65536))),
+    CONSTRAINT segments_name_check CHECK (((length(btrim(name)) >= 1) AND (length(btrim(name)) <= 100)))
+);
+
+--
+-- Name: segments segments_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.segments
+    ADD CONSTRAINT segments_pkey PRIMARY KEY (id);
+
+--
+-- Name: segments segments_workspace_id_id_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.segments
+    ADD CONSTRAINT segments_workspace_id_id_key UNIQUE (workspace_id, id);
+
+--
+-- Name: segments segments_workspace_name_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.segments
+    ADD CONSTRAINT segments_workspace_name_key UNIQUE (workspace_id, name);
+
+--
+-- Name: segments segments_workspace_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.segments
+    ADD CONSTRAINT segments_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspaces(id) ON DELETE CASCADE;
+
+--
+-- Name: segments; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.segments ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: segments segments_members_all; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY segments_members_all ON public.segments TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids))) WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
+
+--
+-- Name: segments segments_updated_at; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER segments_updated_at BEFORE UPDATE ON public.segments FOR EACH ROW EXECUTE FUNCTION public.set_updated_at();
+
+--
+-- Name: TABLE segments; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.segments TO authenticated;
+GRANT ALL ON TABLE public.segments TO service_role;
+
 -- ==================================================== public.tags
 --
 -- Name: tags; Type: TABLE; Schema: public; Owner: -
@@ -5606,6 +5695,12 @@ CREATE INDEX transactions_workspace_date_idx ON public.transactions USING btree 
 --
 
 CREATE INDEX transactions_workspace_intent_idx ON public.transactions USING btree (workspace_id, payproc_payment_intent_id);
+
+--
+-- Name: transactions_workspace_product_date_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX transactions_workspace_product_date_idx ON public.transactions USING btree (workspace_id, product_id, transaction_date) INCLUDE (contact_id, amount_paid, status);
 
 --
 -- Name: transactions transactions_workspace_id_contact_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

@@ -2,6 +2,8 @@ import { z } from "zod";
 import type { Db } from "@/lib/db/doors";
 import { getDistinctSources } from "@/lib/contacts/get-distinct-sources";
 import { uuidSchema } from "@/lib/ids/uuid";
+import { segmentCondition } from "@/lib/segments/compile";
+import type { SegmentFilter } from "@/lib/segments/filter";
 
 /**
  * A broadcast's audience: the contact list's filters (spec 4.15 tag resolution) that make sense
@@ -17,8 +19,14 @@ export const audienceSchema = z.object({
     .max(100)
     .optional()
     .transform((v) => v || undefined),
+  /** a saved segment (broadcasts.segment_id): the audience is also limited to its contacts */
+  segmentId: z
+    .union([uuidSchema, z.literal("")])
+    .optional()
+    .transform((v) => v || undefined),
 });
-export type Audience = z.output<typeof audienceSchema>;
+/** `segment`: the segment's filter, read with the broadcast (null: its stored filter no longer parses). */
+export type Audience = z.output<typeof audienceSchema> & { segment?: SegmentFilter | null };
 
 /**
  * The SQL condition selecting the audience's contacts, on a `public.contacts` aliased `c`.
@@ -37,7 +45,14 @@ export function audienceCondition(db: Db, workspaceId: string, audience: Audienc
   const exclude = excludeTagIds.length
     ? db`and not exists (select 1 from public.contact_tags ct where ct.contact_id = c.id and ct.tag_id in ${db(excludeTagIds)})`
     : db``;
-  return db`c.workspace_id = ${workspaceId} ${source ? db`and c.source = ${source}` : db``} ${include} ${exclude}`;
+  // a segment whose filter no longer parses reaches no one (docs/decisions.md, "Segments")
+  const segment =
+    audience.segment === undefined
+      ? db``
+      : audience.segment === null
+        ? db`and false`
+        : db`and ${segmentCondition(db, workspaceId, audience.segment)}`;
+  return db`c.workspace_id = ${workspaceId} ${source ? db`and c.source = ${source}` : db``} ${include} ${exclude} ${segment}`;
 }
 
 /**

@@ -9,6 +9,16 @@ import {
 } from "./broadcast-audience";
 import { UNSUBSCRIBE_TAG } from "./render-email";
 import { isUuid } from "@/lib/ids/uuid";
+import { unwrap } from "@/lib/errors/app-error";
+import { getSegment } from "@/lib/segments/get-segment";
+import { segmentFilterSchema } from "@/lib/segments/filter";
+
+/** The audience with its segment's filter (null: the stored filter no longer parses: no one). */
+function withSegment(audience: Audience, segmentId: string | null, filter: unknown): Audience {
+  if (!segmentId) return audience;
+  const parsed = segmentFilterSchema.safeParse(filter);
+  return { ...audience, segmentId, segment: parsed.success ? parsed.data : null };
+}
 
 export const broadcastSchema = z.object({
   subject: z.string().trim().min(1, "Write a subject.").max(200, "Keep the subject under 200 characters."),
@@ -40,20 +50,27 @@ export async function createBroadcast(
   db: Db,
   input: { workspaceId: string; createdBy: string } & z.output<typeof broadcastSchema>,
 ): Promise<{ id: string }> {
+  const { segmentId, ...audience } = input.audience;
+  if (segmentId) unwrap(await getSegment(db, { workspaceId: input.workspaceId, segmentId }), "segmentId");
   const [row] = await db`
-    insert into public.broadcasts (workspace_id, subject, body_text, body_html, audience, created_by)
+    insert into public.broadcasts (workspace_id, subject, body_text, body_html, audience, created_by, segment_id)
     values (${input.workspaceId}, ${input.subject}, ${input.body}, ${broadcastHtml(input.body)},
-            ${db.json(input.audience)}, ${input.createdBy})
+            ${db.json(audience)}, ${input.createdBy}, ${segmentId ?? null})
     returning id`;
   return { id: row.id };
 }
 
 export async function getBroadcast(db: Db, input: { workspaceId: string; broadcastId: string }) {
   if (!isUuid(input.broadcastId)) return null;
-  const [row] = await db<BroadcastRow[]>`
-    select id, subject, body_text, body_html, audience, status, created_at, sent_at
-    from public.broadcasts where id = ${input.broadcastId} and workspace_id = ${input.workspaceId}`;
-  return row ? { ...row, audience: audienceSchema.parse(row.audience) } : null;
+  const [row] = await db<(BroadcastRow & { segment_id: string | null; segment_filter: unknown })[]>`
+    select b.id, b.subject, b.body_text, b.body_html, b.audience, b.status, b.created_at, b.sent_at,
+           b.segment_id, s.filter as segment_filter
+    from public.broadcasts b
+    left join public.segments s on s.id = b.segment_id and s.workspace_id = b.workspace_id
+    where b.id = ${input.broadcastId} and b.workspace_id = ${input.workspaceId}`;
+  if (!row) return null;
+  const { segment_id: segmentId, segment_filter: segmentFilter, ...broadcast } = row;
+  return { ...broadcast, audience: withSegment(audienceSchema.parse(row.audience), segmentId, segmentFilter) };
 }
 
 export async function listBroadcasts(db: Db, workspaceId: string) {
@@ -80,6 +97,11 @@ export async function previewBroadcast(
   db: Db,
   input: { workspaceId: string; audience: Audience },
 ): Promise<BroadcastPreview> {
+  const { workspaceId, audience } = input;
+  if (audience.segmentId && audience.segment === undefined) {
+    const segment = await getSegment(db, { workspaceId, segmentId: audience.segmentId });
+    input = { workspaceId, audience: { ...audience, segment: "error" in segment ? null : segment.data.filter } };
+  }
   const rows = await db<{ reason: string | null; count: number }[]>`
     select reason, count(*)::int as count
     from (select ${marketingSkipReasonSql(db)} as reason
