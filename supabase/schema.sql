@@ -2330,7 +2330,7 @@ CREATE INDEX broadcasts_created_by_idx ON public.broadcasts USING btree (created
 -- Name: broadcasts_segment_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX broadcasts_segment_idx ON public.broadcasts USING btree (segment_id) WHERE (segment_id IS NOT NULL);
+CREATE INDEX broadcasts_segment_idx ON public.broadcasts USING btree (workspace_id, segment_id);
 
 --
 -- Name: broadcasts_workspace_idx; Type: INDEX; Schema: public; Owner: -

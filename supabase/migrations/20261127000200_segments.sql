@@ -37,7 +37,7 @@ alter table public.broadcasts add column segment_id uuid;
 alter table public.broadcasts add constraint broadcasts_segment_fkey
   foreign key (workspace_id, segment_id) references public.segments (workspace_id, id)
   on delete set null (segment_id);
-create index broadcasts_segment_idx on public.broadcasts (segment_id) where segment_id is not null;
+create index broadcasts_segment_idx on public.broadcasts (workspace_id, segment_id);
 
 -- Counts at a million contacts read indexes for the common conditions (npm run bench -- segments):
 -- purchases of a product in a date range, the form and event conditions by their id, and a
