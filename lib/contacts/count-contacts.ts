@@ -23,6 +23,8 @@ export interface ListFilters {
  */
 export function countSql(db: Db, q: ContactsQuery, f: ListFilters): Fragment {
   if (f.search) return db`(select count(*) from m)`;
+  // a segment (docs/decisions.md, "Segments") is counted on the rows themselves
+  if (q.segment) return db`(select count(*) from public.contacts c where ${f.where(false)})`;
   if (!q.eventId && !q.emailStatus && f.include.length === 0) {
     const kept = db`coalesce((select sum(n) from public.contact_counts
       where workspace_id = ${q.workspaceId} ${q.source ? db`and source = ${q.source}` : db``}), 0)`;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { LIST_PAGE_SIZE } from "@/lib/http/page-param";
 import { uuidSchema } from "@/lib/ids/uuid";
+import type { SegmentFilter } from "@/lib/segments/filter";
 
 export const DEFAULT_PAGE_SIZE = LIST_PAGE_SIZE;
 export const MAX_PAGE_SIZE = 100;
@@ -31,6 +32,8 @@ export const getContactsParamsSchema = z.object({
   emailStatus: z.enum(EMAIL_STATUSES).optional(),
   sortBy: z.enum(SORT_FIELDS).default("created_at"),
   sortDir: z.enum(["asc", "desc"]).default("desc"),
+  /** a saved segment's filter (docs/decisions.md, "Segments"), already parsed by getSegment */
+  segment: z.custom<SegmentFilter>((v) => typeof v === "object" && v !== null).optional(),
 });
 
 export type GetContactsParams = z.input<typeof getContactsParamsSchema>;

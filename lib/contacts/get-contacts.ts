@@ -13,6 +13,7 @@ import {
 import { firstIssue } from "./schemas";
 import type { Contact, TagRef } from "./types";
 import { refused, type Refused } from "@/lib/errors/app-error";
+import { segmentCondition } from "@/lib/segments/compile";
 
 export interface ContactListRow extends Contact {
   tags: TagRef[];
@@ -196,7 +197,17 @@ function listFilters(db: Db, q: ContactsQuery): ListFilters {
     patterns.length > 0 ? db`public.search_contacts(${q.workspaceId}, ${patterns}::text[]) c` : null;
   const parts: Fragment[] = [db`c.workspace_id = ${q.workspaceId}`];
   if (q.source) parts.push(db`c.source = ${q.source}`);
-  if (q.emailStatus) parts.push(emailStatusCondition(db, q.emailStatus));
+  // a search's rows (the search function's) carry only some of the contact's columns: the
+  // email status and a segment are then tested on contacts itself
+  if (q.emailStatus)
+    parts.push(
+      search
+        ? db`c.id in (select c.id from public.contacts c
+                      where c.workspace_id = ${q.workspaceId} and ${emailStatusCondition(db, q.emailStatus)})`
+        : emailStatusCondition(db, q.emailStatus),
+    );
+  if (q.segment)
+    parts.push(db`c.id in (select c.id from public.contacts c where ${segmentCondition(db, q.workspaceId, q.segment)})`);
   if (q.eventId) {
     parts.push(db`c.id in (
       select r.contact_id from public.event_registrations r

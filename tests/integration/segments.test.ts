@@ -11,6 +11,10 @@ import { explainContact, type Explained } from "@/lib/segments/explain-contact";
 import { leaves, segmentFilterSchema, type SegmentFilter } from "@/lib/segments/filter";
 import { getSegment } from "@/lib/segments/get-segment";
 import { saveSegment } from "@/lib/segments/save-segment";
+import { listQueryToFilter } from "@/lib/segments/from-list-query";
+import { segmentContactsCsv } from "@/lib/segments/segment-contacts-csv";
+import { getContacts } from "@/lib/contacts/get-contacts";
+import { parseListQuery } from "@/lib/contacts/list-query";
 import { setupTestDatabase } from "../helpers/db";
 import { createWorkspace, type TestWorkspace } from "../helpers/factories";
 import {
@@ -112,6 +116,44 @@ describe("segments: the compiled count equals a brute-force count on random data
       root: { kind: "group", op: "or", conditions: poolsB.tags.map((t) => ({ kind: "tag", tagIds: [t] })) },
     } as never);
     expect(await count(b, own)).toBeGreaterThan(0);
+  });
+});
+
+describe("segments: the contact list's URL filters are the same filter object", () => {
+  test("a list query's total equals its filter's count, and ?segment= narrows the list to the segment", async () => {
+    const r = rng(SEED + 5);
+    for (let i = 0; i < 12; i++) {
+      const sp = {
+        tagIds: r.chance(0.5) ? [r.pick(poolsA.tags), r.pick(poolsA.tags)] : undefined,
+        tagMode: r.pick(["any", "all"]),
+        excludeTagIds: r.chance(0.4) ? r.pick(poolsA.tags) : undefined,
+        source: r.chance(0.3) ? r.pick(["form", "manual", "import"]) : undefined,
+        eventId: r.chance(0.3) ? r.pick(poolsA.events) : undefined,
+        emailStatus: r.chance(0.3) ? r.pick(["subscribed", "suppressed", "unsubscribed"]) : undefined,
+        search: r.chance(0.3) ? r.pick(["ann", "555", "lee"]) : undefined,
+      };
+      const { query } = parseListQuery(sp);
+      const filter = parse(listQueryToFilter(query));
+      const segment = parse(randomFilter(r, [poolsA]));
+      const [list, narrowed] = await withUser(a.owner.claims, (tx) =>
+        Promise.all([
+          getContacts(tx, { ...query, workspaceId: a.id }),
+          getContacts(tx, { ...query, workspaceId: a.id, segment }),
+        ]),
+      );
+      if ("error" in list || "error" in narrowed) throw new Error("refused");
+      expect({ sp, total: list.total }).toEqual({ sp, total: bruteForce(filter) });
+      const both = contactsA.filter((c) => oracleMatches(c, filter.root) && oracleMatches(c, segment.root));
+      expect({ sp, segment, total: narrowed.total }).toEqual({ sp, segment, total: both.length });
+    }
+  });
+
+  test("the CSV export of a segment holds exactly its contacts", async () => {
+    const filter = parse(randomFilter(rng(SEED + 6), [poolsA]));
+    const { csv, rows } = await withUser(a.owner.claims, (tx) => segmentContactsCsv(tx, { workspaceId: a.id, filter }));
+    const emails = csv.trim().split(/\r?\n/).slice(1).map((line) => line.split(",")[0]);
+    expect(rows).toBe(bruteForce(filter));
+    expect(emails.sort()).toEqual(contactsA.filter((c) => oracleMatches(c, filter.root)).map((c) => c.email).sort());
   });
 });
 
