@@ -414,7 +414,7 @@ export interface paths {
     };
     /**
      * List contacts
-     * @description The filters of spec 4.15 getContacts in snake_case; `tag_ids` and `exclude_tag_ids` repeated or comma-separated. Cursor pages: pass `next_cursor` back as `cursor` with the same filters and order; a walk returns every contact that existed when it began exactly once. Scope: `contacts:read`.
+     * @description The filters of spec 4.15 getContacts in snake_case; `tag_ids` and `exclude_tag_ids` repeated or comma-separated. Cursor pages: pass `next_cursor` back as `cursor` with the same filters and order; a walk returns every contact that existed when it began exactly once. `segment_id` keeps a saved segment's contacts only (with the other filters). Scope: `contacts:read`.
      */
     get: operations["listContacts"];
     put?: never;
@@ -3434,6 +3434,8 @@ export interface operations {
         exclude_tag_ids?: string[];
         limit?: number;
         search?: string;
+        /** @description a saved segment of the workspace: only its contacts (404 `not_found` for any other id) */
+        segment_id?: string;
         sort_by?: "created_at" | "name" | "source";
         sort_dir?: "asc" | "desc";
         source?: string;
@@ -3464,6 +3466,7 @@ export interface operations {
       400: components["responses"]["V1Error400_InvalidRequest"];
       401: components["responses"]["V1Error401_Unauthorized"];
       403: components["responses"]["V1Error403_Forbidden"];
+      404: components["responses"]["V1Error404_NotFound"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
     };
