@@ -3401,12 +3401,6 @@ CREATE INDEX contacts_search_trgm_idx ON public.contacts USING gin (search_text 
 CREATE INDEX contacts_updated_by_idx ON public.contacts USING btree (updated_by) WHERE (updated_by IS NOT NULL);
 
 --
--- Name: contacts_workspace_consent_idx; Type: INDEX; Schema: public; Owner: -
---
-
-CREATE INDEX contacts_workspace_consent_idx ON public.contacts USING btree (workspace_id, is_subscribed, ((unsubscribed_at IS NULL)), email_suppressed, id);
-
---
 -- Name: contacts_workspace_created_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -3423,6 +3417,12 @@ CREATE INDEX contacts_workspace_name_idx ON public.contacts USING btree (workspa
 --
 
 CREATE INDEX contacts_workspace_source_created_idx ON public.contacts USING btree (workspace_id, source, created_at, id);
+
+--
+-- Name: contacts_workspace_subscribed_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX contacts_workspace_subscribed_idx ON public.contacts USING btree (workspace_id, id) WHERE (is_subscribed AND (unsubscribed_at IS NULL));
 
 --
 -- Name: contacts contacts_assigned_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
