@@ -38,3 +38,21 @@ export async function explainContact(
   };
   return { data: build(input.filter.root) };
 }
+
+/** The contact the segment page asks about: an id, or an email address of the workspace. */
+export async function findContactForExplain(
+  db: Db,
+  input: { workspaceId: string; contact: string },
+): Promise<{ id: string; email: string } | null> {
+  const value = input.contact.trim().slice(0, 320);
+  if (!value) return null;
+  const lower = value.toLowerCase();
+  const [row] = isUuid(value)
+    ? await db<{ id: string; email: string }[]>`
+        select id, email from public.contacts where id = ${value} and workspace_id = ${input.workspaceId}`
+    : await db<{ id: string; email: string }[]>`
+        select id, email from public.contacts
+        where workspace_id = ${input.workspaceId} and email in (${value}, ${lower})
+        order by (email = ${value}) desc limit 1`;
+  return row ?? null;
+}
