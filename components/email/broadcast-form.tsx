@@ -8,10 +8,15 @@ import type { FormState } from "@/lib/http/form-state";
 export function BroadcastForm({
   tags,
   sources,
+  segments = [],
+  segmentId,
   create,
 }: {
   tags: { id: string; name: string }[];
   sources: string[];
+  /** saved segments (docs/decisions.md, "Segments"): the audience may be limited to one */
+  segments?: { id: string; name: string }[];
+  segmentId?: string;
   create: (prev: FormState, form: FormData) => Promise<FormState>;
 }) {
   const [state, action] = useActionState<FormState, FormData>(create, {});
@@ -81,6 +86,19 @@ export function BroadcastForm({
             ))}
           </select>
         </label>
+        {segments.length > 0 && (
+          <label>
+            Segment
+            <select name="segmentId" defaultValue={segmentId ?? ""}>
+              <option value="">No segment</option>
+              {segments.map((s) => (
+                <option key={s.id} value={s.id}>
+                  {s.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
         <p className="hint">
           Only subscribed contacts receive it; you see who is skipped, and why, before sending.
         </p>

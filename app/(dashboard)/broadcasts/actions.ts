@@ -35,6 +35,7 @@ const broadcastForm = z.preprocess((raw) => {
       tagMode: form.tagMode,
       excludeTagIds: list(form.excludeTagIds),
       source: form.source,
+      segmentId: form.segmentId,
     },
   };
 }, broadcastSchema);

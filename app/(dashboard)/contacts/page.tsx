@@ -8,6 +8,7 @@ import { getContacts } from "@/lib/contacts/get-contacts";
 import { getListOptions } from "@/lib/contacts/get-list-options";
 import { listQueryString, parseListQuery, type SearchParams } from "@/lib/contacts/list-query";
 import { withReadUser } from "@/lib/db/doors";
+import { getSegment } from "@/lib/segments/get-segment";
 
 export const metadata: Metadata = { title: "Contacts" };
 
@@ -18,9 +19,16 @@ export default async function ContactsPage({ searchParams }: { searchParams: Pro
   const workspaceId = ctx.workspace.workspaceId;
   const timeZone = ctx.timeZone;
   // a list: the read replica when there is one, the member's own writes included (lib/db/replica.ts)
-  const [result, options] = await withReadUser(ctx.claims, (db) =>
-    Promise.all([getContacts(db, { ...query, workspaceId }), getListOptions(db, { workspaceId })]),
-  );
+  // ?segment=: a saved segment's filter joins the others (docs/decisions.md, "Segments")
+  const [result, options, segment] = await withReadUser(ctx.claims, async (db) => {
+    const found = query.segmentId ? await getSegment(db, { workspaceId, segmentId: query.segmentId }) : null;
+    if (found && "error" in found) return [found, await getListOptions(db, { workspaceId }), null] as const;
+    return Promise.all([
+      getContacts(db, { ...query, workspaceId, segment: found?.data.filter }),
+      getListOptions(db, { workspaceId }),
+      found?.data ?? null,
+    ]);
+  });
   const filtered =
     listQueryString({ ...query, page: 1, pageSize: 25, sortBy: "created_at", sortDir: "desc" }) !== "";
 
@@ -31,6 +39,9 @@ export default async function ContactsPage({ searchParams }: { searchParams: Pro
         <div className="row">
           <Link href="/contacts/tags" className="button secondary">
             Tags
+          </Link>
+          <Link href="/segments" className="button secondary">
+            Segments
           </Link>
           <Link href="/contacts/import" className="button secondary">
             Import CSV
@@ -52,7 +63,20 @@ export default async function ContactsPage({ searchParams }: { searchParams: Pro
           <div className="alert info">Some filters in the address were not valid and were ignored.</div>
         )}
       </div>
+      {segment && (
+        <p className="alert info">
+          In the segment <Link href={`/segments/${segment.id}`}>{segment.name}</Link>.{" "}
+          <Link href={`/contacts${listQueryString({ ...query, segmentId: undefined, page: 1 })}`}>Show all contacts</Link>
+        </p>
+      )}
       <ContactFilters query={query} options={options} />
+      {filtered && !query.segmentId && (
+        <p>
+          <Link href={`/segments/new?from=list&${listQueryString({ ...query, page: 1 }).slice(1)}`}>
+            Save these filters as a segment
+          </Link>
+        </p>
+      )}
       <h2 className="sr-only">Results</h2>
       {"error" in result ? (
         <div className="alert error">{result.error.message}</div>

@@ -4,17 +4,30 @@ import { createBroadcastAction } from "../actions";
 import { requireMember } from "@/lib/auth/context";
 import { withUser } from "@/lib/db/doors";
 import { audienceOptions } from "@/lib/email/broadcast-audience";
+import { listSegments } from "@/lib/segments/get-segment";
 
 export const metadata: Metadata = { title: "New broadcast" };
 
-export default async function NewBroadcastPage() {
+export default async function NewBroadcastPage({ searchParams }: { searchParams: Promise<{ segment?: string }> }) {
   const ctx = await requireMember();
-  const options = await withUser(ctx.claims, (db) => audienceOptions(db, ctx.workspace.workspaceId));
+  const { segment } = await searchParams;
+  const [options, segments] = await withUser(ctx.claims, (db) =>
+    Promise.all([
+      audienceOptions(db, ctx.workspace.workspaceId),
+      listSegments(db, { workspaceId: ctx.workspace.workspaceId }),
+    ]),
+  );
   return (
     <div className="stack">
       <h1>New broadcast</h1>
       <div className="card">
-        <BroadcastForm tags={options.tags} sources={options.sources} create={createBroadcastAction} />
+        <BroadcastForm
+          tags={options.tags}
+          sources={options.sources}
+          segments={segments}
+          segmentId={segments.some((s) => s.id === segment) ? segment : undefined}
+          create={createBroadcastAction}
+        />
       </div>
     </div>
   );

@@ -21,6 +21,7 @@ import { decodePosition, getContactTimeline } from "@/lib/contacts/get-contact-t
 import { notFoundUnlessUuid } from "@/lib/ids/not-found-unless-uuid";
 import { withUser } from "@/lib/db/doors";
 import { listTags } from "@/lib/tags/list-tags";
+import { contactSegments } from "@/lib/segments/contact-segments";
 import { deleteContactAction, updateContactSourceAction } from "../actions";
 import { addNoteAction, attachTagAction, detachTagAction } from "./actions";
 import { eraseContactAction } from "./privacy-actions";
@@ -48,13 +49,14 @@ export default async function ContactPage({
   const workspaceId = ctx.workspace.workspaceId;
   const timeZone = ctx.timeZone;
   // one transaction for everything the page shows (the layout's and the membership's aside)
-  const [details, consent, timeline, tags, transactions] = await withUser(ctx.claims, (db) =>
+  const [details, consent, timeline, tags, transactions, segments] = await withUser(ctx.claims, (db) =>
     Promise.all([
       getContactById(db, { workspaceId, contactId: id }),
       getContactConsent(db, { workspaceId, contactId: id }),
       getContactTimeline(db, { workspaceId, contactId: id, before }),
       listTags(db, { workspaceId }),
       getContactTransactions(db, { workspaceId, contactId: id }),
+      contactSegments(db, { workspaceId, contactId: id }),
     ]),
   );
   if ("error" in details || !consent) notFound();
@@ -85,6 +87,18 @@ export default async function ContactPage({
         </div>
       </div>
       <ContactDetailsCard details={details.data} timeZone={timeZone} />
+      {/* docs/decisions.md, "Segments": the saved segments this contact matches now */}
+      <p>
+        In segments:{" "}
+        {segments.length === 0
+          ? "none"
+          : segments.map((s, i) => (
+              <span key={s.id}>
+                {i > 0 && ", "}
+                <Link href={`/segments/${s.id}?contact=${c.id}`}>{s.name}</Link>
+              </span>
+            ))}
+      </p>
       <section aria-labelledby="tags-heading">
         <h2 id="tags-heading">Tags</h2>
         <TagEditor
