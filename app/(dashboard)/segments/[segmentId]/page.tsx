@@ -49,7 +49,7 @@ export default async function SegmentPage({
     return { segment: segment.data, count, names, options, who, explained };
   });
   if (!data) notFound();
-  if ("invalid" in data) return <div className="alert error">This segment's filter is not valid: {data.invalid}</div>;
+  if ("invalid" in data) return <div className="alert error">This segment&apos;s filter is not valid: {data.invalid}</div>;
   const { segment, count, names, options, who, explained } = data;
   const conditions = leaves(segment.filter.root);
 
