@@ -358,6 +358,65 @@ end
 $$;
 
 --
+-- Name: contacts_check_custom_fields(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.contacts_check_custom_fields() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $_$
+declare
+  k text;
+  v jsonb;
+  def record;
+  ok boolean;
+begin
+  if jsonb_typeof(new.custom_fields) is distinct from 'object' then
+    raise exception using errcode = '23514', message = 'custom_fields must be an object';
+  end if;
+  new.custom_fields := coalesce(
+    (select jsonb_object_agg(e.key, e.value) from jsonb_each(new.custom_fields) e
+     where e.value not in ('null'::jsonb, '""'::jsonb, '[]'::jsonb)),
+    '{}'::jsonb);
+  for k, v in
+    select e.key, e.value from jsonb_each(new.custom_fields) e
+    where tg_op = 'INSERT' or (old.custom_fields -> e.key) is distinct from e.value
+  loop
+    select f.field_type, f.options into def
+    from public.custom_fields f where f.workspace_id = new.workspace_id and f.key = k;
+    if not found then
+      raise exception using errcode = '23514', message = format('custom field %s is not defined', k),
+        detail = k;
+    end if;
+    ok := case def.field_type
+      when 'text' then jsonb_typeof(v) = 'string' and length(v #>> '{}') <= 10000
+      when 'number' then jsonb_typeof(v) = 'number'
+      when 'boolean' then jsonb_typeof(v) = 'boolean'
+      when 'select' then jsonb_typeof(v) = 'string' and (v #>> '{}') = any (def.options)
+      when 'multi_select' then jsonb_typeof(v) = 'array'
+        and not exists (select 1 from jsonb_array_elements(v) x
+                        where jsonb_typeof(x) <> 'string' or not ((x #>> '{}') = any (def.options)))
+        and jsonb_array_length(v) = (select count(distinct x) from jsonb_array_elements(v) x)
+      when 'date' then jsonb_typeof(v) = 'string' and (v #>> '{}') ~ '^\d{4}-\d{2}-\d{2}$'
+      else false
+    end;
+    if ok and def.field_type = 'date' then
+      begin
+        ok := to_char((v #>> '{}')::date, 'YYYY-MM-DD') = (v #>> '{}');
+      exception when others then
+        ok := false;
+      end;
+    end if;
+    if not ok then
+      raise exception using errcode = '23514',
+        message = format('custom field %s: not a valid %s value', k, def.field_type), detail = k;
+    end if;
+  end loop;
+  return new;
+end
+$_$;
+
+--
 -- Name: contacts_webhook_events(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -425,6 +484,60 @@ begin
   insert into public.workspaces (name) values (btrim(p_name)) returning id into ws;
   insert into public.workspace_members (workspace_id, user_id, role) values (ws, uid, 'owner');
   return ws;
+end
+$$;
+
+--
+-- Name: custom_fields_after_delete(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.custom_fields_after_delete() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+begin
+  if exists (select 1 from public.workspaces w where w.id = old.workspace_id) then
+    update public.contacts c set custom_fields = c.custom_fields - old.key
+    where c.workspace_id = old.workspace_id and c.custom_fields <> '{}'::jsonb and c.custom_fields ? old.key;
+  end if;
+  return null;
+end
+$$;
+
+--
+-- Name: custom_fields_before_write(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.custom_fields_before_write() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+declare
+  removed text;
+begin
+  if exists (select 1 from unnest(new.options) o where length(btrim(o)) not between 1 and 100)
+     or cardinality(new.options) <> (select count(distinct o) from unnest(new.options) o) then
+    raise exception using errcode = '23514', message = 'custom field options must be distinct, 1 to 100 characters';
+  end if;
+  if tg_op = 'UPDATE' then
+    if new.key <> old.key or new.field_type <> old.field_type or new.workspace_id <> old.workspace_id then
+      raise exception using errcode = '23514', message = 'a custom field''s key and type cannot change';
+    end if;
+    for removed in select o from unnest(old.options) o where not (o = any (new.options)) loop
+      if exists (
+        select 1 from public.contacts c
+        where c.workspace_id = old.workspace_id and c.custom_fields <> '{}'::jsonb
+          and c.custom_fields @> case when old.field_type = 'multi_select'
+                                      then jsonb_build_object(old.key, jsonb_build_array(removed))
+                                      else jsonb_build_object(old.key, removed) end
+      ) then
+        raise exception using errcode = '23514',
+          message = format('custom field option %s is still used by contacts', removed);
+      end if;
+    end loop;
+    new.updated_at := now();
+  end if;
+  return new;
 end
 $$;
 
@@ -1067,6 +1180,12 @@ REVOKE ALL ON FUNCTION public.contact_suppressions_flag() FROM PUBLIC;
 REVOKE ALL ON FUNCTION public.contacts_before_write() FROM PUBLIC;
 
 --
+-- Name: FUNCTION contacts_check_custom_fields(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.contacts_check_custom_fields() FROM PUBLIC;
+
+--
 -- Name: FUNCTION contacts_webhook_events(); Type: ACL; Schema: public; Owner: -
 --
 
@@ -1079,6 +1198,18 @@ REVOKE ALL ON FUNCTION public.contacts_webhook_events() FROM PUBLIC;
 REVOKE ALL ON FUNCTION public.create_workspace(p_name text) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.create_workspace(p_name text) TO service_role;
 GRANT ALL ON FUNCTION public.create_workspace(p_name text) TO authenticated;
+
+--
+-- Name: FUNCTION custom_fields_after_delete(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.custom_fields_after_delete() FROM PUBLIC;
+
+--
+-- Name: FUNCTION custom_fields_before_write(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.custom_fields_before_write() FROM PUBLIC;
 
 --
 -- Name: FUNCTION email_events_refresh_stats(); Type: ACL; Schema: public; Owner: -
@@ -3342,9 +3473,11 @@ CREATE TABLE public.contacts (
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     search_text text GENERATED ALWAYS AS (lower(((((((((COALESCE(email, ''::text) || ' '::text) || COALESCE(first_name, ''::text)) || ' '::text) || COALESCE(last_name, ''::text)) || ' '::text) || COALESCE(phone, ''::text)) || ' '::text) || regexp_replace(COALESCE(phone, ''::text), '[^0-9]'::text, ''::text, 'g'::text)))) STORED,
     email_suppressed boolean DEFAULT false NOT NULL,
+    custom_fields jsonb DEFAULT '{}'::jsonb NOT NULL,
     CONSTRAINT contacts_birth_day_check CHECK (((birth_day >= 1) AND (birth_day <= 31))),
     CONSTRAINT contacts_birth_month_check CHECK (((birth_month >= 1) AND (birth_month <= 12))),
     CONSTRAINT contacts_birthday_paired CHECK (((birth_month IS NULL) = (birth_day IS NULL))),
+    CONSTRAINT contacts_custom_fields_object CHECK ((jsonb_typeof(custom_fields) = 'object'::text)),
     CONSTRAINT contacts_email_check CHECK ((email <> ''::text)),
     CONSTRAINT contacts_source_check CHECK ((source = ANY (ARRAY['manual'::text, 'form'::text, 'import'::text, 'ticketing'::text, 'payproc'::text, 'event'::text, 'api'::text])))
 );
@@ -3381,6 +3514,12 @@ CREATE INDEX contacts_assigned_user_idx ON public.contacts USING btree (assigned
 --
 
 CREATE INDEX contacts_created_by_idx ON public.contacts USING btree (created_by) WHERE (created_by IS NOT NULL);
+
+--
+-- Name: contacts_custom_fields_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX contacts_custom_fields_idx ON public.contacts USING gin (custom_fields) WHERE (custom_fields <> '{}'::jsonb);
 
 --
 -- Name: contacts_portal_token_key; Type: INDEX; Schema: public; Owner: -
@@ -3507,6 +3646,18 @@ CREATE TRIGGER contact_stats_update AFTER UPDATE ON public.contacts REFERENCING 
 CREATE TRIGGER contacts_before_write BEFORE INSERT OR UPDATE ON public.contacts FOR EACH ROW EXECUTE FUNCTION public.contacts_before_write();
 
 --
+-- Name: contacts contacts_check_custom_fields_insert; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER contacts_check_custom_fields_insert BEFORE INSERT ON public.contacts FOR EACH ROW WHEN ((new.custom_fields <> '{}'::jsonb)) EXECUTE FUNCTION public.contacts_check_custom_fields();
+
+--
+-- Name: contacts contacts_check_custom_fields_update; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER contacts_check_custom_fields_update BEFORE UPDATE OF custom_fields ON public.contacts FOR EACH ROW WHEN ((new.custom_fields IS DISTINCT FROM old.custom_fields)) EXECUTE FUNCTION public.contacts_check_custom_fields();
+
+--
 -- Name: contacts contacts_protect_source; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -3536,6 +3687,143 @@ CREATE TRIGGER contacts_webhooks_update AFTER UPDATE ON public.contacts REFERENC
 
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.contacts TO authenticated;
 GRANT ALL ON TABLE public.contacts TO service_role;
+
+-- ==================================================== public.custom_fields
+--
+-- Name: custom_fields; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.custom_fields (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    workspace_id uuid NOT NULL,
+    key text NOT NULL,
+    label text NOT NULL,
+    field_type text NOT NULL,
+    options text[] DEFAULT '{}'::text[] NOT NULL,
+    is_required boolean DEFAULT false NOT NULL,
+    is_personal boolean DEFAULT false NOT NULL,
+    "position" integer DEFAULT 0 NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT custom_fields_field_type_check CHECK ((field_type = ANY (ARRAY['text'::text, 'number'::text, 'date'::text, 'boolean'::text, 'select'::text, 'multi_select'::text]))),
+    CONSTRAINT custom_fields_key_check CHECK ((key ~ '^[a-z][a-z0-9_]{0,62}$'::text)),
+    CONSTRAINT custom_fields_label_check CHECK (((length(btrim(label)) >= 1) AND (length(btrim(label)) <= 100))),
+    CONSTRAINT custom_fields_options_check CHECK (((cardinality(options) <= 200) AND (array_position(options, NULL::text) IS NULL))),
+    CONSTRAINT custom_fields_options_fit_type CHECK (((field_type = ANY (ARRAY['select'::text, 'multi_select'::text])) = (cardinality(options) > 0)))
+);
+
+--
+-- Name: custom_fields custom_fields_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.custom_fields
+    ADD CONSTRAINT custom_fields_pkey PRIMARY KEY (id);
+
+--
+-- Name: custom_fields custom_fields_workspace_id_id_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.custom_fields
+    ADD CONSTRAINT custom_fields_workspace_id_id_key UNIQUE (workspace_id, id);
+
+--
+-- Name: custom_fields custom_fields_workspace_key_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.custom_fields
+    ADD CONSTRAINT custom_fields_workspace_key_key UNIQUE (workspace_id, key);
+
+--
+-- Name: custom_fields_workspace_position_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX custom_fields_workspace_position_idx ON public.custom_fields USING btree (workspace_id, "position", key);
+
+--
+-- Name: custom_fields custom_fields_workspace_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.custom_fields
+    ADD CONSTRAINT custom_fields_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspaces(id) ON DELETE CASCADE;
+
+--
+-- Name: custom_fields; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.custom_fields ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: custom_fields custom_fields_delete; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY custom_fields_delete ON public.custom_fields FOR DELETE TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids)));
+
+--
+-- Name: custom_fields custom_fields_insert; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY custom_fields_insert ON public.custom_fields FOR INSERT TO authenticated WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids)));
+
+--
+-- Name: custom_fields custom_fields_select; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY custom_fields_select ON public.custom_fields FOR SELECT TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
+
+--
+-- Name: custom_fields custom_fields_update; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY custom_fields_update ON public.custom_fields FOR UPDATE TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids))) WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids)));
+
+--
+-- Name: custom_fields custom_fields_after_delete; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER custom_fields_after_delete AFTER DELETE ON public.custom_fields FOR EACH ROW EXECUTE FUNCTION public.custom_fields_after_delete();
+
+--
+-- Name: custom_fields custom_fields_before_write; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER custom_fields_before_write BEFORE INSERT OR UPDATE ON public.custom_fields FOR EACH ROW EXECUTE FUNCTION public.custom_fields_before_write();
+
+--
+-- Name: TABLE custom_fields; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT,INSERT,DELETE ON TABLE public.custom_fields TO authenticated;
+GRANT ALL ON TABLE public.custom_fields TO service_role;
+
+--
+-- Name: COLUMN custom_fields.label; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT UPDATE(label) ON TABLE public.custom_fields TO authenticated;
+
+--
+-- Name: COLUMN custom_fields.options; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT UPDATE(options) ON TABLE public.custom_fields TO authenticated;
+
+--
+-- Name: COLUMN custom_fields.is_required; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT UPDATE(is_required) ON TABLE public.custom_fields TO authenticated;
+
+--
+-- Name: COLUMN custom_fields.is_personal; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT UPDATE(is_personal) ON TABLE public.custom_fields TO authenticated;
+
+--
+-- Name: COLUMN custom_fields."position"; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT UPDATE("position") ON TABLE public.custom_fields TO authenticated;
 
 -- ==================================================== public.deal_payments
 --

@@ -1241,6 +1241,7 @@ export interface components {
       city: string | null;
       country: string | null;
       created_at: string;
+      custom_fields: components["schemas"]["CustomFieldValues"];
       email: string;
       /** @enum {string} */
       email_status: "Spam" | "Bounced" | "Unsubscribed" | "Subscribed" | "Not Opted In";
@@ -1290,6 +1291,7 @@ export interface components {
       birth_month?: number;
       city?: string;
       country?: string;
+      custom_fields?: components["schemas"]["CustomFieldValuesWrite"];
       email?: string;
       first_name?: string;
       last_name?: string;
@@ -1328,6 +1330,7 @@ export interface components {
       birth_month?: number;
       city?: string;
       country?: string;
+      custom_fields?: components["schemas"]["CustomFieldValuesWrite"];
       email: string;
       first_name?: string;
       last_name?: string;
@@ -1368,6 +1371,14 @@ export interface components {
       /** @description The Standard Webhooks signing secret (whsec_…): in this answer only, never again. */
       secret: string;
       url: string;
+    };
+    /** @description the workspace's custom field values by key */
+    CustomFieldValues: {
+      [key: string]: string | number | boolean | string[];
+    };
+    /** @description {"<key>": value}; null clears the value */
+    CustomFieldValuesWrite: {
+      [key: string]: unknown;
     };
     Error: {
       /**

@@ -21,6 +21,7 @@ export const CONTACT_COLUMNS = [
   "updated_by",
   "created_at",
   "updated_at",
+  "custom_fields",
 ] as const;
 
 /** The select list, qualified with a table alias: `c.id, c.workspace_id, ...`. */

@@ -26,6 +26,8 @@ export interface ContactRow {
   updated_by: string | null;
   created_at: Date;
   updated_at: Date;
+  /** values of the workspace's custom fields by key (lib/contacts/custom-fields) */
+  custom_fields?: Record<string, string | number | boolean | string[]>;
 }
 
 /** Spec 2.4.1 (plus 'event', set by the RSVP endpoint, and 'api', docs/api.md). */

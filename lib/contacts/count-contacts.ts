@@ -25,12 +25,13 @@ export function countSql(db: Db, q: ContactsQuery, f: ListFilters): Fragment {
   if (f.search) return db`(select count(*) from m)`;
   // a segment (docs/decisions.md, "Segments") is counted on the rows themselves
   if (q.segment) return db`(select count(*) from public.contacts c where ${f.where(false)})`;
-  if (!q.eventId && !q.emailStatus && f.include.length === 0) {
+  // custom field filters: the matching rows are counted (no kept count knows them)
+  if (!q.eventId && !q.emailStatus && f.include.length === 0 && q.customFields.length === 0) {
     const kept = db`coalesce((select sum(n) from public.contact_counts
       where workspace_id = ${q.workspaceId} ${q.source ? db`and source = ${q.source}` : db``}), 0)`;
     return f.exclude.length > 0 ? db`(${kept} - ${excludedHolders(db, q, f.exclude)})` : kept;
   }
-  if (!q.eventId && !q.source && !q.emailStatus) {
+  if (!q.eventId && !q.source && !q.emailStatus && q.customFields.length === 0) {
     const holders =
       q.tagMode === "all"
         ? db`select ct.contact_id from public.contact_tags ct

@@ -49,6 +49,15 @@ export function diffContact(
   return { updates, overwritten };
 }
 
+/** A replaced custom field value (lib/contacts/custom-fields): named by its label. */
+export interface LabelledChange {
+  label: string;
+  from: string;
+  to: string;
+}
+
+const labelOf = (c: FieldChange | LabelledChange) => ("label" in c ? c.label : FIELD_LABELS[c.field]);
+
 /**
  * Spec 4.10 step 3: a system note (created_by null) naming each overwritten field with its
  * old and new value, in HTML (escaped) and plain text.
@@ -56,21 +65,18 @@ export function diffContact(
 export async function writeAuditNote(
   db: Db,
   contact: Pick<ContactRow, "id" | "workspace_id">,
-  changes: FieldChange[],
+  changes: (FieldChange | LabelledChange)[],
   via: string,
 ): Promise<void> {
   if (changes.length === 0) return;
   const heading = `Contact details updated by ${via}`;
-  const text = [
-    `${heading}:`,
-    ...changes.map((c) => `${FIELD_LABELS[c.field]}: "${c.from}" → "${c.to}"`),
-  ].join("\n");
+  const text = [`${heading}:`, ...changes.map((c) => `${labelOf(c)}: "${c.from}" → "${c.to}"`)].join("\n");
   const html =
     `<p>${escapeHtml(heading)}:</p><ul>` +
     changes
       .map(
         (c) =>
-          `<li><strong>${escapeHtml(FIELD_LABELS[c.field])}</strong>: ` +
+          `<li><strong>${escapeHtml(labelOf(c))}</strong>: ` +
           `<del>${escapeHtml(c.from)}</del> → <ins>${escapeHtml(c.to)}</ins></li>`,
       )
       .join("") +

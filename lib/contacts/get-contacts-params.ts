@@ -2,6 +2,7 @@ import { z } from "zod";
 import { LIST_PAGE_SIZE } from "@/lib/http/page-param";
 import { uuidSchema } from "@/lib/ids/uuid";
 import type { SegmentFilter } from "@/lib/segments/filter";
+import { customFieldListFilterSchema } from "./custom-fields/list-filter";
 
 export const DEFAULT_PAGE_SIZE = LIST_PAGE_SIZE;
 export const MAX_PAGE_SIZE = 100;
@@ -34,6 +35,8 @@ export const getContactsParamsSchema = z.object({
   sortDir: z.enum(["asc", "desc"]).default("desc"),
   /** a saved segment's filter (docs/decisions.md, "Segments"), already parsed by getSegment */
   segment: z.custom<SegmentFilter>((v) => typeof v === "object" && v !== null).optional(),
+  /** filters on custom fields (docs/decisions.md, "Custom fields"), all of which must hold */
+  customFields: z.array(customFieldListFilterSchema).max(10).default([]),
 });
 
 export type GetContactsParams = z.input<typeof getContactsParamsSchema>;

@@ -14,6 +14,7 @@ import { firstIssue } from "./schemas";
 import type { Contact, TagRef } from "./types";
 import { refused, type Refused } from "@/lib/errors/app-error";
 import { segmentCondition } from "@/lib/segments/compile";
+import { customFieldConditions } from "./custom-fields/list-filter";
 
 export interface ContactListRow extends Contact {
   tags: TagRef[];
@@ -41,7 +42,9 @@ export async function getContacts(db: Db, params: GetContactsParams): Promise<Co
   const parsed = getContactsParamsSchema.safeParse(params);
   if (!parsed.success) return refused("invalid", firstIssue(parsed.error));
   const q = parsed.data;
-  const f = listFilters(db, q);
+  const custom = await customFieldConditions(db, q.workspaceId, q.customFields);
+  if ("error" in custom) return custom;
+  const f = listFilters(db, q, custom.data);
   const offset = (q.page - 1) * q.pageSize;
 
   const { total, ids } = await pageIds(db, q, f, offset);
@@ -72,7 +75,9 @@ export async function getContactsAfter(
   const parsed = getContactsParamsSchema.safeParse({ ...params, page: 1 });
   if (!parsed.success) return refused("invalid", firstIssue(parsed.error));
   const q = parsed.data;
-  const f = listFilters(db, q);
+  const custom = await customFieldConditions(db, q.workspaceId, q.customFields);
+  if ("error" in custom) return custom;
+  const f = listFilters(db, q, custom.data);
   const key = keysetOf(db, q);
   if (after && after.length !== key.length) return refused("invalid", "The cursor does not fit this list.");
   const past = after ? db`and ${key.after(after)}` : db``;
@@ -189,7 +194,7 @@ const WALK_FACTOR = 2;
  * What the list reads and its conditions. A search reads the search function's rows (the
  * trigram index is usable only outside RLS; see its migration), otherwise contacts itself.
  */
-function listFilters(db: Db, q: ContactsQuery): ListFilters {
+function listFilters(db: Db, q: ContactsQuery, custom: Fragment[] = []): ListFilters {
   const words = searchTokens(q.search);
   // longest word first: the search function's index scan uses the first pattern
   const patterns = words.sort((a, b) => b.length - a.length).map(containsPattern);
@@ -208,6 +213,7 @@ function listFilters(db: Db, q: ContactsQuery): ListFilters {
     );
   if (q.segment)
     parts.push(db`c.id in (select c.id from public.contacts c where ${segmentCondition(db, q.workspaceId, q.segment)})`);
+  parts.push(...custom);
   if (q.eventId) {
     parts.push(db`c.id in (
       select r.contact_id from public.event_registrations r

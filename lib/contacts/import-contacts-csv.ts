@@ -5,6 +5,10 @@ import type { ImportReport, ImportRowError } from "./import/import-report";
 import { openStaging, type Staging } from "./import/import-staging";
 import { FILE_ERRORS, ImportFileError, readCsv, type CsvRecord } from "./import/read-csv";
 import { validateImportRow, type ImportRow } from "./import/validate-import-row";
+import { customFieldColumns, type CustomFieldColumn } from "./import/custom-field-columns";
+import { listCustomFields } from "./custom-fields/list-custom-fields";
+import { customFieldValuesFrom } from "./custom-fields/values-from-payload";
+import type { CustomField } from "./custom-fields/types";
 import { skipErasedImportRows } from "@/lib/privacy/skip-erased-import-rows";
 import { refused, type Refused, type Result } from "@/lib/errors/app-error";
 
@@ -55,10 +59,11 @@ export async function importContactsCsv(
   input: ImportContactsCsvInput,
 ): Promise<Result<ImportReport>> {
   const started = Date.now();
+  const customFields = await listCustomFields(db, input.workspaceId);
   const staging = await openStaging(db);
   let staged: Staged | Refused;
   try {
-    staged = await stageFile(input, staging);
+    staged = await stageFile(input, staging, customFields);
   } catch (error) {
     staging.abort(error);
     throw error;
@@ -99,10 +104,15 @@ interface Staged {
 }
 
 /** Reads the file into the staging table: the valid rows, and the reasons for the others. */
-async function stageFile(input: ImportContactsCsvInput, staging: Staging): Promise<Staged | Refused> {
+async function stageFile(
+  input: ImportContactsCsvInput,
+  staging: Staging,
+  customFields: CustomField[],
+): Promise<Staged | Refused> {
   const progress: ImportProgress = { phase: "reading", bytesRead: 0, rowsRead: 0 };
   const errors: ImportRowError[] = [];
   let mapping: ColumnMapping | null = null;
+  let custom: CustomFieldColumn[] = [];
   let valid = 0;
   try {
     const records = readCsv(input.file, {
@@ -115,9 +125,10 @@ async function stageFile(input: ImportContactsCsvInput, staging: Staging): Promi
         if (!mapping) {
           mapping = mapColumns(record.cells);
           if (!mapping.hasEmail) return refused("invalid", NO_EMAIL_COLUMN);
+          custom = customFieldColumns(mapping, customFields);
           continue;
         }
-        const result = checkRecord(record, mapping);
+        const result = checkRecord(record, mapping, custom);
         if (result === null) continue;
         if ("row" in result) rows.push(result.row);
         else errors.push(result.error);
@@ -140,6 +151,7 @@ async function stageFile(input: ImportContactsCsvInput, staging: Staging): Promi
 function checkRecord(
   record: CsvRecord,
   mapping: ColumnMapping,
+  custom: CustomFieldColumn[],
 ): { row: ImportRow } | { error: ImportRowError } | null {
   if (record.cells.every((cell) => cell.trim() === "")) return null;
   const cells: Partial<Record<ImportField, string>> = {};
@@ -149,6 +161,18 @@ function checkRecord(
   const email = (cells.email ?? "").trim();
   if (record.malformed) return { error: { row: record.rowNumber, email, reason: record.malformed } };
   const result = validateImportRow(record.rowNumber, cells);
-  if ("row" in result) return result;
-  return { error: { row: record.rowNumber, email, reason: result.reasons.join(" ") } };
+  if (!("row" in result))
+    return { error: { row: record.rowNumber, email, reason: result.reasons.join(" ") } };
+  if (custom.length === 0) return result;
+  const texts = Object.fromEntries(custom.map((c) => [c.field.key, record.cells[c.index] ?? ""]));
+  const { values, rejected } = customFieldValuesFrom(
+    custom.map((c) => c.field),
+    texts,
+  );
+  if (rejected.length > 0) {
+    const reason = rejected.map((key) => `${key}: the value does not fit the custom field.`).join(" ");
+    return { error: { row: record.rowNumber, email, reason } };
+  }
+  result.row.custom_fields = Object.keys(values).length > 0 ? values : null;
+  return result;
 }

@@ -6,6 +6,7 @@ import {
   type ContactsQuery,
 } from "./get-contacts-params";
 import { isUuid } from "@/lib/ids/uuid";
+import { customFiltersFromParams, customFiltersToParams } from "./custom-fields/list-filter";
 
 /** The list's filters and sort as they live in the URL (everything but the workspace). */
 export type ListQuery = Omit<ContactsQuery, "workspaceId" | "tagId" | "segment"> & {
@@ -70,6 +71,7 @@ export function parseListQuery(sp: SearchParams): { query: ListQuery; ignored: b
     segmentId: ids(sp.segment)[0],
     sortBy: pick(sp.sortBy, SORT_FIELDS, "created_at"),
     sortDir: pick(sp.sortDir, ["asc", "desc"] as const, "desc"),
+    customFields: customFiltersFromParams(sp),
   };
   return { query, ignored };
 }
@@ -88,6 +90,7 @@ export function listQueryString(query: ListQuery, changes: Partial<ListQuery> = 
   for (const id of q.excludeTagIds) params.append("excludeTagIds", id);
   if (q.sortBy !== "created_at") params.set("sortBy", q.sortBy);
   if (q.sortDir !== "desc") params.set("sortDir", q.sortDir);
+  customFiltersToParams(q.customFields, params);
   if (q.pageSize !== DEFAULT_PAGE_SIZE) params.set("pageSize", String(q.pageSize));
   if (q.page > 1) params.set("page", String(q.page));
   const text = params.toString();

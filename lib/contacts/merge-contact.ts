@@ -1,6 +1,8 @@
 import type { Db } from "@/lib/db/doors";
 import type { ContactRow, ContactSource, PersonFields } from "./contact-row";
 import { diffContact, writeAuditNote, type FieldChange } from "./diff-and-audit";
+import { diffCustomFields, type CustomFieldOverwrite } from "./custom-fields/diff-custom-fields";
+import type { CustomField, CustomFieldValuesInput } from "./custom-fields/types";
 
 export interface MergeContactInput {
   workspaceId: string;
@@ -20,12 +22,19 @@ export interface MergeContactInput {
   via: string;
   /** false for historical imports, which spec 4.10 exempts from the audit note. */
   audit?: boolean;
+  /**
+   * Custom field values (already checked with validateCustomFieldValues against `fields`),
+   * merged by the same rule as the person fields; an overwritten value is in the note too.
+   */
+  customFields?: { fields: CustomField[]; values: CustomFieldValuesInput };
 }
 
 export interface MergeContactResult {
   contact: ContactRow;
   created: boolean;
   overwritten: FieldChange[];
+  /** custom field values replaced (spec 4.10 step 3, as the person fields) */
+  customOverwritten: CustomFieldOverwrite[];
 }
 
 function cleanFields(fields: PersonFields): Record<string, string> {
@@ -67,7 +76,16 @@ export async function mergeContact(db: Db, input: MergeContactInput): Promise<Me
   const extraFor = (existing: ContactRow | null) =>
     typeof input.extra === "function" ? input.extra(existing) : (input.extra ?? {});
 
-  const row = { ...fields, ...extraFor(null), workspace_id: input.workspaceId, email, source: input.source };
+  const custom = input.customFields;
+  const initial = custom ? diffCustomFields(custom.fields, {}, custom.values, "fill_empty").updates : {};
+  const row = {
+    ...fields,
+    ...extraFor(null),
+    ...(Object.keys(initial).length > 0 ? { custom_fields: db.json(initial) } : {}),
+    workspace_id: input.workspaceId,
+    email,
+    source: input.source,
+  };
   const [found] = await db<(ContactRow & { created: boolean })[]>`
     with created as (
       insert into public.contacts ${db(row)}
@@ -82,7 +100,8 @@ export async function mergeContact(db: Db, input: MergeContactInput): Promise<Me
     union all
     select false, * from stored where not exists (select from created)`;
   const { created, ...foundRow } = found ?? { created: false };
-  if (created) return { contact: foundRow as ContactRow, created: true, overwritten: [] };
+  if (created)
+    return { contact: foundRow as ContactRow, created: true, overwritten: [], customOverwritten: [] };
   // no row at all: a concurrent writer created the contact after this statement's snapshot
   const [stored] = found
     ? [foundRow as ContactRow]
@@ -91,11 +110,19 @@ export async function mergeContact(db: Db, input: MergeContactInput): Promise<Me
         where workspace_id = ${input.workspaceId} and email = ${email}
         for update`;
   const { updates, overwritten } = diffContact(stored, fields, input.mode);
-  const changes = { ...updates, ...withoutUnchanged(stored, extraFor(stored)) };
-  if (Object.keys(changes).length === 0) return { contact: stored, created: false, overwritten };
+  const customDiff = custom
+    ? diffCustomFields(custom.fields, stored.custom_fields ?? {}, custom.values, input.mode)
+    : { updates: {}, overwritten: [] };
+  const changes: Record<string, unknown> = { ...updates, ...withoutUnchanged(stored, extraFor(stored)) };
+  if (Object.keys(customDiff.updates).length > 0)
+    changes.custom_fields = db.json({ ...stored.custom_fields, ...customDiff.updates });
+  const customOverwritten = customDiff.overwritten;
+  if (Object.keys(changes).length === 0)
+    return { contact: stored, created: false, overwritten, customOverwritten };
 
   const [contact] = await db<ContactRow[]>`
     update public.contacts set ${db(changes)} where id = ${stored.id} returning *`;
-  if (input.audit !== false) await writeAuditNote(db, contact, overwritten, input.via);
-  return { contact, created: false, overwritten };
+  if (input.audit !== false)
+    await writeAuditNote(db, contact, [...overwritten, ...customOverwritten], input.via);
+  return { contact, created: false, overwritten, customOverwritten };
 }

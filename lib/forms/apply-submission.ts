@@ -1,6 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { Db } from "@/lib/db/doors";
 import { mergeContact } from "@/lib/contacts/merge-contact";
+import { listCustomFields } from "@/lib/contacts/custom-fields/list-custom-fields";
+import { customFieldValuesFrom } from "@/lib/contacts/custom-fields/values-from-payload";
 import { decideConsent } from "@/lib/consent/consent-rules";
 import { applyConsent } from "@/lib/consent/apply-consent";
 import { addNote } from "@/lib/notes/add-note";
@@ -39,6 +41,8 @@ export interface ApplySubmissionResult {
  * - Concurrent creation of the same email is absorbed by mergeContact (B.3).
  * - notes / message become one note (B.4); the payload itself is never copied into notes.
  * - A form_submissions row with payload, IP and type, then the form's automations (6.2).
+ * - Body keys equal to a custom field's key set that field, by the same merge rule as the person
+ *   fields (docs/decisions.md, "Custom fields"); a value that does not fit is only kept in the payload.
  */
 export async function applySubmission(db: Db, input: ApplySubmissionInput): Promise<ApplySubmissionResult> {
   const { form, fields, ip } = input;
@@ -48,7 +52,10 @@ export async function applySubmission(db: Db, input: ApplySubmissionInput): Prom
   const consent = decision && !("skip" in decision) ? decision : null;
   const verified = input.submissionType === "verified_email";
 
+  const customFields = await listCustomFields(db, form.workspace_id);
+  const { values } = customFieldValuesFrom(customFields, input.payload);
   const { contact, created } = await mergeContact(db, {
+    customFields: { fields: customFields, values },
     workspaceId: form.workspace_id,
     email: fields.email,
     fields: fields.person,

@@ -25,6 +25,7 @@ export function exportArchive(data: ContactExport): Uint8Array {
     "contact.json": strToU8(JSON.stringify(data, null, 2)),
     "contact.csv": strToU8(csv([{ ...data.contact, tags: data.tags.join("; ") }])),
   };
+  if (data.custom_fields.length > 0) files["custom_fields.csv"] = strToU8(csv(data.custom_fields));
   for (const [table, rows] of Object.entries(data.tables))
     if (rows.length > 0) files[`${table}.csv`] = strToU8(csv(rows));
   return zipSync(files, { level: 6, mtime: new Date(data.exported_at) });

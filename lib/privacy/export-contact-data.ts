@@ -1,5 +1,6 @@
 import type { Db } from "@/lib/db/doors";
 import { refused, type Result } from "@/lib/errors/app-error";
+import { listCustomFields } from "@/lib/contacts/custom-fields/list-custom-fields";
 
 export type ExportRow = Record<string, unknown>;
 
@@ -9,6 +10,8 @@ export interface ContactExport {
   contact: ExportRow;
   /** the names of the contact's tags (contact_tags holds their ids) */
   tags: string[];
+  /** the contact's custom field values with their labels (docs/decisions.md, "Custom fields") */
+  custom_fields: { key: string; label: string; personal: boolean; value: unknown }[];
   /**
    * Every table whose foreign key references the contact (spec 2.4.2 and the rest: consent
    * ledger, form submissions, automation runs, notifications, ...), by table name, plus
@@ -70,12 +73,17 @@ export async function exportContactData(
   const tags = await db<{ name: string }[]>`
     select t.name from public.contact_tags ct join public.tags t on t.id = ct.tag_id and t.workspace_id = ct.workspace_id
     where ct.contact_id = ${input.contactId} and ct.workspace_id = ${input.workspaceId} order by lower(t.name)`;
+  const values = (contact.custom_fields ?? {}) as Record<string, unknown>;
+  const custom = (await listCustomFields(db, input.workspaceId))
+    .filter((f) => Object.hasOwn(values, f.key))
+    .map((f) => ({ key: f.key, label: f.label, personal: f.is_personal, value: values[f.key] }));
   return {
     data: {
       exported_at: new Date().toISOString(),
       workspace_id: input.workspaceId,
       contact,
       tags: tags.map((t) => t.name),
+      custom_fields: custom,
       tables,
     },
   };

@@ -135,13 +135,14 @@ describe("a formula cell over several lines stays text in every CSV download", (
       workspace_id: "w",
       contact: { id: "c", email: "a@example.test", first_name: MULTI_LINE },
       tags: [],
+      custom_fields: [{ key: "motto", label: "Motto", personal: true, value: MULTI_LINE }],
       tables: {
         notes: [{ id: "n", content: MULTI_LINE }],
         form_submissions: [{ id: "s", data: MULTI_LINE }],
       },
     });
     const files = unzipSync(zip);
-    for (const name of ["contact.csv", "notes.csv", "form_submissions.csv"])
+    for (const name of ["contact.csv", "custom_fields.csv", "notes.csv", "form_submissions.csv"])
       expectNoFormula(strFromU8(files[name]));
   });
 

@@ -39,6 +39,11 @@ export const SETTINGS_SECTIONS: SettingsSection[] = [
     href: "/settings/ticketing",
   },
   {
+    title: "Custom fields",
+    description: "Fields of your own on every contact: text, numbers, dates, yes/no and selects.",
+    href: "/settings/custom-fields",
+  },
+  {
     title: "Webhooks",
     description: "Signed events sent to your own systems as contacts, forms, payments and events change.",
     href: "/settings/webhooks",

@@ -56,11 +56,11 @@ export async function applyImport(db: Db, input: ApplyImportInput): Promise<Appl
         insert into public.contacts as c (
           workspace_id, email, first_name, last_name, phone, address_line1, address_line2, city, state,
           postal_code, country, birth_month, birth_day, source,
-          is_subscribed, opt_in_timestamp, opt_in_source, opt_in_ip)
+          is_subscribed, opt_in_timestamp, opt_in_source, opt_in_ip, custom_fields)
         select ${ws}, b.email, b.first_name, b.last_name, b.phone, b.address_line1, b.address_line2, b.city,
           b.state, b.postal_code, b.country, b.birth_month, b.birth_day, 'import',
           ${sub}, case when ${sub} then now() end, case when ${sub} then 'CSV Import' end,
-          case when ${sub} then ${input.uploaderIp}::inet end
+          case when ${sub} then ${input.uploaderIp}::inet end, coalesce(b.custom_fields, '{}')
         from contact_import_batch b
         where b.occurrence = ${occurrence}
         on conflict (workspace_id, email) do update set
@@ -79,7 +79,9 @@ export async function applyImport(db: Db, input: ApplyImportInput): Promise<Appl
           opt_in_timestamp = case when ${consent} then now() else c.opt_in_timestamp end,
           opt_in_source = case when ${consent} then 'CSV Import' else c.opt_in_source end,
           opt_in_ip = case when ${consent} then excluded.opt_in_ip else c.opt_in_ip end,
-          unsubscribed_at = case when ${consent} then null else c.unsubscribed_at end
+          unsubscribed_at = case when ${consent} then null else c.unsubscribed_at end,
+          -- custom field columns set the keys they carry, as the other columns (docs/decisions.md, "Custom fields")
+          custom_fields = c.custom_fields || excluded.custom_fields
         -- only rows that change: an identical row leaves the contact (and updated_at) alone
         where (excluded.first_name is not null and excluded.first_name is distinct from c.first_name)
            or (excluded.last_name is not null and excluded.last_name is distinct from c.last_name)
@@ -92,6 +94,7 @@ export async function applyImport(db: Db, input: ApplyImportInput): Promise<Appl
            or (excluded.country is not null and excluded.country is distinct from c.country)
            or (excluded.birth_month is not null and excluded.birth_month is distinct from c.birth_month)
            or (excluded.birth_day is not null and excluded.birth_day is distinct from c.birth_day)
+           or (excluded.custom_fields <> '{}' and c.custom_fields || excluded.custom_fields <> c.custom_fields)
            or ${consent}
         returning c.id, (c.xmax = 0) as inserted,
           (${sub} and c.opt_in_source = 'CSV Import' and c.opt_in_timestamp = now()) as consented

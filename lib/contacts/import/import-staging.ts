@@ -22,6 +22,7 @@ const COLUMNS = [
   "tags text",
   "note_text text",
   "note_html text",
+  "custom_fields jsonb",
 ];
 
 function values(r: ImportRow): (string | number | null)[] {
@@ -42,6 +43,7 @@ function values(r: ImportRow): (string | number | null)[] {
     r.tags.length > 0 ? r.tags.join(TAG_SEPARATOR) : null,
     r.note_text,
     r.note_html,
+    r.custom_fields ? JSON.stringify(r.custom_fields) : null,
   ];
 }
 
@@ -124,11 +126,13 @@ function insertStaging(db: Db): Omit<Staging, "finish"> {
     const text = (i: number) => columns[i] as string[];
     await db`
       insert into contact_import_rows
-      select * from unnest(
+      select u.r, u.e, u.fn, u.ln, u.ph, u.a1, u.a2, u.ci, u.st, u.pc, u.co, u.bm, u.bd, u.tg, u.nt, u.nh, u.cf::jsonb
+      from unnest(
         ${columns[0] as number[]}::int[], ${text(1)}::text[], ${text(2)}::text[], ${text(3)}::text[],
         ${text(4)}::text[], ${text(5)}::text[], ${text(6)}::text[], ${text(7)}::text[], ${text(8)}::text[],
         ${text(9)}::text[], ${text(10)}::text[], ${columns[11] as number[]}::int[], ${columns[12] as number[]}::int[],
-        ${text(13)}::text[], ${text(14)}::text[], ${text(15)}::text[])`;
+        ${text(13)}::text[], ${text(14)}::text[], ${text(15)}::text[], ${text(16)}::text[])
+        as u(r, e, fn, ln, ph, a1, a2, ci, st, pc, co, bm, bd, tg, nt, nh, cf)`;
   };
   return {
     async add(rows) {

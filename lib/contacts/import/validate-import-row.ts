@@ -12,6 +12,8 @@ export interface ImportRow extends Record<PersonField, string | null> {
   tags: string[];
   note_text: string | null;
   note_html: string | null;
+  /** custom field values from the columns named by a field's key (customFieldColumns) */
+  custom_fields?: Record<string, unknown> | null;
 }
 
 const EMAIL = z.regexes.email;

@@ -21,7 +21,17 @@ import type { Db } from "@/lib/db/doors";
 import { addContactNote } from "@/lib/notes/add-contact-note";
 import { attachTagByName } from "@/lib/tags/attach-tag-by-name";
 import { detachTag } from "@/lib/tags/detach-tag";
-import { apiErrorBody, invalidFromZod } from "../errors";
+import {
+  listCustomFields,
+  validateCustomFieldValues,
+  writeCustomFieldValues,
+} from "@/lib/contacts/custom-fields";
+import {
+  customFieldOverwrites,
+  customFieldsAuditSummary,
+} from "@/lib/contacts/custom-fields/diff-custom-fields";
+import type { CustomField, CustomFieldValuesInput } from "@/lib/contacts/custom-fields/types";
+import { ApiInvalidRequest, apiErrorBody, invalidFromZod } from "../errors";
 import type { ApiKeyActor } from "../key-auth";
 import { decodeCursor, encodeCursor } from "../pagination";
 import { apiOperation, created, noContent, ok, type ApiContext } from "../route";
@@ -68,6 +78,7 @@ export function v1Contact(row: ContactRow & { tags: TagRef[]; emailStatus: Email
     unsubscribed_at: iso(row.unsubscribed_at),
     email_status: row.emailStatus,
     tags: row.tags.map((t) => ({ id: t.id, name: t.name })),
+    custom_fields: row.custom_fields ?? {},
     created_at: iso(row.created_at)!,
     updated_at: iso(row.updated_at)!,
   };
@@ -93,6 +104,32 @@ const birthday = (body: ContactPatch) =>
   body.birth_month !== undefined && body.birth_day !== undefined
     ? { birth_month: body.birth_month, birth_day: body.birth_day }
     : {};
+
+/**
+ * A write's custom_fields checked against the workspace's definitions (docs/api.md "Custom
+ * fields"): the values, or 400 `invalid_request` naming each bad key in `fields` (as the key,
+ * and as its body path `custom_fields.<key>`), before anything is stored.
+ */
+async function checkedCustomFields(
+  db: Db,
+  workspaceId: string,
+  raw: Record<string, unknown> | undefined,
+  options: { enforceRequired?: boolean; existing?: ContactRow["custom_fields"] } = {},
+): Promise<{ fields: CustomField[]; values: CustomFieldValuesInput }> {
+  if (raw === undefined && !options.enforceRequired) return { fields: [], values: {} };
+  const fields = await listCustomFields(db, workspaceId);
+  const result = validateCustomFieldValues(fields, raw ?? {}, options);
+  if ("data" in result) return { fields, values: result.data };
+  const problems = (result.error.details?.fields ?? {}) as Record<string, string>;
+  const entries = Object.entries(problems).flatMap(([key, message]) => [
+    [key, message],
+    [`custom_fields.${key}`, message],
+  ]);
+  throw new ApiInvalidRequest(
+    `custom_fields.${result.error.field}: ${result.error.message}`,
+    Object.fromEntries(entries),
+  );
+}
 
 // ---------------------------------------------------------------- GET /api/v1/contacts
 
@@ -135,6 +172,7 @@ export const listContacts = apiOperation(
 export const createContactRoute = apiOperation(
   { name: "createContact", scope: "contacts:write", body: contactWriteSchema, idempotent: true },
   async ({ db, workspaceId, body, audit }) => {
+    const custom = await checkedCustomFields(db, workspaceId, body.custom_fields, { enforceRequired: true });
     const contact = unwrap(
       await createContact(db, {
         workspaceId,
@@ -153,6 +191,8 @@ export const createContactRoute = apiOperation(
         birthDay: body.birth_day,
       }),
     );
+    if (Object.keys(custom.values).length > 0)
+      unwrap(await writeCustomFieldValues(db, { workspaceId, contactId: contact.id, values: custom.values }));
     await audit("contact.created", ["contact", contact.id], { after: { source: "api" } });
     return created(await readContact(db, workspaceId, contact.id));
   },
@@ -179,14 +219,31 @@ export const patchContactRoute = apiOperation(
       select 1 from public.contacts where id = ${params.id} and workspace_id = ${workspaceId} for update`;
     if (!locked) throw new AppError("not_found");
     const before = (await readEditableFields(db, { workspaceId, contactId: params.id }))!;
+    const custom = await checkedCustomFields(db, workspaceId, body.custom_fields);
     const { updates, overwritten } = diffContact(before, personFields(body), "overwrite");
     const next = { ...before, ...updates, ...birthday(body), email: body.email ?? before.email };
     const fields = columnFields(next);
     const changed = editedFields(before, fields);
-    if (changed.length > 0) {
-      const contact = unwrap(await updateContact(db, { ...fields, workspaceId, contactId: params.id }));
-      await writeAuditNote(db, contact, overwritten, via(key));
-      await audit("contact.updated", ["contact", params.id], { after: { changed } });
+    const contact = { id: params.id, workspace_id: workspaceId };
+    if (changed.length > 0) unwrap(await updateContact(db, { ...fields, workspaceId, contactId: params.id }));
+    const values =
+      Object.keys(custom.values).length > 0
+        ? unwrap(
+            await writeCustomFieldValues(db, { workspaceId, contactId: params.id, values: custom.values }),
+          )
+        : null;
+    const replaced = values ? customFieldOverwrites(custom.fields, values) : [];
+    await writeAuditNote(db, contact, [...overwritten, ...replaced], via(key));
+    const summary =
+      values && customFieldsAuditSummary(custom.fields, values.before, values.after, values.changed);
+    if (changed.length > 0 || summary) {
+      await audit("contact.updated", ["contact", params.id], {
+        before: summary ? { custom_fields: summary.before } : undefined,
+        after: {
+          changed: [...changed, ...(values?.changed ?? []).map((k) => `custom_fields.${k}`)],
+          ...(summary ? { custom_fields: summary.after } : {}),
+        },
+      });
     }
     return ok(await readContact(db, workspaceId, params.id));
   },
@@ -216,7 +273,9 @@ async function upsertOne(
   ctx: Pick<ApiContext<unknown, unknown, unknown>, "workspaceId" | "key">,
   body: ContactWrite,
 ): Promise<{ id: string; created: boolean; audit: AuditCall | null }> {
+  const custom = await checkedCustomFields(db, ctx.workspaceId, body.custom_fields);
   const result = await mergeContact(db, {
+    customFields: custom,
     workspaceId: ctx.workspaceId,
     email: body.email,
     fields: personFields(body),
@@ -228,8 +287,21 @@ async function upsertOne(
   const id = result.contact.id;
   const audit: AuditCall | null = result.created
     ? ["contact.created", ["contact", id], { after: { source: "api" } }]
-    : result.overwritten.length > 0 || Object.keys(birthday(body)).length > 0
-      ? ["contact.updated", ["contact", id], { after: { changed: result.overwritten.map((c) => c.field) } }]
+    : result.overwritten.length > 0 ||
+        result.customOverwritten.length > 0 ||
+        Object.keys(birthday(body)).length > 0
+      ? [
+          "contact.updated",
+          ["contact", id],
+          {
+            after: {
+              changed: [
+                ...result.overwritten.map((c) => c.field),
+                ...result.customOverwritten.map((c) => `custom_fields.${c.key}`),
+              ],
+            },
+          },
+        ]
       : null;
   return { id, created: result.created, audit };
 }

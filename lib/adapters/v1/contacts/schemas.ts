@@ -24,6 +24,21 @@ const whole = (label: string, min: number, max: number) =>
     .min(min, `${label} must be a whole number from ${min} to ${max}.`)
     .max(max, `${label} must be a whole number from ${min} to ${max}.`);
 
+/** A custom field value as the API carries it (docs/api.md "Custom fields"). */
+const customFieldValue = z
+  .union([z.string(), z.number(), z.boolean(), z.array(z.string())])
+  .meta({ description: "text, select and date ('YYYY-MM-DD') as strings, multi select as a list" });
+
+/**
+ * A write's custom field values by key: checked against the workspace's definitions in the
+ * handler (a wrong type, an unknown option or an unknown key is 400 `invalid_request` with the
+ * key in `fields`, and nothing is stored); null clears a value.
+ */
+const customFieldsWrite = z
+  .record(z.string(), z.unknown().meta({ description: "the field's value, or null to clear it" }))
+  .meta({ id: "CustomFieldValuesWrite", description: '{"<key>": value}; null clears the value' })
+  .optional();
+
 /** The person fields of a v1 contact write, snake_case as the columns (spec 2.4). */
 const fieldShape = {
   first_name: text("first_name", 100).optional(),
@@ -37,6 +52,7 @@ const fieldShape = {
   country: text("country", 100).optional(),
   birth_month: whole("birth_month", 1, 12).optional(),
   birth_day: whole("birth_day", 1, 31).optional(),
+  custom_fields: customFieldsWrite,
 };
 
 /** Spec 2.4 / 8.1: birth_month and birth_day together or not at all. */
@@ -117,6 +133,9 @@ export const contactSchema = z
     unsubscribed_at: z.string().nullable(),
     email_status: z.enum(["Spam", "Bounced", "Unsubscribed", "Subscribed", "Not Opted In"]),
     tags: z.array(tagSchema),
+    custom_fields: z
+      .record(z.string(), customFieldValue)
+      .meta({ id: "CustomFieldValues", description: "the workspace's custom field values by key" }),
     created_at: z.string(),
     updated_at: z.string(),
   })

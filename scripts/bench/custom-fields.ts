@@ -1,0 +1,326 @@
+/**
+ * Custom fields (docs/decisions.md, "Custom fields"): the stored design (one jsonb object per
+ * contact, checked by a trigger, a partial GIN index) against the alternative (a typed values
+ * table, one row per contact and field, a b-tree per value type, checked by a trigger), at
+ * 1,000,000 contacts in one workspace.
+ * - Reads: the first page of the contacts list (25 rows and the exact total) filtered on one
+ *   custom field, as a signed-in member (RLS on). The jsonb side runs twice: through getContacts
+ *   (the product's path, tags and suppressions of the page included) and as the same three
+ *   statements the typed side runs (count, page ids, page rows); the ratio is to the unfiltered
+ *   list through getContacts.
+ * - Writes: setting four fields on 10,000 contacts in one statement, against the floor of
+ *   setting first_name on the same contacts.
+ */
+import type postgres from "postgres";
+import { getContacts } from "../../lib/contacts/get-contacts";
+import type { CustomFieldListFilter } from "../../lib/contacts/custom-fields/list-filter";
+import { customFieldFilterSql, type CustomFieldFilter } from "../../lib/contacts/custom-fields/filter-sql";
+import { listCustomFields } from "../../lib/contacts/custom-fields/list-custom-fields";
+import type { CustomField } from "../../lib/contacts/custom-fields/types";
+import { withUser, type Claims, type Db } from "../../lib/db/doors";
+import type { BenchModule } from "./index";
+import { loadContacts, withoutIndexes } from "./lib/contacts-data";
+import { benchDatabase, percentile, table } from "./lib/database";
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 30);
+const WARMUP = 3;
+const WRITE_ROWS = 10_000;
+type Fragment = postgres.PendingQuery<postgres.Row[]>;
+
+async function timed(fn: () => Promise<unknown>, runs = RUNS): Promise<{ p50: number; p95: number }> {
+  const times: number[] = [];
+  for (let i = 0; i < WARMUP + runs; i++) {
+    const started = performance.now();
+    await fn();
+    if (i >= WARMUP) times.push(performance.now() - started);
+  }
+  return { p50: percentile(times, 50), p95: percentile(times, 95) };
+}
+
+/** count, page ids, page rows: the list's three statements for a condition on `c`. */
+async function listBy(db: Db, ws: string, condition: Fragment): Promise<number> {
+  const [{ n }] = await db<{ n: number }[]>`
+    select count(*)::int as n from public.contacts c where c.workspace_id = ${ws} and ${condition}`;
+  const ids = await db<{ id: string }[]>`
+    select c.id from public.contacts c where c.workspace_id = ${ws} and ${condition}
+    order by c.created_at desc, c.id desc limit 25`;
+  await db`select * from public.contacts where id = any(${ids.map((r) => r.id)}::uuid[])`;
+  return n;
+}
+
+async function load(sql: postgres.Sql, ws: string, other: string): Promise<void> {
+  await sql`
+    insert into custom_fields (workspace_id, key, label, field_type, options)
+    select w, f.key, f.label, f.type, f.options
+    from unnest(array[${ws}::uuid, ${other}::uuid]) w,
+    (values ('tier', 'Tier', 'select', '{bronze,silver,gold,platinum,diamond}'::text[]),
+            ('score', 'Score', 'number', '{}'), ('joined_on', 'Joined on', 'date', '{}'),
+            ('interests', 'Interests', 'multi_select', '{art,music,food,travel,sport,books,film,tech}')) f(key, label, type, options)`;
+  await withoutIndexes(sql, ["contacts", "contact_tags", "contact_suppressions"], async (tx) => {
+    await loadContacts(tx, {
+      workspaceId: ws,
+      count: 1_000_000,
+      tagCount: 10,
+      tagsEach: 1,
+      emailPrefix: "a",
+    });
+    await loadContacts(tx, {
+      workspaceId: other,
+      count: WRITE_ROWS,
+      tagCount: 10,
+      tagsEach: 1,
+      emailPrefix: "b",
+    });
+    await tx`
+      update contacts c set custom_fields = jsonb_strip_nulls(jsonb_build_object(
+        'tier', (array['bronze','silver','gold','platinum','diamond'])[1 + h % 5],
+        'score', h % 1000,
+        'joined_on', case when h % 2 = 0 then to_char(date '2020-01-01' + (h % 2000), 'YYYY-MM-DD') end,
+        'interests', case when h % 3 > 0 then jsonb_build_array(
+          (array['art','music','food','travel','sport','books','film','tech'])[1 + h % 8],
+          (array['art','music','food','travel','sport','books','film','tech'])[1 + (h / 8 + 1 + h % 7) % 8]) end))
+      from (select id, abs(hashtext(id::text)) as h from contacts where workspace_id = ${ws}) x
+      where c.id = x.id`;
+  });
+  // the alternative: a typed values table, with its own type check (as the jsonb trigger)
+  await sql.unsafe(`
+    create table contact_field_values (
+      workspace_id uuid not null, contact_id uuid not null references contacts (id) on delete cascade,
+      field_id uuid not null references custom_fields (id) on delete cascade,
+      value_text text, value_num numeric, value_date date, value_bool boolean);
+    grant select, insert, update, delete on contact_field_values to authenticated;
+    create function check_field_value() returns trigger language plpgsql set search_path = '' as $$
+    declare t text; o text[];
+    begin
+      select f.field_type, f.options into t, o from public.custom_fields f
+      where f.id = new.field_id and f.workspace_id = new.workspace_id;
+      if t is null
+         or (t in ('text', 'select', 'multi_select') and new.value_text is null)
+         or (t in ('select', 'multi_select') and not new.value_text = any (o))
+         or (t = 'number' and new.value_num is null) or (t = 'date' and new.value_date is null)
+         or (t = 'boolean' and new.value_bool is null) then
+        raise exception using errcode = '23514', message = 'custom field value';
+      end if;
+      return new;
+    end $$;
+    create trigger check_field_value before insert or update on contact_field_values
+      for each row execute function check_field_value();
+    alter table contact_field_values disable trigger check_field_value;
+    insert into contact_field_values (workspace_id, contact_id, field_id, value_text, value_num, value_date)
+    select c.workspace_id, c.id, f.id,
+      case when f.field_type = 'select' then e.value #>> '{}' when f.field_type = 'multi_select' then m.v end,
+      case when f.field_type = 'number' then (e.value #>> '{}')::numeric end,
+      case when f.field_type = 'date' then (e.value #>> '{}')::date end
+    from contacts c cross join lateral jsonb_each(c.custom_fields) e
+    join custom_fields f on f.workspace_id = c.workspace_id and f.key = e.key
+    left join lateral jsonb_array_elements_text(case when f.field_type = 'multi_select' then e.value end) m(v) on true
+    where c.custom_fields <> '{}';
+    alter table contact_field_values enable trigger check_field_value;
+    create index contact_field_values_contact_idx on contact_field_values (contact_id, field_id);
+    create index contact_field_values_text_idx on contact_field_values (field_id, value_text, contact_id) where value_text is not null;
+    create index contact_field_values_num_idx on contact_field_values (field_id, value_num, contact_id) where value_num is not null;
+    create index contact_field_values_date_idx on contact_field_values (field_id, value_date, contact_id) where value_date is not null;
+  `);
+  await sql`insert into contact_counts (workspace_id, source, n)
+            select workspace_id, source, count(*) from contacts group by 1, 2
+            on conflict (workspace_id, source, shard) do update set n = excluded.n`;
+  await sql`vacuum analyze`;
+}
+
+interface Scenario {
+  label: string;
+  key: string;
+  list: CustomFieldListFilter;
+  filter: CustomFieldFilter;
+  /** the typed table's condition for field id `f` */
+  typed: (db: Db, f: string) => Fragment;
+}
+
+const has = (db: Db, f: string, cond: Fragment) =>
+  db`exists (select 1 from contact_field_values v where v.contact_id = c.id and v.field_id = ${f} and ${cond})`;
+
+const SCENARIOS: Scenario[] = [
+  {
+    label: "select = gold (20%)",
+    key: "tier",
+    list: { key: "tier", op: "eq", values: ["gold"] },
+    filter: { op: "eq", value: "gold" },
+    typed: (db, f) => has(db, f, db`v.value_text = 'gold'`),
+  },
+  {
+    label: "number = 500 (0.1%)",
+    key: "score",
+    list: { key: "score", op: "eq", values: ["500"] },
+    filter: { op: "eq", value: 500 },
+    typed: (db, f) => has(db, f, db`v.value_num = 500`),
+  },
+  {
+    label: "number 100..149 (5%)",
+    key: "score",
+    list: { key: "score", op: "range", min: "100", max: "149" },
+    filter: { op: "range", min: 100, max: 149 },
+    typed: (db, f) => has(db, f, db`v.value_num between 100 and 149`),
+  },
+  {
+    label: "number 0..0 (0.1%, range)",
+    key: "score",
+    list: { key: "score", op: "range", min: "0", max: "0" },
+    filter: { op: "range", min: 0, max: 0 },
+    typed: (db, f) => has(db, f, db`v.value_num between 0 and 0`),
+  },
+  {
+    label: "date in one month (0.8%)",
+    key: "joined_on",
+    list: { key: "joined_on", op: "range", min: "2021-03-01", max: "2021-03-31" },
+    filter: { op: "range", min: "2021-03-01", max: "2021-03-31" },
+    typed: (db, f) => has(db, f, db`v.value_date between '2021-03-01' and '2021-03-31'`),
+  },
+  {
+    label: "multi any of art, film",
+    key: "interests",
+    list: { key: "interests", op: "any", values: ["art", "film"] },
+    filter: { op: "any", values: ["art", "film"] },
+    typed: (db, f) => has(db, f, db`v.value_text in ('art', 'film')`),
+  },
+  {
+    label: "date is set (50%)",
+    key: "joined_on",
+    list: { key: "joined_on", op: "set" },
+    filter: { op: "set" },
+    typed: (db, f) => has(db, f, db`true`),
+  },
+];
+
+async function reads(claims: Claims, ws: string, fields: CustomField[]) {
+  const byKey = new Map(fields.map((f) => [f.key, f]));
+  const floor = await timed(() => withUser(claims, (db) => getContacts(db, { workspaceId: ws, page: 1 })));
+  const rows: (string | number)[][] = [["no filter (floor)", "", floor.p95.toFixed(1), "1.00", "", ""]];
+  for (const s of SCENARIOS) {
+    const field = byKey.get(s.key)!;
+    let total = 0;
+    const product = await timed(() =>
+      withUser(claims, async (db) => {
+        const page = await getContacts(db, { workspaceId: ws, page: 1, customFields: [s.list] });
+        if ("error" in page) throw page.error;
+        total = page.total;
+      }),
+    );
+    const jsonb = await timed(() =>
+      withUser(claims, (db) => listBy(db, ws, customFieldFilterSql(db, field, s.filter))),
+    );
+    const typed = await timed(() => withUser(claims, (db) => listBy(db, ws, s.typed(db, field.id))));
+    rows.push([
+      s.label,
+      total,
+      product.p95.toFixed(1),
+      (product.p95 / floor.p95).toFixed(2),
+      jsonb.p95.toFixed(1),
+      typed.p95.toFixed(1),
+    ]);
+  }
+  console.log(`(p95 of ${RUNS} runs after ${WARMUP} warm-ups, page 1 with the exact total, as a member)`);
+  table(
+    ["filter", "matches", "getContacts p95 ms", "x floor", "jsonb 3-stmt p95 ms", "typed 3-stmt p95 ms"],
+    rows,
+  );
+}
+
+/** Runs `fn` in a transaction that is rolled back, so every run writes the same rows. */
+async function rolledBack(sql: postgres.Sql, fn: (tx: postgres.TransactionSql) => Promise<unknown>) {
+  await sql
+    .begin(async (tx) => {
+      await fn(tx);
+      throw new Error("rollback");
+    })
+    .catch((error: Error) => {
+      if (error.message !== "rollback") throw error;
+    });
+}
+
+async function writes(sql: postgres.Sql, other: string) {
+  const fields = new Map(
+    (
+      await sql<
+        { key: string; id: string }[]
+      >`select key, id from custom_fields where workspace_id = ${other}`
+    ).map((r) => [r.key, r.id]),
+  );
+  const runs = 10;
+  const floor = await timed(
+    () => rolledBack(sql, (tx) => tx`update contacts set first_name = 'Ada' where workspace_id = ${other}`),
+    runs,
+  );
+  const jsonb = await timed(
+    () =>
+      rolledBack(
+        sql,
+        (tx) => tx`update contacts set custom_fields = jsonb_build_object('tier', 'gold', 'score', 42,
+          'joined_on', '2024-05-01', 'interests', jsonb_build_array('art', 'tech')) where workspace_id = ${other}`,
+      ),
+    runs,
+  );
+  const typed = await timed(
+    () =>
+      rolledBack(
+        sql,
+        (
+          tx,
+        ) => tx`insert into contact_field_values (workspace_id, contact_id, field_id, value_text, value_num, value_date)
+          select c.workspace_id, c.id, v.field_id, v.t, v.n, v.d
+          from contacts c cross join (values
+            (${fields.get("tier")!}::uuid, 'gold', null::numeric, null::date),
+            (${fields.get("score")!}::uuid, null, 42, null),
+            (${fields.get("joined_on")!}::uuid, null, null, date '2024-05-01'),
+            (${fields.get("interests")!}::uuid, 'art', null, null),
+            (${fields.get("interests")!}::uuid, 'tech', null, null)) v(field_id, t, n, d)
+          where c.workspace_id = ${other}`,
+      ),
+    runs,
+  );
+  console.log(`(four fields on ${WRITE_ROWS} contacts in one statement, p50 of ${runs} rolled-back runs)`);
+  table(
+    ["write", "p50 ms", "x floor"],
+    [
+      ["first_name only (floor)", floor.p50.toFixed(0), "1.00"],
+      ["jsonb + trigger + GIN", jsonb.p50.toFixed(0), (jsonb.p50 / floor.p50).toFixed(2)],
+      ["typed table + trigger + b-trees", typed.p50.toFixed(0), (typed.p50 / floor.p50).toFixed(2)],
+    ],
+  );
+}
+
+const bench: BenchModule = {
+  title: "Custom fields: jsonb + trigger vs a typed values table at 1,000,000 contacts",
+  async run(baseUrl) {
+    const db = await benchDatabase(baseUrl, "crm_bench_custom_fields");
+    try {
+      const sql = db.sql;
+      const t = Date.now();
+      if (!db.reused) {
+        const [a] = await sql`insert into workspaces (name) values ('Bench A') returning id`;
+        const [b] = await sql`insert into workspaces (name) values ('Bench B') returning id`;
+        const [u] = await sql`insert into auth.users (email) values ('bench@example.com') returning id`;
+        await sql`insert into user_profiles (id, email) values (${u.id}, 'bench@example.com')`;
+        await sql`insert into workspace_members (workspace_id, user_id, role) values (${a.id}, ${u.id}, 'member')`;
+        await load(sql, a.id, b.id);
+      }
+      const [a] = await sql`select id from workspaces where name = 'Bench A'`;
+      const [b] = await sql`select id from workspaces where name = 'Bench B'`;
+      const [user] = await sql`select id from auth.users where email = 'bench@example.com'`;
+      const [sizes] = await sql`select pg_size_pretty(pg_relation_size('contacts_custom_fields_idx')) as gin,
+        (select count(*) from contact_field_values)::int as typed_rows,
+        pg_size_pretty(pg_total_relation_size('contact_field_values')) as typed_size`;
+      console.log(
+        `${db.reused ? "reused" : "loaded"} in ${((Date.now() - t) / 1000).toFixed(0)} s; GIN index ${sizes.gin}; ` +
+          `typed table ${sizes.typed_rows} rows, ${sizes.typed_size} with its indexes`,
+      );
+      const claims: Claims = { sub: user.id, role: "authenticated", email: "bench@example.com" };
+      const fields = await withUser(claims, (tx) => listCustomFields(tx, a.id));
+      await reads(claims, a.id, fields);
+      await writes(sql, b.id);
+    } finally {
+      await db.drop();
+    }
+  },
+};
+
+export default bench;
