@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { Db } from "@/lib/db/doors";
 import { getDistinctSources } from "@/lib/contacts/get-distinct-sources";
 import { uuidSchema } from "@/lib/ids/uuid";
-import { segmentCondition } from "@/lib/segments/compile";
+import { segmentCondition, type SegmentFields } from "@/lib/segments/compile";
 import type { SegmentFilter } from "@/lib/segments/filter";
 
 /**
@@ -26,7 +26,10 @@ export const audienceSchema = z.object({
     .transform((v) => v || undefined),
 });
 /** `segment`: the segment's filter, read with the broadcast (null: its stored filter no longer parses). */
-export type Audience = z.output<typeof audienceSchema> & { segment?: SegmentFilter | null };
+export type Audience = z.output<typeof audienceSchema> & {
+  segment?: SegmentFilter | null;
+  segmentFields?: SegmentFields;
+};
 
 /**
  * The SQL condition selecting the audience's contacts, on a `public.contacts` aliased `c`.
@@ -51,7 +54,7 @@ export function audienceCondition(db: Db, workspaceId: string, audience: Audienc
       ? db``
       : audience.segment === null
         ? db`and false`
-        : db`and ${segmentCondition(db, workspaceId, audience.segment)}`;
+        : db`and ${segmentCondition(db, workspaceId, audience.segment, audience.segmentFields)}`;
   return db`c.workspace_id = ${workspaceId} ${source ? db`and c.source = ${source}` : db``} ${include} ${exclude} ${segment}`;
 }
 

@@ -12,6 +12,7 @@ import { isUuid } from "@/lib/ids/uuid";
 import { unwrap } from "@/lib/errors/app-error";
 import { getSegment } from "@/lib/segments/get-segment";
 import { segmentFilterSchema } from "@/lib/segments/filter";
+import { segmentFields } from "@/lib/segments/compile";
 
 /** The audience with its segment's filter (null: the stored filter no longer parses: no one). */
 function withSegment(audience: Audience, segmentId: string | null, filter: unknown): Audience {
@@ -70,7 +71,9 @@ export async function getBroadcast(db: Db, input: { workspaceId: string; broadca
     where b.id = ${input.broadcastId} and b.workspace_id = ${input.workspaceId}`;
   if (!row) return null;
   const { segment_id: segmentId, segment_filter: segmentFilter, ...broadcast } = row;
-  return { ...broadcast, audience: withSegment(audienceSchema.parse(row.audience), segmentId, segmentFilter) };
+  const audience = withSegment(audienceSchema.parse(row.audience), segmentId, segmentFilter);
+  if (audience.segment) audience.segmentFields = await segmentFields(db, input.workspaceId, audience.segment);
+  return { ...broadcast, audience };
 }
 
 export async function listBroadcasts(db: Db, workspaceId: string) {
@@ -100,7 +103,9 @@ export async function previewBroadcast(
   const { workspaceId, audience } = input;
   if (audience.segmentId && audience.segment === undefined) {
     const segment = await getSegment(db, { workspaceId, segmentId: audience.segmentId });
-    input = { workspaceId, audience: { ...audience, segment: "error" in segment ? null : segment.data.filter } };
+    const filter = "error" in segment ? null : segment.data.filter;
+    const fields = filter ? await segmentFields(db, workspaceId, filter) : undefined;
+    input = { workspaceId, audience: { ...audience, segment: filter, segmentFields: fields } };
   }
   const rows = await db<{ reason: string | null; count: number }[]>`
     select reason, count(*)::int as count

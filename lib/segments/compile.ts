@@ -1,9 +1,25 @@
 import type postgres from "postgres";
 import type { Db } from "@/lib/db/doors";
 import { containsPattern, searchTokens } from "@/lib/contacts/get-contacts-params";
-import type { Condition, Node, SegmentFilter, Window } from "./filter";
+import {
+  checkCustomFieldFilter,
+  customFieldFilterSql,
+  listCustomFields,
+  type CustomField,
+  type CustomFieldFilter,
+} from "@/lib/contacts/custom-fields";
+import { leaves, type Condition, type Node, type SegmentFilter, type Window } from "./filter";
 
 export type Fragment = postgres.PendingQuery<postgres.Row[]>;
+/** The workspace's custom field definitions by key, for custom_field conditions. */
+export type SegmentFields = ReadonlyMap<string, CustomField>;
+const NO_FIELDS: SegmentFields = new Map();
+
+/** The definitions a filter's custom_field conditions need (none read when it has none). */
+export async function segmentFields(db: Db, workspaceId: string, filter: SegmentFilter): Promise<SegmentFields> {
+  if (!leaves(filter.root).some((c) => c.kind === "custom_field")) return NO_FIELDS;
+  return new Map((await listCustomFields(db, workspaceId)).map((f) => [f.key, f]));
+}
 
 /**
  * The filter as one SQL predicate over `public.contacts c` (docs/decisions.md, "Segments"), every
@@ -12,25 +28,38 @@ export type Fragment = postgres.PendingQuery<postgres.Row[]>;
  * nothing. EXISTS and IN sub-queries at the top level become semi-joins, so the planner may start
  * from the narrowest index (the tag's holders, the product's purchases) instead of the contacts.
  */
-export function segmentCondition(db: Db, workspaceId: string, filter: SegmentFilter): Fragment {
-  return db`c.workspace_id = ${workspaceId} and ${nodeSql(db, workspaceId, filter.root)}`;
+export function segmentCondition(
+  db: Db,
+  workspaceId: string,
+  filter: SegmentFilter,
+  fields: SegmentFields = NO_FIELDS,
+): Fragment {
+  return db`c.workspace_id = ${workspaceId} and ${nodeSql(db, workspaceId, filter.root, fields)}`;
 }
 
-export function nodeSql(db: Db, ws: string, node: Node): Fragment {
-  const sql = node.kind === "group" ? groupSql(db, ws, node.op, node.conditions) : conditionSql(db, ws, node);
+export function nodeSql(db: Db, ws: string, node: Node, fields: SegmentFields = NO_FIELDS): Fragment {
+  const sql =
+    node.kind === "group" ? groupSql(db, ws, node.op, node.conditions, fields) : conditionSql(db, ws, node, fields);
   return node.not ? db`not (${sql})` : sql;
 }
 
-function groupSql(db: Db, ws: string, op: "and" | "or", children: Node[]): Fragment {
+function groupSql(db: Db, ws: string, op: "and" | "or", children: Node[], fields: SegmentFields): Fragment {
   if (children.length === 0) return op === "and" ? db`true` : db`false`;
-  const parts = children.map((child) => nodeSql(db, ws, child));
+  const parts = children.map((child) => nodeSql(db, ws, child, fields));
   const joined = parts.reduce((acc, part) => (op === "and" ? db`${acc} and ${part}` : db`${acc} or ${part}`));
   return db`(${joined})`;
 }
 
 /** One condition, without its `not`. */
-export function conditionSql(db: Db, ws: string, c: Condition): Fragment {
+export function conditionSql(db: Db, ws: string, c: Condition, fields: SegmentFields = NO_FIELDS): Fragment {
   switch (c.kind) {
+    case "custom_field": {
+      const field = fields.get(c.key);
+      const { kind: _kind, not: _not, key: _key, ...rest } = c;
+      const checked = field ? checkCustomFieldFilter(field, rest as CustomFieldFilter) : null;
+      // a key the workspace does not define, or a filter its type refuses, matches no one
+      return field && checked && "data" in checked ? customFieldFilterSql(db, field, checked.data) : db`false`;
+    }
     case "tag": {
       const tagIds = [...new Set(c.tagIds.map((t) => t.toLowerCase()))];
       return c.match === "any"

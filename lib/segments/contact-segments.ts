@@ -1,5 +1,6 @@
 import type { Db } from "@/lib/db/doors";
-import { segmentCondition } from "./compile";
+import { segmentCondition, type SegmentFields } from "./compile";
+import { listCustomFields } from "@/lib/contacts/custom-fields";
 import { segmentFilterSchema } from "./filter";
 
 /**
@@ -14,12 +15,15 @@ export async function contactSegments(
   const segments = await db<{ id: string; name: string; filter: unknown }[]>`
     select id, name, filter from public.segments where workspace_id = ${input.workspaceId}
     order by lower(name), name, id limit 200`;
+  const fields: SegmentFields = new Map(
+    segments.length ? (await listCustomFields(db, input.workspaceId)).map((f) => [f.key, f]) : [],
+  );
   const tests = segments.flatMap((s) => {
     const filter = segmentFilterSchema.safeParse(s.filter);
     if (!filter.success) return [];
     return [
       db`select ${s.id}::uuid as id where exists (select 1 from public.contacts c
-           where c.id = ${input.contactId} and ${segmentCondition(db, input.workspaceId, filter.data)})`,
+           where c.id = ${input.contactId} and ${segmentCondition(db, input.workspaceId, filter.data, fields)})`,
     ];
   });
   if (tests.length === 0) return [];

@@ -58,6 +58,11 @@ export function describeCondition(c: Condition, names: Map<string, string>): str
         ].filter(Boolean);
         return `bought ${name(c.productId, "anything")}${amount.length ? ` for ${amount.join(" and ")}` : ""}${windowText(c.window)}`;
       }
+      case "custom_field":
+        return `custom field ${c.key} ${c.op.replace("_", " ")} ${[c.value, c.values, c.min, c.max, c.text]
+          .filter((v) => v !== undefined)
+          .map((v) => JSON.stringify(v))
+          .join(" ")}`.trim();
       case "email_engagement":
         return `an email${c.broadcastId ? ` of ${name(c.broadcastId, "")}` : ""} was ${c.event}${windowText(c.window)}`;
     }

@@ -2,7 +2,7 @@ import type { Db } from "@/lib/db/doors";
 import { isUuid } from "@/lib/ids/uuid";
 import { refused, type Result } from "@/lib/errors/app-error";
 import { CONTACT_NOT_FOUND } from "@/lib/contacts/types";
-import { conditionSql } from "./compile";
+import { conditionSql, segmentFields } from "./compile";
 import { leaves, type Condition, type Node, type SegmentFilter } from "./filter";
 
 /** A node of the filter with its answer for one contact (after its `not`). */
@@ -20,7 +20,8 @@ export async function explainContact(
 ): Promise<Result<Explained>> {
   if (!isUuid(input.contactId)) return refused("not_found", CONTACT_NOT_FOUND);
   const conditions = leaves(input.filter.root);
-  const answers = conditions.map((c) => conditionSql(db, input.workspaceId, c));
+  const fields = await segmentFields(db, input.workspaceId, input.filter);
+  const answers = conditions.map((c) => conditionSql(db, input.workspaceId, c, fields));
   const list = answers.length ? answers.reduce((acc, a) => db`${acc}, ${a}`) : db``;
   const [row] = await db<{ answers: boolean[] }[]>`
     select array[${list}]::boolean[] as answers from public.contacts c

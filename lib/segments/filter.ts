@@ -82,6 +82,21 @@ export const conditionSchema = z.discriminatedUnion("kind", [
       window: windowSchema.default({}),
     })
     .strict(),
+  // a custom field (docs/decisions.md, "Custom fields"), compared as its definition's type says
+  // (lib/contacts/custom-fields customFieldFilterSql); a key the workspace lacks matches no one
+  z
+    .object({
+      kind: z.literal("custom_field"),
+      not,
+      key: z.string().trim().min(1).max(63),
+      op: z.enum(["eq", "any", "range", "contains", "set", "not_set"]),
+      value: z.union([z.string().max(200), z.number(), z.boolean(), z.array(z.string().max(200)).max(50)]).optional(),
+      values: z.array(z.string().max(200)).max(50).optional(),
+      min: z.union([z.number(), z.string().max(50)]).optional(),
+      max: z.union([z.number(), z.string().max(50)]).optional(),
+      text: z.string().max(200).optional(),
+    })
+    .strict(),
   // email engagement (docs/decisions.md, "Email engagement"): a send to the contact (of this
   // broadcast) whose first such event falls in the window; opens and clicks made by software are
   // not engagement

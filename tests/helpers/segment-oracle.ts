@@ -36,6 +36,7 @@ export interface OracleContact {
   registrations: { eventId: string; status: string }[];
   purchases: { productId: string | null; amount: number; at: Date; status: string }[];
   sends: { broadcastId: string | null; first: Partial<Record<Engagement, Date>> }[];
+  custom: { points?: number; tier?: string };
 }
 
 export interface Pools {
@@ -69,7 +70,14 @@ const SOURCES = ["manual", "form", "import", "ticketing", "payproc", "event"];
 const daysAgo = (days: number) => new Date(Date.now() - (days + 0.5) * DAY);
 
 /** Inserts `count` random contacts and their rows in the workspace; returns them as the oracle sees them. */
-export async function seedContacts(sql: Sql, r: Rng, workspaceId: string, pools: Pools, count: number) {
+export async function seedContacts(
+  sql: Sql,
+  r: Rng,
+  workspaceId: string,
+  pools: Pools,
+  count: number,
+  withCustomFields = false,
+) {
   const out: OracleContact[] = [];
   for (let i = 0; i < count; i++) {
     const first = r.pick(NAMES);
@@ -84,11 +92,20 @@ export async function seedContacts(sql: Sql, r: Rng, workspaceId: string, pools:
       created_at: daysAgo(r.int(200)),
       is_subscribed: subscribed,
       unsubscribed_at: r.chance(0.2) ? daysAgo(r.int(50)) : null,
+      // the workspace's definitions (the test's): points a number, tier a select of gold or silver
+      custom_fields: withCustomFields
+        ? {
+            ...(r.chance(0.6) ? { points: r.int(100) } : {}),
+            ...(r.chance(0.6) ? { tier: r.pick(["gold", "silver"]) } : {}),
+          }
+        : {},
     };
-    const [{ id }] = await sql`insert into public.contacts ${sql(row)} returning id`;
+    const [{ id }] = await sql`insert into public.contacts ${sql({ ...row, custom_fields: sql.json(row.custom_fields) })} returning id`;
+    const { custom_fields: custom, ...fields } = row;
     const c: OracleContact = {
       id,
-      ...row,
+      ...fields,
+      custom,
       tags: new Set(pools.tags.filter(() => r.chance(0.35))),
       suppressions: new Set(SUPPRESSION_REASONS.filter(() => r.chance(0.12))),
       forms: Array.from({ length: r.int(3) }, () => ({ formId: r.pick(pools.forms), at: daysAgo(r.int(200)) })),
@@ -205,6 +222,29 @@ export function oracleCondition(c: OracleContact, k: Condition): boolean {
           (k.maxAmount === undefined || p.amount <= k.maxAmount) &&
           inWindow(p.at, k.window),
       );
+    case "custom_field": {
+      const known = k.key === "points" || k.key === "tier";
+      const value = known ? c.custom[k.key as "points" | "tier"] : undefined;
+      if (!known) return false;
+      switch (k.op) {
+        case "set":
+          return value !== undefined;
+        case "not_set":
+          return value === undefined;
+        case "eq":
+          return value !== undefined && value === k.value;
+        case "any":
+          return value !== undefined && (k.values ?? []).includes(String(value));
+        case "range":
+          return (
+            typeof value === "number" &&
+            (k.min === undefined || value >= Number(k.min)) &&
+            (k.max === undefined || value <= Number(k.max))
+          );
+        default:
+          return false;
+      }
+    }
     case "email_engagement":
       return c.sends.some((s) => {
         const at = s.first[k.event];
@@ -262,6 +302,14 @@ export function randomCondition(r: Rng, kind: Condition["kind"], pools: Pools[])
       const productId = r.chance(0.6) ? pool("products") : undefined;
       return { kind, not, productId, minAmount: min, maxAmount: max, window: randomWindow(r) };
     }
+    case "custom_field": {
+      const key = r.pick(["points", "tier", "missing"]);
+      const op = r.pick(["set", "not_set", "eq", key === "tier" ? "any" : "range"] as const);
+      if (op === "eq") return { kind, not, key, op, value: key === "tier" ? r.pick(["gold", "silver"]) : r.int(100) };
+      if (op === "any") return { kind, not, key, op, values: [r.pick(["gold", "silver"])] };
+      if (op === "range") return { kind, not, key, op, min: r.int(50), max: 50 + r.int(50) };
+      return { kind, not, key, op };
+    }
     case "email_engagement":
       return {
         kind,
@@ -285,6 +333,7 @@ export const KINDS: Condition["kind"][] = [
   "event_registered",
   "purchased",
   "email_engagement",
+  "custom_field",
 ];
 
 /** A random tree: up to two levels of groups, AND or OR, some negated. */

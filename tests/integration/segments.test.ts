@@ -66,8 +66,12 @@ beforeAll(async () => {
   b = await createWorkspace(db.sql);
   poolsA = await pools(a.id);
   poolsB = await pools(b.id);
+  // custom fields (docs/decisions.md, "Custom fields"): b uses the key 'points' for text
+  await db.sql`insert into public.custom_fields (workspace_id, key, label, field_type, options) values
+    (${a.id}, 'points', 'Points', 'number', '{}'), (${a.id}, 'tier', 'Tier', 'select', '{gold,silver}'),
+    (${b.id}, 'points', 'Points', 'text', '{}')`;
   const r = rng(SEED);
-  contactsA = await seedContacts(db.sql, r, a.id, poolsA, 70);
+  contactsA = await seedContacts(db.sql, r, a.id, poolsA, 70, true);
   await seedContacts(db.sql, r, b.id, poolsB, 25);
 }, 120_000);
 
@@ -262,6 +266,11 @@ describe("segments: a broadcast to a segment", () => {
         ],
       },
     } as never);
+    // one member of the segment an admin blocked (spec 8.3: in the segment, not eligible)
+    const eligibleNow = (c: OracleContact) => c.is_subscribed && !c.unsubscribed_at && c.suppressions.size === 0;
+    const blocked = contactsA.filter((c) => oracleMatches(c, filter.root) && eligibleNow(c))[0];
+    await db.sql`insert into public.contact_suppressions (contact_id, reason) values (${blocked.id}, 'manual')`;
+    blocked.suppressions.add("manual");
     const saved = await withUser(a.owner.claims, (tx) =>
       saveSegment(tx, { workspaceId: a.id, name: "Gold buyers (90 days), subscribed", filter }),
     );
