@@ -78,7 +78,15 @@ export function SegmentBuilder({
   const idChoices = (list: Option[], anyLabel: string) =>
     [["", "No condition"], ["any", anyLabel], ...list.map((o) => [o.id, o.name])] as [string, string][];
   const days = (name: string, label: string) => (
-    <Field label={label} name={name} type="number" min={1} max={36500} inputMode="numeric" defaultValue={one(name)} />
+    <Field
+      label={label}
+      name={name}
+      type="number"
+      min={1}
+      max={36500}
+      inputMode="numeric"
+      defaultValue={one(name)}
+    />
   );
 
   return (
@@ -88,10 +96,12 @@ export function SegmentBuilder({
       <fieldset>
         <legend>Contacts who match</legend>
         <label className="check">
-          <input type="radio" name="op" value="and" defaultChecked={one("op") !== "or"} /> all of the conditions
+          <input type="radio" name="op" value="and" defaultChecked={one("op") !== "or"} /> all of the
+          conditions
         </label>
         <label className="check">
-          <input type="radio" name="op" value="or" defaultChecked={one("op") === "or"} /> any of the conditions
+          <input type="radio" name="op" value="or" defaultChecked={one("op") === "or"} /> any of the
+          conditions
         </label>
       </fieldset>
       {options.tags.length > 0 && (
@@ -99,22 +109,30 @@ export function SegmentBuilder({
           <legend>Tags</legend>
           {options.tags.map((t) => (
             <label key={t.id} className="check">
-              <input type="checkbox" name="tagIds" value={t.id} defaultChecked={has("tagIds", t.id)} /> {t.name}
+              <input type="checkbox" name="tagIds" value={t.id} defaultChecked={has("tagIds", t.id)} />{" "}
+              {t.name}
             </label>
           ))}
           <div className="row">
             <label className="check">
-              <input type="radio" name="tagMode" value="any" defaultChecked={one("tagMode") !== "all"} /> any of them
+              <input type="radio" name="tagMode" value="any" defaultChecked={one("tagMode") !== "all"} /> any
+              of them
             </label>
             <label className="check">
-              <input type="radio" name="tagMode" value="all" defaultChecked={one("tagMode") === "all"} /> all of them
+              <input type="radio" name="tagMode" value="all" defaultChecked={one("tagMode") === "all"} /> all
+              of them
             </label>
           </div>
           <fieldset>
             <legend>Without any of these tags</legend>
             {options.tags.map((t) => (
               <label key={t.id} className="check">
-                <input type="checkbox" name="excludeTagIds" value={t.id} defaultChecked={has("excludeTagIds", t.id)} />{" "}
+                <input
+                  type="checkbox"
+                  name="excludeTagIds"
+                  value={t.id}
+                  defaultChecked={has("excludeTagIds", t.id)}
+                />{" "}
                 {t.name}
               </label>
             ))}
@@ -143,7 +161,14 @@ export function SegmentBuilder({
       <fieldset>
         <legend>Purchased</legend>
         {select("productId", "Product", idChoices(options.products, "Any product"))}
-        <Field label="Amount at least" name="minAmount" type="number" min={0} step="0.01" defaultValue={one("minAmount")} />
+        <Field
+          label="Amount at least"
+          name="minAmount"
+          type="number"
+          min={0}
+          step="0.01"
+          defaultValue={one("minAmount")}
+        />
         {days("purchaseWithinDays", "In the last … days")}
       </fieldset>
       <fieldset>

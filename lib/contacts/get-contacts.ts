@@ -252,7 +252,9 @@ function listFilters(db: Db, q: ContactsQuery, custom: Fragment[] = []): ListFil
 async function segmentPart(db: Db, q: ContactsQuery): Promise<Fragment[]> {
   if (!q.segment) return [];
   const fields = await segmentFields(db, q.workspaceId, q.segment);
-  return [db`c.id in (select c.id from public.contacts c where ${segmentCondition(db, q.workspaceId, q.segment, fields)})`];
+  return [
+    db`c.id in (select c.id from public.contacts c where ${segmentCondition(db, q.workspaceId, q.segment, fields)})`,
+  ];
 }
 
 /** Ties are broken by the following keys in the same direction, ending with the id. */

@@ -16,7 +16,11 @@ export type SegmentFields = ReadonlyMap<string, CustomField>;
 const NO_FIELDS: SegmentFields = new Map();
 
 /** The definitions a filter's custom_field conditions need (none read when it has none). */
-export async function segmentFields(db: Db, workspaceId: string, filter: SegmentFilter): Promise<SegmentFields> {
+export async function segmentFields(
+  db: Db,
+  workspaceId: string,
+  filter: SegmentFilter,
+): Promise<SegmentFields> {
   if (!leaves(filter.root).some((c) => c.kind === "custom_field")) return NO_FIELDS;
   return new Map((await listCustomFields(db, workspaceId)).map((f) => [f.key, f]));
 }
@@ -39,7 +43,9 @@ export function segmentCondition(
 
 export function nodeSql(db: Db, ws: string, node: Node, fields: SegmentFields = NO_FIELDS): Fragment {
   const sql =
-    node.kind === "group" ? groupSql(db, ws, node.op, node.conditions, fields) : conditionSql(db, ws, node, fields);
+    node.kind === "group"
+      ? groupSql(db, ws, node.op, node.conditions, fields)
+      : conditionSql(db, ws, node, fields);
   return node.not ? db`not (${sql})` : sql;
 }
 
@@ -58,7 +64,9 @@ export function conditionSql(db: Db, ws: string, c: Condition, fields: SegmentFi
       const { kind: _kind, not: _not, key: _key, ...rest } = c;
       const checked = field ? checkCustomFieldFilter(field, rest as CustomFieldFilter) : null;
       // a key the workspace does not define, or a filter its type refuses, matches no one
-      return field && checked && "data" in checked ? customFieldFilterSql(db, field, checked.data) : db`false`;
+      return field && checked && "data" in checked
+        ? customFieldFilterSql(db, field, checked.data)
+        : db`false`;
     }
     case "tag": {
       const tagIds = [...new Set(c.tagIds.map((t) => t.toLowerCase()))];
@@ -113,7 +121,9 @@ export function conditionSql(db: Db, ws: string, c: Condition, fields: SegmentFi
 }
 
 /** The first time of each event on a send (email_send_stats); opens and clicks by people only. */
-const ENGAGEMENT_COLUMN = (db: Db): Record<Extract<Condition, { kind: "email_engagement" }>["event"], Fragment> => ({
+const ENGAGEMENT_COLUMN = (
+  db: Db,
+): Record<Extract<Condition, { kind: "email_engagement" }>["event"], Fragment> => ({
   delivered: db`st.delivered_at`,
   opened: db`st.human_opened_at`,
   clicked: db`st.human_clicked_at`,

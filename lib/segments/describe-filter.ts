@@ -30,7 +30,8 @@ function windowText(w: Window): string {
 
 /** One condition in words, e.g. "bought Gold membership for at least 50 in the last 90 days". */
 export function describeCondition(c: Condition, names: Map<string, string>): string {
-  const name = (id: string | undefined, fallback: string) => (id ? `'${names.get(id) ?? "unknown"}'` : fallback);
+  const name = (id: string | undefined, fallback: string) =>
+    id ? `'${names.get(id) ?? "unknown"}'` : fallback;
   const text = ((): string => {
     switch (c.kind) {
       case "tag":

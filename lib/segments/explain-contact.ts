@@ -35,7 +35,13 @@ export async function explainContact(
     }
     const children = node.conditions.map(build);
     const raw = node.op === "and" ? children.every((c) => c.matches) : children.some((c) => c.matches);
-    return { kind: "group", op: node.op, not: node.not, matches: node.not ? !raw : raw, conditions: children };
+    return {
+      kind: "group",
+      op: node.op,
+      not: node.not,
+      matches: node.not ? !raw : raw,
+      conditions: children,
+    };
   };
   return { data: build(input.filter.root) };
 }

@@ -32,11 +32,20 @@ const not = z.boolean().default(false);
 
 export const SUPPRESSION_REASONS = ["bounce", "complaint", "unsubscribe", "manual"] as const;
 export const CONSENT_STATES = ["subscribed", "unsubscribed", "not_opted_in", "marketing_eligible"] as const;
-export const ENGAGEMENT_EVENTS = ["delivered", "opened", "clicked", "bounced", "complained", "unsubscribed"] as const;
+export const ENGAGEMENT_EVENTS = [
+  "delivered",
+  "opened",
+  "clicked",
+  "bounced",
+  "complained",
+  "unsubscribed",
+] as const;
 
 export const conditionSchema = z.discriminatedUnion("kind", [
   // spec 4.15 tag resolution: any (union), all (intersection); `not` gives "holds none of"
-  z.object({ kind: z.literal("tag"), not, match: z.enum(["any", "all"]).default("any"), tagIds: ids }).strict(),
+  z
+    .object({ kind: z.literal("tag"), not, match: z.enum(["any", "all"]).default("any"), tagIds: ids })
+    .strict(),
   z
     .object({
       kind: z.literal("source"),
@@ -45,7 +54,9 @@ export const conditionSchema = z.discriminatedUnion("kind", [
     })
     .strict(),
   // spec 4.15 search words: each must appear in the email, names or phone
-  z.object({ kind: z.literal("search"), not, text: z.string().trim().min(1, "Write a word.").max(200) }).strict(),
+  z
+    .object({ kind: z.literal("search"), not, text: z.string().trim().min(1, "Write a word.").max(200) })
+    .strict(),
   // the home dashboard's email status (docs/decisions.md, "Home dashboard"), as the list's filter
   z.object({ kind: z.literal("email_status"), not, status: z.enum(EMAIL_STATUSES) }).strict(),
   // spec 3.3 consent state; marketing_eligible is spec 8.3
@@ -90,7 +101,9 @@ export const conditionSchema = z.discriminatedUnion("kind", [
       not,
       key: z.string().trim().min(1).max(63),
       op: z.enum(["eq", "any", "range", "contains", "set", "not_set"]),
-      value: z.union([z.string().max(200), z.number(), z.boolean(), z.array(z.string().max(200)).max(50)]).optional(),
+      value: z
+        .union([z.string().max(200), z.number(), z.boolean(), z.array(z.string().max(200)).max(50)])
+        .optional(),
       values: z.array(z.string().max(200)).max(50).optional(),
       min: z.union([z.number(), z.string().max(50)]).optional(),
       max: z.union([z.number(), z.string().max(50)]).optional(),

@@ -8,7 +8,10 @@ import { SEGMENT_NOT_FOUND, type Segment } from "./segment-schemas";
  * A segment of the workspace with its filter parsed. A stored filter that no longer parses (the
  * column is writable through the REST API) is refused as `invalid`, never run.
  */
-export async function getSegment(db: Db, input: { workspaceId: string; segmentId: string }): Promise<Result<Segment>> {
+export async function getSegment(
+  db: Db,
+  input: { workspaceId: string; segmentId: string },
+): Promise<Result<Segment>> {
   if (!isUuid(input.segmentId)) return refused("not_found", SEGMENT_NOT_FOUND);
   const [row] = await db<Segment[]>`
     select id, workspace_id, name, filter, created_at, updated_at from public.segments

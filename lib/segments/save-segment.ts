@@ -18,7 +18,8 @@ export async function saveSegment(
   const filter = parseSegmentFilter(input.filter);
   if ("error" in filter) return filter;
   const json = filter.data as unknown as postgres.JSONValue;
-  if (input.segmentId !== undefined && !isUuid(input.segmentId)) return refused("not_found", SEGMENT_NOT_FOUND);
+  if (input.segmentId !== undefined && !isUuid(input.segmentId))
+    return refused("not_found", SEGMENT_NOT_FOUND);
   const rows =
     input.segmentId === undefined
       ? await db<Segment[]>`
@@ -34,6 +35,9 @@ export async function saveSegment(
           returning id, workspace_id, name, filter, created_at, updated_at`;
   if (rows[0]) return { data: rows[0] };
   if (input.segmentId === undefined) return refused("conflict", SEGMENT_EXISTS, { field: "name" });
-  const [exists] = await db`select 1 from public.segments where id = ${input.segmentId} and workspace_id = ${input.workspaceId}`;
-  return exists ? refused("conflict", SEGMENT_EXISTS, { field: "name" }) : refused("not_found", SEGMENT_NOT_FOUND);
+  const [exists] =
+    await db`select 1 from public.segments where id = ${input.segmentId} and workspace_id = ${input.workspaceId}`;
+  return exists
+    ? refused("conflict", SEGMENT_EXISTS, { field: "name" })
+    : refused("not_found", SEGMENT_NOT_FOUND);
 }

@@ -25,6 +25,16 @@ export async function segmentContactsCsv(
     where ${segmentCondition(db, input.workspaceId, input.filter, known)}
     order by c.created_at desc, c.id desc
     limit ${SEGMENT_EXPORT_LIMIT}`;
-  const fields = ["email", "first_name", "last_name", "phone", "source", "email_status", "city", "country", "created_at"];
+  const fields = [
+    "email",
+    "first_name",
+    "last_name",
+    "phone",
+    "source",
+    "email_status",
+    "city",
+    "country",
+    "created_at",
+  ];
   return { csv: toCsv({ fields, data: rows.map((r) => fields.map((f) => r[f] ?? "")) }), rows: rows.length };
 }

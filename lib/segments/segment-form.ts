@@ -34,9 +34,15 @@ export function segmentFormToFilter(form: SegmentFormValues): unknown {
   if (suppression === "none") c.push({ kind: "suppression", not: true });
   else if (suppression === "any") c.push({ kind: "suppression" });
   else if (suppression) c.push({ kind: "suppression", reasons: [suppression] });
-  if (num(form.createdWithinDays) !== undefined) c.push({ kind: "created", window: window(form.createdWithinDays) });
+  if (num(form.createdWithinDays) !== undefined)
+    c.push({ kind: "created", window: window(form.createdWithinDays) });
   const formId = text(form.formId);
-  if (formId) c.push({ kind: "form_submitted", formId: formId === "any" ? undefined : formId, window: window(form.formWithinDays) });
+  if (formId)
+    c.push({
+      kind: "form_submitted",
+      formId: formId === "any" ? undefined : formId,
+      window: window(form.formWithinDays),
+    });
   const eventId = text(form.eventId);
   if (eventId) c.push({ kind: "event_registered", eventId: eventId === "any" ? undefined : eventId });
   const productId = text(form.productId);
@@ -48,7 +54,11 @@ export function segmentFormToFilter(form: SegmentFormValues): unknown {
       window: window(form.purchaseWithinDays),
     });
   if (text(form.engagement))
-    c.push({ kind: "email_engagement", event: text(form.engagement), window: window(form.engagementWithinDays) });
+    c.push({
+      kind: "email_engagement",
+      event: text(form.engagement),
+      window: window(form.engagementWithinDays),
+    });
   return { version: 1, root: { kind: "group", op: text(form.op) === "or" ? "or" : "and", conditions: c } };
 }
 

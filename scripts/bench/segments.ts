@@ -23,8 +23,20 @@ async function load(sql: Awaited<ReturnType<typeof benchDatabase>>["sql"]) {
   await sql`insert into workspace_members (workspace_id, user_id, role) values (${a.id}, ${u.id}, 'member')`;
   const tables = ["contacts", "contact_tags", "contact_suppressions", "transactions", "form_submissions"];
   await withoutIndexes(sql, tables, async (tx) => {
-    await loadContacts(tx, { workspaceId: a.id, count: 1_000_000, tagCount: 200, tagsEach: 3, emailPrefix: "a" });
-    await loadContacts(tx, { workspaceId: b.id, count: 100_000, tagCount: 20, tagsEach: 3, emailPrefix: "b" });
+    await loadContacts(tx, {
+      workspaceId: a.id,
+      count: 1_000_000,
+      tagCount: 200,
+      tagsEach: 3,
+      emailPrefix: "a",
+    });
+    await loadContacts(tx, {
+      workspaceId: b.id,
+      count: 100_000,
+      tagCount: 20,
+      tagsEach: 3,
+      emailPrefix: "b",
+    });
     await tx`insert into products (workspace_id, name) select ${a.id}, 'Product ' || i from generate_series(1, 5) i`;
     await tx`insert into forms (workspace_id, name) select ${a.id}, 'Form ' || i from generate_series(1, 10) i`;
     // 400,000 purchases over two years by random contacts, one product in five each
@@ -58,7 +70,9 @@ const bench: BenchModule = {
       const [user] = await sql`select id from auth.users where email = 'bench@example.com'`;
       console.log(`${db.reused ? "reused" : "loaded"} in ${((Date.now() - t) / 1000).toFixed(0)} s`);
       const [gold] = await sql`select id from tags where workspace_id = ${a.id} order by name limit 1`;
-      const tags = (await sql`select id from tags where workspace_id = ${a.id} order by name limit 3 offset 10`).map((r) => r.id);
+      const tags = (
+        await sql`select id from tags where workspace_id = ${a.id} order by name limit 3 offset 10`
+      ).map((r) => r.id);
       const [form] = await sql`select id from forms where workspace_id = ${a.id} order by name limit 1`;
       const [product] = await sql`select id from products where workspace_id = ${a.id} order by name limit 1`;
       const f = (conditions: unknown[], op = "and"): SegmentFilter =>
@@ -99,13 +113,22 @@ const bench: BenchModule = {
           if (i >= WARMUP) times.push(performance.now() - started);
         }
         const plan = await withUser(claims, async (tx) =>
-          (await tx`explain select count(*) from public.contacts c where ${segmentCondition(tx, a.id, filter)}`)
+          (
+            await tx`explain select count(*) from public.contacts c where ${segmentCondition(tx, a.id, filter)}`
+          )
             .map((r) => r["QUERY PLAN"] as string)
             .join("\n"),
         );
         const seq = /Seq Scan on contacts/.test(plan) ? "yes" : "no";
         const indexes = [...new Set(plan.match(/using (\w+)/g)?.map((m) => m.slice(6)) ?? [])].join(" ");
-        rows.push([label, n, percentile(times, 50).toFixed(1), percentile(times, 95).toFixed(1), seq, indexes]);
+        rows.push([
+          label,
+          n,
+          percentile(times, 50).toFixed(1),
+          percentile(times, 95).toFixed(1),
+          seq,
+          indexes,
+        ]);
         if (process.env.BENCH_PLANS === "1") console.log(`${label}\n${plan}\n`);
       }
       console.log(`(${RUNS} runs each after ${WARMUP} warm-ups; target: p95 <= 200 ms)`);

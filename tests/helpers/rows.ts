@@ -29,7 +29,10 @@ export const TABLES: Record<string, TableShape> = {
   },
   products: { fields: () => ({ name: "Ticket" }), change: { name: "Changed" } },
   segments: {
-    fields: () => ({ name: unique("segment"), filter: { version: 1, root: { kind: "group", op: "and", conditions: [] } } }),
+    fields: () => ({
+      name: unique("segment"),
+      filter: { version: 1, root: { kind: "group", op: "and", conditions: [] } },
+    }),
     change: { name: "Changed" },
   },
   tasks: { links: { contact_id: "contacts" }, change: { title: "Changed" } },

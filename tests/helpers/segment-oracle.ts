@@ -100,7 +100,8 @@ export async function seedContacts(
           }
         : {},
     };
-    const [{ id }] = await sql`insert into public.contacts ${sql({ ...row, custom_fields: sql.json(row.custom_fields) })} returning id`;
+    const [{ id }] =
+      await sql`insert into public.contacts ${sql({ ...row, custom_fields: sql.json(row.custom_fields) })} returning id`;
     const { custom_fields: custom, ...fields } = row;
     const c: OracleContact = {
       id,
@@ -108,7 +109,10 @@ export async function seedContacts(
       custom,
       tags: new Set(pools.tags.filter(() => r.chance(0.35))),
       suppressions: new Set(SUPPRESSION_REASONS.filter(() => r.chance(0.12))),
-      forms: Array.from({ length: r.int(3) }, () => ({ formId: r.pick(pools.forms), at: daysAgo(r.int(200)) })),
+      forms: Array.from({ length: r.int(3) }, () => ({
+        formId: r.pick(pools.forms),
+        at: daysAgo(r.int(200)),
+      })),
       registrations: Array.from({ length: r.int(3) }, () => ({
         eventId: r.pick(pools.events),
         status: r.chance(0.7) ? "registered" : "cancelled",
@@ -121,7 +125,8 @@ export async function seedContacts(
       })),
       sends: [],
     };
-    for (const tagId of c.tags) await sql`insert into public.contact_tags (contact_id, tag_id) values (${id}, ${tagId})`;
+    for (const tagId of c.tags)
+      await sql`insert into public.contact_tags (contact_id, tag_id) values (${id}, ${tagId})`;
     for (const reason of c.suppressions)
       await sql`insert into public.contact_suppressions (contact_id, reason) values (${id}, ${reason})`;
     for (const f of c.forms)
@@ -176,7 +181,8 @@ function inWindow(at: Date, w: Window): boolean {
   return true;
 }
 
-const hard = (c: OracleContact) => ["bounce", "complaint", "manual"].some((x) => c.suppressions.has(x as Reason));
+const hard = (c: OracleContact) =>
+  ["bounce", "complaint", "manual"].some((x) => c.suppressions.has(x as Reason));
 
 /** One condition on one contact, as spec and docs/decisions.md "Segments" say, without its `not`. */
 export function oracleCondition(c: OracleContact, k: Condition): boolean {
@@ -212,7 +218,9 @@ export function oracleCondition(c: OracleContact, k: Condition): boolean {
     case "form_submitted":
       return c.forms.some((f) => (!k.formId || f.formId === k.formId) && inWindow(f.at, k.window));
     case "event_registered":
-      return c.registrations.some((x) => x.status === "registered" && (!k.eventId || x.eventId === k.eventId));
+      return c.registrations.some(
+        (x) => x.status === "registered" && (!k.eventId || x.eventId === k.eventId),
+      );
     case "purchased":
       return c.purchases.some(
         (p) =>
@@ -248,7 +256,9 @@ export function oracleCondition(c: OracleContact, k: Condition): boolean {
     case "email_engagement":
       return c.sends.some((s) => {
         const at = s.first[k.event];
-        return at !== undefined && (!k.broadcastId || s.broadcastId === k.broadcastId) && inWindow(at, k.window);
+        return (
+          at !== undefined && (!k.broadcastId || s.broadcastId === k.broadcastId) && inWindow(at, k.window)
+        );
       });
   }
 }
@@ -305,7 +315,8 @@ export function randomCondition(r: Rng, kind: Condition["kind"], pools: Pools[])
     case "custom_field": {
       const key = r.pick(["points", "tier", "missing"]);
       const op = r.pick(["set", "not_set", "eq", key === "tier" ? "any" : "range"] as const);
-      if (op === "eq") return { kind, not, key, op, value: key === "tier" ? r.pick(["gold", "silver"]) : r.int(100) };
+      if (op === "eq")
+        return { kind, not, key, op, value: key === "tier" ? r.pick(["gold", "silver"]) : r.int(100) };
       if (op === "any") return { kind, not, key, op, values: [r.pick(["gold", "silver"])] };
       if (op === "range") return { kind, not, key, op, min: r.int(50), max: 50 + r.int(50) };
       return { kind, not, key, op };

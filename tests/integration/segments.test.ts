@@ -82,7 +82,12 @@ describe("segments: the compiled count equals a brute-force count on random data
       for (let i = 0; i < 6; i++) {
         const filter = parse({
           version: 1,
-          root: { kind: "group", op: "and", not: false, conditions: [randomCondition(r, kind, [poolsA, poolsB])] },
+          root: {
+            kind: "group",
+            op: "and",
+            not: false,
+            conditions: [randomCondition(r, kind, [poolsA, poolsB])],
+          },
         });
         expect({ kind, filter, n: await count(a, filter) }).toEqual({ kind, filter, n: bruteForce(filter) });
       }
@@ -111,7 +116,10 @@ describe("segments: the compiled count equals a brute-force count on random data
       { kind: "email_engagement", event: "delivered", broadcastId: poolsB.broadcasts[0] },
     ];
     for (const condition of foreign) {
-      const filter = parse({ version: 1, root: { kind: "group", op: "and", conditions: [condition] } } as never);
+      const filter = parse({
+        version: 1,
+        root: { kind: "group", op: "and", conditions: [condition] },
+      } as never);
       expect({ condition, n: await count(a, filter) }).toEqual({ condition, n: 0 });
     }
     // and b's own count of its own tag is not zero: the ids are real
@@ -154,10 +162,21 @@ describe("segments: the contact list's URL filters are the same filter object", 
 
   test("the CSV export of a segment holds exactly its contacts", async () => {
     const filter = parse(randomFilter(rng(SEED + 6), [poolsA]));
-    const { csv, rows } = await withUser(a.owner.claims, (tx) => segmentContactsCsv(tx, { workspaceId: a.id, filter }));
-    const emails = csv.trim().split(/\r?\n/).slice(1).map((line) => line.split(",")[0]);
+    const { csv, rows } = await withUser(a.owner.claims, (tx) =>
+      segmentContactsCsv(tx, { workspaceId: a.id, filter }),
+    );
+    const emails = csv
+      .trim()
+      .split(/\r?\n/)
+      .slice(1)
+      .map((line) => line.split(",")[0]);
     expect(rows).toBe(bruteForce(filter));
-    expect(emails.sort()).toEqual(contactsA.filter((c) => oracleMatches(c, filter.root)).map((c) => c.email).sort());
+    expect(emails.sort()).toEqual(
+      contactsA
+        .filter((c) => oracleMatches(c, filter.root))
+        .map((c) => c.email)
+        .sort(),
+    );
   });
 });
 
@@ -176,14 +195,20 @@ describe("segments: the explainer says why a contact is in or out", () => {
       const walk = (e: Explained) =>
         e.kind === "group" ? e.conditions.forEach(walk) : answers.push(e.matches);
       walk(result.data);
-      expect(answers).toEqual(leaves(filter.root).map((k) => (k.not ? !oracleCondition(contact, k) : oracleCondition(contact, k))));
+      expect(answers).toEqual(
+        leaves(filter.root).map((k) => (k.not ? !oracleCondition(contact, k) : oracleCondition(contact, k))),
+      );
     }
   });
 
   test("another workspace's contact is not found", async () => {
     const [other] = await db.sql`select id from public.contacts where workspace_id = ${b.id} limit 1`;
     const result = await withUser(a.owner.claims, (tx) =>
-      explainContact(tx, { workspaceId: a.id, contactId: other.id, filter: parse(randomFilter(rng(1), [poolsA])) }),
+      explainContact(tx, {
+        workspaceId: a.id,
+        contactId: other.id,
+        filter: parse(randomFilter(rng(1), [poolsA])),
+      }),
     );
     expect("error" in result && result.error.code).toBe("not_found");
   });
@@ -193,7 +218,11 @@ describe("segments: saved, validated, scoped to the workspace", () => {
   test("zod refuses a bad filter with invalid_request and the fields at fault; nothing is stored", async () => {
     const bad = {
       version: 1,
-      root: { kind: "group", op: "and", conditions: [{ kind: "tag", tagIds: ["not-a-uuid"] }, { kind: "nope" }] },
+      root: {
+        kind: "group",
+        op: "and",
+        conditions: [{ kind: "tag", tagIds: ["not-a-uuid"] }, { kind: "nope" }],
+      },
     };
     const parsed = segmentFilterSchema.safeParse(bad);
     expect(parsed.success).toBe(false);
@@ -218,14 +247,22 @@ describe("segments: saved, validated, scoped to the workspace", () => {
       saveSegment(tx, { workspaceId: a.id, name: "Private", filter: parse(randomFilter(rng(2), [poolsA])) }),
     );
     if ("error" in saved) throw saved.error;
-    const seen = await withUser(b.owner.claims, (tx) => tx`select id from public.segments where id = ${saved.data.id}`);
+    const seen = await withUser(
+      b.owner.claims,
+      (tx) => tx`select id from public.segments where id = ${saved.data.id}`,
+    );
     expect(seen).toHaveLength(0);
-    const read = await withUser(b.owner.claims, (tx) => getSegment(tx, { workspaceId: a.id, segmentId: saved.data.id }));
+    const read = await withUser(b.owner.claims, (tx) =>
+      getSegment(tx, { workspaceId: a.id, segmentId: saved.data.id }),
+    );
     expect("error" in read && read.error.code).toBe("not_found");
     // straight through the REST door: the pair key refuses a segment of another workspace
     const [broadcast] = await db.sql`select id from public.broadcasts where workspace_id = ${b.id} limit 1`;
     await expect(
-      withUser(b.owner.claims, (tx) => tx`update public.broadcasts set segment_id = ${saved.data.id} where id = ${broadcast.id}`),
+      withUser(
+        b.owner.claims,
+        (tx) => tx`update public.broadcasts set segment_id = ${saved.data.id} where id = ${broadcast.id}`,
+      ),
     ).rejects.toThrow(/foreign key/);
   });
 
@@ -234,14 +271,23 @@ describe("segments: saved, validated, scoped to the workspace", () => {
     const filters = Array.from({ length: 5 }, () => parse(randomFilter(r, [poolsA])));
     const ids: string[] = [];
     for (const [i, filter] of filters.entries()) {
-      const saved = await withUser(a.owner.claims, (tx) => saveSegment(tx, { workspaceId: a.id, name: `S${i}`, filter }));
+      const saved = await withUser(a.owner.claims, (tx) =>
+        saveSegment(tx, { workspaceId: a.id, name: `S${i}`, filter }),
+      );
       if ("error" in saved) throw saved.error;
       ids.push(saved.data.id);
     }
     for (const contact of contactsA.slice(0, 8)) {
-      const inside = await withUser(a.owner.claims, (tx) => contactSegments(tx, { workspaceId: a.id, contactId: contact.id }));
+      const inside = await withUser(a.owner.claims, (tx) =>
+        contactSegments(tx, { workspaceId: a.id, contactId: contact.id }),
+      );
       const expected = ids.filter((_, i) => oracleMatches(contact, filters[i].root));
-      expect(inside.map((s) => s.id).filter((id) => ids.includes(id)).sort()).toEqual(expected.sort());
+      expect(
+        inside
+          .map((s) => s.id)
+          .filter((id) => ids.includes(id))
+          .sort(),
+      ).toEqual(expected.sort());
     }
   });
 });
@@ -253,7 +299,8 @@ describe("segments: a broadcast to a segment", () => {
       withUser(claims, fn);
 
   test("'Gold members who bought in the last 90 days and are subscribed' reaches only eligible members", async () => {
-    const [gold] = await db.sql`update public.tags set name = 'Gold' where id = ${poolsA.tags[0]} returning id`;
+    const [gold] =
+      await db.sql`update public.tags set name = 'Gold' where id = ${poolsA.tags[0]} returning id`;
     const filter = parse({
       version: 1,
       root: {
@@ -267,7 +314,8 @@ describe("segments: a broadcast to a segment", () => {
       },
     } as never);
     // one member of the segment an admin blocked (spec 8.3: in the segment, not eligible)
-    const eligibleNow = (c: OracleContact) => c.is_subscribed && !c.unsubscribed_at && c.suppressions.size === 0;
+    const eligibleNow = (c: OracleContact) =>
+      c.is_subscribed && !c.unsubscribed_at && c.suppressions.size === 0;
     const blocked = contactsA.filter((c) => oracleMatches(c, filter.root) && eligibleNow(c))[0];
     await db.sql`insert into public.contact_suppressions (contact_id, reason) values (${blocked.id}, 'manual')`;
     blocked.suppressions.add("manual");
@@ -285,12 +333,18 @@ describe("segments: a broadcast to a segment", () => {
       }),
     );
     for (let i = 0; i < 50; i++) {
-      const step = await sendBroadcastBatch(runner(a.owner.claims), { workspaceId: a.id, broadcastId: id, batchSize: 10 });
+      const step = await sendBroadcastBatch(runner(a.owner.claims), {
+        workspaceId: a.id,
+        broadcastId: id,
+        batchSize: 10,
+      });
       if ("error" in step) throw step.error;
       if (step.data.done) break;
     }
     const members = contactsA.filter((c) => oracleMatches(c, filter.root));
-    const eligible = members.filter((c) => c.is_subscribed && !c.unsubscribed_at && c.suppressions.size === 0);
+    const eligible = members.filter(
+      (c) => c.is_subscribed && !c.unsubscribed_at && c.suppressions.size === 0,
+    );
     expect(eligible.length).toBeGreaterThan(0);
     expect(members.length).toBeGreaterThan(eligible.length);
     const rows = await db.sql`select contact_id, status from public.email_sends where broadcast_id = ${id}`;

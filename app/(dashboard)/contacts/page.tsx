@@ -66,7 +66,9 @@ export default async function ContactsPage({ searchParams }: { searchParams: Pro
       {segment && (
         <p className="alert info">
           In the segment <Link href={`/segments/${segment.id}`}>{segment.name}</Link>.{" "}
-          <Link href={`/contacts${listQueryString({ ...query, segmentId: undefined, page: 1 })}`}>Show all contacts</Link>
+          <Link href={`/contacts${listQueryString({ ...query, segmentId: undefined, page: 1 })}`}>
+            Show all contacts
+          </Link>
         </p>
       )}
       <ContactFilters query={query} options={options} />

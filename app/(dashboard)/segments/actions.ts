@@ -53,7 +53,11 @@ export const updateSegmentAction = memberAction(
     ctx.audit.target("segment", segment.id).change(null, { name: segment.name, filter: segment.filter });
     return { success: "Segment saved." };
   },
-  { audit: "segment.updated", args: ["segmentId"], after: (_r, i) => revalidatePath(`/segments/${i.segmentId}`) },
+  {
+    audit: "segment.updated",
+    args: ["segmentId"],
+    after: (_r, i) => revalidatePath(`/segments/${i.segmentId}`),
+  },
 );
 
 export const deleteSegmentAction = memberAction(

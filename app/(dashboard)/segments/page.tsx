@@ -8,10 +8,16 @@ import { listSegments } from "@/lib/segments/get-segment";
 export const metadata: Metadata = { title: "Segments" };
 
 /** The workspace's saved segments (docs/decisions.md, "Segments"); each page shows its live count. */
-export default async function SegmentsPage({ searchParams }: { searchParams: Promise<{ deleted?: string }> }) {
+export default async function SegmentsPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ deleted?: string }>;
+}) {
   const ctx = await requireMember();
   const sp = await searchParams;
-  const segments = await withReadUser(ctx.claims, (db) => listSegments(db, { workspaceId: ctx.workspace.workspaceId }));
+  const segments = await withReadUser(ctx.claims, (db) =>
+    listSegments(db, { workspaceId: ctx.workspace.workspaceId }),
+  );
   return (
     <>
       <div className="topbar">
@@ -25,8 +31,8 @@ export default async function SegmentsPage({ searchParams }: { searchParams: Pro
       </div>
       {segments.length === 0 ? (
         <div className="card empty">
-          No segments yet. A segment is a saved filter of your contacts: tags, consent, purchases, forms, events
-          and email engagement. Broadcasts can target one.
+          No segments yet. A segment is a saved filter of your contacts: tags, consent, purchases, forms,
+          events and email engagement. Broadcasts can target one.
         </div>
       ) : (
         <ul className="card stack" aria-label="Segments">

@@ -502,7 +502,8 @@ export const appRoutePaths: ZodOpenApiPathsObject = {
       requestParams: { path: uuidParam("segmentId", "The segment's id.") },
       responses: {
         "200": {
-          description: "CSV attachment, newest contacts first, at most 100,000 rows (formula prefixes neutralised).",
+          description:
+            "CSV attachment, newest contacts first, at most 100,000 rows (formula prefixes neutralised).",
           content: { "text/csv": { schema: z.string() } },
         },
         "400": plainError("The segment's stored filter is not valid."),

@@ -8,7 +8,11 @@ import { listSegments } from "@/lib/segments/get-segment";
 
 export const metadata: Metadata = { title: "New broadcast" };
 
-export default async function NewBroadcastPage({ searchParams }: { searchParams: Promise<{ segment?: string }> }) {
+export default async function NewBroadcastPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ segment?: string }>;
+}) {
   const ctx = await requireMember();
   const { segment } = await searchParams;
   const [options, segments] = await withUser(ctx.claims, (db) =>

@@ -37,7 +37,8 @@ export default async function SegmentPage({
   const workspaceId = ctx.workspace.workspaceId;
   const data = await withReadUser(ctx.claims, async (db) => {
     const segment = await getSegment(db, { workspaceId, segmentId });
-    if ("error" in segment) return segment.error.code === "not_found" ? null : { invalid: segment.error.message };
+    if ("error" in segment)
+      return segment.error.code === "not_found" ? null : { invalid: segment.error.message };
     const filter = segment.data.filter;
     const [count, names, options] = await Promise.all([
       countSegment(db, { workspaceId, filter }),
@@ -49,7 +50,8 @@ export default async function SegmentPage({
     return { segment: segment.data, count, names, options, who, explained };
   });
   if (!data) notFound();
-  if ("invalid" in data) return <div className="alert error">This segment&apos;s filter is not valid: {data.invalid}</div>;
+  if ("invalid" in data)
+    return <div className="alert error">This segment&apos;s filter is not valid: {data.invalid}</div>;
   const { segment, count, names, options, who, explained } = data;
   const conditions = leaves(segment.filter.root);
 
@@ -87,13 +89,21 @@ export default async function SegmentPage({
         <form method="get" className="row" style={{ alignItems: "flex-end" }}>
           <div className="field">
             <label htmlFor="explain-contact">Contact email or id</label>
-            <input id="explain-contact" name="contact" type="text" defaultValue={contact ?? ""} maxLength={320} />
+            <input
+              id="explain-contact"
+              name="contact"
+              type="text"
+              defaultValue={contact ?? ""}
+              maxLength={320}
+            />
           </div>
           <button type="submit" className="secondary">
             Explain
           </button>
         </form>
-        {contact && !who && <div className="alert info">No contact with that email or id in this workspace.</div>}
+        {contact && !who && (
+          <div className="alert info">No contact with that email or id in this workspace.</div>
+        )}
         {who && explained && !("error" in explained) && (
           <SegmentExplanation email={who.email} explained={explained.data} names={names} />
         )}

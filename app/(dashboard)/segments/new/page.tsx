@@ -24,7 +24,12 @@ export default async function NewSegmentPage({ searchParams }: { searchParams: P
       </p>
       <h1>New segment</h1>
       <div className="card">
-        <SegmentBuilder action={createSegmentAction} options={options} initial={{ values }} submitLabel="Save segment" />
+        <SegmentBuilder
+          action={createSegmentAction}
+          options={options}
+          initial={{ values }}
+          submitLabel="Save segment"
+        />
       </div>
     </>
   );

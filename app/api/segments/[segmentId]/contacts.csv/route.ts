@@ -15,7 +15,10 @@ export const GET = memberRoute(
   },
   async (db, _request, { segmentId }, ctx) => {
     const segment = unwrap(await getSegment(db, { workspaceId: ctx.workspaceId, segmentId }));
-    const { csv, rows } = await segmentContactsCsv(db, { workspaceId: ctx.workspaceId, filter: segment.filter });
+    const { csv, rows } = await segmentContactsCsv(db, {
+      workspaceId: ctx.workspaceId,
+      filter: segment.filter,
+    });
     ctx.audit.target("segment", segmentId).change(null, { segment: segment.name, rows });
     return new Response(csv, {
       headers: {
