@@ -16,6 +16,8 @@ import { segmentContactsCsv } from "@/lib/segments/segment-contacts-csv";
 import { getContacts } from "@/lib/contacts/get-contacts";
 import { parseListQuery } from "@/lib/contacts/list-query";
 import { setupTestDatabase } from "../helpers/db";
+import { apiKey, call } from "../helpers/api-v1";
+import * as contactsRoute from "@/app/api/v1/contacts/route";
 import { createWorkspace, type TestWorkspace } from "../helpers/factories";
 import {
   KINDS,
@@ -177,6 +179,45 @@ describe("segments: the contact list's URL filters are the same filter object", 
         .map((c) => c.email)
         .sort(),
     );
+  });
+});
+
+describe("segments: REST v1 GET /api/v1/contacts?segment_id=", () => {
+  test("lists exactly the segment's contacts; another workspace's segment is 404 not_found", async () => {
+    const filter = parse(randomFilter(rng(SEED + 7), [poolsA]));
+    const mine = await withUser(a.owner.claims, (tx) =>
+      saveSegment(tx, { workspaceId: a.id, name: "API", filter }),
+    );
+    const theirs = await withUser(b.owner.claims, (tx) =>
+      saveSegment(tx, {
+        workspaceId: b.id,
+        name: "API theirs",
+        filter: parse(randomFilter(rng(5), [poolsB])),
+      }),
+    );
+    if ("error" in mine || "error" in theirs) throw new Error("not saved");
+    const key = await apiKey(db.sql, a.id, ["contacts:read"]);
+    const ids: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const path = `/api/v1/contacts?limit=100&segment_id=${mine.data.id}${cursor ? `&cursor=${cursor}` : ""}`;
+      const res = await call(contactsRoute.GET, { path, key: key.raw });
+      expect(res.status).toBe(200);
+      ids.push(...res.body.data.map((c: { id: string }) => c.id));
+      cursor = res.body.next_cursor;
+    } while (cursor);
+    expect(ids.sort()).toEqual(
+      contactsA
+        .filter((c) => oracleMatches(c, filter.root))
+        .map((c) => c.id)
+        .sort(),
+    );
+    const other = await call(contactsRoute.GET, {
+      path: `/api/v1/contacts?segment_id=${theirs.data.id}`,
+      key: key.raw,
+    });
+    expect(other.status).toBe(404);
+    expect(other.body.error.code).toBe("not_found");
   });
 });
 
