@@ -2,6 +2,8 @@ import Link from "next/link";
 import type { ListOptions } from "@/lib/contacts/get-list-options";
 import type { ListQuery } from "@/lib/contacts/list-query";
 import { FilterSelect } from "@/components/filter-select";
+import type { CustomField } from "@/lib/contacts/custom-fields/types";
+import { CustomFieldFilters } from "./custom-field-filters";
 
 const SORT_BY = [
   { value: "created_at", label: "Date added" },
@@ -20,7 +22,15 @@ const choice = ({ id, name }: { id: string; name: string }) => ({ value: id, lab
  * The list's filters as a plain GET form: every filter and the sort land in the URL, so a
  * filtered list can be bookmarked, shared and navigated back to; it works without script.
  */
-export function ContactFilters({ query, options }: { query: ListQuery; options: ListOptions }) {
+export function ContactFilters({
+  query,
+  options,
+  customFields = [],
+}: {
+  query: ListQuery;
+  options: ListOptions;
+  customFields?: CustomField[];
+}) {
   const tagChoices = {
     multiple: true,
     size: Math.min(5, options.tags.length),
@@ -88,6 +98,7 @@ export function ContactFilters({ query, options }: { query: ListQuery; options: 
           />
         </div>
       )}
+      <CustomFieldFilters fields={customFields} filters={query.customFields} columns={query.columns ?? []} />
       <div className="row">
         <FilterSelect label="Sort by" name="sortBy" defaultValue={query.sortBy} options={SORT_BY} />
         <FilterSelect label="Order" name="sortDir" defaultValue={query.sortDir} options={SORT_DIR} />

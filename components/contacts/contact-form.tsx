@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useActionState } from "react";
 import { Field, FormMessage, SubmitButton } from "@/components/form-controls";
 import type { FormState } from "@/lib/http/form-state";
+import { CustomFieldInputs, type CustomFieldInput } from "./custom-field-inputs";
 
 type Action = (prev: FormState, form: FormData) => Promise<FormState>;
 
@@ -13,11 +14,14 @@ export function ContactForm({
   initial,
   mode,
   cancelHref,
+  customFields = [],
 }: {
   action: Action;
   initial?: Record<string, string>;
   mode: "create" | "edit";
   cancelHref: string;
+  /** the workspace's custom fields with the contact's values */
+  customFields?: CustomFieldInput[];
 }) {
   const [state, formAction] = useActionState<FormState, FormData>(action, { values: initial });
   return (
@@ -48,6 +52,7 @@ export function ContactForm({
         </div>
         <span className="hint">Give both, or leave both empty.</span>
       </fieldset>
+      <CustomFieldInputs fields={customFields} state={state} />
       {mode === "create" && (
         <label className="check">
           <input type="checkbox" name="isSubscribed" defaultChecked={state.values?.isSubscribed === "on"} />

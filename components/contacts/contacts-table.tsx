@@ -5,6 +5,8 @@ import { listQueryString, type ListQuery } from "@/lib/contacts/list-query";
 import { formatPhoneForDisplay } from "@/lib/contacts/phone";
 import { formatDate } from "@/lib/time/format";
 import { TagBadge } from "./tag-badge";
+import { customFieldText } from "@/lib/contacts/custom-fields/diff-custom-fields";
+import type { CustomField } from "@/lib/contacts/custom-fields/types";
 
 export function contactName(c: {
   first_name: string | null;
@@ -40,10 +42,13 @@ export function ContactsTable({
   rows,
   query,
   timeZone,
+  columns = [],
 }: {
   rows: ContactListRow[];
   query: ListQuery;
   timeZone: string;
+  /** custom fields chosen as columns */
+  columns?: CustomField[];
 }) {
   return (
     <table className="data">
@@ -57,6 +62,11 @@ export function ContactsTable({
           <th scope="col">Tags</th>
           <th scope="col">Email status</th>
           <SortHeader label="Added" field="created_at" query={query} />
+          {columns.map((f) => (
+            <th key={f.key} scope="col">
+              {f.label}
+            </th>
+          ))}
         </tr>
       </thead>
       <tbody>
@@ -85,6 +95,9 @@ export function ContactsTable({
             <td>
               <time dateTime={c.created_at.toISOString()}>{formatDate(c.created_at, timeZone)}</time>
             </td>
+            {columns.map((f) => (
+              <td key={f.key}>{customFieldText(c.custom_fields?.[f.key])}</td>
+            ))}
           </tr>
         ))}
       </tbody>

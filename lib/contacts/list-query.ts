@@ -8,9 +8,13 @@ import {
 import { isUuid } from "@/lib/ids/uuid";
 import { customFiltersFromParams, customFiltersToParams } from "./custom-fields/list-filter";
 
-/** The list's filters and sort as they live in the URL (everything but the workspace). */
+/**
+ * The list's filters and sort as they live in the URL (everything but the workspace), the
+ * custom fields chosen as columns, and a saved segment's id (`?segment=`; its filter joins the
+ * others, docs/decisions.md "Segments").
+ */
 export type ListQuery = Omit<ContactsQuery, "workspaceId" | "tagId" | "segment"> & {
-  /** a saved segment's id (`?segment=`); its filter joins the others (docs/decisions.md, "Segments") */
+  columns?: string[];
   segmentId?: string;
 };
 
@@ -72,6 +76,9 @@ export function parseListQuery(sp: SearchParams): { query: ListQuery; ignored: b
     sortBy: pick(sp.sortBy, SORT_FIELDS, "created_at"),
     sortDir: pick(sp.sortDir, ["asc", "desc"] as const, "desc"),
     customFields: customFiltersFromParams(sp),
+    columns: [...new Set(all(sp.columns).map((v) => v.trim()))]
+      .filter((v) => /^[a-z][a-z0-9_]{0,62}$/.test(v))
+      .slice(0, 20),
   };
   return { query, ignored };
 }
@@ -91,6 +98,7 @@ export function listQueryString(query: ListQuery, changes: Partial<ListQuery> = 
   if (q.sortBy !== "created_at") params.set("sortBy", q.sortBy);
   if (q.sortDir !== "desc") params.set("sortDir", q.sortDir);
   customFiltersToParams(q.customFields, params);
+  if (q.columns && q.columns.length > 0) params.set("columns", q.columns.join(","));
   if (q.pageSize !== DEFAULT_PAGE_SIZE) params.set("pageSize", String(q.pageSize));
   if (q.page > 1) params.set("page", String(q.page));
   const text = params.toString();

@@ -23,7 +23,7 @@ import { loadContacts, withoutIndexes } from "./lib/contacts-data";
 import { benchDatabase, percentile, table } from "./lib/database";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
-const WARMUP = 3;
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
 const WRITE_ROWS = 10_000;
 type Fragment = postgres.PendingQuery<postgres.Row[]>;
 

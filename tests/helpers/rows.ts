@@ -22,6 +22,10 @@ const PAST = new Date("2000-01-01T00:00:00Z");
 export const TABLES: Record<string, TableShape> = {
   contacts: { fields: () => ({ email: `${unique("c")}@example.test` }), change: { first_name: "Changed" } },
   tags: { fields: () => ({ name: unique("tag") }), change: { color: "red" } },
+  custom_fields: {
+    fields: () => ({ key: `f_${randomBytes(4).toString("hex")}`, label: "Field", field_type: "text" }),
+    change: { label: "Changed" },
+  },
   contact_tags: {
     links: { contact_id: "contacts", tag_id: "tags" },
     key: ["contact_id", "tag_id"],

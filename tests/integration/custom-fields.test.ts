@@ -12,6 +12,8 @@ import * as contactRoute from "@/app/api/v1/contacts/[id]/route";
 import * as upsertRoute from "@/app/api/v1/contacts/upsert/route";
 import { importContactsCsv } from "@/lib/contacts/import-contacts-csv";
 import { eraseContact } from "@/lib/privacy/erase-contact";
+import { getContacts } from "@/lib/contacts/get-contacts";
+import { parseListQuery } from "@/lib/contacts/list-query";
 import { exportContactData } from "@/lib/privacy/export-contact-data";
 import { apiKeyFor, callV1, expectDocumented } from "../helpers/api-v1";
 import { bytesOf } from "../helpers/csv";
@@ -220,6 +222,17 @@ describe("the interface: validate, write, filter", () => {
     expect(await match("joined_on", { op: "range", min: "2025-01-01", max: "2025-12-31" })).toEqual(ids(a));
     expect(await match("score", { op: "set" })).toEqual(ids(a, b));
     expect(await match("score", { op: "not_set" })).toEqual(ids(c));
+
+    // the contacts list: the URL's cf.<key> parameters, with the exact total
+    const { query } = parseListQuery({ "cf.tier": "Gold", "cf.score.min": "3", "cf.interests": "art,food" });
+    const page = await as(ws.owner)((tx) => getContacts(tx, { ...query, workspaceId: ws.id }));
+    expect("data" in page && { total: page.total, ids: page.data.map((r) => r.id) }).toEqual({
+      total: 1,
+      ids: [a.id],
+    });
+    const unknown = parseListQuery({ "cf.nope": "x" }).query;
+    const refusal = await as(ws.owner)((tx) => getContacts(tx, { ...unknown, workspaceId: ws.id }));
+    expect("error" in refusal && refusal.error.code).toBe("invalid");
   });
 });
 
@@ -412,7 +425,7 @@ describe("privacy requests (docs/decisions.md, 'Privacy requests')", () => {
       params: { id: contact.id },
       body: { custom_fields: { nickname: "Lovelace-Secret" } },
     });
-    const result = await withUser(ws.owner.claims, (tx) =>
+    const result = await withService((tx) =>
       eraseContact(tx, {
         workspaceId: ws.id,
         contactId: contact.id,

@@ -14,8 +14,17 @@ import { updateContactSource } from "@/lib/contacts/update-contact-source";
 import { AppError, refuseIf, unwrap } from "@/lib/errors/app-error";
 import type { FormState } from "@/lib/http/form-state";
 import { uuidField } from "@/lib/ids/uuid";
+import { checkedFormCustomFields } from "@/lib/contacts/custom-fields/form-input";
+import { customFieldsAuditSummary } from "@/lib/contacts/custom-fields/diff-custom-fields";
+import { writeCustomFieldValues } from "@/lib/contacts/custom-fields/write-custom-field-values";
 
 // Spec 4.15 operations for the dashboard: the workspace is always the member's current one.
+
+/** The custom fields' controls (`cf.<key>`), kept beside the parsed fields. */
+const withCustomFields = z.preprocess(
+  (raw) => Object.fromEntries(Object.entries(raw ?? {}).filter(([key]) => key.startsWith("cf."))),
+  z.record(z.string(), z.unknown()),
+);
 
 const contactId = uuidField(CONTACT_NOT_FOUND);
 
@@ -26,10 +35,18 @@ export const getContactByIdAction = memberAction(
 );
 
 export const createContactAction = memberAction(
-  createContactSchema,
+  createContactSchema.and(withCustomFields),
   async (db, input, ctx): Promise<FormState> => {
+    const custom = await checkedFormCustomFields(db, ctx.workspaceId, input);
     const result = await createContact(db, { ...input, workspaceId: ctx.workspaceId, ip: ctx.ip });
     const contact = unwrap(result); // contact_exists names the email field
+    unwrap(
+      await writeCustomFieldValues(db, {
+        workspaceId: ctx.workspaceId,
+        contactId: contact.id,
+        values: custom.values,
+      }),
+    );
     ctx.audit
       .target("contact", contact.id)
       .change(null, { source: "manual", isSubscribed: input.isSubscribed });
@@ -39,14 +56,25 @@ export const createContactAction = memberAction(
 );
 
 export const updateContactAction = memberAction(
-  z.object({ contactId }).and(updateContactSchema),
+  z.object({ contactId }).and(updateContactSchema).and(withCustomFields),
   async (db, { contactId, ...fields }, ctx): Promise<FormState> => {
     const before = await readEditableFields(db, { workspaceId: ctx.workspaceId, contactId });
     if (!before) throw new AppError("not_found", CONTACT_NOT_FOUND);
+    const [stored] = await db<{ custom_fields: Record<string, never> }[]>`
+      select custom_fields from public.contacts where id = ${contactId} and workspace_id = ${ctx.workspaceId}`;
+    const custom = await checkedFormCustomFields(db, ctx.workspaceId, fields, stored?.custom_fields);
     const result = await updateContact(db, { ...fields, contactId, workspaceId: ctx.workspaceId });
     unwrap(result);
-    // the names of the fields changed, never their values (personal data)
-    ctx.audit.target("contact", contactId).change(null, { changed: editedFields(before, fields) });
+    const values = unwrap(
+      await writeCustomFieldValues(db, { workspaceId: ctx.workspaceId, contactId, values: custom.values }),
+    );
+    // the names of the fields changed, never their values (personal data); custom fields not
+    // marked personal with their values (docs/decisions.md, "Custom fields")
+    const summary = customFieldsAuditSummary(custom.fields, values.before, values.after, values.changed);
+    ctx.audit.target("contact", contactId).change(summary && { custom_fields: summary.before }, {
+      changed: [...editedFields(before, fields), ...values.changed.map((k) => `custom_fields.${k}`)],
+      ...(summary ? { custom_fields: summary.after } : {}),
+    });
     return {};
   },
   {

@@ -9,6 +9,7 @@ import { getListOptions } from "@/lib/contacts/get-list-options";
 import { listQueryString, parseListQuery, type SearchParams } from "@/lib/contacts/list-query";
 import { withReadUser } from "@/lib/db/doors";
 import { getSegment } from "@/lib/segments/get-segment";
+import { listCustomFields } from "@/lib/contacts/custom-fields/list-custom-fields";
 
 export const metadata: Metadata = { title: "Contacts" };
 
@@ -20,17 +21,28 @@ export default async function ContactsPage({ searchParams }: { searchParams: Pro
   const timeZone = ctx.timeZone;
   // a list: the read replica when there is one, the member's own writes included (lib/db/replica.ts)
   // ?segment=: a saved segment's filter joins the others (docs/decisions.md, "Segments")
-  const [result, options, segment] = await withReadUser(ctx.claims, async (db) => {
+  const [result, options, segment, customFields] = await withReadUser(ctx.claims, async (db) => {
     const found = query.segmentId ? await getSegment(db, { workspaceId, segmentId: query.segmentId }) : null;
-    if (found && "error" in found) return [found, await getListOptions(db, { workspaceId }), null] as const;
+    const fields = await listCustomFields(db, workspaceId);
+    if (found && "error" in found)
+      return [found, await getListOptions(db, { workspaceId }), null, fields] as const;
     return Promise.all([
       getContacts(db, { ...query, workspaceId, segment: found?.data.filter }),
       getListOptions(db, { workspaceId }),
       found?.data ?? null,
+      fields,
     ]);
   });
+  const columns = customFields.filter((f) => query.columns?.includes(f.key));
   const filtered =
-    listQueryString({ ...query, page: 1, pageSize: 25, sortBy: "created_at", sortDir: "desc" }) !== "";
+    listQueryString({
+      ...query,
+      page: 1,
+      pageSize: 25,
+      sortBy: "created_at",
+      sortDir: "desc",
+      columns: [],
+    }) !== "";
 
   return (
     <>
@@ -71,7 +83,7 @@ export default async function ContactsPage({ searchParams }: { searchParams: Pro
           </Link>
         </p>
       )}
-      <ContactFilters query={query} options={options} />
+      <ContactFilters query={query} options={options} customFields={customFields} />
       {filtered && !query.segmentId && (
         <p>
           <Link href={`/segments/new?from=list&${listQueryString({ ...query, page: 1 }).slice(1)}`}>
@@ -88,7 +100,7 @@ export default async function ContactsPage({ searchParams }: { searchParams: Pro
         </div>
       ) : (
         <div style={{ marginTop: "1rem" }}>
-          <ContactsTable rows={result.data} query={query} timeZone={timeZone} />
+          <ContactsTable rows={result.data} query={query} timeZone={timeZone} columns={columns} />
           <Pagination
             page={result.page}
             pageSize={result.pageSize}

@@ -22,6 +22,8 @@ import { notFoundUnlessUuid } from "@/lib/ids/not-found-unless-uuid";
 import { withUser } from "@/lib/db/doors";
 import { listTags } from "@/lib/tags/list-tags";
 import { contactSegments } from "@/lib/segments/contact-segments";
+import { listCustomFields } from "@/lib/contacts/custom-fields/list-custom-fields";
+import { CustomFieldValuesCard } from "@/components/contacts/custom-field-values";
 import { deleteContactAction, updateContactSourceAction } from "../actions";
 import { addNoteAction, attachTagAction, detachTagAction } from "./actions";
 import { eraseContactAction } from "./privacy-actions";
@@ -49,15 +51,18 @@ export default async function ContactPage({
   const workspaceId = ctx.workspace.workspaceId;
   const timeZone = ctx.timeZone;
   // one transaction for everything the page shows (the layout's and the membership's aside)
-  const [details, consent, timeline, tags, transactions, segments] = await withUser(ctx.claims, (db) =>
-    Promise.all([
-      getContactById(db, { workspaceId, contactId: id }),
-      getContactConsent(db, { workspaceId, contactId: id }),
-      getContactTimeline(db, { workspaceId, contactId: id, before }),
-      listTags(db, { workspaceId }),
-      getContactTransactions(db, { workspaceId, contactId: id }),
-      contactSegments(db, { workspaceId, contactId: id }),
-    ]),
+  const [details, consent, timeline, tags, transactions, segments, customFields] = await withUser(
+    ctx.claims,
+    (db) =>
+      Promise.all([
+        getContactById(db, { workspaceId, contactId: id }),
+        getContactConsent(db, { workspaceId, contactId: id }),
+        getContactTimeline(db, { workspaceId, contactId: id, before }),
+        listTags(db, { workspaceId }),
+        getContactTransactions(db, { workspaceId, contactId: id }),
+        contactSegments(db, { workspaceId, contactId: id }),
+        listCustomFields(db, workspaceId),
+      ]),
   );
   if ("error" in details || !consent) notFound();
   const c = details.data.contact;
@@ -99,6 +104,7 @@ export default async function ContactPage({
               </span>
             ))}
       </p>
+      <CustomFieldValuesCard fields={customFields} values={c.custom_fields ?? {}} />
       <section aria-labelledby="tags-heading">
         <h2 id="tags-heading">Tags</h2>
         <TagEditor

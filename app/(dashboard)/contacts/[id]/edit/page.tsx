@@ -4,6 +4,10 @@ import { ContactForm } from "@/components/contacts/contact-form";
 import { updateContactAction } from "../../actions";
 import { getContactByIdAction } from "../../actions";
 import { notFoundUnlessUuid } from "@/lib/ids/not-found-unless-uuid";
+import { requireMember } from "@/lib/auth/context";
+import { listCustomFields } from "@/lib/contacts/custom-fields/list-custom-fields";
+import { withReadUser } from "@/lib/db/doors";
+import { customFieldInputs } from "@/components/contacts/custom-field-values";
 
 export const metadata: Metadata = { title: "Edit contact" };
 
@@ -13,6 +17,8 @@ export default async function EditContactPage({ params }: { params: Promise<{ id
   const result = await getContactByIdAction(id);
   if (!("data" in result)) notFound(); // a refusal: not in this workspace
   const c = result.data.contact;
+  const ctx = await requireMember();
+  const fields = await withReadUser(ctx.claims, (db) => listCustomFields(db, ctx.workspace.workspaceId));
   const initial: Record<string, string> = {
     email: c.email,
     firstName: c.first_name ?? "",
@@ -35,6 +41,7 @@ export default async function EditContactPage({ params }: { params: Promise<{ id
         initial={initial}
         mode="edit"
         cancelHref={`/contacts/${c.id}`}
+        customFields={customFieldInputs(fields, c.custom_fields ?? {})}
       />
     </>
   );
