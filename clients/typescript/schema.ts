@@ -385,6 +385,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/segments/{segmentId}/contacts.csv": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A saved segment's contacts as CSV */
+    get: operations["exportSegmentContacts"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/subscribe/{contactId}": {
     parameters: {
       query?: never;
@@ -451,7 +468,7 @@ export interface paths {
     };
     /**
      * List contacts
-     * @description The filters of spec 4.15 getContacts in snake_case; `tag_ids` and `exclude_tag_ids` repeated or comma-separated. Cursor pages: pass `next_cursor` back as `cursor` with the same filters and order; a walk returns every contact that existed when it began exactly once. Scope: `contacts:read`.
+     * @description The filters of spec 4.15 getContacts in snake_case; `tag_ids` and `exclude_tag_ids` repeated or comma-separated. Cursor pages: pass `next_cursor` back as `cursor` with the same filters and order; a walk returns every contact that existed when it began exactly once. `segment_id` keeps a saved segment's contacts only (with the other filters). Scope: `contacts:read`.
      */
     get: operations["listContacts"];
     put?: never;
@@ -3597,6 +3614,62 @@ export interface operations {
       };
     };
   };
+  exportSegmentContacts: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The segment's id. */
+        segmentId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description CSV attachment, newest contacts first, at most 100,000 rows (formula prefixes neutralised). */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "text/csv": string;
+        };
+      };
+      /** @description The segment's stored filter is not valid. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: string;
+          };
+        };
+      };
+      /** @description Not signed in. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: string;
+          };
+        };
+      };
+      /** @description No such segment in your workspace. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: string;
+          };
+        };
+      };
+    };
+  };
   resubscribeFromEmail: {
     parameters: {
       query?: never;
@@ -3698,6 +3771,8 @@ export interface operations {
         exclude_tag_ids?: string[];
         limit?: number;
         search?: string;
+        /** @description a saved segment of the workspace: only its contacts (404 `not_found` for any other id) */
+        segment_id?: string;
         sort_by?: "created_at" | "name" | "source";
         sort_dir?: "asc" | "desc";
         source?: string;
@@ -3728,6 +3803,7 @@ export interface operations {
       400: components["responses"]["V1Error400_InvalidRequest"];
       401: components["responses"]["V1Error401_Unauthorized"];
       403: components["responses"]["V1Error403_Forbidden"];
+      404: components["responses"]["V1Error404_NotFound"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
     };

@@ -38,6 +38,7 @@ export function ContactFilters({
   };
   return (
     <form method="get" action="/contacts" className="card stack" aria-label="Filter contacts">
+      {query.segmentId && <input type="hidden" name="segment" value={query.segmentId} />}
       <div className="row">
         <label style={{ flex: "2 1 16rem" }}>
           Search

@@ -18,6 +18,8 @@ export function BroadcastForm({
   tags,
   sources,
   topics = [],
+  segments = [],
+  segmentId,
   create,
   preview,
   nonce,
@@ -27,6 +29,9 @@ export function BroadcastForm({
   sources: string[];
   /** the workspace's subscription topics (docs/decisions.md, "Subscription topics") */
   topics?: { id: string; name: string }[];
+  /** saved segments (docs/decisions.md, "Segments"): the audience may be limited to one */
+  segments?: { id: string; name: string }[];
+  segmentId?: string;
   create: (prev: FormState, form: FormData) => Promise<FormState>;
   preview: (input: { body: string }) => Promise<ActionResult<{ html: string }>>;
   nonce: string | null;
@@ -186,6 +191,19 @@ export function BroadcastForm({
             ))}
           </select>
         </label>
+        {segments.length > 0 && (
+          <label>
+            Segment
+            <select name="segmentId" defaultValue={segmentId ?? audience?.segmentId ?? ""}>
+              <option value="">No segment</option>
+              {segments.map((s) => (
+                <option key={s.id} value={s.id}>
+                  {s.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
         <p className="hint">
           Only subscribed contacts receive it; you see who is skipped, and why, before sending.
         </p>

@@ -23,6 +23,8 @@ export interface ListFilters {
  */
 export function countSql(db: Db, q: ContactsQuery, f: ListFilters): Fragment {
   if (f.search) return db`(select count(*) from m)`;
+  // a segment (docs/decisions.md, "Segments") is counted on the rows themselves
+  if (q.segment) return db`(select count(*) from public.contacts c where ${f.where(false)})`;
   // custom field filters: the matching rows are counted (no kept count knows them)
   if (!q.eventId && !q.emailStatus && f.include.length === 0 && q.customFields.length === 0) {
     const kept = db`coalesce((select sum(n) from public.contact_counts

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { LIST_PAGE_SIZE } from "@/lib/http/page-param";
 import { uuidSchema } from "@/lib/ids/uuid";
+import type { SegmentFilter } from "@/lib/segments/filter";
 import { customFieldListFilterSchema } from "./custom-fields/list-filter";
 
 export const DEFAULT_PAGE_SIZE = LIST_PAGE_SIZE;
@@ -32,6 +33,8 @@ export const getContactsParamsSchema = z.object({
   emailStatus: z.enum(EMAIL_STATUSES).optional(),
   sortBy: z.enum(SORT_FIELDS).default("created_at"),
   sortDir: z.enum(["asc", "desc"]).default("desc"),
+  /** a saved segment's filter (docs/decisions.md, "Segments"), already parsed by getSegment */
+  segment: z.custom<SegmentFilter>((v) => typeof v === "object" && v !== null).optional(),
   /** filters on custom fields (docs/decisions.md, "Custom fields"), all of which must hold */
   customFields: z.array(customFieldListFilterSchema).max(10).default([]),
 });

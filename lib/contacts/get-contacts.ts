@@ -13,6 +13,7 @@ import {
 import { firstIssue } from "./schemas";
 import type { Contact, TagRef } from "./types";
 import { refused, type Refused } from "@/lib/errors/app-error";
+import { segmentCondition, segmentFields } from "@/lib/segments/compile";
 import { customFieldConditions } from "./custom-fields/list-filter";
 
 export interface ContactListRow extends Contact {
@@ -43,7 +44,7 @@ export async function getContacts(db: Db, params: GetContactsParams): Promise<Co
   const q = parsed.data;
   const custom = await customFieldConditions(db, q.workspaceId, q.customFields);
   if ("error" in custom) return custom;
-  const f = listFilters(db, q, custom.data);
+  const f = listFilters(db, q, [...custom.data, ...(await segmentPart(db, q))]);
   const offset = (q.page - 1) * q.pageSize;
 
   const { total, ids } = await pageIds(db, q, f, offset);
@@ -76,7 +77,7 @@ export async function getContactsAfter(
   const q = parsed.data;
   const custom = await customFieldConditions(db, q.workspaceId, q.customFields);
   if ("error" in custom) return custom;
-  const f = listFilters(db, q, custom.data);
+  const f = listFilters(db, q, [...custom.data, ...(await segmentPart(db, q))]);
   const key = keysetOf(db, q);
   if (after && after.length !== key.length) return refused("invalid", "The cursor does not fit this list.");
   const past = after ? db`and ${key.after(after)}` : db``;
@@ -201,7 +202,15 @@ function listFilters(db: Db, q: ContactsQuery, custom: Fragment[] = []): ListFil
     patterns.length > 0 ? db`public.search_contacts(${q.workspaceId}, ${patterns}::text[]) c` : null;
   const parts: Fragment[] = [db`c.workspace_id = ${q.workspaceId}`];
   if (q.source) parts.push(db`c.source = ${q.source}`);
-  if (q.emailStatus) parts.push(emailStatusCondition(db, q.emailStatus));
+  // a search's rows (the search function's) carry only some of the contact's columns: the
+  // email status and a segment are then tested on contacts itself
+  if (q.emailStatus)
+    parts.push(
+      search
+        ? db`c.id in (select c.id from public.contacts c
+                      where c.workspace_id = ${q.workspaceId} and ${emailStatusCondition(db, q.emailStatus)})`
+        : emailStatusCondition(db, q.emailStatus),
+    );
   parts.push(...custom);
   if (q.eventId) {
     parts.push(db`c.id in (
@@ -234,6 +243,18 @@ function listFilters(db: Db, q: ContactsQuery, custom: Fragment[] = []): ListFil
     return all.reduce((acc, part) => db`${acc} and ${part}`);
   };
   return { search, where, include, exclude };
+}
+
+/**
+ * A saved segment's filter (docs/decisions.md, "Segments") as one more list condition, tested on
+ * contacts itself: a search's rows (the search function's) carry only some of its columns.
+ */
+async function segmentPart(db: Db, q: ContactsQuery): Promise<Fragment[]> {
+  if (!q.segment) return [];
+  const fields = await segmentFields(db, q.workspaceId, q.segment);
+  return [
+    db`c.id in (select c.id from public.contacts c where ${segmentCondition(db, q.workspaceId, q.segment, fields)})`,
+  ];
 }
 
 /** Ties are broken by the following keys in the same direction, ending with the id. */

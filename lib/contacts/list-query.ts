@@ -9,10 +9,14 @@ import { isUuid } from "@/lib/ids/uuid";
 import { customFiltersFromParams, customFiltersToParams } from "./custom-fields/list-filter";
 
 /**
- * The list's filters and sort as they live in the URL (everything but the workspace), and the
- * custom fields chosen as columns.
+ * The list's filters and sort as they live in the URL (everything but the workspace), the
+ * custom fields chosen as columns, and a saved segment's id (`?segment=`; its filter joins the
+ * others, docs/decisions.md "Segments").
  */
-export type ListQuery = Omit<ContactsQuery, "workspaceId" | "tagId"> & { columns?: string[] };
+export type ListQuery = Omit<ContactsQuery, "workspaceId" | "tagId" | "segment"> & {
+  columns?: string[];
+  segmentId?: string;
+};
 
 export type SearchParams = Record<string, string | string[] | undefined>;
 
@@ -68,6 +72,7 @@ export function parseListQuery(sp: SearchParams): { query: ListQuery; ignored: b
     emailStatus: one(sp.emailStatus)
       ? pick(sp.emailStatus, [...EMAIL_STATUSES, ""] as const, "") || undefined
       : undefined,
+    segmentId: ids(sp.segment)[0],
     sortBy: pick(sp.sortBy, SORT_FIELDS, "created_at"),
     sortDir: pick(sp.sortDir, ["asc", "desc"] as const, "desc"),
     customFields: customFiltersFromParams(sp),
@@ -86,6 +91,7 @@ export function listQueryString(query: ListQuery, changes: Partial<ListQuery> = 
   if (q.source) params.set("source", q.source);
   if (q.eventId) params.set("eventId", q.eventId);
   if (q.emailStatus) params.set("emailStatus", q.emailStatus);
+  if (q.segmentId) params.set("segment", q.segmentId);
   for (const id of q.tagIds) params.append("tagIds", id);
   if (q.tagIds.length > 1 && q.tagMode !== "any") params.set("tagMode", q.tagMode);
   for (const id of q.excludeTagIds) params.append("excludeTagIds", id);

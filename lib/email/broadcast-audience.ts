@@ -3,6 +3,8 @@ import type { Db } from "@/lib/db/doors";
 import { getDistinctSources } from "@/lib/contacts/get-distinct-sources";
 import { uuidSchema } from "@/lib/ids/uuid";
 import { listTopics } from "@/lib/consent/topics";
+import { segmentCondition, type SegmentFields } from "@/lib/segments/compile";
+import type { SegmentFilter } from "@/lib/segments/filter";
 
 /**
  * A broadcast's audience: the contact list's filters (spec 4.15 tag resolution) that make sense
@@ -20,8 +22,17 @@ export const audienceSchema = z.object({
     .transform((v) => v || undefined),
   /** the subscription topic (docs/decisions.md, "Subscription topics"); none: every subscribed contact */
   topicId: uuidSchema.optional(),
+  /** a saved segment (broadcasts.segment_id): the audience is also limited to its contacts */
+  segmentId: z
+    .union([uuidSchema, z.literal("")])
+    .optional()
+    .transform((v) => v || undefined),
 });
-export type Audience = z.output<typeof audienceSchema>;
+/** `segment`: the segment's filter, read with the broadcast (null: its stored filter no longer parses). */
+export type Audience = z.output<typeof audienceSchema> & {
+  segment?: SegmentFilter | null;
+  segmentFields?: SegmentFields;
+};
 
 /**
  * The SQL condition selecting the audience's contacts, on a `public.contacts` aliased `c`.
@@ -45,7 +56,14 @@ export function audienceCondition(db: Db, workspaceId: string, audience: Audienc
     ? db`and exists (select 1 from public.contact_topics tp where tp.contact_id = c.id and tp.topic_id = ${topicId}
                      and tp.workspace_id = ${workspaceId} and tp.subscribed)`
     : db``;
-  return db`c.workspace_id = ${workspaceId} ${source ? db`and c.source = ${source}` : db``} ${include} ${exclude} ${topic}`;
+  // a segment whose filter no longer parses reaches no one (docs/decisions.md, "Segments")
+  const segment =
+    audience.segment === undefined
+      ? db``
+      : audience.segment === null
+        ? db`and false`
+        : db`and ${segmentCondition(db, workspaceId, audience.segment, audience.segmentFields)}`;
+  return db`c.workspace_id = ${workspaceId} ${source ? db`and c.source = ${source}` : db``} ${include} ${exclude} ${topic} ${segment}`;
 }
 
 /**

@@ -9,10 +9,20 @@ import {
 } from "./broadcast-audience";
 import { UNSUBSCRIBE_TAG } from "./render-email";
 import { isUuid } from "@/lib/ids/uuid";
-import { AppError } from "@/lib/errors/app-error";
+import { AppError, unwrap } from "@/lib/errors/app-error";
 import { loadBranding } from "./branding";
 import { compileTemplate } from "./email-template";
 import { MergeTagError, parseMergeTemplate } from "./merge-tags";
+import { getSegment } from "@/lib/segments/get-segment";
+import { segmentFilterSchema } from "@/lib/segments/filter";
+import { segmentFields } from "@/lib/segments/compile";
+
+/** The audience with its segment's filter (null: the stored filter no longer parses: no one). */
+function withSegment(audience: Audience, segmentId: string | null, filter: unknown): Audience {
+  if (!segmentId) return audience;
+  const parsed = segmentFilterSchema.safeParse(filter);
+  return { ...audience, segmentId, segment: parsed.success ? parsed.data : null };
+}
 
 export const broadcastSchema = z.object({
   subject: z.string().trim().min(1, "Write a subject.").max(200, "Keep the subject under 200 characters."),
@@ -72,13 +82,15 @@ export async function createBroadcast(
   input: { workspaceId: string; createdBy: string } & z.input<typeof broadcastSchema>,
 ): Promise<{ id: string }> {
   const parts = await composeBroadcast(db, { ...input, format: input.format ?? "text" });
-  // the topic is a column (its foreign key keeps it in the workspace), not part of the jsonb
-  const { topicId, ...audience } = audienceSchema.parse(input.audience);
+  // the topic and the segment are columns (their foreign keys keep them in the workspace), not
+  // part of the jsonb
+  const { topicId, segmentId, ...audience } = audienceSchema.parse(input.audience);
+  if (segmentId) unwrap(await getSegment(db, { workspaceId: input.workspaceId, segmentId }), "segmentId");
   const [row] = await db`
     insert into public.broadcasts
-      (workspace_id, subject, body_text, body_html, body_markdown, audience, created_by, topic_id)
+      (workspace_id, subject, body_text, body_html, body_markdown, audience, created_by, topic_id, segment_id)
     values (${input.workspaceId}, ${input.subject}, ${parts.body_text}, ${parts.body_html}, ${parts.body_markdown},
-            ${db.json(audience)}, ${input.createdBy}, ${topicId ?? null})
+            ${db.json(audience)}, ${input.createdBy}, ${topicId ?? null}, ${segmentId ?? null})
     returning id`;
   return { id: row.id };
 }
@@ -90,11 +102,13 @@ export async function updateBroadcast(
 ): Promise<boolean> {
   if (!isUuid(input.broadcastId)) return false;
   const parts = await composeBroadcast(db, input);
-  const { topicId, ...audience } = input.audience;
+  const { topicId, segmentId, ...audience } = input.audience;
+  if (segmentId) unwrap(await getSegment(db, { workspaceId: input.workspaceId, segmentId }), "segmentId");
   const [row] = await db`
     update public.broadcasts
     set subject = ${input.subject}, body_text = ${parts.body_text}, body_html = ${parts.body_html},
-        body_markdown = ${parts.body_markdown}, audience = ${db.json(audience)}, topic_id = ${topicId ?? null}
+        body_markdown = ${parts.body_markdown}, audience = ${db.json(audience)}, topic_id = ${topicId ?? null},
+        segment_id = ${segmentId ?? null}
     where id = ${input.broadcastId} and workspace_id = ${input.workspaceId} and status = 'draft'
     returning id`;
   return Boolean(row);
@@ -122,13 +136,23 @@ export async function duplicateBroadcast(
 
 export async function getBroadcast(db: Db, input: { workspaceId: string; broadcastId: string }) {
   if (!isUuid(input.broadcastId)) return null;
-  const [row] = await db<(BroadcastRow & { topic_id: string | null })[]>`
-    select id, subject, body_text, body_html, audience, status, created_at, sent_at, topic_id,
-           body_markdown, scheduled_at
-    from public.broadcasts where id = ${input.broadcastId} and workspace_id = ${input.workspaceId}`;
+  const [row] = await db<
+    (BroadcastRow & { topic_id: string | null; segment_id: string | null; segment_filter: unknown })[]
+  >`
+    select b.id, b.subject, b.body_text, b.body_html, b.audience, b.status, b.created_at, b.sent_at, b.topic_id,
+           b.body_markdown, b.scheduled_at, b.segment_id, s.filter as segment_filter
+    from public.broadcasts b
+    left join public.segments s on s.id = b.segment_id and s.workspace_id = b.workspace_id
+    where b.id = ${input.broadcastId} and b.workspace_id = ${input.workspaceId}`;
   if (!row) return null;
-  const { topic_id: topicId, ...rest } = row;
-  return { ...rest, audience: audienceSchema.parse({ ...row.audience, topicId: topicId ?? undefined }) };
+  const { topic_id: topicId, segment_id: segmentId, segment_filter: segmentFilter, ...broadcast } = row;
+  const audience = withSegment(
+    audienceSchema.parse({ ...row.audience, topicId: topicId ?? undefined }),
+    segmentId,
+    segmentFilter,
+  );
+  if (audience.segment) audience.segmentFields = await segmentFields(db, input.workspaceId, audience.segment);
+  return { ...broadcast, audience };
 }
 
 export async function listBroadcasts(db: Db, workspaceId: string) {
@@ -155,6 +179,13 @@ export async function previewBroadcast(
   db: Db,
   input: { workspaceId: string; audience: Audience },
 ): Promise<BroadcastPreview> {
+  const { workspaceId, audience } = input;
+  if (audience.segmentId && audience.segment === undefined) {
+    const segment = await getSegment(db, { workspaceId, segmentId: audience.segmentId });
+    const filter = "error" in segment ? null : segment.data.filter;
+    const fields = filter ? await segmentFields(db, workspaceId, filter) : undefined;
+    input = { workspaceId, audience: { ...audience, segment: filter, segmentFields: fields } };
+  }
   const rows = await db<{ reason: string | null; count: number }[]>`
     select reason, count(*)::int as count
     from (select ${marketingSkipReasonSql(db)} as reason

@@ -32,6 +32,13 @@ export const TABLES: Record<string, TableShape> = {
     change: { created_at: PAST },
   },
   products: { fields: () => ({ name: "Ticket" }), change: { name: "Changed" } },
+  segments: {
+    fields: () => ({
+      name: unique("segment"),
+      filter: { version: 1, root: { kind: "group", op: "and", conditions: [] } },
+    }),
+    change: { name: "Changed" },
+  },
   tasks: { links: { contact_id: "contacts" }, change: { title: "Changed" } },
   notes: {
     fields: () => ({ content: "<p>Hi</p>", content_text: "Hi" }),

@@ -49,6 +49,7 @@ const formFields = (raw: unknown) => {
       excludeTagIds: list(form.excludeTagIds),
       source: form.source,
       topicId: form.topicId || undefined,
+      segmentId: form.segmentId,
     },
   };
 };

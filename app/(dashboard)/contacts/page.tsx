@@ -8,6 +8,7 @@ import { getContacts } from "@/lib/contacts/get-contacts";
 import { getListOptions } from "@/lib/contacts/get-list-options";
 import { listQueryString, parseListQuery, type SearchParams } from "@/lib/contacts/list-query";
 import { withReadUser } from "@/lib/db/doors";
+import { getSegment } from "@/lib/segments/get-segment";
 import { listCustomFields } from "@/lib/contacts/custom-fields/list-custom-fields";
 
 export const metadata: Metadata = { title: "Contacts" };
@@ -19,13 +20,19 @@ export default async function ContactsPage({ searchParams }: { searchParams: Pro
   const workspaceId = ctx.workspace.workspaceId;
   const timeZone = ctx.timeZone;
   // a list: the read replica when there is one, the member's own writes included (lib/db/replica.ts)
-  const [result, options, customFields] = await withReadUser(ctx.claims, (db) =>
-    Promise.all([
-      getContacts(db, { ...query, workspaceId }),
+  // ?segment=: a saved segment's filter joins the others (docs/decisions.md, "Segments")
+  const [result, options, segment, customFields] = await withReadUser(ctx.claims, async (db) => {
+    const found = query.segmentId ? await getSegment(db, { workspaceId, segmentId: query.segmentId }) : null;
+    const fields = await listCustomFields(db, workspaceId);
+    if (found && "error" in found)
+      return [found, await getListOptions(db, { workspaceId }), null, fields] as const;
+    return Promise.all([
+      getContacts(db, { ...query, workspaceId, segment: found?.data.filter }),
       getListOptions(db, { workspaceId }),
-      listCustomFields(db, workspaceId),
-    ]),
-  );
+      found?.data ?? null,
+      fields,
+    ]);
+  });
   const columns = customFields.filter((f) => query.columns?.includes(f.key));
   const filtered =
     listQueryString({
@@ -47,6 +54,9 @@ export default async function ContactsPage({ searchParams }: { searchParams: Pro
           </Link>
           <Link href="/contacts/duplicates" className="button secondary">
             Duplicates
+            </Link>
+          <Link href="/segments" className="button secondary">
+            Segments
           </Link>
           <Link href="/contacts/import" className="button secondary">
             Import CSV
@@ -68,7 +78,22 @@ export default async function ContactsPage({ searchParams }: { searchParams: Pro
           <div className="alert info">Some filters in the address were not valid and were ignored.</div>
         )}
       </div>
+      {segment && (
+        <p className="alert info">
+          In the segment <Link href={`/segments/${segment.id}`}>{segment.name}</Link>.{" "}
+          <Link href={`/contacts${listQueryString({ ...query, segmentId: undefined, page: 1 })}`}>
+            Show all contacts
+          </Link>
+        </p>
+      )}
       <ContactFilters query={query} options={options} customFields={customFields} />
+      {filtered && !query.segmentId && (
+        <p>
+          <Link href={`/segments/new?from=list&${listQueryString({ ...query, page: 1 }).slice(1)}`}>
+            Save these filters as a segment
+          </Link>
+        </p>
+      )}
       <h2 className="sr-only">Results</h2>
       {"error" in result ? (
         <div className="alert error">{result.error.message}</div>

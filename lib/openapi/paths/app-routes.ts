@@ -527,6 +527,25 @@ export const appRoutePaths: ZodOpenApiPathsObject = {
       },
     },
   },
+  "/api/segments/{segmentId}/contacts.csv": {
+    get: {
+      operationId: "exportSegmentContacts",
+      security: security.session,
+      tags: ["Dashboard"],
+      summary: "A saved segment's contacts as CSV",
+      requestParams: { path: uuidParam("segmentId", "The segment's id.") },
+      responses: {
+        "200": {
+          description:
+            "CSV attachment, newest contacts first, at most 100,000 rows (formula prefixes neutralised).",
+          content: { "text/csv": { schema: z.string() } },
+        },
+        "400": plainError("The segment's stored filter is not valid."),
+        "401": plainError("Not signed in."),
+        "404": plainError("No such segment in your workspace."),
+      },
+    },
+  },
   "/api/health": {
     get: {
       operationId: "getHealth",

@@ -89,6 +89,12 @@ export default async function BroadcastPage({ params }: { params: Promise<{ id: 
             : ""}
           .
         </p>
+        {a.segmentId && (
+          <p>
+            Only the contacts of the segment <Link href={`/segments/${a.segmentId}`}>(see the segment)</Link>
+            {a.segment === null ? ", whose filter is no longer valid: no one is reached" : ""}.
+          </p>
+        )}
         {preview && (
           <>
             <p data-testid="broadcast-eligible">

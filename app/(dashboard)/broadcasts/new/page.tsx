@@ -5,12 +5,23 @@ import { requireMember } from "@/lib/auth/context";
 import { withUser } from "@/lib/db/doors";
 import { audienceOptions } from "@/lib/email/broadcast-audience";
 import { pageNonce } from "@/lib/http/page-nonce";
+import { listSegments } from "@/lib/segments/get-segment";
 
 export const metadata: Metadata = { title: "New broadcast" };
 
-export default async function NewBroadcastPage() {
+export default async function NewBroadcastPage({
+  searchParams,
+}: {
+  searchParams: Promise<{ segment?: string }>;
+}) {
   const ctx = await requireMember();
-  const options = await withUser(ctx.claims, (db) => audienceOptions(db, ctx.workspace.workspaceId));
+  const { segment } = await searchParams;
+  const [options, segments] = await withUser(ctx.claims, (db) =>
+    Promise.all([
+      audienceOptions(db, ctx.workspace.workspaceId),
+      listSegments(db, { workspaceId: ctx.workspace.workspaceId }),
+    ]),
+  );
   return (
     <div className="stack">
       <h1>New broadcast</h1>
@@ -19,7 +30,8 @@ export default async function NewBroadcastPage() {
           tags={options.tags}
           sources={options.sources}
           topics={options.topics}
-          create={createBroadcastAction}
+          segments={segments}
+          segmentId={segments.some((s) => s.id === segment) ? segment : undefined}
           preview={previewTemplateAction}
           nonce={await pageNonce()}
           initial={{

@@ -22,6 +22,7 @@ import { decodePosition, getContactTimeline, parseKinds } from "@/lib/contacts/g
 import { notFoundUnlessUuid } from "@/lib/ids/not-found-unless-uuid";
 import { withUser } from "@/lib/db/doors";
 import { listTags } from "@/lib/tags/list-tags";
+import { contactSegments } from "@/lib/segments/contact-segments";
 import { listCustomFields } from "@/lib/contacts/custom-fields/list-custom-fields";
 import { CustomFieldValuesCard } from "@/components/contacts/custom-field-values";
 import { deleteContactAction, updateContactSourceAction } from "../actions";
@@ -53,15 +54,18 @@ export default async function ContactPage({
   const workspaceId = ctx.workspace.workspaceId;
   const timeZone = ctx.timeZone;
   // one transaction for everything the page shows (the layout's and the membership's aside)
-  const [details, consent, timeline, tags, transactions, customFields] = await withUser(ctx.claims, (db) =>
-    Promise.all([
-      getContactById(db, { workspaceId, contactId: id }),
-      getContactConsent(db, { workspaceId, contactId: id }),
-      getContactTimeline(db, { workspaceId, contactId: id, before, kinds }),
-      listTags(db, { workspaceId }),
-      getContactTransactions(db, { workspaceId, contactId: id }),
-      listCustomFields(db, workspaceId),
-    ]),
+  const [details, consent, timeline, tags, transactions, segments, customFields] = await withUser(
+    ctx.claims,
+    (db) =>
+      Promise.all([
+        getContactById(db, { workspaceId, contactId: id }),
+        getContactConsent(db, { workspaceId, contactId: id }),
+        getContactTimeline(db, { workspaceId, contactId: id, before, kinds }),
+        listTags(db, { workspaceId }),
+        getContactTransactions(db, { workspaceId, contactId: id }),
+        contactSegments(db, { workspaceId, contactId: id }),
+        listCustomFields(db, workspaceId),
+      ]),
   );
   if ("error" in details || !consent) notFound();
   const c = details.data.contact;
@@ -98,6 +102,18 @@ export default async function ContactPage({
         </div>
       </div>
       <ContactDetailsCard details={details.data} timeZone={timeZone} />
+      {/* docs/decisions.md, "Segments": the saved segments this contact matches now */}
+      <p>
+        In segments:{" "}
+        {segments.length === 0
+          ? "none"
+          : segments.map((s, i) => (
+              <span key={s.id}>
+                {i > 0 && ", "}
+                <Link href={`/segments/${s.id}?contact=${c.id}`}>{s.name}</Link>
+              </span>
+            ))}
+      </p>
       <CustomFieldValuesCard fields={customFields} values={c.custom_fields ?? {}} />
       <section aria-labelledby="tags-heading">
         <h2 id="tags-heading">Tags</h2>

@@ -15,6 +15,7 @@ import { diffContact, writeAuditNote } from "@/lib/contacts/diff-and-audit";
 import { editedFields, readEditableFields } from "@/lib/contacts/edited-fields";
 import { getContactById } from "@/lib/contacts/get-contact-by-id";
 import { getContactsAfter, type ContactsKeyset } from "@/lib/contacts/get-contacts";
+import { getSegment } from "@/lib/segments/get-segment";
 import { mergeContact } from "@/lib/contacts/merge-contact";
 import type { TagRef } from "@/lib/contacts/types";
 import { updateContact } from "@/lib/contacts/update-contact";
@@ -141,6 +142,9 @@ export const listContacts = apiOperation(
     const order = `${query.sort_by}:${query.sort_dir}`;
     const length = { created_at: 2, source: 3, name: 5 }[query.sort_by];
     const after = query.cursor ? (decodeCursor(order, query.cursor, length) as ContactsKeyset) : null;
+    const segment = query.segment_id
+      ? unwrap(await getSegment(db, { workspaceId, segmentId: query.segment_id }), "segment_id").filter
+      : undefined;
     const page = await getContactsAfter(
       db,
       {
@@ -152,6 +156,7 @@ export const listContacts = apiOperation(
         excludeTagIds: query.exclude_tag_ids ?? [],
         source: query.source,
         eventId: query.event_id,
+        segment,
         sortBy: query.sort_by,
         sortDir: query.sort_dir,
       },

@@ -42,10 +42,11 @@ export const contactsOperations: ApiOperation[] = [
     description:
       "The filters of spec 4.15 getContacts in snake_case; `tag_ids` and `exclude_tag_ids` repeated or " +
       "comma-separated. Cursor pages: pass `next_cursor` back as `cursor` with the same filters and order; a walk " +
-      "returns every contact that existed when it began exactly once.",
+      "returns every contact that existed when it began exactly once. `segment_id` keeps a saved segment's " +
+      "contacts only (with the other filters).",
     query: contactListQuerySchema,
     success: { status: 200, schema: contactListSchema, description: "A page of contacts." },
-    errors: [invalid],
+    errors: [invalid, notFound],
   },
   {
     method: "post",

@@ -100,6 +100,9 @@ export const contactListQuerySchema = pageQuerySchema.extend({
   exclude_tag_ids: idList,
   source: z.string().trim().max(100).optional(),
   event_id: idSchema.optional(),
+  segment_id: idSchema.optional().meta({
+    description: "a saved segment of the workspace: only its contacts (404 `not_found` for any other id)",
+  }),
   sort_by: z.enum(SORT_FIELDS).default("created_at"),
   sort_dir: z.enum(["asc", "desc"]).default("desc"),
 });

@@ -1,0 +1,16 @@
+import type { Db } from "@/lib/db/doors";
+import { isUuid } from "@/lib/ids/uuid";
+import { refused, type Result } from "@/lib/errors/app-error";
+import { SEGMENT_NOT_FOUND } from "./segment-schemas";
+
+/** Deletes a segment; broadcasts that targeted it keep their other audience (segment_id set null). */
+export async function deleteSegment(
+  db: Db,
+  input: { workspaceId: string; segmentId: string },
+): Promise<Result<{ id: string }>> {
+  if (!isUuid(input.segmentId)) return refused("not_found", SEGMENT_NOT_FOUND);
+  const [row] = await db<{ id: string }[]>`
+    delete from public.segments where id = ${input.segmentId} and workspace_id = ${input.workspaceId}
+    returning id`;
+  return row ? { data: row } : refused("not_found", SEGMENT_NOT_FOUND);
+}

@@ -1,0 +1,142 @@
+/**
+ * Segments (docs/decisions.md, "Segments"): the live count of a saved segment at 1,000,000
+ * contacts in one workspace (plus 100,000 in another), 200 tags, 3,000,000 contact_tags rows,
+ * 400,000 purchases and 300,000 form submissions; countSegment as a signed-in member (RLS on,
+ * through withUser). Prints p50/p95 per filter and whether its plan reads contacts sequentially.
+ */
+import { withUser, type Claims } from "../../lib/db/doors";
+import { segmentCondition } from "../../lib/segments/compile";
+import { countSegment } from "../../lib/segments/count-segment";
+import { segmentFilterSchema, type SegmentFilter } from "../../lib/segments/filter";
+import type { BenchModule } from "./index";
+import { loadContacts, withoutIndexes } from "./lib/contacts-data";
+import { benchDatabase, percentile, table } from "./lib/database";
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 20);
+const WARMUP = 3;
+
+async function load(sql: Awaited<ReturnType<typeof benchDatabase>>["sql"]) {
+  const [a] = await sql`insert into workspaces (name) values ('Bench A') returning id`;
+  const [b] = await sql`insert into workspaces (name) values ('Bench B') returning id`;
+  const [u] = await sql`insert into auth.users (email) values ('bench@example.com') returning id`;
+  await sql`insert into user_profiles (id, email) values (${u.id}, 'bench@example.com')`;
+  await sql`insert into workspace_members (workspace_id, user_id, role) values (${a.id}, ${u.id}, 'member')`;
+  const tables = ["contacts", "contact_tags", "contact_suppressions", "transactions", "form_submissions"];
+  await withoutIndexes(sql, tables, async (tx) => {
+    await loadContacts(tx, {
+      workspaceId: a.id,
+      count: 1_000_000,
+      tagCount: 200,
+      tagsEach: 3,
+      emailPrefix: "a",
+    });
+    await loadContacts(tx, {
+      workspaceId: b.id,
+      count: 100_000,
+      tagCount: 20,
+      tagsEach: 3,
+      emailPrefix: "b",
+    });
+    await tx`insert into products (workspace_id, name) select ${a.id}, 'Product ' || i from generate_series(1, 5) i`;
+    await tx`insert into forms (workspace_id, name) select ${a.id}, 'Form ' || i from generate_series(1, 10) i`;
+    // 400,000 purchases over two years by random contacts, one product in five each
+    await tx`
+      insert into transactions (workspace_id, contact_id, product_id, amount_paid, status, transaction_date)
+      select ${a.id}, c.id, p.id, (10 + (i % 190))::numeric, case when i % 20 = 0 then 'refunded' else 'succeeded' end,
+             now() - (i % 730) * interval '1 day' - (i % 86400) * interval '1 second'
+      from generate_series(1, 400000) i
+      join lateral (select id from contacts where workspace_id = ${a.id} and email = 'a' || (1 + (i::bigint * 7919) % 1000000) || '@example.com') c on true
+      join lateral (select id from products where workspace_id = ${a.id} order by name offset (i % 5) limit 1) p on true`;
+    await tx`update transactions set amount_refunded = amount_paid where status = 'refunded'`;
+    await tx`
+      insert into form_submissions (workspace_id, form_id, contact_id, payload, created_at)
+      select ${a.id}, f.id, c.id, '{}', now() - (i % 365) * interval '1 day'
+      from generate_series(1, 300000) i
+      join lateral (select id from contacts where workspace_id = ${a.id} and email = 'a' || (1 + (i::bigint * 104729) % 1000000) || '@example.com') c on true
+      join lateral (select id from forms where workspace_id = ${a.id} order by name offset (i % 10) limit 1) f on true`;
+  });
+  await sql`vacuum analyze`;
+}
+
+const bench: BenchModule = {
+  title: "Segments: live count at 1,000,000 contacts (RLS on)",
+  async run(baseUrl) {
+    const db = await benchDatabase(baseUrl, "crm_bench_segments");
+    try {
+      const sql = db.sql;
+      const t = Date.now();
+      if (!db.reused) await load(sql);
+      const [a] = await sql`select id from workspaces where name = 'Bench A'`;
+      const [user] = await sql`select id from auth.users where email = 'bench@example.com'`;
+      console.log(`${db.reused ? "reused" : "loaded"} in ${((Date.now() - t) / 1000).toFixed(0)} s`);
+      const [gold] = await sql`select id from tags where workspace_id = ${a.id} order by name limit 1`;
+      const tags = (
+        await sql`select id from tags where workspace_id = ${a.id} order by name limit 3 offset 10`
+      ).map((r) => r.id);
+      const [form] = await sql`select id from forms where workspace_id = ${a.id} order by name limit 1`;
+      const [product] = await sql`select id from products where workspace_id = ${a.id} order by name limit 1`;
+      const f = (conditions: unknown[], op = "and"): SegmentFilter =>
+        segmentFilterSchema.parse({ version: 1, root: { kind: "group", op, conditions } });
+      const scenarios: [string, SegmentFilter][] = [
+        [
+          "Gold, bought in 90 days, subscribed",
+          f([
+            { kind: "tag", tagIds: [gold.id] },
+            { kind: "purchased", window: { withinDays: 90 } },
+            { kind: "consent", state: "subscribed" },
+          ]),
+        ],
+        [
+          "form in 30 days, not unsubscribed",
+          f([
+            { kind: "form_submitted", formId: form.id, window: { withinDays: 30 } },
+            { kind: "consent", not: true, state: "unsubscribed" },
+          ]),
+        ],
+        [
+          "product >= $150 in a year, none of 3 tags",
+          f([
+            { kind: "purchased", productId: product.id, minAmount: 150, window: { withinDays: 365 } },
+            { kind: "tag", not: true, tagIds: tags },
+          ]),
+        ],
+        ["subscribed (everyone's consent)", f([{ kind: "consent", state: "subscribed" }])],
+      ];
+      const claims: Claims = { sub: user.id, role: "authenticated", email: "bench@example.com" };
+      const rows: (string | number)[][] = [];
+      for (const [label, filter] of scenarios) {
+        const times: number[] = [];
+        let n = 0;
+        for (let i = 0; i < WARMUP + RUNS; i++) {
+          const started = performance.now();
+          n = await withUser(claims, (tx) => countSegment(tx, { workspaceId: a.id, filter }));
+          if (i >= WARMUP) times.push(performance.now() - started);
+        }
+        const plan = await withUser(claims, async (tx) =>
+          (
+            await tx`explain select count(*) from public.contacts c where ${segmentCondition(tx, a.id, filter)}`
+          )
+            .map((r) => r["QUERY PLAN"] as string)
+            .join("\n"),
+        );
+        const seq = /Seq Scan on contacts/.test(plan) ? "yes" : "no";
+        const indexes = [...new Set(plan.match(/using (\w+)/g)?.map((m) => m.slice(6)) ?? [])].join(" ");
+        rows.push([
+          label,
+          n,
+          percentile(times, 50).toFixed(1),
+          percentile(times, 95).toFixed(1),
+          seq,
+          indexes,
+        ]);
+        if (process.env.BENCH_PLANS === "1") console.log(`${label}\n${plan}\n`);
+      }
+      console.log(`(${RUNS} runs each after ${WARMUP} warm-ups; target: p95 <= 200 ms)`);
+      table(["filter", "count", "p50 ms", "p95 ms", "seq scan of contacts", "indexes"], rows);
+    } finally {
+      await db.drop();
+    }
+  },
+};
+
+export default bench;
