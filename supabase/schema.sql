@@ -214,6 +214,15 @@ end
 $$;
 
 --
+-- Name: contact_email_similarity(text, text); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.contact_email_similarity(a text, b text) RETURNS real
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO ''
+    AS $$select extensions.similarity(split_part(a, '@', 1), split_part(b, '@', 1))$$;
+
+--
 -- Name: contact_email_status(boolean, timestamp with time zone, boolean); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -223,6 +232,36 @@ CREATE FUNCTION public.contact_email_status(is_subscribed boolean, unsubscribed_
     AS $$
   select case when email_suppressed then 'suppressed' when unsubscribed_at is not null then 'unsubscribed'
               when is_subscribed then 'subscribed' else 'not_opted_in' end
+$$;
+
+--
+-- Name: contact_name_key(text, text); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.contact_name_key(first_name text, last_name text) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO ''
+    AS $$
+  select case
+           when nullif(btrim(first_name), '') is null or nullif(btrim(last_name), '') is null then null
+           else lower(regexp_replace(btrim(first_name) || ' ' || btrim(last_name), '\s+', ' ', 'g'))
+         end
+$$;
+
+--
+-- Name: contact_phone_key(text); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.contact_phone_key(phone text) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO ''
+    AS $$
+  select case
+           when length(d) < 7 then null
+           when length(d) = 11 and left(d, 1) = '1' then substr(d, 2)
+           else d
+         end
+  from (select regexp_replace(coalesce(phone, ''), '[^0-9]', '', 'g') as d) x
 $$;
 
 --
@@ -417,6 +456,20 @@ end
 $_$;
 
 --
+-- Name: contacts_sync_topics(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.contacts_sync_topics() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  perform public.sync_contact_topics(new.id);
+  return null;
+end
+$$;
+
+--
 -- Name: contacts_webhook_events(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -556,6 +609,24 @@ end
 $$;
 
 --
+-- Name: email_events_set_contact(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.email_events_set_contact() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  -- the writer (the system) names none; one it names must be of the workspace (the key above)
+  if new.contact_id is null then
+    select s.contact_id into new.contact_id from public.email_sends s
+    where s.id = new.email_send_id and s.workspace_id = new.workspace_id;
+  end if;
+  return new;
+end
+$$;
+
+--
 -- Name: email_events_webhook_events(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -578,6 +649,41 @@ begin
        from new_rows n join public.email_sends s on s.id = n.email_send_id
        where n.type = t));
   end loop;
+  return null;
+end
+$$;
+
+--
+-- Name: email_sends_move_events(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.email_sends_move_events() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  update public.email_events set contact_id = new.contact_id
+  where email_send_id = new.id and workspace_id = new.workspace_id;
+  return null;
+end
+$$;
+
+--
+-- Name: email_topics_first_topic(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.email_topics_first_topic() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  if not exists (select 1 from public.email_topics t where t.workspace_id = new.workspace_id and t.id <> new.id) then
+    insert into public.contact_topics (workspace_id, contact_id, topic_id, subscribed)
+    select new.workspace_id, c.id, new.id, true
+    from public.contacts c
+    where c.workspace_id = new.workspace_id and c.is_subscribed
+    on conflict (contact_id, topic_id) do nothing;
+  end if;
   return null;
 end
 $$;
@@ -791,6 +897,11 @@ CREATE FUNCTION public.keep_consent_events() RETURNS trigger
     SET search_path TO ''
     AS $$
 begin
+  if tg_op = 'UPDATE'
+     and current_setting('crm.contact_merge', true) = old.contact_id::text || '>' || new.contact_id::text
+     and to_jsonb(new) - 'contact_id' = to_jsonb(old) - 'contact_id' then
+    return new;
+  end if;
   if tg_op = 'UPDATE' or exists (select 1 from public.contacts c where c.id = old.contact_id) then
     raise exception 'The consent ledger is append-only.' using errcode = 'P0001';
   end if;
@@ -1002,6 +1113,36 @@ end
 $$;
 
 --
+-- Name: sync_contact_topics(uuid); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.sync_contact_topics(p_contact_id uuid) RETURNS void
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  c record;
+begin
+  select id, workspace_id, is_subscribed into c from public.contacts where id = p_contact_id;
+  if not found or not exists (select 1 from public.email_topics t where t.workspace_id = c.workspace_id) then
+    return;
+  end if;
+  if not c.is_subscribed then
+    update public.contact_topics set subscribed = false, changed_at = now()
+    where contact_id = c.id and subscribed;
+  elsif not exists (select 1 from public.contact_topics ct where ct.contact_id = c.id and ct.subscribed) then
+    insert into public.contact_topics (workspace_id, contact_id, topic_id, subscribed)
+    select c.workspace_id, c.id, t.id, true
+    from public.email_topics t
+    where t.workspace_id = c.workspace_id
+      and (t.default_on or not exists (select 1 from public.email_topics d
+                                       where d.workspace_id = c.workspace_id and d.default_on))
+    on conflict (contact_id, topic_id) do update set subscribed = true, changed_at = now();
+  end if;
+end
+$$;
+
+--
 -- Name: transactions_webhook_events(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -1148,12 +1289,36 @@ REVOKE ALL ON FUNCTION public.contact_counts_add(workspace_ids uuid[], sources t
 REVOKE ALL ON FUNCTION public.contact_counts_after_write() FROM PUBLIC;
 
 --
+-- Name: FUNCTION contact_email_similarity(a text, b text); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.contact_email_similarity(a text, b text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.contact_email_similarity(a text, b text) TO authenticated;
+GRANT ALL ON FUNCTION public.contact_email_similarity(a text, b text) TO service_role;
+
+--
 -- Name: FUNCTION contact_email_status(is_subscribed boolean, unsubscribed_at timestamp with time zone, email_suppressed boolean); Type: ACL; Schema: public; Owner: -
 --
 
 REVOKE ALL ON FUNCTION public.contact_email_status(is_subscribed boolean, unsubscribed_at timestamp with time zone, email_suppressed boolean) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.contact_email_status(is_subscribed boolean, unsubscribed_at timestamp with time zone, email_suppressed boolean) TO authenticated;
 GRANT ALL ON FUNCTION public.contact_email_status(is_subscribed boolean, unsubscribed_at timestamp with time zone, email_suppressed boolean) TO service_role;
+
+--
+-- Name: FUNCTION contact_name_key(first_name text, last_name text); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.contact_name_key(first_name text, last_name text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.contact_name_key(first_name text, last_name text) TO authenticated;
+GRANT ALL ON FUNCTION public.contact_name_key(first_name text, last_name text) TO service_role;
+
+--
+-- Name: FUNCTION contact_phone_key(phone text); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.contact_phone_key(phone text) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.contact_phone_key(phone text) TO authenticated;
+GRANT ALL ON FUNCTION public.contact_phone_key(phone text) TO service_role;
 
 --
 -- Name: FUNCTION contact_stats_add(workspace_ids uuid[], days date[], sources text[], statuses text[], deltas bigint[]); Type: ACL; Schema: public; Owner: -
@@ -1184,6 +1349,12 @@ REVOKE ALL ON FUNCTION public.contacts_before_write() FROM PUBLIC;
 --
 
 REVOKE ALL ON FUNCTION public.contacts_check_custom_fields() FROM PUBLIC;
+
+--
+-- Name: FUNCTION contacts_sync_topics(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.contacts_sync_topics() FROM PUBLIC;
 
 --
 -- Name: FUNCTION contacts_webhook_events(); Type: ACL; Schema: public; Owner: -
@@ -1218,16 +1389,35 @@ REVOKE ALL ON FUNCTION public.custom_fields_before_write() FROM PUBLIC;
 REVOKE ALL ON FUNCTION public.email_events_refresh_stats() FROM PUBLIC;
 
 --
+-- Name: FUNCTION email_events_set_contact(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.email_events_set_contact() FROM PUBLIC;
+
+--
 -- Name: FUNCTION email_events_webhook_events(); Type: ACL; Schema: public; Owner: -
 --
 
 REVOKE ALL ON FUNCTION public.email_events_webhook_events() FROM PUBLIC;
 
 --
+-- Name: FUNCTION email_sends_move_events(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.email_sends_move_events() FROM PUBLIC;
+
+--
+-- Name: FUNCTION email_topics_first_topic(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.email_topics_first_topic() FROM PUBLIC;
+
+--
 -- Name: FUNCTION emit_webhook_events(event_type text, events jsonb); Type: ACL; Schema: public; Owner: -
 --
 
 REVOKE ALL ON FUNCTION public.emit_webhook_events(event_type text, events jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.emit_webhook_events(event_type text, events jsonb) TO service_role;
 
 --
 -- Name: FUNCTION erased_address_hash(ws uuid, email text); Type: ACL; Schema: public; Owner: -
@@ -1359,6 +1549,13 @@ REVOKE ALL ON FUNCTION public.suppressions_webhook_events() FROM PUBLIC;
 
 REVOKE ALL ON FUNCTION public.sweep_rate_limit_hits() FROM PUBLIC;
 GRANT ALL ON FUNCTION public.sweep_rate_limit_hits() TO service_role;
+
+--
+-- Name: FUNCTION sync_contact_topics(p_contact_id uuid); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.sync_contact_topics(p_contact_id uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.sync_contact_topics(p_contact_id uuid) TO service_role;
 
 --
 -- Name: FUNCTION transactions_webhook_events(); Type: ACL; Schema: public; Owner: -
@@ -2086,6 +2283,12 @@ ALTER TABLE ONLY public.audit_log
     ADD CONSTRAINT audit_log_pkey PRIMARY KEY (id);
 
 --
+-- Name: audit_log_contact_changes_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX audit_log_contact_changes_idx ON public.audit_log USING btree (target_id, created_at DESC, id DESC) WHERE ((target_type = 'contact'::text) AND (action = ANY (ARRAY['contact.merged'::text, 'contact.source_changed'::text])));
+
+--
 -- Name: audit_log_workspace_action_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -2434,7 +2637,11 @@ CREATE TABLE public.broadcasts (
     body_text text DEFAULT ''::text NOT NULL,
     claim_cursor uuid,
     segment_id uuid,
-    CONSTRAINT broadcasts_status_check CHECK ((status = ANY (ARRAY['draft'::text, 'sending'::text, 'paused'::text, 'cancelled'::text, 'sent'::text, 'failed'::text])))
+    topic_id uuid,
+    body_markdown text,
+    scheduled_at timestamp with time zone,
+    CONSTRAINT broadcasts_scheduled_has_time CHECK (((status <> 'scheduled'::text) OR (scheduled_at IS NOT NULL))),
+    CONSTRAINT broadcasts_status_check CHECK ((status = ANY (ARRAY['draft'::text, 'scheduled'::text, 'sending'::text, 'paused'::text, 'cancelled'::text, 'sent'::text, 'failed'::text])))
 );
 
 --
@@ -2464,6 +2671,12 @@ CREATE INDEX broadcasts_created_by_idx ON public.broadcasts USING btree (created
 CREATE INDEX broadcasts_segment_idx ON public.broadcasts USING btree (workspace_id, segment_id);
 
 --
+-- Name: broadcasts_topic_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX broadcasts_topic_idx ON public.broadcasts USING btree (topic_id) WHERE (topic_id IS NOT NULL);
+
+--
 -- Name: broadcasts_workspace_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -2482,6 +2695,13 @@ ALTER TABLE ONLY public.broadcasts
 
 ALTER TABLE ONLY public.broadcasts
     ADD CONSTRAINT broadcasts_segment_fkey FOREIGN KEY (workspace_id, segment_id) REFERENCES public.segments(workspace_id, id) ON DELETE SET NULL (segment_id);
+
+--
+-- Name: broadcasts broadcasts_topic_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.broadcasts
+    ADD CONSTRAINT broadcasts_topic_fkey FOREIGN KEY (workspace_id, topic_id) REFERENCES public.email_topics(workspace_id, id);
 
 --
 -- Name: broadcasts broadcasts_workspace_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -2844,6 +3064,7 @@ CREATE TABLE public.consent_events (
     actor_user_id uuid,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     actor_api_key_id uuid,
+    topic_id uuid,
     CONSTRAINT consent_events_action_check CHECK ((action = ANY (ARRAY['subscribed'::text, 'unsubscribed'::text, 'suppressed'::text, 'unsuppressed'::text]))),
     CONSTRAINT consent_events_one_actor_check CHECK (((actor_user_id IS NULL) OR (actor_api_key_id IS NULL)))
 );
@@ -2868,6 +3089,12 @@ CREATE INDEX consent_events_actor_idx ON public.consent_events USING btree (acto
 CREATE INDEX consent_events_contact_idx ON public.consent_events USING btree (contact_id, created_at DESC);
 
 --
+-- Name: consent_events_topic_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX consent_events_topic_idx ON public.consent_events USING btree (topic_id) WHERE (topic_id IS NOT NULL);
+
+--
 -- Name: consent_events_workspace_contact_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -2879,6 +3106,13 @@ CREATE INDEX consent_events_workspace_contact_idx ON public.consent_events USING
 
 ALTER TABLE ONLY public.consent_events
     ADD CONSTRAINT consent_events_actor_user_id_fkey FOREIGN KEY (actor_user_id) REFERENCES public.user_profiles(id) ON DELETE SET NULL;
+
+--
+-- Name: consent_events consent_events_topic_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.consent_events
+    ADD CONSTRAINT consent_events_topic_fkey FOREIGN KEY (workspace_id, topic_id) REFERENCES public.email_topics(workspace_id, id);
 
 --
 -- Name: consent_events consent_events_workspace_id_contact_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -3052,9 +3286,11 @@ CREATE TABLE public.contact_imports (
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     started_at timestamp with time zone,
     finished_at timestamp with time zone,
+    mapping jsonb,
     CONSTRAINT contact_imports_content_while_pending CHECK (((content IS NULL) OR (status = ANY (ARRAY['queued'::text, 'running'::text])))),
     CONSTRAINT contact_imports_file_name_check CHECK ((length(file_name) <= 255)),
     CONSTRAINT contact_imports_file_size_check CHECK ((file_size >= 0)),
+    CONSTRAINT contact_imports_mapping_check CHECK (((mapping IS NULL) OR (jsonb_typeof(mapping) = 'object'::text))),
     CONSTRAINT contact_imports_phase_check CHECK ((phase = ANY (ARRAY['reading'::text, 'contacts'::text, 'tags'::text, 'notes'::text]))),
     CONSTRAINT contact_imports_rows_done_check CHECK ((rows_done >= 0)),
     CONSTRAINT contact_imports_rows_total_check CHECK ((rows_total >= 0)),
@@ -3439,6 +3675,78 @@ CREATE TRIGGER contact_tags_fill_workspace BEFORE INSERT ON public.contact_tags 
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.contact_tags TO authenticated;
 GRANT ALL ON TABLE public.contact_tags TO service_role;
 
+-- ==================================================== public.contact_topics
+--
+-- Name: contact_topics; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.contact_topics (
+    workspace_id uuid NOT NULL,
+    contact_id uuid NOT NULL,
+    topic_id uuid NOT NULL,
+    subscribed boolean NOT NULL,
+    changed_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+--
+-- Name: contact_topics contact_topics_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.contact_topics
+    ADD CONSTRAINT contact_topics_pkey PRIMARY KEY (contact_id, topic_id);
+
+--
+-- Name: contact_topics_topic_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX contact_topics_topic_idx ON public.contact_topics USING btree (topic_id, contact_id) WHERE subscribed;
+
+--
+-- Name: contact_topics_workspace_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX contact_topics_workspace_idx ON public.contact_topics USING btree (workspace_id, contact_id);
+
+--
+-- Name: contact_topics contact_topics_workspace_id_contact_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.contact_topics
+    ADD CONSTRAINT contact_topics_workspace_id_contact_id_fkey FOREIGN KEY (workspace_id, contact_id) REFERENCES public.contacts(workspace_id, id) ON DELETE CASCADE;
+
+--
+-- Name: contact_topics contact_topics_workspace_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.contact_topics
+    ADD CONSTRAINT contact_topics_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspaces(id) ON DELETE CASCADE;
+
+--
+-- Name: contact_topics contact_topics_workspace_id_topic_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.contact_topics
+    ADD CONSTRAINT contact_topics_workspace_id_topic_id_fkey FOREIGN KEY (workspace_id, topic_id) REFERENCES public.email_topics(workspace_id, id) ON DELETE CASCADE;
+
+--
+-- Name: contact_topics; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.contact_topics ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: contact_topics contact_topics_select_members; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY contact_topics_select_members ON public.contact_topics FOR SELECT TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
+
+--
+-- Name: TABLE contact_topics; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT ALL ON TABLE public.contact_topics TO service_role;
+GRANT SELECT ON TABLE public.contact_topics TO authenticated;
+
 -- ==================================================== public.contacts
 --
 -- Name: contacts; Type: TABLE; Schema: public; Owner: -
@@ -3552,6 +3860,18 @@ CREATE INDEX contacts_workspace_created_idx ON public.contacts USING btree (work
 CREATE INDEX contacts_workspace_name_idx ON public.contacts USING btree (workspace_id, first_name, last_name, id);
 
 --
+-- Name: contacts_workspace_name_key_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX contacts_workspace_name_key_idx ON public.contacts USING btree (workspace_id, public.contact_name_key(first_name, last_name)) WHERE (public.contact_name_key(first_name, last_name) IS NOT NULL);
+
+--
+-- Name: contacts_workspace_phone_key_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX contacts_workspace_phone_key_idx ON public.contacts USING btree (workspace_id, public.contact_phone_key(phone)) WHERE (public.contact_phone_key(phone) IS NOT NULL);
+
+--
 -- Name: contacts_workspace_source_created_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -3662,6 +3982,18 @@ CREATE TRIGGER contacts_check_custom_fields_update BEFORE UPDATE OF custom_field
 --
 
 CREATE TRIGGER contacts_protect_source BEFORE UPDATE OF source ON public.contacts FOR EACH ROW EXECUTE FUNCTION public.protect_contact_source();
+
+--
+-- Name: contacts contacts_sync_topics_insert; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE CONSTRAINT TRIGGER contacts_sync_topics_insert AFTER INSERT ON public.contacts DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (new.is_subscribed) EXECUTE FUNCTION public.contacts_sync_topics();
+
+--
+-- Name: contacts contacts_sync_topics_update; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE CONSTRAINT TRIGGER contacts_sync_topics_update AFTER UPDATE OF is_subscribed ON public.contacts DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN ((old.is_subscribed IS DISTINCT FROM new.is_subscribed)) EXECUTE FUNCTION public.contacts_sync_topics();
 
 --
 -- Name: contacts contacts_webhooks_delete; Type: TRIGGER; Schema: public; Owner: -
@@ -3988,6 +4320,7 @@ CREATE TABLE public.email_events (
     svix_id text,
     is_machine boolean DEFAULT false NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
+    contact_id uuid,
     CONSTRAINT email_events_link_url_check CHECK ((length(link_url) <= 2000)),
     CONSTRAINT email_events_svix_id_check CHECK ((length(svix_id) <= 200)),
     CONSTRAINT email_events_type_check CHECK ((type = ANY (ARRAY['delivered'::text, 'delivery_delayed'::text, 'opened'::text, 'clicked'::text, 'bounced'::text, 'complained'::text, 'unsubscribed'::text]))),
@@ -4021,6 +4354,12 @@ CREATE INDEX email_events_broadcast_idx ON public.email_events USING btree (broa
 CREATE INDEX email_events_broadcast_links_idx ON public.email_events USING btree (broadcast_id, workspace_id, link_url, email_send_id) INCLUDE (is_machine) WHERE ((broadcast_id IS NOT NULL) AND (type = 'clicked'::text));
 
 --
+-- Name: email_events_contact_occurred_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX email_events_contact_occurred_idx ON public.email_events USING btree (contact_id, workspace_id, occurred_at DESC) WHERE (contact_id IS NOT NULL);
+
+--
 -- Name: email_events_send_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -4038,6 +4377,13 @@ CREATE INDEX email_events_workspace_idx ON public.email_events USING btree (work
 
 ALTER TABLE ONLY public.email_events
     ADD CONSTRAINT email_events_workspace_id_broadcast_id_fkey FOREIGN KEY (workspace_id, broadcast_id) REFERENCES public.broadcasts(workspace_id, id) ON DELETE SET NULL (broadcast_id);
+
+--
+-- Name: email_events email_events_workspace_id_contact_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.email_events
+    ADD CONSTRAINT email_events_workspace_id_contact_id_fkey FOREIGN KEY (workspace_id, contact_id) REFERENCES public.contacts(workspace_id, id) ON DELETE SET NULL (contact_id);
 
 --
 -- Name: email_events email_events_workspace_id_email_send_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -4064,6 +4410,12 @@ ALTER TABLE public.email_events ENABLE ROW LEVEL SECURITY;
 --
 
 CREATE POLICY email_events_select_members ON public.email_events FOR SELECT TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
+
+--
+-- Name: email_events email_events_contact; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER email_events_contact BEFORE INSERT ON public.email_events FOR EACH ROW EXECUTE FUNCTION public.email_events_set_contact();
 
 --
 -- Name: email_events email_events_stats_insert; Type: TRIGGER; Schema: public; Owner: -
@@ -4259,6 +4611,12 @@ CREATE UNIQUE INDEX email_sends_broadcast_contact_key ON public.email_sends USIN
 CREATE INDEX email_sends_broadcast_idx ON public.email_sends USING btree (broadcast_id, workspace_id) WHERE (broadcast_id IS NOT NULL);
 
 --
+-- Name: email_sends_contact_created_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX email_sends_contact_created_idx ON public.email_sends USING btree (contact_id, created_at DESC);
+
+--
 -- Name: email_sends_contact_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -4310,11 +4668,95 @@ ALTER TABLE public.email_sends ENABLE ROW LEVEL SECURITY;
 CREATE POLICY email_sends_select_members ON public.email_sends FOR SELECT TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
 
 --
+-- Name: email_sends email_sends_contact_moved; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER email_sends_contact_moved AFTER UPDATE OF contact_id ON public.email_sends FOR EACH ROW WHEN ((old.contact_id IS DISTINCT FROM new.contact_id)) EXECUTE FUNCTION public.email_sends_move_events();
+
+--
 -- Name: TABLE email_sends; Type: ACL; Schema: public; Owner: -
 --
 
 GRANT ALL ON TABLE public.email_sends TO service_role;
 GRANT SELECT ON TABLE public.email_sends TO authenticated;
+
+-- ==================================================== public.email_topics
+--
+-- Name: email_topics; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.email_topics (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    workspace_id uuid NOT NULL,
+    key text NOT NULL,
+    name text NOT NULL,
+    description text DEFAULT ''::text NOT NULL,
+    default_on boolean DEFAULT false NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT email_topics_description_check CHECK ((length(description) <= 500)),
+    CONSTRAINT email_topics_key_check CHECK ((key ~ '^[a-z0-9][a-z0-9_-]{0,49}$'::text)),
+    CONSTRAINT email_topics_name_check CHECK (((length(btrim(name)) >= 1) AND (length(btrim(name)) <= 100)))
+);
+
+--
+-- Name: email_topics email_topics_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.email_topics
+    ADD CONSTRAINT email_topics_pkey PRIMARY KEY (id);
+
+--
+-- Name: email_topics email_topics_workspace_id_id_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.email_topics
+    ADD CONSTRAINT email_topics_workspace_id_id_key UNIQUE (workspace_id, id);
+
+--
+-- Name: email_topics email_topics_workspace_key_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.email_topics
+    ADD CONSTRAINT email_topics_workspace_key_key UNIQUE (workspace_id, key);
+
+--
+-- Name: email_topics email_topics_workspace_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.email_topics
+    ADD CONSTRAINT email_topics_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspaces(id) ON DELETE CASCADE;
+
+--
+-- Name: email_topics; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.email_topics ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: email_topics email_topics_select_members; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY email_topics_select_members ON public.email_topics FOR SELECT TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
+
+--
+-- Name: email_topics email_topics_first_topic; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER email_topics_first_topic AFTER INSERT ON public.email_topics FOR EACH ROW EXECUTE FUNCTION public.email_topics_first_topic();
+
+--
+-- Name: email_topics email_topics_updated_at; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER email_topics_updated_at BEFORE UPDATE ON public.email_topics FOR EACH ROW EXECUTE FUNCTION public.set_updated_at();
+
+--
+-- Name: TABLE email_topics; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT ALL ON TABLE public.email_topics TO service_role;
+GRANT SELECT ON TABLE public.email_topics TO authenticated;
 
 -- ==================================================== public.erased_addresses
 --
@@ -4393,6 +4835,12 @@ ALTER TABLE ONLY public.event_registrations
 
 ALTER TABLE ONLY public.event_registrations
     ADD CONSTRAINT event_registrations_pkey PRIMARY KEY (id);
+
+--
+-- Name: event_registrations_contact_created_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX event_registrations_contact_created_idx ON public.event_registrations USING btree (contact_id, created_at DESC);
 
 --
 -- Name: event_registrations_contact_idx; Type: INDEX; Schema: public; Owner: -
@@ -4680,6 +5128,12 @@ ALTER TABLE ONLY public.form_submissions
     ADD CONSTRAINT form_submissions_pkey PRIMARY KEY (id);
 
 --
+-- Name: form_submissions_contact_created_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX form_submissions_contact_created_idx ON public.form_submissions USING btree (contact_id, created_at DESC);
+
+--
 -- Name: form_submissions_contact_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -4771,6 +5225,7 @@ CREATE TABLE public.forms (
     require_verification boolean DEFAULT true NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    topic_ids uuid[] DEFAULT '{}'::uuid[] NOT NULL,
     CONSTRAINT forms_api_key_check CHECK (((api_key IS NULL) OR (api_key ~ '^[0-9a-f]{64}$'::text))),
     CONSTRAINT forms_name_check CHECK (((length(btrim(name)) >= 1) AND (length(btrim(name)) <= 200)))
 );
@@ -4838,6 +5293,78 @@ CREATE TRIGGER forms_updated_at BEFORE UPDATE ON public.forms FOR EACH ROW EXECU
 
 GRANT ALL ON TABLE public.forms TO service_role;
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.forms TO authenticated;
+
+-- ==================================================== public.import_mappings
+--
+-- Name: import_mappings; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.import_mappings (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    workspace_id uuid NOT NULL,
+    header_digest text NOT NULL,
+    headers text[] NOT NULL,
+    mapping jsonb NOT NULL,
+    updated_by uuid,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT import_mappings_header_digest_check CHECK ((header_digest ~ '^[0-9a-f]{64}$'::text)),
+    CONSTRAINT import_mappings_headers_check CHECK (((cardinality(headers) >= 1) AND (cardinality(headers) <= 500))),
+    CONSTRAINT import_mappings_mapping_check CHECK ((jsonb_typeof(mapping) = 'object'::text))
+);
+
+--
+-- Name: import_mappings import_mappings_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.import_mappings
+    ADD CONSTRAINT import_mappings_pkey PRIMARY KEY (id);
+
+--
+-- Name: import_mappings import_mappings_workspace_id_header_digest_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.import_mappings
+    ADD CONSTRAINT import_mappings_workspace_id_header_digest_key UNIQUE (workspace_id, header_digest);
+
+--
+-- Name: import_mappings_updated_by_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX import_mappings_updated_by_idx ON public.import_mappings USING btree (updated_by) WHERE (updated_by IS NOT NULL);
+
+--
+-- Name: import_mappings import_mappings_updated_by_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.import_mappings
+    ADD CONSTRAINT import_mappings_updated_by_fkey FOREIGN KEY (updated_by) REFERENCES public.user_profiles(id) ON DELETE SET NULL;
+
+--
+-- Name: import_mappings import_mappings_workspace_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.import_mappings
+    ADD CONSTRAINT import_mappings_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspaces(id) ON DELETE CASCADE;
+
+--
+-- Name: import_mappings; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.import_mappings ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: import_mappings import_mappings_members_all; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY import_mappings_members_all ON public.import_mappings TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids))) WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
+
+--
+-- Name: TABLE import_mappings; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT ALL ON TABLE public.import_mappings TO service_role;
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.import_mappings TO authenticated;
 
 -- ==================================================== public.notes
 --
@@ -6817,7 +7344,15 @@ CREATE TABLE public.workspaces (
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     email_tracking_enabled boolean DEFAULT false NOT NULL,
-    CONSTRAINT workspaces_name_check CHECK (((length(btrim(name)) >= 1) AND (length(btrim(name)) <= 200)))
+    brand_logo_url text,
+    brand_color text DEFAULT '#1f2937'::text NOT NULL,
+    brand_accent_color text DEFAULT '#2563eb'::text NOT NULL,
+    postal_address text,
+    CONSTRAINT workspaces_brand_accent_color_check CHECK ((brand_accent_color ~ '^#[0-9a-f]{6}$'::text)),
+    CONSTRAINT workspaces_brand_color_check CHECK ((brand_color ~ '^#[0-9a-f]{6}$'::text)),
+    CONSTRAINT workspaces_brand_logo_url_check CHECK (((brand_logo_url IS NULL) OR (brand_logo_url ~~ 'https://%'::text))),
+    CONSTRAINT workspaces_name_check CHECK (((length(btrim(name)) >= 1) AND (length(btrim(name)) <= 200))),
+    CONSTRAINT workspaces_postal_address_check CHECK (((postal_address IS NULL) OR (length(postal_address) <= 500)))
 );
 
 --
@@ -6899,4 +7434,28 @@ GRANT UPDATE(subscribe_footer_link_text) ON TABLE public.workspaces TO authentic
 --
 
 GRANT UPDATE(email_tracking_enabled) ON TABLE public.workspaces TO authenticated;
+
+--
+-- Name: COLUMN workspaces.brand_logo_url; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT UPDATE(brand_logo_url) ON TABLE public.workspaces TO authenticated;
+
+--
+-- Name: COLUMN workspaces.brand_color; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT UPDATE(brand_color) ON TABLE public.workspaces TO authenticated;
+
+--
+-- Name: COLUMN workspaces.brand_accent_color; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT UPDATE(brand_accent_color) ON TABLE public.workspaces TO authenticated;
+
+--
+-- Name: COLUMN workspaces.postal_address; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT UPDATE(postal_address) ON TABLE public.workspaces TO authenticated;
 

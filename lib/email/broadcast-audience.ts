@@ -25,8 +25,8 @@ export const audienceSchema = z.object({
   /** a saved segment (broadcasts.segment_id): the audience is also limited to its contacts */
   segmentId: z
     .union([uuidSchema, z.literal("")])
-    .optional()
-    .transform((v) => v || undefined),
+    .transform((v) => v || undefined)
+    .optional(),
 });
 /** `segment`: the segment's filter, read with the broadcast (null: its stored filter no longer parses). */
 export type Audience = z.output<typeof audienceSchema> & {

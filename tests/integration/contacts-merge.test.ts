@@ -486,7 +486,13 @@ describe("possible duplicates", () => {
 function pick(row: Row): Record<string, string> {
   if ("id" in row) return { id: String(row.id) };
   // a topic's state is the merge's to decide (strictest wins): the row is found by its topic
-  const { contact_id: _contact, workspace_id: _ws, created_at: _at, subscribed: _s, changed_at: _c, ...rest } =
-    row;
+  const {
+    contact_id: _contact,
+    workspace_id: _ws,
+    created_at: _at,
+    subscribed: _s,
+    changed_at: _c,
+    ...rest
+  } = row;
   return Object.fromEntries(Object.entries(rest).map(([k, v]) => [k, String(v)]));
 }

@@ -143,7 +143,13 @@ describe("a formula cell over several lines stays text in every CSV download", (
       },
     });
     const files = unzipSync(zip);
-    for (const name of ["contact.csv", "custom_fields.csv", "topics.csv", "notes.csv", "form_submissions.csv"])
+    for (const name of [
+      "contact.csv",
+      "custom_fields.csv",
+      "topics.csv",
+      "notes.csv",
+      "form_submissions.csv",
+    ])
       expectNoFormula(strFromU8(files[name]));
   });
 

@@ -54,7 +54,7 @@ export default async function ContactsPage({ searchParams }: { searchParams: Pro
           </Link>
           <Link href="/contacts/duplicates" className="button secondary">
             Duplicates
-            </Link>
+          </Link>
           <Link href="/segments" className="button secondary">
             Segments
           </Link>

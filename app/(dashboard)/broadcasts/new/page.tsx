@@ -32,6 +32,7 @@ export default async function NewBroadcastPage({
           topics={options.topics}
           segments={segments}
           segmentId={segments.some((s) => s.id === segment) ? segment : undefined}
+          create={createBroadcastAction}
           preview={previewTemplateAction}
           nonce={await pageNonce()}
           initial={{
