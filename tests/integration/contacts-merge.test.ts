@@ -2,7 +2,8 @@ import { describe, expect, test } from "vitest";
 import { findDuplicates } from "@/lib/contacts/merge/find-duplicates";
 import { CONTACT_DEPENDENTS } from "@/lib/contacts/merge/merge-dependents";
 import { mergeContacts, type MergeContactsInput } from "@/lib/contacts/merge/merge-contacts";
-import { withUser } from "@/lib/db/doors";
+import { withService, withUser } from "@/lib/db/doors";
+import { createTopic } from "@/lib/consent/topics";
 import { AppError } from "@/lib/errors/app-error";
 import { webhookPayloadSchema } from "@/lib/webhooks/outbound/payloads";
 import { setupTestDatabase } from "../helpers/db";
@@ -112,6 +113,33 @@ describe("merging two contacts", () => {
     expect(notes[0].created_by).toBeNull();
     expect(notes[0].content_text).toContain(`Merged contact ${b.email} (${b.id})`);
     expect(notes[0].content_text).toContain("Taken from the merged contact: email, phone, birthday.");
+  });
+
+  test("spec 8.3 strictest consent per subscription topic: a topic B left is left on A, a topic only B is in moves to A", async () => {
+    const { ws, member } = await workspaceWithMember();
+    const topic = async (key: string, defaultOn: boolean) => {
+      const made = await withService((tx) =>
+        createTopic(tx, { workspaceId: ws.id, key, name: key, description: "", defaultOn }),
+      );
+      if ("error" in made) throw made.error;
+      return made.data.id;
+    };
+    const newsletter = await topic("newsletter", true);
+    const events = await topic("events", false);
+    const a = await createContact(db.sql, ws.id, { is_subscribed: true }); // joins the default topic
+    const b = await createContact(db.sql, ws.id, { is_subscribed: true });
+    await db.sql`update contact_topics set subscribed = false where contact_id = ${b.id} and topic_id = ${newsletter}`;
+    await db.sql`insert into contact_topics (workspace_id, contact_id, topic_id, subscribed)
+                 values (${ws.id}, ${b.id}, ${events}, true)`;
+
+    await merge(member, { workspaceId: ws.id, keepId: a.id, mergeId: b.id });
+
+    const rows = await db.sql`select topic_id, subscribed from contact_topics where contact_id = ${a.id}`;
+    expect(Object.fromEntries(rows.map((r) => [r.topic_id, r.subscribed]))).toEqual({
+      [newsletter]: false,
+      [events]: true,
+    });
+    expect(await countFor("contact_topics", b.id)).toBe(0);
   });
 
   test("merge moves every dependent row and leaves nothing behind (every foreign key of the catalog)", async () => {
