@@ -437,7 +437,12 @@ describe("functions: nobody executes what the dashboard does not call", () => {
         .map((r) => r.name)
         .sort(),
     ).toEqual([
+      // pure, invoker-rights functions of their arguments: the keys of the possible-duplicates
+      // index on contacts, which a member's insert evaluates (migration …_contact_merge.sql)
+      "contact_email_similarity",
       "contact_email_status",
+      "contact_name_key",
+      "contact_phone_key",
       "create_workspace",
       "erased_address_hash",
       "has_workspace_role",
