@@ -2671,16 +2671,16 @@ CREATE INDEX broadcasts_created_by_idx ON public.broadcasts USING btree (created
 CREATE INDEX broadcasts_segment_idx ON public.broadcasts USING btree (workspace_id, segment_id);
 
 --
--- Name: broadcasts_topic_idx; Type: INDEX; Schema: public; Owner: -
---
-
-CREATE INDEX broadcasts_topic_idx ON public.broadcasts USING btree (topic_id) WHERE (topic_id IS NOT NULL);
-
---
 -- Name: broadcasts_workspace_idx; Type: INDEX; Schema: public; Owner: -
 --
 
 CREATE INDEX broadcasts_workspace_idx ON public.broadcasts USING btree (workspace_id, created_at DESC);
+
+--
+-- Name: broadcasts_workspace_topic_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX broadcasts_workspace_topic_idx ON public.broadcasts USING btree (workspace_id, topic_id) WHERE (topic_id IS NOT NULL);
 
 --
 -- Name: broadcasts broadcasts_created_by_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -2690,25 +2690,25 @@ ALTER TABLE ONLY public.broadcasts
     ADD CONSTRAINT broadcasts_created_by_fkey FOREIGN KEY (created_by) REFERENCES public.user_profiles(id) ON DELETE SET NULL;
 
 --
--- Name: broadcasts broadcasts_segment_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
---
-
-ALTER TABLE ONLY public.broadcasts
-    ADD CONSTRAINT broadcasts_segment_fkey FOREIGN KEY (workspace_id, segment_id) REFERENCES public.segments(workspace_id, id) ON DELETE SET NULL (segment_id);
-
---
--- Name: broadcasts broadcasts_topic_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
---
-
-ALTER TABLE ONLY public.broadcasts
-    ADD CONSTRAINT broadcasts_topic_fkey FOREIGN KEY (workspace_id, topic_id) REFERENCES public.email_topics(workspace_id, id);
-
---
 -- Name: broadcasts broadcasts_workspace_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
 ALTER TABLE ONLY public.broadcasts
     ADD CONSTRAINT broadcasts_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspaces(id) ON DELETE CASCADE;
+
+--
+-- Name: broadcasts broadcasts_workspace_id_segment_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.broadcasts
+    ADD CONSTRAINT broadcasts_workspace_id_segment_id_fkey FOREIGN KEY (workspace_id, segment_id) REFERENCES public.segments(workspace_id, id) ON DELETE SET NULL (segment_id);
+
+--
+-- Name: broadcasts broadcasts_workspace_id_topic_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.broadcasts
+    ADD CONSTRAINT broadcasts_workspace_id_topic_id_fkey FOREIGN KEY (workspace_id, topic_id) REFERENCES public.email_topics(workspace_id, id);
 
 --
 -- Name: broadcasts; Type: ROW SECURITY; Schema: public; Owner: -
@@ -3089,16 +3089,16 @@ CREATE INDEX consent_events_actor_idx ON public.consent_events USING btree (acto
 CREATE INDEX consent_events_contact_idx ON public.consent_events USING btree (contact_id, created_at DESC);
 
 --
--- Name: consent_events_topic_idx; Type: INDEX; Schema: public; Owner: -
---
-
-CREATE INDEX consent_events_topic_idx ON public.consent_events USING btree (topic_id) WHERE (topic_id IS NOT NULL);
-
---
 -- Name: consent_events_workspace_contact_idx; Type: INDEX; Schema: public; Owner: -
 --
 
 CREATE INDEX consent_events_workspace_contact_idx ON public.consent_events USING btree (workspace_id, contact_id);
+
+--
+-- Name: consent_events_workspace_topic_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX consent_events_workspace_topic_idx ON public.consent_events USING btree (workspace_id, topic_id) WHERE (topic_id IS NOT NULL);
 
 --
 -- Name: consent_events consent_events_actor_user_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -3106,13 +3106,6 @@ CREATE INDEX consent_events_workspace_contact_idx ON public.consent_events USING
 
 ALTER TABLE ONLY public.consent_events
     ADD CONSTRAINT consent_events_actor_user_id_fkey FOREIGN KEY (actor_user_id) REFERENCES public.user_profiles(id) ON DELETE SET NULL;
-
---
--- Name: consent_events consent_events_topic_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
---
-
-ALTER TABLE ONLY public.consent_events
-    ADD CONSTRAINT consent_events_topic_fkey FOREIGN KEY (workspace_id, topic_id) REFERENCES public.email_topics(workspace_id, id);
 
 --
 -- Name: consent_events consent_events_workspace_id_contact_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -3127,6 +3120,13 @@ ALTER TABLE ONLY public.consent_events
 
 ALTER TABLE ONLY public.consent_events
     ADD CONSTRAINT consent_events_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspaces(id) ON DELETE CASCADE;
+
+--
+-- Name: consent_events consent_events_workspace_id_topic_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.consent_events
+    ADD CONSTRAINT consent_events_workspace_id_topic_id_fkey FOREIGN KEY (workspace_id, topic_id) REFERENCES public.email_topics(workspace_id, id);
 
 --
 -- Name: consent_events; Type: ROW SECURITY; Schema: public; Owner: -
@@ -3706,6 +3706,12 @@ CREATE INDEX contact_topics_topic_idx ON public.contact_topics USING btree (topi
 --
 
 CREATE INDEX contact_topics_workspace_idx ON public.contact_topics USING btree (workspace_id, contact_id);
+
+--
+-- Name: contact_topics_workspace_topic_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX contact_topics_workspace_topic_idx ON public.contact_topics USING btree (workspace_id, topic_id);
 
 --
 -- Name: contact_topics contact_topics_workspace_id_contact_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -5358,6 +5364,12 @@ ALTER TABLE public.import_mappings ENABLE ROW LEVEL SECURITY;
 --
 
 CREATE POLICY import_mappings_members_all ON public.import_mappings TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids))) WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
+
+--
+-- Name: import_mappings import_mappings_updated_at; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER import_mappings_updated_at BEFORE UPDATE ON public.import_mappings FOR EACH ROW EXECUTE FUNCTION public.set_updated_at();
 
 --
 -- Name: TABLE import_mappings; Type: ACL; Schema: public; Owner: -

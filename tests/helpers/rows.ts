@@ -84,7 +84,7 @@ export const TABLES: Record<string, TableShape> = {
   },
   consent_events: {
     fields: () => ({ action: "subscribed", flow: "test" }),
-    links: { contact_id: "contacts" },
+    links: { contact_id: "contacts", topic_id: "email_topics" },
     change: { flow: "changed" },
   },
   email_topics: {
@@ -97,7 +97,11 @@ export const TABLES: Record<string, TableShape> = {
     key: ["contact_id", "topic_id"],
     change: { subscribed: false },
   },
-  broadcasts: { fields: () => ({ subject: "News" }), change: { subject: "Changed" } },
+  broadcasts: {
+    fields: () => ({ subject: "News" }),
+    links: { segment_id: "segments", topic_id: "email_topics" },
+    change: { subject: "Changed" },
+  },
   email_sends: {
     fields: () => ({ to_email: "to@example.test", kind: "transactional" }),
     links: { contact_id: "contacts", broadcast_id: "broadcasts" },

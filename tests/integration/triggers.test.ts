@@ -26,6 +26,10 @@ const UPDATED_AT_TABLES = [
   "automations",
   "webhook_endpoints",
   "workspace_security",
+  "custom_fields",
+  "segments",
+  "email_topics",
+  "import_mappings",
 ];
 
 /** A row of `table` whose updated_at lies in the past, and an update of another column. */

@@ -16,8 +16,12 @@ describe("contacts list: every filter and sort kept in the URL", () => {
         excludeTagIds: [],
         source: undefined,
         eventId: undefined,
+        emailStatus: undefined,
+        segmentId: undefined,
         sortBy: "created_at",
         sortDir: "desc",
+        customFields: [],
+        columns: [],
       },
       ignored: false,
     });
