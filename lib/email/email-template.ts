@@ -39,33 +39,14 @@ const markdown = new Marked({
   },
 });
 
+/** The HTML a broadcast's Markdown may keep, by kind: blocks, inline formatting, lists, tables. */
+const BLOCK_TAGS = ["p", "br", "hr", "h1", "h2", "h3", "h4", "blockquote", "pre", "code"];
+const INLINE_TAGS = ["strong", "em", "del", "a", "img"];
+const LIST_TAGS = ["ul", "ol", "li"];
+const TABLE_TAGS = ["table", "thead", "tbody", "tr", "th", "td"];
+
 const SANITIZE: sanitizeHtml.IOptions = {
-  allowedTags: [
-    "p",
-    "br",
-    "strong",
-    "em",
-    "del",
-    "a",
-    "ul",
-    "ol",
-    "li",
-    "h1",
-    "h2",
-    "h3",
-    "h4",
-    "blockquote",
-    "code",
-    "pre",
-    "hr",
-    "img",
-    "table",
-    "thead",
-    "tbody",
-    "tr",
-    "th",
-    "td",
-  ],
+  allowedTags: [...BLOCK_TAGS, ...INLINE_TAGS, ...LIST_TAGS, ...TABLE_TAGS],
   allowedAttributes: { a: ["href", "title"], img: ["src", "alt", "title"] },
   allowedSchemes: ["https", "http", "mailto"],
   allowedSchemesByTag: { img: ["https"] },

@@ -11,6 +11,8 @@ const list = (v: string | string[] | undefined) => (v === undefined ? [] : [v].f
 const text = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v)?.trim() ?? "";
 const num = (v: string | string[] | undefined) => (text(v) === "" ? undefined : Number(text(v)));
 const window = (v: string | string[] | undefined) => (num(v) === undefined ? {} : { withinDays: num(v) });
+/** A picker's "any" (any form, event or product) names no id: the condition then matches any. */
+const chosenId = (id: string) => (id === "any" ? undefined : id);
 
 /** The form's fields as a filter object, unvalidated (saveSegment validates it). */
 export function segmentFormToFilter(form: SegmentFormValues): unknown {
@@ -38,18 +40,14 @@ export function segmentFormToFilter(form: SegmentFormValues): unknown {
     c.push({ kind: "created", window: window(form.createdWithinDays) });
   const formId = text(form.formId);
   if (formId)
-    c.push({
-      kind: "form_submitted",
-      formId: formId === "any" ? undefined : formId,
-      window: window(form.formWithinDays),
-    });
+    c.push({ kind: "form_submitted", formId: chosenId(formId), window: window(form.formWithinDays) });
   const eventId = text(form.eventId);
-  if (eventId) c.push({ kind: "event_registered", eventId: eventId === "any" ? undefined : eventId });
+  if (eventId) c.push({ kind: "event_registered", eventId: chosenId(eventId) });
   const productId = text(form.productId);
   if (productId)
     c.push({
       kind: "purchased",
-      productId: productId === "any" ? undefined : productId,
+      productId: chosenId(productId),
       minAmount: num(form.minAmount),
       window: window(form.purchaseWithinDays),
     });

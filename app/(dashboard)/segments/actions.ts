@@ -3,7 +3,8 @@
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { z } from "zod";
-import { memberAction } from "@/lib/adapters/member-action";
+import { memberAction, type ActionContext } from "@/lib/adapters/member-action";
+import type { Db } from "@/lib/db/doors";
 import { refuseIf, unwrap } from "@/lib/errors/app-error";
 import type { FormState } from "@/lib/http/form-state";
 import { uuidField } from "@/lib/ids/uuid";
@@ -16,19 +17,29 @@ const segmentId = uuidField(SEGMENT_NOT_FOUND);
 /** The builder's fields (lib/segments/segment-form.ts); saveSegment validates the filter they make. */
 const builder = z.record(z.string(), z.union([z.string(), z.array(z.string())]).optional());
 
+/**
+ * Saves the builder form as a segment, a new one without `segmentId` (docs/decisions.md,
+ * "Segments"), and records its name and filter on the audit entry. A refused filter reads
+ * on the JSON field.
+ */
+async function saveFromBuilder(db: Db, ctx: ActionContext, form: SegmentFormValues, segmentId?: string) {
+  const segment = unwrap(
+    await saveSegment(db, {
+      workspaceId: ctx.workspaceId,
+      segmentId,
+      name: form.name,
+      filter: segmentFormToFilter(form),
+    }),
+    "filterJson",
+  );
+  ctx.audit.target("segment", segment.id).change(null, { name: segment.name, filter: segment.filter });
+}
+
 /** A new segment from the builder form (docs/decisions.md, "Segments"); then its page. */
 export const createSegmentAction = memberAction(
   builder,
   async (db, form, ctx): Promise<FormState> => {
-    const segment = unwrap(
-      await saveSegment(db, {
-        workspaceId: ctx.workspaceId,
-        name: form.name,
-        filter: segmentFormToFilter(form as SegmentFormValues),
-      }),
-      "filterJson",
-    );
-    ctx.audit.target("segment", segment.id).change(null, { name: segment.name, filter: segment.filter });
+    await saveFromBuilder(db, ctx, form as SegmentFormValues);
     return {};
   },
   {
@@ -41,16 +52,7 @@ export const createSegmentAction = memberAction(
 export const updateSegmentAction = memberAction(
   z.object({ segmentId }).catchall(z.union([z.string(), z.array(z.string())]).optional()),
   async (db, { segmentId, ...form }, ctx): Promise<FormState> => {
-    const segment = unwrap(
-      await saveSegment(db, {
-        workspaceId: ctx.workspaceId,
-        segmentId,
-        name: form.name,
-        filter: segmentFormToFilter(form as SegmentFormValues),
-      }),
-      "filterJson",
-    );
-    ctx.audit.target("segment", segment.id).change(null, { name: segment.name, filter: segment.filter });
+    await saveFromBuilder(db, ctx, form as SegmentFormValues, segmentId);
     return { success: "Segment saved." };
   },
   {

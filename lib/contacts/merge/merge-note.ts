@@ -1,5 +1,5 @@
-import { MERGE_FIELDS, type MergeFieldKey } from "./merge-fields";
-import type { Moved } from "./merge-dependents";
+import type { MergeOutcome } from "./merge-contacts";
+import { MERGE_FIELDS } from "./merge-fields";
 
 const TABLE_LABELS: Record<string, string> = {
   contact_tags: "tags",
@@ -24,14 +24,7 @@ const TABLE_LABELS: Record<string, string> = {
  * The system note on A after a merge (docs/decisions.md, "Merging contacts"): which contact was
  * merged, which fields came from it, and what moved. Plain text; addNote escapes it into HTML.
  */
-export function mergeNoteText(outcome: {
-  mergeId: string;
-  mergedEmail: string;
-  fromB: MergeFieldKey[];
-  customFromB: string[];
-  moved: Record<string, Moved>;
-  consentChanged: "subscribed" | "unsubscribed" | null;
-}): string {
+export function mergeNoteText(outcome: Omit<MergeOutcome, "keepId">): string {
   const labels = [
     ...MERGE_FIELDS.filter((f) => outcome.fromB.includes(f.key)).map((f) => f.label.toLowerCase()),
     ...outcome.customFromB.map((key) => `custom field ${key}`),
