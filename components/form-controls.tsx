@@ -121,6 +121,24 @@ export function SelectField({
   );
 }
 
+/** A labelled checkbox (an on/off setting), the label after the box. */
+export function Check({
+  name,
+  label,
+  defaultChecked,
+}: {
+  name: string;
+  label: string;
+  defaultChecked: boolean;
+}) {
+  return (
+    <label className="check">
+      <input type="checkbox" name={name} defaultChecked={defaultChecked} />
+      {label}
+    </label>
+  );
+}
+
 /**
  * The form-level message, announced when it appears. Give each form on a page its own
  * `id` (and point the form's aria-describedby at it).

@@ -2,6 +2,12 @@ import { FilterSelect } from "@/components/filter-select";
 import type { CustomFieldListFilter } from "@/lib/contacts/custom-fields/list-filter";
 import type { CustomField } from "@/lib/contacts/custom-fields/types";
 
+/** A yes/no field filters by these two values; the other choice fields by their own options. */
+const YES_NO = [
+  { value: "yes", label: "Yes" },
+  { value: "no", label: "No" },
+];
+
 /**
  * The contacts list's custom field filters and chosen columns, inside its GET form (the URL's
  * `cf.<key>` parameters and `columns`): selects and yes/no by value, numbers and dates by range,
@@ -29,15 +35,6 @@ export function CustomFieldFilters({
           switch (f.field_type) {
             case "select":
             case "multi_select":
-              return (
-                <FilterSelect
-                  key={f.key}
-                  label={f.label}
-                  name={name}
-                  defaultValue={current?.values?.[0] ?? ""}
-                  options={[{ value: "", label: "Any" }, ...f.options]}
-                />
-              );
             case "boolean":
               return (
                 <FilterSelect
@@ -47,8 +44,7 @@ export function CustomFieldFilters({
                   defaultValue={current?.values?.[0] ?? ""}
                   options={[
                     { value: "", label: "Any" },
-                    { value: "yes", label: "Yes" },
-                    { value: "no", label: "No" },
+                    ...(f.field_type === "boolean" ? YES_NO : f.options),
                   ]}
                 />
               );

@@ -2,7 +2,14 @@
 
 import { useActionState, useState } from "react";
 import { ConfirmAction } from "@/components/confirm-action";
-import { Field, FieldWrapper, FormMessage, SelectField, SubmitButton } from "@/components/form-controls";
+import {
+  Check,
+  Field,
+  FieldWrapper,
+  FormMessage,
+  SelectField,
+  SubmitButton,
+} from "@/components/form-controls";
 import type { FormState } from "@/lib/http/form-state";
 
 type Action = (prev: FormState, form: FormData) => Promise<FormState>;
@@ -19,15 +26,6 @@ export interface FieldRow {
 }
 
 const SELECTS = ["select", "multi_select"];
-
-function Check({ name, label, defaultChecked }: { name: string; label: string; defaultChecked: boolean }) {
-  return (
-    <label className="check">
-      <input type="checkbox" name={name} defaultChecked={defaultChecked} />
-      {label}
-    </label>
-  );
-}
 
 function OptionsField({ state, initial }: { state: FormState; initial?: string }) {
   return (

@@ -10,6 +10,7 @@ import {
   type MappableField,
 } from "@/lib/contacts/import/import-mapping";
 import type { ImportPreview, PreviewRow } from "@/lib/contacts/import/preview-import";
+import { SkippedRowsTable } from "./skipped-rows-table";
 
 const SKIP = "skip";
 
@@ -140,28 +141,15 @@ export function ImportMappingStep({
             hasNote={hasNote}
           />
           {preview.errors.length > 0 && (
-            <table className="data">
-              <caption style={{ textAlign: "left", padding: "0.5rem 0" }}>
-                Rows the import will skip
-                {preview.skipped > preview.errors.length && ` (first ${preview.errors.length})`}
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">Row</th>
-                  <th scope="col">Email</th>
-                  <th scope="col">Reason</th>
-                </tr>
-              </thead>
-              <tbody>
-                {preview.errors.map((e) => (
-                  <tr key={e.row}>
-                    <td>{e.row}</td>
-                    <td>{e.email}</td>
-                    <td>{e.reason}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <SkippedRowsTable
+              errors={preview.errors}
+              caption={
+                <>
+                  Rows the import will skip
+                  {preview.skipped > preview.errors.length && ` (first ${preview.errors.length})`}
+                </>
+              }
+            />
           )}
         </>
       )}

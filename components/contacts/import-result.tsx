@@ -1,6 +1,7 @@
 "use client";
 
 import { reportSummary, reportToCsv, type ImportReport } from "@/lib/contacts/import/import-report";
+import { SkippedRowsTable } from "./skipped-rows-table";
 
 const SHOWN_ERRORS = 100;
 
@@ -31,29 +32,16 @@ export function ImportResult({ report }: { report: ImportReport }) {
         </button>
       </p>
       {report.errors.length > 0 && (
-        <table className="data">
-          <caption style={{ textAlign: "left", padding: "0.5rem 0" }}>
-            Skipped rows
-            {report.errors.length > SHOWN_ERRORS &&
-              ` (first ${SHOWN_ERRORS}; all are in the downloaded report)`}
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">Row</th>
-              <th scope="col">Email</th>
-              <th scope="col">Reason</th>
-            </tr>
-          </thead>
-          <tbody>
-            {report.errors.slice(0, SHOWN_ERRORS).map((e) => (
-              <tr key={e.row}>
-                <td>{e.row}</td>
-                <td>{e.email}</td>
-                <td>{e.reason}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <SkippedRowsTable
+          errors={report.errors.slice(0, SHOWN_ERRORS)}
+          caption={
+            <>
+              Skipped rows
+              {report.errors.length > SHOWN_ERRORS &&
+                ` (first ${SHOWN_ERRORS}; all are in the downloaded report)`}
+            </>
+          }
+        />
       )}
     </section>
   );

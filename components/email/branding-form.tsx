@@ -37,20 +37,21 @@ export function BrandingForm({
                 state={state}
                 defaultValue={stored(branding.brand_logo_url ?? "")}
               />
-              <Field
-                label="Header colour"
-                name="brandColor"
-                type="color"
-                state={state}
-                defaultValue={stored(branding.brand_color)}
-              />
-              <Field
-                label="Link colour"
-                name="brandAccentColor"
-                type="color"
-                state={state}
-                defaultValue={stored(branding.brand_accent_color)}
-              />
+              {(
+                [
+                  ["Header colour", "brandColor", branding.brand_color],
+                  ["Link colour", "brandAccentColor", branding.brand_accent_color],
+                ] as const
+              ).map(([label, name, colour]) => (
+                <Field
+                  key={name}
+                  label={label}
+                  name={name}
+                  type="color"
+                  state={state}
+                  defaultValue={stored(colour)}
+                />
+              ))}
               <div className="field">
                 <label htmlFor="postal-address">Postal address</label>
                 <textarea

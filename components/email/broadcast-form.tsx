@@ -132,17 +132,7 @@ export function BroadcastForm({
           <>
             <fieldset>
               <legend>Contacts with these tags (none: every contact)</legend>
-              {tags.map((t) => (
-                <label key={t.id} className="check">
-                  <input
-                    type="checkbox"
-                    name="tagIds"
-                    value={t.id}
-                    defaultChecked={audience?.tagIds.includes(t.id)}
-                  />{" "}
-                  {t.name}
-                </label>
-              ))}
+              <TagChecks tags={tags} name="tagIds" checked={audience?.tagIds} />
               <div className="row">
                 <label className="check">
                   <input
@@ -166,17 +156,7 @@ export function BroadcastForm({
             </fieldset>
             <fieldset>
               <legend>Leave out contacts with these tags</legend>
-              {tags.map((t) => (
-                <label key={t.id} className="check">
-                  <input
-                    type="checkbox"
-                    name="excludeTagIds"
-                    value={t.id}
-                    defaultChecked={audience?.excludeTagIds.includes(t.id)}
-                  />{" "}
-                  {t.name}
-                </label>
-              ))}
+              <TagChecks tags={tags} name="excludeTagIds" checked={audience?.excludeTagIds} />
             </fieldset>
           </>
         )}
@@ -211,4 +191,21 @@ export function BroadcastForm({
       <SubmitButton pendingLabel="Saving…">Save and preview</SubmitButton>
     </form>
   );
+}
+
+/** One checkbox per tag, named for the audience list it fills (tags to include, or to leave out). */
+function TagChecks({
+  tags,
+  name,
+  checked,
+}: {
+  tags: { id: string; name: string }[];
+  name: "tagIds" | "excludeTagIds";
+  checked: readonly string[] | undefined;
+}) {
+  return tags.map((t) => (
+    <label key={t.id} className="check">
+      <input type="checkbox" name={name} value={t.id} defaultChecked={checked?.includes(t.id)} /> {t.name}
+    </label>
+  ));
 }

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import { StackedBars } from "@/components/dashboard/stacked-bars";
+import { DataTable } from "@/components/ui/data-table";
 import type { BroadcastReport as Report } from "@/lib/email/broadcast-stats";
 
 const percent = (part: number, whole: number) => (whole > 0 ? `${Math.round((part / whole) * 100)}%` : "–");
@@ -65,25 +66,15 @@ export function BroadcastReport({ report, tracking }: { report: Report; tracking
           <Link href="/settings/email">email settings</Link>.
         </p>
       )}
-      <table className="data">
-        <caption className="sr-only">The broadcast&apos;s outcome</caption>
-        <thead>
-          <tr>
-            <th scope="col">Outcome</th>
-            <th scope="col">Emails</th>
-            <th scope="col">Share</th>
+      <DataTable rows={rows} columns={["Outcome", "Emails", "Share"]} caption={"The broadcast's outcome"}>
+        {([key, label, value, note]) => (
+          <tr key={key} data-testid={`report-${key}`}>
+            <th scope="row">{label}</th>
+            <td>{value}</td>
+            <td>{note}</td>
           </tr>
-        </thead>
-        <tbody>
-          {rows.map(([key, label, value, note]) => (
-            <tr key={key} data-testid={`report-${key}`}>
-              <th scope="row">{label}</th>
-              <td>{value}</td>
-              <td>{note}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        )}
+      </DataTable>
       <p className="hint">
         An open or click within seconds of delivery, from Apple Mail Privacy Protection&apos;s proxy, or by a
         link scanner is counted as a machine&apos;s, not a person&apos;s.
@@ -103,27 +94,22 @@ export function BroadcastReport({ report, tracking }: { report: Report; tracking
         </>
       )}
       {links.length > 0 && (
-        <table className="data" data-testid="report-links">
-          <caption>Clicks per link</caption>
-          <thead>
-            <tr>
-              <th scope="col">Link</th>
-              <th scope="col">People</th>
-              <th scope="col">Clicks</th>
-              <th scope="col">Emails, machines included</th>
+        <DataTable
+          rows={links}
+          columns={["Link", "People", "Clicks", "Emails, machines included"]}
+          caption="Clicks per link"
+          captionShown
+          testId="report-links"
+        >
+          {(l) => (
+            <tr key={l.url}>
+              <td style={{ wordBreak: "break-all" }}>{l.url}</td>
+              <td>{l.human_unique}</td>
+              <td>{l.clicks}</td>
+              <td>{l.unique}</td>
             </tr>
-          </thead>
-          <tbody>
-            {links.map((l) => (
-              <tr key={l.url}>
-                <td style={{ wordBreak: "break-all" }}>{l.url}</td>
-                <td>{l.human_unique}</td>
-                <td>{l.clicks}</td>
-                <td>{l.unique}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          )}
+        </DataTable>
       )}
     </section>
   );

@@ -2,19 +2,10 @@
 
 import { useActionState } from "react";
 import type { FormState } from "@/lib/http/form-state";
-import { Field, FormMessage, SubmitButton } from "@/components/form-controls";
+import { Check, Field, FormMessage, SubmitButton } from "@/components/form-controls";
 import { RichTextEditor } from "./rich-text-editor";
 
 type Action = (prev: FormState, form: FormData) => Promise<FormState>;
-
-function Check({ name, label, defaultChecked }: { name: string; label: string; defaultChecked: boolean }) {
-  return (
-    <label className="check">
-      <input type="checkbox" name={name} defaultChecked={defaultChecked} />
-      {label}
-    </label>
-  );
-}
 
 function WebsiteFields({ state }: { state: FormState }) {
   const v = state.values ?? {};
