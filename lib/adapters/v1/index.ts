@@ -13,7 +13,7 @@ export {
   API_BODY_LIMIT,
 } from "./route";
 export type { ApiContext, ApiReply, ApiRouteOptions } from "./route";
-export { API_SCOPES, isApiScope, type ApiScope } from "./scopes";
+export { API_SCOPES, type ApiScope } from "./scopes";
 export { apiErrorCode, apiErrorBody, API_ERROR_CODES, invalidFromZod } from "./errors";
 export { authenticateKey, apiRateLimit, type ApiKeyActor, type RateLimitState } from "./key-auth";
 export {

@@ -12,7 +12,3 @@ export const API_SCOPES = [
 ] as const;
 
 export type ApiScope = (typeof API_SCOPES)[number];
-
-export function isApiScope(value: unknown): value is ApiScope {
-  return (API_SCOPES as readonly unknown[]).includes(value);
-}
