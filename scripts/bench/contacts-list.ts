@@ -7,7 +7,7 @@ import { getContacts } from "../../lib/contacts/get-contacts";
 import type { GetContactsParams } from "../../lib/contacts/get-contacts-params";
 import { withUser, type Claims } from "../../lib/db/doors";
 import type { BenchModule } from "./index";
-import { loadContacts, withoutIndexes } from "./lib/contacts-data";
+import { benchWorkspaces, loadListContacts, withoutIndexes } from "./lib/contacts-data";
 import { benchDatabase, percentile, table } from "./lib/database";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
@@ -37,26 +37,9 @@ const bench: BenchModule = {
       const sql = db.sql;
       const t = Date.now();
       if (!db.reused) {
-        const [a] = await sql`insert into workspaces (name) values ('Bench A') returning id`;
-        const [b] = await sql`insert into workspaces (name) values ('Bench B') returning id`;
-        const [u] = await sql`insert into auth.users (email) values ('bench@example.com') returning id`;
-        await sql`insert into user_profiles (id, email) values (${u.id}, 'bench@example.com')`;
-        await sql`insert into workspace_members (workspace_id, user_id, role) values (${a.id}, ${u.id}, 'member')`;
+        const { a, b } = await benchWorkspaces(sql);
         await withoutIndexes(sql, ["contacts", "contact_tags", "contact_suppressions"], async (tx) => {
-          await loadContacts(tx, {
-            workspaceId: a.id,
-            count: 1_000_000,
-            tagCount: 200,
-            tagsEach: 3,
-            emailPrefix: "a",
-          });
-          await loadContacts(tx, {
-            workspaceId: b.id,
-            count: 100_000,
-            tagCount: 20,
-            tagsEach: 3,
-            emailPrefix: "b",
-          });
+          await loadListContacts(tx, a, b);
         });
         // the bulk load ran without triggers: count what they would have kept
         await sql`insert into contact_counts (workspace_id, source, n)

@@ -19,7 +19,7 @@ import { listCustomFields } from "../../lib/contacts/custom-fields/list-custom-f
 import type { CustomField } from "../../lib/contacts/custom-fields/types";
 import { withUser, type Claims, type Db } from "../../lib/db/doors";
 import type { BenchModule } from "./index";
-import { loadContacts, withoutIndexes } from "./lib/contacts-data";
+import { benchWorkspaces, loadContacts, withoutIndexes } from "./lib/contacts-data";
 import { benchDatabase, percentile, table } from "./lib/database";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
@@ -296,12 +296,8 @@ const bench: BenchModule = {
       const sql = db.sql;
       const t = Date.now();
       if (!db.reused) {
-        const [a] = await sql`insert into workspaces (name) values ('Bench A') returning id`;
-        const [b] = await sql`insert into workspaces (name) values ('Bench B') returning id`;
-        const [u] = await sql`insert into auth.users (email) values ('bench@example.com') returning id`;
-        await sql`insert into user_profiles (id, email) values (${u.id}, 'bench@example.com')`;
-        await sql`insert into workspace_members (workspace_id, user_id, role) values (${a.id}, ${u.id}, 'member')`;
-        await load(sql, a.id, b.id);
+        const { a, b } = await benchWorkspaces(sql);
+        await load(sql, a, b);
       }
       const [a] = await sql`select id from workspaces where name = 'Bench A'`;
       const [b] = await sql`select id from workspaces where name = 'Bench B'`;

@@ -9,51 +9,34 @@ import { segmentCondition } from "../../lib/segments/compile";
 import { countSegment } from "../../lib/segments/count-segment";
 import { segmentFilterSchema, type SegmentFilter } from "../../lib/segments/filter";
 import type { BenchModule } from "./index";
-import { loadContacts, withoutIndexes } from "./lib/contacts-data";
+import { benchWorkspaces, loadListContacts, withoutIndexes } from "./lib/contacts-data";
 import { benchDatabase, percentile, table } from "./lib/database";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const WARMUP = 3;
 
 async function load(sql: Awaited<ReturnType<typeof benchDatabase>>["sql"]) {
-  const [a] = await sql`insert into workspaces (name) values ('Bench A') returning id`;
-  const [b] = await sql`insert into workspaces (name) values ('Bench B') returning id`;
-  const [u] = await sql`insert into auth.users (email) values ('bench@example.com') returning id`;
-  await sql`insert into user_profiles (id, email) values (${u.id}, 'bench@example.com')`;
-  await sql`insert into workspace_members (workspace_id, user_id, role) values (${a.id}, ${u.id}, 'member')`;
+  const { a, b } = await benchWorkspaces(sql);
   const tables = ["contacts", "contact_tags", "contact_suppressions", "transactions", "form_submissions"];
   await withoutIndexes(sql, tables, async (tx) => {
-    await loadContacts(tx, {
-      workspaceId: a.id,
-      count: 1_000_000,
-      tagCount: 200,
-      tagsEach: 3,
-      emailPrefix: "a",
-    });
-    await loadContacts(tx, {
-      workspaceId: b.id,
-      count: 100_000,
-      tagCount: 20,
-      tagsEach: 3,
-      emailPrefix: "b",
-    });
-    await tx`insert into products (workspace_id, name) select ${a.id}, 'Product ' || i from generate_series(1, 5) i`;
-    await tx`insert into forms (workspace_id, name) select ${a.id}, 'Form ' || i from generate_series(1, 10) i`;
+    await loadListContacts(tx, a, b);
+    await tx`insert into products (workspace_id, name) select ${a}, 'Product ' || i from generate_series(1, 5) i`;
+    await tx`insert into forms (workspace_id, name) select ${a}, 'Form ' || i from generate_series(1, 10) i`;
     // 400,000 purchases over two years by random contacts, one product in five each
     await tx`
       insert into transactions (workspace_id, contact_id, product_id, amount_paid, status, transaction_date)
-      select ${a.id}, c.id, p.id, (10 + (i % 190))::numeric, case when i % 20 = 0 then 'refunded' else 'succeeded' end,
+      select ${a}, c.id, p.id, (10 + (i % 190))::numeric, case when i % 20 = 0 then 'refunded' else 'succeeded' end,
              now() - (i % 730) * interval '1 day' - (i % 86400) * interval '1 second'
       from generate_series(1, 400000) i
-      join lateral (select id from contacts where workspace_id = ${a.id} and email = 'a' || (1 + (i::bigint * 7919) % 1000000) || '@example.com') c on true
-      join lateral (select id from products where workspace_id = ${a.id} order by name offset (i % 5) limit 1) p on true`;
+      join lateral (select id from contacts where workspace_id = ${a} and email = 'a' || (1 + (i::bigint * 7919) % 1000000) || '@example.com') c on true
+      join lateral (select id from products where workspace_id = ${a} order by name offset (i % 5) limit 1) p on true`;
     await tx`update transactions set amount_refunded = amount_paid where status = 'refunded'`;
     await tx`
       insert into form_submissions (workspace_id, form_id, contact_id, payload, created_at)
-      select ${a.id}, f.id, c.id, '{}', now() - (i % 365) * interval '1 day'
+      select ${a}, f.id, c.id, '{}', now() - (i % 365) * interval '1 day'
       from generate_series(1, 300000) i
-      join lateral (select id from contacts where workspace_id = ${a.id} and email = 'a' || (1 + (i::bigint * 104729) % 1000000) || '@example.com') c on true
-      join lateral (select id from forms where workspace_id = ${a.id} order by name offset (i % 10) limit 1) f on true`;
+      join lateral (select id from contacts where workspace_id = ${a} and email = 'a' || (1 + (i::bigint * 104729) % 1000000) || '@example.com') c on true
+      join lateral (select id from forms where workspace_id = ${a} order by name offset (i % 10) limit 1) f on true`;
   });
   await sql`vacuum analyze`;
 }

@@ -70,3 +70,22 @@ export async function withoutIndexes(
     for (const i of indexes) await tx.unsafe(i.def);
   });
 }
+
+/**
+ * The list benches' tenants: workspace A with one signed-in member (the reader, so RLS applies)
+ * and workspace B beside it, whose rows A's queries must skip.
+ */
+export async function benchWorkspaces(sql: Sql): Promise<{ a: string; b: string; userId: string }> {
+  const [a] = await sql`insert into workspaces (name) values ('Bench A') returning id`;
+  const [b] = await sql`insert into workspaces (name) values ('Bench B') returning id`;
+  const [u] = await sql`insert into auth.users (email) values ('bench@example.com') returning id`;
+  await sql`insert into user_profiles (id, email) values (${u.id}, 'bench@example.com')`;
+  await sql`insert into workspace_members (workspace_id, user_id, role) values (${a.id}, ${u.id}, 'member')`;
+  return { a: a.id, b: b.id, userId: u.id };
+}
+
+/** The list benches' contacts: 1,000,000 in A (200 tags, 3 each) and 100,000 in B (20 tags). */
+export async function loadListContacts(sql: Sql, a: string, b: string): Promise<void> {
+  await loadContacts(sql, { workspaceId: a, count: 1_000_000, tagCount: 200, tagsEach: 3, emailPrefix: "a" });
+  await loadContacts(sql, { workspaceId: b, count: 100_000, tagCount: 20, tagsEach: 3, emailPrefix: "b" });
+}
