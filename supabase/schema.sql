@@ -2717,10 +2717,10 @@ ALTER TABLE ONLY public.broadcasts
 ALTER TABLE public.broadcasts ENABLE ROW LEVEL SECURITY;
 
 --
--- Name: broadcasts broadcasts_members_all; Type: POLICY; Schema: public; Owner: -
+-- Name: broadcasts broadcasts_select_members; Type: POLICY; Schema: public; Owner: -
 --
 
-CREATE POLICY broadcasts_members_all ON public.broadcasts TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids))) WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
+CREATE POLICY broadcasts_select_members ON public.broadcasts FOR SELECT TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
 
 --
 -- Name: broadcasts broadcasts_updated_at; Type: TRIGGER; Schema: public; Owner: -
@@ -2732,7 +2732,7 @@ CREATE TRIGGER broadcasts_updated_at BEFORE UPDATE ON public.broadcasts FOR EACH
 -- Name: TABLE broadcasts; Type: ACL; Schema: public; Owner: -
 --
 
-GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.broadcasts TO authenticated;
+GRANT SELECT ON TABLE public.broadcasts TO authenticated;
 GRANT ALL ON TABLE public.broadcasts TO service_role;
 
 -- ==================================================== public.campaign_enrollments

@@ -10,6 +10,7 @@ import {
 import { UNSUBSCRIBE_TAG } from "./render-email";
 import { isUuid } from "@/lib/ids/uuid";
 import { AppError, unwrap } from "@/lib/errors/app-error";
+import { writeBroadcast } from "./broadcast-door";
 import { loadBranding } from "./branding";
 import { compileTemplate } from "./email-template";
 import { MergeTagError, parseMergeTemplate } from "./merge-tags";
@@ -86,12 +87,16 @@ export async function createBroadcast(
   // part of the jsonb
   const { topicId, segmentId, ...audience } = audienceSchema.parse(input.audience);
   if (segmentId) unwrap(await getSegment(db, { workspaceId: input.workspaceId, segmentId }), "segmentId");
-  const [row] = await db`
-    insert into public.broadcasts
-      (workspace_id, subject, body_text, body_html, body_markdown, audience, created_by, topic_id, segment_id)
-    values (${input.workspaceId}, ${input.subject}, ${parts.body_text}, ${parts.body_html}, ${parts.body_markdown},
-            ${db.json(audience)}, ${input.createdBy}, ${topicId ?? null}, ${segmentId ?? null})
-    returning id`;
+  const [row] = await writeBroadcast(
+    db,
+    input.workspaceId,
+    () => db`
+      insert into public.broadcasts
+        (workspace_id, subject, body_text, body_html, body_markdown, audience, created_by, topic_id, segment_id)
+      values (${input.workspaceId}, ${input.subject}, ${parts.body_text}, ${parts.body_html}, ${parts.body_markdown},
+              ${db.json(audience)}, ${input.createdBy}, ${topicId ?? null}, ${segmentId ?? null})
+      returning id`,
+  );
   return { id: row.id };
 }
 
@@ -104,13 +109,17 @@ export async function updateBroadcast(
   const parts = await composeBroadcast(db, input);
   const { topicId, segmentId, ...audience } = input.audience;
   if (segmentId) unwrap(await getSegment(db, { workspaceId: input.workspaceId, segmentId }), "segmentId");
-  const [row] = await db`
-    update public.broadcasts
-    set subject = ${input.subject}, body_text = ${parts.body_text}, body_html = ${parts.body_html},
-        body_markdown = ${parts.body_markdown}, audience = ${db.json(audience)}, topic_id = ${topicId ?? null},
-        segment_id = ${segmentId ?? null}
-    where id = ${input.broadcastId} and workspace_id = ${input.workspaceId} and status = 'draft'
-    returning id`;
+  const [row] = await writeBroadcast(
+    db,
+    input.workspaceId,
+    () => db`
+      update public.broadcasts
+      set subject = ${input.subject}, body_text = ${parts.body_text}, body_html = ${parts.body_html},
+          body_markdown = ${parts.body_markdown}, audience = ${db.json(audience)}, topic_id = ${topicId ?? null},
+          segment_id = ${segmentId ?? null}
+      where id = ${input.broadcastId} and workspace_id = ${input.workspaceId} and status = 'draft'
+      returning id`,
+  );
   return Boolean(row);
 }
 

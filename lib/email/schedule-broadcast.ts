@@ -3,6 +3,7 @@ import type { Db } from "@/lib/db/doors";
 import { AppError } from "@/lib/errors/app-error";
 import { isUuid } from "@/lib/ids/uuid";
 import { enqueue } from "@/lib/jobs/enqueue";
+import { writeBroadcast } from "./broadcast-door";
 
 /** How far ahead a broadcast may be scheduled, and how soon: a time already past is refused. */
 const MAX_AHEAD_DAYS = 365;
@@ -67,10 +68,14 @@ export async function unscheduleBroadcast(
   input: { workspaceId: string; broadcastId: string },
 ): Promise<boolean> {
   if (!isUuid(input.broadcastId)) return false;
-  const [row] = await db`
-    update public.broadcasts set status = 'draft', scheduled_at = null
-    where id = ${input.broadcastId} and workspace_id = ${input.workspaceId} and status = 'scheduled'
-    returning id`;
+  const [row] = await writeBroadcast(
+    db,
+    input.workspaceId,
+    () => db`
+      update public.broadcasts set status = 'draft', scheduled_at = null
+      where id = ${input.broadcastId} and workspace_id = ${input.workspaceId} and status = 'scheduled'
+      returning id`,
+  );
   return Boolean(row);
 }
 

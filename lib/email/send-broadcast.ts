@@ -3,6 +3,7 @@ import { asService, type Db } from "@/lib/db/doors";
 import { refused, type Refused } from "@/lib/errors/app-error";
 import { audienceCondition, marketingSkipReasonSql } from "./broadcast-audience";
 import { getBroadcast } from "./broadcasts";
+import { writeBroadcast } from "./broadcast-door";
 import { renderedMarketingSql } from "./render-email";
 import { emailFrom, resendClient } from "./resend-client";
 import { metrics } from "@/lib/observability/metrics";
@@ -34,8 +35,9 @@ const RUNNABLE = ["draft", "sending"];
  * every batch: 370 contacts/s and falling at 100,000). A contact that joins the audience behind
  * the cursor during the send is not reached. The unique (broadcast_id, contact_id) index makes a second row for a
  * contact impossible, so no resume and no concurrent run reaches anyone twice. The broadcast is
- * found and locked as the caller; its email rows are read and written through the service door
- * (docs/decisions.md, "The database is the boundary": no member writes email_sends).
+ * found as the caller; it is locked and its email rows are read and written through the service
+ * door (docs/decisions.md, "The database is the boundary": no member writes broadcasts or
+ * email_sends).
  */
 export async function claimBroadcastBatch(
   db: Db,
@@ -44,41 +46,46 @@ export async function claimBroadcastBatch(
   const size = input.batchSize ?? BROADCAST_BATCH_SIZE;
   const broadcast = await getBroadcast(db, input);
   if (!broadcast) return refused("not_found", "Broadcast not found.");
+  return writeBroadcast(db, input.workspaceId, () => claimAsService(db, input.workspaceId, broadcast, size));
+}
+
+/** claimBroadcastBatch's work once the caller is checked, as the service. */
+async function claimAsService(
+  db: Db,
+  workspaceId: string,
+  broadcast: NonNullable<Awaited<ReturnType<typeof getBroadcast>>>,
+  size: number,
+): Promise<Claim> {
   const [{ status, claim_cursor: cursor }] = await db`
     select status, claim_cursor from public.broadcasts where id = ${broadcast.id} for update`;
   if (!RUNNABLE.includes(status)) return { queued: [], stopped: true };
 
-  const leftover = await asService(
-    db,
-    () => db<QueuedEmail[]>`
+  const leftover = await db<QueuedEmail[]>`
     select id, to_email, subject, html, text_body, headers from public.email_sends
-    where broadcast_id = ${broadcast.id} and status = 'queued' order by id limit ${size}`,
-  );
+    where broadcast_id = ${broadcast.id} and status = 'queued' order by id limit ${size}`;
   if (leftover.length) return { queued: leftover };
 
   // Rendered in the database (renderedMarketingSql): the rows never travel to this process and
   // back, so a batch costs about what the plain insert of its rows costs.
   const direct = resendClient() === null; // the dev outbox: stored is delivered
-  const [claimed] = await asService(
-    db,
-    () => db<{ last_id: string | null; queued: QueuedEmail[] }[]>`
+  const [claimed] = await db<{ last_id: string | null; queued: QueuedEmail[] }[]>`
     with batch as (
       select c.id, c.email, c.first_name, c.last_name, c.city, c.country, ${marketingSkipReasonSql(db)} as skip
       from public.contacts c
-      where ${audienceCondition(db, input.workspaceId, broadcast.audience)}
+      where ${audienceCondition(db, workspaceId, broadcast.audience)}
         and (${cursor}::uuid is null or c.id > ${cursor}::uuid)
       order by c.id
       limit ${size}
     ), rendered as (
       select b.*, r.html, r.text_body, r.headers
       from batch b
-      cross join (select tracking_url from public.workspaces where id = ${input.workspaceId}) w
+      cross join (select tracking_url from public.workspaces where id = ${workspaceId}) w
       cross join lateral ${renderedMarketingSql(db, broadcast.body_html, broadcast.body_text, broadcast.audience.topicId)} r
     ), inserted as (
       insert into public.email_sends
         (workspace_id, contact_id, broadcast_id, to_email, kind, subject, html, text_body, headers,
          status, skip_reason, provider, sent_at)
-      select ${input.workspaceId}, r.id, ${broadcast.id}, r.email, 'marketing', ${broadcast.subject},
+      select ${workspaceId}, r.id, ${broadcast.id}, r.email, 'marketing', ${broadcast.subject},
              r.html, r.text_body, r.headers,
              case when r.skip is not null then 'skipped' when ${direct} then 'outbox' else 'queued' end,
              r.skip,
@@ -90,8 +97,7 @@ export async function claimBroadcastBatch(
       returning id, to_email, subject, html, text_body, headers, status
     )
     select (select id from batch order by id desc limit 1) as last_id,
-           coalesce((select json_agg(i) from inserted i where i.status = 'queued'), '[]') as queued`,
-  );
+           coalesce((select json_agg(i) from inserted i where i.status = 'queued'), '[]') as queued`;
   if (claimed.last_id === null) {
     await db`update public.broadcasts set status = 'sent', sent_at = now() where id = ${broadcast.id}`;
     return { queued: [], stopped: true };

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, test } from "vitest";
-import { withUser, type Claims } from "@/lib/db/doors";
+import { withService, withUser, type Claims } from "@/lib/db/doors";
 import { apiErrorBody, invalidFromZod } from "@/lib/adapters/v1/errors";
 import { audienceSchema } from "@/lib/email/broadcast-audience";
 import { createBroadcast } from "@/lib/email/broadcasts";
@@ -297,11 +297,11 @@ describe("segments: saved, validated, scoped to the workspace", () => {
       getSegment(tx, { workspaceId: a.id, segmentId: saved.data.id }),
     );
     expect("error" in read && read.error.code).toBe("not_found");
-    // straight through the REST door: the pair key refuses a segment of another workspace
+    // members write no broadcast directly (docs/decisions.md, "The database is the boundary"); even
+    // the service door's write is refused by the pair key when it names another workspace's segment
     const [broadcast] = await db.sql`select id from public.broadcasts where workspace_id = ${b.id} limit 1`;
     await expect(
-      withUser(
-        b.owner.claims,
+      withService(
         (tx) => tx`update public.broadcasts set segment_id = ${saved.data.id} where id = ${broadcast.id}`,
       ),
     ).rejects.toThrow(/foreign key/);
