@@ -1,9 +1,8 @@
 import Link from "next/link";
 import { StackedBars } from "@/components/dashboard/stacked-bars";
 import { DataTable } from "@/components/ui/data-table";
+import { broadcastReportView } from "@/lib/email/broadcast-report-view";
 import type { BroadcastReport as Report } from "@/lib/email/broadcast-stats";
-
-const percent = (part: number, whole: number) => (whole > 0 ? `${Math.round((part / whole) * 100)}%` : "–");
 
 /**
  * A sent broadcast's outcome (docs/api.md, "Email engagement"): the counts, two charts over
@@ -12,29 +11,11 @@ const percent = (part: number, whole: number) => (whole > 0 ? `${Math.round((par
  * shown apart, and left out of the charts.
  */
 export function BroadcastReport({ report, tracking }: { report: Report; tracking: boolean }) {
-  const { stats, human, links, timeline } = report;
+  const { links, timeline } = report;
   const unit = timeline.bucket === "hour" ? "per hour (UTC)" : "per day (UTC)";
   const bucketLabel = timeline.bucket === "hour" ? "Hour (UTC)" : "Day (UTC)";
   const total = (key: string) => Object.values(timeline.values).reduce((sum, v) => sum + (v[key] ?? 0), 0);
-  const rows: [string, string, number, string][] = [
-    ["sent", "Sent", stats.sent, ""],
-    ["delivered", "Delivered", stats.delivered, percent(stats.delivered, stats.sent)],
-    [
-      "opened",
-      "Unique opens",
-      human.opened_unique,
-      `${percent(human.opened_unique, stats.delivered)} of delivered; ${stats.opened_unique - human.opened_unique} more by machines`,
-    ],
-    [
-      "clicked",
-      "Unique clicks",
-      human.clicked_unique,
-      `${percent(human.clicked_unique, stats.delivered)} of delivered; ${stats.clicked_unique - human.clicked_unique} more by machines`,
-    ],
-    ["bounced", "Bounces", stats.bounced, percent(stats.bounced, stats.sent)],
-    ["complained", "Complaints", stats.complained, percent(stats.complained, stats.sent)],
-    ["unsubscribed", "Unsubscribes", stats.unsubscribed, percent(stats.unsubscribed, stats.delivered)],
-  ];
+  const { rows, trackingNote, engagementShown } = broadcastReportView(report, tracking);
   const charts = [
     {
       id: "broadcast-delivery",
@@ -49,10 +30,16 @@ export function BroadcastReport({ report, tracking }: { report: Report; tracking
     {
       id: "broadcast-engagement",
       title: `First opens, clicks and unsubscribes ${unit}`,
-      summary: `${total("opened")} people opened, ${total("clicked")} clicked and ${total("unsubscribed")} unsubscribed (machines left out), each counted when they first did.`,
+      summary: engagementShown
+        ? `${total("opened")} people opened, ${total("clicked")} clicked and ${total("unsubscribed")} unsubscribed (machines left out), each counted when they first did.`
+        : `${total("unsubscribed")} unsubscribed, each counted when they first did; opens and clicks are not tracked.`,
       keys: [
-        { key: "opened", label: "Opened" },
-        { key: "clicked", label: "Clicked" },
+        ...(engagementShown
+          ? [
+              { key: "opened", label: "Opened" },
+              { key: "clicked", label: "Clicked" },
+            ]
+          : []),
         { key: "unsubscribed", label: "Unsubscribed" },
       ],
     },
@@ -60,17 +47,16 @@ export function BroadcastReport({ report, tracking }: { report: Report; tracking
   return (
     <section className="card stack" aria-labelledby="report-heading" data-testid="broadcast-report">
       <h2 id="report-heading">Report</h2>
-      {!tracking && (
-        <p className="hint">
-          Opens and clicks are not tracked in this workspace; turn tracking on in the{" "}
-          <Link href="/settings/email">email settings</Link>.
+      {trackingNote && (
+        <p className="hint" data-testid="report-tracking">
+          {trackingNote} Turn tracking on in the <Link href="/settings/email">email settings</Link>.
         </p>
       )}
       <DataTable rows={rows} columns={["Outcome", "Emails", "Share"]} caption={"The broadcast's outcome"}>
-        {([key, label, value, note]) => (
+        {({ key, label, value, note }) => (
           <tr key={key} data-testid={`report-${key}`}>
             <th scope="row">{label}</th>
-            <td>{value}</td>
+            <td>{value ?? "–"}</td>
             <td>{note}</td>
           </tr>
         )}
