@@ -3,9 +3,9 @@ import { renderToString } from "react-dom/server";
 import { describe, expect, test } from "vitest";
 import { BroadcastReport } from "@/components/email/broadcast-report";
 import { broadcastReportView } from "@/lib/email/broadcast-report-view";
-import type { BroadcastReport } from "@/lib/email/broadcast-stats";
+import type { BroadcastReport as Report } from "@/lib/email/broadcast-stats";
 
-const report = (opened: number, clicked: number, humanOpened = 0, humanClicked = 0): BroadcastReport => ({
+const report = (opened: number, clicked: number, humanOpened = 0, humanClicked = 0): Report => ({
   stats: {
     sent: 10,
     delivered: 10,
