@@ -40,7 +40,6 @@ const MEMBER_TABLES = [
   "agreement_contacts",
   "campaigns",
   "campaign_enrollments",
-  "broadcasts",
   "import_mappings",
 ];
 const RULES: Record<string, { ops: Record<Op, Rule>; callers: Caller[] }> = {
@@ -53,6 +52,9 @@ const RULES: Record<string, { ops: Record<Op, Rule>; callers: Caller[] }> = {
     ops: { ...SETTINGS, insert: "none" },
     callers: ["owner", "admin", "member", "outsider"],
   },
+  // broadcasts are written through the service door after the member check (docs/decisions.md,
+  // "The database is the boundary"): members read them, no direct write skips the composer
+  broadcasts: { ops: READ_ONLY, callers: ["owner", "member", "outsider"] },
   // outgoing email is written by the system only: members read the log
   email_sends: { ops: READ_ONLY, callers: ["owner", "member", "outsider"] },
   // engagement events come from the provider's webhook and the consent ledger: members read them
