@@ -142,7 +142,8 @@ const groupSchema: z.ZodType<Group, unknown> = z.lazy(() =>
       not,
       conditions: z.array(z.union([groupSchema, conditionSchema])).max(MAX_CONDITIONS),
     })
-    .strict(),
+    .strict()
+    .meta({ id: "SegmentFilterGroup" }),
 );
 
 export const segmentFilterSchema = z
