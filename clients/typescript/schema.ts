@@ -1643,6 +1643,8 @@ export interface components {
     EventRegistration: {
       /** @description Dollars. */
       amount_paid: string;
+      /** @description When the registrant was checked in at the event; null: not attended. */
+      checked_in_at: string | null;
       contact_id: string;
       /**
        * Format: date-time
@@ -1970,6 +1972,14 @@ export interface components {
                 not?: boolean;
               }
             | {
+                /** Format: uuid */
+                eventId?: string;
+                /** @constant */
+                kind: "event_attended";
+                /** @default false */
+                not?: boolean;
+              }
+            | {
                 /** @constant */
                 kind: "purchased";
                 maxAmount?: number;
@@ -2116,6 +2126,14 @@ export interface components {
                 eventId?: string;
                 /** @constant */
                 kind: "event_registered";
+                /** @default false */
+                not: boolean;
+              }
+            | {
+                /** Format: uuid */
+                eventId?: string;
+                /** @constant */
+                kind: "event_attended";
                 /** @default false */
                 not: boolean;
               }
