@@ -856,7 +856,7 @@ export interface paths {
     post?: never;
     /**
      * Delete a segment
-     * @description Broadcasts and automations that used it lose it (their segment is cleared). Scope: `contacts:write`.
+     * @description Broadcasts that targeted it keep their other audience. A segment an automation keeps to is 409 `conflict` and stays. Scope: `contacts:write`.
      */
     delete: operations["deleteSegment"];
     options?: never;
@@ -5235,6 +5235,7 @@ export interface operations {
       401: components["responses"]["V1Error401_Unauthorized"];
       403: components["responses"]["V1Error403_Forbidden"];
       404: components["responses"]["V1Error404_NotFound"];
+      409: components["responses"]["V1Error409_Conflict"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
     };

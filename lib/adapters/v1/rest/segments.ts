@@ -134,6 +134,7 @@ export const countSegmentRoute = apiOperation(
 
 const notFound = { status: 404 as const, codes: ["not_found"] };
 const invalid = { status: 400 as const, codes: ["invalid_request"] };
+/** a name another segment has, or (DELETE) an automation still using the segment */
 const nameTaken = { status: 409 as const, codes: ["conflict"] };
 
 export const segmentOperations: ApiOperation[] = [
@@ -201,10 +202,12 @@ export const segmentOperations: ApiOperation[] = [
     operationId: "deleteSegment",
     scope: "contacts:write",
     summary: "Delete a segment",
-    description: "Broadcasts and automations that used it lose it (their segment is cleared).",
+    description:
+      "Broadcasts that targeted it keep their other audience. A segment an automation keeps to is 409 " +
+      "`conflict` and stays.",
     params: idParams,
     success: { status: 204, description: "Deleted." },
-    errors: [notFound],
+    errors: [notFound, nameTaken],
   },
   {
     method: "get",
