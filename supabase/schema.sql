@@ -2555,13 +2555,6 @@ CREATE INDEX automations_segment_idx ON public.automations USING btree (workspac
 CREATE INDEX automations_trigger_idx ON public.automations USING btree (workspace_id, trigger_type);
 
 --
--- Name: automations automations_segment_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
---
-
-ALTER TABLE ONLY public.automations
-    ADD CONSTRAINT automations_segment_fkey FOREIGN KEY (workspace_id, segment_id) REFERENCES public.segments(workspace_id, id);
-
---
 -- Name: automations automations_workspace_id_event_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
 --
 
@@ -2588,6 +2581,13 @@ ALTER TABLE ONLY public.automations
 
 ALTER TABLE ONLY public.automations
     ADD CONSTRAINT automations_workspace_id_product_id_fkey FOREIGN KEY (workspace_id, product_id) REFERENCES public.products(workspace_id, id) ON DELETE CASCADE;
+
+--
+-- Name: automations automations_workspace_id_segment_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.automations
+    ADD CONSTRAINT automations_workspace_id_segment_id_fkey FOREIGN KEY (workspace_id, segment_id) REFERENCES public.segments(workspace_id, id);
 
 --
 -- Name: automations; Type: ROW SECURITY; Schema: public; Owner: -

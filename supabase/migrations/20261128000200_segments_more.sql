@@ -19,7 +19,7 @@ create index event_registrations_event_checked_in_idx on public.event_registrati
 -- refused (NO ACTION, checked at the end of the statement, so deleting the whole workspace still
 -- cascades): clearing it instead would widen the automation to every contact without a word.
 alter table public.automations add column segment_id uuid;
-alter table public.automations add constraint automations_segment_fkey
+alter table public.automations add constraint automations_workspace_id_segment_id_fkey
   foreign key (workspace_id, segment_id) references public.segments (workspace_id, id);
 create index automations_segment_idx on public.automations (workspace_id, segment_id)
   where segment_id is not null;

@@ -8,7 +8,7 @@ import {
 import { GET as countSegment } from "@/app/api/v1/segments/[id]/count/route";
 import { apiKeyFor, callV1, expectDocumented, type TestKey } from "../helpers/api-v1";
 import { setupTestDatabase } from "../helpers/db";
-import { createContact, createWorkspace, type TestWorkspace } from "../helpers/factories";
+import { auditRowsOf, createContact, createWorkspace, type TestWorkspace } from "../helpers/factories";
 
 /**
  * docs/api.md, saved segments through REST v1 (docs/decisions.md, "Segments"): every answer is
@@ -86,13 +86,8 @@ describe("REST v1 segments (docs/api.md)", () => {
     const gone = await callV1(deleteSegment, "DELETE", ONE, { key: rw.key, params: { id } });
     expect(gone.status).toBe(204);
     expect(await db.sql`select 1 from segments where id = ${id}`).toHaveLength(0);
-    const audit = await db.sql`
-      select action, actor_api_key_id from audit_log where target_id = ${id} order by created_at, action`;
-    expect(audit.map((a) => a.action).sort()).toEqual([
-      "segment.created",
-      "segment.deleted",
-      "segment.updated",
-    ]);
+    const audit = await auditRowsOf(db.sql, id);
+    expect(audit.map((a) => a.action)).toEqual(["segment.created", "segment.deleted", "segment.updated"]);
     expect(audit.every((a) => a.actor_api_key_id === rw.id)).toBe(true);
   });
 

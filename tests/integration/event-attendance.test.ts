@@ -5,7 +5,13 @@ import { countSegment } from "@/lib/segments/count-segment";
 import { segmentFilterSchema } from "@/lib/segments/filter";
 import { setupTestDatabase } from "../helpers/db";
 import { connectToFake, delivery, setupFakeEventbrite } from "../helpers/eventbrite";
-import { addMember, createContact, createWorkspace, type TestWorkspace } from "../helpers/factories";
+import {
+  addMember,
+  auditRowsOf,
+  createContact,
+  createWorkspace,
+  type TestWorkspace,
+} from "../helpers/factories";
 import { signIn } from "../helpers/member-session";
 import { ticketingSteps } from "../helpers/ticketing-steps";
 import { paidClass } from "../fakes/eventbrite";
@@ -121,9 +127,8 @@ describe("the event page's check-in toggle", () => {
     expect(await toggle(registrationId, "0")).toEqual({ success: "Check-in undone." });
     expect(await checkedInOf(registrationId)).toBeNull();
     expect(await attended(ws, eventId)).toBe(0);
-    const audit = await db.sql`
-      select action, actor_id from audit_log where target_id = ${registrationId} order by created_at, action`;
-    expect(audit.map((a) => a.action).sort()).toEqual([
+    const audit = await auditRowsOf(db.sql, registrationId);
+    expect(audit.map((a) => a.action)).toEqual([
       "event_registration.check_in_undone",
       "event_registration.checked_in",
       "event_registration.checked_in",

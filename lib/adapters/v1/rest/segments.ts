@@ -8,7 +8,7 @@ import { getSegment, listSegmentsPage } from "@/lib/segments/get-segment";
 import { saveSegment } from "@/lib/segments/save-segment";
 import type { Segment } from "@/lib/segments/segment-schemas";
 import { apiOperation, created, noContent, ok, type ApiContext } from "../route";
-import type { ApiOperation } from "../operation";
+import { bodyErrors, invalid, notFound, type ApiOperation } from "../operation";
 import { listSchema, pageQuerySchema } from "../pagination";
 import { apiText, idParams, keysetAfter, keysetPage, timestamp } from "./keyset";
 
@@ -132,8 +132,6 @@ export const countSegmentRoute = apiOperation(
   },
 );
 
-const notFound = { status: 404 as const, codes: ["not_found"] };
-const invalid = { status: 400 as const, codes: ["invalid_request"] };
 /** a name another segment has, or (DELETE) an automation still using the segment */
 const nameTaken = { status: 409 as const, codes: ["conflict"] };
 
@@ -160,12 +158,7 @@ export const segmentOperations: ApiOperation[] = [
       "stored. Honours `Idempotency-Key`.",
     body: segmentWriteSchema,
     success: { status: 201, schema: segmentObjectSchema, description: "Saved." },
-    errors: [
-      invalid,
-      { status: 409, codes: ["conflict", "idempotency_conflict"] },
-      { status: 413, codes: ["too_large"] },
-      { status: 415, codes: ["unsupported"] },
-    ],
+    errors: [...bodyErrors, { status: 409, codes: ["conflict", "idempotency_conflict"] }],
     idempotent: true,
   },
   {
@@ -188,13 +181,7 @@ export const segmentOperations: ApiOperation[] = [
     params: idParams,
     body: segmentPatchSchema,
     success: { status: 200, schema: segmentObjectSchema, description: "The segment as it is now." },
-    errors: [
-      invalid,
-      notFound,
-      nameTaken,
-      { status: 413, codes: ["too_large"] },
-      { status: 415, codes: ["unsupported"] },
-    ],
+    errors: [...bodyErrors, notFound, nameTaken],
   },
   {
     method: "delete",
