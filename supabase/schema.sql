@@ -2505,6 +2505,7 @@ CREATE TABLE public.automations (
     is_active boolean DEFAULT true NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    segment_id uuid,
     CONSTRAINT automations_action_type_check CHECK ((action_type = ANY (ARRAY['add_tag'::text, 'enroll_campaign'::text, 'create_task'::text]))),
     CONSTRAINT automations_trigger_type_check CHECK ((trigger_type = ANY (ARRAY['form_submitted'::text, 'product_refunded'::text, 'event_registration'::text])))
 );
@@ -2542,6 +2543,12 @@ CREATE INDEX automations_form_idx ON public.automations USING btree (form_id, wo
 CREATE INDEX automations_product_idx ON public.automations USING btree (product_id, workspace_id);
 
 --
+-- Name: automations_segment_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX automations_segment_idx ON public.automations USING btree (workspace_id, segment_id) WHERE (segment_id IS NOT NULL);
+
+--
 -- Name: automations_trigger_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -2574,6 +2581,13 @@ ALTER TABLE ONLY public.automations
 
 ALTER TABLE ONLY public.automations
     ADD CONSTRAINT automations_workspace_id_product_id_fkey FOREIGN KEY (workspace_id, product_id) REFERENCES public.products(workspace_id, id) ON DELETE CASCADE;
+
+--
+-- Name: automations automations_workspace_id_segment_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.automations
+    ADD CONSTRAINT automations_workspace_id_segment_id_fkey FOREIGN KEY (workspace_id, segment_id) REFERENCES public.segments(workspace_id, id);
 
 --
 -- Name: automations; Type: ROW SECURITY; Schema: public; Owner: -
@@ -4825,6 +4839,7 @@ CREATE TABLE public.event_registrations (
     external_order_id text,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    checked_in_at timestamp with time zone,
     CONSTRAINT event_registrations_status_check CHECK ((status = ANY (ARRAY['registered'::text, 'cancelled'::text])))
 );
 
@@ -4843,6 +4858,12 @@ ALTER TABLE ONLY public.event_registrations
     ADD CONSTRAINT event_registrations_pkey PRIMARY KEY (id);
 
 --
+-- Name: event_registrations_contact_checked_in_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX event_registrations_contact_checked_in_idx ON public.event_registrations USING btree (contact_id, checked_in_at DESC) WHERE (checked_in_at IS NOT NULL);
+
+--
 -- Name: event_registrations_contact_created_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -4853,6 +4874,12 @@ CREATE INDEX event_registrations_contact_created_idx ON public.event_registratio
 --
 
 CREATE INDEX event_registrations_contact_idx ON public.event_registrations USING btree (contact_id, workspace_id);
+
+--
+-- Name: event_registrations_event_checked_in_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX event_registrations_event_checked_in_idx ON public.event_registrations USING btree (workspace_id, event_id, contact_id) WHERE (checked_in_at IS NOT NULL);
 
 --
 -- Name: event_registrations_event_idx; Type: INDEX; Schema: public; Owner: -

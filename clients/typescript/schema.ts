@@ -816,6 +816,78 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/segments": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List saved segments
+     * @description Oldest first. Scope: `contacts:read`.
+     */
+    get: operations["listSegments"];
+    put?: never;
+    /**
+     * Save a segment
+     * @description A name unique in the workspace and a filter; a filter that does not parse is 400 and nothing is stored. Honours `Idempotency-Key`. Scope: `contacts:write`.
+     */
+    post: operations["createSegment"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/segments/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read a segment
+     * @description Scope: `contacts:read`.
+     */
+    get: operations["getSegment"];
+    put?: never;
+    post?: never;
+    /**
+     * Delete a segment
+     * @description Broadcasts that targeted it keep their other audience. A segment an automation keeps to is 409 `conflict` and stays. Scope: `contacts:write`.
+     */
+    delete: operations["deleteSegment"];
+    options?: never;
+    head?: never;
+    /**
+     * Rename a segment or replace its filter
+     * @description Broadcasts and automations that use it read the new filter from then on. Scope: `contacts:write`.
+     */
+    patch: operations["updateSegment"];
+    trace?: never;
+  };
+  "/api/v1/segments/{id}/count": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Count a segment's contacts now
+     * @description Computed on every call, never stored. Scope: `contacts:read`.
+     */
+    get: operations["countSegment"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/transactions/{id}/refunds": {
     parameters: {
       query?: never;
@@ -1305,6 +1377,8 @@ export interface webhooks {
 }
 export interface components {
   schemas: {
+    __schema0: components["schemas"]["SegmentFilterGroup"];
+    __schema1: components["schemas"]["SegmentFilterGroupOutput"];
     Broadcast: {
       body_text: string;
       /** @description ISO 8601 */
@@ -1569,6 +1643,8 @@ export interface components {
     EventRegistration: {
       /** @description Dollars. */
       amount_paid: string;
+      /** @description When the registrant was checked in at the event; null: not attended. */
+      checked_in_at: string | null;
       contact_id: string;
       /**
        * Format: date-time
@@ -1778,6 +1854,365 @@ export interface components {
        * @default false
        */
       run_automations?: boolean;
+    };
+    Segment: {
+      /**
+       * Format: date-time
+       * @description ISO 8601 (UTC).
+       */
+      created_at: string;
+      filter: components["schemas"]["SegmentFilterOutput"];
+      id: string;
+      name: string;
+      /**
+       * Format: date-time
+       * @description ISO 8601 (UTC).
+       */
+      updated_at: string;
+    };
+    SegmentCount: {
+      /** @description The segment's contacts now. */
+      count: number;
+    };
+    /** @description The versioned contact filter (docs/decisions.md, "Segments"): AND/OR groups of conditions, any of them negated. */
+    SegmentFilter: {
+      root: components["schemas"]["__schema0"];
+      /** @constant */
+      version: 1;
+    };
+    SegmentFilterGroup: {
+      conditions: (
+        | components["schemas"]["__schema0"]
+        | (
+            | {
+                /** @constant */
+                kind: "tag";
+                /**
+                 * @default any
+                 * @enum {string}
+                 */
+                match?: "any" | "all";
+                /** @default false */
+                not?: boolean;
+                tagIds: string[];
+              }
+            | {
+                /** @constant */
+                kind: "source";
+                /** @default false */
+                not?: boolean;
+                sources: string[];
+              }
+            | {
+                /** @constant */
+                kind: "search";
+                /** @default false */
+                not?: boolean;
+                text: string;
+              }
+            | {
+                /** @constant */
+                kind: "email_status";
+                /** @default false */
+                not?: boolean;
+                /** @enum {string} */
+                status: "subscribed" | "not_opted_in" | "unsubscribed" | "suppressed";
+              }
+            | {
+                /** @constant */
+                kind: "consent";
+                /** @default false */
+                not?: boolean;
+                /** @enum {string} */
+                state: "subscribed" | "unsubscribed" | "not_opted_in" | "marketing_eligible";
+              }
+            | {
+                /** @constant */
+                kind: "suppression";
+                /** @default false */
+                not?: boolean;
+                /** @default [] */
+                reasons?: ("bounce" | "complaint" | "unsubscribe" | "manual")[];
+              }
+            | {
+                /** @constant */
+                kind: "created";
+                /** @default false */
+                not?: boolean;
+                window: {
+                  /** Format: date */
+                  before?: string;
+                  /** Format: date */
+                  onOrAfter?: string;
+                  withinDays?: number;
+                };
+              }
+            | {
+                /** Format: uuid */
+                formId?: string;
+                /** @constant */
+                kind: "form_submitted";
+                /** @default false */
+                not?: boolean;
+                /** @default {} */
+                window?: {
+                  /** Format: date */
+                  before?: string;
+                  /** Format: date */
+                  onOrAfter?: string;
+                  withinDays?: number;
+                };
+              }
+            | {
+                /** Format: uuid */
+                eventId?: string;
+                /** @constant */
+                kind: "event_registered";
+                /** @default false */
+                not?: boolean;
+              }
+            | {
+                /** Format: uuid */
+                eventId?: string;
+                /** @constant */
+                kind: "event_attended";
+                /** @default false */
+                not?: boolean;
+              }
+            | {
+                /** @constant */
+                kind: "purchased";
+                maxAmount?: number;
+                minAmount?: number;
+                /** @default false */
+                not?: boolean;
+                /** Format: uuid */
+                productId?: string;
+                /** @default {} */
+                window?: {
+                  /** Format: date */
+                  before?: string;
+                  /** Format: date */
+                  onOrAfter?: string;
+                  withinDays?: number;
+                };
+              }
+            | {
+                key: string;
+                /** @constant */
+                kind: "custom_field";
+                max?: number | string;
+                min?: number | string;
+                /** @default false */
+                not?: boolean;
+                /** @enum {string} */
+                op: "eq" | "any" | "range" | "contains" | "set" | "not_set";
+                text?: string;
+                value?: string | number | boolean | string[];
+                values?: string[];
+              }
+            | {
+                /** Format: uuid */
+                broadcastId?: string;
+                /** @enum {string} */
+                event: "delivered" | "opened" | "clicked" | "bounced" | "complained" | "unsubscribed";
+                /** @constant */
+                kind: "email_engagement";
+                /** @default false */
+                not?: boolean;
+                /** @default {} */
+                window?: {
+                  /** Format: date */
+                  before?: string;
+                  /** Format: date */
+                  onOrAfter?: string;
+                  withinDays?: number;
+                };
+              }
+          )
+      )[];
+      /** @constant */
+      kind: "group";
+      /** @default false */
+      not?: boolean;
+      /** @enum {string} */
+      op: "and" | "or";
+    };
+    SegmentFilterGroupOutput: {
+      conditions: (
+        | components["schemas"]["__schema1"]
+        | (
+            | {
+                /** @constant */
+                kind: "tag";
+                /**
+                 * @default any
+                 * @enum {string}
+                 */
+                match: "any" | "all";
+                /** @default false */
+                not: boolean;
+                tagIds: string[];
+              }
+            | {
+                /** @constant */
+                kind: "source";
+                /** @default false */
+                not: boolean;
+                sources: string[];
+              }
+            | {
+                /** @constant */
+                kind: "search";
+                /** @default false */
+                not: boolean;
+                text: string;
+              }
+            | {
+                /** @constant */
+                kind: "email_status";
+                /** @default false */
+                not: boolean;
+                /** @enum {string} */
+                status: "subscribed" | "not_opted_in" | "unsubscribed" | "suppressed";
+              }
+            | {
+                /** @constant */
+                kind: "consent";
+                /** @default false */
+                not: boolean;
+                /** @enum {string} */
+                state: "subscribed" | "unsubscribed" | "not_opted_in" | "marketing_eligible";
+              }
+            | {
+                /** @constant */
+                kind: "suppression";
+                /** @default false */
+                not: boolean;
+                /** @default [] */
+                reasons: ("bounce" | "complaint" | "unsubscribe" | "manual")[];
+              }
+            | {
+                /** @constant */
+                kind: "created";
+                /** @default false */
+                not: boolean;
+                window: {
+                  /** Format: date */
+                  before?: string;
+                  /** Format: date */
+                  onOrAfter?: string;
+                  withinDays?: number;
+                };
+              }
+            | {
+                /** Format: uuid */
+                formId?: string;
+                /** @constant */
+                kind: "form_submitted";
+                /** @default false */
+                not: boolean;
+                /** @default {} */
+                window: {
+                  /** Format: date */
+                  before?: string;
+                  /** Format: date */
+                  onOrAfter?: string;
+                  withinDays?: number;
+                };
+              }
+            | {
+                /** Format: uuid */
+                eventId?: string;
+                /** @constant */
+                kind: "event_registered";
+                /** @default false */
+                not: boolean;
+              }
+            | {
+                /** Format: uuid */
+                eventId?: string;
+                /** @constant */
+                kind: "event_attended";
+                /** @default false */
+                not: boolean;
+              }
+            | {
+                /** @constant */
+                kind: "purchased";
+                maxAmount?: number;
+                minAmount?: number;
+                /** @default false */
+                not: boolean;
+                /** Format: uuid */
+                productId?: string;
+                /** @default {} */
+                window: {
+                  /** Format: date */
+                  before?: string;
+                  /** Format: date */
+                  onOrAfter?: string;
+                  withinDays?: number;
+                };
+              }
+            | {
+                key: string;
+                /** @constant */
+                kind: "custom_field";
+                max?: number | string;
+                min?: number | string;
+                /** @default false */
+                not: boolean;
+                /** @enum {string} */
+                op: "eq" | "any" | "range" | "contains" | "set" | "not_set";
+                text?: string;
+                value?: string | number | boolean | string[];
+                values?: string[];
+              }
+            | {
+                /** Format: uuid */
+                broadcastId?: string;
+                /** @enum {string} */
+                event: "delivered" | "opened" | "clicked" | "bounced" | "complained" | "unsubscribed";
+                /** @constant */
+                kind: "email_engagement";
+                /** @default false */
+                not: boolean;
+                /** @default {} */
+                window: {
+                  /** Format: date */
+                  before?: string;
+                  /** Format: date */
+                  onOrAfter?: string;
+                  withinDays?: number;
+                };
+              }
+          )
+      )[];
+      /** @constant */
+      kind: "group";
+      /** @default false */
+      not: boolean;
+      /** @enum {string} */
+      op: "and" | "or";
+    };
+    /** @description The versioned contact filter (docs/decisions.md, "Segments"): AND/OR groups of conditions, any of them negated. */
+    SegmentFilterOutput: {
+      root: components["schemas"]["__schema1"];
+      /** @constant */
+      version: 1;
+    };
+    SegmentList: {
+      data: components["schemas"]["Segment"][];
+      next_cursor: string | null;
+    };
+    SegmentPatch: {
+      filter?: components["schemas"]["SegmentFilter"];
+      name?: string;
+    };
+    SegmentWrite: {
+      filter: components["schemas"]["SegmentFilter"];
+      name: string;
     };
     SubscribeProof: {
       proof: {
@@ -2353,6 +2788,27 @@ export interface components {
           error: {
             /** @enum {string} */
             code: "not_found";
+            message: string;
+          };
+        };
+      };
+    };
+    /** @description A conflict. Codes: `conflict`. */
+    V1Error409_Conflict: {
+      headers: {
+        /** @description Requests allowed per window for this key. */
+        "RateLimit-Limit": string;
+        /** @description Requests left in this window. */
+        "RateLimit-Remaining": string;
+        /** @description Seconds until the window starts again. */
+        "RateLimit-Reset": string;
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": {
+          error: {
+            /** @enum {string} */
+            code: "conflict";
             message: string;
           };
         };
@@ -4640,6 +5096,222 @@ export interface operations {
         };
         content?: never;
       };
+    };
+  };
+  listSegments: {
+    parameters: {
+      query?: {
+        cursor?: string;
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of segments. */
+      200: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["SegmentList"];
+        };
+      };
+      400: components["responses"]["V1Error400_InvalidRequest"];
+      401: components["responses"]["V1Error401_Unauthorized"];
+      403: components["responses"]["V1Error403_Forbidden"];
+      429: components["responses"]["V1Error429_RateLimited"];
+      500: components["responses"]["V1Error500_Internal"];
+    };
+  };
+  createSegment: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Repeated with the same body within 24 hours: the first answer again, nothing changed twice; with another body: 409 `idempotency_conflict`. */
+        "Idempotency-Key"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["SegmentWrite"];
+      };
+    };
+    responses: {
+      /** @description Saved. */
+      201: {
+        headers: {
+          /** @description `true` when this is the stored answer to an earlier request. */
+          "Idempotent-Replayed"?: string;
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Segment"];
+        };
+      };
+      400: components["responses"]["V1Error400_InvalidRequest"];
+      401: components["responses"]["V1Error401_Unauthorized"];
+      403: components["responses"]["V1Error403_Forbidden"];
+      409: components["responses"]["V1Error409_ConflictIdempotencyConflict"];
+      413: components["responses"]["V1Error413_TooLarge"];
+      415: components["responses"]["V1Error415_Unsupported"];
+      429: components["responses"]["V1Error429_RateLimited"];
+      500: components["responses"]["V1Error500_Internal"];
+    };
+  };
+  getSegment: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The segment. */
+      200: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Segment"];
+        };
+      };
+      401: components["responses"]["V1Error401_Unauthorized"];
+      403: components["responses"]["V1Error403_Forbidden"];
+      404: components["responses"]["V1Error404_NotFound"];
+      429: components["responses"]["V1Error429_RateLimited"];
+      500: components["responses"]["V1Error500_Internal"];
+    };
+  };
+  deleteSegment: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted. */
+      204: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      401: components["responses"]["V1Error401_Unauthorized"];
+      403: components["responses"]["V1Error403_Forbidden"];
+      404: components["responses"]["V1Error404_NotFound"];
+      409: components["responses"]["V1Error409_Conflict"];
+      429: components["responses"]["V1Error429_RateLimited"];
+      500: components["responses"]["V1Error500_Internal"];
+    };
+  };
+  updateSegment: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["SegmentPatch"];
+      };
+    };
+    responses: {
+      /** @description The segment as it is now. */
+      200: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Segment"];
+        };
+      };
+      400: components["responses"]["V1Error400_InvalidRequest"];
+      401: components["responses"]["V1Error401_Unauthorized"];
+      403: components["responses"]["V1Error403_Forbidden"];
+      404: components["responses"]["V1Error404_NotFound"];
+      409: components["responses"]["V1Error409_Conflict"];
+      413: components["responses"]["V1Error413_TooLarge"];
+      415: components["responses"]["V1Error415_Unsupported"];
+      429: components["responses"]["V1Error429_RateLimited"];
+      500: components["responses"]["V1Error500_Internal"];
+    };
+  };
+  countSegment: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The live count. */
+      200: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["SegmentCount"];
+        };
+      };
+      401: components["responses"]["V1Error401_Unauthorized"];
+      403: components["responses"]["V1Error403_Forbidden"];
+      404: components["responses"]["V1Error404_NotFound"];
+      429: components["responses"]["V1Error429_RateLimited"];
+      500: components["responses"]["V1Error500_Internal"];
     };
   };
   refundTransaction: {

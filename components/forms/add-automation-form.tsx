@@ -87,6 +87,8 @@ export function AddAutomationForm({
           />
         </div>
       )}
+      {/* docs/decisions.md, "Segments": the action runs only for contacts in the segment when it fires */}
+      {select("segment_id", "Only for contacts in the segment", choices.segments, "— every contact —")}
       <div>
         <SubmitButton pendingLabel="Adding…">Add automation</SubmitButton>
       </div>

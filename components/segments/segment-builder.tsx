@@ -158,6 +158,7 @@ export function SegmentBuilder({
         {days("formWithinDays", "In the last … days")}
       </fieldset>
       {select("eventId", "Registered for event", idChoices(options.events, "Any event"))}
+      {select("attendedEventId", "Attended event (checked in)", idChoices(options.events, "Any event"))}
       <fieldset>
         <legend>Purchased</legend>
         {select("productId", "Product", idChoices(options.products, "Any product"))}

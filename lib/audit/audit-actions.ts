@@ -45,6 +45,8 @@ export const AUDIT_ACTIONS = [
   "event.updated",
   "event.deleted",
   "event.registrations_exported",
+  "event_registration.checked_in",
+  "event_registration.check_in_undone",
   "broadcast.created",
   "broadcast.updated",
   "broadcast.started",

@@ -40,3 +40,9 @@ export const automationActionSchema = z
   });
 
 export type AutomationAction = z.output<typeof automationActionSchema>;
+
+/**
+ * The segment an automation keeps to (docs/decisions.md, "Segments"): its action runs only for
+ * contacts in the segment when it fires. Blank: every contact.
+ */
+export const automationSegmentSchema = z.object({ segment_id: id });

@@ -6,15 +6,19 @@ import type { AutomationAction } from "./automation-action";
 /**
  * Adds a form_submitted automation to a form (spec 6.2: "form verification fires the
  * automations linked to the form"; path B fires them too). RLS: Admin+. Tags and campaigns
- * named in the action are created in the workspace when they do not exist yet.
+ * named in the action are created in the workspace when they do not exist yet. With a segment
+ * (one of the workspace's), the action runs only for contacts in it (docs/decisions.md, "Segments").
  */
 export async function createFormAutomation(
   db: Db,
-  input: { workspaceId: string; formId: string; action: AutomationAction },
+  input: { workspaceId: string; formId: string; action: AutomationAction; segmentId?: string | null },
 ): Promise<Result<{ id: string }>> {
   const [form] = await db`
     select id from public.forms where id = ${input.formId} and workspace_id = ${input.workspaceId}`;
   if (!form) return refused("not_found", "This form does not exist.");
+  const segment = input.segmentId ? await findOne(db, "segments", input.workspaceId, input.segmentId) : null;
+  if (input.segmentId && !segment)
+    return refused("not_found", "That segment does not exist.", { field: "segment_id" });
   const { action, workspaceId } = input;
   let config: Record<string, unknown>;
   let name: string;
@@ -45,14 +49,16 @@ export async function createFormAutomation(
       name = `Create task “${action.task_title}”`;
       break;
   }
+  if (segment) name = `${name} for segment “${segment.name}”`;
   const [automation] = await db`
-    insert into public.automations (workspace_id, name, trigger_type, form_id, action_type, action_config)
-    values (${workspaceId}, ${name}, 'form_submitted', ${input.formId}, ${action.action_type}, ${db.json(config as never)})
+    insert into public.automations (workspace_id, name, trigger_type, form_id, action_type, action_config, segment_id)
+    values (${workspaceId}, ${name}, 'form_submitted', ${input.formId}, ${action.action_type},
+            ${db.json(config as never)}, ${segment?.id ?? null})
     returning id`;
   return { data: { id: automation.id } };
 }
 
-async function findOne(db: Db, table: "tags" | "campaigns", workspaceId: string, id: string) {
+async function findOne(db: Db, table: "tags" | "campaigns" | "segments", workspaceId: string, id: string) {
   const [row] = await db<{ id: string; name: string }[]>`
     select id, name from ${db("public." + table)} where id = ${id} and workspace_id = ${workspaceId}`;
   return row ?? null;

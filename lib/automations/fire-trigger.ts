@@ -1,4 +1,5 @@
 import type { Db } from "@/lib/db/doors";
+import { contactInSegment } from "@/lib/segments/contact-segments";
 
 export type TriggerType = "form_submitted" | "product_refunded" | "event_registration";
 
@@ -17,6 +18,9 @@ interface Automation {
   id: string;
   action_type: "add_tag" | "enroll_campaign" | "create_task";
   action_config: Record<string, unknown>;
+  /** the segment the automation keeps to, and its stored filter (null: every contact) */
+  segment_id: string | null;
+  segment_filter: unknown;
 }
 
 async function runAction(db: Db, a: Automation, input: FireTriggerInput): Promise<void> {
@@ -48,29 +52,51 @@ async function runAction(db: Db, a: Automation, input: FireTriggerInput): Promis
 /**
  * Spec 6.2: runs the workspace's active automations for a trigger and its subject (a form,
  * a product, an event), each in a savepoint so one failing action neither stops the others
- * nor the caller, and logs every run in automation_runs.
+ * nor the caller, and logs every run in automation_runs. An automation with a segment runs its
+ * action only when the contact matches the segment now; otherwise the run is logged as
+ * 'skipped' (docs/decisions.md, "Segments").
  */
-export async function fireTrigger(db: Db, input: FireTriggerInput): Promise<{ ran: number; failed: number }> {
+export async function fireTrigger(
+  db: Db,
+  input: FireTriggerInput,
+): Promise<{ ran: number; failed: number; skipped: number }> {
   const automations = await db<Automation[]>`
-    select id, action_type, action_config from public.automations
-    where workspace_id = ${input.workspaceId} and trigger_type = ${input.trigger} and is_active
-      and (form_id is null or form_id = ${input.formId ?? null})
-      and (product_id is null or product_id = ${input.productId ?? null})
-      and (event_id is null or event_id = ${input.eventId ?? null})
-    order by created_at`;
+    select a.id, a.action_type, a.action_config, a.segment_id, s.filter as segment_filter
+    from public.automations a
+    left join public.segments s on s.workspace_id = a.workspace_id and s.id = a.segment_id
+    where a.workspace_id = ${input.workspaceId} and a.trigger_type = ${input.trigger} and a.is_active
+      and (a.form_id is null or a.form_id = ${input.formId ?? null})
+      and (a.product_id is null or a.product_id = ${input.productId ?? null})
+      and (a.event_id is null or a.event_id = ${input.eventId ?? null})
+    order by a.created_at`;
   let failed = 0;
+  let skipped = 0;
   for (const automation of automations) {
     let error: string | null = null;
-    try {
-      await db.savepoint((sp) => runAction(sp, automation, input));
-    } catch (e) {
-      error = e instanceof Error ? e.message : String(e);
-      failed += 1;
+    let payload = input.payload ?? {};
+    const outside =
+      automation.segment_id !== null &&
+      !(await contactInSegment(db, {
+        workspaceId: input.workspaceId,
+        contactId: input.contactId,
+        filter: automation.segment_filter,
+      }));
+    if (outside) {
+      skipped += 1;
+      payload = { ...payload, skipped: "not_in_segment", segment_id: automation.segment_id };
+    } else {
+      try {
+        await db.savepoint((sp) => runAction(sp, automation, input));
+      } catch (e) {
+        error = e instanceof Error ? e.message : String(e);
+        failed += 1;
+      }
     }
+    const status = outside ? "skipped" : error ? "failed" : "succeeded";
     await db`
       insert into public.automation_runs (workspace_id, automation_id, contact_id, trigger_type, status, error, payload)
       values (${input.workspaceId}, ${automation.id}, ${input.contactId}, ${input.trigger},
-              ${error ? "failed" : "succeeded"}, ${error}, ${db.json((input.payload ?? {}) as never)})`;
+              ${status}, ${error}, ${db.json(payload as never)})`;
   }
-  return { ran: automations.length, failed };
+  return { ran: automations.length - skipped, failed, skipped };
 }

@@ -1,4 +1,5 @@
 import type { Db } from "@/lib/db/doors";
+import { listSegments } from "@/lib/segments/get-segment";
 
 export interface AutomationListItem {
   id: string;
@@ -7,6 +8,8 @@ export interface AutomationListItem {
   is_active: boolean;
   runs: number;
   failed_runs: number;
+  /** runs for contacts outside the automation's segment (docs/decisions.md, "Segments") */
+  skipped_runs: number;
   last_run_at: Date | null;
   created_at: Date;
 }
@@ -14,6 +17,7 @@ export interface AutomationListItem {
 export interface AutomationChoices {
   tags: { id: string; name: string }[];
   campaigns: { id: string; name: string }[];
+  segments: { id: string; name: string }[];
 }
 
 /** A form's automations with a summary of their run log (one query). */
@@ -25,6 +29,7 @@ export async function listFormAutomations(
     select a.id, a.name, a.action_type, a.is_active, a.created_at,
            count(r.id)::int as runs,
            (count(r.id) filter (where r.status = 'failed'))::int as failed_runs,
+           (count(r.id) filter (where r.status = 'skipped'))::int as skipped_runs,
            max(r.created_at) as last_run_at
     from public.automations a
     left join public.automation_runs r on r.automation_id = a.id
@@ -34,12 +39,12 @@ export async function listFormAutomations(
     order by a.created_at, a.id`;
 }
 
-/** The tags and campaigns an automation can point at. */
+/** The tags, campaigns and segments an automation can point at. */
 export async function automationChoices(db: Db, workspaceId: string): Promise<AutomationChoices> {
   const tags = await db<{ id: string; name: string }[]>`
     select id, name from public.tags where workspace_id = ${workspaceId} order by lower(name)`;
   const campaigns = await db<{ id: string; name: string }[]>`
     select id, name from public.campaigns where workspace_id = ${workspaceId} and status <> 'archived'
     order by lower(name)`;
-  return { tags, campaigns };
+  return { tags, campaigns, segments: await listSegments(db, { workspaceId }) };
 }

@@ -3,7 +3,7 @@ import { isUuid } from "@/lib/ids/uuid";
 import { changeEntries } from "./timeline/change-entries";
 import { consentEntries } from "./timeline/consent-entries";
 import { emailEventEntries, emailSendEntries } from "./timeline/email-entries";
-import { eventEntries } from "./timeline/event-entries";
+import { checkInEntries, eventEntries } from "./timeline/event-entries";
 import { formEntries } from "./timeline/form-entries";
 import { noteEntries } from "./timeline/note-entries";
 import { paymentEntries } from "./timeline/payment-entries";
@@ -23,6 +23,7 @@ export const TIMELINE_SOURCES: TimelineSource[] = [
   consentEntries,
   formEntries,
   eventEntries,
+  checkInEntries,
   paymentEntries,
   emailSendEntries,
   emailEventEntries,

@@ -12,6 +12,8 @@ export interface EventRegistrationItem {
   amount_paid: string;
   external_attendee_id: string | null;
   created_at: Date;
+  /** when checked in at the event (docs/decisions.md, "Segments": attendance); null: not attended */
+  checked_in_at: Date | null;
 }
 
 /** An event of the workspace with its registrations (newest first), for the event page. */
@@ -24,7 +26,7 @@ export async function getEventById(
   if (!event) return refused("not_found", "This event does not exist.");
   const registrations = await db<EventRegistrationItem[]>`
     select r.id, r.contact_id, c.email, c.first_name, c.last_name, r.status, r.amount_paid,
-           r.external_attendee_id, r.created_at
+           r.external_attendee_id, r.created_at, r.checked_in_at
     from public.event_registrations r join public.contacts c on c.id = r.contact_id
     where r.event_id = ${event.id}
     order by r.created_at desc, r.id`;

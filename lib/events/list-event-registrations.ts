@@ -22,7 +22,7 @@ export async function listEventRegistrations(
   const after = f.page?.after;
   return db<(EventRegistrationItem & { sort_key: string })[]>`
     select r.id, r.contact_id, c.email, c.first_name, c.last_name, r.status, r.amount_paid,
-           r.external_attendee_id, r.created_at, r.created_at::text as sort_key
+           r.external_attendee_id, r.created_at, r.checked_in_at, r.created_at::text as sort_key
     from public.event_registrations r
     join public.contacts c on c.id = r.contact_id and c.workspace_id = r.workspace_id
     where r.workspace_id = ${f.workspaceId} and r.event_id = ${f.eventId}
@@ -47,6 +47,7 @@ export function registrationsCsv(rows: EventRegistrationItem[]): string {
       amount_paid: r.amount_paid,
       ticketing_attendee_id: r.external_attendee_id ?? "",
       registered_at: r.created_at.toISOString(),
+      checked_in_at: r.checked_in_at?.toISOString() ?? "",
     })),
   );
 }

@@ -102,6 +102,10 @@ export function conditionSql(db: Db, ws: string, c: Condition, fields: SegmentFi
       return db`exists (select 1 from public.event_registrations r
                         where r.contact_id = c.id and r.workspace_id = ${ws} and r.status = 'registered'
                         ${c.eventId ? db`and r.event_id = ${c.eventId}` : db``})`;
+    case "event_attended":
+      return db`exists (select 1 from public.event_registrations r
+                        where r.contact_id = c.id and r.workspace_id = ${ws} and r.checked_in_at is not null
+                        ${c.eventId ? db`and r.event_id = ${c.eventId}` : db``})`;
     case "purchased":
       return db`exists (select 1 from public.transactions t
                         where t.contact_id = c.id and t.workspace_id = ${ws} and t.status = 'succeeded'

@@ -52,6 +52,8 @@ export function describeCondition(c: Condition, names: Map<string, string>): str
         return `submitted ${name(c.formId, "any form")}${windowText(c.window)}`;
       case "event_registered":
         return `is registered for ${name(c.eventId, "any event")}`;
+      case "event_attended":
+        return `attended ${name(c.eventId, "any event")}`;
       case "purchased": {
         const amount = [
           c.minAmount !== undefined && `at least ${c.minAmount}`,

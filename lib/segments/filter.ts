@@ -81,6 +81,9 @@ export const conditionSchema = z.discriminatedUnion("kind", [
     .strict(),
   // spec 2.8: registered (status 'registered') for this event (any event when none is named)
   z.object({ kind: z.literal("event_registered"), not, eventId: id.optional() }).strict(),
+  // attended: checked in at this event (any event when none is named), whatever became of the
+  // registration afterwards (docs/decisions.md, "Segments": attendance)
+  z.object({ kind: z.literal("event_attended"), not, eventId: id.optional() }).strict(),
   // spec 2.5: a succeeded transaction (refunded ones are not purchases) of the product, with
   // amount_paid in the range, in the window
   z
@@ -142,7 +145,8 @@ const groupSchema: z.ZodType<Group, unknown> = z.lazy(() =>
       not,
       conditions: z.array(z.union([groupSchema, conditionSchema])).max(MAX_CONDITIONS),
     })
-    .strict(),
+    .strict()
+    .meta({ id: "SegmentFilterGroup" }),
 );
 
 export const segmentFilterSchema = z

@@ -29,3 +29,21 @@ export async function listSegments(db: Db, input: { workspaceId: string }) {
     order by lower(name), name, id
     limit 200`;
 }
+
+/**
+ * A page of the workspace's segments, oldest first, for the REST API's cursor list (docs/api.md):
+ * `limit + 1` rows after the last one seen, each with its creation time as written (`sort_key`).
+ */
+export async function listSegmentsPage(
+  db: Db,
+  input: { workspaceId: string; limit: number; after: { key: string; id: string } | null },
+) {
+  const after = input.after;
+  return db<(Omit<Segment, "filter"> & { filter: unknown; sort_key: string })[]>`
+    select created_at::text as sort_key, id, workspace_id, name, filter, created_at, updated_at
+    from public.segments
+    where workspace_id = ${input.workspaceId}
+      ${after ? db`and (created_at, id) > (${after.key}::timestamptz, ${after.id}::uuid)` : db``}
+    order by created_at, id
+    limit ${input.limit + 1}`;
+}

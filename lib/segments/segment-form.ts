@@ -43,6 +43,8 @@ export function segmentFormToFilter(form: SegmentFormValues): unknown {
     c.push({ kind: "form_submitted", formId: chosenId(formId), window: window(form.formWithinDays) });
   const eventId = text(form.eventId);
   if (eventId) c.push({ kind: "event_registered", eventId: chosenId(eventId) });
+  const attendedEventId = text(form.attendedEventId);
+  if (attendedEventId) c.push({ kind: "event_attended", eventId: chosenId(attendedEventId) });
   const productId = text(form.productId);
   if (productId)
     c.push({
@@ -96,6 +98,9 @@ export function filterToFormValues(filter: SegmentFilter): SegmentFormValues {
         return !k.not;
       case "event_registered":
         values.eventId = k.eventId ?? "any";
+        return !k.not;
+      case "event_attended":
+        values.attendedEventId = k.eventId ?? "any";
         return !k.not;
       case "purchased":
         Object.assign(values, {

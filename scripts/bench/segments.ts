@@ -1,8 +1,9 @@
 /**
  * Segments (docs/decisions.md, "Segments"): the live count of a saved segment at 1,000,000
  * contacts in one workspace (plus 100,000 in another), 200 tags, 3,000,000 contact_tags rows,
- * 400,000 purchases and 300,000 form submissions; countSegment as a signed-in member (RLS on,
- * through withUser). Prints p50/p95 per filter and whether its plan reads contacts sequentially.
+ * 400,000 purchases, 300,000 form submissions and 300,000 event registrations (one in three checked
+ * in); countSegment as a signed-in member (RLS on, through withUser). Prints p50/p95 per filter and
+ * whether its plan reads contacts sequentially. BENCH_SEGMENTS_SCALE=0.05 loads 5% of every table.
  */
 import { withUser, type Claims } from "../../lib/db/doors";
 import { segmentCondition } from "../../lib/segments/compile";
@@ -14,12 +15,23 @@ import { benchDatabase, percentile, table } from "./lib/database";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 20);
 const WARMUP = 3;
+const SCALE = Number(process.env.BENCH_SEGMENTS_SCALE ?? 1);
+/** contacts in A, and a row count of the full-size load at this scale */
+const N = Math.round(1_000_000 * SCALE);
+const rows = (n: number) => Math.max(1, Math.round(n * SCALE));
 
 async function load(sql: Awaited<ReturnType<typeof benchDatabase>>["sql"]) {
   const { a, b } = await benchWorkspaces(sql);
-  const tables = ["contacts", "contact_tags", "contact_suppressions", "transactions", "form_submissions"];
+  const tables = [
+    "contacts",
+    "contact_tags",
+    "contact_suppressions",
+    "transactions",
+    "form_submissions",
+    "event_registrations",
+  ];
   await withoutIndexes(sql, tables, async (tx) => {
-    await loadListContacts(tx, a, b);
+    await loadListContacts(tx, a, b, SCALE);
     await tx`insert into products (workspace_id, name) select ${a}, 'Product ' || i from generate_series(1, 5) i`;
     await tx`insert into forms (workspace_id, name) select ${a}, 'Form ' || i from generate_series(1, 10) i`;
     // 400,000 purchases over two years by random contacts, one product in five each
@@ -27,16 +39,25 @@ async function load(sql: Awaited<ReturnType<typeof benchDatabase>>["sql"]) {
       insert into transactions (workspace_id, contact_id, product_id, amount_paid, status, transaction_date)
       select ${a}, c.id, p.id, (10 + (i % 190))::numeric, case when i % 20 = 0 then 'refunded' else 'succeeded' end,
              now() - (i % 730) * interval '1 day' - (i % 86400) * interval '1 second'
-      from generate_series(1, 400000) i
-      join lateral (select id from contacts where workspace_id = ${a} and email = 'a' || (1 + (i::bigint * 7919) % 1000000) || '@example.com') c on true
+      from generate_series(1, ${rows(400_000)}) i
+      join lateral (select id from contacts where workspace_id = ${a} and email = 'a' || (1 + (i::bigint * 7919) % ${N}) || '@example.com') c on true
       join lateral (select id from products where workspace_id = ${a} order by name offset (i % 5) limit 1) p on true`;
     await tx`update transactions set amount_refunded = amount_paid where status = 'refunded'`;
     await tx`
       insert into form_submissions (workspace_id, form_id, contact_id, payload, created_at)
       select ${a}, f.id, c.id, '{}', now() - (i % 365) * interval '1 day'
-      from generate_series(1, 300000) i
-      join lateral (select id from contacts where workspace_id = ${a} and email = 'a' || (1 + (i::bigint * 104729) % 1000000) || '@example.com') c on true
+      from generate_series(1, ${rows(300_000)}) i
+      join lateral (select id from contacts where workspace_id = ${a} and email = 'a' || (1 + (i::bigint * 104729) % ${N}) || '@example.com') c on true
       join lateral (select id from forms where workspace_id = ${a} order by name offset (i % 10) limit 1) f on true`;
+    // attendance (docs/decisions.md, "Segments"): 20 events, distinct contacts, one in three checked in
+    await tx`insert into events (workspace_id, name) select ${a}, 'Event ' || lpad(i::text, 2, '0') from generate_series(1, 20) i`;
+    await tx`
+      insert into event_registrations (workspace_id, event_id, contact_id, status, created_at, checked_in_at)
+      select ${a}, e.id, c.id, case when i % 10 = 0 then 'cancelled' else 'registered' end,
+             now() - (i % 365) * interval '1 day', case when i % 3 = 0 then now() - (i % 365) * interval '1 day' end
+      from generate_series(1, ${rows(300_000)}) i
+      join lateral (select id from contacts where workspace_id = ${a} and email = 'a' || (1 + (i::bigint * 15485863) % ${N}) || '@example.com') c on true
+      join lateral (select id from events where workspace_id = ${a} order by name offset (i % 20) limit 1) e on true`;
   });
   await sql`vacuum analyze`;
 }
@@ -58,6 +79,7 @@ const bench: BenchModule = {
       ).map((r) => r.id);
       const [form] = await sql`select id from forms where workspace_id = ${a.id} order by name limit 1`;
       const [product] = await sql`select id from products where workspace_id = ${a.id} order by name limit 1`;
+      const [event] = await sql`select id from events where workspace_id = ${a.id} order by name limit 1`;
       const f = (conditions: unknown[], op = "and"): SegmentFilter =>
         segmentFilterSchema.parse({ version: 1, root: { kind: "group", op, conditions } });
       const scenarios: [string, SegmentFilter][] = [
@@ -84,6 +106,17 @@ const bench: BenchModule = {
           ]),
         ],
         ["subscribed (everyone's consent)", f([{ kind: "consent", state: "subscribed" }])],
+        [
+          "attended one event, subscribed",
+          f([
+            { kind: "event_attended", eventId: event.id },
+            { kind: "consent", state: "subscribed" },
+          ]),
+        ],
+        [
+          "attended any event, not Gold",
+          f([{ kind: "event_attended" }, { kind: "tag", not: true, tagIds: [gold.id] }]),
+        ],
       ];
       const claims: Claims = { sub: user.id, role: "authenticated", email: "bench@example.com" };
       const rows: (string | number)[][] = [];

@@ -65,3 +65,10 @@ export async function createContact(
   const [c] = await sql`insert into public.contacts ${sql(row)} returning id, email`;
   return { id: c.id, email: c.email };
 }
+
+/** The audit rows about one target, ordered by action: what the tests of an audited write read. */
+export function auditRowsOf(sql: Sql, targetId: string) {
+  return sql<{ action: string; actor_id: string | null; actor_api_key_id: string | null }[]>`
+    select action, actor_id, actor_api_key_id from audit_log where target_id = ${targetId}
+    order by action, created_at`;
+}

@@ -157,7 +157,7 @@ export const TABLES: Record<string, TableShape> = {
   },
   automations: {
     fields: () => ({ name: "Auto", trigger_type: "form_submitted", action_type: "add_tag" }),
-    links: { form_id: "forms", product_id: "products", event_id: "events" },
+    links: { form_id: "forms", product_id: "products", event_id: "events", segment_id: "segments" },
     change: { name: "Changed" },
   },
   automation_runs: {

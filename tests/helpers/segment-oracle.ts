@@ -33,7 +33,7 @@ export interface OracleContact {
   tags: Set<string>;
   suppressions: Set<Reason>;
   forms: { formId: string; at: Date }[];
-  registrations: { eventId: string; status: string }[];
+  registrations: { eventId: string; status: string; checkedIn: boolean }[];
   purchases: { productId: string | null; amount: number; at: Date; status: string }[];
   sends: { broadcastId: string | null; first: Partial<Record<Engagement, Date>> }[];
   custom: { points?: number; tier?: string };
@@ -79,6 +79,9 @@ export async function seedContacts(
   withCustomFields = false,
 ) {
   const out: OracleContact[] = [];
+  // attendance draws from a generator of its own, so the other draws (and the seeds the tests
+  // rely on) stay as they were before check-ins existed
+  const attendance = rng(count * 7919 + pools.events.length);
   for (let i = 0; i < count; i++) {
     const first = r.pick(NAMES);
     const subscribed = r.chance(0.6);
@@ -116,6 +119,7 @@ export async function seedContacts(
       registrations: Array.from({ length: r.int(3) }, () => ({
         eventId: r.pick(pools.events),
         status: r.chance(0.7) ? "registered" : "cancelled",
+        checkedIn: attendance.chance(0.4),
       })),
       purchases: Array.from({ length: r.int(4) }, () => ({
         productId: r.chance(0.85) ? r.pick(pools.products) : null,
@@ -133,11 +137,11 @@ export async function seedContacts(
       await sql`insert into public.form_submissions (workspace_id, form_id, contact_id, payload, created_at)
                 values (${workspaceId}, ${f.formId}, ${id}, '{}', ${f.at})`;
     // one registration per event and contact (the RSVP key): the later draw wins
-    const regs = new Map(c.registrations.map((x) => [x.eventId, x.status]));
-    c.registrations = [...regs].map(([eventId, status]) => ({ eventId, status }));
+    const regs = new Map(c.registrations.map((x) => [x.eventId, x]));
+    c.registrations = [...regs.values()];
     for (const x of c.registrations)
-      await sql`insert into public.event_registrations (workspace_id, event_id, contact_id, status)
-                values (${workspaceId}, ${x.eventId}, ${id}, ${x.status})`;
+      await sql`insert into public.event_registrations (workspace_id, event_id, contact_id, status, checked_in_at)
+                values (${workspaceId}, ${x.eventId}, ${id}, ${x.status}, ${x.checkedIn ? daysAgo(attendance.int(30)) : null})`;
     for (const p of c.purchases)
       await sql`insert into public.transactions (workspace_id, contact_id, product_id, amount_paid, status,
                   amount_refunded, transaction_date)
@@ -221,6 +225,8 @@ export function oracleCondition(c: OracleContact, k: Condition): boolean {
       return c.registrations.some(
         (x) => x.status === "registered" && (!k.eventId || x.eventId === k.eventId),
       );
+    case "event_attended":
+      return c.registrations.some((x) => x.checkedIn && (!k.eventId || x.eventId === k.eventId));
     case "purchased":
       return c.purchases.some(
         (p) =>
@@ -305,6 +311,7 @@ export function randomCondition(r: Rng, kind: Condition["kind"], pools: Pools[])
     case "form_submitted":
       return { kind, not, formId: r.chance(0.7) ? pool("forms") : undefined, window: randomWindow(r) };
     case "event_registered":
+    case "event_attended":
       return { kind, not, eventId: r.chance(0.7) ? pool("events") : undefined };
     case "purchased": {
       const min = r.chance(0.4) ? r.int(100) : undefined;
@@ -342,6 +349,7 @@ export const KINDS: Condition["kind"][] = [
   "created",
   "form_submitted",
   "event_registered",
+  "event_attended",
   "purchased",
   "email_engagement",
   "custom_field",

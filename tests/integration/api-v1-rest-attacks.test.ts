@@ -8,6 +8,9 @@ import { GET as listForms } from "@/app/api/v1/forms/route";
 import { GET as listSubmissions } from "@/app/api/v1/forms/[id]/submissions/route";
 import { GET as listEndpoints, POST as createEndpoint } from "@/app/api/v1/webhook-endpoints/route";
 import { DELETE as deleteEndpoint } from "@/app/api/v1/webhook-endpoints/[id]/route";
+import { GET as listSegments, POST as createSegment } from "@/app/api/v1/segments/route";
+import { DELETE as deleteSegment, PATCH as patchSegment } from "@/app/api/v1/segments/[id]/route";
+import { GET as countSegment } from "@/app/api/v1/segments/[id]/count/route";
 import { API_SCOPES, type ApiScope } from "@/lib/adapters/v1/scopes";
 import { apiKeyFor, callV1, expectDocumented } from "../helpers/api-v1";
 import { fuzzInputs } from "../helpers/api-v1-fuzz";
@@ -27,7 +30,7 @@ const db = setupTestDatabase();
 type Handler = Parameters<typeof callV1>[0];
 interface Endpoint {
   handler: Handler;
-  method: "GET" | "POST" | "DELETE";
+  method: "GET" | "POST" | "PATCH" | "DELETE";
   path: string;
   scope: ApiScope;
   /** a valid body for the write */
@@ -87,6 +90,36 @@ const ENDPOINTS: Endpoint[] = [
     scope: "webhooks:write",
     victimId: () => victimRows.endpoint,
   },
+  {
+    handler: createSegment,
+    method: "POST",
+    path: "/api/v1/segments",
+    scope: "contacts:write",
+    body: { name: "Everyone", filter: { version: 1, root: { kind: "group", op: "and", conditions: [] } } },
+  },
+  { handler: listSegments, method: "GET", path: "/api/v1/segments", scope: "contacts:read" },
+  {
+    handler: patchSegment,
+    method: "PATCH",
+    path: "/api/v1/segments/{id}",
+    scope: "contacts:write",
+    body: { name: "Renamed" },
+    victimId: () => victimRows.segment,
+  },
+  {
+    handler: deleteSegment,
+    method: "DELETE",
+    path: "/api/v1/segments/{id}",
+    scope: "contacts:write",
+    victimId: () => victimRows.segment,
+  },
+  {
+    handler: countSegment,
+    method: "GET",
+    path: "/api/v1/segments/{id}/count",
+    scope: "contacts:read",
+    victimId: () => victimRows.segment,
+  },
 ];
 
 /** Everything of the victim workspace an API write could touch, as one comparable value. */
@@ -95,6 +128,7 @@ async function victimState() {
     select
       (select coalesce(json_agg(t.* order by t.id), '[]') from transactions t where t.workspace_id = ${victim.id}) as transactions,
       (select coalesce(json_agg(e.* order by e.id), '[]') from webhook_endpoints e where e.workspace_id = ${victim.id}) as endpoints,
+      (select coalesce(json_agg(g.* order by g.id), '[]') from segments g where g.workspace_id = ${victim.id}) as segments,
       (select count(*)::int from audit_log where workspace_id = ${victim.id}) as audit,
       (select count(*)::int from contacts where workspace_id = ${victim.id}) as contacts`;
   return state;
@@ -113,12 +147,16 @@ beforeAll(async () => {
   const [w] = await db.sql`insert into webhook_endpoints (workspace_id, url, event_types, secret_ciphertext)
                            values (${victim.id}, 'https://hooks.example.org/v', '{contact.created}', 'x') returning id`;
   const form = await createForm(db.sql, victim.id);
+  const [g] = await db.sql`insert into segments (workspace_id, name, filter)
+                           values (${victim.id}, 'Theirs', '{"version":1,"root":{"kind":"group","op":"and","not":false,"conditions":[]}}')
+                           returning id`;
   Object.assign(victimRows, {
     contact: contact.id,
     event: e.id,
     transaction: t.id,
     endpoint: w.id,
     form: form.id,
+    segment: g.id,
   });
 });
 

@@ -144,6 +144,30 @@ describe("the contact timeline (docs/decisions.md, 'Contact timeline')", () => {
     for (const limit of [1, 2, 4]) expect(await walk(ws.owner, ws.id, c.id, limit)).toEqual(everything);
   });
 
+  test("a check-in at an event is an entry of its own at its time, even at the instant of its registration (docs/decisions.md, 'Segments')", async () => {
+    const ws = await createWorkspace(db.sql);
+    const c = await createContact(db.sql, ws.id);
+    const [gala] =
+      await db.sql`insert into events (workspace_id, name) values (${ws.id}, 'Gala') returning id`;
+    const [fair] =
+      await db.sql`insert into events (workspace_id, name) values (${ws.id}, 'Fair') returning id`;
+    await db.sql`insert into event_registrations (workspace_id, event_id, contact_id, created_at, checked_in_at)
+                 values (${ws.id}, ${gala.id}, ${c.id}, ${t(1)}, ${t(5)}),
+                        (${ws.id}, ${fair.id}, ${c.id}, ${t(7)}, ${t(7)})`;
+    const { data } = await timeline(ws.owner, ws.id, c.id);
+    expect(data.map((e) => [e.text, e.occurredAt.toISOString()]).sort()).toEqual(
+      [
+        ["Checked in at Fair", t(7).toISOString()],
+        ["RSVP to Fair", t(7).toISOString()],
+        ["Checked in at Gala", t(5).toISOString()],
+        ["RSVP to Gala", t(1).toISOString()],
+      ].sort(),
+    );
+    const everything = data.map((e) => `${e.kind}:${e.id}`);
+    expect(new Set(everything).size).toBe(4);
+    expect(await walk(ws.owner, ws.id, c.id, 1)).toEqual(everything);
+  });
+
   test("the kind filter keeps only the chosen kinds, and pages within them", async () => {
     const ws = await createWorkspace(db.sql);
     const c = await createContact(db.sql, ws.id);

@@ -114,6 +114,7 @@ describe("segments: the compiled count equals a brute-force count on random data
       { kind: "tag", match: "any", tagIds: poolsB.tags },
       { kind: "form_submitted", formId: poolsB.forms[0] },
       { kind: "event_registered", eventId: poolsB.events[0] },
+      { kind: "event_attended", eventId: poolsB.events[0] },
       { kind: "purchased", productId: poolsB.products[0] },
       { kind: "email_engagement", event: "delivered", broadcastId: poolsB.broadcasts[0] },
     ];

@@ -109,6 +109,7 @@ describe("a formula cell over several lines stays text in every CSV download", (
           amount_paid: "0",
           external_attendee_id: null,
           created_at: new Date("2026-01-02T03:04:05Z"),
+          checked_in_at: null,
         },
       ]),
     );

@@ -49,6 +49,14 @@ describe("segment builder form (docs/decisions.md, 'Segments')", () => {
     );
   });
 
+  test("attended (checked in at) an event: the builder's field makes event_attended and shows it again", () => {
+    const filter = segmentFilterSchema.parse(segmentFormToFilter({ attendedEventId: PRODUCT }));
+    expect(filter.root.conditions).toEqual([{ kind: "event_attended", not: false, eventId: PRODUCT }]);
+    expect(filterToFormValues(filter)).toMatchObject({ attendedEventId: PRODUCT });
+    const any = segmentFilterSchema.parse(segmentFormToFilter({ attendedEventId: "any" }));
+    expect(any.root.conditions).toEqual([{ kind: "event_attended", not: false }]);
+  });
+
   test("JSON that does not parse is refused by the schema, not thrown", () => {
     expect(segmentFilterSchema.safeParse(segmentFormToFilter({ filterJson: "{nope" })).success).toBe(false);
   });

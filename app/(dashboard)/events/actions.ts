@@ -1,16 +1,19 @@
 "use server";
 
+import { refresh } from "next/cache";
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import { memberAction } from "@/lib/adapters/member-action";
 import { ADMIN_ROLES } from "@/lib/auth/context";
 import { unwrap } from "@/lib/errors/app-error";
+import { setRegistrationCheckIn } from "@/lib/events/check-in-registration";
 import { createEvent } from "@/lib/events/create-event";
 import { deleteEvent } from "@/lib/events/delete-event";
 import { eventFormSchema, linkedEventFormSchema } from "@/lib/events/schemas";
 import { updateEvent } from "@/lib/events/update-event";
 import type { FormState } from "@/lib/http/form-state";
 import { isUuid, uuidField } from "@/lib/ids/uuid";
+import type { Role } from "@/lib/workspaces/list-memberships";
 
 const admins = { roles: ADMIN_ROLES, forbidden: "Only owners and admins can change events." };
 const eventId = uuidField("This event does not exist.");
@@ -65,5 +68,37 @@ export const deleteEventAction = memberAction(
     audit: (_input, result) => (result.deleted ? "event.deleted" : null),
     after: (result, { eventId }) =>
       redirect(result.deleted ? "/events?deleted=1" : `/events/${encodeURIComponent(eventId)}?error=delete`),
+  },
+);
+
+const EVERY_ROLE: Role[] = ["owner", "admin", "member"];
+
+/**
+ * The event page's check-in toggle (docs/decisions.md, "Segments": attendance): any member checks a
+ * registrant in or undoes it. Registrations are written by the system only (spec 5.4), so this
+ * runs as the service inside the member's own workspace; audited with the registration's contact.
+ */
+export const checkInRegistrationAction = memberAction(
+  z.object({ registrationId: uuidField("Registration not found."), checkedIn: z.enum(["1", "0"]) }),
+  async (db, input, ctx): Promise<FormState> => {
+    const checkedIn = input.checkedIn === "1";
+    const row = unwrap(
+      await setRegistrationCheckIn(db, {
+        workspaceId: ctx.workspaceId,
+        registrationId: input.registrationId,
+        checkedIn,
+      }),
+    );
+    ctx.audit
+      .target("event_registration", row.id)
+      .change(null, { event_id: row.event_id, contact_id: row.contact_id, checked_in_at: row.checked_in_at });
+    return { success: checkedIn ? "Checked in." : "Check-in undone." };
+  },
+  {
+    door: "service",
+    roles: EVERY_ROLE,
+    audit: (input) =>
+      input.checkedIn === "1" ? "event_registration.checked_in" : "event_registration.check_in_undone",
+    after: () => refresh(),
   },
 );

@@ -5,7 +5,7 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import { memberAction } from "@/lib/adapters/member-action";
 import { ADMIN_ROLES } from "@/lib/auth/context";
-import { automationActionSchema } from "@/lib/automations/automation-action";
+import { automationActionSchema, automationSegmentSchema } from "@/lib/automations/automation-action";
 import { createFormAutomation } from "@/lib/automations/create-form-automation";
 import { deleteAutomation } from "@/lib/automations/delete-automation";
 import { AppError, unwrap } from "@/lib/errors/app-error";
@@ -93,12 +93,19 @@ export const deleteFormAction = memberAction(
 );
 
 export const addAutomationAction = memberAction(
-  formId.and(automationActionSchema),
-  async (db, { formId, ...action }, ctx): Promise<FormState> => {
+  formId.and(automationSegmentSchema).and(automationActionSchema),
+  async (db, { formId, segment_id, ...action }, ctx): Promise<FormState> => {
     const automation = unwrap(
-      await createFormAutomation(db, { workspaceId: ctx.workspaceId, formId, action }),
+      await createFormAutomation(db, {
+        workspaceId: ctx.workspaceId,
+        formId,
+        action,
+        segmentId: segment_id || null,
+      }),
     );
-    ctx.audit.target("form", formId).change(null, { automation_id: automation.id, ...action });
+    ctx.audit
+      .target("form", formId)
+      .change(null, { automation_id: automation.id, ...action, segment_id: segment_id || null });
     return { success: "Automation added." };
   },
   { ...admins, audit: "form.automation_added", args: ["formId"], after: refreshForm },

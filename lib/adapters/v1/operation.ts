@@ -34,3 +34,12 @@ export interface ApiOperation {
   errors: { status: 400 | 403 | 404 | 409 | 413 | 415; codes: string[] }[];
   idempotent?: boolean;
 }
+
+/** The error entries most operations list: invalid input, an unknown id, and a body's refusals. */
+export const invalid = { status: 400 as const, codes: ["invalid_request"] };
+export const notFound = { status: 404 as const, codes: ["not_found"] };
+export const bodyErrors = [
+  invalid,
+  { status: 413 as const, codes: ["too_large"] },
+  { status: 415 as const, codes: ["unsupported"] },
+];

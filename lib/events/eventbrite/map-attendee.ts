@@ -12,6 +12,8 @@ export interface TicketHolder {
   phone: string | null;
   amount_paid: string;
   status: "registered" | "cancelled";
+  /** Eventbrite says the attendee was checked in (docs/decisions.md, "Segments": attendance) */
+  checked_in: boolean;
 }
 
 const clean = (value: string | null | undefined) => value?.trim() || null;
@@ -44,5 +46,6 @@ export function ticketHolder(attendee: EbAttendee, order?: EbOrder | null): Tick
       ? "0.00"
       : centsToNumeric(Math.max(0, Math.round(attendee.costs?.gross?.value ?? 0))),
     status: inactive ? "cancelled" : "registered",
+    checked_in: attendee.checked_in === true,
   };
 }

@@ -51,6 +51,8 @@ export interface EbAttendee {
   costs?: { gross?: Money | null } | null;
   cancelled?: boolean;
   refunded?: boolean;
+  /** scanned or marked at the door (Eventbrite's check-in) */
+  checked_in?: boolean;
   status?: string;
   /** with expand=order */
   order?: EbOrder | null;

@@ -34,6 +34,11 @@ export async function handleAttendeeUpdated(
   const holder = registration ? ticketHolder(attendee) : null;
   if (!registration || !holder) return { outcome: "unknown_attendee" };
   const fields = { first_name: holder.first_name, last_name: holder.last_name, phone: holder.phone };
+  // a check-in at the door reaches us as an attendee update: recorded once, never undone by a sync
+  // (docs/decisions.md, "Segments": attendance)
+  if (holder.checked_in)
+    await db`update public.event_registrations set checked_in_at = now()
+             where id = ${registration.id} and checked_in_at is null`;
 
   if (holder.email === registration.email) {
     await upsertTicketingContact(db, {

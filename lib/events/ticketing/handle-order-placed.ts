@@ -48,13 +48,16 @@ export async function handleOrderPlaced(
     status: h.status,
     external_attendee_id: h.external_attendee_id,
     external_order_id: h.external_order_id,
+    checked_in: h.checked_in,
   }));
   const inserted = await db<{ contact_id: string; status: string }[]>`
     insert into public.event_registrations
-      (workspace_id, event_id, contact_id, amount_paid, status, external_attendee_id, external_order_id)
-    select ${workspaceId}, ${eventId}, x.contact_id, x.amount_paid, x.status, x.external_attendee_id, x.external_order_id
+      (workspace_id, event_id, contact_id, amount_paid, status, external_attendee_id, external_order_id, checked_in_at)
+    select ${workspaceId}, ${eventId}, x.contact_id, x.amount_paid, x.status, x.external_attendee_id, x.external_order_id,
+           case when x.checked_in then now() end
     from jsonb_to_recordset(${db.json(rows as never)}) as x(
-      contact_id uuid, amount_paid numeric, status text, external_attendee_id text, external_order_id text)
+      contact_id uuid, amount_paid numeric, status text, external_attendee_id text, external_order_id text,
+      checked_in boolean)
     on conflict (external_attendee_id) do nothing
     returning contact_id, status`;
 

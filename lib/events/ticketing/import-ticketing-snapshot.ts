@@ -77,19 +77,24 @@ export async function importHolders(
        or (nullif(btrim(contacts.phone), '') is null and excluded.phone is not null)`;
   const written = await db`
     insert into public.event_registrations
-      (workspace_id, event_id, contact_id, amount_paid, status, external_attendee_id, external_order_id)
-    select ${workspaceId}, e.id, c.id, x.amount_paid, x.status, x.external_attendee_id, x.external_order_id
+      (workspace_id, event_id, contact_id, amount_paid, status, external_attendee_id, external_order_id, checked_in_at)
+    select ${workspaceId}, e.id, c.id, x.amount_paid, x.status, x.external_attendee_id, x.external_order_id,
+           case when x.checked_in then now() end
     from jsonb_to_recordset(${db.json(holders as never)}) as x(
       external_attendee_id text, external_order_id text, external_event_id text, email text,
-      amount_paid numeric, status text)
+      amount_paid numeric, status text, checked_in boolean)
     join public.events e on e.workspace_id = ${workspaceId} and e.external_event_id = x.external_event_id
     join public.contacts c on c.workspace_id = ${workspaceId} and c.email = x.email
     on conflict (external_attendee_id) do update set
       status = excluded.status,
-      amount_paid = excluded.amount_paid
+      amount_paid = excluded.amount_paid,
+      -- a check-in Eventbrite reports is recorded once; none is ever undone by a sync
+      -- (docs/decisions.md, "Segments": attendance)
+      checked_in_at = coalesce(event_registrations.checked_in_at, excluded.checked_in_at)
     where event_registrations.workspace_id = excluded.workspace_id
-      and (event_registrations.status, event_registrations.amount_paid)
-          is distinct from (excluded.status, excluded.amount_paid)
+      and ((event_registrations.status, event_registrations.amount_paid)
+             is distinct from (excluded.status, excluded.amount_paid)
+           or (event_registrations.checked_in_at is null and excluded.checked_in_at is not null))
     returning id`;
   return { registrations: written.length };
 }

@@ -5,6 +5,7 @@ import { contactsOperations } from "@/lib/adapters/v1/contacts/operations";
 import type { ApiOperation } from "@/lib/adapters/v1/operation";
 import { eventOperations } from "@/lib/adapters/v1/rest/events";
 import { formOperations } from "@/lib/adapters/v1/rest/forms";
+import { segmentOperations } from "@/lib/adapters/v1/rest/segments";
 import { timelineOperations } from "@/lib/adapters/v1/rest/timeline";
 import { transactionOperations } from "@/lib/adapters/v1/rest/transactions";
 import { webhookEndpointOperations } from "@/lib/adapters/v1/rest/webhook-endpoints";
@@ -23,6 +24,7 @@ export const V1_OPERATIONS: ApiOperation[] = [
   ...formOperations,
   ...webhookEndpointOperations,
   ...broadcastOperations,
+  ...segmentOperations,
 ];
 
 const TAGS: [prefix: string, tag: string][] = [
@@ -33,6 +35,7 @@ const TAGS: [prefix: string, tag: string][] = [
   ["/api/v1/forms", "Forms"],
   ["/api/v1/webhook-endpoints", "Webhook endpoints"],
   ["/api/v1/broadcasts", "Broadcasts"],
+  ["/api/v1/segments", "Segments"],
 ];
 
 const MESSAGES: Record<number, string> = {

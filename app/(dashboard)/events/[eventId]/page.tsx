@@ -12,8 +12,9 @@ import { formatDateTime, formatEventDateTime } from "@/lib/time/format";
 import { ConfirmAction } from "@/components/confirm-action";
 import { DataTable } from "@/components/ui/data-table";
 import { eventPageInput, type EventPageProps } from "@/lib/events/event-page-props";
-import { deleteEventAction } from "../actions";
+import { checkInRegistrationAction, deleteEventAction } from "../actions";
 import { notFoundUnlessUuid } from "@/lib/ids/not-found-unless-uuid";
+import { asFormAction } from "@/lib/http/form-state";
 
 export const metadata: Metadata = { title: "Event" };
 
@@ -171,7 +172,7 @@ export default async function EventPage(props: EventPageProps) {
       <DataTable
         rows={shown}
         caption="Registrations"
-        columns={["Contact", "Email", "Status", "Amount paid", `Registered (${zone})`]}
+        columns={["Contact", "Email", "Status", "Amount paid", `Registered (${zone})`, "Attended"]}
         empty={registrations.length === 0 ? "No registrations yet." : "No registration matches."}
       >
         {(r) => (
@@ -189,6 +190,20 @@ export default async function EventPage(props: EventPageProps) {
             </td>
             <td>{money(r.amount_paid)}</td>
             <td>{formatDateTime(r.created_at, zone)}</td>
+            <td>
+              {/* docs/decisions.md, "Segments": attendance; a toggle any member may use */}
+              <form action={asFormAction(checkInRegistrationAction)} className="row">
+                <input type="hidden" name="registrationId" value={r.id} />
+                <input type="hidden" name="checkedIn" value={r.checked_in_at ? "0" : "1"} />
+                {r.checked_in_at && <span>Checked in {formatDateTime(r.checked_in_at, zone)}</span>}
+                <button type="submit" className="secondary">
+                  {r.checked_in_at ? "Undo check-in" : "Check in"}
+                  <span className="sr-only">
+                    : {[r.first_name, r.last_name].filter(Boolean).join(" ") || r.email}
+                  </span>
+                </button>
+              </form>
+            </td>
           </tr>
         )}
       </DataTable>

@@ -132,6 +132,9 @@ export default async function FormPage({ params }: { params: Promise<{ formId: s
                 <td>
                   {a.runs}
                   {a.failed_runs > 0 && <span className="badge bounced"> {a.failed_runs} failed</span>}
+                  {a.skipped_runs > 0 && (
+                    <span className="badge"> {a.skipped_runs} skipped (not in segment)</span>
+                  )}
                 </td>
                 {canEdit && (
                   <td>

@@ -1,4 +1,4 @@
-import type { ApiOperation } from "../operation";
+import { bodyErrors, invalid, notFound, type ApiOperation } from "../operation";
 
 import {
   batchResultSchema,
@@ -19,13 +19,7 @@ import {
   topicChoiceSchema,
 } from "./schemas";
 
-const invalid = { status: 400 as const, codes: ["invalid_request"] };
-const notFound = { status: 404 as const, codes: ["not_found"] };
-const body = [
-  invalid,
-  { status: 413 as const, codes: ["too_large"] },
-  { status: 415 as const, codes: ["unsupported"] },
-];
+const body = bodyErrors;
 const idem = { status: 409 as const, codes: ["idempotency_conflict"] };
 
 /**

@@ -59,6 +59,9 @@ export const registrationSchema = z
     amount_paid: z.string().meta({ description: "Dollars." }),
     external_attendee_id: z.string().nullable(),
     created_at: timestamp,
+    checked_in_at: timestamp
+      .nullable()
+      .meta({ description: "When the registrant was checked in at the event; null: not attended." }),
   })
   .meta({ id: "EventRegistration" });
 
@@ -127,6 +130,7 @@ export async function listRegistrations(
     amount_paid: String(r.amount_paid),
     external_attendee_id: r.external_attendee_id,
     created_at: r.created_at.toISOString(),
+    checked_in_at: iso(r.checked_in_at),
   }));
 }
 
