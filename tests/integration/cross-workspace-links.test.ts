@@ -28,6 +28,7 @@ const SIGNED_IN_WRITER: Record<string, "member" | "admin" | null> = {
   notification_reads: "member",
   automations: "admin",
   broadcasts: "member",
+  duplicate_dismissals: "member",
   // written by the system only (spec 5.4 'system only', or not granted to members)
   email_sends: null,
   contact_topics: null,

@@ -29,7 +29,8 @@ export interface DuplicatePair {
  * matched against the older contacts with its phone or name key (indexed per workspace), and the
  * scan stops once the page is full, so a page costs what it reads, not all pairs of the
  * workspace (a common name shared by a thousand contacts is half a million pairs). A pair is
- * listed once, by its newer contact; the older one is `a`, the one suggested to keep. Called in
+ * listed once, by its newer contact; the older one is `a`, the one suggested to keep. A pair marked
+ * "Not a duplicate" is left out (docs/decisions.md, "Merging contacts"). Called in
  * the member's transaction: a workspace the member cannot see lists nothing.
  */
 export async function findDuplicates(
@@ -63,6 +64,12 @@ export async function findDuplicates(
           and (y.created_at, y.id) < (x.created_at, x.id)
           and public.contact_email_similarity(x.email, y.email) >= ${EMAIL_SIMILARITY}
       ) r
+      -- a pair a member marked "Not a duplicate" (dismiss-duplicate.ts), by the pair's unique index
+      where not exists (
+        select 1 from public.duplicate_dismissals d
+        where d.workspace_id = x.workspace_id
+          and least(d.contact_id, d.other_contact_id) = least(x.id, r.y_id)
+          and greatest(d.contact_id, d.other_contact_id) = greatest(x.id, r.y_id))
       group by r.y_id
     ) m
     join public.contacts y on y.id = m.y_id
