@@ -64,16 +64,17 @@ export async function findDuplicates(
           and (y.created_at, y.id) < (x.created_at, x.id)
           and public.contact_email_similarity(x.email, y.email) >= ${EMAIL_SIMILARITY}
       ) r
-      -- a pair a member marked "Not a duplicate" (dismiss-duplicate.ts), by the pair's unique index
-      where not exists (
-        select 1 from public.duplicate_dismissals d
-        where d.workspace_id = x.workspace_id
-          and least(d.contact_id, d.other_contact_id) = least(x.id, r.y_id)
-          and greatest(d.contact_id, d.other_contact_id) = greatest(x.id, r.y_id))
       group by r.y_id
     ) m
     join public.contacts y on y.id = m.y_id
     where x.workspace_id = ${input.workspaceId}
+      -- not a pair a member marked "Not a duplicate" (dismiss-duplicate.ts), by the pair's unique
+      -- index; out here, once per pair listed, not inside the lateral once per contact scanned
+      and not exists (
+        select 1 from public.duplicate_dismissals d
+        where d.workspace_id = x.workspace_id
+          and least(d.contact_id, d.other_contact_id) = least(x.id, m.y_id)
+          and greatest(d.contact_id, d.other_contact_id) = greatest(x.id, m.y_id))
     order by x.created_at desc, x.id desc, m.y_id
     limit ${DUPLICATES_PAGE_SIZE + 1} offset ${(page - 1) * DUPLICATES_PAGE_SIZE}`,
   );
