@@ -4322,6 +4322,104 @@ CREATE TRIGGER deals_updated_at BEFORE UPDATE ON public.deals FOR EACH ROW EXECU
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.deals TO authenticated;
 GRANT ALL ON TABLE public.deals TO service_role;
 
+-- ==================================================== public.duplicate_dismissals
+--
+-- Name: duplicate_dismissals; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.duplicate_dismissals (
+    workspace_id uuid NOT NULL,
+    contact_id uuid NOT NULL,
+    other_contact_id uuid NOT NULL,
+    dismissed_by uuid DEFAULT auth.uid(),
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT duplicate_dismissals_check CHECK ((contact_id <> other_contact_id))
+);
+
+--
+-- Name: duplicate_dismissals duplicate_dismissals_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.duplicate_dismissals
+    ADD CONSTRAINT duplicate_dismissals_pkey PRIMARY KEY (workspace_id, contact_id, other_contact_id);
+
+--
+-- Name: duplicate_dismissals_dismissed_by_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX duplicate_dismissals_dismissed_by_idx ON public.duplicate_dismissals USING btree (dismissed_by) WHERE (dismissed_by IS NOT NULL);
+
+--
+-- Name: duplicate_dismissals_other_contact_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX duplicate_dismissals_other_contact_idx ON public.duplicate_dismissals USING btree (workspace_id, other_contact_id);
+
+--
+-- Name: duplicate_dismissals_pair_key; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX duplicate_dismissals_pair_key ON public.duplicate_dismissals USING btree (workspace_id, LEAST(contact_id, other_contact_id), GREATEST(contact_id, other_contact_id));
+
+--
+-- Name: duplicate_dismissals duplicate_dismissals_dismissed_by_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.duplicate_dismissals
+    ADD CONSTRAINT duplicate_dismissals_dismissed_by_fkey FOREIGN KEY (dismissed_by) REFERENCES public.user_profiles(id) ON DELETE SET NULL;
+
+--
+-- Name: duplicate_dismissals duplicate_dismissals_workspace_id_contact_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.duplicate_dismissals
+    ADD CONSTRAINT duplicate_dismissals_workspace_id_contact_id_fkey FOREIGN KEY (workspace_id, contact_id) REFERENCES public.contacts(workspace_id, id) ON DELETE CASCADE;
+
+--
+-- Name: duplicate_dismissals duplicate_dismissals_workspace_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.duplicate_dismissals
+    ADD CONSTRAINT duplicate_dismissals_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspaces(id) ON DELETE CASCADE;
+
+--
+-- Name: duplicate_dismissals duplicate_dismissals_workspace_id_other_contact_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.duplicate_dismissals
+    ADD CONSTRAINT duplicate_dismissals_workspace_id_other_contact_id_fkey FOREIGN KEY (workspace_id, other_contact_id) REFERENCES public.contacts(workspace_id, id) ON DELETE CASCADE;
+
+--
+-- Name: duplicate_dismissals; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.duplicate_dismissals ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: duplicate_dismissals duplicate_dismissals_delete_members; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY duplicate_dismissals_delete_members ON public.duplicate_dismissals FOR DELETE TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
+
+--
+-- Name: duplicate_dismissals duplicate_dismissals_insert_members; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY duplicate_dismissals_insert_members ON public.duplicate_dismissals FOR INSERT TO authenticated WITH CHECK (((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)) AND (dismissed_by = ( SELECT auth.uid() AS uid))));
+
+--
+-- Name: duplicate_dismissals duplicate_dismissals_select_members; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY duplicate_dismissals_select_members ON public.duplicate_dismissals FOR SELECT TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
+
+--
+-- Name: TABLE duplicate_dismissals; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT ALL ON TABLE public.duplicate_dismissals TO service_role;
+GRANT SELECT,INSERT,DELETE ON TABLE public.duplicate_dismissals TO authenticated;
+
 -- ==================================================== public.email_events
 --
 -- Name: email_events; Type: TABLE; Schema: public; Owner: -

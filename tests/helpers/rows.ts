@@ -205,6 +205,11 @@ export const TABLES: Record<string, TableShape> = {
     links: { endpoint_id: "webhook_endpoints" },
     change: { attempts: 1 },
   },
+  duplicate_dismissals: {
+    links: { contact_id: "contacts", other_contact_id: "contacts" },
+    key: ["contact_id", "other_contact_id"],
+    change: { created_at: PAST },
+  },
   import_mappings: {
     fields: () => ({
       header_digest: hex64(),

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "vitest";
+import { dismissDuplicate, restoreDuplicate } from "@/lib/contacts/merge/dismiss-duplicate";
 import { findDuplicates } from "@/lib/contacts/merge/find-duplicates";
 import { CONTACT_DEPENDENTS } from "@/lib/contacts/merge/merge-dependents";
 import { mergeContacts, type MergeContactsInput } from "@/lib/contacts/merge/merge-contacts";
@@ -19,6 +20,7 @@ import { signIn } from "../helpers/member-session";
 import { waitFor, waitForIdleTransaction } from "../helpers/wait-for";
 
 const mergePage = await import("@/app/(dashboard)/contacts/[id]/merge/actions");
+const duplicatesPage = await import("@/app/(dashboard)/contacts/duplicates/actions");
 
 const db = setupTestDatabase();
 
@@ -67,7 +69,9 @@ const countFor = async (table: string, contactId: string) =>
 
 describe("merging two contacts", () => {
   test("the merge handles every foreign key to contacts in the catalog (a new one fails here until it does)", async () => {
-    const handled = Object.entries(CONTACT_DEPENDENTS).map(([table, d]) => `${table}.${d.column}`);
+    const handled = Object.entries(CONTACT_DEPENDENTS).flatMap(([table, d]) =>
+      (d.columns ?? ["contact_id"]).map((column) => `${table}.${column}`),
+    );
     expect(handled.sort()).toEqual(await foreignKeysToContacts());
   });
 
@@ -149,6 +153,7 @@ describe("merging two contacts", () => {
     const rows: [string, Row][] = [];
     for (const ref of await foreignKeysToContacts()) {
       const [table] = ref.split(".");
+      if (table === "duplicate_dismissals") continue; // a pair: copied, not moved (its own test below)
       rows.push([table, await insertRow(db.sql, table, ws, { contact_id: b.id })]);
     }
     await insertRow(db.sql, "contact_suppressions", ws, { contact_id: b.id, reason: "complaint" });
@@ -509,6 +514,159 @@ describe("possible duplicates", () => {
     expect(theirs.pairs).toEqual([]);
   });
 });
+
+describe("not a duplicate", () => {
+  /** Two contacts of `ws` sharing a phone: a candidate pair. */
+  async function pairIn(wsId: string, phone = "2025550143") {
+    const a = await createContact(db.sql, wsId, { phone });
+    const b = await createContact(db.sql, wsId, { phone: `+1 ${phone}` });
+    return { a, b };
+  }
+  const listed = async (member: TestUser, wsId: string) =>
+    (await withUser(member.claims, (tx) => findDuplicates(tx, { workspaceId: wsId }))).pairs.map((p) =>
+      [p.a.id, p.b.id].sort().join(),
+    );
+  const dismissals = (wsId: string) =>
+    db.sql`select contact_id, other_contact_id, dismissed_by from duplicate_dismissals where workspace_id = ${wsId}`;
+
+  test("a pair marked not a duplicate leaves the list, one row whichever order it is marked in; undo lists it again", async () => {
+    const { ws, member } = await workspaceWithMember();
+    const { a, b } = await pairIn(ws.id);
+    const other = await pairIn(ws.id, "2025550199");
+    expect(await listed(member, ws.id)).toHaveLength(2);
+
+    const as = (contactId: string, otherContactId: string) =>
+      withUser(member.claims, (tx) =>
+        dismissDuplicate(tx, { workspaceId: ws.id, contactId, otherContactId, userId: member.id }),
+      );
+    expect(await as(b.id, a.id)).toMatchObject({ data: { changed: true } });
+    expect(await as(a.id, b.id)).toMatchObject({ data: { changed: false } });
+    const ids = [a.id, b.id].sort();
+    expect(await dismissals(ws.id)).toEqual([
+      { contact_id: ids[0], other_contact_id: ids[1], dismissed_by: member.id },
+    ]);
+    expect(await listed(member, ws.id)).toEqual([[other.a.id, other.b.id].sort().join()]);
+    // the database holds one row per pair whoever writes it, in either order
+    const code = await db.sql`insert into duplicate_dismissals (workspace_id, contact_id, other_contact_id)
+                              values (${ws.id}, ${ids[1]}, ${ids[0]})`.then(
+      () => "stored",
+      (e: { code: string }) => e.code,
+    );
+    expect(code).toBe("23505");
+
+    const undone = await withUser(member.claims, (tx) =>
+      restoreDuplicate(tx, { workspaceId: ws.id, contactId: a.id, otherContactId: b.id }),
+    );
+    expect(undone).toMatchObject({ data: { changed: true } });
+    expect(await dismissals(ws.id)).toEqual([]);
+    expect(await listed(member, ws.id)).toHaveLength(2);
+  });
+
+  test("5.4: a member of another workspace cannot mark or unmark a pair (not found), nor name someone else as its author", async () => {
+    const { ws, member } = await workspaceWithMember();
+    const { a, b } = await pairIn(ws.id);
+    const stranger = await workspaceWithMember();
+    const pair = { contactId: a.id, otherContactId: b.id };
+    // the stranger's own workspace as the action would pass it, and the victim's
+    for (const workspaceId of [stranger.ws.id, ws.id]) {
+      const result = await withUser(stranger.member.claims, (tx) =>
+        dismissDuplicate(tx, { ...pair, workspaceId, userId: stranger.member.id }),
+      );
+      expect(refusalCode(result)).toBe("not_found");
+    }
+    expect(await dismissals(ws.id)).toEqual([]);
+
+    await withUser(member.claims, (tx) =>
+      dismissDuplicate(tx, { ...pair, workspaceId: ws.id, userId: member.id }),
+    );
+    const undo = await withUser(stranger.member.claims, (tx) =>
+      restoreDuplicate(tx, { ...pair, workspaceId: ws.id }),
+    );
+    expect(refusalCode(undo)).toBe("not_found");
+    expect(await dismissals(ws.id)).toHaveLength(1);
+    // a member writing the row directly (PostgREST) as another member is refused
+    const colleague = await addMember(db.sql, ws.id, "member");
+    const c = await createContact(db.sql, ws.id);
+    const forged = await withUser(
+      member.claims,
+      (tx) =>
+        tx`insert into duplicate_dismissals (workspace_id, contact_id, other_contact_id, dismissed_by)
+         values (${ws.id}, ${a.id}, ${c.id}, ${colleague.id})`,
+    ).catch((e: { code: string }) => e.code);
+    expect(forged).toBe("42501");
+    expect(await dismissals(ws.id)).toHaveLength(1);
+  });
+
+  test("a merge copies B's marks to A (B's person is A's) and the pair A-B goes with B", async () => {
+    const { ws, member } = await workspaceWithMember();
+    const { a, b } = await pairIn(ws.id);
+    const c = await createContact(db.sql, ws.id, { phone: "2025550143" });
+    const d = await createContact(db.sql, ws.id, { phone: "2025550143" });
+    const mark = (x: string, y: string) =>
+      withUser(member.claims, (tx) =>
+        dismissDuplicate(tx, { workspaceId: ws.id, contactId: x, otherContactId: y, userId: member.id }),
+      );
+    await mark(a.id, b.id);
+    await mark(b.id, c.id);
+    await mark(d.id, b.id);
+    await mark(a.id, d.id); // A already has this one
+
+    const outcome = await merge(member, { workspaceId: ws.id, keepId: a.id, mergeId: b.id });
+
+    expect(outcome.moved.duplicate_dismissals).toEqual({ moved: 1, duplicates: 2 });
+    const pairs = (await dismissals(ws.id)).map((r) => [r.contact_id, r.other_contact_id].join());
+    expect(pairs.sort()).toEqual([[a.id, c.id].sort().join(), [a.id, d.id].sort().join()].sort());
+    // A and C, A and D are no candidates any more; nothing else is listed
+    expect(await listed(member, ws.id)).toEqual([[c.id, d.id].sort().join()]);
+  });
+
+  test("the page's actions: one audit entry per change naming the pair, none for a repeat or a refusal", async () => {
+    const { ws, member } = await workspaceWithMember();
+    const { a, b } = await pairIn(ws.id);
+    const form = (fields: Record<string, string>) => {
+      const f = new FormData();
+      for (const [k, v] of Object.entries(fields)) f.set(k, v);
+      return f;
+    };
+    const redirectOf = (promise: Promise<unknown>) =>
+      promise.then(
+        () => "no redirect",
+        (error: unknown) => String((error as { digest?: string }).digest ?? error),
+      );
+    const pair = form({ contactId: b.id, otherContactId: a.id, page: "2" });
+    const stranger = await workspaceWithMember();
+    signIn(stranger.member.claims);
+    expect(await redirectOf(duplicatesPage.dismissDuplicateAction(pair))).toContain("error=not_found");
+    signIn(member.claims);
+    const ids = [a.id, b.id].sort();
+    expect(await redirectOf(duplicatesPage.dismissDuplicateAction(pair))).toContain(
+      `/contacts/duplicates?dismissed=${ids[0]}.${ids[1]}&page=2`,
+    );
+    await redirectOf(duplicatesPage.dismissDuplicateAction(pair));
+    expect(await redirectOf(duplicatesPage.restoreDuplicateAction(pair))).toContain("restored=1");
+    const audit = await db.sql`select action, target_id, before, after from audit_log
+                               where workspace_id = ${ws.id} order by created_at, action`;
+    expect(audit).toEqual([
+      {
+        action: "contact.duplicate_dismissed",
+        target_id: ids[0],
+        before: null,
+        after: { other_contact_id: ids[1], not_a_duplicate: true },
+      },
+      {
+        action: "contact.duplicate_restored",
+        target_id: ids[0],
+        before: null,
+        after: { other_contact_id: ids[1], not_a_duplicate: false },
+      },
+    ]);
+    expect(await dismissals(ws.id)).toEqual([]);
+  });
+});
+
+function refusalCode(result: object): string | null {
+  return "error" in result ? (result.error as AppError).code : null;
+}
 
 /** The identifying columns of a fixture row: id, or a link table's pair. */
 function pick(row: Row): Record<string, string> {

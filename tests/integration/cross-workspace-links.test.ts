@@ -27,6 +27,7 @@ const SIGNED_IN_WRITER: Record<string, "member" | "admin" | null> = {
   campaign_enrollments: "member",
   notification_reads: "member",
   automations: "admin",
+  duplicate_dismissals: "member",
   // written by the system only (spec 5.4 'system only', or not granted to members)
   broadcasts: null,
   email_sends: null,

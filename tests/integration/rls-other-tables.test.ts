@@ -72,6 +72,8 @@ const RULES: Record<string, { ops: Record<Op, Rule>; callers: Caller[] }> = {
   consent_events: { ops: { ...READ_ONLY, insert: "members" }, callers: ["owner", "member", "outsider"] },
   // notification_reads: each member marks notifications read for themself; no edits
   notification_reads: { ops: { ...MEMBERS, update: "none" }, callers: ["member", "outsider"] },
+  // "not a duplicate" marks: members add and remove (undo) them as themselves; nobody edits one
+  duplicate_dismissals: { ops: { ...MEMBERS, update: "none" }, callers: ["member", "outsider"] },
 };
 
 function expected(rule: Rule, op: Op, caller: Caller): Outcome {

@@ -49,6 +49,11 @@ export const SETTINGS_SECTIONS: SettingsSection[] = [
     href: "/settings/custom-fields",
   },
   {
+    title: "Import mappings",
+    description: "What the columns of your CSV files became, proposed again for the same headers.",
+    href: "/settings/import-mappings",
+  },
+  {
     title: "Webhooks",
     description: "Signed events sent to your own systems as contacts, forms, payments and events change.",
     href: "/settings/webhooks",

@@ -29,7 +29,8 @@ export interface DuplicatePair {
  * matched against the older contacts with its phone or name key (indexed per workspace), and the
  * scan stops once the page is full, so a page costs what it reads, not all pairs of the
  * workspace (a common name shared by a thousand contacts is half a million pairs). A pair is
- * listed once, by its newer contact; the older one is `a`, the one suggested to keep. Called in
+ * listed once, by its newer contact; the older one is `a`, the one suggested to keep. A pair marked
+ * "Not a duplicate" is left out (docs/decisions.md, "Merging contacts"). Called in
  * the member's transaction: a workspace the member cannot see lists nothing.
  */
 export async function findDuplicates(
@@ -67,6 +68,13 @@ export async function findDuplicates(
     ) m
     join public.contacts y on y.id = m.y_id
     where x.workspace_id = ${input.workspaceId}
+      -- not a pair a member marked "Not a duplicate" (dismiss-duplicate.ts), by the pair's unique
+      -- index; out here, once per pair listed, not inside the lateral once per contact scanned
+      and not exists (
+        select 1 from public.duplicate_dismissals d
+        where d.workspace_id = x.workspace_id
+          and least(d.contact_id, d.other_contact_id) = least(x.id, m.y_id)
+          and greatest(d.contact_id, d.other_contact_id) = greatest(x.id, m.y_id))
     order by x.created_at desc, x.id desc, m.y_id
     limit ${DUPLICATES_PAGE_SIZE + 1} offset ${(page - 1) * DUPLICATES_PAGE_SIZE}`,
   );

@@ -142,31 +142,56 @@ const moveTopics: Mover = async (db, move) => {
 };
 
 /**
- * Every foreign key to contacts, by table, and how the merge moves its rows. A test reads the
+ * "Not a duplicate" marks (docs/decisions.md, "Merging contacts"): B and C are two people, so A,
+ * now B's person, and C are too. Each of B's pairs is copied to A (the other contact and who
+ * said it kept, the pair in stored order), unless A has it or it is the pair A and B; B's rows go
+ * with B (cascade), the pair A and B among them.
+ */
+const copyDismissals: Mover = async (db, { workspaceId, keepId, mergeId }) => {
+  const rows = await db`
+    insert into public.duplicate_dismissals (workspace_id, contact_id, other_contact_id, dismissed_by, created_at)
+    select workspace_id, least(other, ${keepId}::uuid), greatest(other, ${keepId}::uuid), dismissed_by, created_at
+    from (select workspace_id, dismissed_by, created_at,
+                 case when contact_id = ${mergeId} then other_contact_id else contact_id end as other
+          from public.duplicate_dismissals
+          where workspace_id = ${workspaceId} and ${mergeId} in (contact_id, other_contact_id)) b
+    where other <> ${keepId}
+    on conflict (workspace_id, least(contact_id, other_contact_id), greatest(contact_id, other_contact_id))
+    do nothing`;
+  const [all] = await db<{ n: number }[]>`
+    select count(*)::int as n from public.duplicate_dismissals
+    where workspace_id = ${workspaceId} and ${mergeId} in (contact_id, other_contact_id)`;
+  return { moved: rows.count, duplicates: all.n - rows.count };
+};
+
+/**
+ * Every foreign key to contacts, by table (its columns: contact_id unless named), and how the
+ * merge moves its rows. A test reads the
  * foreign keys from the catalog (pg_constraint) and fails while a table is missing here, so a
  * new table that references contacts cannot be forgotten by the merge.
  */
-export const CONTACT_DEPENDENTS: Record<string, { column: "contact_id"; move: Mover }> = {
-  contact_tags: { column: "contact_id", move: repointLinks("contact_tags", "tag_id") },
-  notes: { column: "contact_id", move: repoint("notes") },
-  company_contacts: { column: "contact_id", move: repointLinks("company_contacts", "company_id") },
-  deals: { column: "contact_id", move: repoint("deals") },
-  tasks: { column: "contact_id", move: repoint("tasks") },
-  appointment_external_attendees: { column: "contact_id", move: repoint("appointment_external_attendees") },
-  campaign_enrollments: { column: "contact_id", move: moveEnrollments },
-  event_registrations: { column: "contact_id", move: moveRegistrations },
-  transactions: { column: "contact_id", move: repoint("transactions") },
-  email_sends: { column: "contact_id", move: moveEmailSends },
+export const CONTACT_DEPENDENTS: Record<string, { move: Mover; columns?: readonly string[] }> = {
+  contact_tags: { move: repointLinks("contact_tags", "tag_id") },
+  notes: { move: repoint("notes") },
+  company_contacts: { move: repointLinks("company_contacts", "company_id") },
+  deals: { move: repoint("deals") },
+  tasks: { move: repoint("tasks") },
+  appointment_external_attendees: { move: repoint("appointment_external_attendees") },
+  campaign_enrollments: { move: moveEnrollments },
+  event_registrations: { move: moveRegistrations },
+  transactions: { move: repoint("transactions") },
+  email_sends: { move: moveEmailSends },
   // after email_sends: an event follows its send (a trigger of docs/decisions.md, "Contact
   // timeline"); this moves any event still naming B
-  email_events: { column: "contact_id", move: repoint("email_events") },
-  contact_topics: { column: "contact_id", move: moveTopics },
-  contact_suppressions: { column: "contact_id", move: copySuppressions },
-  agreement_contacts: { column: "contact_id", move: repointLinks("agreement_contacts", "agreement_id") },
-  form_submissions: { column: "contact_id", move: repoint("form_submissions") },
-  consent_events: { column: "contact_id", move: repointLedger },
-  notifications: { column: "contact_id", move: repoint("notifications") },
-  automation_runs: { column: "contact_id", move: repoint("automation_runs") },
+  email_events: { move: repoint("email_events") },
+  contact_topics: { move: moveTopics },
+  contact_suppressions: { move: copySuppressions },
+  agreement_contacts: { move: repointLinks("agreement_contacts", "agreement_id") },
+  form_submissions: { move: repoint("form_submissions") },
+  consent_events: { move: repointLedger },
+  notifications: { move: repoint("notifications") },
+  automation_runs: { move: repoint("automation_runs") },
+  duplicate_dismissals: { columns: ["contact_id", "other_contact_id"], move: copyDismissals },
 };
 
 /**
