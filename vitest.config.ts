@@ -31,16 +31,19 @@ export const ENGINE_INDEPENDENT = [
 ];
 
 /**
- * The files that spend longest waiting (on workers, their retries and restarts), slowest first:
- * 20 to 120 s a run each while the rest take seconds. A fresh clone has no timings from an
- * earlier run, and vitest then starts the largest files first, which put the small SIGKILL file
- * last, alone, for up to two minutes. These start first (their waits overlap the rest of the
+ * The files that take longest, longest first: those waiting on workers, their retries and
+ * restarts (20 to 120 s a run each), and the two that make thousands of requests (the REST
+ * attacker and the v1 attack fuzzer), while the rest take seconds. A fresh clone has no timings
+ * from an earlier run, and vitest then starts the largest files first, which put the small SIGKILL
+ * file last, alone, for up to two minutes. These start first (their waits overlap the rest of the
  * suite); the rest follow in vitest's own order (the slowest of the last run first when there
  * was one, else the largest).
  */
 export const WAITS_LONGEST = [
-  "tests/integration/jobs-ticketing-kill.test.ts",
   "tests/integration/jobs-broadcast.test.ts",
+  "tests/integration/rest-attacker.test.ts",
+  "tests/integration/api-v1-rest-attacks.test.ts",
+  "tests/integration/jobs-ticketing-kill.test.ts",
   "tests/integration/jobs-ticketing.test.ts",
   "tests/integration/jobs-payments-backfill.test.ts",
   "tests/integration/jobs-workspace-index.test.ts",
@@ -59,20 +62,56 @@ class LongestWaitsFirst extends BaseSequencer {
   }
 }
 
+/**
+ * Files that replace modules with `vi.mock` in their own way (Next's request scope, the session):
+ * they run with a module registry of their own. Every other file shares its worker's loaded
+ * modules with the files before it (`isolate: false` below), and with them one replacement of
+ * Next's request scope (tests/helpers/session-mocks.ts).
+ */
+export const MOCKS_MODULES = [
+  "tests/integration/adapters-one-transaction.test.ts",
+  "tests/integration/payments-backfill-cli.test.ts",
+  "tests/integration/security-bounded-bodies.test.ts",
+  "tests/integration/security-ticketing-webhook.test.ts",
+];
+
+// one session key for every file: lib/auth/secret.ts reads it once per (shared) worker process
+const env = (db: string) => ({
+  TEST_DB: db,
+  AUTH_SECRET: process.env.AUTH_SECRET ?? "test-secret-that-is-at-least-32-characters-long",
+});
+
 // Integration tests run on the embedded PGlite always, and on the real Postgres server
 // as well when DATABASE_URL is set (as in CI). Each test file gets its own database.
-const integration = (db: "pglite" | "postgres", exclude: string[] = []) => ({
-  extends: true as const,
-  test: {
-    name: `integration-${db}`,
-    include: ["tests/integration/**/*.test.ts"],
-    exclude,
-    env: { TEST_DB: db },
-    globalSetup: ["tests/helpers/global-setup.ts"],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+const integration = (db: "pglite" | "postgres", exclude: string[] = []) => [
+  {
+    extends: true as const,
+    test: {
+      name: `integration-${db}`,
+      include: ["tests/integration/**/*.test.ts"],
+      exclude: [...exclude, ...MOCKS_MODULES],
+      env: env(db),
+      // Next's request scope and the signed-in member, replaced alike for every file
+      setupFiles: ["tests/helpers/session-mocks.ts"],
+      globalSetup: ["tests/helpers/global-setup.ts"],
+      testTimeout: 30_000,
+      hookTimeout: 60_000,
+    },
   },
-});
+  {
+    extends: true as const,
+    test: {
+      name: `integration-${db}-mocks`,
+      include: MOCKS_MODULES.filter((file) => !exclude.includes(file)),
+      env: env(db),
+      globalSetup: ["tests/helpers/global-setup.ts"],
+      testTimeout: 30_000,
+      hookTimeout: 60_000,
+      // a fresh module registry per file, in the shared worker process
+      poolOptions: { forks: { isolate: true } },
+    },
+  },
+];
 
 export default defineConfig({
   resolve: { alias },
@@ -82,6 +121,12 @@ export default defineConfig({
     silent: "passed-only",
     sequence: { sequencer: LongestWaitsFirst },
     pool: "forks",
+    // Worker processes and the modules they loaded are kept from one file to the next: importing
+    // the app's modules afresh for each file was a third of the suite's work
+    // (docs/performance.md, "The test suite"). Each file still gets its own database, and
+    // tests/helpers/file-env.ts puts back the environment it changed.
+    poolOptions: { forks: { isolate: false } },
+    setupFiles: ["tests/helpers/file-env.ts"],
     // the suite mostly waits (on databases, workers, child processes): a sample of its slowest
     // files used ~25% of one core at one file at a time; three at once on a 2-core machine
     maxWorkers: Number(process.env.TEST_WORKERS ?? 3),
@@ -92,8 +137,8 @@ export default defineConfig({
         test: { name: "unit", include: ["tests/unit/**/*.test.ts", "lib/**/*.test.ts"] },
       },
       ...(process.env.DATABASE_URL
-        ? [integration("pglite", ENGINE_INDEPENDENT), integration("postgres")]
-        : [integration("pglite")]),
+        ? [...integration("pglite", ENGINE_INDEPENDENT), ...integration("postgres")]
+        : integration("pglite")),
     ],
   },
 });

@@ -77,6 +77,12 @@ export function setupTestDatabase(): TestDatabase {
     else process.env.DATABASE_URL = baseUrl;
     setSql(undefined);
     await stop();
+    // the test file's module stays loaded in its worker after it ends (vitest.config.ts,
+    // `isolate: false`), and this handle with it: it lets go of the database (a PGlite instance
+    // is hundreds of megabytes) so that the next files do not pile them up
+    stop = async () => {};
+    appSql = undefined;
+    Object.assign(handle, { sql: undefined, url: undefined });
   });
   return handle;
 }

@@ -13,6 +13,15 @@ import { TEMPLATE_DUMP, templateDatabaseUrl } from "./template";
  */
 export default async function setup(project: TestProject) {
   const kind = project.config.env?.TEST_DB ?? process.env.TEST_DB;
+  // two projects of one engine (vitest.config.ts: the files with module mocks) share one template
+  const built = ((globalThis as { templatesBuilt?: Map<string, Promise<void>> }).templatesBuilt ??=
+    new Map());
+  const key = String(kind);
+  if (!built.has(key)) built.set(key, buildTemplate(kind));
+  await built.get(key);
+}
+
+async function buildTemplate(kind: string | undefined) {
   if (kind === "postgres") {
     const url = process.env.DATABASE_URL!;
     const template = templateDatabaseUrl(url);

@@ -111,7 +111,8 @@ describe("jobs: broadcasts run as a job", () => {
     workers.spawnWorker(); // the restart: the dead worker's job is retried
     await waitFor(async () => (await statusOf(broadcastId)) === "sent", "the broadcast finished", 120_000);
     await expectExactlyOnce(broadcastId);
-  }, 180_000);
+    // on PGlite the service (web, worker and database in one process) boots twice
+  }, 300_000);
 
   test("two workers at once on one broadcast send nothing twice", async () => {
     const { ws, broadcastId } = await startedBroadcast();
