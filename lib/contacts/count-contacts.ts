@@ -11,6 +11,8 @@ export interface ListFilters {
   where: (walk: boolean) => Fragment;
   include: string[];
   exclude: string[];
+  /** the ids passing every custom field filter, from the typed values alone (customFieldMatchesSql) */
+  customMatches: Fragment | null;
 }
 
 /**
@@ -19,13 +21,18 @@ export interface ListFilters {
  * - no event or included tags: the kept per-source counts (contact_counts), less the holders of
  *   any excluded tag;
  * - included tags alone (with or without excluded ones): set arithmetic on contact_tags;
+ * - custom field filters alone: their matches in contact_field_values, read from its indexes
+ *   (docs/decisions.md, "Custom fields"), no contacts row read;
  * - otherwise the rows themselves are counted.
  */
 export function countSql(db: Db, q: ContactsQuery, f: ListFilters): Fragment {
   if (f.search) return db`(select count(*) from m)`;
   // a segment (docs/decisions.md, "Segments") is counted on the rows themselves
   if (q.segment) return db`(select count(*) from public.contacts c where ${f.where(false)})`;
-  // custom field filters: the matching rows are counted (no kept count knows them)
+  const onlyCustom =
+    !q.eventId && !q.source && !q.emailStatus && f.include.length === 0 && f.exclude.length === 0;
+  if (onlyCustom && f.customMatches) return db`(select count(*) from (${f.customMatches}) m)`;
+  // other custom field filters: the matching rows are counted (no kept count knows them)
   if (!q.eventId && !q.emailStatus && f.include.length === 0 && q.customFields.length === 0) {
     const kept = db`coalesce((select sum(n) from public.contact_counts
       where workspace_id = ${q.workspaceId} ${q.source ? db`and source = ${q.source}` : db``}), 0)`;

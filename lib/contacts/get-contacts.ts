@@ -44,7 +44,7 @@ export async function getContacts(db: Db, params: GetContactsParams): Promise<Co
   const q = parsed.data;
   const custom = await customFieldConditions(db, q.workspaceId, q.customFields);
   if ("error" in custom) return custom;
-  const f = listFilters(db, q, [...custom.data, ...(await segmentPart(db, q))]);
+  const f = listFilters(db, q, [...custom.data.where, ...(await segmentPart(db, q))], custom.data.matches);
   const offset = (q.page - 1) * q.pageSize;
 
   const { total, ids } = await pageIds(db, q, f, offset);
@@ -77,7 +77,7 @@ export async function getContactsAfter(
   const q = parsed.data;
   const custom = await customFieldConditions(db, q.workspaceId, q.customFields);
   if ("error" in custom) return custom;
-  const f = listFilters(db, q, [...custom.data, ...(await segmentPart(db, q))]);
+  const f = listFilters(db, q, [...custom.data.where, ...(await segmentPart(db, q))]);
   const key = keysetOf(db, q);
   if (after && after.length !== key.length) return refused("invalid", "The cursor does not fit this list.");
   const past = after ? db`and ${key.after(after)}` : db``;
@@ -194,7 +194,12 @@ const WALK_FACTOR = 2;
  * What the list reads and its conditions. A search reads the search function's rows (the
  * trigram index is usable only outside RLS; see its migration), otherwise contacts itself.
  */
-function listFilters(db: Db, q: ContactsQuery, custom: Fragment[] = []): ListFilters {
+function listFilters(
+  db: Db,
+  q: ContactsQuery,
+  custom: Fragment[] = [],
+  customMatches: Fragment | null = null,
+): ListFilters {
   const words = searchTokens(q.search);
   // longest word first: the search function's index scan uses the first pattern
   const patterns = words.sort((a, b) => b.length - a.length).map(containsPattern);
@@ -242,7 +247,7 @@ function listFilters(db: Db, q: ContactsQuery, custom: Fragment[] = []): ListFil
     if (holders && holds) all.push(walk ? holds : db`c.id in (${holders})`);
     return all.reduce((acc, part) => db`${acc} and ${part}`);
   };
-  return { search, where, include, exclude };
+  return { search, where, include, exclude, customMatches };
 }
 
 /**

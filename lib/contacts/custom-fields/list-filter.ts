@@ -2,7 +2,12 @@ import type postgres from "postgres";
 import { z } from "zod";
 import type { Db } from "@/lib/db/doors";
 import { refused, type Result } from "@/lib/errors/app-error";
-import { checkCustomFieldFilter, customFieldFilterSql, type CustomFieldFilter } from "./filter-sql";
+import {
+  checkCustomFieldFilter,
+  customFieldFilterSql,
+  customFieldMatchesSql,
+  type CustomFieldFilter,
+} from "./filter-sql";
 import { listCustomFields } from "./list-custom-fields";
 import { parseCustomFieldText } from "./parse-custom-field-text";
 import type { CustomField } from "./types";
@@ -64,25 +69,31 @@ export function toCustomFieldFilter(
 }
 
 /**
- * The SQL conditions of a list's custom field filters on alias `c`, reading the workspace's
- * definitions once; none when there are no filters.
+ * A list's custom field filters: their SQL conditions on alias `c` (`where`), and the ids of the
+ * contacts passing them all read from the typed values alone (`matches`, for the total; null
+ * when there are none or customFieldMatchesSql cannot). The workspace's definitions are read once.
  */
 export async function customFieldConditions(
   db: Db,
   workspaceId: string,
   raws: CustomFieldListFilter[],
-): Promise<Result<Fragment[]>> {
-  if (raws.length === 0) return { data: [] };
+): Promise<Result<{ where: Fragment[]; matches: Fragment | null }>> {
+  if (raws.length === 0) return { data: { where: [], matches: null } };
   const fields = new Map((await listCustomFields(db, workspaceId)).map((f) => [f.key, f]));
-  const parts: Fragment[] = [];
+  const checked: { field: CustomField; filter: CustomFieldFilter }[] = [];
   for (const raw of raws) {
     const field = fields.get(raw.key);
     if (!field) return refused("invalid", `There is no custom field "${raw.key}".`, { field: raw.key });
     const filter = toCustomFieldFilter(field, raw);
     if ("error" in filter) return filter;
-    parts.push(customFieldFilterSql(db, field, filter.data));
+    checked.push({ field, filter: filter.data });
   }
-  return { data: parts };
+  return {
+    data: {
+      where: checked.map(({ field, filter }) => customFieldFilterSql(db, field, filter)),
+      matches: customFieldMatchesSql(db, checked),
+    },
+  };
 }
 
 const PREFIX = "cf.";
