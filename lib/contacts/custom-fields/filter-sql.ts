@@ -73,10 +73,16 @@ const INDEXED_TEXT_BYTES = 2000;
  * fields") for a filter that some values pass (every op but `not_set`), each in the column and
  * b-tree of the field's type.
  */
-function valueSql(db: Db, field: CustomField, filter: Exclude<CustomFieldFilter, { op: "not_set" }>): Fragment {
+function valueSql(
+  db: Db,
+  field: CustomField,
+  filter: Exclude<CustomFieldFilter, { op: "not_set" }>,
+): Fragment {
   const texts = (values: string[]) => {
     const indexed = values.every((v) => Buffer.byteLength(v) <= INDEXED_TEXT_BYTES);
-    const bounded = indexed ? db` and octet_length(v.value_text) <= ${db.unsafe(String(INDEXED_TEXT_BYTES))}` : db``;
+    const bounded = indexed
+      ? db` and octet_length(v.value_text) <= ${db.unsafe(String(INDEXED_TEXT_BYTES))}`
+      : db``;
     return values.length === 1
       ? db`v.value_text = ${values[0]}${bounded}`
       : db`v.value_text = any(${values}::text[])${bounded}`;
