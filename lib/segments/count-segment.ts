@@ -1,14 +1,49 @@
 import type { Db } from "@/lib/db/doors";
-import { segmentCondition, segmentFields } from "./compile";
-import type { SegmentFilter } from "./filter";
+import { eventRowsSql, nodeSql, segmentCondition, segmentFields, type EventCondition } from "./compile";
+import type { Node, SegmentFilter } from "./filter";
 
-/** The live count of a filter's contacts in the workspace (docs/decisions.md, "Segments"). */
+/**
+ * Up to this many qualifying rows, a count starts from them (see countSegment); past it, probing
+ * each contact costs more than reading the workspace's contacts once.
+ */
+const DRIVE_LIMIT = 20_000;
+
+/**
+ * The live count of a filter's contacts in the workspace (docs/decisions.md, "Segments").
+ * When the filter is an AND holding a purchase or form condition with few qualifying rows (a
+ * product in a year), the count starts from those rows: their contacts are probed by id, and only
+ * the other conditions are tested on them. The planner does not find that plan alone: it prices
+ * thousands of probes above one pass over the contacts (docs/performance.md, "Segments").
+ */
 export async function countSegment(
   db: Db,
   input: { workspaceId: string; filter: SegmentFilter },
 ): Promise<number> {
+  const ws = input.workspaceId;
+  const fields = await segmentFields(db, ws, input.filter);
+  const all = db`(select count(*) from public.contacts c where ${segmentCondition(db, ws, input.filter, fields)})`;
+  const root = input.filter.root;
+  const driver =
+    root.kind === "group" && root.op === "and" && !root.not
+      ? root.conditions.find(
+          (n): n is EventCondition & Node =>
+            (n.kind === "purchased" || n.kind === "form_submitted") && !n.not,
+        )
+      : undefined;
+  if (!driver) {
+    const [row] = await db<{ n: number }[]>`select ${all}::int as n`;
+    return row.n;
+  }
+  const rest = root.kind === "group" ? root.conditions.filter((n) => n !== driver) : [];
+  const others = rest
+    .map((n) => nodeSql(db, ws, n, fields))
+    .reduce((acc, part) => db`${acc} and ${part}`, db`true`);
+  // d: the qualifying rows' contacts, one past the limit at most; the CASE runs one branch only
   const [row] = await db<{ n: number }[]>`
-    select count(*)::int as n from public.contacts c
-    where ${segmentCondition(db, input.workspaceId, input.filter, await segmentFields(db, input.workspaceId, input.filter))}`;
+    with d as materialized (select x.contact_id from ${eventRowsSql(db, ws, driver)} limit ${DRIVE_LIMIT + 1})
+    select (case when (select count(*) from d) <= ${DRIVE_LIMIT}
+      then (select count(*) from public.contacts c
+            where c.workspace_id = ${ws} and c.id = any(array(select d.contact_id from d)) and ${others})
+      else ${all} end)::int as n`;
   return row.n;
 }
