@@ -11,8 +11,8 @@ export interface ListFilters {
   where: (walk: boolean) => Fragment;
   include: string[];
   exclude: string[];
-  /** the ids passing every custom field filter, from the typed values alone (customFieldMatchesSql) */
-  customMatches: Fragment | null;
+  /** how many contacts pass every custom field filter, from the typed values alone (customFieldCountSql) */
+  customCount: Fragment | null;
 }
 
 /**
@@ -22,7 +22,8 @@ export interface ListFilters {
  *   any excluded tag;
  * - included tags alone (with or without excluded ones): set arithmetic on contact_tags;
  * - custom field filters alone: their matches in contact_field_values, read from its indexes
- *   (docs/decisions.md, "Custom fields"), no contacts row read;
+ *   (docs/decisions.md, "Custom fields"; `not_set` subtracted from the kept counts), no contacts
+ *   row read;
  * - otherwise the rows themselves are counted.
  */
 export function countSql(db: Db, q: ContactsQuery, f: ListFilters): Fragment {
@@ -31,7 +32,7 @@ export function countSql(db: Db, q: ContactsQuery, f: ListFilters): Fragment {
   if (q.segment) return db`(select count(*) from public.contacts c where ${f.where(false)})`;
   const onlyCustom =
     !q.eventId && !q.source && !q.emailStatus && f.include.length === 0 && f.exclude.length === 0;
-  if (onlyCustom && f.customMatches) return db`(select count(*) from (${f.customMatches}) m)`;
+  if (onlyCustom && f.customCount) return f.customCount;
   // other custom field filters: the matching rows are counted (no kept count knows them)
   if (!q.eventId && !q.emailStatus && f.include.length === 0 && q.customFields.length === 0) {
     const kept = db`coalesce((select sum(n) from public.contact_counts

@@ -44,7 +44,7 @@ export async function getContacts(db: Db, params: GetContactsParams): Promise<Co
   const q = parsed.data;
   const custom = await customFieldConditions(db, q.workspaceId, q.customFields);
   if ("error" in custom) return custom;
-  const f = listFilters(db, q, [...custom.data.where, ...(await segmentPart(db, q))], custom.data.matches);
+  const f = listFilters(db, q, [...custom.data.where, ...(await segmentPart(db, q))], custom.data.count);
   const offset = (q.page - 1) * q.pageSize;
 
   const { total, ids } = await pageIds(db, q, f, offset);
@@ -198,7 +198,7 @@ function listFilters(
   db: Db,
   q: ContactsQuery,
   custom: Fragment[] = [],
-  customMatches: Fragment | null = null,
+  customCount: Fragment | null = null,
 ): ListFilters {
   const words = searchTokens(q.search);
   // longest word first: the search function's index scan uses the first pattern
@@ -247,7 +247,7 @@ function listFilters(
     if (holders && holds) all.push(walk ? holds : db`c.id in (${holders})`);
     return all.reduce((acc, part) => db`${acc} and ${part}`);
   };
-  return { search, where, include, exclude, customMatches };
+  return { search, where, include, exclude, customCount };
 }
 
 /**

@@ -86,7 +86,7 @@ async function load(sql: postgres.Sql, ws: string, other: string): Promise<void>
       where c.id = x.id`;
     // triggers are off during the load: the typed rows as the migration's backfill writes them
     await tx`
-      insert into contact_field_values (workspace_id, contact_id, field_id, value_text, value_num, value_date, value_bool)
+      insert into contact_field_values (workspace_id, contact_id, field_id, ord, value_text, value_num, value_date, value_bool)
       select r.* from contacts c
       cross join lateral contact_field_value_rows(c.workspace_id, c.id, c.custom_fields) r
       where c.custom_fields <> '{}'::jsonb`;

@@ -3,7 +3,7 @@
 -- source of truth every writer (forms, imports, REST, merge, erasure) writes and the app reads; a
 -- trigger rewrites a contact's rows whenever its object changes, so no writer changes. One row
 -- per value, one per option of a multi select; the value sits in the column of its type, whose
--- b-tree the filter reads. Comparisons on uuid, text, numeric, date and boolean are leakproof, so
+-- b-tree the filter reads. Comparisons on uuid, text, double precision, date and boolean are leakproof, so
 -- under a member's RLS the planner may still use these indexes (jsonb @> is not: the GIN index of
 -- contacts.custom_fields went unused, docs/performance.md "Measured on 2026-11-27").
 
@@ -11,19 +11,25 @@ create table public.contact_field_values (
   workspace_id uuid not null,
   contact_id uuid not null,
   field_id uuid not null,
+  -- 0, or the option's position (from 1) in a multi select's list
+  ord smallint not null default 0,
   -- text, select and each option of a multi select
   value_text text,
-  value_num numeric,
+  -- double precision, not numeric: numeric's comparisons are not leakproof, so under RLS they
+  -- would filter rows instead of bounding the index scan. Values reach the API, forms and imports
+  -- as JavaScript numbers (doubles), so the conversion is exact for them.
+  value_num double precision,
   value_date date,
   value_bool boolean,
+  -- one row per value: a contact's rows (the trigger's rewrite, a deleted contact, "this contact
+  -- has a value" probes) are read by its leading columns
+  primary key (workspace_id, contact_id, field_id, ord),
   constraint contact_field_values_one_value
     check (num_nonnulls(value_text, value_num, value_date, value_bool) = 1),
   foreign key (workspace_id, contact_id) references public.contacts (workspace_id, id) on delete cascade,
   foreign key (workspace_id, field_id) references public.custom_fields (workspace_id, id) on delete cascade
 );
 
--- A contact's rows (the trigger's rewrite, a deleted contact, "this contact has a value" probes)
-create index contact_field_values_contact_idx on public.contact_field_values (workspace_id, contact_id, field_id);
 -- A field's holders: is set / not set, and a deleted definition's rows
 create index contact_field_values_field_idx on public.contact_field_values (workspace_id, field_id, contact_id);
 -- One b-tree per value type, led by the field, ending with the contact: a filter's matches and
@@ -40,24 +46,37 @@ create index contact_field_values_date_idx on public.contact_field_values
 create index contact_field_values_bool_idx on public.contact_field_values
   (workspace_id, field_id, value_bool, contact_id) where value_bool is not null;
 
+-- A number value as a double: beyond its range (a direct write of 1e400) it is infinite or zero,
+-- rather than an error that would refuse the contact's write.
+create or replace function public.custom_field_number(v jsonb) returns double precision
+language sql immutable
+set search_path = ''
+as $$
+  select case when abs(x) >= 1e308 then sign(x)::double precision * 'Infinity'::double precision
+              when abs(x) < 1e-307 then 0::double precision
+              else x::double precision end
+  from (select (v #>> '{}')::numeric as x) n
+$$;
+
 -- The typed rows of one contact's object: keys the workspace does not define are skipped (the
 -- value check of contacts_check_custom_fields refuses them from writers anyway).
 create or replace function public.contact_field_value_rows(ws uuid, contact uuid, vals jsonb)
-returns table (workspace_id uuid, contact_id uuid, field_id uuid, value_text text, value_num numeric,
-               value_date date, value_bool boolean)
+returns table (workspace_id uuid, contact_id uuid, field_id uuid, ord smallint, value_text text,
+               value_num double precision, value_date date, value_bool boolean)
 language sql stable
 set search_path = ''
 as $$
-  select ws, contact, f.id,
+  select ws, contact, f.id, coalesce(m.n, 0)::smallint,
     case when f.field_type in ('text', 'select') then e.value #>> '{}'
          when f.field_type = 'multi_select' then m.option end,
-    case when f.field_type = 'number' then (e.value #>> '{}')::numeric end,
+    case when f.field_type = 'number' then public.custom_field_number(e.value) end,
     case when f.field_type = 'date' then (e.value #>> '{}')::date end,
     case when f.field_type = 'boolean' then (e.value #>> '{}')::boolean end
   from jsonb_each(vals) e
   join public.custom_fields f on f.workspace_id = ws and f.key = e.key
   left join lateral jsonb_array_elements_text(
-    case when f.field_type = 'multi_select' and jsonb_typeof(e.value) = 'array' then e.value end) m(option) on true
+    case when f.field_type = 'multi_select' and jsonb_typeof(e.value) = 'array' then e.value end)
+    with ordinality m(option, n) on true
   where e.value <> 'null'::jsonb and (f.field_type <> 'multi_select' or m.option is not null)
 $$;
 
@@ -73,12 +92,12 @@ begin
   if tg_op = 'UPDATE' then
     delete from public.contact_field_values v where v.workspace_id = old.workspace_id and v.contact_id = old.id;
   end if;
-  insert into public.contact_field_values (workspace_id, contact_id, field_id, value_text, value_num, value_date, value_bool)
+  insert into public.contact_field_values (workspace_id, contact_id, field_id, ord, value_text, value_num, value_date, value_bool)
   select * from public.contact_field_value_rows(new.workspace_id, new.id, new.custom_fields);
   return null;
 end
 $$;
-revoke execute on function public.contact_field_value_rows(uuid, uuid, jsonb),
+revoke execute on function public.custom_field_number(jsonb), public.contact_field_value_rows(uuid, uuid, jsonb),
   public.contacts_sync_field_values() from public, anon, authenticated;
 
 -- docs/decisions.md, "Custom fields": the typed rows equal the contact's object, whoever writes
@@ -90,7 +109,7 @@ create trigger contacts_sync_field_values_update after update on public.contacts
   execute function public.contacts_sync_field_values();
 
 -- The existing values
-insert into public.contact_field_values (workspace_id, contact_id, field_id, value_text, value_num, value_date, value_bool)
+insert into public.contact_field_values (workspace_id, contact_id, field_id, ord, value_text, value_num, value_date, value_bool)
 select r.* from public.contacts c
 cross join lateral public.contact_field_value_rows(c.workspace_id, c.id, c.custom_fields) r
 where c.custom_fields <> '{}'::jsonb;

@@ -1,6 +1,8 @@
 import { describe, expect, test } from "vitest";
 import { withService, withUser } from "@/lib/db/doors";
 import { customFieldFilterSql, listCustomFields } from "@/lib/contacts/custom-fields";
+import type { CustomFieldListFilter } from "@/lib/contacts/custom-fields/list-filter";
+import { getContacts } from "@/lib/contacts/get-contacts";
 import { setupTestDatabase } from "../helpers/db";
 import { expectedValues, typedValues } from "../helpers/custom-field-values";
 import { addMember, createContact, createWorkspace, type TestWorkspace } from "../helpers/factories";
@@ -112,6 +114,62 @@ describe("contact_field_values follows contacts.custom_fields, whoever writes", 
     for (const { id } of ids) {
       const { typed, expected } = await both(id);
       expect(typed).toEqual(expected);
+    }
+  });
+});
+
+describe("spec 4.15 getContacts: the total of a list filtered on custom fields, counted from the typed values", () => {
+  test("the total equals the matching contacts counted one by one, for set, not set, ranges, any-of and their combinations", async () => {
+    const ws = await workspaceWithFields();
+    const interests = [["art"], ["art", "music"], ["food"], [], ["music", "food"]];
+    const people = Array.from({ length: 15 }, (_, i) => ({
+      ...(i % 3 === 0 ? {} : { score: i * 1.5 }),
+      ...(i % 2 === 0 ? { tier: "gold" } : i % 5 === 0 ? {} : { tier: "silver" }),
+      ...(interests[i % 5].length ? { interests: interests[i % 5] } : {}),
+      ...(i % 4 === 0 ? { joined_on: `2025-0${1 + (i % 9)}-15` } : {}),
+    }));
+    for (const values of people) await createContact(db.sql, ws.id, { custom_fields: db.sql.json(values) });
+    await createContact(db.sql, ws.id);
+    const cases: CustomFieldListFilter[][] = [
+      [{ key: "score", op: "set" }],
+      [{ key: "score", op: "not_set" }],
+      [
+        { key: "score", op: "not_set" },
+        { key: "tier", op: "not_set" },
+      ],
+      [
+        { key: "tier", op: "eq", values: ["gold"] },
+        { key: "score", op: "not_set" },
+      ],
+      [{ key: "interests", op: "any", values: ["art", "music"] }],
+      [
+        { key: "interests", op: "any", values: ["art", "food"] },
+        { key: "score", op: "range", min: "3", max: "15" },
+      ],
+      [
+        { key: "joined_on", op: "range", min: "2025-01-01", max: "2025-06-30" },
+        { key: "interests", op: "not_set" },
+      ],
+    ];
+    const everyone = await db.sql<{ custom_fields: Record<string, unknown> }[]>`
+      select custom_fields from contacts where workspace_id = ${ws.id}`;
+    const passes = (v: Record<string, unknown>, f: CustomFieldListFilter) => {
+      const x = v[f.key];
+      if (f.op === "set") return x !== undefined;
+      if (f.op === "not_set") return x === undefined;
+      if (f.op === "eq") return x === f.values![0];
+      if (f.op === "any") return Array.isArray(x) && x.some((o) => f.values!.includes(o as string));
+      if (x === undefined) return false;
+      const n = typeof x === "number" ? x : String(x);
+      const bound = (b: string) => (typeof x === "number" ? Number(b) : b);
+      return (f.min === undefined || n >= bound(f.min)) && (f.max === undefined || n <= bound(f.max));
+    };
+    for (const filters of cases) {
+      const page = await withUser(ws.owner.claims, (tx) =>
+        getContacts(tx, { workspaceId: ws.id, page: 1, customFields: filters }),
+      );
+      const expected = everyone.filter((c) => filters.every((f) => passes(c.custom_fields, f))).length;
+      expect({ filters, total: "total" in page ? page.total : page }).toEqual({ filters, total: expected });
     }
   });
 });

@@ -91,7 +91,7 @@ function valueSql(
     case "eq":
       switch (field.field_type) {
         case "number":
-          return db`v.value_num = ${String(filter.value)}::numeric`;
+          return db`v.value_num = ${String(filter.value)}::float8`;
         case "date":
           return db`v.value_date = ${String(filter.value)}::date`;
         case "boolean":
@@ -104,7 +104,7 @@ function valueSql(
     case "range": {
       const col = field.field_type === "number" ? db`v.value_num` : db`v.value_date`;
       const cast = (v: number | string) =>
-        field.field_type === "number" ? db`${String(v)}::numeric` : db`${String(v)}::date`;
+        field.field_type === "number" ? db`${String(v)}::float8` : db`${String(v)}::date`;
       const parts: Fragment[] = [db`${col} is not null`];
       if (filter.min !== undefined) parts.push(db`${col} >= ${cast(filter.min)}`);
       if (filter.max !== undefined) parts.push(db`${col} <= ${cast(filter.max)}`);
@@ -141,21 +141,35 @@ export function customFieldFilterSql(
 }
 
 /**
- * The ids of the workspace's contacts that pass every filter, each once, read from
- * contact_field_values alone (an index-only scan per filter): the exact total of a list filtered
- * only on custom fields, without reading a contacts row. Null when a filter is `not_set` (those
- * contacts have no row to read).
+ * How many of the workspace's contacts pass every filter, as a scalar SQL expression read from
+ * contact_field_values alone (an index-only scan per filter) and, for `not_set`, the kept count of
+ * all contacts (contact_counts): the exact total of a list filtered only on custom fields, without
+ * reading a contacts row. Null when there are no filters.
  */
-export function customFieldMatchesSql(
+export function customFieldCountSql(
   db: Db,
+  workspaceId: string,
   filters: { field: CustomField; filter: CustomFieldFilter }[],
 ): Fragment | null {
-  if (filters.length === 0 || filters.some((f) => f.filter.op === "not_set")) return null;
-  const sets = filters.map(({ field, filter }) => {
-    const value = valueSql(db, field, filter as Exclude<CustomFieldFilter, { op: "not_set" }>);
+  if (filters.length === 0) return null;
+  const holders = filters.map(({ field, filter }) => {
+    const value = filter.op === "not_set" ? db`true` : valueSql(db, field, filter);
     // one row per contact and field, but for the options of a multi select
     const distinct = field.field_type === "multi_select" && filter.op !== "eq" ? db`distinct ` : db``;
-    return db`select ${distinct}v.contact_id from ${fieldRows(db, field)} and ${value}`;
+    return {
+      not: filter.op === "not_set",
+      set: db`select ${distinct}v.contact_id from ${fieldRows(db, field)} and ${value}`,
+    };
   });
-  return sets.reduce((acc, set) => db`${acc} intersect ${set}`);
+  const union = (sets: Fragment[], op: Fragment) => sets.reduce((acc, set) => db`${acc} ${op} ${set}`);
+  const passing = holders.filter((h) => !h.not).map((h) => h.set);
+  const failing = holders.filter((h) => h.not).map((h) => h.set);
+  if (passing.length === 0) {
+    const everyone = db`coalesce((select sum(n) from public.contact_counts where workspace_id = ${workspaceId}), 0)`;
+    return db`(${everyone} - (select count(*) from (${union(failing, db`union`)}) m))`;
+  }
+  const all = union(passing, db`intersect`);
+  return failing.length === 0
+    ? db`(select count(*) from (${all}) m)`
+    : db`(select count(*) from ((${all}) except (${union(failing, db`union`)})) m)`;
 }

@@ -5,7 +5,7 @@ import { refused, type Result } from "@/lib/errors/app-error";
 import {
   checkCustomFieldFilter,
   customFieldFilterSql,
-  customFieldMatchesSql,
+  customFieldCountSql,
   type CustomFieldFilter,
 } from "./filter-sql";
 import { listCustomFields } from "./list-custom-fields";
@@ -71,14 +71,14 @@ export function toCustomFieldFilter(
 /**
  * A list's custom field filters: their SQL conditions on alias `c` (`where`), and the ids of the
  * contacts passing them all read from the typed values alone (`matches`, for the total; null
- * when there are none or customFieldMatchesSql cannot). The workspace's definitions are read once.
+ * when there are none or customFieldCountSql cannot). The workspace's definitions are read once.
  */
 export async function customFieldConditions(
   db: Db,
   workspaceId: string,
   raws: CustomFieldListFilter[],
-): Promise<Result<{ where: Fragment[]; matches: Fragment | null }>> {
-  if (raws.length === 0) return { data: { where: [], matches: null } };
+): Promise<Result<{ where: Fragment[]; count: Fragment | null }>> {
+  if (raws.length === 0) return { data: { where: [], count: null } };
   const fields = new Map((await listCustomFields(db, workspaceId)).map((f) => [f.key, f]));
   const checked: { field: CustomField; filter: CustomFieldFilter }[] = [];
   for (const raw of raws) {
@@ -91,7 +91,7 @@ export async function customFieldConditions(
   return {
     data: {
       where: checked.map(({ field, filter }) => customFieldFilterSql(db, field, filter)),
-      matches: customFieldMatchesSql(db, checked),
+      count: customFieldCountSql(db, workspaceId, checked),
     },
   };
 }
