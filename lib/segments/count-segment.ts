@@ -1,12 +1,20 @@
 import type { Db } from "@/lib/db/doors";
-import { eventRowsSql, nodeSql, segmentCondition, segmentFields, type EventCondition } from "./compile";
+import {
+  eventRowsSql,
+  nodeSql,
+  segmentCondition,
+  segmentFields,
+  type EventCondition,
+  type Fragment,
+  type SegmentFields,
+} from "./compile";
 import type { Node, SegmentFilter } from "./filter";
 
 /**
  * Up to this many qualifying rows, a count starts from them (see countSegment); past it, probing
  * each contact costs more than reading the workspace's contacts once.
  */
-const DRIVE_LIMIT = 20_000;
+const DRIVE_LIMIT = 10_000;
 
 /**
  * The live count of a filter's contacts in the workspace (docs/decisions.md, "Segments").
@@ -19,10 +27,15 @@ export async function countSegment(
   db: Db,
   input: { workspaceId: string; filter: SegmentFilter },
 ): Promise<number> {
-  const ws = input.workspaceId;
-  const fields = await segmentFields(db, ws, input.filter);
-  const all = db`(select count(*) from public.contacts c where ${segmentCondition(db, ws, input.filter, fields)})`;
-  const root = input.filter.root;
+  const fields = await segmentFields(db, input.workspaceId, input.filter);
+  const [row] = await db<{ n: number }[]>`${segmentCountSql(db, input.workspaceId, input.filter, fields)}`;
+  return row.n;
+}
+
+/** countSegment's statement (one row, `n`), for a plan to be read (scripts/bench/segments.ts). */
+export function segmentCountSql(db: Db, ws: string, filter: SegmentFilter, fields: SegmentFields): Fragment {
+  const all = db`(select count(*) from public.contacts c where ${segmentCondition(db, ws, filter, fields)})`;
+  const root = filter.root;
   const driver =
     root.kind === "group" && root.op === "and" && !root.not
       ? root.conditions.find(
@@ -30,20 +43,16 @@ export async function countSegment(
             (n.kind === "purchased" || n.kind === "form_submitted") && !n.not,
         )
       : undefined;
-  if (!driver) {
-    const [row] = await db<{ n: number }[]>`select ${all}::int as n`;
-    return row.n;
-  }
-  const rest = root.kind === "group" ? root.conditions.filter((n) => n !== driver) : [];
-  const others = rest
+  if (!driver || root.kind !== "group") return db`select ${all}::int as n`;
+  const others = root.conditions
+    .filter((n) => n !== driver)
     .map((n) => nodeSql(db, ws, n, fields))
     .reduce((acc, part) => db`${acc} and ${part}`, db`true`);
   // d: the qualifying rows' contacts, one past the limit at most; the CASE runs one branch only
-  const [row] = await db<{ n: number }[]>`
+  return db`
     with d as materialized (select x.contact_id from ${eventRowsSql(db, ws, driver)} limit ${DRIVE_LIMIT + 1})
     select (case when (select count(*) from d) <= ${DRIVE_LIMIT}
       then (select count(*) from public.contacts c
             where c.workspace_id = ${ws} and c.id = any(array(select d.contact_id from d)) and ${others})
       else ${all} end)::int as n`;
-  return row.n;
 }

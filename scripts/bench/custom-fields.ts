@@ -229,7 +229,7 @@ async function rolledBack(sql: postgres.Sql, fn: (tx: postgres.TransactionSql) =
 }
 
 async function writes(sql: postgres.Sql, other: string) {
-  const runs = 10;
+  const runs = Number(process.env.BENCH_WRITE_RUNS ?? 10);
   const floor = await timed(
     () => rolledBack(sql, (tx) => tx`update contacts set first_name = 'Ada' where workspace_id = ${other}`),
     runs,
