@@ -239,9 +239,11 @@ $$;
 --
 
 CREATE FUNCTION public.contact_field_value_rows(ws uuid, contact uuid, vals jsonb) RETURNS TABLE(workspace_id uuid, contact_id uuid, field_id uuid, ord smallint, value_text text, value_num double precision, value_date date, value_bool boolean)
-    LANGUAGE sql STABLE
+    LANGUAGE plpgsql STABLE
     SET search_path TO ''
     AS $$
+begin
+  return query
   select ws, contact, f.id, coalesce(m.n, 0)::smallint,
     case when f.field_type in ('text', 'select') then e.value #>> '{}'
          when f.field_type = 'multi_select' then m.option end,
@@ -253,7 +255,8 @@ CREATE FUNCTION public.contact_field_value_rows(ws uuid, contact uuid, vals json
   left join lateral jsonb_array_elements_text(
     case when f.field_type = 'multi_select' and jsonb_typeof(e.value) = 'array' then e.value end)
     with ordinality m(option, n) on true
-  where e.value <> 'null'::jsonb and (f.field_type <> 'multi_select' or m.option is not null)
+  where e.value <> 'null'::jsonb and (f.field_type <> 'multi_select' or m.option is not null);
+end
 $$;
 
 --
@@ -585,13 +588,16 @@ $$;
 --
 
 CREATE FUNCTION public.custom_field_number(v jsonb) RETURNS double precision
-    LANGUAGE sql IMMUTABLE
+    LANGUAGE plpgsql IMMUTABLE
     SET search_path TO ''
     AS $$
-  select case when abs(x) >= 1e308 then sign(x)::double precision * 'Infinity'::double precision
+declare
+  x numeric := (v #>> '{}')::numeric;
+begin
+  return case when abs(x) >= 1e308 then sign(x)::double precision * 'Infinity'::double precision
               when abs(x) < 1e-307 then 0::double precision
-              else x::double precision end
-  from (select (v #>> '{}')::numeric as x) n
+              else x::double precision end;
+end
 $$;
 
 --

@@ -7,8 +7,11 @@ type Fragment = postgres.PendingQuery<postgres.Row[]>;
 export interface ListFilters {
   /** a search reads the search function's rows (materialised as `m`), else contacts */
   search: Fragment | null;
-  /** every condition of the query, on the alias c (`walk`: see getContacts' pageIds) */
-  where: (walk: boolean) => Fragment;
+  /**
+   * every condition of the query, on the alias c (`walk`: included tags as a probe per row;
+   * `probe`: custom fields too; see getContacts' pageIds)
+   */
+  where: (walk: boolean, probe?: boolean) => Fragment;
   include: string[];
   exclude: string[];
   /** how many contacts pass every custom field filter, from the typed values alone (customFieldCountSql) */

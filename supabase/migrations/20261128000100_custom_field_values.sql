@@ -49,23 +49,30 @@ create index contact_field_values_bool_idx on public.contact_field_values
 -- A number value as a double: beyond its range (a direct write of 1e400) it is infinite or zero,
 -- rather than an error that would refuse the contact's write.
 create or replace function public.custom_field_number(v jsonb) returns double precision
-language sql immutable
+language plpgsql immutable
 set search_path = ''
 as $$
-  select case when abs(x) >= 1e308 then sign(x)::double precision * 'Infinity'::double precision
+declare
+  x numeric := (v #>> '{}')::numeric;
+begin
+  return case when abs(x) >= 1e308 then sign(x)::double precision * 'Infinity'::double precision
               when abs(x) < 1e-307 then 0::double precision
-              else x::double precision end
-  from (select (v #>> '{}')::numeric as x) n
+              else x::double precision end;
+end
 $$;
 
 -- The typed rows of one contact's object: keys the workspace does not define are skipped (the
--- value check of contacts_check_custom_fields refuses them from writers anyway).
+-- value check of contacts_check_custom_fields refuses them from writers anyway). PL/pgSQL, not SQL:
+-- its plan is kept for the session, where a SQL function with its own search_path is planned
+-- again on every call (every row a trigger writes).
 create or replace function public.contact_field_value_rows(ws uuid, contact uuid, vals jsonb)
 returns table (workspace_id uuid, contact_id uuid, field_id uuid, ord smallint, value_text text,
                value_num double precision, value_date date, value_bool boolean)
-language sql stable
+language plpgsql stable
 set search_path = ''
 as $$
+begin
+  return query
   select ws, contact, f.id, coalesce(m.n, 0)::smallint,
     case when f.field_type in ('text', 'select') then e.value #>> '{}'
          when f.field_type = 'multi_select' then m.option end,
@@ -77,7 +84,8 @@ as $$
   left join lateral jsonb_array_elements_text(
     case when f.field_type = 'multi_select' and jsonb_typeof(e.value) = 'array' then e.value end)
     with ordinality m(option, n) on true
-  where e.value <> 'null'::jsonb and (f.field_type <> 'multi_select' or m.option is not null)
+  where e.value <> 'null'::jsonb and (f.field_type <> 'multi_select' or m.option is not null);
+end
 $$;
 
 -- Rewrites a contact's rows from its object. Security definer: the writer (a member, whose role

@@ -141,6 +141,23 @@ export function customFieldFilterSql(
 }
 
 /**
+ * The same condition as one index probe per contacts row (a scalar sub-query, which the planner
+ * never turns into a join): for a list whose matches are dense, walking the sort index and
+ * probing each row finds the page sooner than reading every match (getContacts' pageIds).
+ */
+export function customFieldProbeSql(
+  db: Db,
+  field: CustomField,
+  filter: CustomFieldFilter,
+  alias = "c",
+): Fragment {
+  const contact = db`v.contact_id = ${db(alias)}.id`;
+  const value = filter.op === "not_set" ? db`true` : valueSql(db, field, filter);
+  const found = db`(select true from ${fieldRows(db, field)} and ${contact} and ${value} limit 1)`;
+  return filter.op === "not_set" ? db`${found} is null` : db`${found} is not null`;
+}
+
+/**
  * How many of the workspace's contacts pass every filter, as a scalar SQL expression read from
  * contact_field_values alone (an index-only scan per filter) and, for `not_set`, the kept count of
  * all contacts (contact_counts): the exact total of a list filtered only on custom fields, without

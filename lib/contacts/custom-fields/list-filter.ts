@@ -6,6 +6,7 @@ import {
   checkCustomFieldFilter,
   customFieldFilterSql,
   customFieldCountSql,
+  customFieldProbeSql,
   type CustomFieldFilter,
 } from "./filter-sql";
 import { listCustomFields } from "./list-custom-fields";
@@ -68,17 +69,23 @@ export function toCustomFieldFilter(
   return checkCustomFieldFilter(field, filter);
 }
 
-/**
- * A list's custom field filters: their SQL conditions on alias `c` (`where`), and the ids of the
- * contacts passing them all read from the typed values alone (`matches`, for the total; null
- * when there are none or customFieldCountSql cannot). The workspace's definitions are read once.
- */
+/** A list's custom field filters as SQL (customFieldConditions). */
+export interface CustomFieldConditions {
+  /** the conditions on alias `c`, as semi-joins (customFieldFilterSql) */
+  where: Fragment[];
+  /** the same, as one probe per row (customFieldProbeSql) */
+  probes: Fragment[];
+  /** how many contacts pass them all, from the typed values alone (customFieldCountSql), or null */
+  count: Fragment | null;
+}
+
+/** A list's custom field filters as SQL, reading the workspace's definitions once. */
 export async function customFieldConditions(
   db: Db,
   workspaceId: string,
   raws: CustomFieldListFilter[],
-): Promise<Result<{ where: Fragment[]; count: Fragment | null }>> {
-  if (raws.length === 0) return { data: { where: [], count: null } };
+): Promise<Result<CustomFieldConditions>> {
+  if (raws.length === 0) return { data: { where: [], probes: [], count: null } };
   const fields = new Map((await listCustomFields(db, workspaceId)).map((f) => [f.key, f]));
   const checked: { field: CustomField; filter: CustomFieldFilter }[] = [];
   for (const raw of raws) {
@@ -91,6 +98,7 @@ export async function customFieldConditions(
   return {
     data: {
       where: checked.map(({ field, filter }) => customFieldFilterSql(db, field, filter)),
+      probes: checked.map(({ field, filter }) => customFieldProbeSql(db, field, filter)),
       count: customFieldCountSql(db, workspaceId, checked),
     },
   };
