@@ -18,8 +18,8 @@ const DRIVE_LIMIT = 10_000;
 
 /**
  * The live count of a filter's contacts in the workspace (docs/decisions.md, "Segments").
- * When the filter is an AND holding a purchase or form condition with few qualifying rows (a
- * product in a year), the count starts from those rows: their contacts are probed by id, and only
+ * When the filter is an AND holding a condition on one product's purchases or one form's
+ * submissions with few qualifying rows (a product in a year), the count starts from those rows: their contacts are probed by id, and only
  * the other conditions are tested on them. The planner does not find that plan alone: it prices
  * thousands of probes above one pass over the contacts (docs/performance.md, "Segments").
  */
@@ -40,7 +40,9 @@ export function segmentCountSql(db: Db, ws: string, filter: SegmentFilter, field
     root.kind === "group" && root.op === "and" && !root.not
       ? root.conditions.find(
           (n): n is EventCondition & Node =>
-            (n.kind === "purchased" || n.kind === "form_submitted") && !n.not,
+            !n.not &&
+            ((n.kind === "purchased" && Boolean(n.productId)) ||
+              (n.kind === "form_submitted" && Boolean(n.formId))),
         )
       : undefined;
   if (!driver || root.kind !== "group") return db`select ${all}::int as n`;
