@@ -235,6 +235,31 @@ CREATE FUNCTION public.contact_email_status(is_subscribed boolean, unsubscribed_
 $$;
 
 --
+-- Name: contact_field_value_rows(uuid, uuid, jsonb); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.contact_field_value_rows(ws uuid, contact uuid, vals jsonb) RETURNS TABLE(workspace_id uuid, contact_id uuid, field_id uuid, ord smallint, value_text text, value_num double precision, value_date date, value_bool boolean)
+    LANGUAGE plpgsql STABLE
+    SET search_path TO ''
+    AS $$
+begin
+  return query
+  select ws, contact, f.id, coalesce(m.n, 0)::smallint,
+    case when f.field_type in ('text', 'select') then e.value #>> '{}'
+         when f.field_type = 'multi_select' then m.option end,
+    case when f.field_type = 'number' then public.custom_field_number(e.value) end,
+    case when f.field_type = 'date' then (e.value #>> '{}')::date end,
+    case when f.field_type = 'boolean' then (e.value #>> '{}')::boolean end
+  from jsonb_each(vals) e
+  join public.custom_fields f on f.workspace_id = ws and f.key = e.key
+  left join lateral jsonb_array_elements_text(
+    case when f.field_type = 'multi_select' and jsonb_typeof(e.value) = 'array' then e.value end)
+    with ordinality m(option, n) on true
+  where e.value <> 'null'::jsonb and (f.field_type <> 'multi_select' or m.option is not null);
+end
+$$;
+
+--
 -- Name: contact_name_key(text, text); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -456,6 +481,24 @@ end
 $_$;
 
 --
+-- Name: contacts_sync_field_values(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.contacts_sync_field_values() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  if tg_op = 'UPDATE' then
+    delete from public.contact_field_values v where v.workspace_id = old.workspace_id and v.contact_id = old.id;
+  end if;
+  insert into public.contact_field_values (workspace_id, contact_id, field_id, ord, value_text, value_num, value_date, value_bool)
+  select * from public.contact_field_value_rows(new.workspace_id, new.id, new.custom_fields);
+  return null;
+end
+$$;
+
+--
 -- Name: contacts_sync_topics(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -537,6 +580,23 @@ begin
   insert into public.workspaces (name) values (btrim(p_name)) returning id into ws;
   insert into public.workspace_members (workspace_id, user_id, role) values (ws, uid, 'owner');
   return ws;
+end
+$$;
+
+--
+-- Name: custom_field_number(jsonb); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.custom_field_number(v jsonb) RETURNS double precision
+    LANGUAGE plpgsql IMMUTABLE
+    SET search_path TO ''
+    AS $$
+declare
+  x numeric := (v #>> '{}')::numeric;
+begin
+  return case when abs(x) >= 1e308 then sign(x)::double precision * 'Infinity'::double precision
+              when abs(x) < 1e-307 then 0::double precision
+              else x::double precision end;
 end
 $$;
 
@@ -1305,6 +1365,12 @@ GRANT ALL ON FUNCTION public.contact_email_status(is_subscribed boolean, unsubsc
 GRANT ALL ON FUNCTION public.contact_email_status(is_subscribed boolean, unsubscribed_at timestamp with time zone, email_suppressed boolean) TO service_role;
 
 --
+-- Name: FUNCTION contact_field_value_rows(ws uuid, contact uuid, vals jsonb); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.contact_field_value_rows(ws uuid, contact uuid, vals jsonb) FROM PUBLIC;
+
+--
 -- Name: FUNCTION contact_name_key(first_name text, last_name text); Type: ACL; Schema: public; Owner: -
 --
 
@@ -1351,6 +1417,12 @@ REVOKE ALL ON FUNCTION public.contacts_before_write() FROM PUBLIC;
 REVOKE ALL ON FUNCTION public.contacts_check_custom_fields() FROM PUBLIC;
 
 --
+-- Name: FUNCTION contacts_sync_field_values(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.contacts_sync_field_values() FROM PUBLIC;
+
+--
 -- Name: FUNCTION contacts_sync_topics(); Type: ACL; Schema: public; Owner: -
 --
 
@@ -1369,6 +1441,12 @@ REVOKE ALL ON FUNCTION public.contacts_webhook_events() FROM PUBLIC;
 REVOKE ALL ON FUNCTION public.create_workspace(p_name text) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.create_workspace(p_name text) TO service_role;
 GRANT ALL ON FUNCTION public.create_workspace(p_name text) TO authenticated;
+
+--
+-- Name: FUNCTION custom_field_number(v jsonb); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.custom_field_number(v jsonb) FROM PUBLIC;
 
 --
 -- Name: FUNCTION custom_fields_after_delete(); Type: ACL; Schema: public; Owner: -
@@ -3276,6 +3354,93 @@ CREATE POLICY contact_daily_counts_select_members ON public.contact_daily_counts
 GRANT SELECT ON TABLE public.contact_daily_counts TO authenticated;
 GRANT ALL ON TABLE public.contact_daily_counts TO service_role;
 
+-- ==================================================== public.contact_field_values
+--
+-- Name: contact_field_values; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.contact_field_values (
+    workspace_id uuid NOT NULL,
+    contact_id uuid NOT NULL,
+    field_id uuid NOT NULL,
+    ord smallint DEFAULT 0 NOT NULL,
+    value_text text,
+    value_num double precision,
+    value_date date,
+    value_bool boolean,
+    CONSTRAINT contact_field_values_one_value CHECK ((num_nonnulls(value_text, value_num, value_date, value_bool) = 1))
+);
+
+--
+-- Name: contact_field_values contact_field_values_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.contact_field_values
+    ADD CONSTRAINT contact_field_values_pkey PRIMARY KEY (workspace_id, contact_id, field_id, ord);
+
+--
+-- Name: contact_field_values_bool_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX contact_field_values_bool_idx ON public.contact_field_values USING btree (workspace_id, field_id, value_bool, contact_id) WHERE (value_bool IS NOT NULL);
+
+--
+-- Name: contact_field_values_date_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX contact_field_values_date_idx ON public.contact_field_values USING btree (workspace_id, field_id, value_date, contact_id) WHERE (value_date IS NOT NULL);
+
+--
+-- Name: contact_field_values_field_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX contact_field_values_field_idx ON public.contact_field_values USING btree (workspace_id, field_id, contact_id);
+
+--
+-- Name: contact_field_values_num_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX contact_field_values_num_idx ON public.contact_field_values USING btree (workspace_id, field_id, value_num, contact_id) WHERE (value_num IS NOT NULL);
+
+--
+-- Name: contact_field_values_text_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX contact_field_values_text_idx ON public.contact_field_values USING btree (workspace_id, field_id, value_text, contact_id) WHERE ((value_text IS NOT NULL) AND (octet_length(value_text) <= 2000));
+
+--
+-- Name: contact_field_values contact_field_values_workspace_id_contact_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.contact_field_values
+    ADD CONSTRAINT contact_field_values_workspace_id_contact_id_fkey FOREIGN KEY (workspace_id, contact_id) REFERENCES public.contacts(workspace_id, id) ON DELETE CASCADE;
+
+--
+-- Name: contact_field_values contact_field_values_workspace_id_field_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.contact_field_values
+    ADD CONSTRAINT contact_field_values_workspace_id_field_id_fkey FOREIGN KEY (workspace_id, field_id) REFERENCES public.custom_fields(workspace_id, id) ON DELETE CASCADE;
+
+--
+-- Name: contact_field_values; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.contact_field_values ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: contact_field_values contact_field_values_select; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY contact_field_values_select ON public.contact_field_values FOR SELECT TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
+
+--
+-- Name: TABLE contact_field_values; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT ON TABLE public.contact_field_values TO authenticated;
+GRANT SELECT ON TABLE public.contact_field_values TO service_role;
+
 -- ==================================================== public.contact_imports
 --
 -- Name: contact_imports; Type: TABLE; Schema: public; Owner: -
@@ -4002,6 +4167,18 @@ CREATE TRIGGER contacts_check_custom_fields_update BEFORE UPDATE OF custom_field
 --
 
 CREATE TRIGGER contacts_protect_source BEFORE UPDATE OF source ON public.contacts FOR EACH ROW EXECUTE FUNCTION public.protect_contact_source();
+
+--
+-- Name: contacts contacts_sync_field_values_insert; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER contacts_sync_field_values_insert AFTER INSERT ON public.contacts FOR EACH ROW WHEN ((new.custom_fields <> '{}'::jsonb)) EXECUTE FUNCTION public.contacts_sync_field_values();
+
+--
+-- Name: contacts contacts_sync_field_values_update; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER contacts_sync_field_values_update AFTER UPDATE ON public.contacts FOR EACH ROW WHEN ((new.custom_fields IS DISTINCT FROM old.custom_fields)) EXECUTE FUNCTION public.contacts_sync_field_values();
 
 --
 -- Name: contacts contacts_sync_topics_insert; Type: TRIGGER; Schema: public; Owner: -

@@ -7,10 +7,15 @@ type Fragment = postgres.PendingQuery<postgres.Row[]>;
 export interface ListFilters {
   /** a search reads the search function's rows (materialised as `m`), else contacts */
   search: Fragment | null;
-  /** every condition of the query, on the alias c (`walk`: see getContacts' pageIds) */
-  where: (walk: boolean) => Fragment;
+  /**
+   * every condition of the query, on the alias c (`walk`: included tags as a probe per row;
+   * `probe`: custom fields too; see getContacts' pageIds)
+   */
+  where: (walk: boolean, probe?: boolean) => Fragment;
   include: string[];
   exclude: string[];
+  /** how many contacts pass every custom field filter, from the typed values alone (customFieldCountSql) */
+  customCount: Fragment | null;
 }
 
 /**
@@ -19,13 +24,19 @@ export interface ListFilters {
  * - no event or included tags: the kept per-source counts (contact_counts), less the holders of
  *   any excluded tag;
  * - included tags alone (with or without excluded ones): set arithmetic on contact_tags;
+ * - custom field filters alone: their matches in contact_field_values, read from its indexes
+ *   (docs/decisions.md, "Custom fields"; `not_set` subtracted from the kept counts), no contacts
+ *   row read;
  * - otherwise the rows themselves are counted.
  */
 export function countSql(db: Db, q: ContactsQuery, f: ListFilters): Fragment {
   if (f.search) return db`(select count(*) from m)`;
   // a segment (docs/decisions.md, "Segments") is counted on the rows themselves
   if (q.segment) return db`(select count(*) from public.contacts c where ${f.where(false)})`;
-  // custom field filters: the matching rows are counted (no kept count knows them)
+  const onlyCustom =
+    !q.eventId && !q.source && !q.emailStatus && f.include.length === 0 && f.exclude.length === 0;
+  if (onlyCustom && f.customCount) return f.customCount;
+  // other custom field filters: the matching rows are counted (no kept count knows them)
   if (!q.eventId && !q.emailStatus && f.include.length === 0 && q.customFields.length === 0) {
     const kept = db`coalesce((select sum(n) from public.contact_counts
       where workspace_id = ${q.workspaceId} ${q.source ? db`and source = ${q.source}` : db``}), 0)`;

@@ -14,7 +14,7 @@ import { firstIssue } from "./schemas";
 import type { Contact, TagRef } from "./types";
 import { refused, type Refused } from "@/lib/errors/app-error";
 import { segmentCondition, segmentFields } from "@/lib/segments/compile";
-import { customFieldConditions } from "./custom-fields/list-filter";
+import { customFieldConditions, type CustomFieldConditions } from "./custom-fields/list-filter";
 
 export interface ContactListRow extends Contact {
   tags: TagRef[];
@@ -44,7 +44,7 @@ export async function getContacts(db: Db, params: GetContactsParams): Promise<Co
   const q = parsed.data;
   const custom = await customFieldConditions(db, q.workspaceId, q.customFields);
   if ("error" in custom) return custom;
-  const f = listFilters(db, q, [...custom.data, ...(await segmentPart(db, q))]);
+  const f = listFilters(db, q, custom.data, await segmentPart(db, q));
   const offset = (q.page - 1) * q.pageSize;
 
   const { total, ids } = await pageIds(db, q, f, offset);
@@ -77,7 +77,7 @@ export async function getContactsAfter(
   const q = parsed.data;
   const custom = await customFieldConditions(db, q.workspaceId, q.customFields);
   if ("error" in custom) return custom;
-  const f = listFilters(db, q, [...custom.data, ...(await segmentPart(db, q))]);
+  const f = listFilters(db, q, custom.data, await segmentPart(db, q));
   const key = keysetOf(db, q);
   if (after && after.length !== key.length) return refused("invalid", "The cursor does not fit this list.");
   const past = after ? db`and ${key.after(after)}` : db``;
@@ -180,9 +180,10 @@ async function pageIds(db: Db, q: ContactsQuery, f: ListFilters, offset: number)
       coalesce((select sum(n) from public.contact_counts where workspace_id = ${q.workspaceId}), 0)::float8 as everyone`;
   if (total <= offset) return { total, ids: [] };
   // entries walked to fill the page ~ (offset + size) * everyone / total; rows sorted ~ total
-  const walk = f.include.length === 0 || (offset + q.pageSize) * everyone < WALK_FACTOR * total * total;
+  const dense = (offset + q.pageSize) * everyone < WALK_FACTOR * total * total;
+  const walk = (f.include.length === 0 && q.customFields.length === 0) || dense;
   const rows = await db<{ id: string }[]>`
-    select c.id from public.contacts c where ${f.where(walk)}
+    select c.id from public.contacts c where ${f.where(walk, walk)}
     order by ${order} limit ${q.pageSize} offset ${offset}`;
   return { total, ids: rows.map((r) => r.id) };
 }
@@ -194,7 +195,12 @@ const WALK_FACTOR = 2;
  * What the list reads and its conditions. A search reads the search function's rows (the
  * trigram index is usable only outside RLS; see its migration), otherwise contacts itself.
  */
-function listFilters(db: Db, q: ContactsQuery, custom: Fragment[] = []): ListFilters {
+function listFilters(
+  db: Db,
+  q: ContactsQuery,
+  custom: CustomFieldConditions,
+  segment: Fragment[],
+): ListFilters {
   const words = searchTokens(q.search);
   // longest word first: the search function's index scan uses the first pattern
   const patterns = words.sort((a, b) => b.length - a.length).map(containsPattern);
@@ -211,7 +217,7 @@ function listFilters(db: Db, q: ContactsQuery, custom: Fragment[] = []): ListFil
                       where c.workspace_id = ${q.workspaceId} and ${emailStatusCondition(db, q.emailStatus)})`
         : emailStatusCondition(db, q.emailStatus),
     );
-  parts.push(...custom);
+  parts.push(...segment);
   if (q.eventId) {
     parts.push(db`c.id in (
       select r.contact_id from public.event_registrations r
@@ -237,12 +243,12 @@ function listFilters(db: Db, q: ContactsQuery, custom: Fragment[] = []): ListFil
     parts.push(db`c.id not in (
       select ct.contact_id from public.contact_tags ct where ct.tag_id = any(${exclude}::uuid[]))`);
   }
-  const where = (walk: boolean) => {
-    const all = [...parts];
+  const where = (walk: boolean, probe = false) => {
+    const all = [...parts, ...(probe ? custom.probes : custom.where)];
     if (holders && holds) all.push(walk ? holds : db`c.id in (${holders})`);
     return all.reduce((acc, part) => db`${acc} and ${part}`);
   };
-  return { search, where, include, exclude };
+  return { search, where, include, exclude, customCount: custom.count };
 }
 
 /**

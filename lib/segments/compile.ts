@@ -94,10 +94,7 @@ export function conditionSql(db: Db, ws: string, c: Condition, fields: SegmentFi
     case "created":
       return windowSql(db, db`c.created_at`, c.window);
     case "form_submitted":
-      return db`exists (select 1 from public.form_submissions f
-                        where f.contact_id = c.id and f.workspace_id = ${ws}
-                        ${c.formId ? db`and f.form_id = ${c.formId}` : db``}
-                        and ${windowSql(db, db`f.created_at`, c.window)})`;
+      return db`exists (select 1 from ${eventRowsSql(db, ws, c)} and x.contact_id = c.id)`;
     case "event_registered":
       return db`exists (select 1 from public.event_registrations r
                         where r.contact_id = c.id and r.workspace_id = ${ws} and r.status = 'registered'
@@ -107,12 +104,7 @@ export function conditionSql(db: Db, ws: string, c: Condition, fields: SegmentFi
                         where r.contact_id = c.id and r.workspace_id = ${ws} and r.checked_in_at is not null
                         ${c.eventId ? db`and r.event_id = ${c.eventId}` : db``})`;
     case "purchased":
-      return db`exists (select 1 from public.transactions t
-                        where t.contact_id = c.id and t.workspace_id = ${ws} and t.status = 'succeeded'
-                        ${c.productId ? db`and t.product_id = ${c.productId}` : db``}
-                        ${c.minAmount !== undefined ? db`and t.amount_paid >= ${c.minAmount}` : db``}
-                        ${c.maxAmount !== undefined ? db`and t.amount_paid <= ${c.maxAmount}` : db``}
-                        and ${windowSql(db, db`t.transaction_date`, c.window)})`;
+      return db`exists (select 1 from ${eventRowsSql(db, ws, c)} and x.contact_id = c.id)`;
     case "email_engagement": {
       const at = ENGAGEMENT_COLUMN(db)[c.event];
       return db`exists (select 1 from public.email_sends e
@@ -122,6 +114,27 @@ export function conditionSql(db: Db, ws: string, c: Condition, fields: SegmentFi
                         and ${at} is not null and ${windowSql(db, at, c.window)})`;
     }
   }
+}
+
+/** A condition kind read from one table of dated rows per contact (EventRows). */
+export type EventCondition = Extract<Condition, { kind: "purchased" | "form_submitted" }>;
+
+/**
+ * The rows `x` that satisfy a purchased or form_submitted condition, as `<table> x where ...`
+ * (any contact): the condition is "the contact has such a row", and countSegment may start from
+ * these rows instead of the contacts (see there).
+ */
+export function eventRowsSql(db: Db, ws: string, c: EventCondition): Fragment {
+  if (c.kind === "form_submitted") {
+    return db`public.form_submissions x where x.workspace_id = ${ws}
+              ${c.formId ? db`and x.form_id = ${c.formId}` : db``}
+              and ${windowSql(db, db`x.created_at`, c.window)}`;
+  }
+  return db`public.transactions x where x.workspace_id = ${ws} and x.status = 'succeeded'
+            ${c.productId ? db`and x.product_id = ${c.productId}` : db``}
+            ${c.minAmount !== undefined ? db`and x.amount_paid >= ${c.minAmount}` : db``}
+            ${c.maxAmount !== undefined ? db`and x.amount_paid <= ${c.maxAmount}` : db``}
+            and ${windowSql(db, db`x.transaction_date`, c.window)}`;
 }
 
 /** The first time of each event on a send (email_send_stats); opens and clicks by people only. */

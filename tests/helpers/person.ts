@@ -19,6 +19,10 @@ export async function createPersonEverywhere(
     phone: "2025550199",
   });
   const id = c.id;
+  // a custom field value: the object on the contact, and its typed rows (contact_field_values)
+  await sql`insert into custom_fields (workspace_id, key, label, field_type)
+            values (${ws}, 'nickname', 'Nickname', 'text') on conflict (workspace_id, key) do nothing`;
+  await sql`update contacts set custom_fields = '{"nickname": "Pia"}' where id = ${id}`;
   const [tag] =
     await sql`insert into tags (workspace_id, name) values (${ws}, ${unique("tag")}) returning id`;
   await sql`insert into contact_tags (workspace_id, contact_id, tag_id) values (${ws}, ${id}, ${tag.id})`;

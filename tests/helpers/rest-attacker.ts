@@ -182,6 +182,15 @@ export async function buildWorld(sql: Sql): Promise<World> {
         ? { api_key_id: k.id, window_start: new Date(), hits: 1 }
         : { api_key_id: k.id, workspace_id: ws, idempotency_key: unique("idem"), fingerprint: hex64() };
     }
+    if (table === "contact_field_values") {
+      // a typed custom field value of a contact of this workspace, as the database's trigger writes
+      // it from contacts.custom_fields (docs/decisions.md, "Custom fields")
+      const [c] =
+        await sql`insert into contacts (workspace_id, email) values (${ws}, ${`${unique("cfv")}@example.test`}) returning id`;
+      const [f] = await sql`insert into custom_fields (workspace_id, key, label, field_type)
+        values (${ws}, ${`f_${hex64().slice(0, 8)}`}, 'Field', 'text') returning id`;
+      return { workspace_id: ws, contact_id: c.id, field_id: f.id, value_text: "x" };
+    }
     if (table === "email_send_secrets") {
       // the whole copy of an outbox email of this workspace
       const [mail] = await sql`

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { dismissDuplicate, restoreDuplicate } from "@/lib/contacts/merge/dismiss-duplicate";
 import { findDuplicates } from "@/lib/contacts/merge/find-duplicates";
-import { CONTACT_DEPENDENTS } from "@/lib/contacts/merge/merge-dependents";
+import { CONTACT_DEPENDENTS, CONTACT_DERIVED } from "@/lib/contacts/merge/merge-dependents";
 import { mergeContacts, type MergeContactsInput } from "@/lib/contacts/merge/merge-contacts";
 import { withService, withUser } from "@/lib/db/doors";
 import { createTopic } from "@/lib/consent/topics";
@@ -15,6 +15,7 @@ import {
   type TestUser,
   type TestWorkspace,
 } from "../helpers/factories";
+import { typedValues } from "../helpers/custom-field-values";
 import { insertRow, type Row } from "../helpers/rows";
 import { signIn } from "../helpers/member-session";
 import { waitFor, waitForIdleTransaction } from "../helpers/wait-for";
@@ -69,9 +70,12 @@ const countFor = async (table: string, contactId: string) =>
 
 describe("merging two contacts", () => {
   test("the merge handles every foreign key to contacts in the catalog (a new one fails here until it does)", async () => {
-    const handled = Object.entries(CONTACT_DEPENDENTS).flatMap(([table, d]) =>
-      (d.columns ?? ["contact_id"]).map((column) => `${table}.${column}`),
-    );
+    const handled = [
+      ...Object.entries(CONTACT_DEPENDENTS).flatMap(([table, d]) =>
+        (d.columns ?? ["contact_id"]).map((column) => `${table}.${column}`),
+      ),
+      ...Object.entries(CONTACT_DERIVED).map(([table, column]) => `${table}.${column}`),
+    ];
     expect(handled.sort()).toEqual(await foreignKeysToContacts());
   });
 
@@ -154,6 +158,8 @@ describe("merging two contacts", () => {
     for (const ref of await foreignKeysToContacts()) {
       const [table] = ref.split(".");
       if (table === "duplicate_dismissals") continue; // a pair: copied, not moved (its own test below)
+      // kept from the contact's own row (the custom fields test below checks it)
+      if (table in CONTACT_DERIVED) continue;
       rows.push([table, await insertRow(db.sql, table, ws, { contact_id: b.id })]);
     }
     await insertRow(db.sql, "contact_suppressions", ws, { contact_id: b.id, reason: "complaint" });
@@ -213,6 +219,9 @@ describe("merging two contacts", () => {
     const [row] = await db.sql`select custom_fields from contacts where id = ${a.id}`;
     expect(row.custom_fields).toEqual({ plan: "silver", nickname: "Ada", vip: true });
     expect(outcome.customFromB).toEqual(["nickname", "plan"]);
+    // the typed index follows A's values; B's rows went with B
+    expect(await typedValues(db.sql, a.id)).toEqual(["nickname=Ada", "plan=silver", "vip=true"]);
+    expect(await typedValues(db.sql, b.id)).toEqual([]);
   });
 
   test("rows both contacts hold once (tag, company, RSVP, broadcast send, active enrollment, suppression) end as one on A", async () => {

@@ -48,7 +48,12 @@ const LINKS = Object.entries(TABLES).flatMap(([table, shape]) =>
 );
 
 // Service-only tables (not in TABLES, which holds what members may write): their links, tested below.
-const SERVICE_LINKS = [["api_idempotency_keys", "api_key_id", "api_keys"]] as const;
+const SERVICE_LINKS = [
+  ["api_idempotency_keys", "api_key_id", "api_keys"],
+  // written only by the database, from contacts.custom_fields (tests/integration/custom-field-values.test.ts)
+  ["contact_field_values", "contact_id", "contacts"],
+  ["contact_field_values", "field_id", "custom_fields"],
+] as const;
 
 type Door = (fn: (q: Db) => Promise<unknown>) => Promise<unknown>;
 

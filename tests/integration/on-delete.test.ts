@@ -38,6 +38,10 @@ async function populate(ws: TestWorkspace): Promise<void> {
   for (const table of Object.keys(TABLES)) await insertRow(db.sql, table, ws);
   const contact = await createContact(db.sql, ws.id);
   await insertRow(db.sql, "contact_suppressions", ws, { contact_id: contact.id, reason: "complaint" });
+  // kept by the database from the contact's values (not in TABLES): a typed custom field value
+  const field = await insertRow(db.sql, "custom_fields", ws);
+  await db.sql`update contacts set custom_fields = jsonb_build_object(${field.key as string}::text, 'x'::text)
+               where id = ${contact.id}`;
   await db.sql`insert into webhook_inbox (provider, event_id, event_type, workspace_id, payload)
                values ('payproc', ${`evt_${ws.id}`}, 'checkout.session.completed', ${ws.id}, '{}')`;
   // one row per workspace, keyed by it (not in TABLES): the two-factor requirement

@@ -2,7 +2,13 @@ import type postgres from "postgres";
 import { z } from "zod";
 import type { Db } from "@/lib/db/doors";
 import { refused, type Result } from "@/lib/errors/app-error";
-import { checkCustomFieldFilter, customFieldFilterSql, type CustomFieldFilter } from "./filter-sql";
+import {
+  checkCustomFieldFilter,
+  customFieldFilterSql,
+  customFieldCountSql,
+  customFieldProbeSql,
+  type CustomFieldFilter,
+} from "./filter-sql";
 import { listCustomFields } from "./list-custom-fields";
 import { parseCustomFieldText } from "./parse-custom-field-text";
 import type { CustomField } from "./types";
@@ -63,26 +69,39 @@ export function toCustomFieldFilter(
   return checkCustomFieldFilter(field, filter);
 }
 
-/**
- * The SQL conditions of a list's custom field filters on alias `c`, reading the workspace's
- * definitions once; none when there are no filters.
- */
+/** A list's custom field filters as SQL (customFieldConditions). */
+export interface CustomFieldConditions {
+  /** the conditions on alias `c`, as semi-joins (customFieldFilterSql) */
+  where: Fragment[];
+  /** the same, as one probe per row (customFieldProbeSql) */
+  probes: Fragment[];
+  /** how many contacts pass them all, from the typed values alone (customFieldCountSql), or null */
+  count: Fragment | null;
+}
+
+/** A list's custom field filters as SQL, reading the workspace's definitions once. */
 export async function customFieldConditions(
   db: Db,
   workspaceId: string,
   raws: CustomFieldListFilter[],
-): Promise<Result<Fragment[]>> {
-  if (raws.length === 0) return { data: [] };
+): Promise<Result<CustomFieldConditions>> {
+  if (raws.length === 0) return { data: { where: [], probes: [], count: null } };
   const fields = new Map((await listCustomFields(db, workspaceId)).map((f) => [f.key, f]));
-  const parts: Fragment[] = [];
+  const checked: { field: CustomField; filter: CustomFieldFilter }[] = [];
   for (const raw of raws) {
     const field = fields.get(raw.key);
     if (!field) return refused("invalid", `There is no custom field "${raw.key}".`, { field: raw.key });
     const filter = toCustomFieldFilter(field, raw);
     if ("error" in filter) return filter;
-    parts.push(customFieldFilterSql(db, field, filter.data));
+    checked.push({ field, filter: filter.data });
   }
-  return { data: parts };
+  return {
+    data: {
+      where: checked.map(({ field, filter }) => customFieldFilterSql(db, field, filter)),
+      probes: checked.map(({ field, filter }) => customFieldProbeSql(db, field, filter)),
+      count: customFieldCountSql(db, workspaceId, checked),
+    },
+  };
 }
 
 const PREFIX = "cf.";

@@ -195,6 +195,13 @@ export const CONTACT_DEPENDENTS: Record<string, { move: Mover; columns?: readonl
 };
 
 /**
+ * Tables referencing contacts that the database keeps from the contact's own row, so the merge
+ * moves nothing: contact_field_values follows contacts.custom_fields (docs/decisions.md, "Custom
+ * fields"), A's rows are rewritten when the merge writes A's values and B's go with B.
+ */
+export const CONTACT_DERIVED: Record<string, "contact_id"> = { contact_field_values: "contact_id" };
+
+/**
  * Moves B's rows of every dependent table to A; what each move did. The tables are independent,
  * so their statements are sent together (postgres.js pipelines them on the transaction's
  * connection; the server still runs them one after another, each mover's in its order): one

@@ -45,7 +45,9 @@ export async function benchDatabase(
   name: string,
   options: { max?: number; keep?: boolean } = {},
 ): Promise<{ sql: Sql; reused: boolean; drop(): Promise<void> }> {
-  const db = await freshDatabase(baseUrl, name, options.keep ?? process.env.BENCH_KEEP === "1");
+  // BENCH_DB_SUFFIX: engineers sharing one server keep their own loaded copies
+  const dbName = name + (process.env.BENCH_DB_SUFFIX ?? "");
+  const db = await freshDatabase(baseUrl, dbName, options.keep ?? process.env.BENCH_KEEP === "1");
   const sql = connect(db.url, { max: options.max ?? 4 });
   setSql(sql);
   return {
