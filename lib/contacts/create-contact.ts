@@ -38,7 +38,7 @@ async function insertContact(
   db: Db,
   input: CreateContactInput,
   f: ReturnType<typeof fieldColumns>,
-  isSubscribed: boolean | undefined,
+  isSubscribed: boolean,
 ): Promise<Result<Contact>> {
   const [contact] = await db<Contact[]>`
     insert into public.contacts (

@@ -10,24 +10,16 @@
  * It creates and drops its own database (crm_bench_topics) beside DATABASE_URL's.
  */
 import type { Sql } from "../../lib/db/client";
-import { withService, withUser, type Claims } from "../../lib/db/doors";
+import { withService, withUser } from "../../lib/db/doors";
 import { createTopic } from "../../lib/consent/topics";
 import { audienceSchema } from "../../lib/email/broadcast-audience";
 import { previewBroadcast } from "../../lib/email/broadcasts";
 import { benchDatabase } from "./lib/database";
+import { ownedWorkspace as workspace } from "./lib/owner";
 import { verdict } from "./lib/verdict";
 
 const CONTACTS = Number(process.env.BENCH_TOPICS_CONTACTS ?? 100_000);
 const BULK = Number(process.env.BENCH_TOPICS_BULK ?? 20_000);
-
-async function workspace(sql: Sql, name: string): Promise<{ workspaceId: string; claims: Claims }> {
-  const email = `bench-${name}@example.test`;
-  const [user] = await sql`insert into auth.users (email) values (${email}) returning id`;
-  await sql`insert into user_profiles (id, email) values (${user.id}, ${email})`;
-  const [ws] = await sql`insert into workspaces (name) values (${name}) returning id`;
-  await sql`insert into workspace_members (workspace_id, user_id, role) values (${ws.id}, ${user.id}, 'owner')`;
-  return { workspaceId: ws.id, claims: { sub: user.id, role: "authenticated", email } };
-}
 
 async function median(times: number, fn: () => Promise<unknown>): Promise<number> {
   const all: number[] = [];

@@ -102,7 +102,8 @@ describe("spec 5.4 workspace access rules", () => {
         (q) => q`delete from contact_suppressions where contact_id = ${contact.id} returning reason`,
       );
       expect(r.map((x) => x.reason)).toEqual(["manual"]);
-      const left = await db.sql`select reason from contact_suppressions where contact_id = ${contact.id} order by reason`;
+      const left =
+        await db.sql`select reason from contact_suppressions where contact_id = ${contact.id} order by reason`;
       expect(left.map((x) => x.reason)).toEqual(["bounce", "complaint", "unsubscribe"]);
     },
   );

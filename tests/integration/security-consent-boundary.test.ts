@@ -31,7 +31,8 @@ const consentOf = async (id: string) =>
              portal_token, created_by
       from public.contacts where id = ${id}`
   )[0];
-const ledger = (id: string) => db.sql`select action, flow from public.consent_events where contact_id = ${id}`;
+const ledger = (id: string) =>
+  db.sql`select action, flow from public.consent_events where contact_id = ${id}`;
 const suppressions = async (id: string) =>
   (await db.sql`select reason from public.contact_suppressions where contact_id = ${id} order by reason`).map(
     (r) => r.reason,
@@ -47,7 +48,8 @@ describe("spec 3.3: a member's direct UPDATE of a contact's consent is refused",
         as(
           t,
           caller,
-          (q) => q`update public.contacts set is_subscribed = true, unsubscribed_at = null where id = ${c.id}`,
+          (q) =>
+            q`update public.contacts set is_subscribed = true, unsubscribed_at = null where id = ${c.id}`,
         ),
       );
       expect(patched).toEqual({ ok: false, code: "42501" });
@@ -73,7 +75,9 @@ describe("spec 3.3: a member's direct UPDATE of a contact's consent is refused",
     ])
       for (const caller of CALLERS)
         expect(
-          await attempt(() => as(t, caller, (q) => q`update public.contacts set ${change} where id = ${c.id}`)),
+          await attempt(() =>
+            as(t, caller, (q) => q`update public.contacts set ${change} where id = ${c.id}`),
+          ),
         ).toEqual({ ok: false, code: "42501" });
     expect(await consentOf(c.id)).toEqual(before);
     expect(await ledger(c.id)).toEqual([]);
@@ -189,7 +193,12 @@ describe("the app's consent flows still write consent, through the consent door"
     expect(await suppressions(id)).toEqual(["unsubscribe"]);
     await db.sql`insert into public.contact_suppressions (workspace_id, contact_id, reason) values (${t.a.id}, ${id}, 'bounce')`;
     const removed = await withUser(claims, (q) =>
-      removeSuppression(q, { workspaceId: t.a.id, contactId: id, reason: "bounce", actorUserId: t.member.id }),
+      removeSuppression(q, {
+        workspaceId: t.a.id,
+        contactId: id,
+        reason: "bounce",
+        actorUserId: t.member.id,
+      }),
     );
     expect(removed).toEqual({ data: { removed: true } });
     expect(await suppressions(id)).toEqual(["unsubscribe"]);
@@ -202,7 +211,12 @@ describe("the app's consent flows still write consent, through the consent door"
                  values (${t.a.id}, ${c.id}, 'bounce')`;
     const outsider = await attempt(() =>
       withUser(userOf(t, "outsider")!.claims, (q) =>
-        removeSuppression(q, { workspaceId: t.a.id, contactId: c.id, reason: "bounce", actorUserId: t.b.owner.id }),
+        removeSuppression(q, {
+          workspaceId: t.a.id,
+          contactId: c.id,
+          reason: "bounce",
+          actorUserId: t.b.owner.id,
+        }),
       ),
     );
     expect(outsider).toEqual({ ok: true, value: { error: expect.objectContaining({ code: "not_found" }) } });
