@@ -150,6 +150,22 @@ describe("spec 3.3: a member's direct DELETE of an 'unsubscribe' or 'bounce' sup
     });
 });
 
+// The door switches the transaction to service_role with set_config('role'), which the session
+// user may do: so may PostgREST's authenticator, a member of service_role in Supabase. Members
+// reach only the tables and the functions of schema public (/rpc), never pg_catalog.set_config:
+// no function they may call may switch the role for them.
+describe("the consent door's switch to service_role is the app's alone", () => {
+  test("no function of schema public a member or anonymous caller may execute calls set_config or SET ROLE", async () => {
+    const switching = await db.sql`
+      select p.proname from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+      where n.nspname = 'public'
+        and (has_function_privilege('authenticated', p.oid, 'execute')
+             or has_function_privilege('anon', p.oid, 'execute'))
+        and p.prosrc ~* '(set_config|set[[:space:]]+(local[[:space:]]+|session[[:space:]]+)?role)'`;
+    expect(switching).toEqual([]);
+  });
+});
+
 describe("the app's consent flows still write consent, through the consent door", () => {
   test("manual subscribe (spec 4.9) by an admin clears the unsubscribe suppression and writes the ledger", async () => {
     const t = await createTenants(db.sql);
