@@ -481,6 +481,35 @@ end
 $_$;
 
 --
+-- Name: contacts_guard_consent(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.contacts_guard_consent() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+begin
+  if tg_op = 'INSERT' then
+    if new.is_subscribed or new.opt_in_timestamp is not null or new.opt_in_source is not null
+       or new.opt_in_ip is not null or new.unsubscribed_at is not null or new.email_suppressed
+       or new.created_by is distinct from (select auth.uid())
+    then
+      raise exception 'Consent is changed only through the consent flows (spec 3.3).' using errcode = '42501';
+    end if;
+    new.portal_token := pg_catalog.gen_random_uuid();
+  elsif (new.is_subscribed, new.opt_in_timestamp, new.opt_in_source, new.opt_in_ip, new.unsubscribed_at,
+         new.email_suppressed, new.portal_token, new.created_by)
+        is distinct from
+        (old.is_subscribed, old.opt_in_timestamp, old.opt_in_source, old.opt_in_ip, old.unsubscribed_at,
+         old.email_suppressed, old.portal_token, old.created_by)
+  then
+    raise exception 'Consent is changed only through the consent flows (spec 3.3).' using errcode = '42501';
+  end if;
+  return new;
+end
+$$;
+
+--
 -- Name: contacts_sync_field_values(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -1415,6 +1444,12 @@ REVOKE ALL ON FUNCTION public.contacts_before_write() FROM PUBLIC;
 --
 
 REVOKE ALL ON FUNCTION public.contacts_check_custom_fields() FROM PUBLIC;
+
+--
+-- Name: FUNCTION contacts_guard_consent(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.contacts_guard_consent() FROM PUBLIC;
 
 --
 -- Name: FUNCTION contacts_sync_field_values(); Type: ACL; Schema: public; Owner: -
@@ -3727,7 +3762,7 @@ ALTER TABLE public.contact_suppressions ENABLE ROW LEVEL SECURITY;
 -- Name: contact_suppressions contact_suppressions_delete_members; Type: POLICY; Schema: public; Owner: -
 --
 
-CREATE POLICY contact_suppressions_delete_members ON public.contact_suppressions FOR DELETE TO authenticated USING (((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)) AND (reason <> 'complaint'::text)));
+CREATE POLICY contact_suppressions_delete_members ON public.contact_suppressions FOR DELETE TO authenticated USING (((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)) AND (reason = 'manual'::text)));
 
 --
 -- Name: contact_suppressions contact_suppressions_insert_members; Type: POLICY; Schema: public; Owner: -
@@ -4161,6 +4196,12 @@ CREATE TRIGGER contacts_check_custom_fields_insert BEFORE INSERT ON public.conta
 --
 
 CREATE TRIGGER contacts_check_custom_fields_update BEFORE UPDATE OF custom_fields ON public.contacts FOR EACH ROW WHEN ((new.custom_fields IS DISTINCT FROM old.custom_fields)) EXECUTE FUNCTION public.contacts_check_custom_fields();
+
+--
+-- Name: contacts contacts_guard_consent; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER contacts_guard_consent BEFORE INSERT OR UPDATE ON public.contacts FOR EACH ROW WHEN ((CURRENT_USER = ANY (ARRAY['authenticated'::name, 'anon'::name]))) EXECUTE FUNCTION public.contacts_guard_consent();
 
 --
 -- Name: contacts contacts_protect_source; Type: TRIGGER; Schema: public; Owner: -

@@ -1,4 +1,5 @@
 import type { Db } from "@/lib/db/doors";
+import { writeConsent } from "./consent-door";
 import type { ConsentChange } from "./consent-rules";
 import type { SuppressionReason } from "./email-status";
 
@@ -10,7 +11,8 @@ export async function suppressionReasons(db: Db, contactId: string): Promise<Sup
 /**
  * Writes the suppression side of a consent change and its ledger entry. The contact columns
  * are written by the caller, usually in the same update as other fields (spec 4.10 step 2);
- * pass `writeColumns: true` to have them written here instead.
+ * pass `writeColumns: true` to have them written here instead. Written through the consent door
+ * (consent-door.ts): a member's caller writes as the service, once checked.
  */
 export async function applyConsent(
   db: Db,
@@ -31,13 +33,20 @@ export async function applyConsent(
     topicIds?: readonly string[];
   },
 ): Promise<void> {
+  await writeConsent(db, input.workspaceId, () => writeChange(db, input));
+}
+
+async function writeChange(db: Db, input: Parameters<typeof applyConsent>[1]): Promise<void> {
   const { change, contactId, workspaceId } = input;
   if (input.writeColumns) {
-    await db`update public.contacts set ${db(change.columns)} where id = ${contactId}`;
+    await db`update public.contacts set ${db(change.columns)} where id = ${contactId} and workspace_id = ${workspaceId}`;
   }
   const clear = change.clear.filter((reason) => reason !== "complaint");
   const removed = clear.length
-    ? await db`delete from public.contact_suppressions where contact_id = ${contactId} and reason in ${db(clear)} returning reason`
+    ? await db`
+        delete from public.contact_suppressions
+        where contact_id = ${contactId} and workspace_id = ${workspaceId} and reason in ${db(clear)}
+        returning reason`
     : [];
   if (change.add) {
     await db`

@@ -1,5 +1,6 @@
 import type { Db } from "@/lib/db/doors";
 import type { SuppressionReason } from "./email-status";
+import { writeConsent } from "./consent-door";
 import { loadConsentState } from "./load-consent-state";
 import { refused, type Result } from "@/lib/errors/app-error";
 
@@ -83,10 +84,16 @@ export async function removeSuppression(
   if (input.reason === "complaint") return refused("forbidden", COMPLAINT_IS_PERMANENT);
   const state = await loadConsentState(db, input);
   if (!state) return refused("not_found", "Contact not found.");
-  const [row] = await db`
-    delete from public.contact_suppressions
-    where contact_id = ${state.id} and reason = ${input.reason} and reason <> 'complaint'
-    returning id`;
+  // an 'unsubscribe' or 'bounce' goes only through the consent door (docs/decisions.md, "The database is the boundary")
+  const [row] = await writeConsent(
+    db,
+    state.workspace_id,
+    () => db`
+      delete from public.contact_suppressions
+      where workspace_id = ${state.workspace_id} and contact_id = ${state.id} and reason = ${input.reason}
+        and reason <> 'complaint'
+      returning id`,
+  );
   if (row)
     await ledger(
       db,

@@ -1,4 +1,5 @@
 import type { Db } from "@/lib/db/doors";
+import { writeConsent } from "@/lib/consent/consent-door";
 import { contactColumns, fieldColumns } from "./contact-columns";
 import { createContactSchema, firstIssue } from "./schemas";
 import { DUPLICATE_EMAIL_ERROR, type Contact, type ContactFieldsInput } from "./types";
@@ -28,6 +29,17 @@ export async function createContact(db: Db, input: CreateContactInput): Promise<
   if (!parsed.success) return refused("invalid", firstIssue(parsed.error));
   const { isSubscribed, ...fields } = parsed.data;
   const f = fieldColumns(fields);
+  // with consent, through the consent door (docs/decisions.md, "The database is the boundary")
+  const write = () => insertContact(db, input, f, isSubscribed);
+  return isSubscribed ? writeConsent(db, input.workspaceId, write) : write();
+}
+
+async function insertContact(
+  db: Db,
+  input: CreateContactInput,
+  f: ReturnType<typeof fieldColumns>,
+  isSubscribed: boolean,
+): Promise<Result<Contact>> {
   const [contact] = await db<Contact[]>`
     insert into public.contacts (
       workspace_id, source, email, first_name, last_name, phone, address_line1, address_line2,

@@ -1,4 +1,5 @@
 import type { Db } from "@/lib/db/doors";
+import { writeConsent } from "@/lib/consent/consent-door";
 import { applyImport } from "./import/apply-import";
 import { NO_EMAIL_COLUMN, type ColumnMapping, type ImportField } from "./import/csv-columns";
 import { resolveMapping, type ImportMapping } from "./import/import-mapping";
@@ -63,6 +64,13 @@ export async function importContactsCsv(
   db: Db,
   input: ImportContactsCsvInput,
 ): Promise<Result<ImportReport>> {
+  // 'Mark as Subscribed' writes consent: the whole import (its staging tables included) goes
+  // through the consent door (docs/decisions.md, "The database is the boundary")
+  if (input.markSubscribed) return writeConsent(db, input.workspaceId, () => runImport(db, input));
+  return runImport(db, input);
+}
+
+async function runImport(db: Db, input: ImportContactsCsvInput): Promise<Result<ImportReport>> {
   const started = Date.now();
   const staged = await stageImport(db, input);
   if ("error" in staged) return staged;

@@ -1,4 +1,5 @@
 import type { Db } from "@/lib/db/doors";
+import { writeConsent } from "@/lib/consent/consent-door";
 import { contactColumns, fieldColumns } from "./contact-columns";
 import { isUuid } from "@/lib/ids/uuid";
 import { firstIssue, updateContactSchema } from "./schemas";
@@ -47,18 +48,23 @@ export async function updateContact(db: Db, input: UpdateContactInput): Promise<
     throw error;
   }
 
-  if (contact.email !== before.email) {
+  if (contact.email !== before.email) await clearBounce(db, contact);
+  return { data: contact };
+}
+
+/** The old address's bounce goes, through the consent door (docs/decisions.md, "The database is the boundary"). */
+function clearBounce(db: Db, contact: Contact): Promise<void> {
+  return writeConsent(db, contact.workspace_id, async () => {
     const removed = await db`
       delete from public.contact_suppressions
-      where contact_id = ${contact.id} and reason = 'bounce'
+      where workspace_id = ${contact.workspace_id} and contact_id = ${contact.id} and reason = 'bounce'
       returning id`;
     if (removed.length > 0) {
       await db`
         insert into public.consent_events (workspace_id, contact_id, action, flow, reason, actor_user_id)
         values (${contact.workspace_id}, ${contact.id}, 'unsuppressed', 'email_change', 'bounce', auth.uid())`;
     }
-  }
-  return { data: contact };
+  });
 }
 
 function isDuplicateEmail(error: unknown): boolean {

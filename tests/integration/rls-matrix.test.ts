@@ -89,19 +89,22 @@ describe("spec 5.4 workspace access rules", () => {
   });
 
   test.each(["owner", "admin", "member"] as const)(
-    "5.4 contact_suppressions DELETE by %s: removes a non-complaint suppression, never a 'complaint' one",
+    "5.4 contact_suppressions DELETE by %s: removes a 'manual' suppression, never a 'complaint', 'bounce' or 'unsubscribe' one (docs/decisions.md, \"The database is the boundary\")",
     async (caller) => {
       const t = await createTenants(db.sql);
       const contact = await createContact(db.sql, t.a.id);
-      await db.sql`insert into contact_suppressions (contact_id, reason) values (${contact.id}, 'complaint'), (${contact.id}, 'bounce')`;
+      await db.sql`insert into contact_suppressions (contact_id, reason)
+                   values (${contact.id}, 'complaint'), (${contact.id}, 'bounce'), (${contact.id}, 'unsubscribe'),
+                          (${contact.id}, 'manual')`;
       const r = await as(
         t,
         caller,
         (q) => q`delete from contact_suppressions where contact_id = ${contact.id} returning reason`,
       );
-      expect(r.map((x) => x.reason)).toEqual(["bounce"]);
-      const left = await db.sql`select reason from contact_suppressions where contact_id = ${contact.id}`;
-      expect(left.map((x) => x.reason)).toEqual(["complaint"]);
+      expect(r.map((x) => x.reason)).toEqual(["manual"]);
+      const left =
+        await db.sql`select reason from contact_suppressions where contact_id = ${contact.id} order by reason`;
+      expect(left.map((x) => x.reason)).toEqual(["bounce", "complaint", "unsubscribe"]);
     },
   );
 

@@ -1,6 +1,7 @@
 import type { ContactRow } from "@/lib/contacts/contact-row";
 import { CONTACT_NOT_FOUND } from "@/lib/contacts/types";
 import { asService, type Db } from "@/lib/db/doors";
+import { writeConsent } from "@/lib/consent/consent-door";
 import { refused, unwrap, type Result } from "@/lib/errors/app-error";
 import { isUuid } from "@/lib/ids/uuid";
 import { writeCustomFieldValues } from "@/lib/contacts/custom-fields";
@@ -82,10 +83,16 @@ export async function mergeContacts(db: Db, input: MergeContactsInput): Promise<
   const custom = mergeCustomFields(a.custom_fields ?? {}, b.custom_fields ?? {}, input.customFields ?? {});
 
   await db`delete from public.contacts where workspace_id = ${workspaceId} and id = ${mergeId}`;
-  const [updated] = await db<{ email: string }[]>`
-    update public.contacts set ${db({ ...values, ...consent })}
-    where workspace_id = ${workspaceId} and id = ${keepId}
-    returning email`;
+  // the merged consent (spec 4.10) is written through the consent door (docs/decisions.md, "The
+  // database is the boundary"), with A's other fields in the same update
+  const [updated] = await writeConsent(
+    db,
+    workspaceId,
+    () => db<{ email: string }[]>`
+      update public.contacts set ${db({ ...values, ...consent })}
+      where workspace_id = ${workspaceId} and id = ${keepId}
+      returning email`,
+  );
   unwrap(
     await writeCustomFieldValues(db, {
       workspaceId,
