@@ -5,6 +5,7 @@ import { ADMIN_ROLES, requireMember } from "@/lib/auth/context";
 import { withUser } from "@/lib/db/doors";
 import { getEventById } from "@/lib/events/get-event-by-id";
 import { listEventRegistrations } from "@/lib/events/list-event-registrations";
+import type { EventRegistrationItem as Registration } from "@/lib/events/get-event-by-id";
 import { registrationFilterSchema } from "@/lib/events/schemas";
 import { sanitizeRichText } from "@/lib/html/sanitize";
 import { displayPrice } from "@/lib/events/ticket-pricing";
@@ -190,23 +191,28 @@ export default async function EventPage(props: EventPageProps) {
             </td>
             <td>{money(r.amount_paid)}</td>
             <td>{formatDateTime(r.created_at, zone)}</td>
-            <td>
-              {/* docs/decisions.md, "Segments": attendance; a toggle any member may use */}
-              <form action={asFormAction(checkInRegistrationAction)} className="row">
-                <input type="hidden" name="registrationId" value={r.id} />
-                <input type="hidden" name="checkedIn" value={r.checked_in_at ? "0" : "1"} />
-                {r.checked_in_at && <span>Checked in {formatDateTime(r.checked_in_at, zone)}</span>}
-                <button type="submit" className="secondary">
-                  {r.checked_in_at ? "Undo check-in" : "Check in"}
-                  <span className="sr-only">
-                    : {[r.first_name, r.last_name].filter(Boolean).join(" ") || r.email}
-                  </span>
-                </button>
-              </form>
-            </td>
+            <CheckInCell registration={r} zone={zone} />
           </tr>
         )}
       </DataTable>
     </>
+  );
+}
+
+/** Attendance (docs/decisions.md, "Segments"): a toggle any member may use. */
+function CheckInCell({ registration: r, zone }: { registration: Registration; zone: string }) {
+  const name = [r.first_name, r.last_name].filter(Boolean).join(" ") || r.email;
+  return (
+    <td>
+      <form action={asFormAction(checkInRegistrationAction)} className="row">
+        <input type="hidden" name="registrationId" value={r.id} />
+        <input type="hidden" name="checkedIn" value={r.checked_in_at ? "0" : "1"} />
+        {r.checked_in_at && <span>Checked in {formatDateTime(r.checked_in_at, zone)}</span>}
+        <button type="submit" className="secondary">
+          {r.checked_in_at ? "Undo check-in" : "Check in"}
+          <span className="sr-only">: {name}</span>
+        </button>
+      </form>
+    </td>
   );
 }
