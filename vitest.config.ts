@@ -113,6 +113,8 @@ const integration = (db: "pglite" | "postgres", exclude: string[] = []) => [
   },
 ];
 
+const workers = Number(process.env.TEST_WORKERS ?? 3);
+
 export default defineConfig({
   resolve: { alias },
   test: {
@@ -129,8 +131,10 @@ export default defineConfig({
     setupFiles: ["tests/helpers/file-env.ts"],
     // the suite mostly waits (on databases, workers, child processes): a sample of its slowest
     // files used ~25% of one core at one file at a time; three at once on a 2-core machine
-    maxWorkers: Number(process.env.TEST_WORKERS ?? 3),
-    minWorkers: 1,
+    maxWorkers: workers,
+    // as many kept as started: a worker let go when idle could be handed the next file as it went
+    // (tinypool's idle removal racing vitest, "Terminating worker thread")
+    minWorkers: workers,
     projects: [
       {
         extends: true,

@@ -73,6 +73,13 @@ export async function createPersonEverywhere(
             values (${ws}, 'Tag', 'form_submitted', ${form.id}, 'add_tag') returning id`;
   await sql`insert into automation_runs (workspace_id, automation_id, contact_id, trigger_type, status, payload)
             values (${ws}, ${automation.id}, ${id}, 'form_submitted', 'succeeded', ${sql.json({ email })})`;
+  // "not a duplicate" pairs naming the person on either side (docs/decisions.md, "Merging contacts")
+  for (const side of ["contact_id", "other_contact_id"]) {
+    const other = await createContact(sql, ws, { email: `${unique("lookalike")}@example.test` });
+    const pair = side === "contact_id" ? [id, other.id] : [other.id, id];
+    await sql`insert into duplicate_dismissals (workspace_id, contact_id, other_contact_id)
+              values (${ws}, ${pair[0]}, ${pair[1]})`;
+  }
   await sql`insert into webhook_inbox (provider, event_id, event_type, workspace_id, payload, status)
             values ('payproc', ${unique("evt")}, 'checkout.session.completed', ${ws},
                     ${sql.json({ customer_details: { email } })}, 'done')`;
