@@ -3262,12 +3262,6 @@ ALTER TABLE ONLY public.consent_events
 ALTER TABLE public.consent_events ENABLE ROW LEVEL SECURITY;
 
 --
--- Name: consent_events consent_events_insert_members; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY consent_events_insert_members ON public.consent_events FOR INSERT TO authenticated WITH CHECK (((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)) AND (actor_user_id = ( SELECT auth.uid() AS uid))));
-
---
 -- Name: consent_events consent_events_select_members; Type: POLICY; Schema: public; Owner: -
 --
 
@@ -3296,7 +3290,7 @@ CREATE TRIGGER consent_events_fill_workspace BEFORE INSERT ON public.consent_eve
 --
 
 GRANT ALL ON TABLE public.consent_events TO service_role;
-GRANT SELECT,INSERT ON TABLE public.consent_events TO authenticated;
+GRANT SELECT ON TABLE public.consent_events TO authenticated;
 
 -- ==================================================== public.contact_counts
 --

@@ -35,9 +35,14 @@ async function ledger(
   },
   actorUserId: string | null,
 ) {
-  await db`
-    insert into public.consent_events (workspace_id, contact_id, action, flow, reason, actor_user_id)
-    values (${e.workspaceId}, ${e.contactId}, ${e.action}, ${e.flow}, ${e.reason}, ${actorUserId})`;
+  // the ledger is written only through the consent door (docs/decisions.md, "The database is the boundary")
+  await writeConsent(
+    db,
+    e.workspaceId,
+    () => db`
+      insert into public.consent_events (workspace_id, contact_id, action, flow, reason, actor_user_id)
+      values (${e.workspaceId}, ${e.contactId}, ${e.action}, ${e.flow}, ${e.reason}, ${actorUserId})`,
+  );
 }
 
 /**

@@ -6,7 +6,8 @@
  * - a consent change (the columns, the suppression, the ledger entry) in a transaction of the
  *   service's own (no check, no switch): the floor, what a member's direct write used to cost;
  * - the same statements through the door as the signed-in owner (withUser + writeConsent);
- * - the whole app flows as the owner, unsubscribe then manual subscribe (spec 4.9), in turn.
+ * - the whole app flows as the owner, unsubscribe then manual subscribe (spec 4.9), in turn;
+ * - a 'manual' block added and removed in turn (spec 2.6), whose ledger entries go through the door too.
  * Goal: the door's write at most 2x the floor (it adds two round trips to a three-statement transaction).
  *
  * It creates and drops its own database (crm_bench_consent_door) beside DATABASE_URL's.
@@ -15,6 +16,7 @@ import { withService, withUser, type Db } from "../../lib/db/doors";
 import { writeConsent } from "../../lib/consent/consent-door";
 import { manualSubscribe } from "../../lib/consent/manual-subscribe";
 import { unsubscribeContact } from "../../lib/consent/unsubscribe-contact";
+import { addManualSuppression, removeSuppression } from "../../lib/consent/suppressions";
 import { benchDatabase, percentile } from "./lib/database";
 import { ownedWorkspace } from "./lib/owner";
 import { verdict } from "./lib/verdict";
@@ -73,6 +75,14 @@ export default async function run(): Promise<void> {
             }),
       ),
     );
+    const blocks = await timed(WRITES, (i) =>
+      withUser<unknown>(claims, (tx) => {
+        const input = { workspaceId, contactId: id, actorUserId: claims.sub };
+        return i % 2 === 0
+          ? addManualSuppression(tx, input)
+          : removeSuppression(tx, { ...input, reason: "manual" });
+      }),
+    );
     const row = (measure: string, ms: number[]) => ({
       measure,
       p50: `${percentile(ms, 50).toFixed(2)} ms`,
@@ -82,6 +92,7 @@ export default async function run(): Promise<void> {
       row(`consent write, service floor (${WRITES})`, floor),
       row(`consent write through the door as the owner (${WRITES})`, door),
       row(`unsubscribe / manual subscribe flows as the owner (${WRITES})`, flows),
+      row(`'manual' block added / removed as the owner (${WRITES})`, blocks),
     ]);
     verdict("door write vs service floor, p50", percentile(door, 50) / percentile(floor, 50), { atMost: 2 });
   } finally {

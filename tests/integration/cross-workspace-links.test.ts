@@ -22,7 +22,6 @@ const SIGNED_IN_WRITER: Record<string, "member" | "admin" | null> = {
   agreement_contacts: "member",
   transactions: "member",
   contact_suppressions: "member",
-  consent_events: "member",
   campaigns: "member",
   campaign_enrollments: "member",
   notification_reads: "member",
@@ -30,6 +29,7 @@ const SIGNED_IN_WRITER: Record<string, "member" | "admin" | null> = {
   duplicate_dismissals: "member",
   // written by the system only (spec 5.4 'system only', or not granted to members)
   broadcasts: null,
+  consent_events: null,
   email_sends: null,
   contact_topics: null,
   email_events: null,
@@ -86,13 +86,8 @@ describe("5.4: no row points at another workspace's row", () => {
     const t = await createTenants(db.sql);
     const role = SIGNED_IN_WRITER[table];
     const writer: TestUser = role === "admin" ? t.b.owner : await addMember(db.sql, t.b.id, "member");
-    // notification_reads are personal; a member's consent entry names its author (least-privilege RLS)
-    const own =
-      table === "notification_reads"
-        ? { user_id: writer.id }
-        : table === "consent_events"
-          ? { actor_user_id: writer.id }
-          : {};
+    // notification_reads are personal (least-privilege RLS)
+    const own = table === "notification_reads" ? { user_id: writer.id } : {};
     const foreign = await insertRow(db.sql, parent, t.a);
     const doors: [string, Door][] = [["the service role", withService]];
     if (role) doors.unshift([`a ${role} of B`, (fn) => withUser(writer.claims, fn)]);

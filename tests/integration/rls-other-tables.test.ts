@@ -68,8 +68,9 @@ const RULES: Record<string, { ops: Record<Op, Rule>; callers: Caller[] }> = {
   notifications: { ops: READ_ONLY, callers: ["owner", "member", "outsider"] },
   // background CSV imports are written by the upload route and the worker only
   contact_imports: { ops: READ_ONLY, callers: ["owner", "member", "outsider"] },
-  // consent_events is an append-only ledger: members add to it, nobody edits it
-  consent_events: { ops: { ...READ_ONLY, insert: "members" }, callers: ["owner", "member", "outsider"] },
+  // consent_events is an append-only ledger written by the consent door only (docs/decisions.md,
+  // "The database is the boundary"): members read it
+  consent_events: { ops: READ_ONLY, callers: ["owner", "member", "outsider"] },
   // notification_reads: each member marks notifications read for themself; no edits
   notification_reads: { ops: { ...MEMBERS, update: "none" }, callers: ["member", "outsider"] },
   // "not a duplicate" marks: members add and remove (undo) them as themselves; nobody edits one

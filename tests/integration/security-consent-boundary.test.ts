@@ -150,6 +150,31 @@ describe("spec 3.3: a member's direct DELETE of an 'unsubscribe' or 'bounce' sup
     });
 });
 
+describe("spec 3.3: a member's direct INSERT into the consent ledger is refused", () => {
+  for (const caller of CALLERS)
+    test(`${caller}: a fabricated 'subscribed' entry with made-up proof in their own name is refused; no row is stored`, async () => {
+      const t = await createTenants(db.sql);
+      const c = await unsubscribed(t);
+      const forged = {
+        workspace_id: t.a.id,
+        contact_id: c.id,
+        action: "subscribed",
+        flow: "manual",
+        source: "Forged",
+        legal_basis: "Written Consent",
+        ip: "203.0.113.9",
+        actor_user_id: userOf(t, caller)!.id,
+      };
+      expect(
+        await attempt(() => as(t, caller, (q) => q`insert into public.consent_events ${q(forged)}`)),
+      ).toEqual({
+        ok: false,
+        code: "42501",
+      });
+      expect(await ledger(c.id)).toEqual([]);
+    });
+});
+
 // The door switches the transaction to service_role with set_config('role'), which the session
 // user may do: so may PostgREST's authenticator, a member of service_role in Supabase. Members
 // reach only the tables and the functions of schema public (/rpc), never pg_catalog.set_config:

@@ -117,10 +117,15 @@ export async function mergeContacts(db: Db, input: MergeContactsInput): Promise<
   let consentChanged: MergeOutcome["consentChanged"] = null;
   if (subscribedState(consent) !== subscribedState(a)) {
     consentChanged = subscribedState(consent) ? "subscribed" : "unsubscribed";
-    await db`
-      insert into public.consent_events (workspace_id, contact_id, action, flow, source, reason, actor_user_id)
-      values (${workspaceId}, ${keepId}, ${consentChanged}, 'contact_merge', ${consent.opt_in_source},
-              ${`merged with contact ${mergeId}`}, ${input.actorUserId})`;
+    // the ledger too is written only through the consent door (docs/decisions.md, "The database is the boundary")
+    await writeConsent(
+      db,
+      workspaceId,
+      () => db`
+        insert into public.consent_events (workspace_id, contact_id, action, flow, source, reason, actor_user_id)
+        values (${workspaceId}, ${keepId}, ${consentChanged}, 'contact_merge', ${consent.opt_in_source},
+                ${`merged with contact ${mergeId}`}, ${input.actorUserId})`,
+    );
   }
   const outcome: MergeOutcome = {
     keepId,
