@@ -519,10 +519,25 @@ CREATE FUNCTION public.contacts_sync_field_values() RETURNS trigger
     AS $$
 begin
   if tg_op = 'UPDATE' then
-    delete from public.contact_field_values v where v.workspace_id = old.workspace_id and v.contact_id = old.id;
+    delete from public.contact_field_values v
+    using old_contacts o
+    where v.workspace_id = o.workspace_id and v.contact_id = o.id
+      and not exists (select 1 from new_contacts n
+                      where n.id = o.id and n.workspace_id = o.workspace_id
+                        and n.custom_fields is not distinct from o.custom_fields);
+    insert into public.contact_field_values (workspace_id, contact_id, field_id, ord, value_text, value_num, value_date, value_bool)
+    select r.* from new_contacts n
+    cross join lateral public.contact_field_value_rows(n.workspace_id, n.id, n.custom_fields) r
+    where n.custom_fields <> '{}'::jsonb
+      and not exists (select 1 from old_contacts o
+                      where o.id = n.id and o.workspace_id = n.workspace_id
+                        and o.custom_fields is not distinct from n.custom_fields);
+  else
+    insert into public.contact_field_values (workspace_id, contact_id, field_id, ord, value_text, value_num, value_date, value_bool)
+    select r.* from new_contacts n
+    cross join lateral public.contact_field_value_rows(n.workspace_id, n.id, n.custom_fields) r
+    where n.custom_fields <> '{}'::jsonb;
   end if;
-  insert into public.contact_field_values (workspace_id, contact_id, field_id, ord, value_text, value_num, value_date, value_bool)
-  select * from public.contact_field_value_rows(new.workspace_id, new.id, new.custom_fields);
   return null;
 end
 $$;
@@ -4207,13 +4222,13 @@ CREATE TRIGGER contacts_protect_source BEFORE UPDATE OF source ON public.contact
 -- Name: contacts contacts_sync_field_values_insert; Type: TRIGGER; Schema: public; Owner: -
 --
 
-CREATE TRIGGER contacts_sync_field_values_insert AFTER INSERT ON public.contacts FOR EACH ROW WHEN ((new.custom_fields <> '{}'::jsonb)) EXECUTE FUNCTION public.contacts_sync_field_values();
+CREATE TRIGGER contacts_sync_field_values_insert AFTER INSERT ON public.contacts REFERENCING NEW TABLE AS new_contacts FOR EACH STATEMENT EXECUTE FUNCTION public.contacts_sync_field_values();
 
 --
 -- Name: contacts contacts_sync_field_values_update; Type: TRIGGER; Schema: public; Owner: -
 --
 
-CREATE TRIGGER contacts_sync_field_values_update AFTER UPDATE ON public.contacts FOR EACH ROW WHEN ((new.custom_fields IS DISTINCT FROM old.custom_fields)) EXECUTE FUNCTION public.contacts_sync_field_values();
+CREATE TRIGGER contacts_sync_field_values_update AFTER UPDATE ON public.contacts REFERENCING OLD TABLE AS old_contacts NEW TABLE AS new_contacts FOR EACH STATEMENT EXECUTE FUNCTION public.contacts_sync_field_values();
 
 --
 -- Name: contacts contacts_sync_topics_insert; Type: TRIGGER; Schema: public; Owner: -

@@ -116,6 +116,51 @@ describe("contact_field_values follows contacts.custom_fields, whoever writes", 
       expect(typed).toEqual(expected);
     }
   });
+
+  test("an import's upsert (inserting some contacts, updating others) rewrites only the contacts whose object changed", async () => {
+    const ws = await workspaceWithFields();
+    const kept = await createContact(db.sql, ws.id, {
+      email: "kept@example.test",
+      custom_fields: db.sql.json({ score: 1 }),
+    });
+    const changed = await createContact(db.sql, ws.id, {
+      email: "changed@example.test",
+      custom_fields: db.sql.json({ score: 2, tier: "gold" }),
+    });
+    // the transaction that wrote a row: a rewritten row has a new one
+    const writers = async () =>
+      (
+        await db.sql<{ contact_id: string; xmin: string }[]>`
+        select contact_id, xmin::text from contact_field_values where workspace_id = ${ws.id}`
+      )
+        .map(
+          (r) =>
+            `${r.contact_id === kept.id ? "kept" : r.contact_id === changed.id ? "changed" : "new"}:${r.xmin}`,
+        )
+        .sort();
+    const before = await writers();
+    await withService(
+      (tx) => tx`insert into contacts as c (workspace_id, email, first_name, custom_fields)
+                 values (${ws.id}, 'kept@example.test', 'Kay', '{"score": 1}'),
+                        (${ws.id}, 'changed@example.test', null, '{"score": 3}'),
+                        (${ws.id}, 'new@example.test', null, '{"vip": true, "interests": ["music"]}')
+                 on conflict (workspace_id, email) do update
+                   set first_name = coalesce(excluded.first_name, c.first_name), custom_fields = excluded.custom_fields`,
+    );
+    const after = await writers();
+    const of = (list: string[], who: string) => list.filter((w) => w.startsWith(`${who}:`));
+    expect(of(after, "kept")).toEqual(of(before, "kept"));
+    expect(of(after, "changed")).toHaveLength(1);
+    expect(of(before, "changed")).not.toContain(of(after, "changed")[0]);
+    expect(of(after, "new")).toHaveLength(2);
+    const [fresh] = await db.sql<
+      { id: string }[]
+    >`select id from contacts where workspace_id = ${ws.id} and email = 'new@example.test'`;
+    for (const id of [kept.id, changed.id, fresh.id]) {
+      const { typed, expected } = await both(id);
+      expect(typed).toEqual(expected);
+    }
+  });
 });
 
 describe("spec 4.15 getContacts: the total of a list filtered on custom fields, counted from the typed values", () => {
