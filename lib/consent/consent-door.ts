@@ -1,4 +1,4 @@
-import type { Db } from "@/lib/db/doors";
+import { thenRestore, type Db } from "@/lib/db/doors";
 import { AppError } from "@/lib/errors/app-error";
 
 /**
@@ -20,15 +20,5 @@ export async function writeConsent<T>(db: Db, workspaceId: string, write: () => 
     from (select current_setting('role') as was offset 0) s`;
   if (switched === null) throw new AppError("not_found", "Contact not found.");
   if (switched === was) return write();
-  const restore = () => db`select set_config('role', ${was}, true)`;
-  let result: T;
-  try {
-    result = await write();
-  } catch (error) {
-    // a failed statement aborted the transaction, which rolls back: restoring may fail with it
-    await restore().catch(() => {});
-    throw error;
-  }
-  await restore();
-  return result;
+  return thenRestore(write, () => db`select set_config('role', ${was}, true)`);
 }

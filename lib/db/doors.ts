@@ -123,8 +123,18 @@ export async function asService<T>(db: Db, fn: () => Promise<T>): Promise<T> {
       select current_setting('role') as role, current_setting('request.jwt.claims', true) as claims`,
     serviceIdentity(db as unknown as postgres.Sql),
   ]);
-  const restore = () =>
-    db`select set_config('role', ${saved.role}, true), set_config('request.jwt.claims', ${saved.claims ?? ""}, true)`;
+  return thenRestore(
+    fn,
+    () =>
+      db`select set_config('role', ${saved.role}, true), set_config('request.jwt.claims', ${saved.claims ?? ""}, true)`,
+  );
+}
+
+/**
+ * Runs `fn` in an identity switched for it, then `restore`s the transaction's own identity, after a
+ * failure too: the doors that switch (asService, lib/consent/consent-door.ts) share this.
+ */
+export async function thenRestore<T>(fn: () => Promise<T>, restore: () => Promise<unknown>): Promise<T> {
   let result: T;
   try {
     result = await fn();

@@ -17,21 +17,11 @@ import { writeConsent } from "../../lib/consent/consent-door";
 import { manualSubscribe } from "../../lib/consent/manual-subscribe";
 import { unsubscribeContact } from "../../lib/consent/unsubscribe-contact";
 import { addManualSuppression, removeSuppression } from "../../lib/consent/suppressions";
-import { benchDatabase, percentile } from "./lib/database";
+import { benchDatabase, percentile, timings } from "./lib/database";
 import { ownedWorkspace } from "./lib/owner";
 import { verdict } from "./lib/verdict";
 
 const WRITES = Number(process.env.BENCH_CONSENT_DOOR_WRITES ?? 300);
-
-async function timed(n: number, fn: (i: number) => Promise<unknown>): Promise<number[]> {
-  const all: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const t = performance.now();
-    await fn(i);
-    all.push(performance.now() - t);
-  }
-  return all;
-}
 
 export default async function run(): Promise<void> {
   const base = process.env.DATABASE_URL;
@@ -51,12 +41,12 @@ export default async function run(): Promise<void> {
          values (${workspaceId}, ${id}, 'unsubscribed', 'manual_unsubscribe', ${claims.sub})`.execute(),
     ];
     const write = async (tx: Db) => void (await Promise.all(unsubscribe(tx)));
-    await timed(20, () => withService(write)); // warm the pool and the plans
-    const floor = await timed(WRITES, () => withService(write));
-    const door = await timed(WRITES, () =>
+    await timings(20, () => withService(write)); // warm the pool and the plans
+    const floor = await timings(WRITES, () => withService(write));
+    const door = await timings(WRITES, () =>
       withUser(claims, (tx) => writeConsent(tx, workspaceId, () => write(tx))),
     );
-    const flows = await timed(WRITES, (i) =>
+    const flows = await timings(WRITES, (i) =>
       withUser(claims, (tx) =>
         i % 2 === 0
           ? unsubscribeContact(tx, {
@@ -75,7 +65,7 @@ export default async function run(): Promise<void> {
             }),
       ),
     );
-    const blocks = await timed(WRITES, (i) =>
+    const blocks = await timings(WRITES, (i) =>
       withUser<unknown>(claims, (tx) => {
         const input = { workspaceId, contactId: id, actorUserId: claims.sub };
         return i % 2 === 0

@@ -13,21 +13,11 @@ import { withService, withUser } from "../../lib/db/doors";
 import { audienceSchema } from "../../lib/email/broadcast-audience";
 import { writeBroadcast } from "../../lib/email/broadcast-door";
 import { createBroadcast, updateBroadcast } from "../../lib/email/broadcasts";
-import { benchDatabase, percentile } from "./lib/database";
+import { benchDatabase, percentile, timings } from "./lib/database";
 import { ownedWorkspace } from "./lib/owner";
 import { verdict } from "./lib/verdict";
 
 const SAVES = Number(process.env.BENCH_BROADCAST_DOOR_SAVES ?? 300);
-
-async function timed(n: number, fn: (i: number) => Promise<unknown>): Promise<number[]> {
-  const all: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const t = performance.now();
-    await fn(i);
-    all.push(performance.now() - t);
-  }
-  return all;
-}
 
 export default async function run(): Promise<void> {
   const base = process.env.DATABASE_URL;
@@ -47,12 +37,12 @@ export default async function run(): Promise<void> {
     const save = (tx: Parameters<Parameters<typeof withService>[0]>[0], i: number) =>
       tx`update public.broadcasts set subject = ${`News ${i}`}
          where id = ${id} and workspace_id = ${workspaceId} and status = 'draft' returning id`;
-    await timed(20, (i) => withService((tx) => save(tx, i))); // warm the pool and the plan
-    const floor = await timed(SAVES, (i) => withService((tx) => save(tx, i)));
-    const door = await timed(SAVES, (i) =>
+    await timings(20, (i) => withService((tx) => save(tx, i))); // warm the pool and the plan
+    const floor = await timings(SAVES, (i) => withService((tx) => save(tx, i)));
+    const door = await timings(SAVES, (i) =>
       withUser(claims, (tx) => writeBroadcast(tx, workspaceId, () => save(tx, i))),
     );
-    const app = await timed(SAVES, (i) =>
+    const app = await timings(SAVES, (i) =>
       withUser(claims, (tx) => updateBroadcast(tx, { ...draft, body: `Hello ${i}`, broadcastId: id })),
     );
     const row = (measure: string, ms: number[]) => ({

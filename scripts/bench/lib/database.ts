@@ -61,6 +61,17 @@ export async function benchDatabase(
   };
 }
 
+/** Each of `n` runs of `fn`, one after the other, in milliseconds. */
+export async function timings(n: number, fn: (i: number) => Promise<unknown>): Promise<number[]> {
+  const all: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    await fn(i);
+    all.push(performance.now() - t);
+  }
+  return all;
+}
+
 export function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
