@@ -30,16 +30,27 @@ export async function waitFor(
   }
 }
 
-/** Waits until some transaction on this test's database is open and idle: it holds its locks. */
-export function waitForIdleTransaction(sql: Sql, what: string): Promise<void> {
-  return waitFor(
-    async () =>
-      (
-        await sql`select count(*)::int as n from pg_stat_activity
-                  where state = 'idle in transaction' and datname = current_database()`
-      )[0].n > 0,
-    what,
-  );
+/**
+ * A point one concurrent transaction reaches and the test waits for: the transaction calls
+ * `reached()` once it holds its locks. (Watching for an idle open transaction instead was racy:
+ * a transaction is idle between its own opening statements too, before it takes any lock.)
+ */
+export function milestone(): { reached: () => void; passed: Promise<void> } {
+  let reached = () => {};
+  const passed = new Promise<void>((resolve) => (reached = resolve));
+  return { reached, passed };
+}
+
+/**
+ * Whether a session of this test's database waits on a lock (`locktype` narrows it). pg_locks
+ * is the whole server's: other files' databases wait on locks of their own.
+ */
+export async function waitsOnLock(sql: Sql, locktype?: string): Promise<boolean> {
+  const [{ n }] = await sql`
+    select count(*)::int as n from pg_locks l join pg_stat_activity a using (pid)
+     where not l.granted and a.datname = current_database()
+       and (${locktype ?? null}::text is null or l.locktype = ${locktype ?? null})`;
+  return n > 0;
 }
 
 /**

@@ -3,7 +3,7 @@ import { withService } from "@/lib/db/doors";
 import { mergeContact, type MergeContactInput } from "@/lib/contacts/merge-contact";
 import { setupTestDatabase } from "../helpers/db";
 import { createContact, createWorkspace } from "../helpers/factories";
-import { waitFor, waitForIdleTransaction } from "../helpers/wait-for";
+import { milestone, waitFor, waitsOnLock } from "../helpers/wait-for";
 
 const db = setupTestDatabase();
 
@@ -167,6 +167,7 @@ describe("merge-contact", () => {
       const ws = await createWorkspace(db.sql);
       let release = () => {};
       const held = new Promise<void>((resolve) => (release = resolve));
+      const created = milestone();
       const first = withService(async (tx) => {
         const r = await mergeContact(tx, {
           workspaceId: ws.id,
@@ -176,17 +177,12 @@ describe("merge-contact", () => {
           mode: "fill_empty",
           via: "form submission",
         });
+        created.reached();
         await held;
         return r;
       });
-      const waitingOnKey = async () =>
-        (
-          await db.sql`select count(*)::int as n from pg_locks
-                       where locktype = 'transactionid' and not granted
-                         and database is null`
-        )[0].n as number;
       try {
-        await waitForIdleTransaction(db.sql, "the first writer holds its new contact uncommitted");
+        await Promise.race([created.passed, first]); // the first writer holds its new contact uncommitted
         const second = merge({
           workspaceId: ws.id,
           email: "waited@example.test",
@@ -194,7 +190,10 @@ describe("merge-contact", () => {
           source: "payproc",
           mode: "fill_empty",
         });
-        await waitFor(async () => (await waitingOnKey()) > 0, "the second writer waits on the unique key");
+        await waitFor(
+          () => waitsOnLock(db.sql, "transactionid"),
+          "the second writer waits on the unique key",
+        );
         release();
         const [a, b] = await Promise.all([first, second]);
         expect(a.created).toBe(true);

@@ -9,7 +9,7 @@ import {
 import { setupTestDatabase } from "../helpers/db";
 import { addMember, createWorkspace } from "../helpers/factories";
 import { connectPayproc, deliver, makePurchase, rowsOf, setupStripeFake } from "../helpers/payments";
-import { waitForIdleTransaction } from "../helpers/wait-for";
+import { milestone } from "../helpers/wait-for";
 
 const db = setupTestDatabase();
 const stripe = setupStripeFake();
@@ -101,12 +101,14 @@ describe("POST /api/webhooks/payproc: the durable inbox (spec 6.1)", () => {
       // another worker holds the row (as a concurrent delivery does while it processes it)
       let release = () => {};
       const held = new Promise<void>((resolve) => (release = resolve));
+      const locked = milestone();
       const holding = db.sql.begin(async (tx) => {
         await tx`select id from webhook_inbox where event_id = ${eventId} for update`;
+        locked.reached();
         await held;
       });
       try {
-        await waitForIdleTransaction(db.sql, "the row is held");
+        await Promise.race([locked.passed, holding]); // the row is held
         const busy = await deliver(p.event);
         expect(busy).toEqual({
           status: 409,
