@@ -24,26 +24,22 @@ export async function listSuppressions(
     order by created_at, reason`;
 }
 
-async function ledger(
-  db: Db,
-  e: {
-    workspaceId: string;
-    contactId: string;
-    action: "suppressed" | "unsuppressed";
-    flow: string;
-    reason: string;
-  },
-  actorUserId: string | null,
-) {
-  // the ledger is written only through the consent door (docs/decisions.md, "The database is the boundary")
-  await writeConsent(
-    db,
-    e.workspaceId,
-    () => db`
-      insert into public.consent_events (workspace_id, contact_id, action, flow, reason, actor_user_id)
-      values (${e.workspaceId}, ${e.contactId}, ${e.action}, ${e.flow}, ${e.reason}, ${actorUserId})`,
-  );
+interface LedgerEntry {
+  workspaceId: string;
+  contactId: string;
+  action: "suppressed" | "unsuppressed";
+  flow: string;
+  reason: string;
 }
+
+/** The entry itself, for a caller already inside the consent door. */
+const ledgerEntry = (db: Db, e: LedgerEntry, actorUserId: string | null) => db`
+  insert into public.consent_events (workspace_id, contact_id, action, flow, reason, actor_user_id)
+  values (${e.workspaceId}, ${e.contactId}, ${e.action}, ${e.flow}, ${e.reason}, ${actorUserId})`;
+
+// the ledger is written only through the consent door (docs/decisions.md, "The database is the boundary")
+const ledger = (db: Db, e: LedgerEntry, actorUserId: string | null) =>
+  writeConsent(db, e.workspaceId, () => ledgerEntry(db, e, actorUserId));
 
 /**
  * Creates a suppression (one per reason per contact, spec 8.2) and its ledger entry. Returns
@@ -89,21 +85,27 @@ export async function removeSuppression(
   if (input.reason === "complaint") return refused("forbidden", COMPLAINT_IS_PERMANENT);
   const state = await loadConsentState(db, input);
   if (!state) return refused("not_found", "Contact not found.");
-  // an 'unsubscribe' or 'bounce' goes only through the consent door (docs/decisions.md, "The database is the boundary")
-  const [row] = await writeConsent(
-    db,
-    state.workspace_id,
-    () => db`
+  // an 'unsubscribe' or 'bounce' goes only through the consent door (docs/decisions.md, "The database
+  // is the boundary"), and its ledger entry with it: one pass through the door
+  const removed = await writeConsent(db, state.workspace_id, async () => {
+    const [row] = await db`
       delete from public.contact_suppressions
       where workspace_id = ${state.workspace_id} and contact_id = ${state.id} and reason = ${input.reason}
         and reason <> 'complaint'
-      returning id`,
-  );
-  if (row)
-    await ledger(
-      db,
-      { ...input, action: "unsuppressed", flow: "suppression_removed", reason: input.reason },
-      input.actorUserId,
-    );
-  return { data: { removed: Boolean(row) } };
+      returning id`;
+    if (row)
+      await ledgerEntry(
+        db,
+        {
+          workspaceId: state.workspace_id,
+          contactId: state.id,
+          action: "unsuppressed",
+          flow: "suppression_removed",
+          reason: input.reason,
+        },
+        input.actorUserId,
+      );
+    return Boolean(row);
+  });
+  return { data: { removed } };
 }
