@@ -1177,6 +1177,38 @@ end
 $$;
 
 --
+-- Name: stamp_caller(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.stamp_caller() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+declare
+  column_name text := tg_argv[0];
+  kind text := tg_argv[1];
+  caller uuid;
+  given uuid;
+begin
+  caller := (select auth.uid());
+  given := (to_jsonb(new) ->> column_name)::uuid;
+  if tg_op = 'INSERT' then
+    if given is null and kind = 'signed' then
+      return jsonb_populate_record(new, jsonb_build_object(column_name, caller));
+    end if;
+    if given is null or given = caller then
+      return new;
+    end if;
+  elsif given is not distinct from (to_jsonb(old) ->> column_name)::uuid
+     or (kind = 'editor' and given = caller) then
+    return new;
+  end if;
+  raise exception '%.% is the signed-in member', tg_table_name, column_name
+    using errcode = '42501';
+end
+$$;
+
+--
 -- Name: suppressions_webhook_events(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -1664,6 +1696,12 @@ GRANT ALL ON FUNCTION public.send_webhook_test_event(endpoint_id uuid) TO authen
 --
 
 REVOKE ALL ON FUNCTION public.set_updated_at() FROM PUBLIC;
+
+--
+-- Name: FUNCTION stamp_caller(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.stamp_caller() FROM PUBLIC;
 
 --
 -- Name: FUNCTION suppressions_webhook_events(); Type: ACL; Schema: public; Owner: -
@@ -4261,6 +4299,12 @@ CREATE TRIGGER contacts_webhooks_insert AFTER INSERT ON public.contacts REFERENC
 CREATE TRIGGER contacts_webhooks_update AFTER UPDATE ON public.contacts REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.contacts_webhook_events();
 
 --
+-- Name: contacts contacts_z_updated_by_caller; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER contacts_z_updated_by_caller BEFORE INSERT ON public.contacts FOR EACH ROW WHEN ((CURRENT_USER = 'authenticated'::name)) EXECUTE FUNCTION public.stamp_caller('updated_by', 'editor');
+
+--
 -- Name: TABLE contacts; Type: ACL; Schema: public; Owner: -
 --
 
@@ -5724,6 +5768,12 @@ CREATE POLICY import_mappings_members_all ON public.import_mappings TO authentic
 CREATE TRIGGER import_mappings_updated_at BEFORE UPDATE ON public.import_mappings FOR EACH ROW EXECUTE FUNCTION public.set_updated_at();
 
 --
+-- Name: import_mappings import_mappings_z_updated_by_caller; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER import_mappings_z_updated_by_caller BEFORE INSERT OR UPDATE OF updated_by ON public.import_mappings FOR EACH ROW WHEN ((CURRENT_USER = 'authenticated'::name)) EXECUTE FUNCTION public.stamp_caller('updated_by', 'editor');
+
+--
 -- Name: TABLE import_mappings; Type: ACL; Schema: public; Owner: -
 --
 
@@ -5831,6 +5881,12 @@ CREATE TRIGGER notes_fill_workspace BEFORE INSERT ON public.notes FOR EACH ROW W
 --
 
 CREATE TRIGGER notes_updated_at BEFORE UPDATE ON public.notes FOR EACH ROW EXECUTE FUNCTION public.set_updated_at();
+
+--
+-- Name: notes notes_z_created_by_caller; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER notes_z_created_by_caller BEFORE INSERT OR UPDATE OF created_by ON public.notes FOR EACH ROW WHEN ((CURRENT_USER = 'authenticated'::name)) EXECUTE FUNCTION public.stamp_caller('created_by', 'signed');
 
 --
 -- Name: TABLE notes; Type: ACL; Schema: public; Owner: -
@@ -6650,6 +6706,12 @@ CREATE POLICY tasks_members_all ON public.tasks TO authenticated USING ((workspa
 CREATE TRIGGER tasks_updated_at BEFORE UPDATE ON public.tasks FOR EACH ROW EXECUTE FUNCTION public.set_updated_at();
 
 --
+-- Name: tasks tasks_z_created_by_caller; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER tasks_z_created_by_caller BEFORE INSERT OR UPDATE OF created_by ON public.tasks FOR EACH ROW WHEN ((CURRENT_USER = 'authenticated'::name)) EXECUTE FUNCTION public.stamp_caller('created_by', 'author');
+
+--
 -- Name: TABLE tasks; Type: ACL; Schema: public; Owner: -
 --
 
@@ -7304,6 +7366,12 @@ CREATE POLICY webhook_endpoints_update_admins ON public.webhook_endpoints FOR UP
 CREATE TRIGGER webhook_endpoints_updated_at BEFORE UPDATE ON public.webhook_endpoints FOR EACH ROW EXECUTE FUNCTION public.set_updated_at();
 
 --
+-- Name: webhook_endpoints webhook_endpoints_z_created_by_caller; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER webhook_endpoints_z_created_by_caller BEFORE INSERT OR UPDATE OF created_by ON public.webhook_endpoints FOR EACH ROW WHEN ((CURRENT_USER = 'authenticated'::name)) EXECUTE FUNCTION public.stamp_caller('created_by', 'author');
+
+--
 -- Name: TABLE webhook_endpoints; Type: ACL; Schema: public; Owner: -
 --
 
@@ -7553,6 +7621,12 @@ CREATE POLICY workspace_invitations_select ON public.workspace_invitations FOR S
 --
 
 CREATE POLICY workspace_invitations_update ON public.workspace_invitations FOR UPDATE TO authenticated USING (((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids)) AND ((role <> 'owner'::text) OR (workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text]) AS user_workspace_ids))) AND (accepted_at IS NULL))) WITH CHECK (((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids)) AND ((role <> 'owner'::text) OR (workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text]) AS user_workspace_ids))) AND (accepted_at IS NULL) AND (accepted_by IS NULL)));
+
+--
+-- Name: workspace_invitations workspace_invitations_z_invited_by_caller; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER workspace_invitations_z_invited_by_caller BEFORE INSERT OR UPDATE OF invited_by ON public.workspace_invitations FOR EACH ROW WHEN ((CURRENT_USER = 'authenticated'::name)) EXECUTE FUNCTION public.stamp_caller('invited_by', 'editor');
 
 --
 -- Name: TABLE workspace_invitations; Type: ACL; Schema: public; Owner: -

@@ -1,4 +1,4 @@
-import type { Db } from "@/lib/db/doors";
+import { asService, type Db } from "@/lib/db/doors";
 import { textToHtml } from "./text-to-html";
 import { refused, type Result } from "@/lib/errors/app-error";
 
@@ -41,7 +41,8 @@ export const NOTE_MAX_LENGTH = 10_000;
 /**
  * Spec 2.10: a note on a contact's timeline (type 'contact') or a task (type 'task'),
  * stored both as HTML and as plain text. Trusts workspaceId and contactId as given: the
- * caller has resolved them (RLS still limits a member to their own workspaces).
+ * caller has resolved them (RLS still limits a member's own notes to their workspaces; a
+ * system note is written through the service door, so its caller must have checked them).
  */
 export async function addNote(db: Db, input: AddNoteInput): Promise<Result<Note>> {
   const text = input.text.replace(/\r\n?/g, "\n").trim();
@@ -49,10 +50,13 @@ export async function addNote(db: Db, input: AddNoteInput): Promise<Result<Note>
   if (text.length > NOTE_MAX_LENGTH)
     return refused("invalid", `A note can be at most ${NOTE_MAX_LENGTH.toLocaleString("en-US")} characters.`);
   const html = input.html ?? textToHtml(text);
-  const [note] = await db<Note[]>`
+  const insert = () => db<Note[]>`
     insert into public.notes (workspace_id, contact_id, task_id, type, content, content_text, created_by)
     values (${input.workspaceId}, ${input.contactId}, ${input.taskId ?? null}, ${input.type ?? "contact"},
             ${html}, ${text}, ${input.createdBy})
     returning id, workspace_id, contact_id, task_id, type, content, content_text, created_by, created_at`;
+  // a system note is the system's to write, whoever's transaction it is in: as a member, the
+  // database names the member (migration 20261128000800_authorship)
+  const [note] = input.createdBy === null ? await asService(db, insert) : await insert();
   return { data: note };
 }

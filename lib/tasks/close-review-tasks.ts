@@ -1,4 +1,4 @@
-import type { Db } from "@/lib/db/doors";
+import { asService, type Db } from "@/lib/db/doors";
 import { escapeHtml } from "@/lib/html/escape";
 
 /**
@@ -10,7 +10,12 @@ export async function closeReviewTasks(
   db: Db,
   input: { workspaceId: string; paymentIntentId: string; reason: string },
 ): Promise<string[]> {
-  const rows = await db`
+  // the notes are the system's (created_by null), also when a member's refund closes the tasks:
+  // through the service door (migration 20261128000800_authorship), for the workspace and payment
+  // the caller read as themself
+  const rows = await asService(
+    db,
+    () => db`
     with closed as (
       update public.tasks set status = 'completed', completed_at = now()
       where workspace_id = ${input.workspaceId} and kind = 'refund_review'
@@ -20,6 +25,7 @@ export async function closeReviewTasks(
     insert into public.notes (workspace_id, contact_id, task_id, type, content, content_text, created_by)
     select workspace_id, contact_id, id, 'task', ${`<p>${escapeHtml(input.reason)}</p>`}, ${input.reason}, null
     from closed
-    returning task_id`;
+    returning task_id`,
+  );
   return rows.map((r) => r.task_id as string);
 }
