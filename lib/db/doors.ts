@@ -131,8 +131,34 @@ export async function asService<T>(db: Db, fn: () => Promise<T>): Promise<T> {
 }
 
 /**
+ * The door for rows a member may not write directly (docs/decisions.md, "The database is the
+ * boundary"): the consent paths (lib/consent/consent-door.ts) and broadcasts
+ * (lib/email/broadcast-door.ts). The caller is checked as themself, in the statement that switches
+ * the transaction to service_role: a member of `workspaceId`, else `refuse()` is thrown. `write` then
+ * runs with RLS bypassed (each of its statements names the workspace) and the member's claims kept,
+ * so auth.uid() still records them as creator or modifier; then their role comes back. The service
+ * (or any role the database does not hand to callers) writes directly.
+ */
+export async function asServiceForMember<T>(
+  db: Db,
+  workspaceId: string,
+  refuse: () => Error,
+  write: () => Promise<T>,
+): Promise<T> {
+  const [{ was, switched }] = await db<{ was: string; switched: string | null }[]>`
+    select s.was,
+           case when s.was not in ('authenticated', 'anon') then s.was
+                when public.is_workspace_member(${workspaceId}) then set_config('role', 'service_role', true)
+           end as switched
+    from (select current_setting('role') as was offset 0) s`;
+  if (switched === null) throw refuse();
+  if (switched === was) return write();
+  return thenRestore(write, () => db`select set_config('role', ${was}, true)`);
+}
+
+/**
  * Runs `fn` in an identity switched for it, then `restore`s the transaction's own identity, after a
- * failure too: the doors that switch (asService, lib/consent/consent-door.ts) share this.
+ * failure too: the doors that switch (asService, asServiceForMember) share this.
  */
 export async function thenRestore<T>(fn: () => Promise<T>, restore: () => Promise<unknown>): Promise<T> {
   let result: T;

@@ -5,7 +5,8 @@
  * - a draft's save through the door as the signed-in owner (withUser + writeBroadcast), against the
  *   floor, the same UPDATE in a transaction of the service's own (no check, no switch);
  * - the whole app save (updateBroadcast: compose the text, the segment check, the door).
- * Goal: the door's save at most 2x the floor (it adds one round trip to a one-statement transaction).
+ * Goal: the door's save at most 2x the floor (it adds two round trips to a one-statement transaction:
+ * the check that switches to the service, and the switch back).
  *
  * It creates and drops its own database (crm_bench_broadcast_door) beside DATABASE_URL's.
  */
