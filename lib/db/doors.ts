@@ -123,6 +123,8 @@ export async function asService<T>(db: Db, fn: () => Promise<T>): Promise<T> {
       select current_setting('role') as role, current_setting('request.jwt.claims', true) as claims`,
     serviceIdentity(db as unknown as postgres.Sql),
   ]);
+  // already the service (a webhook, a job): nothing to give back, and no round trip to do it
+  if (saved.role === "service_role" && !saved.claims) return fn();
   return thenRestore(
     fn,
     () =>

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { TransactionAborted, withService, withServiceStatement, withUser } from "@/lib/db/doors";
+import { asService, TransactionAborted, withService, withServiceStatement, withUser } from "@/lib/db/doors";
 import { setupTestDatabase } from "../helpers/db";
 import { createContact, createUser, createWorkspace } from "../helpers/factories";
 
@@ -25,6 +25,25 @@ describe("lib/db doors", () => {
       async (tx) => (await tx`select current_user as role, auth.uid() as uid`)[0],
     );
     expect(service).toEqual({ role: "service_role", uid: null });
+  });
+
+  test("asService runs as the service and gives a member's transaction its identity back; in the service's own it stays the service", async () => {
+    const ws = await createWorkspace(db.sql);
+    const who = (tx: Parameters<Parameters<typeof withService>[0]>[0]) =>
+      tx`select current_user as role, auth.uid() as uid`.then((rows) => rows[0]);
+    const inMember = await withUser(ws.owner.claims, async (tx) => [
+      await asService(tx, () => who(tx)),
+      await who(tx),
+    ]);
+    expect(inMember).toEqual([
+      { role: "service_role", uid: null },
+      { role: "authenticated", uid: ws.owner.id },
+    ]);
+    const inService = await withService(async (tx) => [await asService(tx, () => who(tx)), await who(tx)]);
+    expect(inService).toEqual([
+      { role: "service_role", uid: null },
+      { role: "service_role", uid: null },
+    ]);
   });
 
   test("a failing domain function rolls its whole transaction back", async () => {
