@@ -407,6 +407,9 @@ begin
   if tg_op = 'INSERT' then
     new.created_by := coalesce(new.created_by, (select auth.uid()));
     new.updated_by := coalesce(new.updated_by, new.created_by);
+    if current_user = 'authenticated' and new.updated_by is distinct from (select auth.uid()) then
+      raise exception 'contacts.updated_by is the signed-in member' using errcode = '42501';
+    end if;
   elsif new.email_suppressed is distinct from old.email_suppressed
     -- (search_text is generated: not yet computed in a BEFORE trigger's new row)
     and to_jsonb(new) - array['email_suppressed', 'updated_at', 'updated_by', 'search_text']
@@ -4297,12 +4300,6 @@ CREATE TRIGGER contacts_webhooks_insert AFTER INSERT ON public.contacts REFERENC
 --
 
 CREATE TRIGGER contacts_webhooks_update AFTER UPDATE ON public.contacts REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.contacts_webhook_events();
-
---
--- Name: contacts contacts_z_updated_by_caller; Type: TRIGGER; Schema: public; Owner: -
---
-
-CREATE TRIGGER contacts_z_updated_by_caller BEFORE INSERT ON public.contacts FOR EACH ROW WHEN ((CURRENT_USER = 'authenticated'::name)) EXECUTE FUNCTION public.stamp_caller('updated_by', 'editor');
 
 --
 -- Name: TABLE contacts; Type: ACL; Schema: public; Owner: -

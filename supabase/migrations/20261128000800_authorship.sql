@@ -4,7 +4,7 @@
 -- an existing row's author to someone else, or post a note without an author, which the timeline
 -- shows as 'System' (spec 2.10). The app's own writes are unchanged: a member's row names the
 -- member, and the system's (created_by null) go through the service door. (contacts.created_by is
--- contacts_guard_consent's, migration 20261128000500; its updated_by at insert is checked here.)
+-- contacts_guard_consent's, migration 20261128000500; its updated_by at insert is checked below.)
 --
 -- stamp_caller(column, kind), for writes as role authenticated only (the triggers' WHEN: the
 -- service and the security-definer functions write as themselves):
@@ -41,11 +41,35 @@ end
 $$;
 revoke all on function public.stamp_caller() from public, anon, authenticated;
 
--- 'z' sorts these after each table's own BEFORE triggers (contacts_before_write fills
--- contacts.updated_by from created_by first), so they check the row as it will be stored
-create trigger contacts_z_updated_by_caller before insert on public.contacts
-  for each row when (current_user = 'authenticated')
-  execute function public.stamp_caller('updated_by', 'editor');
+-- A member's new contact is last changed by the member. Checked in contacts_before_write itself, which
+-- fills updated_by: a member's bulk insert (a dashboard import) pays no second trigger per row.
+create or replace function public.contacts_before_write() returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  new.email := lower(btrim(new.email));
+  if tg_op = 'INSERT' then
+    new.created_by := coalesce(new.created_by, (select auth.uid()));
+    new.updated_by := coalesce(new.updated_by, new.created_by);
+    if current_user = 'authenticated' and new.updated_by is distinct from (select auth.uid()) then
+      raise exception 'contacts.updated_by is the signed-in member' using errcode = '42501';
+    end if;
+  elsif new.email_suppressed is distinct from old.email_suppressed
+    -- (search_text is generated: not yet computed in a BEFORE trigger's new row)
+    and to_jsonb(new) - array['email_suppressed', 'updated_at', 'updated_by', 'search_text']
+      = to_jsonb(old) - array['email_suppressed', 'updated_at', 'updated_by', 'search_text'] then
+    new.updated_by := old.updated_by;
+    new.updated_at := old.updated_at;
+  else
+    new.updated_by := (select auth.uid());
+    new.updated_at := now();
+  end if;
+  return new;
+end
+$$;
+
+-- 'z' sorts these after each table's own BEFORE triggers, so they check the row as it will be stored
 create trigger notes_z_created_by_caller before insert or update of created_by on public.notes
   for each row when (current_user = 'authenticated')
   execute function public.stamp_caller('created_by', 'signed');
