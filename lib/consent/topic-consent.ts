@@ -178,7 +178,8 @@ type LeaveFlow = "unsubscribe_link" | "manual_unsubscribe" | "api_unsubscribe";
 /**
  * Makes the contact's topics exactly `chosen` (ids resolved in its workspace): the chosen are
  * joined by `join`'s rules (refused past a bounce or complaint, nothing changed then), the others
- * left. Nothing chosen is the spec's unsubscribe from everything (4.7), one ledger entry.
+ * left. Nothing chosen leaves every topic on, one ledger entry each, the last being the spec's
+ * unsubscribe (4.7); with no topic on, it is that unsubscribe, one overall entry.
  */
 async function applyTopicChoice(
   db: Db,
@@ -187,6 +188,11 @@ async function applyTopicChoice(
   input: Actor & { join: "resubscribe_link" | "api_subscribe"; leave: LeaveFlow },
 ): Promise<Result<{ joined: number; left: number }>> {
   const on = await topicsOn(db, state.id);
+  if (!chosen.length && on.size > 0) {
+    // one ledger entry per topic left; leaving the last is the spec's unsubscribe (4.7)
+    for (const topicId of on) await leaveTopic(db, state, { ...input, flow: input.leave, topicId });
+    return { data: { joined: 0, left: on.size } };
+  }
   if (!chosen.length) {
     const result = await unsubscribeContact(db, {
       contactId: state.id,
@@ -212,8 +218,8 @@ async function applyTopicChoice(
 
 /**
  * The preference centre's save: the topics ticked are joined (the re-subscribe link's rules,
- * spec 4.6: refused past a bounce or complaint), the others left. Nothing ticked is the spec's
- * unsubscribe from everything (4.7), one ledger entry.
+ * spec 4.6: refused past a bounce or complaint), the others left. Nothing ticked leaves every
+ * topic (applyTopicChoice): the spec's unsubscribe from everything (4.7).
  */
 export async function savePreferences(
   db: Db,
