@@ -13,6 +13,11 @@ import { mergeContacts } from "@/lib/contacts/merge/merge-contacts";
 import { updateContact } from "@/lib/contacts/update-contact";
 import { marketingSkipReasonSql } from "@/lib/email/broadcast-audience";
 import { applySubmission } from "@/lib/forms/apply-submission";
+import { importContactsCsv } from "@/lib/contacts/import-contacts-csv";
+import { resubscribeContact } from "@/lib/consent/resubscribe-contact";
+import { joinTopics } from "@/lib/consent/topic-consent";
+import { createTopic } from "@/lib/consent/topics";
+import { bytesOf } from "../helpers/csv";
 import { apiKey, call } from "../helpers/api-v1";
 import { setupTestDatabase } from "../helpers/db";
 import { createContact, createWorkspace, unique, type TestWorkspace } from "../helpers/factories";
@@ -149,6 +154,51 @@ describe("consent laundering by deleting the contact", () => {
       expect(ineligibilityReason("transactional", state!)).not.toBeNull();
     }
   });
+});
+
+test("every other subscribe flow sees a laundered complaint: the link, a topic join and an import with consent", async () => {
+  const ws = await createWorkspace(db.sql);
+  const topic = await withService((tx) =>
+    createTopic(tx, { workspaceId: ws.id, key: "news", name: "News", description: "", defaultOn: true }),
+  );
+  if ("error" in topic) throw topic.error;
+  const [linked, joined, imported] = [unique("l"), unique("j"), unique("i")].map((p) => `${p}@example.test`);
+  for (const email of [linked, joined, imported]) {
+    const c = await createContact(db.sql, ws.id, { email, is_subscribed: true });
+    await suppress(ws, c.id, "complaint");
+    await remove(ws, c.id);
+  }
+
+  const l = await createContact(db.sql, ws.id, { email: linked, unsubscribed_at: new Date() });
+  const link = await withService((tx) => resubscribeContact(tx, { contactId: l.id, ip: null }));
+  expect(link).toMatchObject({ reason: "complaint" });
+
+  const j = await createContact(db.sql, ws.id, { email: joined });
+  const join = await withService(async (tx) => {
+    const state = (await loadConsentState(tx, { contactId: j.id }))!;
+    return joinTopics(tx, state, { flow: "api_subscribe", topicIds: [topic.data.id], source: "x" });
+  });
+  expect(join).toHaveProperty("skip");
+  expect(await db.sql`select 1 from contact_topics where contact_id = ${j.id} and subscribed`).toHaveLength(
+    0,
+  );
+
+  const result = await withUser(ws.owner.claims, (tx) =>
+    importContactsCsv(tx, {
+      workspaceId: ws.id,
+      file: bytesOf(`email\n${imported}\n`, 997),
+      markSubscribed: true,
+      uploaderIp: "198.51.100.4",
+      actorUserId: ws.owner.id,
+    }),
+  );
+  expect(result).toMatchObject({ data: { consentSkippedComplaint: 1 } });
+  const i = await contactByEmail(ws.id, imported);
+  expect(await suppressionsOf(i.id)).toEqual(["complaint"]);
+  for (const c of [l, j, i]) {
+    const state = await withService((tx) => loadConsentState(tx, { contactId: c.id }));
+    expect(ineligibilityReason("marketing", state!)).toBe("complaint suppression");
+  }
 });
 
 describe("consent laundering by changing or merging the address", () => {
