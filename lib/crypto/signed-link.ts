@@ -47,8 +47,8 @@ export function verifyLink(purpose: LinkPurpose, subject: LinkSubject, signature
 
 /**
  * signLink as SQL, for links rendered in the database (a broadcast's batch): HMAC spelled out
- * with the built-in sha256 (no pgcrypto on the embedded database), the pads bound as parameters,
- * so the key never reaches a table or a log.
+ * with the built-in sha256 (no pgcrypto on the embedded database), the pads bound as parameters:
+ * never stored, though a server log that records statement parameters would hold them.
  */
 type Fragment = postgres.PendingQuery<postgres.Row[]>;
 
