@@ -84,6 +84,46 @@ CREATE FUNCTION auth.uid() RETURNS uuid
 $$;
 
 --
+-- Name: address_suppressions_forget(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.address_suppressions_forget() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  if pg_catalog.pg_trigger_depth() > 1 then
+    return null;
+  end if;
+  delete from public.address_suppressions a
+  using old_rows o join public.contacts c on c.id = o.contact_id
+  where o.reason <> 'complaint'
+    and a.workspace_id = o.workspace_id
+    and a.address_hash = public.erased_address_hash(c.workspace_id, c.email)
+    and a.reason = o.reason;
+  return null;
+end
+$$;
+
+--
+-- Name: address_suppressions_record(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.address_suppressions_record() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  perform public.ensure_privacy_salt(w.workspace_id) from (select distinct workspace_id from new_rows) w;
+  insert into public.address_suppressions (workspace_id, address_hash, reason, created_at)
+  select n.workspace_id, public.erased_address_hash(n.workspace_id, c.email), n.reason, n.created_at
+  from new_rows n join public.contacts c on c.id = n.contact_id
+  on conflict (workspace_id, address_hash, reason) do nothing;
+  return null;
+end
+$$;
+
+--
 -- Name: audit_log_append_only(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -513,6 +553,50 @@ end
 $$;
 
 --
+-- Name: contacts_readdress_suppressions(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.contacts_readdress_suppressions() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  with removed as (
+    delete from public.contact_suppressions
+    where contact_id = new.id and reason = 'bounce'
+    returning workspace_id, contact_id
+  )
+  insert into public.consent_events (workspace_id, contact_id, action, flow, reason, actor_user_id)
+  select r.workspace_id, r.contact_id, 'unsuppressed', 'email_change', 'bounce', (select auth.uid())
+  from removed r;
+  perform public.ensure_privacy_salt(new.workspace_id);
+  insert into public.address_suppressions (workspace_id, address_hash, reason, created_at)
+  select s.workspace_id, public.erased_address_hash(s.workspace_id, new.email), s.reason, s.created_at
+  from public.contact_suppressions s where s.contact_id = new.id
+  on conflict (workspace_id, address_hash, reason) do nothing;
+  perform public.restore_address_suppressions(array[new.id]);
+  return null;
+end
+$$;
+
+--
+-- Name: contacts_restore_suppressions(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.contacts_restore_suppressions() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  if exists (select 1 from public.address_suppressions a
+             where a.workspace_id in (select distinct n.workspace_id from new_rows n)) then
+    perform public.restore_address_suppressions(array(select n.id from new_rows n));
+  end if;
+  return null;
+end
+$$;
+
+--
 -- Name: contacts_sync_field_values(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -812,6 +896,19 @@ CREATE FUNCTION public.emit_webhook_events(event_type text, events jsonb) RETURN
   join public.webhook_endpoints e
     on e.workspace_id = (x.value ->> 'workspace_id')::uuid and e.enabled and event_type = any (e.event_types)
   join public.workspaces w on w.id = e.workspace_id
+$$;
+
+--
+-- Name: ensure_privacy_salt(uuid); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.ensure_privacy_salt(ws uuid) RETURNS void
+    LANGUAGE sql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  insert into public.privacy_salts (workspace_id, salt)
+  values (ws, decode(replace(pg_catalog.gen_random_uuid()::text || pg_catalog.gen_random_uuid()::text, '-', ''), 'hex'))
+  on conflict (workspace_id) do nothing
 $$;
 
 --
@@ -1123,6 +1220,29 @@ CREATE FUNCTION public.replay_webhook_delivery(delivery_id uuid) RETURNS uuid
 $$;
 
 --
+-- Name: restore_address_suppressions(uuid[]); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.restore_address_suppressions(ids uuid[]) RETURNS void
+    LANGUAGE sql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  with restored as (
+    insert into public.contact_suppressions (workspace_id, contact_id, reason, created_at)
+    select c.workspace_id, c.id, a.reason, a.created_at
+    from public.contacts c
+    join public.address_suppressions a
+      on a.workspace_id = c.workspace_id and a.address_hash = public.erased_address_hash(c.workspace_id, c.email)
+    where c.id = any (ids)
+    on conflict (contact_id, reason) do nothing
+    returning workspace_id, contact_id, reason
+  )
+  insert into public.consent_events (workspace_id, contact_id, action, flow, reason, actor_user_id)
+  select r.workspace_id, r.contact_id, 'suppressed', 'address_list', r.reason, (select auth.uid())
+  from restored r
+$$;
+
+--
 -- Name: search_contacts(uuid, text[]); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -1391,6 +1511,18 @@ GRANT ALL ON FUNCTION auth.uid() TO authenticated;
 GRANT ALL ON FUNCTION auth.uid() TO service_role;
 
 --
+-- Name: FUNCTION address_suppressions_forget(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.address_suppressions_forget() FROM PUBLIC;
+
+--
+-- Name: FUNCTION address_suppressions_record(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.address_suppressions_record() FROM PUBLIC;
+
+--
 -- Name: FUNCTION audit_log_append_only(); Type: ACL; Schema: public; Owner: -
 --
 
@@ -1502,6 +1634,18 @@ REVOKE ALL ON FUNCTION public.contacts_check_custom_fields() FROM PUBLIC;
 REVOKE ALL ON FUNCTION public.contacts_guard_consent() FROM PUBLIC;
 
 --
+-- Name: FUNCTION contacts_readdress_suppressions(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.contacts_readdress_suppressions() FROM PUBLIC;
+
+--
+-- Name: FUNCTION contacts_restore_suppressions(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.contacts_restore_suppressions() FROM PUBLIC;
+
+--
 -- Name: FUNCTION contacts_sync_field_values(); Type: ACL; Schema: public; Owner: -
 --
 
@@ -1581,6 +1725,13 @@ REVOKE ALL ON FUNCTION public.email_topics_first_topic() FROM PUBLIC;
 
 REVOKE ALL ON FUNCTION public.emit_webhook_events(event_type text, events jsonb) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.emit_webhook_events(event_type text, events jsonb) TO service_role;
+
+--
+-- Name: FUNCTION ensure_privacy_salt(ws uuid); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.ensure_privacy_salt(ws uuid) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.ensure_privacy_salt(ws uuid) TO service_role;
 
 --
 -- Name: FUNCTION erased_address_hash(ws uuid, email text); Type: ACL; Schema: public; Owner: -
@@ -1678,6 +1829,12 @@ REVOKE ALL ON FUNCTION public.refresh_email_send_stats(send_ids uuid[]) FROM PUB
 
 REVOKE ALL ON FUNCTION public.replay_webhook_delivery(delivery_id uuid) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.replay_webhook_delivery(delivery_id uuid) TO authenticated;
+
+--
+-- Name: FUNCTION restore_address_suppressions(ids uuid[]); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.restore_address_suppressions(ids uuid[]) FROM PUBLIC;
 
 --
 -- Name: FUNCTION search_contacts(ws uuid, patterns text[]); Type: ACL; Schema: public; Owner: -
@@ -1912,6 +2069,46 @@ ALTER TABLE public.account_tokens ENABLE ROW LEVEL SECURITY;
 --
 
 GRANT ALL ON TABLE public.account_tokens TO service_role;
+
+-- ==================================================== public.address_suppressions
+--
+-- Name: address_suppressions; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.address_suppressions (
+    workspace_id uuid NOT NULL,
+    address_hash text NOT NULL,
+    reason text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT address_suppressions_address_hash_check CHECK ((address_hash ~ '^[0-9a-f]{64}$'::text)),
+    CONSTRAINT address_suppressions_reason_check CHECK ((reason = ANY (ARRAY['bounce'::text, 'complaint'::text, 'unsubscribe'::text, 'manual'::text])))
+);
+
+--
+-- Name: address_suppressions address_suppressions_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.address_suppressions
+    ADD CONSTRAINT address_suppressions_pkey PRIMARY KEY (workspace_id, address_hash, reason);
+
+--
+-- Name: address_suppressions address_suppressions_workspace_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.address_suppressions
+    ADD CONSTRAINT address_suppressions_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspaces(id) ON DELETE CASCADE;
+
+--
+-- Name: address_suppressions; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.address_suppressions ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: TABLE address_suppressions; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT ALL ON TABLE public.address_suppressions TO service_role;
 
 -- ==================================================== public.agreement_contacts
 --
@@ -3827,6 +4024,18 @@ CREATE POLICY contact_suppressions_insert_members ON public.contact_suppressions
 CREATE POLICY contact_suppressions_select_members ON public.contact_suppressions FOR SELECT TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
 
 --
+-- Name: contact_suppressions contact_suppressions_address_forget; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER contact_suppressions_address_forget AFTER DELETE ON public.contact_suppressions REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION public.address_suppressions_forget();
+
+--
+-- Name: contact_suppressions contact_suppressions_address_record; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER contact_suppressions_address_record AFTER INSERT ON public.contact_suppressions REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.address_suppressions_record();
+
+--
 -- Name: contact_suppressions contact_suppressions_fill_workspace; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -4258,6 +4467,18 @@ CREATE TRIGGER contacts_guard_consent BEFORE INSERT OR UPDATE ON public.contacts
 --
 
 CREATE TRIGGER contacts_protect_source BEFORE UPDATE OF source ON public.contacts FOR EACH ROW EXECUTE FUNCTION public.protect_contact_source();
+
+--
+-- Name: contacts contacts_readdress_suppressions; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER contacts_readdress_suppressions AFTER UPDATE OF email ON public.contacts FOR EACH ROW WHEN ((old.email IS DISTINCT FROM new.email)) EXECUTE FUNCTION public.contacts_readdress_suppressions();
+
+--
+-- Name: contacts contacts_restore_suppressions; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER contacts_restore_suppressions AFTER INSERT ON public.contacts REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.contacts_restore_suppressions();
 
 --
 -- Name: contacts contacts_sync_field_values_insert; Type: TRIGGER; Schema: public; Owner: -

@@ -4128,7 +4128,10 @@ export interface operations {
   };
   resubscribeFromEmail: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description The link's signature, as the email footer carries it; needed to clear a manual block. */
+        sig?: string;
+      };
       header?: never;
       path: {
         /** @description The recipient's contact id. */
@@ -4138,7 +4141,7 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description To /subscribe/confirmed, or /subscribe/error?reason=… when a bounce or complaint blocks it. */
+      /** @description To /subscribe/confirmed, or /subscribe/error?reason=… when a bounce or complaint blocks it, or a manual block without a valid signature (reason not_found). */
       303: {
         headers: {
           /** @description Where the browser goes next. */

@@ -20,12 +20,15 @@ export function PreferenceCentreForm({
   contactId,
   topics,
   blocked,
+  signature,
   save,
 }: {
   contactId: string;
   topics: PreferenceTopic[];
   /** a complaint or bounce: topics can only be left */
   blocked: boolean;
+  /** the email link's signature; null: the link had only the contact id, so topics can only be left */
+  signature: string | null;
   save: FormAction;
 }) {
   return (
@@ -34,6 +37,7 @@ export function PreferenceCentreForm({
         {() => (
           <>
             <input type="hidden" name="contactId" value={contactId} />
+            {signature && <input type="hidden" name="sig" value={signature} />}
             <fieldset className="stack" aria-describedby={blocked ? "preferences-blocked" : undefined}>
               <legend>Email you receive</legend>
               {topics.map((topic) => (
@@ -49,6 +53,9 @@ export function PreferenceCentreForm({
                 <p id="preferences-blocked" className="hint">
                   Email to this address is blocked, so no topic can be added.
                 </p>
+              )}
+              {!blocked && !signature && (
+                <p className="hint">To add a topic, open the link in one of our emails.</p>
               )}
             </fieldset>
             <SubmitButton>Save preferences</SubmitButton>

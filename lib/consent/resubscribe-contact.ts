@@ -1,4 +1,5 @@
 import type { Db } from "@/lib/db/doors";
+import { verifyLink } from "@/lib/crypto/signed-link";
 import { changeContactConsent } from "./change-contact-consent";
 import { loadConsentState } from "./load-consent-state";
 import { refused, type Refused } from "@/lib/errors/app-error";
@@ -31,15 +32,22 @@ export function isResubscribeError(value: unknown): value is ResubscribeError {
  * otherwise is_subscribed true, unsubscribed_at null, 'unsubscribe' and 'manual' suppressions
  * deleted, opt-in IP and time recorded. An already subscribed contact keeps its consent proof
  * and has only a stale unsubscribed_at or leftover soft suppressions cleaned (step 3).
+ *
+ * A member's 'manual' block is cleared only by a link we signed for the contact (`?sig=`, the
+ * subscribe footer of 4.8; docs/decisions.md "Signed recipient links"): with the contact id alone
+ * the link is refused as unknown and nothing changes.
  */
 export async function resubscribeContact(
   db: Db,
-  input: { contactId: string; ip?: string | null },
+  input: { contactId: string; ip?: string | null; signature?: unknown },
 ): Promise<{ data: { changed: boolean } } | ResubscribeRefused> {
   const state = await loadConsentState(db, { contactId: input.contactId });
   if (!state) return refusal("not_found");
   if (state.suppressions.includes("complaint")) return refusal("complaint");
   if (state.suppressions.includes("bounce")) return refusal("bounce");
+  const subject = { workspaceId: state.workspace_id, contactId: state.id };
+  if (state.suppressions.includes("manual") && !verifyLink("subscribe", subject, input.signature))
+    return refusal("not_found");
 
   const clean =
     state.is_subscribed &&

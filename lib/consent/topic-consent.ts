@@ -1,4 +1,5 @@
 import type { Db } from "@/lib/db/doors";
+import { signLink, verifyLink } from "@/lib/crypto/signed-link";
 import { isUuid } from "@/lib/ids/uuid";
 import { refused, type Refused, type Result } from "@/lib/errors/app-error";
 import { applyConsent } from "./apply-consent";
@@ -106,6 +107,13 @@ export type LinkUnsubscribeResult =
         changed: boolean;
         /** the topic left; null: every topic (the spec's unsubscribe) */
         topic: { id: string; name: string } | null;
+        /**
+         * The link's signature, when it is one we signed for this contact's preference centre
+         * (docs/decisions.md, "Signed recipient links"), and then the signature of its subscribe
+         * link; null both for a link with only the contact id.
+         */
+        signature: string | null;
+        subscribeSignature: string | null;
       };
     }
   | Refused;
@@ -118,10 +126,16 @@ export type LinkUnsubscribeResult =
  */
 export async function unsubscribeByLink(
   db: Db,
-  input: { contactId: string; topicId?: unknown; ip?: string | null },
+  input: { contactId: string; topicId?: unknown; ip?: string | null; signature?: unknown },
 ): Promise<LinkUnsubscribeResult> {
   const state = await loadConsentState(db, { contactId: input.contactId });
   if (!state) return refused("not_found", "Unknown contact.");
+  const subject = { workspaceId: state.workspace_id, contactId: state.id };
+  const signed = verifyLink("preferences", subject, input.signature);
+  const signatures = {
+    signature: signed ? (input.signature as string) : null,
+    subscribeSignature: signed ? signLink("subscribe", subject) : null,
+  };
   const [topic] = isUuid(input.topicId)
     ? await db<{ id: string; name: string }[]>`
         select id, name from public.email_topics where id = ${input.topicId} and workspace_id = ${state.workspace_id}`
@@ -133,14 +147,16 @@ export async function unsubscribeByLink(
       ip: input.ip,
     });
     if ("error" in result) return result;
-    return { data: { ...result.data, topic: null } };
+    return { data: { ...result.data, topic: null, ...signatures } };
   }
   const { changed } = await leaveTopic(db, state, {
     flow: "unsubscribe_link",
     topicId: topic.id,
     ip: input.ip,
   });
-  return { data: { contactId: state.id, workspaceName: state.workspace_name, changed, topic } };
+  return {
+    data: { contactId: state.id, workspaceName: state.workspace_name, changed, topic, ...signatures },
+  };
 }
 
 export interface PreferenceCentre {
@@ -178,7 +194,8 @@ type LeaveFlow = "unsubscribe_link" | "manual_unsubscribe" | "api_unsubscribe";
 /**
  * Makes the contact's topics exactly `chosen` (ids resolved in its workspace): the chosen are
  * joined by `join`'s rules (refused past a bounce or complaint, nothing changed then), the others
- * left. Nothing chosen is the spec's unsubscribe from everything (4.7), one ledger entry.
+ * left. Nothing chosen leaves every topic on, one ledger entry each, the last being the spec's
+ * unsubscribe (4.7); with no topic on, it is that unsubscribe, one overall entry.
  */
 async function applyTopicChoice(
   db: Db,
@@ -187,6 +204,11 @@ async function applyTopicChoice(
   input: Actor & { join: "resubscribe_link" | "api_subscribe"; leave: LeaveFlow },
 ): Promise<Result<{ joined: number; left: number }>> {
   const on = await topicsOn(db, state.id);
+  if (!chosen.length && on.size > 0) {
+    // one ledger entry per topic left; leaving the last is the spec's unsubscribe (4.7)
+    for (const topicId of on) await leaveTopic(db, state, { ...input, flow: input.leave, topicId });
+    return { data: { joined: 0, left: on.size } };
+  }
   if (!chosen.length) {
     const result = await unsubscribeContact(db, {
       contactId: state.id,
@@ -212,16 +234,23 @@ async function applyTopicChoice(
 
 /**
  * The preference centre's save: the topics ticked are joined (the re-subscribe link's rules,
- * spec 4.6: refused past a bounce or complaint), the others left. Nothing ticked is the spec's
- * unsubscribe from everything (4.7), one ledger entry.
+ * spec 4.6: refused past a bounce or complaint), the others left. Nothing ticked leaves every
+ * topic (applyTopicChoice): the spec's unsubscribe from everything (4.7). Joining a topic needs
+ * the signature of the email's link (docs/decisions.md, "Signed recipient links"): with the
+ * contact id alone, a choice that joins one is refused as an unknown link and nothing changes;
+ * leaving needs none (spec 4.7).
  */
 export async function savePreferences(
   db: Db,
-  input: { contactId: string; topicIds: readonly unknown[]; ip?: string | null },
+  input: { contactId: string; topicIds: readonly unknown[]; ip?: string | null; signature?: unknown },
 ): Promise<Result<{ joined: number; left: number }>> {
   const state = await loadConsentState(db, { contactId: input.contactId });
   if (!state) return refused("not_found", "Unknown contact.");
   const chosen = await resolveTopicIds(db, state.workspace_id, input.topicIds);
+  const on = await topicsOn(db, state.id);
+  const subject = { workspaceId: state.workspace_id, contactId: state.id };
+  if (chosen.some((id) => !on.has(id)) && !verifyLink("preferences", subject, input.signature))
+    return refused("not_found", "Unknown contact.");
   return applyTopicChoice(db, state, chosen, {
     ip: input.ip,
     join: "resubscribe_link",

@@ -7,7 +7,8 @@ import { refused, type Refused } from "@/lib/errors/app-error";
  * Deletes a contact. Spec 2.4.2 is carried by the foreign keys: tags, notes, companies,
  * appointment attendees, campaign enrollments, event registrations, suppressions and
  * agreements go with it (cascade); deals, tasks, transactions and email sends stay, with
- * contact_id set to null.
+ * contact_id set to null. The suppressions stay on the address's list and come back with the
+ * address (docs/decisions.md, "Suppressions belong to the address").
  */
 export async function deleteContact(
   db: Db,

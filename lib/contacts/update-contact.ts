@@ -1,5 +1,4 @@
 import type { Db } from "@/lib/db/doors";
-import { writeConsent } from "@/lib/consent/consent-door";
 import { contactColumns, fieldColumns } from "./contact-columns";
 import { isUuid } from "@/lib/ids/uuid";
 import { firstIssue, updateContactSchema } from "./schemas";
@@ -15,8 +14,10 @@ export interface UpdateContactInput extends ContactFieldsInput {
  * Spec 4.15 updateContact: replaces the contact's editable fields (a field left out is
  * cleared; consent and source have their own flows). An email that collides in the
  * workspace (unique violation 23505 on (workspace_id, email)) answers the spec's text.
- * When the email changes, 'bounce' suppressions are deleted (they belonged to the old
- * address); 'complaint', 'unsubscribe' and 'manual' ones are kept.
+ * When the email changes, the database moves the contact's suppressions between addresses
+ * (public.contacts_readdress_suppressions; docs/decisions.md, "Suppressions belong to the
+ * address"): the old address keeps its 'bounce', the contact its other reasons, and the new
+ * address's own come back.
  */
 export async function updateContact(db: Db, input: UpdateContactInput): Promise<Result<Contact>> {
   if (!isUuid(input.contactId)) return refused("not_found", CONTACT_NOT_FOUND);
@@ -24,8 +25,8 @@ export async function updateContact(db: Db, input: UpdateContactInput): Promise<
   if (!parsed.success) return refused("invalid", firstIssue(parsed.error));
   const f = fieldColumns(parsed.data);
 
-  const [before] = await db<{ email: string }[]>`
-    select email from public.contacts
+  const [before] = await db<{ id: string }[]>`
+    select id from public.contacts
     where id = ${input.contactId} and workspace_id = ${input.workspaceId}
     for update`;
   if (!before) return refused("not_found", CONTACT_NOT_FOUND);
@@ -48,23 +49,7 @@ export async function updateContact(db: Db, input: UpdateContactInput): Promise<
     throw error;
   }
 
-  if (contact.email !== before.email) await clearBounce(db, contact);
   return { data: contact };
-}
-
-/** The old address's bounce goes, through the consent door (docs/decisions.md, "The database is the boundary"). */
-function clearBounce(db: Db, contact: Contact): Promise<void> {
-  return writeConsent(db, contact.workspace_id, async () => {
-    const removed = await db`
-      delete from public.contact_suppressions
-      where workspace_id = ${contact.workspace_id} and contact_id = ${contact.id} and reason = 'bounce'
-      returning id`;
-    if (removed.length > 0) {
-      await db`
-        insert into public.consent_events (workspace_id, contact_id, action, flow, reason, actor_user_id)
-        values (${contact.workspace_id}, ${contact.id}, 'unsuppressed', 'email_change', 'bounce', auth.uid())`;
-    }
-  });
 }
 
 function isDuplicateEmail(error: unknown): boolean {

@@ -1,4 +1,5 @@
 import { appUrl } from "@/lib/config";
+import { signLink, signLinkSql, type LinkSubject } from "@/lib/crypto/signed-link";
 import type { Db } from "@/lib/db/doors";
 import { escapeHtml } from "@/lib/html/escape";
 import { blockedFromMarketingOnly, type EligibilityInput, type EmailKind } from "@/lib/consent/eligibility";
@@ -17,6 +18,8 @@ export interface RenderInput {
 
 /** What render needs to know of the recipient and their workspace. */
 export interface RenderRecipient extends EligibilityInput {
+  /** the contact's workspace, which its links are signed for */
+  workspace_id: string;
   tracking_url: string | null;
   subscribe_footer_enabled: boolean;
   subscribe_footer_message: string;
@@ -32,21 +35,23 @@ export interface RenderedEmail {
 export const UNSUBSCRIBE_TAG = "{{unsubscribe_url}}";
 
 /**
- * Spec 4.7: {tracking_url}/unsubscribe/{contact_id}, the platform URL when the workspace has none;
- * `?topic=<id>` for an email sent to a subscription topic (docs/decisions.md, "Subscription topics").
+ * Spec 4.7: {tracking_url}/unsubscribe/{contact_id}, the platform URL when the workspace has none,
+ * signed for the preference centre (`?sig=`, docs/decisions.md "Signed recipient links");
+ * `&topic=<id>` for an email sent to a subscription topic (docs/decisions.md, "Subscription topics").
  */
 export function unsubscribeUrl(
   trackingUrl: string | null,
-  contactId: string,
+  subject: LinkSubject,
   topicId?: string | null,
 ): string {
-  const topic = topicId ? `?topic=${topicId}` : "";
-  return `${(trackingUrl || appUrl()).replace(/\/+$/, "")}/unsubscribe/${contactId}${topic}`;
+  const topic = topicId ? `&topic=${topicId}` : "";
+  const sig = signLink("preferences", subject);
+  return `${(trackingUrl || appUrl()).replace(/\/+$/, "")}/unsubscribe/${subject.contactId}?sig=${sig}${topic}`;
 }
 
-/** Spec 4.8: the footer links to {base_url}/api/subscribe/{contact_id}. */
-export function subscribeUrl(contactId: string): string {
-  return `${appUrl()}/api/subscribe/${contactId}`;
+/** Spec 4.8: the footer links to {base_url}/api/subscribe/{contact_id}, signed (`?sig=`). */
+export function subscribeUrl(subject: LinkSubject): string {
+  return `${appUrl()}/api/subscribe/${subject.contactId}?sig=${signLink("subscribe", subject)}`;
 }
 
 /**
@@ -59,7 +64,11 @@ export function renderEmail(input: RenderInput, r: RenderRecipient | null): Rend
   let { html, text } = input;
   const headers: Record<string, string> = {};
   if (input.kind === "marketing" && input.contactId && r) {
-    const url = unsubscribeUrl(r.tracking_url, input.contactId, input.topicId);
+    const url = unsubscribeUrl(
+      r.tracking_url,
+      { workspaceId: r.workspace_id, contactId: input.contactId },
+      input.topicId,
+    );
     const hadTag = hasUnsubscribeTag(html);
     const values = { ...input.merge, [UNSUBSCRIBE_URL]: url };
     html = renderMerge(html, values, "html");
@@ -75,7 +84,7 @@ export function renderEmail(input: RenderInput, r: RenderRecipient | null): Rend
     r?.subscribe_footer_enabled &&
     blockedFromMarketingOnly(r)
   ) {
-    const url = subscribeUrl(input.contactId);
+    const url = subscribeUrl({ workspaceId: r.workspace_id, contactId: input.contactId });
     html += `<p style="font-size:12px;color:#666">${escapeHtml(r.subscribe_footer_message)} <a href="${escapeHtml(url)}">${escapeHtml(r.subscribe_footer_link_text)}</a></p>`;
     if (text !== undefined)
       text += `\n\n${r.subscribe_footer_message} ${r.subscribe_footer_link_text}: ${url}`;
@@ -86,7 +95,7 @@ export function renderEmail(input: RenderInput, r: RenderRecipient | null): Rend
 /**
  * renderEmail for a broadcast's marketing email, as SQL over a batch of contacts (`b.id`,
  * `b.skip`: the 8.3 skip reason or null, and the contact fields merge tags read) and their
- * workspace (`w.tracking_url`): the columns html, text_body and headers, computed where the rows
+ * workspace (`w.id`, `w.tracking_url`): the columns html, text_body and headers, computed where the rows
  * are inserted. The same rule in two spellings; a test holds them to the same output.
  */
 export function renderedMarketingSql(db: Db, html: string, text: string | null, topicId?: string | null) {
@@ -112,6 +121,7 @@ export function renderedMarketingSql(db: Db, html: string, text: string | null, 
     from (select u.url,
                  replace(replace(replace(replace(replace(u.url, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'), '''', '&#39;') as url_html
           from (select rtrim(coalesce(nullif(w.tracking_url, ''), ${base}::text), '/') || '/unsubscribe/' || b.id
-                       || coalesce('?topic=' || ${topicId ?? null}::text, '') as url) u) e
+                       || '?sig=' || ${signLinkSql(db, "preferences", db`w.id`, db`b.id`)}
+                       || coalesce('&topic=' || ${topicId ?? null}::text, '') as url) u) e
   )`;
 }

@@ -79,7 +79,7 @@ async function claimAsService(
     ), rendered as (
       select b.*, r.html, r.text_body, r.headers
       from batch b
-      cross join (select tracking_url from public.workspaces where id = ${workspaceId}) w
+      cross join (select id, tracking_url from public.workspaces where id = ${workspaceId}) w
       cross join lateral ${renderedMarketingSql(db, broadcast.body_html, broadcast.body_text, broadcast.audience.topicId)} r
     ), inserted as (
       insert into public.email_sends

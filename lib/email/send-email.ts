@@ -46,7 +46,7 @@ export async function loadRecipient(
   const [row] = await db<Recipient[]>`
     select c.id as contact_id, coalesce(c.is_subscribed, false) as is_subscribed, c.unsubscribed_at,
            coalesce((select array_agg(s.reason) from public.contact_suppressions s where s.contact_id = c.id), '{}') as suppressions,
-           w.tracking_url, w.subscribe_footer_enabled, w.subscribe_footer_message, w.subscribe_footer_link_text
+           w.id as workspace_id, w.tracking_url, w.subscribe_footer_enabled, w.subscribe_footer_message, w.subscribe_footer_link_text
     from public.workspaces w
     left join public.contacts c on c.id = ${contactId} and c.workspace_id = w.id
     where w.id = ${workspaceId}`;

@@ -78,8 +78,9 @@ export async function applySubmission(db: Db, input: ApplySubmissionInput): Prom
       applyConsent(db, {
         workspaceId: form.workspace_id,
         contactId: contact.id,
-        // a contact created by this statement has no suppressions to clear
-        change: created ? { ...consent, clear: [] } : consent,
+        // a created contact may hold its address's suppressions (docs/decisions.md,
+        // "Suppressions belong to the address"): cleared as an existing contact's (spec 4.2.3)
+        change: consent,
         topicIds,
       }),
     fields.note &&

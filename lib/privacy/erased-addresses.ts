@@ -1,11 +1,11 @@
-import { randomBytes } from "node:crypto";
 import type { Db } from "@/lib/db/doors";
 
-/** The workspace's salt for the erasure list, created on first use. */
+/**
+ * The workspace's salt for the erasure list and the address suppressions, created on first use
+ * (one maker, in the database, since the suppressions' triggers need it too).
+ */
 export async function ensurePrivacySalt(db: Db, workspaceId: string): Promise<void> {
-  await db`
-    insert into public.privacy_salts (workspace_id, salt) values (${workspaceId}, ${randomBytes(32)})
-    on conflict (workspace_id) do nothing`;
+  await db`select public.ensure_privacy_salt(${workspaceId})`;
 }
 
 /**

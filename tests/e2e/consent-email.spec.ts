@@ -30,7 +30,8 @@ test("4.7: open the unsubscribe link from an outbox email and see the contact un
   await email.getByText("Show email").click();
   const link = email.getByRole("navigation").getByRole("link", { name: "Unsubscribe" });
   const href = await link.getAttribute("href");
-  expect(href).toMatch(new RegExp(`/unsubscribe/${contact.id}$`));
+  // signed for the preference centre (docs/decisions.md, "Signed recipient links")
+  expect(href).toMatch(new RegExp(`/unsubscribe/${contact.id}\\?sig=[0-9a-f]{32}$`));
 
   await page.goto(href!);
   await expect(page.getByRole("heading", { name: "You are unsubscribed" })).toBeVisible();

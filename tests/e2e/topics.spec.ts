@@ -2,6 +2,7 @@ import { mkdir } from "node:fs/promises";
 import { expect, test, type Page } from "@playwright/test";
 import { newAccount } from "./helpers/accounts";
 import { contactConsent, createContactFor, withAppDb } from "./helpers/app-db";
+import { signLink } from "../../lib/crypto/signed-link";
 
 // Screenshots for people (not asserted): written only when E2E_SCREENS_DIR is set.
 const screens = process.env.E2E_SCREENS_DIR;
@@ -41,18 +42,20 @@ test("subscription topics: a newcomer creates topics; a recipient leaves one top
 
   // a subscribed contact joins the default topic (Newsletter); they also chose Events
   const contact = await createContactFor(owner, { is_subscribed: true });
-  const events = await withAppDb(async (sql) => {
+  const { events, workspaceId } = await withAppDb(async (sql) => {
     const [t] = await sql`
       select t.id, t.workspace_id from email_topics t join contacts c on c.workspace_id = t.workspace_id
       where c.id = ${contact.id} and t.key = 'events'`;
     await sql`insert into contact_topics (workspace_id, contact_id, topic_id, subscribed)
               values (${t.workspace_id}, ${contact.id}, ${t.id}, true) on conflict do nothing`;
-    return t.id as string;
+    return { events: t.id as string, workspaceId: t.workspace_id as string };
   });
   expect(await topicsOn(contact.id)).toEqual(["events", "newsletter"]);
 
-  // the link of a broadcast sent to Events
-  await page.goto(`/unsubscribe/${contact.id}?topic=${events}`);
+  // the link of a broadcast sent to Events, signed as our emails sign it (docs/decisions.md,
+  // "Signed recipient links"): the preference centre may then join topics
+  const sig = signLink("preferences", { workspaceId, contactId: contact.id });
+  await page.goto(`/unsubscribe/${contact.id}?sig=${sig}&topic=${events}`);
   await expect(page.getByRole("heading", { name: "You are unsubscribed" })).toBeVisible();
   await expect(page.getByRole("status").filter({ hasText: "You will no longer receive" })).toContainText(
     "You will no longer receive Events email",

@@ -115,6 +115,7 @@ const EXTRA: Record<string, (ws: string) => Row> = {
   }),
   contact_status_counts: (ws) => ({ workspace_id: ws, status: "unsubscribed", shard: 7, n: 1 }),
   workspace_security: (ws) => ({ workspace_id: ws }),
+  address_suppressions: (ws) => ({ workspace_id: ws, address_hash: hex64(), reason: "complaint" }),
   webhook_inbox: (ws) => ({
     workspace_id: ws,
     provider: "email",
@@ -235,7 +236,11 @@ export async function buildWorld(sql: Sql): Promise<World> {
         await target(table, side, undefined, await find(table, { id: someone }));
       else if (table === "workspace_members")
         await target(table, side, undefined, await find(table, { workspace_id: ws, user_id: someone }));
-      else if (table === "notification_reads") {
+      else if (table === "privacy_salts") {
+        // one per workspace, made by its first suppression (address_suppressions) or here
+        await sql`select public.ensure_privacy_salt(${ws})`;
+        await target(table, side, undefined, await find(table, { workspace_id: ws }));
+      } else if (table === "notification_reads") {
         // personal rows: each caller aims at their own (anon at the owner's); B's is its owner's
         const mine: [Who | undefined, TestUser][] =
           side === "A"

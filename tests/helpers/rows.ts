@@ -20,6 +20,12 @@ const PAST = new Date("2000-01-01T00:00:00Z");
 
 /** Every workspace-scoped table: how to make a valid row of it in a given workspace. */
 export const TABLES: Record<string, TableShape> = {
+  // first: a suppression makes the workspace's salt when there is none (address_suppressions)
+  privacy_salts: {
+    fields: () => ({ salt: randomBytes(32) }),
+    key: ["workspace_id"],
+    change: { salt: randomBytes(32) },
+  },
   contacts: { fields: () => ({ email: `${unique("c")}@example.test` }), change: { first_name: "Changed" } },
   tags: { fields: () => ({ name: unique("tag") }), change: { color: "red" } },
   custom_fields: {
@@ -166,11 +172,6 @@ export const TABLES: Record<string, TableShape> = {
     change: { error: "changed" },
   },
   // privacy requests (GDPR articles 15 and 17)
-  privacy_salts: {
-    fields: () => ({ salt: randomBytes(32) }),
-    key: ["workspace_id"],
-    change: { salt: randomBytes(32) },
-  },
   erased_addresses: {
     fields: () => ({ address_hash: hex64() }),
     key: ["workspace_id", "address_hash"],

@@ -43,10 +43,10 @@ describe("spec 4.7 one rendering, two spellings", () => {
             (tx) => tx`
               select r.html, r.text_body, r.headers
               from (select ${contact.id}::uuid as id, ${skip}::text as skip) b
-              cross join (select tracking_url from public.workspaces where id = ${ws.id}) w
+              cross join (select id, tracking_url from public.workspaces where id = ${ws.id}) w
               cross join lateral ${renderedMarketingSql(tx, html, text, topicId)} r`,
           );
-          const recipient = { tracking_url: tracking } as RenderRecipient;
+          const recipient = { tracking_url: tracking, workspace_id: ws.id } as RenderRecipient;
           const fromJs = renderEmail(
             { kind: "marketing", contactId: contact.id, html, text: text ?? undefined, topicId },
             skip ? null : recipient,

@@ -109,7 +109,8 @@ describe("broadcasts", () => {
     );
     const [sent] =
       await db.sql`select html, headers from email_sends where broadcast_id = ${b.id} and status = 'outbox' limit 1`;
-    expect(sent.html).toMatch(/href="http[^"]+\/unsubscribe\/[0-9a-f-]{36}"/);
+    // signed for the preference centre (docs/decisions.md, "Signed recipient links")
+    expect(sent.html).toMatch(/href="http[^"]+\/unsubscribe\/[0-9a-f-]{36}\?sig=[0-9a-f]{32}"/);
     expect(sent.headers["List-Unsubscribe-Post"]).toBe("List-Unsubscribe=One-Click");
   });
 

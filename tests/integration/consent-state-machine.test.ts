@@ -7,6 +7,7 @@ import { loadConsentState } from "@/lib/consent/load-consent-state";
 import { manualSubscribe } from "@/lib/consent/manual-subscribe";
 import { RESUBSCRIBE_ERROR_MESSAGES, resubscribeContact } from "@/lib/consent/resubscribe-contact";
 import { unsubscribeContact } from "@/lib/consent/unsubscribe-contact";
+import { signLink } from "@/lib/crypto/signed-link";
 import { setupTestDatabase } from "../helpers/db";
 import { createContact, createWorkspace } from "../helpers/factories";
 
@@ -154,11 +155,15 @@ describe("3.3 contact subscription state", () => {
     expect(n).toBe(0);
   });
 
-  test("3.3 row 4 / 4.6: unsubscribed, re-subscribe with no bounce or complaint -> subscribed, 'unsubscribe' and 'manual' deleted, opt-in IP and time", async () => {
+  test("3.3 row 4 / 4.6: unsubscribed, re-subscribe by the signed link with no bounce or complaint -> subscribed, 'unsubscribe' and 'manual' deleted, opt-in IP and time", async () => {
     const ws = await createWorkspace(db.sql);
     const c = await createContact(db.sql, ws.id, { unsubscribed_at: new Date() });
     await suppress(c.id, "unsubscribe", "manual");
-    const result = await withService((tx) => resubscribeContact(tx, { contactId: c.id, ip: "203.0.113.9" }));
+    // a manual block is cleared only by a link we signed (docs/decisions.md, "Signed recipient links")
+    const signature = signLink("subscribe", { workspaceId: ws.id, contactId: c.id });
+    const result = await withService((tx) =>
+      resubscribeContact(tx, { contactId: c.id, ip: "203.0.113.9", signature }),
+    );
     expect(result).toEqual({ data: { changed: true } });
     const s = await contactState(c.id);
     expect(s).toMatchObject({
@@ -201,7 +206,8 @@ describe("3.3 contact subscription state", () => {
       opt_in_source: "form-9",
     });
     await suppress(c.id, "unsubscribe", "manual");
-    await withService((tx) => resubscribeContact(tx, { contactId: c.id, ip: "203.0.113.1" }));
+    const signature = signLink("subscribe", { workspaceId: ws.id, contactId: c.id });
+    await withService((tx) => resubscribeContact(tx, { contactId: c.id, ip: "203.0.113.1", signature }));
     expect(await contactState(c.id)).toMatchObject({
       is_subscribed: true,
       unsubscribed_at: null,

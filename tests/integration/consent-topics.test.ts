@@ -7,6 +7,7 @@ import { resubscribeContact } from "@/lib/consent/resubscribe-contact";
 import { recordDeliverySuppression } from "@/lib/consent/record-delivery-suppression";
 import { joinTopics, savePreferences, unsubscribeByLink } from "@/lib/consent/topic-consent";
 import { createTopic } from "@/lib/consent/topics";
+import { signLink } from "@/lib/crypto/signed-link";
 import { unsubscribeContact } from "@/lib/consent/unsubscribe-contact";
 import { previewBroadcast } from "@/lib/email/broadcasts";
 import { applySubmission } from "@/lib/forms/apply-submission";
@@ -197,7 +198,11 @@ describe("subscription topics on the consent engine (spec 3.3 rules per topic)",
     );
     const before = await ledger(c.id);
     const saved = await withService((tx) =>
-      savePreferences(tx, { contactId: c.id, topicIds: [t.newsletter, t.events] }),
+      savePreferences(tx, {
+        contactId: c.id,
+        topicIds: [t.newsletter, t.events],
+        signature: signLink("preferences", { workspaceId: t.ws.id, contactId: c.id }),
+      }),
     );
     expect(saved).toMatchObject({ error: { code: "suppressed" } });
     expect(await topicsOn(c.id)).toEqual([t.newsletter]);
@@ -234,7 +239,13 @@ describe("subscription topics on the consent engine (spec 3.3 rules per topic)",
     const c = await createContact(db.sql, t.ws.id, { is_subscribed: true });
     const before = (await ledger(c.id)).length;
     const saved = await withService((tx) =>
-      savePreferences(tx, { contactId: c.id, topicIds: [t.events, "not-a-uuid"], ip: "192.0.2.4" }),
+      // the email link's signature lets the centre join (docs/decisions.md, "Signed recipient links")
+      savePreferences(tx, {
+        contactId: c.id,
+        topicIds: [t.events, "not-a-uuid"],
+        ip: "192.0.2.4",
+        signature: signLink("preferences", { workspaceId: t.ws.id, contactId: c.id }),
+      }),
     );
     expect(saved).toEqual({ data: { joined: 1, left: 1 } });
     expect(await topicsOn(c.id)).toEqual([t.events]);
@@ -367,3 +378,40 @@ describe("REST v1 contact topics (docs/api.md)", () => {
 function audience(topicId?: string) {
   return { tagIds: [], tagMode: "any" as const, excludeTagIds: [], source: undefined, topicId };
 }
+
+describe("REST v1 contact topics: leaving everything (docs/api.md)", () => {
+  test("an empty topic list answers the topics as stored and writes one ledger entry per topic left", async () => {
+    const t = await workspaceWithTopics();
+    const c = await subscribedToBoth(t);
+    const key = await apiKey(db.sql, t.ws.id, ["consent:write"]);
+    const before = (await ledger(c.id)).length;
+    const res = await call(topicsRoute.POST, {
+      method: "POST",
+      key: key.raw,
+      path: `/api/v1/contacts/${c.id}/topics`,
+      params: { id: c.id },
+      body: { topics: [], proof: { source: "account page", ip: "192.0.2.78" } },
+    });
+    expect(res.status).toBe(200);
+    const stored = await db.sql`
+      select t.key, coalesce(ct.subscribed, false) as subscribed from email_topics t
+      left join contact_topics ct on ct.topic_id = t.id and ct.contact_id = ${c.id}
+      where t.workspace_id = ${t.ws.id} order by t.key`;
+    expect(res.body.data.map((x: { key: string; subscribed: boolean }) => [x.key, x.subscribed])).toEqual(
+      stored.map((r) => [r.key, r.subscribed]),
+    );
+    expect(stored.map((r) => r.subscribed)).toEqual([false, false]);
+    expect(await overall(c.id)).toEqual({
+      is_subscribed: false,
+      unsubscribed: true,
+      suppressions: ["unsubscribe"],
+    });
+    const changes = (await ledger(c.id)).slice(before).map((e) => [e.action, e.flow, e.topic_id, e.ip]);
+    expect(changes.sort()).toEqual(
+      [
+        ["unsubscribed", "api_unsubscribe", t.events, "192.0.2.78"],
+        ["unsubscribed", "api_unsubscribe", t.newsletter, "192.0.2.78"],
+      ].sort(),
+    );
+  });
+});

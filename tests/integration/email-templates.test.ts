@@ -84,7 +84,7 @@ describe("email templates: Markdown in the branded MJML layout, merge tags", () 
         select r.html, r.text_body
         from (select c.id, c.email, c.first_name, c.last_name, c.city, c.country, null::text as skip
               from contacts c where c.id = ${contact.id}) b
-        cross join (select tracking_url from public.workspaces where id = ${ws.id}) w
+        cross join (select id, tracking_url from public.workspaces where id = ${ws.id}) w
         cross join lateral ${renderedMarketingSql(tx, b.body_html, b.body_text)} r`,
     );
     const fromJs = renderEmail(
@@ -95,7 +95,7 @@ describe("email templates: Markdown in the branded MJML layout, merge tags", () 
         text: b.body_text,
         merge: { ...HOSTILE, email: contact.email, country: null },
       },
-      { tracking_url: null } as never,
+      { tracking_url: null, workspace_id: ws.id } as never,
     );
     expect(fromSql).toEqual({ html: fromJs.html, text_body: fromJs.text });
   });

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
 import { withService } from "@/lib/db/doors";
+import { signLink } from "@/lib/crypto/signed-link";
 import { sendEmail } from "@/lib/email/send-email";
 import { setupTestDatabase } from "../helpers/db";
 import { createContact, createWorkspace } from "../helpers/factories";
@@ -38,7 +39,8 @@ describe("6.4 / 8.3 every email is an email_sends row, sent or skipped", () => {
     );
     expect(result.status).toBe("outbox");
     const row = await sendRow(result.id);
-    const url = `https://links.example.com/unsubscribe/${c.id}`;
+    const sig = signLink("preferences", { workspaceId: ws.id, contactId: c.id });
+    const url = `https://links.example.com/unsubscribe/${c.id}?sig=${sig}`;
     expect(row).toMatchObject({ status: "outbox", kind: "marketing", contact_id: c.id, to_email: c.email });
     expect(row.html).toBe(`<p>Hi ${url}</p>`);
     expect(row.headers).toEqual({
@@ -95,7 +97,9 @@ describe("6.4 / 8.3 every email is an email_sends row, sent or skipped", () => {
     const row = await sendRow(okSend.id);
     expect(row.status).toBe("outbox");
     expect(row.html).toContain("{{unsubscribe_url}}");
-    expect(row.html).toContain(`/api/subscribe/${soft.id}`);
+    expect(row.html).toContain(
+      `/api/subscribe/${soft.id}?sig=${signLink("subscribe", { workspaceId: ws.id, contactId: soft.id })}`,
+    );
     expect(row.html).toContain("Subscribe to updates");
     expect(row.headers).toEqual({});
     expect(hardSend).toMatchObject({ status: "skipped", skipReason: "complaint suppression" });

@@ -1,8 +1,14 @@
 import { describe, expect, test } from "vitest";
+import { signLink } from "@/lib/crypto/signed-link";
 import { renderEmail, type RenderRecipient } from "@/lib/email/render-email";
 
 const contactId = "11111111-2222-4333-8444-555555555555";
+const workspaceId = "99999999-2222-4333-8444-555555555555";
+// the links are signed for the contact's workspace (docs/decisions.md, "Signed recipient links")
+const unsubscribeSig = signLink("preferences", { workspaceId, contactId });
+const subscribeSig = signLink("subscribe", { workspaceId, contactId });
 const recipient = (over: Partial<RenderRecipient> = {}): RenderRecipient => ({
+  workspace_id: workspaceId,
   is_subscribed: true,
   unsubscribed_at: null,
   suppressions: [],
@@ -16,12 +22,12 @@ const html = "<p>Hi</p><p><a href='{{unsubscribe_url}}'>Leave</a></p>";
 const base = process.env.APP_URL ?? "http://localhost:3000";
 
 describe("4.7 unsubscribe link only in marketing email", () => {
-  test("4.7 marketing: {{unsubscribe_url}} resolves to {tracking_url}/unsubscribe/{contact_id}, with RFC 8058 headers", () => {
+  test("4.7 marketing: {{unsubscribe_url}} resolves to {tracking_url}/unsubscribe/{contact_id}, signed, with RFC 8058 headers", () => {
     const out = renderEmail(
       { kind: "marketing", contactId, html, text: "Bye: {{unsubscribe_url}}" },
       recipient({ tracking_url: "https://t.example.com/" }),
     );
-    const url = `https://t.example.com/unsubscribe/${contactId}`;
+    const url = `https://t.example.com/unsubscribe/${contactId}?sig=${unsubscribeSig}`;
     expect(out.html).toContain(`href='${url}'`);
     expect(out.html).not.toContain("{{unsubscribe_url}}");
     expect(out.text).toBe(`Bye: ${url}`);
@@ -33,8 +39,8 @@ describe("4.7 unsubscribe link only in marketing email", () => {
 
   test("4.7 marketing without a tracking URL uses the platform URL, and gets a link even without the tag", () => {
     const out = renderEmail({ kind: "marketing", contactId, html: "<p>News</p>", text: "News" }, recipient());
-    expect(out.html).toContain(`href="${base}/unsubscribe/${contactId}"`);
-    expect(out.text).toContain(`Unsubscribe: ${base}/unsubscribe/${contactId}`);
+    expect(out.html).toContain(`href="${base}/unsubscribe/${contactId}?sig=${unsubscribeSig}"`);
+    expect(out.text).toContain(`Unsubscribe: ${base}/unsubscribe/${contactId}?sig=${unsubscribeSig}`);
   });
 
   test("4.7 transactional: no unsubscribe link, no List-Unsubscribe headers, {{unsubscribe_url}} left unresolved", () => {
@@ -50,7 +56,7 @@ describe("4.7 unsubscribe link only in marketing email", () => {
 });
 
 describe("4.8 subscribe footer only where the spec says", () => {
-  const footerUrl = `${base}/api/subscribe/${contactId}`;
+  const footerUrl = `${base}/api/subscribe/${contactId}?sig=${subscribeSig}`;
   test.each([
     ["is_subscribed false", { is_subscribed: false }],
     ["unsubscribed_at set", { unsubscribed_at: new Date() }],

@@ -8,9 +8,16 @@ export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Subscribe", robots: { index: false } };
 
 /** Asks before re-subscribing; the button is a plain GET to spec 4.6's endpoint (works without JS). */
-export default async function SubscribePage({ params }: { params: Promise<{ contactId: string }> }) {
+export default async function SubscribePage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ contactId: string }>;
+  searchParams: Promise<{ sig?: string | string[] }>;
+}) {
   const { contactId } = await params;
-  const target = await withService((db) => getSubscribeTarget(db, contactId));
+  const { sig } = await searchParams;
+  const target = await withService((db) => getSubscribeTarget(db, contactId, sig));
   if (!target)
     return (
       <RecipientPage title="Link not valid">
@@ -38,6 +45,7 @@ export default async function SubscribePage({ params }: { params: Promise<{ cont
         <strong>{target.workspaceName}</strong>? You can unsubscribe at any time with the link in every email.
       </p>
       <form method="get" action={`/api/subscribe/${contactId}`}>
+        {typeof sig === "string" && <input type="hidden" name="sig" value={sig} />}
         <button type="submit">Yes, subscribe me</button>
       </form>
     </RecipientPage>

@@ -11,7 +11,7 @@ import { clientIp } from "@/lib/http/client-ip";
 /**
  * The preference centre's save (docs/decisions.md, "Subscription topics"). The contact id is
  * the link's, as for the unsubscribe link itself (spec 4.7); the topics are resolved in that
- * contact's workspace, never taken on trust. No page refresh: the page unsubscribes on opening.
+ * contact's workspace, never taken on trust; joining one needs the link's signature (`sig`). No page refresh: the page unsubscribes on opening.
  */
 export const savePreferencesAction = publicAction(
   "save email preferences",
@@ -19,12 +19,13 @@ export const savePreferencesAction = publicAction(
     contactId: z.string(),
     topics: z.array(z.string()).max(100).default([]),
     everything: z.string().optional(),
+    sig: z.string().max(100).optional(),
   }),
   async (input): Promise<FormState> => {
     const topicIds = input.everything ? [] : input.topics;
     const ip = clientIp(await headers());
     const result = await withService((db) =>
-      savePreferences(db, { contactId: input.contactId, topicIds, ip }),
+      savePreferences(db, { contactId: input.contactId, topicIds, ip, signature: input.sig }),
     );
     if ("error" in result) throw result.error;
     return {

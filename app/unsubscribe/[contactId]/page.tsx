@@ -18,19 +18,23 @@ export const metadata: Metadata = { title: "Unsubscribe", robots: { index: false
  *
  * A workspace with subscription topics (docs/decisions.md, "Subscription topics") gets a
  * preference centre below: the link of a broadcast sent to a topic (`?topic=`) leaves that
- * topic only; the person then ticks the topics they want, or leaves everything.
+ * topic only; the person then ticks the topics they want, or leaves everything. Adding a topic
+ * needs the link's signature (`?sig=`, docs/decisions.md "Signed recipient links"), which the page
+ * hands on to the form; the unsubscribe itself does not (spec 4.7).
  */
 export default async function UnsubscribePage({
   params,
   searchParams,
 }: {
   params: Promise<{ contactId: string }>;
-  searchParams: Promise<{ topic?: string | string[] }>;
+  searchParams: Promise<{ topic?: string | string[]; sig?: string | string[] }>;
 }) {
   const { contactId } = await params;
-  const { topic } = await searchParams;
+  const { topic, sig } = await searchParams;
   const ip = clientIp(await headers());
-  const result = await withService((db) => unsubscribeByLink(db, { contactId, topicId: topic, ip }));
+  const result = await withService((db) =>
+    unsubscribeByLink(db, { contactId, topicId: topic, ip, signature: sig }),
+  );
   if ("error" in result)
     return (
       <RecipientPage title="Link not valid">
@@ -63,12 +67,18 @@ export default async function UnsubscribePage({
             contactId={centre.contactId}
             topics={centre.topics}
             blocked={centre.blocked !== null}
+            signature={result.data.signature}
             save={savePreferencesAction}
           />
         </section>
       ) : (
         <p>
-          Unsubscribed by mistake? <Link href={`/subscribe/${result.data.contactId}`}>Subscribe again</Link>
+          Unsubscribed by mistake?{" "}
+          <Link
+            href={`/subscribe/${result.data.contactId}${result.data.subscribeSignature ? `?sig=${result.data.subscribeSignature}` : ""}`}
+          >
+            Subscribe again
+          </Link>
         </p>
       )}
     </RecipientPage>

@@ -104,10 +104,20 @@ export const appRoutePaths: ZodOpenApiPathsObject = {
       security: security.none,
       tags: ["Recipients"],
       summary: "Re-subscribe from an email footer (spec 4.6)",
-      requestParams: { path: uuidParam("contactId", "The recipient's contact id.") },
+      requestParams: {
+        path: uuidParam("contactId", "The recipient's contact id."),
+        query: z.object({
+          sig: z
+            .string()
+            .optional()
+            .describe(
+              "The link's signature, as the email footer carries it; needed to clear a manual block.",
+            ),
+        }),
+      },
       responses: {
         "303": redirect(
-          "To /subscribe/confirmed, or /subscribe/error?reason=… when a bounce or complaint blocks it.",
+          "To /subscribe/confirmed, or /subscribe/error?reason=… when a bounce or complaint blocks it, or a manual block without a valid signature (reason not_found).",
         ),
       },
     },
