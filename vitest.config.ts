@@ -22,6 +22,8 @@ export const ENGINE_INDEPENDENT = [
   "tests/integration/security-captcha.test.ts",
   // Sec-Fetch-Site / Origin checks on the backfill GETs; the backfill: payments-backfill
   "tests/integration/security-backfill-origin.test.ts",
+  // the embedded database's password gate: PGlite only, whatever DATABASE_URL says
+  "tests/integration/security-embedded-database.test.ts",
   // X-Forwarded-For and TRUSTED_PROXY_HOPS; the limiter's SQL: rate-limit
   "tests/integration/security-client-ip.test.ts",
   // arguments, exit codes, output and report file; the import's SQL: contacts-import*

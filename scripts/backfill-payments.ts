@@ -11,7 +11,8 @@ async function main(): Promise<number> {
   if (!process.env.DATABASE_URL) {
     console.error(
       "Set DATABASE_URL to the database to backfill. For the embedded database, start the app with " +
-        "EMBEDDED_DB_PORT=<port> and use postgres://postgres:postgres@127.0.0.1:<port>/postgres.",
+        "EMBEDDED_DB_PORT=<port> and use postgres://postgres:<password>@127.0.0.1:<port>/postgres, the password " +
+        "being the one in .data/db-password.",
     );
     return 2;
   }

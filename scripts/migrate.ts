@@ -4,7 +4,7 @@
  */
 import path from "node:path";
 import { connect, directDatabaseUrl } from "../lib/db/client";
-import { startEmbeddedDatabase } from "../lib/db/embedded";
+import { embeddedDatabasePassword, startEmbeddedDatabase } from "../lib/db/embedded";
 import { MigrationRefusedError, migrate } from "../lib/db/migrate";
 import { installJobs } from "../lib/jobs/flows/start-worker";
 
@@ -13,7 +13,11 @@ async function main() {
   const embedded = !url;
   let stop = async () => {};
   if (!url) {
-    const db = await startEmbeddedDatabase({ dataDir: path.join(process.env.DATA_DIR ?? ".data", "pglite") });
+    const dataRoot = process.env.DATA_DIR ?? ".data";
+    const db = await startEmbeddedDatabase({
+      dataDir: path.join(dataRoot, "pglite"),
+      password: embeddedDatabasePassword(dataRoot),
+    });
     url = db.url;
     stop = db.stop;
   }

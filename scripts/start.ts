@@ -1,7 +1,8 @@
 /**
  * npm start: the whole service on one machine.
  * - DATABASE_URL unset: PGlite persisted under ./.data/pglite, served over the Postgres
- *   wire protocol from this process; Next.js reaches it through DATABASE_URL like any server.
+ *   wire protocol from this process, behind the password kept in ./.data/db-password; Next.js
+ *   reaches it through DATABASE_URL (which carries the password) like any server.
  * - Migrations applied; on an empty embedded database a demo workspace is seeded and
  *   its owner's credentials printed.
  * - `next build` (unless SKIP_BUILD=1, or .next was built from these very sources:
@@ -19,7 +20,7 @@ import path from "node:path";
 import { connect, directDatabaseUrl, setSql } from "../lib/db/client";
 import { buildIfStale } from "./build-stamp";
 import { withService } from "../lib/db/doors";
-import { startEmbeddedDatabase } from "../lib/db/embedded";
+import { embeddedDatabasePassword, startEmbeddedDatabase, withoutPassword } from "../lib/db/embedded";
 import { MigrationRefusedError, migrate } from "../lib/db/migrate";
 import { startWorker, type RunningWorker } from "../worker/start";
 import { log } from "../lib/observability/log";
@@ -46,10 +47,14 @@ async function main() {
     const db = await startEmbeddedDatabase({
       dataDir: path.join(dataDir, "pglite"),
       port: Number(process.env.EMBEDDED_DB_PORT ?? 0),
+      password: embeddedDatabasePassword(dataDir),
     });
     url = db.url;
     stopDb = db.stop;
-    console.log(`Embedded database (PGlite) at ${path.join(dataDir, "pglite")}, serving ${url}`);
+    console.log(
+      `Embedded database (PGlite) at ${path.join(dataDir, "pglite")}, serving ${withoutPassword(url)} ` +
+        `(password in ${path.join(dataDir, "db-password")})`,
+    );
   }
 
   // migrations and the job engine's schema want a session: the direct URL when a pooler is in front

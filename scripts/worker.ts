@@ -1,7 +1,8 @@
 /**
  * npm run worker: job workers alone, no web server, for a deployment that scales web and
  * workers separately. Needs DATABASE_URL (a worker cannot open the embedded database that
- * `npm start` holds; point it at that process's EMBEDDED_DB_PORT, or run a real Postgres).
+ * `npm start` holds; point it at that process's EMBEDDED_DB_PORT with the password in
+ * .data/db-password, or run a real Postgres).
  * SIGTERM/SIGINT: running jobs are given JOBS_SHUTDOWN_SECONDS (default 25) to finish, then
  * released to be retried; then the pools close and the process exits 0. WORKER_PORT: /health,
  * /ready and /metrics of this worker (lib/observability/worker-server.ts).

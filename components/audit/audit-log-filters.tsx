@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { AUDIT_ACTIONS, AUDIT_TARGETS } from "@/lib/audit/audit-actions";
 import type { AuditLogQuery } from "@/lib/audit/audit-log-query";
+import { StepUpDownload } from "@/components/two-factor/step-up-download";
 
 /**
  * The audit page's filters as a plain GET form (bookmarkable, works without script): the
@@ -66,9 +67,9 @@ export function AuditLogFilters({
           Filter
         </button>
         <Link href="/settings/audit">Clear filters</Link>
-        <a className="button secondary" href={exportHref} download>
+        <StepUpDownload className="button secondary" href={exportHref} filename="audit-log.csv">
           Export CSV
-        </a>
+        </StepUpDownload>
         <span className="hint">Days are in your time zone ({timeZone}).</span>
       </div>
     </form>

@@ -1,7 +1,7 @@
 "use client";
 
-import { useState } from "react";
-import { StepUpBox, useStepUpAction } from "@/components/two-factor/step-up-prompt";
+import { StepUpDownload } from "@/components/two-factor/step-up-download";
+import { useStepUpAction } from "@/components/two-factor/step-up-prompt";
 import type { FormState } from "@/lib/http/form-state";
 import { Field, SubmitButton } from "@/components/form-controls";
 
@@ -41,62 +41,17 @@ export function PrivacyPanel({
   );
 }
 
-/**
- * The export downloads: fetched, so that a `step_up_required` answer asks for the password or
- * code and then downloads, instead of leaving the page for an error.
- */
+/** The export downloads, behind a step-up (components/two-factor/step-up-download.tsx). */
 function ExportLinks({ contactId }: { contactId: string }) {
-  const [waiting, setWaiting] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  async function download(url: string, name: string) {
-    setError(null);
-    const response = await fetch(url);
-    if (response.ok) {
-      const link = document.createElement("a");
-      link.href = URL.createObjectURL(await response.blob());
-      link.download = name;
-      link.click();
-      URL.revokeObjectURL(link.href);
-      return;
-    }
-    const body = (await response.json().catch(() => ({}))) as { error?: string; code?: string };
-    if (body.code === "step_up_required") setWaiting(`${url}|${name}`);
-    else setError(body.error ?? "The export could not be made.");
-  }
   const base = `/api/contacts/${contactId}/privacy-export`;
-  // a plain link without JavaScript; with it, fetched so a refusal can ask and retry
-  const open = (event: React.MouseEvent, url: string, type: "zip" | "json") => {
-    event.preventDefault();
-    void download(url, `contact-${contactId}.${type}`);
-  };
   return (
-    <>
-      <p>
-        <a className="button secondary" href={base} download onClick={(event) => open(event, base, "zip")}>
-          Export all data (ZIP: JSON and CSV)
-        </a>{" "}
-        <a
-          href={`${base}?format=json`}
-          download
-          onClick={(event) => open(event, `${base}?format=json`, "json")}
-        >
-          JSON only
-        </a>
-      </p>
-      {error && (
-        <p className="alert error" role="alert">
-          {error}
-        </p>
-      )}
-      {waiting && (
-        <StepUpBox
-          onConfirmed={() => {
-            const [url, name] = waiting.split("|");
-            setWaiting(null);
-            void download(url, name);
-          }}
-        />
-      )}
-    </>
+    <p>
+      <StepUpDownload className="button secondary" href={base} filename={`contact-${contactId}.zip`}>
+        Export all data (ZIP: JSON and CSV)
+      </StepUpDownload>{" "}
+      <StepUpDownload href={`${base}?format=json`} filename={`contact-${contactId}.json`}>
+        JSON only
+      </StepUpDownload>
+    </p>
   );
 }

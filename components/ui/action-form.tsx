@@ -1,12 +1,14 @@
 "use client";
 
-import { useActionState, type ReactNode } from "react";
+import type { ReactNode } from "react";
 import { FormMessage } from "@/components/form-controls";
+import { useStepUpAction } from "@/components/two-factor/step-up-prompt";
 import type { FormAction, FormState } from "@/lib/http/form-state";
 
 /**
  * A form behind a server action (handed in by the page): its state, the announced message
- * above the fields, and the fields, which see the state (errors, kept values, answers).
+ * above the fields, and the fields, which see the state (errors, kept values, answers). An
+ * action that answers `step_up_required` asks for the password or code below, then runs again.
  */
 export function ActionForm<S extends FormState>({
   action,
@@ -21,11 +23,14 @@ export function ActionForm<S extends FormState>({
   className?: string;
   children: (state: S) => ReactNode;
 }) {
-  const [state, formAction] = useActionState<S, FormData>(action, initial as Awaited<S>);
+  const [state, formAction, stepUp] = useStepUpAction<S>(action, initial);
   return (
-    <form action={formAction} className={className} noValidate aria-describedby={messageId}>
-      <FormMessage state={state} id={messageId} />
-      {children(state)}
-    </form>
+    <>
+      <form action={formAction} className={className} noValidate aria-describedby={messageId}>
+        <FormMessage state={state} id={messageId} />
+        {children(state)}
+      </form>
+      {stepUp}
+    </>
   );
 }

@@ -39,9 +39,10 @@ export interface MemberActionOptions<I, R, P = void> {
   /**
    * A dangerous action (privacy export and erasure, API keys, roles, webhook endpoints): the
    * session must have proved its owner within the step-up window (lib/two-factor/step-up.ts),
-   * else `step_up_required` and nothing runs.
+   * else `step_up_required` and nothing runs. A function decides from the parsed input, for an
+   * action only some of whose inputs are dangerous (an invitation to admin, not to member).
    */
-  stepUp?: boolean;
+  stepUp?: boolean | ((input: I) => boolean);
   /** names of the positional arguments before the form (values bound in the component) */
   args?: readonly string[];
   /**
@@ -94,7 +95,9 @@ export function memberAction<S extends z.ZodType, R, P = void>(
       const parsed = schema.safeParse(raw);
       // read only once `accept` has let the member in, and the input has parsed
       const input = parsed.data as z.output<S>;
-      const { open, admit } = await memberDoor(options);
+      const stepUp =
+        typeof options.stepUp === "function" ? parsed.success && options.stepUp(input) : options.stepUp;
+      const { open, admit } = await memberDoor({ ...options, stepUp });
       const accept = async (db: Db): Promise<ActionContext<P>> => {
         const ctx = await admit(db);
         if (!parsed.success) throw new InputRefused(parsed.error);

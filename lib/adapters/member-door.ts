@@ -17,6 +17,11 @@ export interface MemberDoorOptions {
   stepUp?: boolean;
   /** "member": the member's own transaction (RLS decides); "service": a service transaction */
   door?: "member" | "service";
+  /**
+   * The workspace the request names (an admin route's `workspace_id`) instead of the one chosen
+   * in the switcher: a caller who is not its member is refused `forbidden`.
+   */
+  workspaceId?: string;
 }
 
 /** How a caller who is not let in is answered: a page's redirect (actions) or an AppError (routes). */
@@ -46,7 +51,7 @@ export async function memberDoor(
   admit: (db: Db) => Promise<ActionContext>;
 }> {
   const session: SignedIn = (await signedIn()) ?? signedOut(answer);
-  const chosen = await chosenWorkspace();
+  const chosen = options.workspaceId ?? (await chosenWorkspace());
   const ip = clientIp(request ? request.headers : await headers());
   const service = options.door === "service";
   const open = <T>(fn: (db: Db) => Promise<T>) => (service ? withService(fn) : withUser(session.claims, fn));
@@ -54,6 +59,8 @@ export async function memberDoor(
     const read = () => memberIn(db, session, chosen);
     const member = service ? await read() : await asServiceAtOnce(db, session.claims, read);
     if (member === undefined) return signedOut(answer);
+    if (options.workspaceId && member?.workspace.workspaceId !== options.workspaceId)
+      throw new AppError("forbidden", options.forbidden);
     await renewIfDue(session);
     const admittedMember = admitted(member, options, answer);
     return {

@@ -2,7 +2,6 @@ import { unstable_rethrow } from "next/navigation";
 import type { z } from "zod";
 import { bearerToken, serviceKeyMatches } from "@/lib/auth/service-key";
 import type { Claims } from "@/lib/db/doors";
-import { withUser } from "@/lib/db/doors";
 import { AppError } from "@/lib/errors/app-error";
 import { observeRequest } from "@/lib/observability/observe-request";
 import type { Role } from "@/lib/workspaces/list-memberships";
@@ -19,7 +18,8 @@ export interface ServiceRouteOptions<Q extends z.ZodType> {
    * Also accept a signed-in member with one of these roles in the workspace the query names
    * (`workspace_id`), when the request comes from this site (a page of the app, or typed in the
    * address bar: Sec-Fetch-Site same-origin or none; a cross-site GET carries a SameSite=Lax
-   * cookie, so anything else is refused).
+   * cookie, so anything else is refused), who meets the workspace's two-factor requirement and
+   * has stepped up (lib/two-factor/step-up.ts).
    */
   members?: { roles: readonly Role[]; refusal: string; anonymous: string };
 }
@@ -70,17 +70,23 @@ async function authorize(
       "Open this address from the dashboard, or send Authorization: Bearer <service key>.",
     );
   // loaded here, not at the top: a machine-only route (cron) does not pull in the cookie session
-  const { getClaims } = await import("@/lib/auth/session");
-  const claims = await getClaims();
-  if (!claims) throw new AppError("unauthenticated", members.anonymous);
-  const workspaceId = query.workspace_id;
-  const role = workspaceId
-    ? await withUser(claims, async (db) => {
-        const [row] = await db`
-          select role from public.workspace_members where workspace_id = ${workspaceId} and user_id = auth.uid()`;
-        return row?.role as Role | undefined;
-      })
-    : undefined;
-  if (!role || !members.roles.includes(role)) throw new AppError("forbidden", members.refusal);
+  const { signedIn } = await import("@/lib/auth/session");
+  if (!(await signedIn())) throw new AppError("unauthenticated", members.anonymous);
+  if (!query.workspace_id) throw new AppError("forbidden", members.refusal);
+  // as every member route: the session's version, the membership of the workspace named, its
+  // two-factor requirement, the role and a fresh step-up (docs/decisions.md "A second factor")
+  const { memberDoor } = await import("./member-door");
+  const { open, admit } = await memberDoor(
+    {
+      roles: members.roles,
+      forbidden: members.refusal,
+      stepUp: true,
+      door: "service",
+      workspaceId: query.workspace_id,
+    },
+    "refuse",
+    request,
+  );
+  const { claims } = await open(admit);
   return { via: "member", claims };
 }

@@ -4,7 +4,10 @@ import { redirect, unstable_rethrow } from "next/navigation";
 import type { z } from "zod";
 import { getClaims } from "@/lib/auth/session";
 import type { Claims } from "@/lib/db/doors";
+import { AppError } from "@/lib/errors/app-error";
 import { clientIp } from "@/lib/http/client-ip";
+import { stepUpFresh } from "@/lib/two-factor/step-up";
+import { refusalResult } from "./action-result";
 import { fieldErrors, type FormState } from "@/lib/http/form-state";
 import { actionInput } from "./form-values";
 import { refusalOf } from "./log-unexpected";
@@ -20,13 +23,18 @@ export interface UserContext {
 export interface UserActionOptions<I> {
   /** where a caller without a session is sent (default /sign-in), e.g. back to the link they opened */
   signIn?: (input: I) => string;
+  /**
+   * The session must have proved its owner within the step-up window (lib/two-factor/step-up.ts;
+   * memberAction's `stepUp`), else `step_up_required` and nothing runs.
+   */
+  stepUp?: boolean;
 }
 
 /**
  * A server action for a signed-in account that need not be in a workspace (creating the first
  * one, accepting an invitation, the account's own second factor): the form's fields through
  * `schema` (once), the session (its version checked: docs/decisions.md, "Sessions"; without
- * one, a redirect to sign-in), then `fn`, which opens its own flow. Errors as publicAction:
+ * one, a redirect to sign-in), the step-up when asked, then `fn`, which opens its own flow. Errors as publicAction:
  * an AppError is the form's message (or its field's), anything else is logged with a request id.
  */
 export function userAction<S extends z.ZodType, R extends FormState>(
@@ -43,13 +51,11 @@ export function userAction<S extends z.ZodType, R extends FormState>(
       const claims = await getClaims();
       if (!claims) redirect(parsed.success && options.signIn ? options.signIn(parsed.data) : "/sign-in");
       if (!parsed.success) return { errors: fieldErrors(parsed.error), values };
+      if (options.stepUp && !stepUpFresh(claims)) throw new AppError("step_up_required");
       return await fn(parsed.data, { claims, userId: claims.sub, ip: clientIp(await headers()) });
     } catch (error) {
       unstable_rethrow(error);
-      const refusal = refusalOf(name, error);
-      return refusal.field
-        ? { errors: { [refusal.field]: refusal.message }, values }
-        : { message: refusal.message, values };
+      return refusalResult(refusalOf(name, error), values);
     }
   };
 }

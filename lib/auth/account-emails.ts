@@ -3,7 +3,6 @@ import { appUrl } from "@/lib/config";
 import { sendEmail } from "@/lib/email/send-email";
 import { escapeHtml } from "@/lib/html/escape";
 import { accountLinkUrl, RESET_LINK_MINUTES, SIGN_UP_LINK_HOURS } from "./account-links";
-import { log } from "@/lib/observability/log";
 
 export interface AccountEmail {
   subject: string;
@@ -57,9 +56,8 @@ export function resetPasswordEmail(token: string): AccountEmail {
 /**
  * Sends an account email through the one email path (Resend, or the dev outbox) as an
  * email_sends row with no workspace, so no workspace member can read it. A link's token is
- * redacted from the stored copy either way (sendEmail). In the dev outbox (no
- * RESEND_API_KEY) the server log also prints it: whoever runs the server can open it,
- * and nobody else can.
+ * redacted from the stored copy either way (sendEmail). In the dev outbox (no RESEND_API_KEY)
+ * the server log prints it, with the link only in development (sendEmail's logOutboxEmail).
  */
 export async function sendAccountEmail(
   db: Db,
@@ -67,7 +65,7 @@ export async function sendAccountEmail(
   mail: AccountEmail,
   token?: string,
 ): Promise<void> {
-  const result = await sendEmail(db, {
+  await sendEmail(db, {
     workspaceId: null,
     contactId: null,
     to,
@@ -75,6 +73,4 @@ export async function sendAccountEmail(
     ...mail,
     redact: token ? [token] : [],
   });
-  if (result.status === "outbox" && process.env.NODE_ENV !== "test")
-    log.info({ to, subject: mail.subject, text: mail.text }, "dev outbox: account email");
 }

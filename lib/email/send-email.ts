@@ -3,6 +3,7 @@ import { ineligibilityReason, type EmailKind } from "@/lib/consent/eligibility";
 import { renderEmail, type RenderRecipient } from "./render-email";
 import { enqueue } from "@/lib/jobs/enqueue";
 import { resendClient } from "./resend-client";
+import { log } from "@/lib/observability/log";
 
 export { unsubscribeUrl } from "./render-email";
 
@@ -124,11 +125,10 @@ async function recordEmail(
   if (!resendClient()) {
     const [row] = await db`
       insert into public.email_sends ${db({ ...base, status: "outbox", provider: "outbox", sent_at: new Date() })} returning id`;
-    if (hasSecret) {
+    if (hasSecret)
       await db`insert into public.email_send_secrets ${db({ email_send_id: row.id, html, text_body: text ?? null })}`;
-      if (input.workspaceId !== null && process.env.NODE_ENV !== "test")
-        console.info(`[dev outbox] to ${input.to}: ${input.subject}\n${text ?? html}`);
-    }
+    if (hasSecret || input.workspaceId === null)
+      logOutboxEmail(input, text ?? html, redacted.text_body ?? redacted.html ?? "");
     return { id: row.id, status: "outbox" };
   }
   const [row] = await db`
@@ -141,4 +141,16 @@ async function recordEmail(
     data: { workspaceId: input.workspaceId, emailSendId: row.id, ...body },
   });
   return { id: row.id, status: "queued" };
+}
+
+/**
+ * The dev outbox's line in the server log (account emails, and emails with a secret link), so
+ * whoever runs the server in development can open the link. Outside development the logs go to
+ * others (a host's log service, support staff): the line carries the redacted copy, the link's
+ * token never (docs/decisions.md "The dev outbox's log"). Tests read links from the database.
+ */
+function logOutboxEmail(input: SendEmailInput, whole: string, redacted: string): void {
+  if (process.env.NODE_ENV === "test") return;
+  const text = process.env.NODE_ENV === "development" ? whole : redacted;
+  log.info({ to: input.to, subject: input.subject, text }, "dev outbox: email");
 }

@@ -1,4 +1,5 @@
 import type { ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -22,7 +23,8 @@ export async function onEmbeddedService(
 ): Promise<void> {
   const dataDir = await mkdtemp(path.join(tmpdir(), "crm-embedded-"));
   const port = 20_000 + Math.floor(Math.random() * 20_000);
-  const url = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
+  const password = randomBytes(18).toString("base64url");
+  const url = `postgres://postgres:${password}@127.0.0.1:${port}/postgres`;
   let conn: Sql | null = null;
   let started = 0;
   const detach = async () => {
@@ -31,7 +33,12 @@ export async function onEmbeddedService(
     conn = null;
   };
   const start = async () => {
-    const child = await workers.spawnEmbeddedService({ dataDir, port, fromTemplate: started++ === 0 });
+    const child = await workers.spawnEmbeddedService({
+      dataDir,
+      port,
+      password,
+      fromTemplate: started++ === 0,
+    });
     conn = connect(url, { max: 1 });
     point(conn);
     setSql(conn);

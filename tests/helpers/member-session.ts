@@ -19,3 +19,17 @@ export function signIn(claims: Claims | null, headers: Record<string, string> = 
       : claims;
   session.headers = new Headers(headers);
 }
+
+/**
+ * The claims of the session cookie the code under test last issued (a sign-in, a step-up, a
+ * password change reissuing this browser's session), as the app would read them back; null when
+ * it issued none since the last call.
+ */
+export async function issuedClaims(): Promise<Claims | null> {
+  const session = (globalThis as { testSession?: TestSession }).testSession!;
+  const token = session.issued.get("crm_session");
+  session.issued.delete("crm_session");
+  if (!token) return null;
+  const { verifySessionToken } = await import("@/lib/auth/tokens");
+  return (await verifySessionToken(token))?.claims ?? null;
+}

@@ -54,9 +54,14 @@ export function setupWorkers(db: TestDatabase) {
     },
     /**
      * The embedded service (PGlite and a worker in one process, tests/helpers/embedded-service.ts)
-     * on `dataDir`, served on `port`; resolves once its worker runs.
+     * on `dataDir`, served on `port` behind `password`; resolves once its worker runs.
      */
-    async spawnEmbeddedService(input: { dataDir: string; port: number; fromTemplate: boolean }) {
+    async spawnEmbeddedService(input: {
+      dataDir: string;
+      port: number;
+      password: string;
+      fromTemplate: boolean;
+    }) {
       const child = spawn(
         process.execPath, // node itself (not the tsx wrapper, whose SIGKILL would leave its node running)
         ["--import", "tsx", path.resolve("tests/helpers/embedded-service.ts")],
@@ -66,6 +71,7 @@ export function setupWorkers(db: TestDatabase) {
             ...TEST_JOB_ENV,
             DATA_DIR: input.dataDir,
             EMBEDDED_DB_PORT: String(input.port),
+            EMBEDDED_DB_PASSWORD: input.password,
             TEMPLATE_DUMP: input.fromTemplate ? TEMPLATE_DUMP : "",
           },
           stdio: ["ignore", "pipe", "inherit"],

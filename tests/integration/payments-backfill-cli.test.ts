@@ -10,7 +10,17 @@ import { stripeId } from "../fakes/stripe-objects";
 // The endpoints' session lookup reads Next.js cookies; here the signed-in member is chosen per test.
 const session = vi.hoisted(() => ({ claims: null as Claims | null }));
 vi.mock("server-only", () => ({}));
-vi.mock("@/lib/auth/session", () => ({ getClaims: async () => session.claims }));
+vi.mock("@/lib/auth/session", () => ({
+  getClaims: async () => session.claims,
+  signedIn: async () => session.claims && { claims: session.claims, version: null, renew: false },
+  renewIfDue: async () => {},
+  WORKSPACE_COOKIE: "crm_workspace",
+}));
+/** A session signed in with the password just now: fresh for step-up (lib/two-factor/step-up.ts). */
+const fresh = (claims: Claims): Claims => ({
+  ...claims,
+  amr: [{ method: "password", timestamp: Math.floor(Date.now() / 1000) }],
+});
 
 const { db, stripe, deps, historic, historicRow, intentOf } = setupBackfillTest();
 
@@ -122,14 +132,17 @@ describe("the backfill endpoints (spec 4.11, 4.12; their authentication)", () =>
       status: 401,
     });
     const member = await addMember(db.sql, ws.id, "member");
-    session.claims = member.claims;
+    session.claims = fresh(member.claims);
     expect(await call(intents, q)).toMatchObject({ status: 403 });
-    session.claims = (await createWorkspace(db.sql)).owner.claims;
+    session.claims = fresh((await createWorkspace(db.sql)).owner.claims);
     expect(await call(intents, q)).toMatchObject({ status: 403 });
     expect(await intentOf(paid.ids[0])).toBeNull();
 
     const admin = await addMember(db.sql, ws.id, "admin");
-    session.claims = admin.claims;
+    session.claims = admin.claims; // signed in, but not lately: step-up first
+    expect(await call(intents, q)).toMatchObject({ status: 403, body: { code: "step_up_required" } });
+    expect(await intentOf(paid.ids[0])).toBeNull();
+    session.claims = fresh(admin.claims);
     expect(await call(intents, q)).toEqual({
       status: 200,
       body: {

@@ -1,11 +1,16 @@
-import { describe, expect, test } from "vitest";
-import { withUser } from "@/lib/db/doors";
+import { randomBytes } from "node:crypto";
+import { describe, expect, test, vi } from "vitest";
+import { resetPasswordEmail, sendAccountEmail, signUpEmail } from "@/lib/auth/account-emails";
+import { withService, withUser } from "@/lib/db/doors";
+import { log } from "@/lib/observability/log";
+import { sendInvitationEmail } from "@/lib/workspaces/invitation-email";
 import { setupTestDatabase } from "../helpers/db";
 import { addMember, createContact, createWorkspace } from "../helpers/factories";
 import { createForm, openVerifyLink, submit, verificationLink } from "../helpers/forms";
 import { attempt } from "../helpers/rls";
 
 const db = setupTestDatabase();
+const newToken = () => randomBytes(32).toString("base64url");
 
 describe("secret links are never stored readable in the workspace's email log", () => {
   test("a member cannot confirm a double opt-in for the person: the dev outbox's verification email is redacted where members read", async () => {
@@ -58,5 +63,42 @@ describe("secret links are never stored readable in the workspace's email log", 
       ),
     ).toEqual({ ok: false, code: "42501" });
     expect(await db.sql`select 1 from email_send_secrets where email_send_id = ${mail.id}`).toEqual([]);
+  });
+});
+
+describe("the dev outbox's log outside development", () => {
+  test("without RESEND_API_KEY outside development, sign-up, reset and invitation tokens never reach the logs", async () => {
+    vi.stubEnv("NODE_ENV", "production");
+    vi.stubEnv("RESEND_API_KEY", "");
+    const lines: string[] = [];
+    const keep = (...args: unknown[]) => void lines.push(args.map((a) => JSON.stringify(a)).join(" "));
+    const spies = [
+      vi.spyOn(log, "info").mockImplementation(keep as never),
+      vi.spyOn(log, "warn").mockImplementation(keep as never),
+      vi.spyOn(console, "info").mockImplementation(keep),
+      vi.spyOn(console, "log").mockImplementation(keep),
+    ];
+    try {
+      const ws = await createWorkspace(db.sql);
+      const tokens = { signUp: newToken(), reset: newToken(), invitation: newToken() };
+      await withService(async (tx) => {
+        await sendAccountEmail(tx, "new@example.test", signUpEmail(tokens.signUp), tokens.signUp);
+        await sendAccountEmail(tx, "old@example.test", resetPasswordEmail(tokens.reset), tokens.reset);
+        await sendInvitationEmail(tx, {
+          workspaceId: ws.id,
+          workspaceName: "Bakery",
+          email: "invitee@example.test",
+          role: "admin",
+          token: tokens.invitation,
+        });
+      });
+      const output = lines.join("\n");
+      for (const token of Object.values(tokens)) expect(output).not.toContain(token);
+      expect(output).toContain("new@example.test"); // a line is logged, with the link redacted
+      expect(output).toContain("[redacted]");
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+      vi.unstubAllEnvs();
+    }
   });
 });

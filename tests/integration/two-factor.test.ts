@@ -13,7 +13,7 @@ import { TOTP_PERIOD_SECONDS, totpCode } from "@/lib/two-factor/totp";
 import { CODE_NOT_VALID, verifySecondFactor } from "@/lib/two-factor/verify-second-factor";
 import { setupTestDatabase } from "../helpers/db";
 import { addMember, createContact, createWorkspace, unique, type TestUser } from "../helpers/factories";
-import { signIn } from "../helpers/member-session";
+import { issuedClaims, signIn } from "../helpers/member-session";
 
 process.env.AUTH_SECRET ??= "test-secret-that-is-at-least-32-characters-long";
 
@@ -26,6 +26,9 @@ const webhooks = await import("@/app/(dashboard)/settings/webhooks/actions");
 const privacy = await import("@/app/(dashboard)/contacts/[id]/privacy-actions");
 const { GET: privacyExport } = await import("@/app/api/contacts/[contactId]/privacy-export/route");
 const tags = await import("@/app/(dashboard)/contacts/tags/actions");
+const account_ = await import("@/app/(dashboard)/settings/account-actions");
+const { GET: segmentExport } = await import("@/app/api/segments/[segmentId]/contacts.csv/route");
+const { GET: auditExport } = await import("@/app/api/audit/export/route");
 
 // A second factor (docs/decisions.md "A second factor"): TOTP
 // with recovery codes at sign-in, a workspace's requirement, and step-up before dangerous actions.
@@ -386,6 +389,227 @@ describe("step-up before dangerous actions", () => {
     expect(
       (await auditActions(a.workspaceId, a.id)).filter((x) => x === "account.step_up_failed"),
     ).toHaveLength(2);
+  });
+});
+
+describe("a stolen session cannot take the account", () => {
+  const stale = (claims: Claims): Claims => ({
+    ...claims,
+    amr: [{ method: "password", timestamp: seconds() - STEP_UP_WINDOW_SECONDS - 60 }],
+  });
+
+  test("a session that has not re-entered its password cannot enrol its own authenticator: no factor, other sessions intact", async () => {
+    const a = await account();
+    const [{ session_version: before }] =
+      await db.sql`select session_version from auth.users where id = ${a.id}`;
+    signIn(stale(a.claims));
+    expect(await security.startEnrolmentAction({}, form({}))).toMatchObject({ code: "step_up_required" });
+    expect(await db.sql`select 1 from user_two_factor where user_id = ${a.id}`).toHaveLength(0);
+
+    // a pending secret the owner started does not help: confirming needs a fresh password too
+    const started = await withService((tx) => startEnrolment(tx, { userId: a.id, email: a.email }));
+    if (!("data" in started)) throw started.error;
+    expect(
+      await security.confirmEnrolmentAction({}, form({ code: totpCode(started.data.secret) })),
+    ).toMatchObject({ code: "step_up_required" });
+    const [after] = await db.sql`
+      select f.enabled_at, u.session_version from user_two_factor f join auth.users u on u.id = f.user_id
+      where f.user_id = ${a.id}`;
+    expect(after).toEqual({ enabled_at: null, session_version: before });
+    expect(await db.sql`select 1 from user_recovery_codes where user_id = ${a.id}`).toHaveLength(0);
+    expect(await auditActions(a.workspaceId, a.id)).not.toContain("account.two_factor_enabled");
+
+    // with the password given again (step-up), the owner enrols
+    const stepped = await stepUpFlow({ claims: stale(a.claims), secret: password }, null);
+    if (!("data" in stepped)) throw stepped.error;
+    signIn({ ...a.claims, ...stepped.data.assurance });
+    const again: SecurityState = await security.startEnrolmentAction({}, form({}));
+    expect(again.enrolment?.secret).toEqual(expect.any(String));
+    expect(
+      await security.confirmEnrolmentAction({}, form({ code: totpCode(again.enrolment!.secret) })),
+    ).toMatchObject({ recoveryCodes: expect.any(Array) });
+    const [enabled] = await db.sql`select enabled_at from user_two_factor where user_id = ${a.id}`;
+    expect(enabled.enabled_at).not.toBeNull();
+  });
+
+  test("a stolen session cannot turn two-factor off or make new recovery codes without a current code", async () => {
+    const a = await account();
+    const { recoveryCodes } = await enrol(a.id, a.email);
+    signIn({ ...a.claims, aal: "aal2" });
+    expect(await security.disableTwoFactorAction({}, form({ code: "000000" }))).toMatchObject({
+      errors: { code: CODE_NOT_VALID },
+    });
+    expect(await security.regenerateRecoveryCodesAction({}, form({ code: "000000" }))).toMatchObject({
+      errors: { code: CODE_NOT_VALID },
+    });
+    expect(await db.sql`select 1 from user_two_factor where user_id = ${a.id}`).toHaveLength(1);
+    const digests = await db.sql`select code_digest from user_recovery_codes where user_id = ${a.id}`;
+    expect(digests).toHaveLength(recoveryCodes.length);
+  });
+});
+
+describe("step-up is fresh only by what the account signs in with", () => {
+  const aged = seconds() - STEP_UP_WINDOW_SECONDS - 60;
+
+  test("a password change does not make a two-factor session step-up fresh: creating an API key still needs a code", async () => {
+    const a = await account();
+    const { secret } = await enrol(a.id, a.email);
+    signIn({
+      ...a.claims,
+      aal: "aal2",
+      amr: [
+        { method: "password", timestamp: aged },
+        { method: "totp", timestamp: aged },
+      ],
+    });
+    expect(
+      await account_.changePasswordAction(
+        {},
+        form({ currentPassword: password, newPassword: "a brand new passphrase" }),
+      ),
+    ).toHaveProperty("success");
+    const reissued = await issuedClaims();
+    expect(reissued).toMatchObject({ sub: a.id, aal: "aal2" });
+    signIn(reissued);
+    expect(
+      await apiKeys.issueApiKeyAction({}, form({ name: "Website", scopes: "events:read" })),
+    ).toMatchObject({ code: "step_up_required" });
+    expect(await db.sql`select 1 from api_keys where workspace_id = ${a.workspaceId}`).toHaveLength(0);
+
+    // the code is the step-up of a two-factor account
+    const stepped = await stepUpFlow({ claims: reissued!, secret: totpCode(secret) }, null);
+    if (!("data" in stepped)) throw stepped.error;
+    signIn({ ...reissued!, ...stepped.data.assurance });
+    expect(
+      await apiKeys.issueApiKeyAction({}, form({ name: "Website", scopes: "events:read" })),
+    ).toHaveProperty("key");
+  });
+
+  test("expired step-up: a step-up older than the window is refused", async () => {
+    const a = await account();
+    await enrol(a.id, a.email);
+    signIn({
+      ...a.claims,
+      aal: "aal2",
+      amr: [
+        { method: "password", timestamp: seconds() },
+        { method: "totp", timestamp: seconds() - STEP_UP_WINDOW_SECONDS - 1 },
+      ],
+    });
+    expect(
+      await apiKeys.issueApiKeyAction({}, form({ name: "Website", scopes: "events:read" })),
+    ).toMatchObject({ code: "step_up_required" });
+    expect(await db.sql`select 1 from api_keys where workspace_id = ${a.workspaceId}`).toHaveLength(0);
+  });
+});
+
+describe("step-up before every dangerous action", () => {
+  const stale = (claims: Claims): Claims => ({
+    ...claims,
+    amr: [{ method: "password", timestamp: seconds() - STEP_UP_WINDOW_SECONDS - 60 }],
+  });
+  const refused = { code: "step_up_required" };
+  const auditCount = async (workspaceId: string) =>
+    (await db.sql`select count(*)::int as n from audit_log where workspace_id = ${workspaceId}`)[0].n;
+
+  test("inviting an admin or an owner needs step-up; inviting a member does not", async () => {
+    const owner = await account();
+    signIn(stale(owner.claims));
+    for (const role of ["admin", "owner"])
+      expect(
+        await members.inviteMemberAction({}, form({ email: `${role}@example.test`, role })),
+      ).toMatchObject(refused);
+    expect(
+      await db.sql`select 1 from workspace_invitations where workspace_id = ${owner.workspaceId}`,
+    ).toHaveLength(0);
+    expect(await auditCount(owner.workspaceId)).toBe(0);
+    expect(
+      await members.inviteMemberAction({}, form({ email: "member@example.test", role: "member" })),
+    ).toHaveProperty("success");
+    signIn(owner.claims); // fresh
+    expect(
+      await members.inviteMemberAction({}, form({ email: "admin@example.test", role: "admin" })),
+    ).toHaveProperty("success");
+  });
+
+  test("revoking an API key needs step-up", async () => {
+    const owner = await account();
+    const [key] = await db.sql`
+      insert into api_keys (workspace_id, name, key_hash, scopes)
+      values (${owner.workspaceId}, 'Website', ${"b".repeat(64)}, '{events:read}') returning id`;
+    signIn(stale(owner.claims));
+    expect(await apiKeys.revokeApiKeyAction({}, form({ keyId: key.id }))).toMatchObject(refused);
+    const [row] = await db.sql`select revoked_at from api_keys where id = ${key.id}`;
+    expect(row.revoked_at).toBeNull();
+    expect(await auditCount(owner.workspaceId)).toBe(0);
+  });
+
+  test("removing a member needs step-up", async () => {
+    const owner = await account();
+    const colleague = await account("member", owner.workspaceId);
+    signIn(stale(owner.claims));
+    expect(await members.removeMemberAction({}, form({ userId: colleague.id }))).toMatchObject(refused);
+    expect(
+      await db.sql`select 1 from workspace_members where workspace_id = ${owner.workspaceId} and user_id = ${colleague.id}`,
+    ).toHaveLength(1);
+    expect(await auditCount(owner.workspaceId)).toBe(0);
+  });
+
+  test("turning off the workspace's two-factor requirement needs step-up (a code)", async () => {
+    const owner = await account();
+    const { secret } = await enrol(owner.id, owner.email);
+    await db.sql`insert into workspace_security (workspace_id, require_two_factor) values (${owner.workspaceId}, true)`;
+    const aal2 = { ...owner.claims, aal: "aal2" as const };
+    // signed in with a code long ago, and with the password just now: the password does not count
+    signIn({
+      ...aal2,
+      amr: [
+        { method: "password", timestamp: seconds() },
+        { method: "totp", timestamp: seconds() - STEP_UP_WINDOW_SECONDS - 60 },
+      ],
+    });
+    expect(await workspaceSecurity.setTwoFactorRequirementAction({}, form({}))).toMatchObject(refused);
+    const [row] =
+      await db.sql`select require_two_factor from workspace_security where workspace_id = ${owner.workspaceId}`;
+    expect(row.require_two_factor).toBe(true);
+    expect(await auditCount(owner.workspaceId)).toBe(0);
+    const stepped = await stepUpFlow({ claims: aal2, secret: totpCode(secret) }, null);
+    if (!("data" in stepped)) throw stepped.error;
+    signIn({ ...aal2, ...stepped.data.assurance });
+    expect(await workspaceSecurity.setTwoFactorRequirementAction({}, form({}))).toHaveProperty("success");
+  });
+
+  test("exporting a segment's contacts as CSV needs step-up", async () => {
+    const owner = await account();
+    await createContact(db.sql, owner.workspaceId);
+    const [segment] = await db.sql`
+      insert into segments (workspace_id, name, filter)
+      values (${owner.workspaceId}, 'All', '{"version":1,"root":{"kind":"group","op":"and","not":false,"conditions":[]}}')
+      returning id`;
+    const get = () =>
+      segmentExport(new Request(`http://crm.test/api/segments/${segment.id}/contacts.csv`), {
+        params: Promise.resolve({ segmentId: segment.id }),
+      });
+    signIn(stale(owner.claims));
+    const res = await get();
+    expect(res.status).toBe(403);
+    expect(await res.json()).toMatchObject(refused);
+    expect(await auditCount(owner.workspaceId)).toBe(0);
+    signIn(owner.claims);
+    expect((await get()).status).toBe(200);
+  });
+
+  test("exporting the audit log as CSV needs step-up", async () => {
+    const owner = await account();
+    const get = () =>
+      auditExport(new Request("http://crm.test/api/audit/export"), { params: Promise.resolve({}) });
+    signIn(stale(owner.claims));
+    const res = await get();
+    expect(res.status).toBe(403);
+    expect(await res.json()).toMatchObject(refused);
+    expect(await auditCount(owner.workspaceId)).toBe(0);
+    signIn(owner.claims);
+    expect((await get()).status).toBe(200);
   });
 });
 

@@ -29,6 +29,12 @@ const now = () => Math.floor(Date.now() / 1000);
 
 /** The account's own settings: user actions (any workspace, or none), counted attempts. */
 const account = { signIn: () => "/sign-in?next=/account/security" };
+/**
+ * Enrolling ends every other session: a stolen session must not enrol its own authenticator and
+ * lock the owner out, so both steps need a step-up (docs/decisions.md "A second factor"). Turning
+ * it off and new recovery codes take a current code, itself a fresh second-factor proof.
+ */
+const enrolling = { ...account, stepUp: true };
 
 async function counted(claims: Claims, ip: string | null): Promise<void> {
   if (!(await limitAttempt("secondFactor", { ip, account: claims.sub })))
@@ -48,7 +54,7 @@ export const startEnrolmentAction = userAction(
       enrolment: { secret, qrCode, factorId: "factorId" in rest ? String(rest.factorId) : undefined },
     };
   },
-  account,
+  enrolling,
 );
 
 /**
@@ -83,7 +89,7 @@ export const confirmEnrolmentAction = userAction(
       success: "Two-factor authentication is on. Save your recovery codes now: they are shown only once.",
     };
   },
-  account,
+  enrolling,
 );
 
 /** Turning it off takes a current code (or a recovery code); other sessions end. */

@@ -342,7 +342,7 @@ export const appRoutePaths: ZodOpenApiPathsObject = {
       tags: ["Admin"],
       summary: "One batch of the payment-intent backfill (spec 4.11)",
       description:
-        "A signed-in owner or admin of the workspace (same-origin), or `Authorization: Bearer <SERVICE_API_KEY>`.",
+        "A signed-in owner or admin of the workspace (same-origin, with a fresh step-up), or `Authorization: Bearer <SERVICE_API_KEY>`.",
       requestParams: { query: backfillIntentsQuery },
       responses: {
         "200": {
@@ -351,7 +351,10 @@ export const appRoutePaths: ZodOpenApiPathsObject = {
         },
         "400": error("Bad query."),
         "401": error("Not signed in and no service key."),
-        "403": error("Not an owner or admin of the workspace, or a cross-site request."),
+        "403": error(
+          "Not an owner or admin of the workspace, a cross-site request, a session without the second factor " +
+            "the workspace requires, or `code: step_up_required`: prove it is you (POST /api/auth/step-up), then retry.",
+        ),
         "409": error("The workspace has no payment-processor connection."),
       },
     },
@@ -373,7 +376,10 @@ export const appRoutePaths: ZodOpenApiPathsObject = {
         },
         "400": error("Bad query."),
         "401": error("Not signed in and no service key."),
-        "403": error("Not an owner or admin of the workspace, or a cross-site request."),
+        "403": error(
+          "Not an owner or admin of the workspace, a cross-site request, a session without the second factor " +
+            "the workspace requires, or `code: step_up_required`: prove it is you (POST /api/auth/step-up), then retry.",
+        ),
         "409": error("The workspace has no payment-processor connection."),
         "502": error("Stripe could not be reached; try the same page again."),
       },
@@ -420,7 +426,9 @@ export const appRoutePaths: ZodOpenApiPathsObject = {
           content: { "text/csv": { schema: z.string() } },
         },
         "401": error("Not signed in."),
-        "403": error("Not an owner of the workspace."),
+        "403": error(
+          "Not an owner of the workspace, or `code: step_up_required`: prove it is you (POST /api/auth/step-up), then retry.",
+        ),
       },
     },
   },
@@ -552,6 +560,11 @@ export const appRoutePaths: ZodOpenApiPathsObject = {
         },
         "400": plainError("The segment's stored filter is not valid."),
         "401": plainError("Not signed in."),
+        "403": {
+          description:
+            "`code: step_up_required`: the session must prove its owner again (POST /api/auth/step-up), then retry.",
+          ...json(z.object({ error: z.string(), code: z.literal("step_up_required").optional() })),
+        },
         "404": plainError("No such segment in your workspace."),
       },
     },

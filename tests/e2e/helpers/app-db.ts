@@ -1,16 +1,22 @@
 /**
  * The e2e app's own database, for arranging what the UI of this branch cannot create (a
  * contact in a given state) and for asserting stored state. Same address as scripts/e2e-server.ts:
- * `<db>_e2e_<port>` on DATABASE_URL's server, else the embedded database on port + 20000.
+ * `<db>_e2e_<port>` on DATABASE_URL's server, else the embedded database on port + 20000, with the
+ * password `npm start` keeps in its DATA_DIR (.data/e2e-<port>/db-password).
  */
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import postgres from "postgres";
 
 const port = Number(process.env.E2E_PORT ?? 3100);
 
 export function appDatabaseUrl(): string {
   const base = process.env.DATABASE_URL;
-  if (!base)
-    return `postgres://postgres:postgres@127.0.0.1:${process.env.EMBEDDED_DB_PORT ?? port + 20000}/postgres`;
+  if (!base) {
+    const file = path.join(process.cwd(), ".data", `e2e-${port}`, "db-password");
+    const password = encodeURIComponent(readFileSync(file, "utf8").trim());
+    return `postgres://postgres:${password}@127.0.0.1:${process.env.EMBEDDED_DB_PORT ?? port + 20000}/postgres`;
+  }
   const u = new URL(base);
   u.pathname = `/${u.pathname.slice(1) || "postgres"}_e2e_${port}`;
   return u.toString();

@@ -4,6 +4,7 @@ import { notFound } from "next/navigation";
 import { ConfirmAction } from "@/components/confirm-action";
 import { SegmentBuilder } from "@/components/segments/segment-builder";
 import { SegmentExplanation } from "@/components/segments/segment-explanation";
+import { StepUpDownload } from "@/components/two-factor/step-up-download";
 import { requireMember } from "@/lib/auth/context";
 import { withReadUser } from "@/lib/db/doors";
 import { isUuid } from "@/lib/ids/uuid";
@@ -66,9 +67,13 @@ export default async function SegmentPage({
           <Link href={`/contacts?segment=${segment.id}`} className="button secondary">
             See the contacts
           </Link>
-          <a href={`/api/segments/${segment.id}/contacts.csv`} className="button secondary" download>
+          <StepUpDownload
+            href={`/api/segments/${segment.id}/contacts.csv`}
+            filename={`segment-${segment.id}.csv`}
+            className="button secondary"
+          >
             Download CSV
-          </a>
+          </StepUpDownload>
         </div>
       </div>
       <section className="card stack" aria-labelledby="count-heading">

@@ -4,6 +4,7 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import { issueApiKey, issueApiKeySchema, type IssueKeyState } from "@/lib/api-keys/issue-api-key";
 import { revokeApiKey } from "@/lib/api-keys/revoke-api-key";
+import { refusalResult } from "@/lib/adapters/action-result";
 import { memberAction } from "@/lib/adapters/member-action";
 import { ADMIN_ROLES } from "@/lib/auth/context";
 import { AppError, unwrap } from "@/lib/errors/app-error";
@@ -31,7 +32,10 @@ export const issueApiKeyAction = memberAction(
   { ...admins, audit: "api_key.created", stepUp: true },
 );
 
-/** Revokes a key; the page says whether it worked (a refusal of any kind reads the same). */
+/**
+ * Revokes a key, after a step-up (a stolen session must not cut a workspace's integrations off);
+ * the page says whether it worked (any other refusal reads the same).
+ */
 export const revokeApiKeyAction = memberAction(
   z.object({ keyId: z.string().default("") }),
   async (db, { keyId }, ctx) => {
@@ -43,7 +47,10 @@ export const revokeApiKeyAction = memberAction(
   {
     ...admins,
     audit: "api_key.revoked",
-    refusal: () => redirect("/settings/api-keys?error=revoke"),
+    stepUp: true,
+    // step_up_required goes back to the dialog, which asks for the password or code and retries
+    refusal: (error) =>
+      error.code === "step_up_required" ? refusalResult(error) : redirect("/settings/api-keys?error=revoke"),
     after: () => redirect("/settings/api-keys?revoked=1"),
   },
 );

@@ -31,7 +31,10 @@ async function limitInvitations(_input: unknown, ctx: ActionContext): Promise<vo
   if (!allowed) throw new AppError("rate_limited", TOO_MANY_INVITATIONS);
 }
 
-/** Adding a member sends an invitation (docs/decisions.md, "Invitations instead of direct adds"). */
+/**
+ * Adding a member sends an invitation (docs/decisions.md, "Invitations instead of direct adds");
+ * one that makes an owner or admin needs a step-up, as a role change does.
+ */
 export const inviteMemberAction = memberAction(
   z.object({ email: text, role: text }),
   async (db, input, ctx): Promise<FormState> => {
@@ -51,7 +54,12 @@ export const inviteMemberAction = memberAction(
       success: `An invitation to join as ${role} was sent to ${email}. They join when they accept it.`,
     };
   },
-  { audit: "member.invited", before: limitInvitations, after: refresh },
+  {
+    audit: "member.invited",
+    stepUp: (input) => input.role === "owner" || input.role === "admin",
+    before: limitInvitations,
+    after: refresh,
+  },
 );
 
 export const resendInvitationAction = memberAction(
@@ -91,8 +99,8 @@ export const changeRoleAction = memberAction(
 );
 
 /**
- * Removes another member. Leaving (oneself) is leaveWorkspaceAction: its audit row has to be
- * written before the member's access ends.
+ * Removes another member, after a step-up. Leaving (oneself) is leaveWorkspaceAction: its audit
+ * row has to be written before the member's access ends.
  */
 export const removeMemberAction = memberAction(
   z.object({ userId: text }),
@@ -102,5 +110,5 @@ export const removeMemberAction = memberAction(
     ctx.audit.target("member", userId);
     return { success: "Member removed." };
   },
-  { audit: "member.removed", after: refresh },
+  { audit: "member.removed", stepUp: true, after: refresh },
 );

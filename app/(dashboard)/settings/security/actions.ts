@@ -12,7 +12,8 @@ const OWNERS_ONLY = "Only owners can change the workspace's security settings.";
 /**
  * "Members must use two-factor": owners only, through the service door (members hold no
  * privilege on workspace_security). An owner turns it on only with two-factor on themselves,
- * so the requirement never sends its author away from the page that set it.
+ * so the requirement never sends its author away from the page that set it. Turning it off
+ * needs a step-up (a code): a stolen session must not lower the workspace's bar.
  */
 export const setTwoFactorRequirementAction = memberAction(
   z.object({ required: z.preprocess((value) => value === "on" || value === true, z.boolean()) }),
@@ -36,6 +37,7 @@ export const setTwoFactorRequirementAction = memberAction(
     door: "service",
     roles: ["owner"],
     forbidden: OWNERS_ONLY,
+    stepUp: ({ required }) => !required,
     after: () => revalidatePath("/settings/security"),
   },
 );

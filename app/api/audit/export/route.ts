@@ -6,7 +6,8 @@ import { todayIn } from "@/lib/time/format";
 
 /**
  * docs/decisions.md, "Audit log": the audit log with the audit page's filters, as a CSV download, owners
- * only. The export itself is audited (with its filters): who took a copy of the log, and when.
+ * only, after a step-up. The export itself is audited (with its filters): who took a copy of the
+ * log, and when.
  */
 export const GET = memberRoute(
   {
@@ -14,6 +15,7 @@ export const GET = memberRoute(
     roles: ["owner"],
     forbidden: "Only owners can see the audit log.",
     audit: "audit.exported",
+    stepUp: true,
   },
   async (db, request, _params, ctx) => {
     const query = parseAuditLogQuery(new URL(request.url).searchParams);

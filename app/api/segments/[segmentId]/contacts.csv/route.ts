@@ -6,12 +6,16 @@ import { getSegment } from "@/lib/segments/get-segment";
 import { segmentContactsCsv } from "@/lib/segments/segment-contacts-csv";
 import { SEGMENT_NOT_FOUND } from "@/lib/segments/segment-schemas";
 
-/** A saved segment's contacts as CSV (docs/decisions.md, "Segments"), for members of its workspace; audited as an export. */
+/**
+ * A saved segment's contacts as CSV (docs/decisions.md, "Segments"), for members of its workspace
+ * after a step-up (a copy of the contacts leaves with it); audited as an export.
+ */
 export const GET = memberRoute(
   {
     name: "segment export",
     params: z.object({ segmentId: uuidField(SEGMENT_NOT_FOUND) }),
     audit: "contacts.exported",
+    stepUp: true,
   },
   async (db, _request, { segmentId }, ctx) => {
     const segment = unwrap(await getSegment(db, { workspaceId: ctx.workspaceId, segmentId }));
