@@ -7594,7 +7594,7 @@ CREATE TRIGGER webhook_endpoints_z_created_by_caller BEFORE INSERT OR UPDATE OF 
 --
 
 GRANT ALL ON TABLE public.webhook_endpoints TO service_role;
-GRANT INSERT,DELETE,UPDATE ON TABLE public.webhook_endpoints TO authenticated;
+GRANT DELETE ON TABLE public.webhook_endpoints TO authenticated;
 
 --
 -- Name: COLUMN webhook_endpoints.id; Type: ACL; Schema: public; Owner: -
@@ -7612,37 +7612,37 @@ GRANT SELECT(workspace_id) ON TABLE public.webhook_endpoints TO authenticated;
 -- Name: COLUMN webhook_endpoints.url; Type: ACL; Schema: public; Owner: -
 --
 
-GRANT SELECT(url) ON TABLE public.webhook_endpoints TO authenticated;
+GRANT SELECT(url),UPDATE(url) ON TABLE public.webhook_endpoints TO authenticated;
 
 --
 -- Name: COLUMN webhook_endpoints.description; Type: ACL; Schema: public; Owner: -
 --
 
-GRANT SELECT(description) ON TABLE public.webhook_endpoints TO authenticated;
+GRANT SELECT(description),UPDATE(description) ON TABLE public.webhook_endpoints TO authenticated;
 
 --
 -- Name: COLUMN webhook_endpoints.event_types; Type: ACL; Schema: public; Owner: -
 --
 
-GRANT SELECT(event_types) ON TABLE public.webhook_endpoints TO authenticated;
+GRANT SELECT(event_types),UPDATE(event_types) ON TABLE public.webhook_endpoints TO authenticated;
 
 --
 -- Name: COLUMN webhook_endpoints.enabled; Type: ACL; Schema: public; Owner: -
 --
 
-GRANT SELECT(enabled) ON TABLE public.webhook_endpoints TO authenticated;
+GRANT SELECT(enabled),UPDATE(enabled) ON TABLE public.webhook_endpoints TO authenticated;
 
 --
 -- Name: COLUMN webhook_endpoints.failing_since; Type: ACL; Schema: public; Owner: -
 --
 
-GRANT SELECT(failing_since) ON TABLE public.webhook_endpoints TO authenticated;
+GRANT SELECT(failing_since),UPDATE(failing_since) ON TABLE public.webhook_endpoints TO authenticated;
 
 --
 -- Name: COLUMN webhook_endpoints.disabled_reason; Type: ACL; Schema: public; Owner: -
 --
 
-GRANT SELECT(disabled_reason) ON TABLE public.webhook_endpoints TO authenticated;
+GRANT SELECT(disabled_reason),UPDATE(disabled_reason) ON TABLE public.webhook_endpoints TO authenticated;
 
 --
 -- Name: COLUMN webhook_endpoints.created_by; Type: ACL; Schema: public; Owner: -
@@ -7660,7 +7660,7 @@ GRANT SELECT(created_at) ON TABLE public.webhook_endpoints TO authenticated;
 -- Name: COLUMN webhook_endpoints.updated_at; Type: ACL; Schema: public; Owner: -
 --
 
-GRANT SELECT(updated_at) ON TABLE public.webhook_endpoints TO authenticated;
+GRANT SELECT(updated_at),UPDATE(updated_at) ON TABLE public.webhook_endpoints TO authenticated;
 
 -- ==================================================== public.webhook_inbox
 --

@@ -301,3 +301,51 @@ describe("outbound webhooks: owners and admins only; the secret is never read ba
     expect(event).toMatchObject({ type: "webhook.test", data: { endpoint_id: id } });
   });
 });
+
+describe('outbound webhooks: one tenant cannot stall the others (docs/decisions.md, "One delivery\'s failure is its own")', () => {
+  test("an endpoint whose secret cannot be opened fails alone: another workspace's deliveries in the same batch are recorded as sent", async () => {
+    const poisoned = await createWorkspace(db.sql);
+    const healthy = await createWorkspace(db.sql);
+    const bad = await endpoint(poisoned, ["contact.created"]);
+    const good = await endpoint(healthy, ["contact.created"]);
+    await db.sql`update webhook_endpoints set secret_ciphertext = 'not-a-ciphertext' where id = ${bad.id}`;
+    await createContact(db.sql, poisoned.id);
+    await createContact(db.sql, healthy.id);
+    expect(await deliverDueWebhooks()).toBe(2);
+    const [sent] = await deliveries(good.id);
+    expect(sent).toMatchObject({ status: "succeeded", attempts: 1, last_status_code: 200 });
+    const [failed] = await deliveries(bad.id);
+    expect(failed).toMatchObject({ status: "pending", attempts: 1, last_status_code: null });
+    expect(failed.last_response_excerpt).toBe("The delivery could not be attempted.");
+    expect(failed.next_attempt_at.getTime()).toBeGreaterThan(Date.now() + 20_000); // its own backoff
+    expect(received).toHaveLength(1);
+  });
+
+  test("an admin's own JWT cannot write an endpoint's secret: insert and update are refused and nothing changes", async () => {
+    const ws = await createWorkspace(db.sql);
+    const admin = await addMember(db.sql, ws.id, "admin");
+    const { id } = await endpoint(ws, ["contact.created"]);
+    const [before] = await db.sql`select secret_ciphertext from webhook_endpoints where id = ${id}`;
+    await expect(
+      withUser(
+        admin.claims,
+        (tx) => tx`update webhook_endpoints set secret_ciphertext = 'garbage' where id = ${id}`,
+      ),
+    ).rejects.toThrow(/permission denied/);
+    await expect(
+      withUser(
+        admin.claims,
+        (tx) =>
+          tx`insert into webhook_endpoints (workspace_id, url, event_types, secret_ciphertext) values (${ws.id}, ${receiverUrl}, '{contact.created}', 'garbage')`,
+      ),
+    ).rejects.toThrow(/permission denied/);
+    const rows =
+      await db.sql`select id, secret_ciphertext from webhook_endpoints where workspace_id = ${ws.id}`;
+    expect(rows).toEqual([{ id, secret_ciphertext: before.secret_ciphertext }]);
+    // the app's own paths still work for the admin: rotate through the service path
+    const { data } = await withUser(admin.claims, (tx) =>
+      rotateWebhookSecret(tx, { workspaceId: ws.id, endpointId: id }),
+    ).then((r) => r as { data: { secret: string } });
+    expect(data.secret).toMatch(/^whsec_/);
+  });
+});

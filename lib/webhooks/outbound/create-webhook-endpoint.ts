@@ -1,22 +1,27 @@
 import { sealSecret } from "@/lib/crypto/secret-box";
 import type { Db } from "@/lib/db/doors";
 import type { WebhookEndpointInput } from "./schemas";
+import { writeWebhookSecret } from "./write-webhook-secret";
 import { newSigningSecret } from "./signing-secret";
 
 /**
- * Adds an endpoint (owners and admins, RLS). The signing secret is returned here once and
- * stored only encrypted.
+ * Adds an endpoint (owners and admins: the caller's check). The signing secret is returned here once
+ * and stored only encrypted, written through the service path (write-webhook-secret.ts).
  */
 export async function createWebhookEndpoint(
   db: Db,
   input: WebhookEndpointInput & { workspaceId: string },
 ): Promise<{ data: { id: string; secret: string } }> {
   const secret = newSigningSecret();
-  const [row] = await db`
+  const [row] = await writeWebhookSecret(
+    db,
+    input.workspaceId,
+    () => db`
     insert into public.webhook_endpoints (workspace_id, url, description, event_types, enabled, secret_ciphertext,
                                           created_by)
     values (${input.workspaceId}, ${input.url}, ${input.description}, ${input.eventTypes}, ${input.enabled},
             ${sealSecret(secret)}, auth.uid())
-    returning id`;
+    returning id`,
+  );
   return { data: { id: row.id, secret } };
 }

@@ -1,5 +1,6 @@
 import { openSecret } from "@/lib/crypto/secret-box";
 import { withService, type Db } from "@/lib/db/doors";
+import { log } from "@/lib/observability/log";
 import { deliverWebhook, type DeliveryAttempt } from "../deliver-webhook";
 
 /**
@@ -50,6 +51,26 @@ export async function attemptWebhookDelivery(target: DueDelivery): Promise<Deliv
     id: target.message_id,
     body: target.body,
   });
+}
+
+/**
+ * One delivery's failure is its own (docs/decisions.md, "One delivery's failure is its own"): whatever
+ * throws while attempting it (a secret that does not open, a signing error) is that delivery's failed
+ * attempt, retried on its schedule, and never stops the batch from being recorded.
+ */
+async function attemptIsolated(target: DueDelivery): Promise<DeliveryAttempt> {
+  try {
+    return await attemptWebhookDelivery(target);
+  } catch (error) {
+    log.error({ err: error, deliveryId: target.id }, "webhook delivery could not be attempted");
+    return {
+      ok: false,
+      status: null,
+      durationMs: 0,
+      excerpt: "The delivery could not be attempted.",
+      refused: false,
+    };
+  }
 }
 
 /**
@@ -127,7 +148,7 @@ export async function deliverDueWebhooks(
   const lane = async () => {
     while (next < due.length) {
       const target = due[next++];
-      done.push({ id: target.id, attempt: await attemptWebhookDelivery(target) });
+      done.push({ id: target.id, attempt: await attemptIsolated(target) });
     }
   };
   await Promise.all(Array.from({ length: Math.min(options.concurrency ?? 8, due.length) }, lane));
