@@ -10,7 +10,7 @@ export interface paths {
     };
     /**
      * One batch of the payment-intent backfill (spec 4.11)
-     * @description A signed-in owner or admin of the workspace (same-origin), or `Authorization: Bearer <SERVICE_API_KEY>`.
+     * @description A signed-in owner or admin of the workspace (same-origin, with a fresh step-up), or `Authorization: Bearer <SERVICE_API_KEY>`.
      */
     get: operations["backfillPaymentIntents"];
     put?: never;
@@ -3058,7 +3058,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Not an owner or admin of the workspace, or a cross-site request. */
+      /** @description Not an owner or admin of the workspace, a cross-site request, a session without the second factor the workspace requires, or `code: step_up_required`: prove it is you (POST /api/auth/step-up), then retry. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3127,7 +3127,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Not an owner or admin of the workspace, or a cross-site request. */
+      /** @description Not an owner or admin of the workspace, a cross-site request, a session without the second factor the workspace requires, or `code: step_up_required`: prove it is you (POST /api/auth/step-up), then retry. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -3255,7 +3255,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description Not an owner of the workspace. */
+      /** @description Not an owner of the workspace, or `code: step_up_required`: prove it is you (POST /api/auth/step-up), then retry. */
       403: {
         headers: {
           [name: string]: unknown;
@@ -4109,6 +4109,19 @@ export interface operations {
         };
         content: {
           "application/json": {
+            error: string;
+          };
+        };
+      };
+      /** @description `code: step_up_required`: the session must prove its owner again (POST /api/auth/step-up), then retry. */
+      403: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            code?: "step_up_required";
             error: string;
           };
         };
