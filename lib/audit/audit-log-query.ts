@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { uuidSchema } from "@/lib/ids/uuid";
+import { calendarDate } from "@/lib/time/calendar";
 import { zonedDayRange } from "@/lib/time/format";
 import { AUDIT_TARGETS, isAuditAction } from "./audit-actions";
 import type { AuditLogFilter } from "./list-audit-log";
@@ -19,8 +20,8 @@ export const auditLogQuerySchema = z.object({
     .catch(undefined),
   actor: uuidSchema.optional().catch(undefined),
   target: z.string().trim().min(1).max(200).optional().catch(undefined),
-  from: z.iso.date().optional().catch(undefined),
-  to: z.iso.date().optional().catch(undefined),
+  from: calendarDate("A date as YYYY-MM-DD.").optional().catch(undefined),
+  to: calendarDate("A date as YYYY-MM-DD.").optional().catch(undefined),
   before: z
     .string()
     .regex(/^\d{1,18}$/)

@@ -90,8 +90,9 @@ export function encodePosition(position: TimelinePosition): string {
   return `${position.micros}_${position.kind}_${position.id}`;
 }
 
+/** A position from a URL or a cursor, or null: microseconds of at most 17 digits (lib/time/calendar.ts, isEpochMicros). */
 export function decodePosition(value: string | undefined | null): TimelinePosition | null {
-  const m = /^(\d{1,20})_([a-z]{1,20})_(.*)$/.exec(value ?? "");
+  const m = /^(\d{1,17})_([a-z]{1,20})_(.*)$/.exec(value ?? "");
   if (!m || !isTimelineKind(m[2])) return null;
   const id = m[3];
   const valid = m[2] === "change" ? /^\d{20}$/.test(id) : isUuid(id);

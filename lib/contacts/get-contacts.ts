@@ -13,6 +13,8 @@ import {
 import { firstIssue } from "./schemas";
 import type { Contact, TagRef } from "./types";
 import { refused, type Refused } from "@/lib/errors/app-error";
+import { isUuid } from "@/lib/ids/uuid";
+import { isEpochMicros } from "@/lib/time/calendar";
 import { segmentCondition, segmentFields } from "@/lib/segments/compile";
 import { customFieldConditions, type CustomFieldConditions } from "./custom-fields/list-filter";
 
@@ -79,7 +81,8 @@ export async function getContactsAfter(
   if ("error" in custom) return custom;
   const f = listFilters(db, q, custom.data, await segmentPart(db, q));
   const key = keysetOf(db, q);
-  if (after && after.length !== key.length) return refused("invalid", "The cursor does not fit this list.");
+  if (after && (after.length !== key.length || !key.fits(after)))
+    return refused("invalid", "The cursor does not fit this list.");
   const past = after ? db`and ${key.after(after)}` : db``;
   const order = orderBy(db, q);
   const found = f.search
@@ -101,6 +104,10 @@ export async function getContactsAfter(
   };
 }
 
+/** A keyset's text and id as a forged cursor may not carry them (docs/decisions.md, "Forged input stops at the edge"). */
+const isText = (v: unknown) => typeof v === "string" && v.length <= 1000 && !v.includes("\u0000");
+const isId = (v: unknown) => typeof v === "string" && isUuid(v);
+
 /**
  * The sort key of orderBy as a keyset: the JSON array a row's key is read as (timestamps as
  * whole microseconds since the epoch, exact), and the condition "after this key" in the list's
@@ -115,6 +122,12 @@ function keysetOf(db: Db, q: ContactsQuery) {
     case "name":
       return {
         length: 5,
+        fits: (k: ContactsKeyset) =>
+          typeof k[0] === "boolean" &&
+          isText(k[1]) &&
+          typeof k[2] === "boolean" &&
+          isText(k[3]) &&
+          isId(k[4]),
         select: db`json_build_array(c.first_name is null, coalesce(c.first_name, ''),
                                     c.last_name is null, coalesce(c.last_name, ''), c.id)`,
         after: (k: ContactsKeyset) =>
@@ -124,6 +137,7 @@ function keysetOf(db: Db, q: ContactsQuery) {
     case "source":
       return {
         length: 3,
+        fits: (k: ContactsKeyset) => isText(k[0]) && isEpochMicros(k[1]) && isId(k[2]),
         select: db`json_build_array(c.source, ${micros(db`c.created_at`)}, c.id)`,
         after: (k: ContactsKeyset) =>
           db`(c.source, c.created_at, c.id) ${cmp} (${String(k[0])}, ${at(k[1])}, ${String(k[2])}::uuid)`,
@@ -131,6 +145,7 @@ function keysetOf(db: Db, q: ContactsQuery) {
     default:
       return {
         length: 2,
+        fits: (k: ContactsKeyset) => isEpochMicros(k[0]) && isId(k[1]),
         select: db`json_build_array(${micros(db`c.created_at`)}, c.id)`,
         after: (k: ContactsKeyset) => db`(c.created_at, c.id) ${cmp} (${at(k[0])}, ${String(k[1])}::uuid)`,
       };

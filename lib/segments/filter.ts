@@ -2,6 +2,7 @@ import { z } from "zod";
 import { EMAIL_STATUSES } from "@/lib/contacts/get-contacts-params";
 import { uuidField } from "@/lib/ids/uuid";
 import { refused, type Result } from "@/lib/errors/app-error";
+import { calendarDate } from "@/lib/time/calendar";
 
 /**
  * The one contact filter (docs/decisions.md, "Segments"): a versioned tree of AND/OR groups of
@@ -18,7 +19,7 @@ const MAX_IDS = 50;
 
 const id = uuidField("Not a valid id.");
 const ids = z.array(id).min(1, "Choose at least one.").max(MAX_IDS, `At most ${MAX_IDS}.`);
-const day = z.iso.date({ error: "A date as YYYY-MM-DD." });
+const day = calendarDate("A date as YYYY-MM-DD.");
 const days = z.number().int("Whole days.").min(1, "At least 1 day.").max(36_500, "At most 100 years.");
 const money = z.number().min(0, "Not below 0.").max(99_999_999, "Too large.");
 

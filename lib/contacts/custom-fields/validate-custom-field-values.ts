@@ -1,14 +1,7 @@
 import { z } from "zod";
 import { AppError, refused, type Result } from "@/lib/errors/app-error";
+import { isCalendarDate } from "@/lib/time/calendar";
 import type { CustomField, CustomFieldValue, CustomFieldValues, CustomFieldValuesInput } from "./types";
-
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-const isCalendarDate = (value: string) => {
-  if (!DATE.test(value)) return false;
-  const date = new Date(`${value}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().slice(0, 10) === value;
-};
 
 /** "No value": null, a blank text or an empty list. */
 export const isEmptyValue = (value: unknown): boolean =>

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { AppError } from "@/lib/errors/app-error";
 import { isUuid, uuidField } from "@/lib/ids/uuid";
+import { isTimestampText } from "@/lib/time/calendar";
 import { decodeCursor, encodeCursor } from "../pagination";
 
 /**
@@ -11,9 +12,6 @@ import { decodeCursor, encodeCursor } from "../pagination";
  */
 export type KeysetKind = "timestamptz" | "text";
 
-const TIMESTAMP =
-  /^(-?infinity|\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?([+-]\d{2}(:?\d{2}(:?\d{2})?)?|Z))$/;
-
 export function keysetAfter(
   order: string,
   cursor: string | undefined,
@@ -23,7 +21,7 @@ export function keysetAfter(
   const [key, id] = decodeCursor(order, cursor, 2);
   if (typeof key !== "string" || typeof id !== "string" || !isUuid(id) || key.length > 400)
     throw invalidCursor();
-  if (kind === "timestamptz" && !TIMESTAMP.test(key)) throw invalidCursor();
+  if (kind === "timestamptz" && !isTimestampText(key)) throw invalidCursor();
   if (key.includes("\u0000")) throw invalidCursor();
   return { key, id };
 }
