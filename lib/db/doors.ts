@@ -42,7 +42,19 @@ export function withUser<T>(claims: Claims, fn: (db: Db) => Promise<T>): Promise
 }
 
 const userIdentity = (claims: Claims) => (sql: postgres.Sql) =>
-  sql`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${JSON.stringify(claims)}, true)`;
+  sql`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${JSON.stringify(claims)}, true),
+             set_config('statement_timeout', ${statementTimeout()}, true)`;
+
+/**
+ * The longest one statement of the app may run (docs/decisions.md, "A statement has a deadline"):
+ * DATABASE_STATEMENT_TIMEOUT, a Postgres duration ('60s' unless set; '0' turns it off). Set with the
+ * identity at the start of every transaction (no round trip of its own, and a transaction pooler
+ * keeps it to the transaction), so one tenant's runaway query gives its connection back.
+ */
+export function statementTimeout(): string {
+  const value = process.env.DATABASE_STATEMENT_TIMEOUT?.trim();
+  return value && /^\d{1,9}\s*(ms|s|min|h)?$/.test(value) ? value : "60s";
+}
 
 /**
  * A read that tolerates a little lag, as the signed-in member: on the read replica
@@ -93,7 +105,8 @@ export function withService<T>(fn: (db: Db) => Promise<T>, options: { writer?: s
 }
 
 const serviceIdentity = (sql: postgres.Sql) =>
-  sql`select set_config('role', 'service_role', true), set_config('request.jwt.claims', '', true)`;
+  sql`select set_config('role', 'service_role', true), set_config('request.jwt.claims', '', true),
+             set_config('statement_timeout', ${statementTimeout()}, true)`;
 
 /**
  * Inside a service transaction (withService), runs `fn` as the member `claims` names, exactly as

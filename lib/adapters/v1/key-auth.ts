@@ -18,7 +18,11 @@ export interface RateLimitState {
   reset: number;
 }
 
-/** Requests per key per window: API_RATE_LIMIT (default 600) per API_RATE_WINDOW_SECONDS (default 60). */
+/**
+ * Units per key per window: API_RATE_LIMIT (default 600) per API_RATE_WINDOW_SECONDS (default 60). A
+ * request is one unit; a request that carries many items counts them (docs/api.md, "Rate limit";
+ * docs/decisions.md, "The rate limit counts items").
+ */
 export function apiRateLimit(): { limit: number; windowSeconds: number } {
   const limit = Number(process.env.API_RATE_LIMIT);
   const windowSeconds = Number(process.env.API_RATE_WINDOW_SECONDS);
@@ -93,5 +97,31 @@ export async function authenticateKey(
     key: { id: row.id, name: row.name, workspaceId: row.workspace_id, scopes: row.scopes },
     rate: { limit, remaining: Math.max(0, limit - hits), reset: Math.max(1, row.reset ?? windowSeconds) },
     allowed: hits <= limit,
+  };
+}
+
+/**
+ * Counts `units` more against the key's window, for a request whose body turned out to carry more
+ * than its arrival counted (a batch: docs/decisions.md, "The rate limit counts items"), in one
+ * statement of its own like the arrival's. Past the limit the request is refused before it runs.
+ */
+export async function chargeKey(
+  keyId: string,
+  units: number,
+): Promise<{ rate: RateLimitState; allowed: boolean }> {
+  const { limit, windowSeconds } = apiRateLimit();
+  const [row] = await withServiceStatement(
+    (db) => db<{ hits: number; reset: number }[]>`
+      insert into public.api_rate_limits as r (api_key_id, window_start, hits)
+      values (${keyId}, to_timestamp(floor(extract(epoch from now()) / ${windowSeconds}) * ${windowSeconds}), ${units})
+      on conflict (api_key_id) do update set
+        hits = case when r.window_start = excluded.window_start then r.hits + excluded.hits else excluded.hits end,
+        window_start = excluded.window_start
+      returning r.hits,
+        ceil(extract(epoch from (r.window_start + make_interval(secs => ${windowSeconds}) - now())))::int as reset`,
+  );
+  return {
+    rate: { limit, remaining: Math.max(0, limit - row.hits), reset: Math.max(1, row.reset ?? windowSeconds) },
+    allowed: row.hits <= limit,
   };
 }

@@ -17,7 +17,7 @@ import {
   requestFingerprint,
   storeIdempotentAnswer,
 } from "./idempotency";
-import { authenticateKey, type ApiKeyActor, type RateLimitState } from "./key-auth";
+import { authenticateKey, chargeKey, type ApiKeyActor, type RateLimitState } from "./key-auth";
 import type { ApiScope } from "./scopes";
 
 /** The largest v1 request body: a batch of 1,000 contacts fits (docs/api.md). */
@@ -36,6 +36,11 @@ export interface ApiRouteOptions<B extends z.ZodType, Q extends z.ZodType, P ext
   params?: P;
   /** honours Idempotency-Key (docs/api.md): for POSTs that create or change */
   idempotent?: boolean;
+  /**
+   * The units of the key's rate limit a request with this body uses, when more than one (a batch
+   * counts its items: docs/decisions.md, "The rate limit counts items").
+   */
+  units?: (body: z.output<B>) => number;
 }
 
 /** What a v1 handler receives: its transaction (as the service, scoped by the code to the key's workspace). */
@@ -128,6 +133,15 @@ export function apiRoute<
         const params = await parseParams(options.params, context);
         const query = parseQuery(options.query, request);
         const { body, raw } = await parseBody(options.body, request);
+        const extra = options.units ? Math.ceil(options.units(body as z.output<B>)) - 1 : 0;
+        if (extra > 0) {
+          const charged = await chargeKey(auth.key.id, extra);
+          rate = charged.rate;
+          if (!charged.allowed)
+            throw new AppError("rate_limited", "Too many requests for this API key; try again later.", {
+              retryAfter: charged.rate.reset,
+            });
+        }
         const idemKey = options.idempotent && request.method !== "GET" ? idempotencyKey(request) : null;
         const key = auth.key;
 

@@ -38,6 +38,7 @@ import type { ApiKeyActor } from "../key-auth";
 import { decodeCursor, encodeCursor } from "../pagination";
 import { apiOperation, created, noContent, ok, type ApiContext } from "../route";
 import {
+  BATCH_ITEMS_PER_UNIT,
   batchSchema,
   contactIdParams,
   contactListQuerySchema,
@@ -332,7 +333,13 @@ const BATCH_CHUNK = 100;
  * at the end, in the same transaction.
  */
 export const batchContactsRoute = apiOperation(
-  { name: "batchUpsertContacts", scope: "contacts:write", body: batchSchema, idempotent: true },
+  {
+    name: "batchUpsertContacts",
+    scope: "contacts:write",
+    body: batchSchema,
+    idempotent: true,
+    units: (body) => Math.max(1, body.contacts.length / BATCH_ITEMS_PER_UNIT),
+  },
   async (ctx) => {
     const data: Record<string, unknown>[] = [];
     const valid: { index: number; body: ContactWrite }[] = [];

@@ -202,6 +202,8 @@ export const topicChoiceSchema = z
 
 /** POST /api/v1/contacts/batch: up to 1,000 upserts; each item is checked on its own. */
 export const BATCH_MAX = 1000;
+/** A batch uses one unit of the key's rate limit per this many items (docs/decisions.md, "The rate limit counts items"). */
+export const BATCH_ITEMS_PER_UNIT = 10;
 export const batchSchema = z
   .strictObject({
     contacts: z
