@@ -141,6 +141,9 @@ const config = [
                 "@/lib/*",
                 "!@/lib/db",
                 "!@/lib/db/*",
+                // the error codes a job's outcome names (docs/decisions.md, "One job outcome")
+                "!@/lib/errors",
+                "!@/lib/errors/*",
                 "!@/lib/ids",
                 "!@/lib/ids/*",
                 "!@/lib/jobs",

@@ -16,9 +16,3 @@ export function serviceKeyMatches(token: string): boolean {
   const digest = (value: string) => createHash("sha256").update(value).digest();
   return timingSafeEqual(digest(token), digest(expected));
 }
-
-/** True when the request carries `Authorization: Bearer <SERVICE_API_KEY>`. */
-export function hasServiceKey(headers: Headers): boolean {
-  const token = bearerToken(headers.get("authorization"));
-  return token !== null && serviceKeyMatches(token);
-}

@@ -103,10 +103,6 @@ export class AppError extends Error {
   }
 }
 
-export function isAppError(error: unknown): error is AppError {
-  return error instanceof AppError;
-}
-
 /**
  * A domain function's refusal, returned where its caller decides what happens next (a route that
  * answers with the form's CORS headers, a job that records it, a test that looks at it); thrown,

@@ -1,7 +1,10 @@
-import { expect, test } from "vitest";
+import type { JobWithMetadata } from "pg-boss";
+import { describe, expect, test, vi } from "vitest";
 import { z } from "zod";
+import { refused } from "@/lib/errors/app-error";
 import { defineQueue, VERSION_KEY } from "./contract";
-import { JobPayloadError, readPayload } from "./handle";
+import { handle, JobPayloadError, readPayload, settleJob } from "./handle";
+import { done, failed, outcomeOf, retry, type JobOutcome } from "./outcome";
 
 const contract = defineQueue({
   name: "probe",
@@ -38,4 +41,64 @@ test("a newer version is a plain error, so that the job is retried for a newer w
   const read = () => readPayload(contract, { id: "a", count: 1, [VERSION_KEY]: 3 });
   expect(read).toThrow("newer than this worker's 2: left to a newer worker.");
   expect(read).not.toThrow(JobPayloadError);
+});
+
+describe("one job outcome, mapped to the engine once (settleJob)", () => {
+  const job = (data: unknown) => ({ id: "j1", name: "probe", data }) as unknown as JobWithMetadata<unknown>;
+  const payload = { id: "a", count: 1, [VERSION_KEY]: 2 };
+  const settle = (run: () => Promise<JobOutcome>) => settleJob(handle(contract as never, run), job(payload));
+
+  test("done completes the job with its output", async () => {
+    expect(await settle(async () => done({ sent: 3 }))).toEqual({
+      id: "j1",
+      status: "completed",
+      output: { sent: 3 },
+    });
+  });
+
+  test("retry fails the attempt, which the engine retries, with its code", async () => {
+    expect(await settle(async () => retry("provider_failed", "Resend: 503"))).toEqual({
+      id: "j1",
+      status: "failed",
+      output: { code: "provider_failed", message: "Resend: 503" },
+    });
+  });
+
+  test("failed fails the job at once, without retries", async () => {
+    expect(await settle(async () => failed("invalid", "No email column."))).toEqual({
+      id: "j1",
+      status: "deadletter",
+      output: { code: "invalid", message: "No email column." },
+    });
+  });
+
+  test("a throw is an unexpected failure of the attempt: retried, code internal", async () => {
+    const error = vi.spyOn(console, "error").mockImplementation(() => {});
+    expect(
+      await settle(async () => {
+        throw new Error("connection lost");
+      }),
+    ).toEqual({ id: "j1", status: "failed", output: { code: "internal", message: "connection lost" } });
+    error.mockRestore();
+  });
+
+  test("a payload its contract refuses fails at once, code invalid", async () => {
+    const error = vi.spyOn(console, "error").mockImplementation(() => {});
+    const result = await settleJob(
+      handle(contract as never, async () => done()),
+      job({ id: 7, [VERSION_KEY]: 2 }),
+    );
+    expect(result).toMatchObject({ id: "j1", status: "deadletter", output: { code: "invalid" } });
+    error.mockRestore();
+  });
+
+  test("a refusal maps by its code, never its message", () => {
+    expect(outcomeOf(refused("not_found", "Connect Eventbrite first."), ["not_found"])).toEqual(done());
+    expect(outcomeOf(refused("not_found", "anything else"), ["not_found"])).toEqual(done());
+    expect(outcomeOf(refused("provider_failed", "Connect Eventbrite first."), ["not_found"])).toMatchObject({
+      status: "retry",
+      code: "provider_failed",
+    });
+    expect(outcomeOf({ data: 1 })).toEqual(done(1));
+  });
 });

@@ -1,6 +1,7 @@
 import type { JobResult, JobWithMetadata } from "pg-boss";
 import type { z } from "zod";
 import { UNVERSIONED, VERSION_KEY, type QueueContract } from "./contract";
+import type { JobOutcome } from "./outcome";
 import type { QueueName } from "./queues";
 
 /**
@@ -12,7 +13,9 @@ export class JobPayloadError extends Error {
 }
 
 /** A queue's handler as the worker calls it: checks the job against its contract, then runs it. */
-export type JobHandler<Q extends string = string> = ((job: JobWithMetadata<unknown>) => Promise<unknown>) & {
+export type JobHandler<Q extends string = string> = ((
+  job: JobWithMetadata<unknown>,
+) => Promise<JobOutcome>) & {
   queue: Q;
 };
 
@@ -53,23 +56,33 @@ export function readPayload<S extends z.ZodType>(
 /** Binds a contract to what its jobs do: the handler gets the payload as the contract types it. */
 export function handle<Name extends QueueName, S extends z.ZodType>(
   contract: QueueContract<Name, S>,
-  run: (data: z.output<S>, job: JobWithMetadata<unknown>) => Promise<unknown>,
+  run: (data: z.output<S>, job: JobWithMetadata<unknown>) => Promise<JobOutcome>,
 ): JobHandler<Name> {
   const handler = (job: JobWithMetadata<unknown>) => run(readPayload(contract, job.data), job);
   return Object.assign(handler, { queue: contract.name });
 }
 
 /**
- * One job's outcome for pg-boss (a perJobResults worker): completed with the handler's answer,
- * or failed at once ('deadletter': no retry) for a payload its contract refuses. Any other error
- * is thrown, and pg-boss retries the job per its queue's policy.
+ * One job's outcome for pg-boss (a perJobResults worker), the one place an outcome becomes the
+ * engine's (docs/decisions.md, "One job outcome"): `done` completes the job with its output;
+ * `retry` fails the attempt, which pg-boss retries per the queue's policy; `failed`, and a payload
+ * its contract refuses, fail the job at once ('deadletter': no retry). Anything thrown is an
+ * unexpected failure of the attempt: logged, and retried like `retry` with the code `internal`.
  */
 export async function settleJob(handler: JobHandler, job: JobWithMetadata<unknown>): Promise<JobResult> {
+  let outcome: JobOutcome;
   try {
-    return { id: job.id, status: "completed", output: await handler(job) };
+    outcome = await handler(job);
   } catch (error) {
-    if (!(error instanceof JobPayloadError)) throw error;
-    console.error(`jobs: ${job.name} ${job.id}: ${error.message}`);
-    return { id: job.id, status: "deadletter", output: { message: error.message } };
+    const message = error instanceof Error ? error.message : String(error);
+    outcome =
+      error instanceof JobPayloadError
+        ? { status: "failed", code: "invalid", message }
+        : { status: "retry", code: "internal", message };
+    if (outcome.status === "retry") console.error(`jobs: ${job.name} ${job.id}:`, error);
   }
+  if (outcome.status === "done") return { id: job.id, status: "completed", output: outcome.output };
+  if (outcome.status === "failed") console.error(`jobs: ${job.name} ${job.id}: ${outcome.message}`);
+  const output = { code: outcome.code, message: outcome.message };
+  return { id: job.id, status: outcome.status === "failed" ? "deadletter" : "failed", output };
 }

@@ -310,7 +310,10 @@ describe("4.15 CSV import: a column mapping for files whose headers are not ours
       }),
     );
     if ("error" in queued) throw queued.error;
-    expect(await runContactImport(queued.data.id)).toEqual({ status: "succeeded" });
+    expect(await runContactImport(queued.data.id)).toEqual({
+      status: "done",
+      output: { status: "succeeded" },
+    });
     expect((await contacts(ws.id)).map((c) => [c.email, c.first_name, c.city])).toEqual([
       ["ana@example.com", "Ana", "Madrid"],
       ["luis@example.com", "Luis", "Sevilla"],

@@ -163,7 +163,7 @@ describe("jobs: a dashboard CSV import above the threshold runs as a job", () =>
         release();
         await holder;
       }
-      expect(await run).toEqual({ status: "succeeded" });
+      expect(await run).toEqual({ status: "done", output: { status: "succeeded" } });
       expect(await importRow(answer.importId)).toMatchObject({
         status: "succeeded",
         phase: null,
@@ -235,7 +235,10 @@ describe("jobs: a dashboard CSV import above the threshold runs as a job", () =>
     const csv = ["Name,Phone", ...Array.from({ length: 30 }, (_, i) => `Person ${i},555010${i}`)].join("\n");
     const answer = await upload(ws, csv);
     expect(answer.type).toBe("queued");
-    expect(await runContactImport(answer.importId)).toEqual({ status: "failed" });
+    expect(await runContactImport(answer.importId)).toMatchObject({
+      status: "failed",
+      message: NO_EMAIL_COLUMN,
+    });
     expect(await importRow(answer.importId)).toMatchObject({
       status: "failed",
       error: NO_EMAIL_COLUMN,
@@ -260,13 +263,19 @@ describe("jobs: a dashboard CSV import above the threshold runs as a job", () =>
     } finally {
       await db.sql`alter table contacts drop constraint test_no_boom`;
     }
-    expect(await runContactImport(answer.importId)).toEqual({ status: "succeeded" });
+    expect(await runContactImport(answer.importId)).toEqual({
+      status: "done",
+      output: { status: "succeeded" },
+    });
     expect(await contactsOf(ws.id)).toHaveLength(20);
     const [{ notes }] = await db.sql`select count(*)::int as notes from notes where workspace_id = ${ws.id}`;
     expect(notes).toBe(21);
     expect(await importRow(answer.importId)).toMatchObject({ status: "succeeded", attempts: 2, error: null });
     // a late rerun of the job (the engine retrying a finished attempt) changes nothing
-    expect(await runContactImport(answer.importId)).toEqual({ status: "skipped" });
+    expect(await runContactImport(answer.importId)).toEqual({
+      status: "done",
+      output: { status: "skipped" },
+    });
     expect(await contactsOf(ws.id)).toHaveLength(20);
   });
 
@@ -292,7 +301,11 @@ describe("jobs: a dashboard CSV import above the threshold runs as a job", () =>
     const uploader = await addMember(db.sql, ws.id, "member");
     const answer = await upload({ ...ws, owner: uploader }, bigCsv(20));
     await db.sql`delete from workspace_members where workspace_id = ${ws.id} and user_id = ${uploader.id}`;
-    expect(await runContactImport(answer.importId)).toEqual({ status: "failed" });
+    expect(await runContactImport(answer.importId)).toEqual({
+      status: "failed",
+      code: "forbidden",
+      message: UPLOADER_GONE,
+    });
     expect(await importRow(answer.importId)).toMatchObject({
       status: "failed",
       error: UPLOADER_GONE,

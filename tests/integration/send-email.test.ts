@@ -222,9 +222,11 @@ describe("jobs: Resend is called by the worker, after the commit, with retries",
     );
     const job = await jobOf(result.id);
     resend.failNext(1);
-    await expect(
-      runJob(HANDLERS["email-send"], { ...job, retry_count: job.retry_limit } as JobRow),
-    ).rejects.toThrow(/Fake failure/);
+    expect(await runJob(HANDLERS["email-send"], { ...job, retry_count: job.retry_limit } as JobRow)).toEqual({
+      status: "failed",
+      code: "provider_failed",
+      message: expect.stringMatching(/Fake failure/),
+    });
     expect(await sendRow(result.id)).toMatchObject({ status: "failed", sent_at: null });
     expect((await sendRow(result.id)).skip_reason).toContain("Fake failure");
     expect(requestsFor(c.email)).toBe(0);
@@ -239,7 +241,8 @@ describe("jobs: Resend is called by the worker, after the commit, with retries",
     );
     await db.sql`insert into contact_suppressions (contact_id, reason) values (${c.id}, 'bounce')`;
     expect(await runJob(HANDLERS["email-send"], (await jobOf(result.id)) as JobRow)).toEqual({
-      outcome: "skipped",
+      status: "done",
+      output: { outcome: "skipped" },
     });
     expect(await sendRow(result.id)).toMatchObject({ status: "skipped", skip_reason: "bounce suppression" });
     expect(requestsFor(c.email)).toBe(0);
@@ -255,7 +258,8 @@ describe("jobs: Resend is called by the worker, after the commit, with retries",
     // what erase-contact does to the contact's emails
     await db.sql`update email_sends set to_email = '', subject = '', html = null, text_body = null where id = ${result.id}`;
     expect(await runJob(HANDLERS["email-send"], (await jobOf(result.id)) as JobRow)).toEqual({
-      outcome: "skipped",
+      status: "done",
+      output: { outcome: "skipped" },
     });
     expect(await sendRow(result.id)).toMatchObject({ status: "skipped", skip_reason: "erased" });
     expect(resend.sent.filter((e) => e.to === "")).toHaveLength(0);
@@ -278,7 +282,8 @@ describe("jobs: Resend is called by the worker, after the commit, with retries",
     );
     expect((await sendRow(result.id)).html).not.toContain(secret);
     expect(await runJob(HANDLERS["email-send"], (await jobOf(result.id)) as JobRow)).toEqual({
-      outcome: "sent",
+      status: "done",
+      output: { outcome: "sent" },
     });
     const delivered = resend.sent.find((e) => e.to === "account@example.test")!;
     expect(delivered.html).toContain(secret);

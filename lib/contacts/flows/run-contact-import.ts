@@ -4,6 +4,7 @@ import type { ImportReport } from "../import/import-report";
 import { slices } from "../import/queue-contact-import";
 import { parseImportMapping, type ImportMapping } from "../import/import-mapping";
 import { unwrap } from "@/lib/errors/app-error";
+import { done, failed, type JobOutcome } from "@/lib/jobs/outcome";
 import { log } from "@/lib/observability/log";
 
 /** Skipped rows kept with a finished import (the report of a huge file could hold them all). */
@@ -27,14 +28,15 @@ export const UPLOADER_GONE =
  * embedded database (one connection) those writes wait until the import ends and are then
  * ignored: only the start and the end are visible there.
  *
- * A critical error (the database refusing a write) rolls the import back and throws, so the job
- * engine retries; the row shows the error and goes back to 'queued', or to 'failed' after the
+ * A file the import refuses, or an uploader who left, is `failed` (no attempt can change it). A
+ * critical error (the database refusing a write) rolls the import back and throws, so the job
+ * engine retries (docs/decisions.md, "One job outcome"); the row shows the error and goes back to 'queued', or to 'failed' after the
  * last attempt (the file is then cleared).
  */
 export async function runContactImport(
   importId: string,
   options: { lastAttempt?: boolean } = {},
-): Promise<{ status: "succeeded" | "failed" | "skipped" }> {
+): Promise<JobOutcome<{ status: "succeeded" | "skipped" }>> {
   const [job] = await withServiceStatement(
     (db) => db<{ workspace_id: string; created_by: string | null; attempts: number; member: boolean }[]>`
       update public.contact_imports i
@@ -45,40 +47,42 @@ export async function runContactImport(
         exists (select 1 from public.workspace_members m
                 where m.workspace_id = i.workspace_id and m.user_id = i.created_by) as member`,
   );
-  if (!job) return { status: "skipped" }; // finished by an earlier attempt, or deleted
+  if (!job) return done({ status: "skipped" }); // finished by an earlier attempt, or deleted
   if (!job.member || !job.created_by) {
     await withServiceStatement((db) => finish(db, importId, { error: UPLOADER_GONE }));
-    return { status: "failed" };
+    return failed("forbidden", UPLOADER_GONE);
   }
   const claims: Claims = { sub: job.created_by, role: "authenticated" };
   const progress = progressWriter(importId, job.attempts);
   try {
-    const status = await withService(async (db) => {
-      await db`select pg_advisory_xact_lock(hashtextextended(${`contact_import:${importId}`}, 0))`;
-      const [row] = await db`
+    const outcome = await withService(
+      async (db): Promise<JobOutcome<{ status: "succeeded" | "skipped" }>> => {
+        await db`select pg_advisory_xact_lock(hashtextextended(${`contact_import:${importId}`}, 0))`;
+        const [row] = await db`
         select content, mark_subscribed, host(uploader_ip) as ip, mapping from public.contact_imports
         where id = ${importId} and status = 'running' and content is not null`;
-      if (!row) return "skipped" as const; // another worker finished it while this one waited
-      const outcome = await asUser(db, claims, () =>
-        importContactsCsv(db, {
-          workspaceId: job.workspace_id,
-          file: slices(row.content),
-          markSubscribed: row.mark_subscribed,
-          uploaderIp: row.ip,
-          actorUserId: job.created_by,
-          onProgress: progress.update,
-          mapping: storedMapping(row.mapping),
-        }),
-      );
-      await finish(
-        db,
-        importId,
-        "error" in outcome ? { error: outcome.error.message } : { report: outcome.data },
-      );
-      return "error" in outcome ? ("failed" as const) : ("succeeded" as const);
-    });
+        if (!row) return done({ status: "skipped" }); // another worker finished it while this one waited
+        const imported = await asUser(db, claims, () =>
+          importContactsCsv(db, {
+            workspaceId: job.workspace_id,
+            file: slices(row.content),
+            markSubscribed: row.mark_subscribed,
+            uploaderIp: row.ip,
+            actorUserId: job.created_by,
+            onProgress: progress.update,
+            mapping: storedMapping(row.mapping),
+          }),
+        );
+        if ("error" in imported) {
+          await finish(db, importId, { error: imported.error.message });
+          return failed(imported.error.code, imported.error.message);
+        }
+        await finish(db, importId, { report: imported.data });
+        return done({ status: "succeeded" });
+      },
+    );
     await progress.settle();
-    return { status };
+    return outcome;
   } catch (error) {
     await progress.settle();
     const message = error instanceof Error ? error.message : String(error);

@@ -1,8 +1,10 @@
 import { withService } from "@/lib/db/doors";
+import { done, failed, retry, type JobOutcome } from "@/lib/jobs/outcome";
 import { readQueuedEmail, recordEmailDelivery } from "../queued-email";
 import { emailFrom, resendClient } from "../resend-client";
 
-export type DeliverEmailOutcome = "sent" | "skipped" | "done" | "failed" | "retry";
+/** What a done attempt found: sent now, or nothing left to send (sent or cancelled before). */
+export type DeliverEmailOutcome = "sent" | "skipped" | "done";
 
 /** Resend refusals that another attempt cannot change (a bad address, a bad key). */
 function isPermanent(statusCode: number | null | undefined): boolean {
@@ -14,18 +16,18 @@ function isPermanent(statusCode: number | null | undefined): boolean {
  * Resend. Fetch first, then write: the row is read in a short transaction, Resend is called outside any
  * transaction, and the outcome is recorded in another that re-checks the row is still 'queued'. Every attempt
  * sends the same idempotency key, so an attempt whose answer was lost is answered by Resend from
- * the first delivery. A refusal another attempt may cure answers 'retry' (the job fails the
- * attempt and pg-boss retries it with backoff) until the last attempt, which records 'failed';
- * a permanent refusal records 'failed' at once. `body` is the unredacted email when the stored
+ * the first delivery. A refusal another attempt may cure answers `retry` (pg-boss retries it with
+ * backoff) until the last attempt, which records 'failed' and fails the job; a permanent refusal
+ * records 'failed' and fails the job at once (docs/decisions.md, "One job outcome"). `body` is the unredacted email when the stored
  * copy had its link's token redacted (account and invitation emails).
  */
 export async function deliverEmail(
   emailSendId: string,
   options: { lastAttempt?: boolean; body?: { html?: string; text?: string } } = {},
-): Promise<{ outcome: DeliverEmailOutcome; error?: string }> {
+): Promise<JobOutcome<{ outcome: DeliverEmailOutcome }>> {
   const found = await withService((db) => readQueuedEmail(db, emailSendId));
-  if (!found) return { outcome: "done" };
-  if ("skipped" in found) return { outcome: "skipped" };
+  if (!found) return done({ outcome: "done" });
+  if ("skipped" in found) return done({ outcome: "skipped" });
   const { email } = found;
   const resend = resendClient();
   const { data, error } = resend
@@ -46,10 +48,10 @@ export async function deliverEmail(
       };
   if (data) {
     await withService((db) => recordEmailDelivery(db, email.id, { providerId: data.id }));
-    return { outcome: "sent" };
+    return done({ outcome: "sent" });
   }
   const message = error ? `${error.name}: ${error.message}` : "Resend gave no answer";
-  if (!options.lastAttempt && !isPermanent(error?.statusCode)) return { outcome: "retry", error: message };
+  if (!options.lastAttempt && !isPermanent(error?.statusCode)) return retry("provider_failed", message);
   await withService((db) => recordEmailDelivery(db, email.id, { error: message }));
-  return { outcome: "failed", error: message };
+  return failed("provider_failed", message);
 }

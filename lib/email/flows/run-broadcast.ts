@@ -1,4 +1,5 @@
 import { withService } from "@/lib/db/doors";
+import { done, retry, type JobOutcome } from "@/lib/jobs/outcome";
 import {
   BROADCAST_BATCH_SIZE,
   claimBroadcastBatch,
@@ -23,27 +24,30 @@ const RESEND_PARALLEL_CALLS = 4;
  * per contact does not depend on this loop: the unique (broadcast_id, contact_id) key refuses
  * a second row, so a rerun after a crash, or a second worker on the same broadcast, sends
  * nothing twice. A scheduled job (`scheduledAt`) first moves its broadcast from 'scheduled' to
- * 'sending', or ends at once when the broadcast was rescheduled or unscheduled. `signal` aborts between batches (the worker is stopping); the job engine runs
- * the job again and it carries on where it stopped.
+ * 'sending', or ends at once when the broadcast was rescheduled or unscheduled. `signal` aborts
+ * between batches (the worker is stopping): `retry`, and the job carries on where it stopped.
  */
 export async function runBroadcast(
   input: { workspaceId: string; broadcastId: string; scheduledAt?: string },
   signal?: AbortSignal,
   options: { lastAttempt?: boolean } = {},
-): Promise<{ batches: number; notDue?: true }> {
+): Promise<JobOutcome<{ batches: number; notDue?: true }>> {
   // a scheduled job starts its broadcast only if it is still scheduled for this job's time
   if (
     input.scheduledAt &&
     !(await withService((db) => startScheduledBroadcast(db, { ...input, scheduledAt: input.scheduledAt! })))
   )
-    return { batches: 0, notDue: true };
+    return done({ batches: 0, notDue: true });
   const batchSize = resendClient() ? BROADCAST_BATCH_SIZE * RESEND_PARALLEL_CALLS : outboxBatchSize();
   let batches = 0;
   for (;;) {
     if (signal?.aborted)
-      throw new Error("The worker stopped between batches; the broadcast carries on when retried.");
+      return retry(
+        "unavailable",
+        "The worker stopped between batches; the broadcast carries on when retried.",
+      );
     const claim = await withService((db) => claimBroadcastBatch(db, { ...input, batchSize }));
-    if ("error" in claim) return { batches }; // deleted meanwhile: nothing left to do
+    if ("error" in claim) return done({ batches }); // deleted meanwhile: nothing left to do
     if (claim.queued.length) {
       // In id order, in chunks of Resend's maximum: a rerun re-forms the same chunks from the
       // rows still 'queued' (only a claim's last chunk is short), so each keeps its idempotency key.
@@ -54,8 +58,8 @@ export async function runBroadcast(
       const deliveries = await Promise.all(
         chunks.map((chunk) => deliverBroadcastBatch(input.broadcastId, chunk)),
       );
-      // Resend refused or did not answer a chunk: its rows stay 'queued' and the job fails this
-      // attempt, so the engine retries with backoff and the next run sends those rows first, under
+      // Resend refused or did not answer a chunk: its rows stay 'queued' and the attempt ends in
+      // `retry`, so the engine retries with backoff and the next run sends those rows first, under
       // the same idempotency key. On the last attempt they are recorded 'failed' and the send goes on.
       const failed = deliveries.find((d) => "error" in d);
       const recorded = options.lastAttempt ? deliveries : deliveries.filter((d) => !("error" in d));
@@ -63,9 +67,10 @@ export async function runBroadcast(
         await withService(async (db) => {
           for (const delivery of recorded) await recordBroadcastDelivery(db, delivery);
         });
-      if (failed && "error" in failed && !options.lastAttempt) throw new Error(`Resend: ${failed.error}`);
+      if (failed && "error" in failed && !options.lastAttempt)
+        return retry("provider_failed", `Resend: ${failed.error}`);
     }
     batches += 1;
-    if (claim.stopped) return { batches };
+    if (claim.stopped) return done({ batches });
   }
 }

@@ -1,3 +1,6 @@
+import { done, retry, type JobOutcome } from "@/lib/jobs/outcome";
+import { log as logger } from "@/lib/observability/log";
+import { stripeClient } from "../stripe-client";
 import { backfillPaymentIntents, type BackfillDeps } from "./backfill-payment-intents";
 import { backfillRefunds } from "./backfill-refunds";
 import type { RetryOptions } from "../stripe-retry";
@@ -89,4 +92,18 @@ export async function runPaymentsBackfill(
   } catch (error) {
     return stopped((error as Error).message, true);
   }
+}
+
+/**
+ * The 'payments-backfill' job: the whole backfill of one workspace, its progress in the log. A run
+ * that stopped is `retry`: every step can be repeated, so the next attempt continues it.
+ */
+export async function paymentsBackfillJob(workspaceId: string): Promise<JobOutcome<{ done: true }>> {
+  const report = (line: string) => logger.info({ workspaceId }, `payments backfill: ${line}`);
+  const outcome = await runPaymentsBackfill(
+    { stripe: stripeClient(), log: report },
+    { workspaceId, batch: 100 },
+  );
+  if (outcome.done) return done({ done: true });
+  return retry(outcome.thrown ? "internal" : "provider_failed", outcome.error);
 }

@@ -8,6 +8,7 @@ import {
 import { fetchTicketingDelivery, type FetchedTicketingDelivery } from "../flows/fetch-ticketing-delivery";
 import { handleTicketingDelivery } from "../handle-ticketing-delivery";
 import { readTicketingDelivery } from "../read-ticketing-delivery";
+import { done, retry, type JobOutcome } from "@/lib/jobs/outcome";
 import { log } from "@/lib/observability/log";
 
 export type ProcessOutcome = "done" | "ignored" | "failed" | "skipped";
@@ -28,9 +29,9 @@ const errorText = (error: unknown) => (error instanceof Error ? error.message : 
 export async function runTicketingDelivery(
   id: string,
   options: { lastAttempt?: boolean } = {},
-): Promise<{ outcome: ProcessOutcome; error?: string }> {
+): Promise<JobOutcome<{ outcome: Exclude<ProcessOutcome, "failed"> }>> {
   const found = await withService((db) => readTicketingDelivery(db, id));
-  if (!found) return { outcome: "skipped" };
+  if (!found) return done({ outcome: "skipped" });
   let fetched: FetchedTicketingDelivery;
   try {
     fetched = await fetchTicketingDelivery(found);
@@ -41,26 +42,27 @@ export async function runTicketingDelivery(
       "ticketing delivery failed",
     );
     await withService((db) => recordDeliveryFailure(db, id, { error: message, dead: options.lastAttempt }));
-    return { outcome: "failed", error: message };
+    return retry("provider_failed", message);
   }
   return withService(async (db) => {
     const row = await claimDelivery(db, id);
-    if (!row) return { outcome: "skipped" as const };
+    if (!row) return done({ outcome: "skipped" as const });
     try {
       const outcome = await db.savepoint((sp) => handleTicketingDelivery(sp, row, fetched));
       await finishDelivery(db, id, { status: outcome.status });
-      return { outcome: outcome.status };
+      return done({ outcome: outcome.status });
     } catch (error) {
       const message = errorText(error);
       log.error({ err: error, deliveryId: id, attempt: row.attempts }, "ticketing delivery failed");
       await finishDelivery(db, id, { error: message, dead: options.lastAttempt });
-      return { outcome: "failed" as const, error: message };
+      return retry("internal", message);
     }
   });
 }
 
 export async function processTicketingDelivery(id: string): Promise<ProcessOutcome> {
-  return (await runTicketingDelivery(id)).outcome;
+  const outcome = await runTicketingDelivery(id);
+  return outcome.status === "done" ? outcome.output!.outcome : "failed";
 }
 
 /**

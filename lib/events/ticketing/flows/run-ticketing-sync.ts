@@ -3,9 +3,10 @@ import { refused, type Result } from "@/lib/errors/app-error";
 import { fetchTicketingSnapshot } from "../fetch-ticketing-snapshot";
 import { importTicketingSnapshot } from "../import-ticketing-snapshot";
 import { getTicketingConnection } from "../ticketing-connection";
+import { outcomeOf, type JobOutcome } from "@/lib/jobs/outcome";
 import { log } from "@/lib/observability/log";
 
-export const NOT_CONNECTED = "Connect Eventbrite first.";
+const NOT_CONNECTED = "Connect Eventbrite first.";
 
 /**
  * Import and sync (spec 4.5, 2.7), as a job: reads the connection, fetches the snapshot
@@ -27,4 +28,14 @@ export async function runTicketingSync(
   }
   const data = await withService((db) => importTicketingSnapshot(db, { workspaceId, snapshot }));
   return { data };
+}
+
+/**
+ * The 'ticketing-sync' job: the sync, retried when Eventbrite could not be read. A workspace that
+ * disconnected meanwhile (`not_found`) has nothing to sync: done, not failed.
+ */
+export async function ticketingSyncJob(
+  workspaceId: string,
+): Promise<JobOutcome<{ events: number; registrations: number }>> {
+  return outcomeOf(await runTicketingSync(workspaceId), ["not_found"]);
 }
