@@ -600,7 +600,7 @@ export interface paths {
     };
     /**
      * A contact's timeline
-     * @description Notes, consent changes, form submissions (with their payload, bounded), RSVPs and registrations, purchases and refunds, emails sent and what became of them, merges and source changes: newest first, by cursor (pass `next_cursor` back as `cursor`; entries at the same instant are never skipped or repeated). `kind` keeps only the kinds named. Scope: `contacts:read`.
+     * @description Notes, consent changes, form submissions (with their payload, bounded), RSVPs and registrations, purchases and refunds, emails sent and what became of them, merges and source changes: newest first, by cursor (pass `next_cursor` back as `cursor`; entries at the same instant are never skipped or repeated). `kind` keeps only the kinds named. Each kind is the data of a scope (docs/api.md, "Scopes and the data they reach"): without `kind`, the kinds the key's scopes cover; a `kind` it does not cover is 403. Consent entries never show the IP address. Scope: `contacts:read`.
      */
     get: operations["listContactTimeline"];
     put?: never;
@@ -923,7 +923,7 @@ export interface paths {
     put?: never;
     /**
      * Subscribe a URL to outbound events
-     * @description The URL must be a public https address. Deliveries are signed per Standard Webhooks with the secret in this answer (shown once). Honours `Idempotency-Key`. Scope: `webhooks:write`.
+     * @description The URL must be a public https address. Deliveries are signed per Standard Webhooks with the secret in this answer (shown once). Each event type carries its area's data, so the key must hold the read scope of every type it subscribes to (docs/api.md, "Scopes and the data they reach"), else 403. Honours `Idempotency-Key`. Scope: `webhooks:write`.
      */
     post: operations["createWebhookEndpoint"];
     delete?: never;

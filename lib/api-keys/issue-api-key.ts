@@ -12,15 +12,17 @@ export interface IssueKeyState extends FormState {
 
 /** The scopes a key may hold (docs/api.md), with what each lets the key do, for the issue form. */
 export const SCOPE_LABELS: Record<ApiScope, string> = {
-  "contacts:read": "Read contacts, their tags and notes",
+  "contacts:read": "Read contacts, their tags, notes and consent (no payments, forms, events or emails)",
   "contacts:write": "Create, change and delete contacts, tags and notes",
   "consent:write": "Subscribe and unsubscribe contacts (with proof)",
   "events:read": "Read events and registrations (and the public events list)",
-  "transactions:read": "Read a contact's transactions",
+  "transactions:read": "Read a contact's transactions and refunds (also on the timeline and in segments)",
   "transactions:write": "Record refunds",
-  "forms:read": "Read forms and their submissions",
-  "webhooks:write": "Subscribe and unsubscribe webhook endpoints",
-  "email:read": "Read broadcasts and their engagement",
+  "forms:read": "Read forms and their submissions (also on the timeline and in segments)",
+  "webhooks:write":
+    "Subscribe webhook endpoints to the workspace's events the key's read scopes cover (each event carries its data), and unsubscribe them",
+  "email:read":
+    "Read broadcasts, emails sent and their opens and clicks (also on the timeline and in segments)",
 };
 
 export const issueApiKeySchema = z.object({

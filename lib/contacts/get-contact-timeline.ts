@@ -50,6 +50,7 @@ export async function getContactTimeline(
     before?: TimelinePosition | null;
     limit?: number;
     kinds?: readonly TimelineKind[] | null;
+    withoutIp?: boolean;
   },
 ): Promise<{ data: TimelineEntry[]; next: TimelinePosition | null }> {
   const limit = Math.min(Math.max(input.limit ?? TIMELINE_PAGE_SIZE, 1), TIMELINE_MAX_PAGE);
@@ -58,6 +59,7 @@ export async function getContactTimeline(
     contactId: input.contactId,
     before: input.before ?? null,
     limit: limit + 1,
+    withoutIp: input.withoutIp,
   };
   const kinds = input.kinds?.length ? input.kinds : null;
   const sources = TIMELINE_SOURCES.filter((s) => !kinds || kinds.includes(s.kind));

@@ -337,7 +337,8 @@ describe("GET /api/v1/forms and /api/v1/forms/{id}/submissions", () => {
 describe("POST|GET|DELETE /api/v1/webhook-endpoints (REST hooks)", () => {
   test("subscribe (secret once, stored encrypted, audited), list without secrets, unsubscribe", async () => {
     const w = await createWorkspace(db.sql);
-    const key = await apiKeyFor(db.sql, w.id, ["webhooks:write"], { name: "Zapier" });
+    // contact.created carries a contact: the key reads contacts too (docs/api.md, "Scopes and the data they reach")
+    const key = await apiKeyFor(db.sql, w.id, ["webhooks:write", "contacts:read"], { name: "Zapier" });
     const res = await callV1(createEndpoint, "POST", "/api/v1/webhook-endpoints", {
       key: key.key,
       body: { url: "https://hooks.example.org/crm?zap=1", event_types: ["contact.created"] },

@@ -249,7 +249,14 @@ describe("GET /api/v1/contacts/{id}/timeline (docs/api.md)", () => {
     const ws = await createWorkspace(db.sql);
     const c = await createContact(db.sql, ws.id);
     for (let i = 0; i < 2; i++) await everyKind(db.sql, ws.id, c.id, () => t(40));
-    const key = await apiKeyFor(db.sql, ws.id, ["contacts:read"]);
+    // every kind: the key reads every area (docs/api.md, "Scopes and the data they reach")
+    const key = await apiKeyFor(db.sql, ws.id, [
+      "contacts:read",
+      "events:read",
+      "transactions:read",
+      "forms:read",
+      "email:read",
+    ]);
     const walkApi = async (query: Record<string, string>) => {
       const seen: string[] = [];
       let cursor: string | null = null;

@@ -1,3 +1,4 @@
+import { openSecret, sealSecret } from "@/lib/crypto/secret-box";
 import { createHash } from "node:crypto";
 import type { Db } from "@/lib/db/doors";
 import { AppError } from "@/lib/errors/app-error";
@@ -50,7 +51,27 @@ export async function claimIdempotencyKey(
     where api_key_id = ${input.apiKeyId} and idempotency_key = ${input.key}`;
   if (!first || first.fingerprint !== input.fingerprint || first.status === null)
     throw new AppError("idempotency_conflict");
-  return { claimed: false, status: first.status, body: first.response };
+  return { claimed: false, status: first.status, body: opened(first.response) };
+}
+
+/**
+ * A stored answer never holds a secret in clear (docs/decisions.md, "Idempotent answers keep no
+ * secret in clear"): a webhook endpoint's signing secret, the one secret a v1 answer carries, is
+ * kept sealed as the endpoint's own is (lib/crypto/secret-box.ts) and opened for the replay.
+ */
+const SEALED = "secret_sealed";
+
+function sealed(body: unknown): unknown {
+  if (!body || typeof body !== "object" || !("secret" in body) || typeof body.secret !== "string")
+    return body;
+  const { secret, ...rest } = body;
+  return { ...rest, [SEALED]: sealSecret(secret) };
+}
+
+function opened(body: unknown): unknown {
+  if (!body || typeof body !== "object" || !(SEALED in body)) return body;
+  const { [SEALED]: box, ...rest } = body as Record<string, unknown>;
+  return { ...rest, secret: openSecret(String(box)) };
 }
 
 /** Stores the answer of a claimed key, in the same transaction as the request's effect. */
@@ -60,7 +81,7 @@ export async function storeIdempotentAnswer(
 ): Promise<void> {
   await db`
     update public.api_idempotency_keys
-    set status = ${input.status}, response = ${input.body === undefined ? null : db.json(input.body as never)}
+    set status = ${input.status}, response = ${input.body === undefined ? null : db.json(sealed(input.body) as never)}
     where api_key_id = ${input.apiKeyId} and idempotency_key = ${input.key}`;
 }
 

@@ -16,7 +16,7 @@ export const consentEntries: TimelineSource = {
     select e.created_at as at, ${microsSql(db, "e.created_at")} as micros, 'consent' as kind, e.id::text as id,
       ${authorSql(db, "e.actor_user_id")} as author,
       jsonb_build_object('action', e.action, 'source', e.source, 'legal_basis', e.legal_basis,
-                         'reason', e.reason, 'ip', host(e.ip)) as d
+                         'reason', e.reason, 'ip', ${q.withoutIp ? db`null` : db`host(e.ip)`}) as d
     from public.consent_events e
     where e.contact_id = ${q.contactId} and e.workspace_id = ${q.workspaceId}
       ${afterPosition(db, "consent", "e.created_at", "e.id", q.before)}

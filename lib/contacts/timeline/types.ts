@@ -39,6 +39,8 @@ export interface TimelineQuery {
   /** only entries after this position (the previous page's last entry) */
   before: TimelinePosition | null;
   limit: number;
+  /** leave the address a consent was given from out (an API key's timeline: docs/api.md, "Scopes") */
+  withoutIp?: boolean;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { apiRoute, created, ok, pageQuerySchema } from "@/lib/adapters/v1";
+import { eventTypeScope, requireScopes } from "@/lib/adapters/v1/scopes";
 import {
   createEndpoint,
   endpointInput,
@@ -14,8 +15,11 @@ export const POST = apiRoute(
     body: webhookEndpointWriteSchema,
     idempotent: true,
   },
-  async ({ db, workspaceId, body, audit }) => {
+  async ({ db, key, workspaceId, body, audit }) => {
     const input = endpointInput(body);
+    // an event carries its area's data: a key subscribes only to what its scopes read
+    // (docs/decisions.md, "Scopes cover what they label")
+    requireScopes(key, input.eventTypes.map(eventTypeScope));
     const endpoint = await createEndpoint(db, workspaceId, input);
     await audit("webhook_endpoint.created", ["webhook_endpoint", endpoint.id], {
       after: { host: new URL(input.url).host, eventTypes: input.eventTypes, enabled: input.enabled },

@@ -36,6 +36,7 @@ import type { CustomField, CustomFieldValuesInput } from "@/lib/contacts/custom-
 import { ApiInvalidRequest, apiErrorBody, invalidFromZod } from "../errors";
 import type { ApiKeyActor } from "../key-auth";
 import { decodeCursor, encodeCursor } from "../pagination";
+import { filterScopes, requireScopes } from "../scopes";
 import { apiOperation, created, noContent, ok, type ApiContext } from "../route";
 import {
   BATCH_ITEMS_PER_UNIT,
@@ -139,13 +140,18 @@ async function checkedCustomFields(
 
 export const listContacts = apiOperation(
   { name: "listContacts", scope: "contacts:read", query: contactListQuerySchema },
-  async ({ db, workspaceId, query }) => {
+  async ({ db, key, workspaceId, query }) => {
     const order = `${query.sort_by}:${query.sort_dir}`;
     const length = { created_at: 2, source: 3, name: 5 }[query.sort_by];
     const after = query.cursor ? (decodeCursor(order, query.cursor, length) as ContactsKeyset) : null;
     const segment = query.segment_id
       ? unwrap(await getSegment(db, { workspaceId, segmentId: query.segment_id }), "segment_id").filter
       : undefined;
+    // a filter on another area's data needs its scope (docs/decisions.md, "Scopes cover what they label")
+    requireScopes(key, [
+      ...(segment ? filterScopes(segment) : []),
+      ...(query.event_id ? (["events:read"] as const) : []),
+    ]);
     const page = await getContactsAfter(
       db,
       {

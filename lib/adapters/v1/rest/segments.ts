@@ -10,13 +10,16 @@ import type { Segment } from "@/lib/segments/segment-schemas";
 import { apiOperation, created, noContent, ok, type ApiContext } from "../route";
 import { bodyErrors, invalid, notFound, type ApiOperation } from "../operation";
 import { listSchema, pageQuerySchema } from "../pagination";
+import { filterScopes, requireScopes } from "../scopes";
 import { apiText, idParams, keysetAfter, keysetPage, timestamp } from "./keyset";
 
 /**
  * Saved segments with a key (docs/decisions.md, "Segments"): the dashboard's operations
  * (lib/segments), the filter object as the dashboard stores it, validated by saveSegment whoever
  * calls. A segment is a view of contacts, so it takes the contacts scopes: reading one and its
- * live count need `contacts:read`, writing one `contacts:write`.
+ * live count need `contacts:read`, writing one `contacts:write`; and a condition on another area's
+ * data (a purchase, a form, an event, an email) needs that area's read scope to be saved or counted,
+ * or the count would answer what the scope keeps back (docs/decisions.md, "Scopes cover what they label").
  */
 const filterSchema = segmentFilterSchema.meta({
   id: "SegmentFilter",
@@ -82,7 +85,8 @@ export const listSegmentsRoute = apiOperation(
 
 export const createSegmentRoute = apiOperation(
   { name: "createSegment", scope: "contacts:write", body: segmentWriteSchema, idempotent: true },
-  async ({ db, workspaceId, body, audit }) => {
+  async ({ db, key, workspaceId, body, audit }) => {
+    requireScopes(key, filterScopes(body.filter));
     const segment = unwrap(await saveSegment(db, { workspaceId, name: body.name, filter: body.filter }));
     await audit("segment.created", ["segment", segment.id], { after: auditSummary(segment) });
     return created(segmentObject(segment));
@@ -97,7 +101,8 @@ export const getSegmentRoute = apiOperation(
 
 export const patchSegmentRoute = apiOperation(
   { name: "updateSegment", scope: "contacts:write", params: idParams, body: segmentPatchSchema },
-  async ({ db, workspaceId, params, body, audit }) => {
+  async ({ db, key, workspaceId, params, body, audit }) => {
+    if (body.filter) requireScopes(key, filterScopes(body.filter));
     const before = await segmentOf(db, workspaceId, params.id);
     const after = unwrap(
       await saveSegment(db, {
@@ -126,8 +131,9 @@ export const deleteSegmentRoute = apiOperation(
 
 export const countSegmentRoute = apiOperation(
   { name: "countSegment", scope: "contacts:read", params: idParams },
-  async ({ db, workspaceId, params }: IdContext) => {
+  async ({ db, key, workspaceId, params }: IdContext) => {
     const segment = await segmentOf(db, workspaceId, params.id);
+    requireScopes(key, filterScopes(segment.filter));
     return ok({ count: await countSegment(db, { workspaceId, filter: segment.filter }) });
   },
 );

@@ -4,7 +4,9 @@ import { decodePosition, getContactTimeline, parseKinds } from "@/lib/contacts/g
 import { TIMELINE_KINDS, type TimelineEntry } from "@/lib/contacts/timeline/types";
 import { AppError } from "@/lib/errors/app-error";
 import { sanitizeNoteHtml } from "@/lib/html/sanitize";
+import type { ApiKeyActor } from "../key-auth";
 import type { ApiOperation } from "../operation";
+import { requireScopes, TIMELINE_KIND_SCOPES } from "../scopes";
 import { decodeCursor, encodeCursor, listSchema, pageQuerySchema } from "../pagination";
 import { idParams, timestamp } from "./keyset";
 
@@ -54,10 +56,21 @@ const entry = (e: TimelineEntry): z.output<typeof timelineEntrySchema> => ({
  */
 export async function listContactTimeline(
   db: Db,
-  workspaceId: string,
+  key: ApiKeyActor,
   contactId: string,
   q: z.output<typeof timelineQuerySchema>,
 ): Promise<z.output<typeof timelineListSchema>> {
+  const workspaceId = key.workspaceId;
+  // each kind is the data of its scope (docs/decisions.md, "Scopes cover what they label"): asked
+  // for, it needs that scope; not asked for, the kinds the key may read
+  const asked = parseKinds(q.kind);
+  requireScopes(
+    key,
+    asked.map((kind) => TIMELINE_KIND_SCOPES[kind]),
+  );
+  const kinds = asked.length
+    ? asked
+    : TIMELINE_KINDS.filter((kind) => key.scopes.includes(TIMELINE_KIND_SCOPES[kind]));
   const [contact] = await db`
     select 1 from public.contacts where id = ${contactId} and workspace_id = ${workspaceId}`;
   if (!contact) throw new AppError("not_found");
@@ -72,7 +85,8 @@ export async function listContactTimeline(
     contactId,
     before,
     limit: q.limit,
-    kinds: parseKinds(q.kind),
+    kinds,
+    withoutIp: true,
   });
   const next = page.next;
   return {
@@ -92,7 +106,8 @@ export const timelineOperations: ApiOperation[] = [
       "Notes, consent changes, form submissions (with their payload, bounded), RSVPs and registrations, " +
       "purchases and refunds, emails sent and what became of them, merges and source changes: newest first, " +
       "by cursor (pass `next_cursor` back as `cursor`; entries at the same instant are never skipped or repeated). " +
-      "`kind` keeps only the kinds named.",
+      '`kind` keeps only the kinds named. Each kind is the data of a scope (docs/api.md, "Scopes and the data they reach"): ' +
+      "without `kind`, the kinds the key's scopes cover; a `kind` it does not cover is 403. Consent entries never show the IP address.",
     params: idParams,
     query: timelineQuerySchema,
     success: { status: 200, schema: timelineListSchema, description: "A page of the timeline." },

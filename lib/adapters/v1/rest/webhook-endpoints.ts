@@ -124,7 +124,8 @@ export const webhookEndpointOperations: ApiOperation[] = [
     summary: "Subscribe a URL to outbound events",
     description:
       "The URL must be a public https address. Deliveries are signed per Standard Webhooks with the secret in " +
-      "this answer (shown once). Honours `Idempotency-Key`.",
+      "this answer (shown once). Each event type carries its area's data, so the key must hold the read scope of " +
+      'every type it subscribes to (docs/api.md, "Scopes and the data they reach"), else 403. Honours `Idempotency-Key`.',
     body: webhookEndpointWriteSchema,
     success: { status: 201, schema: createdWebhookEndpointSchema, description: "Subscribed." },
     errors: [

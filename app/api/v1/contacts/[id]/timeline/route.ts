@@ -5,6 +5,5 @@ import { listContactTimeline, timelineQuerySchema } from "@/lib/adapters/v1/rest
 /** GET /api/v1/contacts/{id}/timeline (docs/api.md): the contact's timeline, by cursor. */
 export const GET = apiRoute(
   { name: "listContactTimeline", scope: "contacts:read", params: idParams, query: timelineQuerySchema },
-  async ({ db, workspaceId, params, query }) =>
-    ok(await listContactTimeline(db, workspaceId, params.id, query)),
+  async ({ db, key, params, query }) => ok(await listContactTimeline(db, key, params.id, query)),
 );
