@@ -1425,6 +1425,7 @@ export interface components {
       id: string;
       is_subscribed: boolean;
       last_name: string | null;
+      /** @description Always null: no key reads the address a consent came from (docs/api.md, "Scopes and the data they reach"). Kept for compatibility. */
       opt_in_ip: string | null;
       opt_in_source: string | null;
       opt_in_timestamp: string | null;

@@ -12,7 +12,8 @@ export interface IssueKeyState extends FormState {
 
 /** The scopes a key may hold (docs/api.md), with what each lets the key do, for the issue form. */
 export const SCOPE_LABELS: Record<ApiScope, string> = {
-  "contacts:read": "Read contacts, their tags, notes and consent (no payments, forms, events or emails)",
+  "contacts:read":
+    "Read contacts, their tags, notes and consent (no payments, forms, events, emails or consent IP addresses)",
   "contacts:write": "Create, change and delete contacts, tags and notes",
   "consent:write": "Subscribe and unsubscribe contacts (with proof)",
   "events:read": "Read events and registrations (and the public events list)",

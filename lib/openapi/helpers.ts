@@ -52,7 +52,9 @@ export const securitySchemes = {
     scheme: "bearer",
     description:
       "A workspace API key (Settings → API keys) as `Authorization: Bearer <key>`. Each key holds scopes; an " +
-      "operation lists the scope it needs.",
+      "operation lists the scope it needs, and another area's data inside an answer (timeline kinds, segment " +
+      "conditions, webhook event types) needs that area's read scope too; no key reads a consent's IP address " +
+      '(docs/api.md, "Scopes and the data they reach").',
   },
   apiKeyQuery: {
     type: "apiKey",

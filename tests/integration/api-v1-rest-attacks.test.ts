@@ -11,7 +11,12 @@ import { DELETE as deleteEndpoint } from "@/app/api/v1/webhook-endpoints/[id]/ro
 import { GET as listSegments, POST as createSegment } from "@/app/api/v1/segments/route";
 import { DELETE as deleteSegment, PATCH as patchSegment } from "@/app/api/v1/segments/[id]/route";
 import { GET as countSegment } from "@/app/api/v1/segments/[id]/count/route";
+import { GET as listTimeline } from "@/app/api/v1/contacts/[id]/timeline/route";
+import { GET as getContact } from "@/app/api/v1/contacts/[id]/route";
+import { GET as listContacts } from "@/app/api/v1/contacts/route";
 import { API_SCOPES, type ApiScope } from "@/lib/adapters/v1/scopes";
+import { TIMELINE_KINDS, type TimelineKind } from "@/lib/contacts/timeline/types";
+import { WEBHOOK_EVENT_TYPES } from "@/lib/webhooks/outbound/event-types";
 import { apiKeyFor, callV1, expectDocumented } from "../helpers/api-v1";
 import { fuzzInputs } from "../helpers/api-v1-fuzz";
 import { setupTestDatabase } from "../helpers/db";
@@ -20,10 +25,12 @@ import { createForm } from "../helpers/forms";
 
 /**
  * docs/api.md under attack, for events, registrations, transactions, refunds, forms,
- * submissions and webhook endpoints: a key without the scope (403), revoked or expired (401),
- * another workspace's ids (404), and fuzzed inputs (fast-check, from the document's schemas and
- * hostile strings): never a 500, every answer as documented, nothing written outside the key's
- * workspace.
+ * submissions, webhook endpoints, segments and the contact timeline: a key without the scope (403),
+ * revoked or expired (401), another workspace's ids (404), and fuzzed inputs (fast-check, from the
+ * document's schemas and hostile strings): never a 500, every answer as documented, nothing written
+ * outside the key's workspace. Then narrow keys fuzzed over the timeline, segments, contacts and
+ * webhook subscriptions of their own workspace: no answer carries another area's data
+ * (docs/api.md, "Scopes and the data they reach").
  */
 const db = setupTestDatabase();
 
@@ -119,6 +126,13 @@ const ENDPOINTS: Endpoint[] = [
     path: "/api/v1/segments/{id}/count",
     scope: "contacts:read",
     victimId: () => victimRows.segment,
+  },
+  {
+    handler: listTimeline,
+    method: "GET",
+    path: "/api/v1/contacts/{id}/timeline",
+    scope: "contacts:read",
+    victimId: () => victimRows.contact,
   },
 ];
 
@@ -284,4 +298,236 @@ describe("bodies that are not JSON", () => {
     }
     expect(await db.sql`select 1 from webhook_endpoints where workspace_id = ${own.id}`).toHaveLength(0);
   });
+});
+
+/**
+ * The areas of docs/api.md, "Scopes and the data they reach", written out here rather than taken
+ * from lib/adapters/v1/scopes.ts, so the fuzzer checks the document and not the code against itself.
+ */
+const CONDITION_AREA: Record<string, ApiScope> = {
+  purchased: "transactions:read",
+  form_submitted: "forms:read",
+  email_engagement: "email:read",
+  event_registered: "events:read",
+  event_attended: "events:read",
+};
+const KIND_AREA: Record<TimelineKind, ApiScope> = {
+  note: "contacts:read",
+  consent: "contacts:read",
+  change: "contacts:read",
+  form: "forms:read",
+  event: "events:read",
+  payment: "transactions:read",
+  email: "email:read",
+};
+const EVENT_AREA: Record<string, ApiScope> = {
+  contact: "contacts:read",
+  form: "forms:read",
+  transaction: "transactions:read",
+  event_registration: "events:read",
+  rsvp: "events:read",
+  email: "email:read",
+};
+/** What each area's data looks like in an answer: none of it may reach a key without the scope. */
+const MARKS: Record<string, string[]> = {
+  "transactions:read": ["4321.09", "4,321.09"],
+  "forms:read": ["payload-mark-5147"],
+  "email:read": ["subject-mark-6612"],
+  "events:read": ["event-mark-8843", "77.31"],
+};
+/** The address a consent came from: no key reads it (docs/decisions.md, "Scopes cover what they label"). */
+const CONSENT_IP = "198.51.100.23";
+
+type FilterNode = { kind: string; [k: string]: unknown };
+const leafKinds = (n: FilterNode): string[] =>
+  n.kind === "group" ? (n.conditions as FilterNode[]).flatMap(leafKinds) : [n.kind];
+const needsOf = (filter: { root: FilterNode }) => [
+  ...new Set(leafKinds(filter.root).flatMap((k) => (CONDITION_AREA[k] ? [CONDITION_AREA[k]] : []))),
+];
+
+const conditionArb: fc.Arbitrary<FilterNode> = fc.oneof(
+  fc.record({ kind: fc.constant("search"), not: fc.boolean(), text: fc.constantFrom("a", "ex") }),
+  fc.record({
+    kind: fc.constant("consent"),
+    not: fc.boolean(),
+    state: fc.constantFrom("subscribed", "not_opted_in"),
+  }),
+  fc.record({ kind: fc.constant("created"), not: fc.boolean(), window: fc.constant({ withinDays: 30 }) }),
+  fc.record({
+    kind: fc.constant("purchased"),
+    not: fc.boolean(),
+    minAmount: fc.integer({ min: 0, max: 9000 }),
+  }),
+  fc.record({ kind: fc.constant("form_submitted"), not: fc.boolean() }),
+  fc.record({ kind: fc.constant("event_registered"), not: fc.boolean() }),
+  fc.record({ kind: fc.constant("event_attended"), not: fc.boolean() }),
+  fc.record({
+    kind: fc.constant("email_engagement"),
+    not: fc.boolean(),
+    event: fc.constantFrom("delivered", "opened"),
+  }),
+);
+const groupArb = (conditions: fc.Arbitrary<FilterNode>) =>
+  fc.record({
+    kind: fc.constant("group"),
+    op: fc.constantFrom("and", "or"),
+    not: fc.boolean(),
+    conditions: fc.array(conditions, { maxLength: 3 }),
+  });
+const filterArb = groupArb(fc.oneof(conditionArb, conditionArb, groupArb(conditionArb))).map((root) => ({
+  version: 1,
+  root,
+}));
+
+/** One request of a narrow key: an operation and its inputs, ids drawn by index from the live pools. */
+const requestArb = fc.oneof(
+  fc.record({
+    op: fc.constant("timeline" as const),
+    kinds: fc.subarray([...TIMELINE_KINDS]),
+  }),
+  fc.record({ op: fc.constant("count" as const), pick: fc.nat() }),
+  fc.record({ op: fc.constant("contacts" as const), pick: fc.nat(), byEvent: fc.boolean() }),
+  fc.record({ op: fc.constant("contact" as const) }),
+  fc.record({ op: fc.constant("createSegment" as const), filter: filterArb }),
+  fc.record({ op: fc.constant("patchSegment" as const), pick: fc.nat(), filter: filterArb }),
+  fc.record({
+    op: fc.constant("subscribe" as const),
+    types: fc.subarray([...WEBHOOK_EVENT_TYPES], { minLength: 1, maxLength: 4 }),
+  }),
+);
+
+describe("narrow keys over the timeline, segments and webhook subscriptions of their own workspace", () => {
+  let own: TestWorkspace;
+  let contactId: string;
+  let eventId: string;
+  /** segments of the workspace and the scopes their conditions need, as first stored */
+  const segments: { id: string; filter: { root: FilterNode } }[] = [];
+
+  beforeAll(async () => {
+    own = await createWorkspace(db.sql);
+    const c = await createContact(db.sql, own.id);
+    contactId = c.id;
+    await db.sql`update contacts set opt_in_ip = ${CONSENT_IP} where id = ${c.id}`;
+    const form = await createForm(db.sql, own.id);
+    [{ id: eventId }] = await db.sql`insert into events (workspace_id, name)
+                                     values (${own.id}, 'event-mark-8843') returning id`;
+    await db.sql`insert into consent_events (workspace_id, contact_id, action, flow, source, ip)
+                 values (${own.id}, ${c.id}, 'subscribed', 'form', 'Form', ${CONSENT_IP})`;
+    await db.sql`insert into form_submissions (workspace_id, form_id, contact_id, payload, submission_type)
+                 values (${own.id}, ${form.id}, ${c.id}, ${db.sql.json({ email: c.email, note: "payload-mark-5147" })}, 'direct')`;
+    await db.sql`insert into event_registrations (workspace_id, event_id, contact_id, amount_paid)
+                 values (${own.id}, ${eventId}, ${c.id}, '77.31')`;
+    await db.sql`insert into transactions (workspace_id, contact_id, amount_paid, currency)
+                 values (${own.id}, ${c.id}, '4321.09', 'usd')`;
+    await db.sql`insert into email_sends (workspace_id, contact_id, to_email, kind, status, subject)
+                 values (${own.id}, ${c.id}, ${c.email}, 'marketing', 'sent', 'subject-mark-6612')`;
+    // segments a member made in the dashboard, one per area, and one on the contact alone
+    for (const kind of [...Object.keys(CONDITION_AREA), "created"]) {
+      const condition =
+        kind === "created" ? { kind, not: false, window: { withinDays: 30 } } : { kind, not: false };
+      if (kind === "email_engagement") Object.assign(condition, { event: "delivered" });
+      const filter = { version: 1, root: { kind: "group", op: "and", not: false, conditions: [condition] } };
+      const [g] = await db.sql`insert into segments (workspace_id, name, filter)
+                               values (${own.id}, ${kind}, ${db.sql.json(filter)}) returning id, filter`;
+      segments.push(g as (typeof segments)[number]);
+    }
+  });
+
+  const SCOPE_SETS: ApiScope[][] = [
+    ["contacts:read", "contacts:write", "webhooks:write"],
+    ...Object.keys(MARKS).map((lacking) => API_SCOPES.filter((s) => s !== lacking)),
+  ];
+
+  test.each(SCOPE_SETS.map((scopes) => [scopes.join(" "), scopes] as const))(
+    "a key with %s: never another area's data, never a consent IP, nothing stored beyond its scopes",
+    async (_, scopes) => {
+      const k = await apiKeyFor(db.sql, own.id, scopes);
+      const holds = (s: ApiScope) => scopes.includes(s);
+      const forbidden = [
+        CONSENT_IP,
+        ...Object.entries(MARKS).flatMap(([s, m]) => (holds(s as ApiScope) ? [] : m)),
+      ];
+      const before = new Map(
+        (await db.sql`select id, filter from segments where workspace_id = ${own.id}`).map((r) => [
+          r.id as string,
+          JSON.stringify(r.filter),
+        ]),
+      );
+      await fc.assert(
+        fc.asyncProperty(requestArb, async (r) => {
+          const seg = "pick" in r ? segments[r.pick % segments.length] : undefined;
+          let res: Response;
+          let path: string;
+          let method = "GET";
+          if (r.op === "timeline") {
+            path = "/api/v1/contacts/{id}/timeline";
+            const query: Record<string, string> = { limit: "100" };
+            if (r.kinds.length) query.kind = r.kinds.join(",");
+            res = await callV1(listTimeline, method, path, { key: k.key, params: { id: contactId }, query });
+            // a kind asked for is answered only when the key reads its area
+            if (res.status === 200) expect(r.kinds.map((kind) => KIND_AREA[kind]).every(holds)).toBe(true);
+          } else if (r.op === "count") {
+            path = "/api/v1/segments/{id}/count";
+            res = await callV1(countSegment, method, path, { key: k.key, params: { id: seg!.id } });
+            // the count oracle: a count is answered only when the key reads every condition's area
+            if (res.status === 200) expect(needsOf(seg!.filter).every(holds), JSON.stringify(seg)).toBe(true);
+          } else if (r.op === "contacts") {
+            path = "/api/v1/contacts";
+            const query: Record<string, string> = r.byEvent ? { event_id: eventId } : { segment_id: seg!.id };
+            res = await callV1(listContacts, method, path, { key: k.key, query });
+            if (res.status === 200)
+              expect(
+                r.byEvent ? holds("events:read") : needsOf(seg!.filter).every(holds),
+                JSON.stringify(r),
+              ).toBe(true);
+          } else if (r.op === "contact") {
+            path = "/api/v1/contacts/{id}";
+            res = await callV1(getContact, method, path, { key: k.key, params: { id: contactId } });
+          } else if (r.op === "createSegment") {
+            path = "/api/v1/segments";
+            method = "POST";
+            res = await callV1(createSegment, method, path, {
+              key: k.key,
+              body: { name: "Fuzzed", filter: r.filter },
+            });
+            if (res.status === 201) {
+              const made = (await res.clone().json()) as { id: string; filter: { root: FilterNode } };
+              segments.push({ id: made.id, filter: made.filter });
+            }
+          } else if (r.op === "patchSegment") {
+            path = "/api/v1/segments/{id}";
+            method = "PATCH";
+            res = await callV1(patchSegment, method, path, {
+              key: k.key,
+              params: { id: seg!.id },
+              body: { filter: r.filter },
+            });
+            if (res.status === 200) seg!.filter = ((await res.clone().json()) as typeof seg & {}).filter;
+          } else {
+            path = "/api/v1/webhook-endpoints";
+            method = "POST";
+            res = await callV1(createEndpoint, method, path, {
+              key: k.key,
+              body: { url: `https://hooks.example.org/${r.types.length}`, event_types: r.types },
+            });
+          }
+          expect(res.status, JSON.stringify(r)).toBeLessThan(500);
+          const text = JSON.stringify(await expectDocumented(res, method, path));
+          for (const mark of forbidden) expect(text, JSON.stringify(r)).not.toContain(mark);
+        }),
+        { numRuns: 60 },
+      );
+      // nothing the key stored reaches past its scopes: its segments' conditions and its endpoints' events
+      for (const row of await db.sql`select id, filter from segments where workspace_id = ${own.id}`) {
+        const changed = before.get(row.id) !== JSON.stringify(row.filter);
+        if (changed) expect(needsOf(row.filter).every(holds), JSON.stringify(row.filter)).toBe(true);
+      }
+      for (const row of await db.sql`
+        select e.event_types from webhook_endpoints e
+        join audit_log a on a.target_id = e.id::text and a.action = 'webhook_endpoint.created'
+        where e.workspace_id = ${own.id} and a.actor_api_key_id = ${k.id}`)
+        for (const type of row.event_types as string[])
+          expect(holds(EVENT_AREA[type.slice(0, type.indexOf("."))]), type).toBe(true);
+    },
+  );
 });

@@ -35,6 +35,7 @@ beforeAll(async () => {
   const form = await createForm(db.sql, ws.id);
   [{ id: eventId }] =
     await db.sql`insert into events (workspace_id, name) values (${ws.id}, 'Gala') returning id`;
+  await db.sql`update contacts set opt_in_ip = ${CONSENT_IP} where id = ${c.id}`;
   await db.sql`insert into consent_events (workspace_id, contact_id, action, flow, source, ip)
                values (${ws.id}, ${c.id}, 'subscribed', 'form', 'Form', ${CONSENT_IP})`;
   await db.sql`insert into form_submissions (workspace_id, form_id, contact_id, payload, submission_type)
@@ -95,15 +96,19 @@ describe("a contacts:read key reads no payment amount and no form payload", () =
     expect(JSON.stringify(body)).toContain("4,321.09");
   });
 
-  test("the contact itself carries no amount or payload", async () => {
+  test("the contact itself carries no amount, payload or consent IP", async () => {
     const narrow = await key(["contacts:read"]);
     const one = await callV1(getContact, "GET", "/api/v1/contacts/{id}", {
       key: narrow.key,
       params: { id: contactId },
     });
     const all = await callV1(listContacts, "GET", "/api/v1/contacts", { key: narrow.key });
+    expect(one.status).toBe(200);
     const text = JSON.stringify([await one.json(), await all.json()]);
-    for (const secret of ["4321.09", PAYLOAD_MARK]) expect(text).not.toContain(secret);
+    expect(text).toContain(contactId);
+    for (const secret of ["4321.09", PAYLOAD_MARK, CONSENT_IP]) expect(text).not.toContain(secret);
+    const [row] = await db.sql`select host(opt_in_ip) as ip from contacts where id = ${contactId}`;
+    expect(row.ip).toBe(CONSENT_IP); // kept for the workspace, only not answered to a key
   });
 });
 

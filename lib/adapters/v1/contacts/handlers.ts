@@ -59,7 +59,7 @@ type V1Contact = z.output<typeof import("./schemas").contactSchema>;
 const iso = (value: Date | string | null): string | null =>
   value === null ? null : value instanceof Date ? value.toISOString() : new Date(value).toISOString();
 
-/** A contacts row with its tags and status as the v1 contact object. */
+/** A contacts row with its tags and status as the v1 contact object (never its consent IP). */
 export function v1Contact(row: ContactRow & { tags: TagRef[]; emailStatus: EmailStatus }): V1Contact {
   return {
     id: row.id,
@@ -79,7 +79,8 @@ export function v1Contact(row: ContactRow & { tags: TagRef[]; emailStatus: Email
     is_subscribed: row.is_subscribed,
     opt_in_timestamp: iso(row.opt_in_timestamp),
     opt_in_source: row.opt_in_source,
-    opt_in_ip: row.opt_in_ip,
+    // no key reads the address a consent came from (docs/decisions.md, "Scopes cover what they label")
+    opt_in_ip: null,
     unsubscribed_at: iso(row.unsubscribed_at),
     email_status: row.emailStatus,
     tags: row.tags.map((t) => ({ id: t.id, name: t.name })),

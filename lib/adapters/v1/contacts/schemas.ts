@@ -129,7 +129,10 @@ export const contactSchema = z
     is_subscribed: z.boolean(),
     opt_in_timestamp: z.string().nullable(),
     opt_in_source: z.string().nullable(),
-    opt_in_ip: z.string().nullable(),
+    opt_in_ip: z.string().nullable().meta({
+      description:
+        'Always null: no key reads the address a consent came from (docs/api.md, "Scopes and the data they reach"). Kept for compatibility.',
+    }),
     unsubscribed_at: z.string().nullable(),
     email_status: z.enum(["Spam", "Bounced", "Unsubscribed", "Subscribed", "Not Opted In"]),
     tags: z.array(tagSchema),
