@@ -44,8 +44,8 @@ begin
   loop
     execute format(
       'create policy %I on public.%I as restrictive for all to authenticated '
-      'using (%I <> all ((select public.aal_blocked_workspaces()))) '
-      'with check (%I <> all ((select public.aal_blocked_workspaces())))',
+      'using (%I <> all ((select public.aal_blocked_workspaces())::uuid[])) '
+      'with check (%I <> all ((select public.aal_blocked_workspaces())::uuid[]))',
       t.relname || '_second_factor', t.relname, t.col, t.col);
   end loop;
 end
