@@ -35,14 +35,23 @@ describe("an aal1 token in a workspace that requires two-factor", () => {
     for (const aal of ["aal1", undefined] as const) {
       const claims = at(member.claims, aal);
       const label = aal ?? "no aal";
-      const seen = await withUser(claims, (q) => q`select id from contacts where workspace_id = ${strict.id}`);
+      const seen = await withUser(
+        claims,
+        (q) => q`select id from contacts where workspace_id = ${strict.id}`,
+      );
       expect(seen, label).toHaveLength(0);
       const ws = await withUser(claims, (q) => q`select id from workspaces where id = ${strict.id}`);
       expect(ws, label).toHaveLength(0);
-      const members = await withUser(claims, (q) => q`select 1 from workspace_members where workspace_id = ${strict.id}`);
+      const members = await withUser(
+        claims,
+        (q) => q`select 1 from workspace_members where workspace_id = ${strict.id}`,
+      );
       expect(members, label).toHaveLength(0);
       const insert = await attempt(() =>
-        withUser(claims, (q) => q`insert into contacts (workspace_id, email) values (${strict.id}, 'aal1@example.test')`),
+        withUser(
+          claims,
+          (q) => q`insert into contacts (workspace_id, email) values (${strict.id}, 'aal1@example.test')`,
+        ),
       );
       expect(insert, label).toEqual({ ok: false, code: "42501" });
       const update = await withUser(
@@ -50,12 +59,21 @@ describe("an aal1 token in a workspace that requires two-factor", () => {
         (q) => q`update contacts set first_name = 'Mallory' where id = ${strictContact.id} returning id`,
       );
       expect(update, label).toHaveLength(0);
-      const removed = await withUser(claims, (q) => q`delete from contacts where id = ${strictContact.id} returning id`);
+      const removed = await withUser(
+        claims,
+        (q) => q`delete from contacts where id = ${strictContact.id} returning id`,
+      );
       expect(removed, label).toHaveLength(0);
 
       // their other workspace, which does not require two-factor, is theirs as before
-      const other = await withUser(claims, (q) => q`select id from contacts where workspace_id = ${relaxed.id}`);
-      expect(other.map((r) => r.id), label).toEqual([relaxedContact.id]);
+      const other = await withUser(
+        claims,
+        (q) => q`select id from contacts where workspace_id = ${relaxed.id}`,
+      );
+      expect(
+        other.map((r) => r.id),
+        label,
+      ).toEqual([relaxedContact.id]);
     }
     expect(await db.sql`select first_name from contacts where id = ${strictContact.id}`).toEqual([
       { first_name: null },
@@ -71,7 +89,10 @@ describe("an aal1 token in a workspace that requires two-factor", () => {
     const strong = at(member.claims, "aal2");
     const seen = await withUser(strong, (q) => q`select id from contacts where workspace_id = ${strict.id}`);
     expect(seen.map((r) => r.id)).toEqual([strictContact.id]);
-    await withUser(strong, (q) => q`insert into contacts (workspace_id, email) values (${strict.id}, 'aal2@example.test')`);
+    await withUser(
+      strong,
+      (q) => q`insert into contacts (workspace_id, email) values (${strict.id}, 'aal2@example.test')`,
+    );
     expect(await db.sql`select 1 from contacts where email = 'aal2@example.test'`).toHaveLength(1);
   });
 
@@ -108,20 +129,38 @@ describe("admin writes only the service door makes", () => {
     const inv = await openInvitation(ws.id, ws.owner.id);
     const writes: [string, (q: Db) => Promise<unknown>][] = [
       ["un-revoke", (q) => q`update workspace_invitations set revoked_at = null where id = ${inv.id}`],
-      ["never expire", (q) => q`update workspace_invitations set expires_at = 'infinity' where id = ${inv.id}`],
-      ["chosen token", (q) => q`update workspace_invitations set token_hash = ${"c".repeat(64)} where id = ${inv.id}`],
+      [
+        "never expire",
+        (q) => q`update workspace_invitations set expires_at = 'infinity' where id = ${inv.id}`,
+      ],
+      [
+        "chosen token",
+        (q) => q`update workspace_invitations set token_hash = ${"c".repeat(64)} where id = ${inv.id}`,
+      ],
       [
         "insert",
-        (q) => q`insert into workspace_invitations (workspace_id, email, role, token_hash, invited_by, expires_at)
+        (
+          q,
+        ) => q`insert into workspace_invitations (workspace_id, email, role, token_hash, invited_by, expires_at)
                  values (${ws.id}, 'direct@example.test', 'admin', ${"d".repeat(64)}, ${admin.id}, 'infinity')`,
       ],
     ];
     for (const [label, write] of writes)
       for (const who of [admin, ws.owner])
-        expect(await attempt(() => withUser(at(who.claims, "aal2"), write)), label).toEqual({ ok: false, code: "42501" });
-    const [after] = await db.sql`select token_hash, expires_at, revoked_at from workspace_invitations where id = ${inv.id}`;
-    expect(after).toEqual({ token_hash: inv.token_hash, expires_at: inv.expires_at, revoked_at: inv.revoked_at });
-    expect(await db.sql`select 1 from workspace_invitations where email = 'direct@example.test'`).toHaveLength(0);
+        expect(await attempt(() => withUser(at(who.claims, "aal2"), write)), label).toEqual({
+          ok: false,
+          code: "42501",
+        });
+    const [after] =
+      await db.sql`select token_hash, expires_at, revoked_at from workspace_invitations where id = ${inv.id}`;
+    expect(after).toEqual({
+      token_hash: inv.token_hash,
+      expires_at: inv.expires_at,
+      revoked_at: inv.revoked_at,
+    });
+    expect(
+      await db.sql`select 1 from workspace_invitations where email = 'direct@example.test'`,
+    ).toHaveLength(0);
   });
 
   test("an admin's or owner's direct update of workspace_members.role is refused", async () => {
@@ -132,12 +171,15 @@ describe("admin writes only the service door makes", () => {
       const r = await attempt(() =>
         withUser(
           at(who.claims, "aal2"),
-          (q) => q`update workspace_members set role = 'admin' where workspace_id = ${ws.id} and user_id = ${member.id}`,
+          (q) =>
+            q`update workspace_members set role = 'admin' where workspace_id = ${ws.id} and user_id = ${member.id}`,
         ),
       );
       expect(r).toEqual({ ok: false, code: "42501" });
     }
-    expect(await db.sql`select role from workspace_members where user_id = ${member.id}`).toEqual([{ role: "member" }]);
+    expect(await db.sql`select role from workspace_members where user_id = ${member.id}`).toEqual([
+      { role: "member" },
+    ]);
   });
 
   test("the app's own flows still invite, resend, revoke and change roles through the service door, with the role rules", async () => {
@@ -146,21 +188,30 @@ describe("admin writes only the service door makes", () => {
     const member = await addMember(db.sql, ws.id, "member");
     const asAdmin = <T>(fn: (tx: Db) => Promise<T>) => withUser(at(admin.claims, "aal2"), fn);
 
-    const invited = await asAdmin((tx) => inviteMember(tx, { workspaceId: ws.id, email: "new@example.test", role: "member" }));
+    const invited = await asAdmin((tx) =>
+      inviteMember(tx, { workspaceId: ws.id, email: "new@example.test", role: "member" }),
+    );
     expect(invited).toMatchObject({ data: { email: "new@example.test", role: "member" } });
-    const [row] = await db.sql`select id, invited_by, token_hash from workspace_invitations where email = 'new@example.test'`;
+    const [row] =
+      await db.sql`select id, invited_by, token_hash from workspace_invitations where email = 'new@example.test'`;
     expect(row.invited_by).toBe(admin.id);
     // an admin invites no owner, and cannot turn an open owner invitation into another
     expect(
-      await asAdmin((tx) => inviteMember(tx, { workspaceId: ws.id, email: "boss@example.test", role: "owner" })),
+      await asAdmin((tx) =>
+        inviteMember(tx, { workspaceId: ws.id, email: "boss@example.test", role: "owner" }),
+      ),
     ).toMatchObject({ error: { code: "forbidden" } });
 
-    expect(await asAdmin((tx) => resendInvitation(tx, { workspaceId: ws.id, invitationId: row.id }))).toMatchObject({
+    expect(
+      await asAdmin((tx) => resendInvitation(tx, { workspaceId: ws.id, invitationId: row.id })),
+    ).toMatchObject({
       data: { email: "new@example.test" },
     });
     const [resent] = await db.sql`select token_hash from workspace_invitations where id = ${row.id}`;
     expect(resent.token_hash).not.toBe(row.token_hash);
-    expect(await asAdmin((tx) => revokeInvitation(tx, { workspaceId: ws.id, invitationId: row.id }))).toMatchObject({
+    expect(
+      await asAdmin((tx) => revokeInvitation(tx, { workspaceId: ws.id, invitationId: row.id })),
+    ).toMatchObject({
       data: { email: "new@example.test" },
     });
     const [revoked] = await db.sql`select revoked_at from workspace_invitations where id = ${row.id}`;
@@ -172,7 +223,9 @@ describe("admin writes only the service door makes", () => {
     expect(
       await asAdmin((tx) => changeMemberRole(tx, { workspaceId: ws.id, userId: member.id, role: "owner" })),
     ).toMatchObject({ error: { code: "forbidden" } });
-    expect(await db.sql`select role from workspace_members where user_id = ${member.id}`).toEqual([{ role: "admin" }]);
+    expect(await db.sql`select role from workspace_members where user_id = ${member.id}`).toEqual([
+      { role: "admin" },
+    ]);
     // the caller's role stays whatever the door switched: the transaction is the member's again
     expect(await asAdmin(async (tx) => (await tx`select current_user as u`)[0].u)).toBe("authenticated");
   });
@@ -185,9 +238,13 @@ describe("members' direct writes to transactions", () => {
     const claims = at(member.claims, "aal2");
     const [tx] = await withUser(
       claims,
-      (q) => q`insert into transactions (workspace_id, amount_paid, currency) values (${ws.id}, 25, 'usd') returning id`,
+      (q) =>
+        q`insert into transactions (workspace_id, amount_paid, currency) values (${ws.id}, 25, 'usd') returning id`,
     );
-    await withUser(claims, (q) => q`update transactions set status = 'refunded', amount_refunded = 25 where id = ${tx.id}`);
+    await withUser(
+      claims,
+      (q) => q`update transactions set status = 'refunded', amount_refunded = 25 where id = ${tx.id}`,
+    );
     await withUser(claims, (q) => q`delete from transactions where id = ${tx.id}`);
 
     const rows = await auditRowsOf(db.sql, tx.id);
@@ -210,7 +267,8 @@ describe("members' direct writes to transactions", () => {
 
   test("the service's writes (payment webhooks, backfills) are not logged as a member's", async () => {
     const ws = await createWorkspace(db.sql);
-    const [tx] = await db.sql`insert into transactions (workspace_id, amount_paid) values (${ws.id}, 10) returning id`;
+    const [tx] =
+      await db.sql`insert into transactions (workspace_id, amount_paid) values (${ws.id}, 10) returning id`;
     await db.sql`update transactions set status = 'refunded', amount_refunded = 10 where id = ${tx.id}`;
     expect(await auditRowsOf(db.sql, tx.id)).toEqual([]);
   });
