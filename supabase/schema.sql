@@ -84,6 +84,21 @@ CREATE FUNCTION auth.uid() RETURNS uuid
 $$;
 
 --
+-- Name: aal_blocked_workspaces(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.aal_blocked_workspaces() RETURNS uuid[]
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select coalesce(array_agg(s.workspace_id), '{}'::uuid[])
+  from public.workspace_security s
+  where s.require_two_factor
+    and coalesce((select auth.jwt()) ->> 'aal', 'aal1') <> 'aal2'
+    and s.workspace_id in (select public.user_workspace_ids())
+$$;
+
+--
 -- Name: address_suppressions_forget(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -150,6 +165,42 @@ CREATE FUNCTION public.audit_log_no_truncate() RETURNS trigger
 begin
   raise exception 'audit_log is append-only' using errcode = 'insufficient_privilege';
 end;
+$$;
+
+--
+-- Name: audit_member_transaction_writes(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.audit_member_transaction_writes() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  if tg_op = 'INSERT' then
+    insert into public.audit_log (workspace_id, actor_id, actor_email, action, target_type, target_id, after)
+    select n.workspace_id, (select auth.uid()), (select auth.jwt()) ->> 'email', 'transaction.created',
+           'transaction', n.id::text,
+           jsonb_build_object('status', n.status, 'amount_paid', n.amount_paid, 'currency', n.currency,
+                              'amount_refunded', n.amount_refunded, 'via', 'database')
+    from new_rows n;
+  elsif tg_op = 'UPDATE' then
+    insert into public.audit_log (workspace_id, actor_id, actor_email, action, target_type, target_id, before, after)
+    select n.workspace_id, (select auth.uid()), (select auth.jwt()) ->> 'email', 'transaction.updated',
+           'transaction', n.id::text,
+           jsonb_build_object('status', o.status, 'amount_refunded', o.amount_refunded),
+           jsonb_build_object('status', n.status, 'amount_refunded', n.amount_refunded, 'via', 'database')
+    from new_rows n join old_rows o on o.id = n.id
+    where (n.status, n.amount_refunded) is distinct from (o.status, o.amount_refunded);
+  else
+    insert into public.audit_log (workspace_id, actor_id, actor_email, action, target_type, target_id, before)
+    select o.workspace_id, (select auth.uid()), (select auth.jwt()) ->> 'email', 'transaction.deleted',
+           'transaction', o.id::text,
+           jsonb_build_object('status', o.status, 'amount_paid', o.amount_paid, 'currency', o.currency,
+                              'amount_refunded', o.amount_refunded, 'via', 'database')
+    from old_rows o;
+  end if;
+  return null;
+end
 $$;
 
 --
@@ -1511,6 +1562,14 @@ GRANT ALL ON FUNCTION auth.uid() TO authenticated;
 GRANT ALL ON FUNCTION auth.uid() TO service_role;
 
 --
+-- Name: FUNCTION aal_blocked_workspaces(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.aal_blocked_workspaces() FROM PUBLIC;
+GRANT ALL ON FUNCTION public.aal_blocked_workspaces() TO authenticated;
+GRANT ALL ON FUNCTION public.aal_blocked_workspaces() TO service_role;
+
+--
 -- Name: FUNCTION address_suppressions_forget(); Type: ACL; Schema: public; Owner: -
 --
 
@@ -1533,6 +1592,12 @@ REVOKE ALL ON FUNCTION public.audit_log_append_only() FROM PUBLIC;
 --
 
 REVOKE ALL ON FUNCTION public.audit_log_no_truncate() FROM PUBLIC;
+
+--
+-- Name: FUNCTION audit_member_transaction_writes(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.audit_member_transaction_writes() FROM PUBLIC;
 
 --
 -- Name: FUNCTION check_rate_limit(p_key text, p_limit integer, p_window_seconds integer); Type: ACL; Schema: public; Owner: -
@@ -2105,6 +2170,12 @@ ALTER TABLE ONLY public.address_suppressions
 ALTER TABLE public.address_suppressions ENABLE ROW LEVEL SECURITY;
 
 --
+-- Name: address_suppressions address_suppressions_second_factor; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY address_suppressions_second_factor ON public.address_suppressions AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
+
+--
 -- Name: TABLE address_suppressions; Type: ACL; Schema: public; Owner: -
 --
 
@@ -2175,6 +2246,12 @@ ALTER TABLE public.agreement_contacts ENABLE ROW LEVEL SECURITY;
 CREATE POLICY agreement_contacts_members_all ON public.agreement_contacts TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids))) WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
 
 --
+-- Name: agreement_contacts agreement_contacts_second_factor; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY agreement_contacts_second_factor ON public.agreement_contacts AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
+
+--
 -- Name: agreement_contacts agreement_contacts_fill_workspace; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -2233,6 +2310,12 @@ ALTER TABLE public.agreements ENABLE ROW LEVEL SECURITY;
 CREATE POLICY agreements_members_all ON public.agreements TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids))) WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
 
 --
+-- Name: agreements agreements_second_factor; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY agreements_second_factor ON public.agreements AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
+
+--
 -- Name: TABLE agreements; Type: ACL; Schema: public; Owner: -
 --
 
@@ -2288,6 +2371,12 @@ ALTER TABLE ONLY public.api_idempotency_keys
 --
 
 ALTER TABLE public.api_idempotency_keys ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: api_idempotency_keys api_idempotency_keys_second_factor; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY api_idempotency_keys_second_factor ON public.api_idempotency_keys AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
 
 --
 -- Name: TABLE api_idempotency_keys; Type: ACL; Schema: public; Owner: -
@@ -2355,6 +2444,12 @@ ALTER TABLE ONLY public.api_keys
 --
 
 ALTER TABLE public.api_keys ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: api_keys api_keys_second_factor; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY api_keys_second_factor ON public.api_keys AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
 
 --
 -- Name: api_keys api_keys_select_members; Type: POLICY; Schema: public; Owner: -
@@ -2538,6 +2633,12 @@ ALTER TABLE public.appointment_external_attendees ENABLE ROW LEVEL SECURITY;
 CREATE POLICY appointment_external_attendees_members_all ON public.appointment_external_attendees TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids))) WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
 
 --
+-- Name: appointment_external_attendees appointment_external_attendees_second_factor; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY appointment_external_attendees_second_factor ON public.appointment_external_attendees AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
+
+--
 -- Name: appointment_external_attendees appointment_attendees_fill_workspace; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -2596,6 +2697,12 @@ ALTER TABLE public.appointments ENABLE ROW LEVEL SECURITY;
 --
 
 CREATE POLICY appointments_members_all ON public.appointments TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids))) WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
+
+--
+-- Name: appointments appointments_second_factor; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY appointments_second_factor ON public.appointments AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
 
 --
 -- Name: TABLE appointments; Type: ACL; Schema: public; Owner: -
@@ -2690,6 +2797,12 @@ ALTER TABLE public.audit_log ENABLE ROW LEVEL SECURITY;
 --
 
 CREATE POLICY audit_log_insert_self ON public.audit_log FOR INSERT TO authenticated WITH CHECK (((actor_id = ( SELECT auth.uid() AS uid)) AND (NOT (actor_email IS DISTINCT FROM (( SELECT auth.jwt() AS jwt) ->> 'email'::text))) AND (workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids))));
+
+--
+-- Name: audit_log audit_log_second_factor; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY audit_log_second_factor ON public.audit_log AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
 
 --
 -- Name: audit_log audit_log_select_owners; Type: POLICY; Schema: public; Owner: -
@@ -2841,6 +2954,12 @@ ALTER TABLE ONLY public.automation_runs
 ALTER TABLE public.automation_runs ENABLE ROW LEVEL SECURITY;
 
 --
+-- Name: automation_runs automation_runs_second_factor; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY automation_runs_second_factor ON public.automation_runs AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
+
+--
 -- Name: automation_runs automation_runs_select_members; Type: POLICY; Schema: public; Owner: -
 --
 
@@ -2974,6 +3093,12 @@ CREATE POLICY automations_delete_admins ON public.automations FOR DELETE TO auth
 CREATE POLICY automations_insert_admins ON public.automations FOR INSERT TO authenticated WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids)));
 
 --
+-- Name: automations automations_second_factor; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY automations_second_factor ON public.automations AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
+
+--
 -- Name: automations automations_select_members; Type: POLICY; Schema: public; Owner: -
 --
 
@@ -3097,6 +3222,12 @@ ALTER TABLE ONLY public.broadcasts
 ALTER TABLE public.broadcasts ENABLE ROW LEVEL SECURITY;
 
 --
+-- Name: broadcasts broadcasts_second_factor; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY broadcasts_second_factor ON public.broadcasts AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
+
+--
 -- Name: broadcasts broadcasts_select_members; Type: POLICY; Schema: public; Owner: -
 --
 
@@ -3210,6 +3341,12 @@ ALTER TABLE public.campaign_enrollments ENABLE ROW LEVEL SECURITY;
 CREATE POLICY campaign_enrollments_members_all ON public.campaign_enrollments TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids))) WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
 
 --
+-- Name: campaign_enrollments campaign_enrollments_second_factor; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY campaign_enrollments_second_factor ON public.campaign_enrollments AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
+
+--
 -- Name: campaign_enrollments campaign_enrollments_fill_workspace; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -3285,6 +3422,12 @@ ALTER TABLE public.campaigns ENABLE ROW LEVEL SECURITY;
 CREATE POLICY campaigns_members_all ON public.campaigns TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids))) WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
 
 --
+-- Name: campaigns campaigns_second_factor; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY campaigns_second_factor ON public.campaigns AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
+
+--
 -- Name: campaigns campaigns_updated_at; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -3341,6 +3484,12 @@ ALTER TABLE public.companies ENABLE ROW LEVEL SECURITY;
 --
 
 CREATE POLICY companies_members_all ON public.companies TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids))) WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
+
+--
+-- Name: companies companies_second_factor; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY companies_second_factor ON public.companies AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
 
 --
 -- Name: TABLE companies; Type: ACL; Schema: public; Owner: -
@@ -3412,6 +3561,12 @@ ALTER TABLE public.company_contacts ENABLE ROW LEVEL SECURITY;
 --
 
 CREATE POLICY company_contacts_members_all ON public.company_contacts TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids))) WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
+
+--
+-- Name: company_contacts company_contacts_second_factor; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY company_contacts_second_factor ON public.company_contacts AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
 
 --
 -- Name: company_contacts company_contacts_fill_workspace; Type: TRIGGER; Schema: public; Owner: -
@@ -3515,6 +3670,12 @@ ALTER TABLE ONLY public.consent_events
 ALTER TABLE public.consent_events ENABLE ROW LEVEL SECURITY;
 
 --
+-- Name: consent_events consent_events_second_factor; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY consent_events_second_factor ON public.consent_events AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
+
+--
 -- Name: consent_events consent_events_select_members; Type: POLICY; Schema: public; Owner: -
 --
 
@@ -3578,6 +3739,12 @@ ALTER TABLE ONLY public.contact_counts
 ALTER TABLE public.contact_counts ENABLE ROW LEVEL SECURITY;
 
 --
+-- Name: contact_counts contact_counts_second_factor; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY contact_counts_second_factor ON public.contact_counts AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
+
+--
 -- Name: contact_counts contact_counts_select_members; Type: POLICY; Schema: public; Owner: -
 --
 
@@ -3622,6 +3789,12 @@ ALTER TABLE ONLY public.contact_daily_counts
 --
 
 ALTER TABLE public.contact_daily_counts ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: contact_daily_counts contact_daily_counts_second_factor; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY contact_daily_counts_second_factor ON public.contact_daily_counts AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
 
 --
 -- Name: contact_daily_counts contact_daily_counts_select_members; Type: POLICY; Schema: public; Owner: -
@@ -3711,6 +3884,12 @@ ALTER TABLE ONLY public.contact_field_values
 ALTER TABLE public.contact_field_values ENABLE ROW LEVEL SECURITY;
 
 --
+-- Name: contact_field_values contact_field_values_second_factor; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY contact_field_values_second_factor ON public.contact_field_values AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
+
+--
 -- Name: contact_field_values contact_field_values_select; Type: POLICY; Schema: public; Owner: -
 --
 
@@ -3796,6 +3975,12 @@ ALTER TABLE ONLY public.contact_imports
 --
 
 ALTER TABLE public.contact_imports ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: contact_imports contact_imports_second_factor; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY contact_imports_second_factor ON public.contact_imports AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
 
 --
 -- Name: contact_imports contact_imports_select_members; Type: POLICY; Schema: public; Owner: -
@@ -3939,6 +4124,12 @@ ALTER TABLE ONLY public.contact_status_counts
 ALTER TABLE public.contact_status_counts ENABLE ROW LEVEL SECURITY;
 
 --
+-- Name: contact_status_counts contact_status_counts_second_factor; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY contact_status_counts_second_factor ON public.contact_status_counts AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
+
+--
 -- Name: contact_status_counts contact_status_counts_select_members; Type: POLICY; Schema: public; Owner: -
 --
 
@@ -4016,6 +4207,12 @@ CREATE POLICY contact_suppressions_delete_members ON public.contact_suppressions
 --
 
 CREATE POLICY contact_suppressions_insert_members ON public.contact_suppressions FOR INSERT TO authenticated WITH CHECK (((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)) AND (reason = 'manual'::text)));
+
+--
+-- Name: contact_suppressions contact_suppressions_second_factor; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY contact_suppressions_second_factor ON public.contact_suppressions AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
 
 --
 -- Name: contact_suppressions contact_suppressions_select_members; Type: POLICY; Schema: public; Owner: -
@@ -4136,6 +4333,12 @@ ALTER TABLE public.contact_tags ENABLE ROW LEVEL SECURITY;
 CREATE POLICY contact_tags_members_all ON public.contact_tags TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids))) WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
 
 --
+-- Name: contact_tags contact_tags_second_factor; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY contact_tags_second_factor ON public.contact_tags AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
+
+--
 -- Name: contact_tags contact_tags_fill_workspace; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -4212,6 +4415,12 @@ ALTER TABLE ONLY public.contact_topics
 --
 
 ALTER TABLE public.contact_topics ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: contact_topics contact_topics_second_factor; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY contact_topics_second_factor ON public.contact_topics AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
 
 --
 -- Name: contact_topics contact_topics_select_members; Type: POLICY; Schema: public; Owner: -
@@ -4401,6 +4610,12 @@ ALTER TABLE public.contacts ENABLE ROW LEVEL SECURITY;
 --
 
 CREATE POLICY contacts_members_all ON public.contacts TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids))) WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
+
+--
+-- Name: contacts contacts_second_factor; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY contacts_second_factor ON public.contacts AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
 
 --
 -- Name: contacts contact_counts_delete; Type: TRIGGER; Schema: public; Owner: -
@@ -4606,6 +4821,12 @@ CREATE POLICY custom_fields_delete ON public.custom_fields FOR DELETE TO authent
 CREATE POLICY custom_fields_insert ON public.custom_fields FOR INSERT TO authenticated WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids)));
 
 --
+-- Name: custom_fields custom_fields_second_factor; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY custom_fields_second_factor ON public.custom_fields AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
+
+--
 -- Name: custom_fields custom_fields_select; Type: POLICY; Schema: public; Owner: -
 --
 
@@ -4730,6 +4951,12 @@ ALTER TABLE public.deal_payments ENABLE ROW LEVEL SECURITY;
 CREATE POLICY deal_payments_members_all ON public.deal_payments TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids))) WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
 
 --
+-- Name: deal_payments deal_payments_second_factor; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY deal_payments_second_factor ON public.deal_payments AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
+
+--
 -- Name: TABLE deal_payments; Type: ACL; Schema: public; Owner: -
 --
 
@@ -4797,6 +5024,12 @@ ALTER TABLE public.deals ENABLE ROW LEVEL SECURITY;
 --
 
 CREATE POLICY deals_members_all ON public.deals TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids))) WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
+
+--
+-- Name: deals deals_second_factor; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY deals_second_factor ON public.deals AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
 
 --
 -- Name: deals deals_updated_at; Type: TRIGGER; Schema: public; Owner: -
@@ -4895,6 +5128,12 @@ CREATE POLICY duplicate_dismissals_delete_members ON public.duplicate_dismissals
 --
 
 CREATE POLICY duplicate_dismissals_insert_members ON public.duplicate_dismissals FOR INSERT TO authenticated WITH CHECK (((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)) AND (dismissed_by = ( SELECT auth.uid() AS uid))));
+
+--
+-- Name: duplicate_dismissals duplicate_dismissals_second_factor; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY duplicate_dismissals_second_factor ON public.duplicate_dismissals AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
 
 --
 -- Name: duplicate_dismissals duplicate_dismissals_select_members; Type: POLICY; Schema: public; Owner: -
@@ -5011,6 +5250,12 @@ ALTER TABLE ONLY public.email_events
 --
 
 ALTER TABLE public.email_events ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: email_events email_events_second_factor; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY email_events_second_factor ON public.email_events AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
 
 --
 -- Name: email_events email_events_select_members; Type: POLICY; Schema: public; Owner: -
@@ -5153,6 +5398,12 @@ ALTER TABLE ONLY public.email_send_stats
 ALTER TABLE public.email_send_stats ENABLE ROW LEVEL SECURITY;
 
 --
+-- Name: email_send_stats email_send_stats_second_factor; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY email_send_stats_second_factor ON public.email_send_stats AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
+
+--
 -- Name: email_send_stats email_send_stats_select_members; Type: POLICY; Schema: public; Owner: -
 --
 
@@ -5269,6 +5520,12 @@ ALTER TABLE ONLY public.email_sends
 ALTER TABLE public.email_sends ENABLE ROW LEVEL SECURITY;
 
 --
+-- Name: email_sends email_sends_second_factor; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY email_sends_second_factor ON public.email_sends AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
+
+--
 -- Name: email_sends email_sends_select_members; Type: POLICY; Schema: public; Owner: -
 --
 
@@ -5341,6 +5598,12 @@ ALTER TABLE ONLY public.email_topics
 ALTER TABLE public.email_topics ENABLE ROW LEVEL SECURITY;
 
 --
+-- Name: email_topics email_topics_second_factor; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY email_topics_second_factor ON public.email_topics AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
+
+--
 -- Name: email_topics email_topics_select_members; Type: POLICY; Schema: public; Owner: -
 --
 
@@ -5396,6 +5659,12 @@ ALTER TABLE ONLY public.erased_addresses
 --
 
 ALTER TABLE public.erased_addresses ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: erased_addresses erased_addresses_second_factor; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY erased_addresses_second_factor ON public.erased_addresses AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
 
 --
 -- Name: erased_addresses erased_addresses_select_members; Type: POLICY; Schema: public; Owner: -
@@ -5520,6 +5789,12 @@ ALTER TABLE public.event_registrations ENABLE ROW LEVEL SECURITY;
 CREATE POLICY event_registrations_delete_admins ON public.event_registrations FOR DELETE TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids)));
 
 --
+-- Name: event_registrations event_registrations_second_factor; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY event_registrations_second_factor ON public.event_registrations AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
+
+--
 -- Name: event_registrations event_registrations_select_members; Type: POLICY; Schema: public; Owner: -
 --
 
@@ -5638,6 +5913,12 @@ CREATE POLICY events_delete_admins ON public.events FOR DELETE TO authenticated 
 CREATE POLICY events_insert_admins ON public.events FOR INSERT TO authenticated WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids)));
 
 --
+-- Name: events events_second_factor; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY events_second_factor ON public.events AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
+
+--
 -- Name: events events_select_members; Type: POLICY; Schema: public; Owner: -
 --
 
@@ -5709,6 +5990,12 @@ ALTER TABLE ONLY public.form_daily_counts
 --
 
 ALTER TABLE public.form_daily_counts ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: form_daily_counts form_daily_counts_second_factor; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY form_daily_counts_second_factor ON public.form_daily_counts AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
 
 --
 -- Name: form_daily_counts form_daily_counts_select_members; Type: POLICY; Schema: public; Owner: -
@@ -5805,6 +6092,12 @@ ALTER TABLE public.form_submissions ENABLE ROW LEVEL SECURITY;
 CREATE POLICY form_submissions_delete_admins ON public.form_submissions FOR DELETE TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids)));
 
 --
+-- Name: form_submissions form_submissions_second_factor; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY form_submissions_second_factor ON public.form_submissions AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
+
+--
 -- Name: form_submissions form_submissions_select_members; Type: POLICY; Schema: public; Owner: -
 --
 
@@ -5888,6 +6181,12 @@ CREATE POLICY forms_delete_admins ON public.forms FOR DELETE TO authenticated US
 --
 
 CREATE POLICY forms_insert_admins ON public.forms FOR INSERT TO authenticated WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids)));
+
+--
+-- Name: forms forms_second_factor; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY forms_second_factor ON public.forms AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
 
 --
 -- Name: forms forms_select_members; Type: POLICY; Schema: public; Owner: -
@@ -5978,6 +6277,12 @@ ALTER TABLE public.import_mappings ENABLE ROW LEVEL SECURITY;
 --
 
 CREATE POLICY import_mappings_members_all ON public.import_mappings TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids))) WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
+
+--
+-- Name: import_mappings import_mappings_second_factor; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY import_mappings_second_factor ON public.import_mappings AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
 
 --
 -- Name: import_mappings import_mappings_updated_at; Type: TRIGGER; Schema: public; Owner: -
@@ -6089,6 +6394,12 @@ ALTER TABLE public.notes ENABLE ROW LEVEL SECURITY;
 CREATE POLICY notes_members_all ON public.notes TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids))) WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
 
 --
+-- Name: notes notes_second_factor; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY notes_second_factor ON public.notes AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
+
+--
 -- Name: notes notes_fill_workspace; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -6178,6 +6489,12 @@ ALTER TABLE public.notification_reads ENABLE ROW LEVEL SECURITY;
 CREATE POLICY notification_reads_own ON public.notification_reads TO authenticated USING (((user_id = ( SELECT auth.uid() AS uid)) AND (workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)))) WITH CHECK (((user_id = ( SELECT auth.uid() AS uid)) AND (workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids))));
 
 --
+-- Name: notification_reads notification_reads_second_factor; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY notification_reads_second_factor ON public.notification_reads AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
+
+--
 -- Name: TABLE notification_reads; Type: ACL; Schema: public; Owner: -
 --
 
@@ -6262,6 +6579,12 @@ ALTER TABLE ONLY public.notifications
 ALTER TABLE public.notifications ENABLE ROW LEVEL SECURITY;
 
 --
+-- Name: notifications notifications_second_factor; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY notifications_second_factor ON public.notifications AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
+
+--
 -- Name: notifications notifications_select_members; Type: POLICY; Schema: public; Owner: -
 --
 
@@ -6328,6 +6651,12 @@ ALTER TABLE public.payproc_connections ENABLE ROW LEVEL SECURITY;
 --
 
 CREATE POLICY payproc_connections_delete_admins ON public.payproc_connections FOR DELETE TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids)));
+
+--
+-- Name: payproc_connections payproc_connections_second_factor; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY payproc_connections_second_factor ON public.payproc_connections AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
 
 --
 -- Name: payproc_connections payproc_connections_select_members; Type: POLICY; Schema: public; Owner: -
@@ -6442,6 +6771,12 @@ ALTER TABLE public.pending_form_submissions ENABLE ROW LEVEL SECURITY;
 CREATE POLICY pending_form_submissions_delete_members ON public.pending_form_submissions FOR DELETE TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
 
 --
+-- Name: pending_form_submissions pending_form_submissions_second_factor; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY pending_form_submissions_second_factor ON public.pending_form_submissions AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
+
+--
 -- Name: pending_form_submissions pending_form_submissions_select_members; Type: POLICY; Schema: public; Owner: -
 --
 
@@ -6529,6 +6864,12 @@ ALTER TABLE ONLY public.privacy_requests
 ALTER TABLE public.privacy_requests ENABLE ROW LEVEL SECURITY;
 
 --
+-- Name: privacy_requests privacy_requests_second_factor; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY privacy_requests_second_factor ON public.privacy_requests AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
+
+--
 -- Name: privacy_requests privacy_requests_select_admins; Type: POLICY; Schema: public; Owner: -
 --
 
@@ -6571,6 +6912,12 @@ ALTER TABLE ONLY public.privacy_salts
 --
 
 ALTER TABLE public.privacy_salts ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: privacy_salts privacy_salts_second_factor; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY privacy_salts_second_factor ON public.privacy_salts AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
 
 --
 -- Name: TABLE privacy_salts; Type: ACL; Schema: public; Owner: -
@@ -6631,6 +6978,12 @@ ALTER TABLE public.products ENABLE ROW LEVEL SECURITY;
 --
 
 CREATE POLICY products_members_all ON public.products TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids))) WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
+
+--
+-- Name: products products_second_factor; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY products_second_factor ON public.products AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
 
 --
 -- Name: products products_updated_at; Type: TRIGGER; Schema: public; Owner: -
@@ -6736,6 +7089,12 @@ ALTER TABLE public.segments ENABLE ROW LEVEL SECURITY;
 CREATE POLICY segments_members_all ON public.segments TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids))) WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
 
 --
+-- Name: segments segments_second_factor; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY segments_second_factor ON public.segments AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
+
+--
 -- Name: segments segments_updated_at; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -6801,6 +7160,12 @@ ALTER TABLE public.tags ENABLE ROW LEVEL SECURITY;
 --
 
 CREATE POLICY tags_members_all ON public.tags TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids))) WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
+
+--
+-- Name: tags tags_second_factor; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY tags_second_factor ON public.tags AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
 
 --
 -- Name: TABLE tags; Type: ACL; Schema: public; Owner: -
@@ -6918,6 +7283,12 @@ ALTER TABLE public.tasks ENABLE ROW LEVEL SECURITY;
 CREATE POLICY tasks_members_all ON public.tasks TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids))) WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
 
 --
+-- Name: tasks tasks_second_factor; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY tasks_second_factor ON public.tasks AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
+
+--
 -- Name: tasks tasks_updated_at; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -7000,6 +7371,12 @@ CREATE POLICY ticketing_connections_delete_admins ON public.ticketing_connection
 --
 
 CREATE POLICY ticketing_connections_insert_admins ON public.ticketing_connections FOR INSERT TO authenticated WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids)));
+
+--
+-- Name: ticketing_connections ticketing_connections_second_factor; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY ticketing_connections_second_factor ON public.ticketing_connections AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
 
 --
 -- Name: ticketing_connections ticketing_connections_select_members; Type: POLICY; Schema: public; Owner: -
@@ -7201,6 +7578,12 @@ CREATE POLICY transactions_delete_members ON public.transactions FOR DELETE TO a
 CREATE POLICY transactions_insert_members ON public.transactions FOR INSERT TO authenticated WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
 
 --
+-- Name: transactions transactions_second_factor; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY transactions_second_factor ON public.transactions AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
+
+--
 -- Name: transactions transactions_select_members; Type: POLICY; Schema: public; Owner: -
 --
 
@@ -7211,6 +7594,24 @@ CREATE POLICY transactions_select_members ON public.transactions FOR SELECT TO a
 --
 
 CREATE POLICY transactions_update_members ON public.transactions FOR UPDATE TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids))) WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
+
+--
+-- Name: transactions transactions_audit_member_delete; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER transactions_audit_member_delete AFTER DELETE ON public.transactions REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT WHEN ((CURRENT_USER = 'authenticated'::name)) EXECUTE FUNCTION public.audit_member_transaction_writes();
+
+--
+-- Name: transactions transactions_audit_member_insert; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER transactions_audit_member_insert AFTER INSERT ON public.transactions REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT WHEN ((CURRENT_USER = 'authenticated'::name)) EXECUTE FUNCTION public.audit_member_transaction_writes();
+
+--
+-- Name: transactions transactions_audit_member_update; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER transactions_audit_member_update AFTER UPDATE ON public.transactions REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT WHEN ((CURRENT_USER = 'authenticated'::name)) EXECUTE FUNCTION public.audit_member_transaction_writes();
 
 --
 -- Name: transactions transactions_webhooks_insert; Type: TRIGGER; Schema: public; Owner: -
@@ -7472,6 +7873,12 @@ ALTER TABLE ONLY public.webhook_deliveries
 ALTER TABLE public.webhook_deliveries ENABLE ROW LEVEL SECURITY;
 
 --
+-- Name: webhook_deliveries webhook_deliveries_second_factor; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY webhook_deliveries_second_factor ON public.webhook_deliveries AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
+
+--
 -- Name: webhook_deliveries webhook_deliveries_select_admins; Type: POLICY; Schema: public; Owner: -
 --
 
@@ -7564,6 +7971,12 @@ CREATE POLICY webhook_endpoints_delete_admins ON public.webhook_endpoints FOR DE
 --
 
 CREATE POLICY webhook_endpoints_insert_admins ON public.webhook_endpoints FOR INSERT TO authenticated WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids)));
+
+--
+-- Name: webhook_endpoints webhook_endpoints_second_factor; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY webhook_endpoints_second_factor ON public.webhook_endpoints AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
 
 --
 -- Name: webhook_endpoints webhook_endpoints_select_admins; Type: POLICY; Schema: public; Owner: -
@@ -7729,6 +8142,12 @@ ALTER TABLE ONLY public.webhook_inbox
 ALTER TABLE public.webhook_inbox ENABLE ROW LEVEL SECURITY;
 
 --
+-- Name: webhook_inbox webhook_inbox_second_factor; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY webhook_inbox_second_factor ON public.webhook_inbox AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
+
+--
 -- Name: TABLE webhook_inbox; Type: ACL; Schema: public; Owner: -
 --
 
@@ -7823,22 +8242,16 @@ ALTER TABLE ONLY public.workspace_invitations
 ALTER TABLE public.workspace_invitations ENABLE ROW LEVEL SECURITY;
 
 --
--- Name: workspace_invitations workspace_invitations_insert; Type: POLICY; Schema: public; Owner: -
+-- Name: workspace_invitations workspace_invitations_second_factor; Type: POLICY; Schema: public; Owner: -
 --
 
-CREATE POLICY workspace_invitations_insert ON public.workspace_invitations FOR INSERT TO authenticated WITH CHECK (((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids)) AND ((role <> 'owner'::text) OR (workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text]) AS user_workspace_ids))) AND (invited_by = ( SELECT auth.uid() AS uid)) AND (accepted_at IS NULL) AND (accepted_by IS NULL)));
+CREATE POLICY workspace_invitations_second_factor ON public.workspace_invitations AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
 
 --
 -- Name: workspace_invitations workspace_invitations_select; Type: POLICY; Schema: public; Owner: -
 --
 
 CREATE POLICY workspace_invitations_select ON public.workspace_invitations FOR SELECT TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids)));
-
---
--- Name: workspace_invitations workspace_invitations_update; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY workspace_invitations_update ON public.workspace_invitations FOR UPDATE TO authenticated USING (((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids)) AND ((role <> 'owner'::text) OR (workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text]) AS user_workspace_ids))) AND (accepted_at IS NULL))) WITH CHECK (((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids)) AND ((role <> 'owner'::text) OR (workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text]) AS user_workspace_ids))) AND (accepted_at IS NULL) AND (accepted_by IS NULL)));
 
 --
 -- Name: workspace_invitations workspace_invitations_z_invited_by_caller; Type: TRIGGER; Schema: public; Owner: -
@@ -7850,7 +8263,7 @@ CREATE TRIGGER workspace_invitations_z_invited_by_caller BEFORE INSERT OR UPDATE
 -- Name: TABLE workspace_invitations; Type: ACL; Schema: public; Owner: -
 --
 
-GRANT SELECT,INSERT,UPDATE ON TABLE public.workspace_invitations TO authenticated;
+GRANT SELECT ON TABLE public.workspace_invitations TO authenticated;
 GRANT ALL ON TABLE public.workspace_invitations TO service_role;
 
 -- ==================================================== public.workspace_members
@@ -7906,16 +8319,16 @@ ALTER TABLE public.workspace_members ENABLE ROW LEVEL SECURITY;
 CREATE POLICY workspace_members_delete ON public.workspace_members FOR DELETE TO authenticated USING (((user_id = ( SELECT auth.uid() AS uid)) OR ((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids)) AND ((role <> 'owner'::text) OR (workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text]) AS user_workspace_ids))))));
 
 --
+-- Name: workspace_members workspace_members_second_factor; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY workspace_members_second_factor ON public.workspace_members AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
+
+--
 -- Name: workspace_members workspace_members_select; Type: POLICY; Schema: public; Owner: -
 --
 
 CREATE POLICY workspace_members_select ON public.workspace_members FOR SELECT TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
-
---
--- Name: workspace_members workspace_members_update; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY workspace_members_update ON public.workspace_members FOR UPDATE TO authenticated USING (((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids)) AND ((role <> 'owner'::text) OR (workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text]) AS user_workspace_ids))))) WITH CHECK (((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids)) AND ((role <> 'owner'::text) OR (workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text]) AS user_workspace_ids)))));
 
 --
 -- Name: workspace_members workspace_members_keep_identity; Type: TRIGGER; Schema: public; Owner: -
@@ -7935,12 +8348,6 @@ CREATE TRIGGER workspace_members_keep_one_owner BEFORE DELETE OR UPDATE ON publi
 
 GRANT SELECT,DELETE ON TABLE public.workspace_members TO authenticated;
 GRANT ALL ON TABLE public.workspace_members TO service_role;
-
---
--- Name: COLUMN workspace_members.role; Type: ACL; Schema: public; Owner: -
---
-
-GRANT UPDATE(role) ON TABLE public.workspace_members TO authenticated;
 
 -- ==================================================== public.workspace_security
 --
@@ -7972,6 +8379,12 @@ ALTER TABLE ONLY public.workspace_security
 --
 
 ALTER TABLE public.workspace_security ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: workspace_security workspace_security_second_factor; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY workspace_security_second_factor ON public.workspace_security AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
 
 --
 -- Name: workspace_security workspace_security_updated_at; Type: TRIGGER; Schema: public; Owner: -
@@ -8029,6 +8442,12 @@ ALTER TABLE public.workspaces ENABLE ROW LEVEL SECURITY;
 --
 
 CREATE POLICY workspaces_delete ON public.workspaces FOR DELETE TO authenticated USING ((id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text]) AS user_workspace_ids)));
+
+--
+-- Name: workspaces workspaces_second_factor; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY workspaces_second_factor ON public.workspaces AS RESTRICTIVE TO authenticated USING ((id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
 
 --
 -- Name: workspaces workspaces_select; Type: POLICY; Schema: public; Owner: -

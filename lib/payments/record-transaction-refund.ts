@@ -1,5 +1,5 @@
-import type { Db } from "@/lib/db/doors";
-import { refused, type Refused } from "@/lib/errors/app-error";
+import { asServiceForMember, type Db } from "@/lib/db/doors";
+import { AppError, refused, type Refused } from "@/lib/errors/app-error";
 import { fireProductRefunded } from "./fire-product-refunded";
 import { closeReviewTasks } from "@/lib/tasks/close-review-tasks";
 import { centsToNumeric, dollarsToCents, formatMoney, toCents } from "./money";
@@ -16,6 +16,9 @@ export interface RecordTransactionRefundInput {
 
 /** Done, or refused: invalid (the amount), not_found, or conflict (nothing left to refund or revert). */
 export type RefundResult = { success: true } | Refused;
+
+/** The caller is no member of the workspace: the transaction is not theirs to see. */
+export const notFound = () => new AppError("not_found", "Transaction not found.");
 
 /** Backfill sentinels are not payment intents: rows carrying one have no siblings. */
 export const INTENT_SENTINELS = ["none", "error_fetching", "invalid_format"];
@@ -68,10 +71,18 @@ export async function recordTransactionRefund(
 
   const refunded = toCents(row.amount_refunded) + cents;
   const full = refunded === toCents(row.amount_paid);
-  await db`
+  // the row was read and locked as the caller; the write goes through the service door so that the
+  // adapter's transaction.refund_recorded is its one audit row (docs/decisions.md, "Members' writes to
+  // transactions are audited, not revoked")
+  await asServiceForMember(
+    db,
+    input.workspaceId,
+    notFound,
+    () => db`
     update public.transactions
     set amount_refunded = ${centsToNumeric(refunded)}, status = ${full ? "refunded" : "succeeded"}
-    where id = ${row.id}`;
+    where id = ${row.id} and workspace_id = ${input.workspaceId}`,
+  );
 
   if (full && input.runAutomations && row.contact_id) {
     await fireProductRefunded(db, {

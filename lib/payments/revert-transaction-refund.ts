@@ -1,6 +1,6 @@
-import type { Db } from "@/lib/db/doors";
+import { asServiceForMember, type Db } from "@/lib/db/doors";
 import { refused } from "@/lib/errors/app-error";
-import type { RefundResult } from "./record-transaction-refund";
+import { notFound, type RefundResult } from "./record-transaction-refund";
 
 /**
  * Spec 4.15 revertTransactionRefund and 3.1: refunded → succeeded, amount_refunded 0. A
@@ -16,8 +16,14 @@ export async function revertTransactionRefund(
     for update`;
   if (!row) return refused("not_found", "Transaction not found.");
   if (!row.has_refund) return refused("conflict", "This transaction has no refund to revert.");
-  await db`
+  // read and locked as the caller above; written through the service door, as recordTransactionRefund
+  await asServiceForMember(
+    db,
+    input.workspaceId,
+    notFound,
+    () => db`
     update public.transactions set status = 'succeeded', amount_refunded = 0
-    where id = ${input.transactionId} and workspace_id = ${input.workspaceId}`;
+    where id = ${input.transactionId} and workspace_id = ${input.workspaceId}`,
+  );
   return { success: true };
 }

@@ -1,12 +1,14 @@
 import type { Db } from "@/lib/db/doors";
 import { refused } from "@/lib/errors/app-error";
 import type { Role } from "./list-memberships";
+import { writeMembership } from "./membership-door";
 import { callerRole, isAdmin, MESSAGES, refusal, targetMember } from "./member-permissions";
 import { changeMemberRoleSchema, invalid, type ChangeMemberRoleInput, type Result } from "./schemas";
 
 /**
  * Spec 5.4 roles: Admin+ change a member's role; only owners promote to or demote from owner;
- * the last owner cannot be demoted (also refused by RLS and the keep_one_owner trigger).
+ * the last owner cannot be demoted (also refused by the keep_one_owner trigger). Written through the
+ * service door (members hold no UPDATE on workspace_members), whose statement repeats the role rule.
  */
 export async function changeMemberRole(
   db: Db,
@@ -27,11 +29,17 @@ export async function changeMemberRole(
     return refused("conflict", MESSAGES.lastOwnerDemote);
 
   try {
-    const updated = await db.savepoint(
-      (sp) => sp`
-      update public.workspace_members set role = ${role}
-      where workspace_id = ${workspaceId} and user_id = ${userId}
-      returning user_id`,
+    const updated = await db.savepoint((sp) =>
+      writeMembership(
+        sp,
+        workspaceId,
+        () => sp`
+          update public.workspace_members set role = ${role}
+          where workspace_id = ${workspaceId} and user_id = ${userId}
+            and public.has_workspace_role(workspace_id, array['owner', 'admin'])
+            and ((role <> 'owner' and ${role} <> 'owner') or public.has_workspace_role(workspace_id, array['owner']))
+          returning user_id`,
+      ),
     );
     if (updated.length === 0) return refused("forbidden", MESSAGES.ownerToChange);
   } catch (error) {

@@ -3,7 +3,8 @@ import { refused } from "@/lib/errors/app-error";
 import { INVITATION_DAYS, newLinkToken } from "@/lib/auth/account-links";
 import { sendInvitationEmail } from "./invitation-email";
 import type { Role } from "./list-memberships";
-import { callerRole, isAdmin, MESSAGES, refusal } from "./member-permissions";
+import { writeMembership } from "./membership-door";
+import { callerRole, isAdmin, MESSAGES } from "./member-permissions";
 import { invalid, inviteMemberSchema, type InviteMemberInput, type Result } from "./schemas";
 
 export interface Invited {
@@ -34,21 +35,24 @@ export async function inviteMember(db: Db, input: InviteMemberInput): Promise<Re
   if (member) return refused("conflict", MESSAGES.alreadyMember(email), { field: "email" });
 
   const { token, digest } = newLinkToken();
-  let invitationId: string;
-  try {
-    const [row] = await db.savepoint(
-      (sp) => sp`
-      insert into public.workspace_invitations (workspace_id, email, role, token_hash, invited_by, expires_at)
-      values (${workspaceId}, ${email}, ${role}, ${digest}, auth.uid(), now() + make_interval(days => ${INVITATION_DAYS}))
+  // through the service door (members hold no INSERT or UPDATE on invitations); the statement repeats
+  // the role rule, and an open owner invitation is changed only by an owner
+  const [row] = await writeMembership(
+    db,
+    workspaceId,
+    () => db`
+      insert into public.workspace_invitations as i (workspace_id, email, role, token_hash, invited_by, expires_at)
+      select ${workspaceId}, ${email}, ${role}, ${digest}, auth.uid(), now() + make_interval(days => ${INVITATION_DAYS})
+      where public.has_workspace_role(${workspaceId}, array['owner', 'admin'])
+        and (${role} <> 'owner' or public.has_workspace_role(${workspaceId}, array['owner']))
       on conflict (workspace_id, email) where accepted_at is null and revoked_at is null do update
         set role = excluded.role, token_hash = excluded.token_hash, invited_by = excluded.invited_by,
             sent_at = now(), expires_at = excluded.expires_at
-      returning id`,
-    );
-    invitationId = row.id;
-  } catch (error) {
-    return refusal(error, { lastOwner: MESSAGES.notAdmin, forbidden: MESSAGES.ownerToInvite });
-  }
+        where i.role <> 'owner' or public.has_workspace_role(i.workspace_id, array['owner'])
+      returning i.id`,
+  );
+  if (!row) return refused("forbidden", MESSAGES.ownerToInvite, { field: "role" });
+  const invitationId: string = row.id;
   const [ws] = await db`select name from public.workspaces where id = ${workspaceId}`;
   await sendInvitationEmail(db, { workspaceId, workspaceName: ws.name, email, role, token });
   return { data: { invitationId, email, role } };

@@ -296,6 +296,19 @@ describe("jobs: a dashboard CSV import above the threshold runs as a job", () =>
     expect(await contactsOf(ws.id)).toEqual([]);
   });
 
+  test("second factor at the database: an upload admitted at aal2 in a workspace that requires two-factor is imported by the job (it acts for the admitted upload)", async () => {
+    const ws = await createWorkspace(db.sql);
+    await db.sql`insert into workspace_security (workspace_id, require_two_factor) values (${ws.id}, true)`;
+    const owner = { ...ws.owner, claims: { ...ws.owner.claims, aal: "aal2" as const } };
+    const answer = await upload({ ...ws, owner }, bigCsv(20));
+    expect(await runContactImport(answer.importId)).toEqual({
+      status: "done",
+      output: { status: "succeeded" },
+    });
+    expect(await contactsOf(ws.id)).toHaveLength(20);
+    expect(await importRow(answer.importId)).toMatchObject({ status: "succeeded", has_content: false });
+  });
+
   test("an uploader who left the workspace before the job ran: nothing is imported, the import says why", async () => {
     const ws = await createWorkspace(db.sql);
     const uploader = await addMember(db.sql, ws.id, "member");

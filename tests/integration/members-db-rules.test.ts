@@ -1,9 +1,9 @@
 import { describe, expect, test } from "vitest";
-import { withUser, type Db } from "@/lib/db/doors";
+import { withService, withUser, type Db } from "@/lib/db/doors";
 import { setupTestDatabase } from "../helpers/db";
 import { addMember as seedMember, createUser, createWorkspace, type TestUser } from "../helpers/factories";
 
-// The member rules (spec 5.4) as the database enforces them on its own (RLS policies on
+// The member rules (spec 5.4) as the database enforces them on its own (RLS policies and grants on
 // workspace_members, trigger keep_one_owner), beneath the domain checks of members.test.ts.
 const db = setupTestDatabase();
 
@@ -47,8 +47,13 @@ describe("the database holds the same lines without the domain checks", () => {
     await expect(
       as(ws.owner)((tx) => tx`delete from workspace_members where workspace_id = ${ws.id}`),
     ).rejects.toMatchObject({ code: "P0001" });
+    // a role is changed only through the service door (docs/decisions.md, "The second factor holds at
+    // the database"): a member's direct update is refused by the grant, the door's by the trigger
     await expect(
       as(ws.owner)((tx) => tx`update workspace_members set role = 'member' where workspace_id = ${ws.id}`),
+    ).rejects.toMatchObject({ code: "42501" });
+    await expect(
+      withService((tx) => tx`update workspace_members set role = 'member' where workspace_id = ${ws.id}`),
     ).rejects.toMatchObject({ code: "P0001" });
     expect(await rows(ws.id)).toEqual({ [ws.owner.id]: "owner" });
   });

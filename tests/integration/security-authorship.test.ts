@@ -196,15 +196,12 @@ describe("contacts, tasks, webhook endpoints, import mappings, invitations: the 
       (await db.sql`select created_by from webhook_endpoints where id = ${endpoint.id}`)[0].created_by,
     ).toBe(t.admin.id);
 
-    const [invitation] = await as(
-      t,
-      "admin",
-      (
-        q,
-      ) => q`insert into workspace_invitations (workspace_id, email, role, token_hash, invited_by, expires_at)
-               values (${t.a.id}, 'new@example.test', 'member', ${"f".repeat(64)}, ${t.admin.id},
-                       now() + interval '7 days') returning id`,
-    );
+    // invitations are written by the service door only (docs/decisions.md, "The second factor holds at
+    // the database"): the admin's invitation is the door's row
+    const [invitation] = await db.sql`
+      insert into workspace_invitations (workspace_id, email, role, token_hash, invited_by, expires_at)
+      values (${t.a.id}, 'new@example.test', 'member', ${"f".repeat(64)}, ${t.admin.id}, now() + interval '7 days')
+      returning id`;
     expect(
       await attempt(() =>
         as(

@@ -4,6 +4,7 @@ import { withService, withUser } from "@/lib/db/doors";
 import { sendEmail } from "@/lib/email/send-email";
 import { completeStripeConnection } from "@/lib/payments/flows/complete-stripe-connection";
 import { STRIPE_CONNECT_PURPOSE } from "@/lib/payments/stripe-connect";
+import { changeMemberRole } from "@/lib/workspaces/change-member-role";
 import { setupTestDatabase } from "../helpers/db";
 import { refusal } from "../helpers/refusal";
 import { createContact, createUser, createWorkspace, unique } from "../helpers/factories";
@@ -75,20 +76,26 @@ describe("workspace_members: only the role of a membership changes", () => {
     expect(await db.sql`select 1 from workspace_members where user_id = ${victim.id}`).toEqual([]);
   });
 
-  test("the role still changes as before: an admin promotes a member, and only an owner makes an owner", async () => {
+  test("the role changes only through the service door: a direct update is refused, changeMemberRole promotes, and only an owner makes an owner", async () => {
     const t = await createTenants(db.sql);
-    const promoted = await as(
-      t,
-      "admin",
-      (q) => q`update workspace_members set role = 'admin' where user_id = ${t.member.id} returning 1`,
-    );
-    expect(promoted).toHaveLength(1);
-    const made = await as(
-      t,
-      "admin",
-      (q) => q`update workspace_members set role = 'owner' where user_id = ${t.member.id} returning 1`,
-    ).catch((e: { code?: string }) => e.code);
-    expect(made).toBe("42501");
+    // docs/decisions.md, "The second factor holds at the database": no member holds UPDATE of the role
+    for (const caller of ["admin", "owner"] as const)
+      expect(
+        await attempt(() =>
+          as(t, caller, (q) => q`update workspace_members set role = 'admin' where user_id = ${t.member.id}`),
+        ),
+      ).toEqual({ ok: false, code: "42501" });
+    const admin = t.admin.claims;
+    expect(
+      await withUser(admin, (tx) =>
+        changeMemberRole(tx, { workspaceId: t.a.id, userId: t.member.id, role: "admin" }),
+      ),
+    ).toMatchObject({ data: { role: "admin" } });
+    expect(
+      await withUser(admin, (tx) =>
+        changeMemberRole(tx, { workspaceId: t.a.id, userId: t.member.id, role: "owner" }),
+      ),
+    ).toMatchObject({ error: { code: "forbidden" } });
     expect((await membership(t.a.id, t.member.id))[0].role).toBe("admin");
   });
 });
@@ -437,6 +444,9 @@ describe("functions: nobody executes what the dashboard does not call", () => {
         .map((r) => r.name)
         .sort(),
     ).toEqual([
+      // the restrictive _second_factor policies' list (docs/decisions.md, "The second factor holds
+      // at the database")
+      "aal_blocked_workspaces",
       // pure, invoker-rights functions of their arguments: the keys of the possible-duplicates
       // index on contacts, which a member's insert evaluates (migration …_contact_merge.sql)
       "contact_email_similarity",

@@ -52,7 +52,10 @@ export async function runContactImport(
     await withServiceStatement((db) => finish(db, importId, { error: UPLOADER_GONE }));
     return failed("forbidden", UPLOADER_GONE);
   }
-  const claims: Claims = { sub: job.created_by, role: "authenticated" };
+  // aal2: the upload was admitted by the app, which turns away an aal1 session in a workspace that
+  // requires two-factor; the job acts for that admitted upload (docs/decisions.md, "The second factor
+  // holds at the database")
+  const claims: Claims = { sub: job.created_by, role: "authenticated", aal: "aal2" };
   const progress = progressWriter(importId, job.attempts);
   try {
     const outcome = await withService(
