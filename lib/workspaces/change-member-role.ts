@@ -1,7 +1,7 @@
 import type { Db } from "@/lib/db/doors";
 import { refused } from "@/lib/errors/app-error";
 import type { Role } from "./list-memberships";
-import { writeMembership } from "./membership-door";
+import { writeMembership } from "./membership-writes";
 import { callerRole, isAdmin, MESSAGES, refusal, targetMember } from "./member-permissions";
 import { changeMemberRoleSchema, invalid, type ChangeMemberRoleInput, type Result } from "./schemas";
 

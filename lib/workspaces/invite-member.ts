@@ -3,7 +3,7 @@ import { refused } from "@/lib/errors/app-error";
 import { INVITATION_DAYS, newLinkToken } from "@/lib/auth/account-links";
 import { sendInvitationEmail } from "./invitation-email";
 import type { Role } from "./list-memberships";
-import { writeMembership } from "./membership-door";
+import { writeMembership } from "./membership-writes";
 import { callerRole, isAdmin, MESSAGES } from "./member-permissions";
 import { invalid, inviteMemberSchema, type InviteMemberInput, type Result } from "./schemas";
 

@@ -2,7 +2,7 @@ import type { Db } from "@/lib/db/doors";
 import { refused } from "@/lib/errors/app-error";
 import { INVITATION_DAYS, newLinkToken } from "@/lib/auth/account-links";
 import { sendInvitationEmail } from "./invitation-email";
-import { writeMembership } from "./membership-door";
+import { writeMembership } from "./membership-writes";
 import { callerRole, isAdmin, MESSAGES } from "./member-permissions";
 import { invalid, invitationIdSchema, type Result } from "./schemas";
 

@@ -1,4 +1,4 @@
--- Invitations and roles are written by the service door only (docs/decisions.md, "The second factor
+-- Invitations and roles are written by the service path only (docs/decisions.md, "The second factor
 -- holds at the database"). Owners and admins held INSERT and UPDATE on workspace_invitations and
 -- UPDATE(role) on workspace_members through PostgREST, so they could un-revoke an invitation, make
 -- it never expire, set its token digest to one they chose, or change roles without the app's

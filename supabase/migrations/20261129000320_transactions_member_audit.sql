@@ -3,7 +3,7 @@
 -- each such write fires the outbound transaction.* webhooks; a write made directly through
 -- PostgREST left no audit row. A statement-level trigger now appends one audit row per changed
 -- transaction whenever the writer is a member (current_user authenticated: PostgREST, or the
--- dashboard's member door), as the member (auth.uid(), the email of their claims). The service's
+-- dashboard's member path), as the member (auth.uid(), the email of their claims). The service's
 -- writes (payment webhooks, backfills) are not a member's and are not logged here.
 
 create or replace function public.audit_member_transaction_writes() returns trigger
