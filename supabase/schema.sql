@@ -91,11 +91,11 @@ CREATE FUNCTION public.aal_blocked_workspaces() RETURNS uuid[]
     LANGUAGE sql STABLE SECURITY DEFINER
     SET search_path TO ''
     AS $$
-  select coalesce(array_agg(s.workspace_id), '{}'::uuid[])
-  from public.workspace_security s
-  where s.require_two_factor
+  select coalesce(array_agg(m.workspace_id order by m.workspace_id), '{}'::uuid[])
+  from public.workspace_members m
+  join public.workspace_security s on s.workspace_id = m.workspace_id and s.require_two_factor
+  where m.user_id = (select auth.uid())
     and coalesce((select auth.jwt()) ->> 'aal', 'aal1') <> 'aal2'
-    and s.workspace_id in (select public.user_workspace_ids())
 $$;
 
 --
@@ -1089,6 +1089,7 @@ CREATE FUNCTION public.has_workspace_role(ws uuid, roles text[]) RETURNS boolean
   select exists (
     select 1 from public.workspace_members m
     where m.workspace_id = ws and m.user_id = (select auth.uid()) and m.role = any (roles)
+      and ws <> all ((select public.aal_blocked_workspaces())::uuid[])
   )
 $$;
 
@@ -1103,6 +1104,7 @@ CREATE FUNCTION public.is_workspace_member(ws uuid) RETURNS boolean
   select exists (
     select 1 from public.workspace_members m
     where m.workspace_id = ws and m.user_id = (select auth.uid())
+      and ws <> all ((select public.aal_blocked_workspaces())::uuid[])
   )
 $$;
 
@@ -1490,6 +1492,7 @@ CREATE FUNCTION public.user_workspace_ids(roles text[] DEFAULT NULL::text[]) RET
   from public.workspace_members m
   where m.user_id = (select auth.uid())
     and (roles is null or m.role = any (roles))
+    and m.workspace_id <> all ((select public.aal_blocked_workspaces())::uuid[])
 $$;
 
 --
@@ -3927,6 +3930,7 @@ CREATE TABLE public.contact_imports (
     started_at timestamp with time zone,
     finished_at timestamp with time zone,
     mapping jsonb,
+    uploader_aal text DEFAULT 'aal1'::text NOT NULL,
     CONSTRAINT contact_imports_content_while_pending CHECK (((content IS NULL) OR (status = ANY (ARRAY['queued'::text, 'running'::text])))),
     CONSTRAINT contact_imports_file_name_check CHECK ((length(file_name) <= 255)),
     CONSTRAINT contact_imports_file_size_check CHECK ((file_size >= 0)),
@@ -3934,7 +3938,8 @@ CREATE TABLE public.contact_imports (
     CONSTRAINT contact_imports_phase_check CHECK ((phase = ANY (ARRAY['reading'::text, 'contacts'::text, 'tags'::text, 'notes'::text]))),
     CONSTRAINT contact_imports_rows_done_check CHECK ((rows_done >= 0)),
     CONSTRAINT contact_imports_rows_total_check CHECK ((rows_total >= 0)),
-    CONSTRAINT contact_imports_status_check CHECK ((status = ANY (ARRAY['queued'::text, 'running'::text, 'succeeded'::text, 'failed'::text])))
+    CONSTRAINT contact_imports_status_check CHECK ((status = ANY (ARRAY['queued'::text, 'running'::text, 'succeeded'::text, 'failed'::text]))),
+    CONSTRAINT contact_imports_uploader_aal_check CHECK ((uploader_aal = ANY (ARRAY['aal1'::text, 'aal2'::text])))
 );
 
 --
@@ -7961,18 +7966,6 @@ ALTER TABLE ONLY public.webhook_endpoints
 ALTER TABLE public.webhook_endpoints ENABLE ROW LEVEL SECURITY;
 
 --
--- Name: webhook_endpoints webhook_endpoints_delete_admins; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY webhook_endpoints_delete_admins ON public.webhook_endpoints FOR DELETE TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids)));
-
---
--- Name: webhook_endpoints webhook_endpoints_insert_admins; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY webhook_endpoints_insert_admins ON public.webhook_endpoints FOR INSERT TO authenticated WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids)));
-
---
 -- Name: webhook_endpoints webhook_endpoints_second_factor; Type: POLICY; Schema: public; Owner: -
 --
 
@@ -7983,12 +7976,6 @@ CREATE POLICY webhook_endpoints_second_factor ON public.webhook_endpoints AS RES
 --
 
 CREATE POLICY webhook_endpoints_select_admins ON public.webhook_endpoints FOR SELECT TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids)));
-
---
--- Name: webhook_endpoints webhook_endpoints_update_admins; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY webhook_endpoints_update_admins ON public.webhook_endpoints FOR UPDATE TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids))) WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids(ARRAY['owner'::text, 'admin'::text]) AS user_workspace_ids)));
 
 --
 -- Name: webhook_endpoints webhook_endpoints_updated_at; Type: TRIGGER; Schema: public; Owner: -
@@ -8007,7 +7994,6 @@ CREATE TRIGGER webhook_endpoints_z_created_by_caller BEFORE INSERT OR UPDATE OF 
 --
 
 GRANT ALL ON TABLE public.webhook_endpoints TO service_role;
-GRANT DELETE ON TABLE public.webhook_endpoints TO authenticated;
 
 --
 -- Name: COLUMN webhook_endpoints.id; Type: ACL; Schema: public; Owner: -
@@ -8025,37 +8011,37 @@ GRANT SELECT(workspace_id) ON TABLE public.webhook_endpoints TO authenticated;
 -- Name: COLUMN webhook_endpoints.url; Type: ACL; Schema: public; Owner: -
 --
 
-GRANT SELECT(url),UPDATE(url) ON TABLE public.webhook_endpoints TO authenticated;
+GRANT SELECT(url) ON TABLE public.webhook_endpoints TO authenticated;
 
 --
 -- Name: COLUMN webhook_endpoints.description; Type: ACL; Schema: public; Owner: -
 --
 
-GRANT SELECT(description),UPDATE(description) ON TABLE public.webhook_endpoints TO authenticated;
+GRANT SELECT(description) ON TABLE public.webhook_endpoints TO authenticated;
 
 --
 -- Name: COLUMN webhook_endpoints.event_types; Type: ACL; Schema: public; Owner: -
 --
 
-GRANT SELECT(event_types),UPDATE(event_types) ON TABLE public.webhook_endpoints TO authenticated;
+GRANT SELECT(event_types) ON TABLE public.webhook_endpoints TO authenticated;
 
 --
 -- Name: COLUMN webhook_endpoints.enabled; Type: ACL; Schema: public; Owner: -
 --
 
-GRANT SELECT(enabled),UPDATE(enabled) ON TABLE public.webhook_endpoints TO authenticated;
+GRANT SELECT(enabled) ON TABLE public.webhook_endpoints TO authenticated;
 
 --
 -- Name: COLUMN webhook_endpoints.failing_since; Type: ACL; Schema: public; Owner: -
 --
 
-GRANT SELECT(failing_since),UPDATE(failing_since) ON TABLE public.webhook_endpoints TO authenticated;
+GRANT SELECT(failing_since) ON TABLE public.webhook_endpoints TO authenticated;
 
 --
 -- Name: COLUMN webhook_endpoints.disabled_reason; Type: ACL; Schema: public; Owner: -
 --
 
-GRANT SELECT(disabled_reason),UPDATE(disabled_reason) ON TABLE public.webhook_endpoints TO authenticated;
+GRANT SELECT(disabled_reason) ON TABLE public.webhook_endpoints TO authenticated;
 
 --
 -- Name: COLUMN webhook_endpoints.created_by; Type: ACL; Schema: public; Owner: -
@@ -8073,7 +8059,7 @@ GRANT SELECT(created_at) ON TABLE public.webhook_endpoints TO authenticated;
 -- Name: COLUMN webhook_endpoints.updated_at; Type: ACL; Schema: public; Owner: -
 --
 
-GRANT SELECT(updated_at),UPDATE(updated_at) ON TABLE public.webhook_endpoints TO authenticated;
+GRANT SELECT(updated_at) ON TABLE public.webhook_endpoints TO authenticated;
 
 -- ==================================================== public.webhook_inbox
 --

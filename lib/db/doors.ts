@@ -149,21 +149,27 @@ export async function asService<T>(db: Db, fn: () => Promise<T>): Promise<T> {
  * The door for rows a member may not write directly (docs/decisions.md, "The database is the
  * boundary"): the consent paths (lib/consent/consent-door.ts) and broadcasts
  * (lib/email/broadcast-door.ts). The caller is checked as themself, in the statement that switches
- * the transaction to service_role: a member of `workspaceId`, else `refuse()` is thrown. `write` then
- * runs with RLS bypassed (each of its statements names the workspace) and the member's claims kept,
- * so auth.uid() still records them as creator or modifier; then their role comes back. The service
- * (or any role the database does not hand to callers) writes directly.
+ * the transaction to service_role: a member of `workspaceId` (with one of `roles` when given, at the
+ * assurance level the workspace requires: public.is_workspace_member, has_workspace_role), else
+ * `refuse()` is thrown. `write` then runs with RLS bypassed (each of its statements names the
+ * workspace) and the member's claims kept, so auth.uid() still records them as creator or modifier;
+ * then their role comes back. The service (or any role the database does not hand to callers) writes
+ * directly.
  */
 export async function asServiceForMember<T>(
   db: Db,
   workspaceId: string,
   refuse: () => Error,
   write: () => Promise<T>,
+  roles?: readonly string[],
 ): Promise<T> {
+  const member = roles
+    ? db`public.has_workspace_role(${workspaceId}, ${roles as string[]}::text[])`
+    : db`public.is_workspace_member(${workspaceId})`;
   const [{ was, switched }] = await db<{ was: string; switched: string | null }[]>`
     select s.was,
            case when s.was not in ('authenticated', 'anon') then s.was
-                when public.is_workspace_member(${workspaceId}) then set_config('role', 'service_role', true)
+                when ${member} then set_config('role', 'service_role', true)
            end as switched
     from (select current_setting('role') as was offset 0) s`;
   if (switched === null) throw refuse();

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type postgres from "postgres";
 import type { Sql } from "@/lib/db/client";
-import { withUser, type Db } from "@/lib/db/doors";
+import { withUser, type Claims, type Db } from "@/lib/db/doors";
 import { PRIVILEGE_MANIFEST, type ManifestEntry, type WorkspaceRole } from "@/lib/db/privileges";
 import { withAnon } from "./anon";
 import { addMember, unique, type TestUser } from "./factories";
@@ -15,6 +15,8 @@ export const CALLERS: Who[] = ["owner", "admin", "member", "anon"];
 /** Whose row: workspace A's (the callers') or workspace B's (nobody's here). */
 export type Side = "A" | "B";
 export const SIDES: Side[] = ["A", "B"];
+/** The token's authenticator assurance level (Supabase's `aal` claim); none: as a password sign-in's. */
+export type Aal = "aal1" | "aal2";
 /** One request: read or write one column, insert a row, delete a row. */
 export type Action =
   { op: "select"; column: string } | { op: "update"; column: string } | { op: "insert" } | { op: "delete" };
@@ -143,8 +145,11 @@ function own(table: string, user: TestUser | null): Row {
 const sideWs = (w: World, side: Side) => (side === "A" ? w.t.a.id : w.t.b.id);
 const slot = (table: string, side: Side, who?: Who) => `${table} ${side}${who ? ` ${who}` : ""}`;
 
-/** The rows every attempt aims at, in A and in B, committed once (as superuser). */
-export async function buildWorld(sql: Sql): Promise<World> {
+/**
+ * The rows every attempt aims at, in A and in B, committed once (as superuser). With
+ * `requireTwoFactor`, workspace A requires two-factor (its workspace_security row says so).
+ */
+export async function buildWorld(sql: Sql, options: { requireTwoFactor?: boolean } = {}): Promise<World> {
   const t = await createTenants(sql);
   const colleague = await addMember(sql, t.a.id, "member");
   const w: World = {
@@ -203,6 +208,8 @@ export async function buildWorld(sql: Sql): Promise<World> {
       throw new Error(
         `No row shape for table ${table}: add one to TABLES (tests/helpers/rows.ts) or EXTRA here.`,
       );
+    if (table === "workspace_security" && side === "A" && options.requireTwoFactor)
+      return { ...EXTRA[table](ws), require_two_factor: true };
     return EXTRA[table](ws);
   };
   const target = async (table: string, side: Side, who: Who | undefined, ctid: string) => {
@@ -292,7 +299,7 @@ class Observed extends Error {
  * transaction and as the superuser, reads what it did; then rolls everything back. Returns
  * 'allowed' (read / stored / changed / removed), '0 rows' (no error, nothing touched), the
  * SQLSTATE when it failed and nothing changed, or what happened verbatim when the error and
- * the database disagree.
+ * the database disagree. `aal` sets the token's assurance level (none: as the test users' claims).
  */
 export async function observeRequest(
   w: World,
@@ -300,13 +307,15 @@ export async function observeRequest(
   action: Action,
   who: Who,
   side: Side,
+  aal?: Aal,
 ): Promise<Outcome> {
   const user = who === "anon" ? null : userOf(w.t, who)!;
-  const door = <T>(fn: (db: Db) => Promise<T>) => (user ? withUser(user.claims, fn) : withAnon(fn));
+  const claims = user ? { ...user.claims, ...(aal ? { aal } : {}) } : null;
+  const door = <T>(fn: (db: Db) => Promise<T>) => (claims ? withUser(claims, fn) : withAnon(fn));
   const info = w.tables.get(table)!;
   try {
     await door(async (db) => {
-      const outcome = await request(db, w, info, action, who, side, user);
+      const outcome = await request(db, w, info, action, who, side, user, claims);
       throw new Observed(outcome);
     });
   } catch (e) {
@@ -324,6 +333,7 @@ async function request(
   who: Who,
   side: Side,
   user: TestUser | null,
+  claims: Claims | null,
 ): Promise<Outcome> {
   const table = info.name;
   const target = action.op === "insert" ? null : targetOf(w, table, side, who);
@@ -343,7 +353,7 @@ async function request(
     await Promise.all([
       db`reset role`.execute(),
       db`delete from ${db(table)} where workspace_id = ${sideWs(w, side)}`.execute(),
-      db`select set_config('role', ${user ? "authenticated" : "anon"}, true), set_config('request.jwt.claims', ${user ? JSON.stringify(user.claims) : ""}, true)`.execute(),
+      db`select set_config('role', ${claims ? "authenticated" : "anon"}, true), set_config('request.jwt.claims', ${claims ? JSON.stringify(claims) : ""}, true)`.execute(),
     ]);
   }
   if (action.op === "select") {

@@ -14,6 +14,8 @@ const PROGRESS_EVERY_MS = 500;
 
 export const UPLOADER_GONE =
   "The member who uploaded this file is no longer in the workspace, so it was not imported.";
+export const SECOND_FACTOR_MISSING =
+  "This workspace now requires two-factor authentication, which the upload's session had not used, so it was not imported.";
 
 /**
  * The 'contact-import' job (docs/decisions.md, "Large imports as a job"): a stored upload imported by the
@@ -38,24 +40,39 @@ export async function runContactImport(
   options: { lastAttempt?: boolean } = {},
 ): Promise<JobOutcome<{ status: "succeeded" | "skipped" }>> {
   const [job] = await withServiceStatement(
-    (db) => db<{ workspace_id: string; created_by: string | null; attempts: number; member: boolean }[]>`
+    (db) => db<
+      {
+        workspace_id: string;
+        created_by: string | null;
+        attempts: number;
+        member: boolean;
+        aal: "aal1" | "aal2";
+        second_factor_missing: boolean;
+      }[]
+    >`
       update public.contact_imports i
       set status = 'running', attempts = i.attempts + 1, started_at = now(), rows_done = 0,
           phase = 'reading', error = null
       where i.id = ${importId} and i.status in ('queued', 'running')
-      returning i.workspace_id, i.created_by, i.attempts,
+      returning i.workspace_id, i.created_by, i.attempts, i.uploader_aal as aal,
         exists (select 1 from public.workspace_members m
-                where m.workspace_id = i.workspace_id and m.user_id = i.created_by) as member`,
+                where m.workspace_id = i.workspace_id and m.user_id = i.created_by) as member,
+        i.uploader_aal <> 'aal2' and exists (select 1 from public.workspace_security s
+                where s.workspace_id = i.workspace_id and s.require_two_factor) as second_factor_missing`,
   );
   if (!job) return done({ status: "skipped" }); // finished by an earlier attempt, or deleted
   if (!job.member || !job.created_by) {
     await withServiceStatement((db) => finish(db, importId, { error: UPLOADER_GONE }));
     return failed("forbidden", UPLOADER_GONE);
   }
-  // aal2: the upload was admitted by the app, which turns away an aal1 session in a workspace that
-  // requires two-factor; the job acts for that admitted upload (docs/decisions.md, "The second factor
-  // holds at the database")
-  const claims: Claims = { sub: job.created_by, role: "authenticated", aal: "aal2" };
+  // the workspace has required two-factor since an upload from a session without it: the database
+  // would refuse the uploader's claims (docs/decisions.md, "The second factor holds at the database")
+  if (job.second_factor_missing) {
+    await withServiceStatement((db) => finish(db, importId, { error: SECOND_FACTOR_MISSING }));
+    return failed("forbidden", SECOND_FACTOR_MISSING);
+  }
+  // the level the uploader's session had, kept with the upload: never more than they had
+  const claims: Claims = { sub: job.created_by, role: "authenticated", aal: job.aal };
   const progress = progressWriter(importId, job.attempts);
   try {
     const outcome = await withService(

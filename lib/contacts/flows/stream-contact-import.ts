@@ -62,6 +62,7 @@ export function streamContactImport(
                   const result = await queueContactImport(db, {
                     workspaceId: ctx.workspaceId,
                     userId: ctx.userId,
+                    aal: ctx.claims.aal,
                     fileName: input.fileName,
                     content: content.bytes,
                     markSubscribed: input.markSubscribed,

@@ -32,6 +32,11 @@ export interface QueueContactImportInput {
   workspaceId: string;
   /** the uploading member: the worker imports as them */
   userId: string;
+  /**
+   * their session's assurance level: the worker's claims carry it, never more (docs/decisions.md,
+   * "The second factor holds at the database")
+   */
+  aal?: "aal1" | "aal2";
   fileName: string;
   content: Uint8Array;
   markSubscribed: boolean;
@@ -57,11 +62,11 @@ export async function queueContactImport(
   const [row] = await db<{ id: string }[]>`
     insert into public.contact_imports
       (workspace_id, created_by, file_name, file_size, content, mark_subscribed, uploader_ip, rows_total,
-       mapping)
+       mapping, uploader_aal)
     values (${input.workspaceId}, ${input.userId}, ${input.fileName.slice(0, 255) || "upload.csv"},
             ${input.content.byteLength}, ${Buffer.from(input.content.buffer, input.content.byteOffset, input.content.byteLength)},
             ${input.markSubscribed}, ${input.uploaderIp}::inet, ${counted.rows},
-            ${input.mapping ? db.json(input.mapping as never) : null})
+            ${input.mapping ? db.json(input.mapping as never) : null}, ${input.aal ?? "aal1"})
     returning id`;
   await enqueue(db, { queue: "contact-import", data: { workspaceId: input.workspaceId, importId: row.id } });
   return { data: { id: row.id } };

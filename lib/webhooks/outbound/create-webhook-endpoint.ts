@@ -1,19 +1,19 @@
 import { sealSecret } from "@/lib/crypto/secret-box";
 import type { Db } from "@/lib/db/doors";
 import type { WebhookEndpointInput } from "./schemas";
-import { writeWebhookSecret } from "./write-webhook-secret";
+import { writeWebhookEndpoint } from "./write-webhook-endpoint";
 import { newSigningSecret } from "./signing-secret";
 
 /**
  * Adds an endpoint (owners and admins: the caller's check). The signing secret is returned here once
- * and stored only encrypted, written through the service path (write-webhook-secret.ts).
+ * and stored only encrypted, written through the service path (write-webhook-endpoint.ts).
  */
 export async function createWebhookEndpoint(
   db: Db,
   input: WebhookEndpointInput & { workspaceId: string },
 ): Promise<{ data: { id: string; secret: string } }> {
   const secret = newSigningSecret();
-  const [row] = await writeWebhookSecret(
+  const [row] = await writeWebhookEndpoint(
     db,
     input.workspaceId,
     () => db`

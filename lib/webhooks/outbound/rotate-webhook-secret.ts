@@ -2,18 +2,18 @@ import { sealSecret } from "@/lib/crypto/secret-box";
 import type { Db } from "@/lib/db/doors";
 import { refused, type Result } from "@/lib/errors/app-error";
 import { newSigningSecret } from "./signing-secret";
-import { writeWebhookSecret } from "./write-webhook-secret";
+import { writeWebhookEndpoint } from "./write-webhook-endpoint";
 
 /**
- * A new signing secret for an endpoint (owners and admins: the caller's check; written through the service path), returned once. Deliveries
- * from now on, retries included, are signed with it.
+ * A new signing secret for an endpoint (owners and admins; written through the service path,
+ * write-webhook-endpoint.ts), returned once. Deliveries from now on, retries included, are signed with it.
  */
 export async function rotateWebhookSecret(
   db: Db,
   input: { workspaceId: string; endpointId: string },
 ): Promise<Result<{ secret: string }>> {
   const secret = newSigningSecret();
-  const [row] = await writeWebhookSecret(
+  const [row] = await writeWebhookEndpoint(
     db,
     input.workspaceId,
     () => db`
