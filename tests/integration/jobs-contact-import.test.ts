@@ -3,7 +3,11 @@ import { signIn } from "../helpers/member-session";
 import { POST } from "@/app/api/contacts/import/route";
 import { BROWSER_IMPORT_MAX_BYTES } from "@/lib/contacts/import-contacts-csv";
 import { FILE_ERRORS } from "@/lib/contacts/import/read-csv";
-import { runContactImport, UPLOADER_GONE } from "@/lib/contacts/flows/run-contact-import";
+import {
+  runContactImport,
+  SECOND_FACTOR_MISSING,
+  UPLOADER_GONE,
+} from "@/lib/contacts/flows/run-contact-import";
 import { getContactImport, listContactImports } from "@/lib/contacts/import/list-contact-imports";
 import { NO_EMAIL_COLUMN } from "@/lib/contacts/import/csv-columns";
 import { withUser } from "@/lib/db/doors";
@@ -306,7 +310,29 @@ describe("jobs: a dashboard CSV import above the threshold runs as a job", () =>
       output: { status: "succeeded" },
     });
     expect(await contactsOf(ws.id)).toHaveLength(20);
-    expect(await importRow(answer.importId)).toMatchObject({ status: "succeeded", has_content: false });
+    expect(await importRow(answer.importId)).toMatchObject({
+      status: "succeeded",
+      has_content: false,
+      uploader_aal: "aal2",
+    });
+  });
+
+  test("second factor at the database: an upload from a session without two-factor, in a workspace that has required it since, is refused by the job, nothing imported (the job never acts above the session's level)", async () => {
+    const ws = await createWorkspace(db.sql);
+    const answer = await upload(ws, bigCsv(20));
+    expect(await importRow(answer.importId)).toMatchObject({ uploader_aal: "aal1" });
+    await db.sql`insert into workspace_security (workspace_id, require_two_factor) values (${ws.id}, true)`;
+    expect(await runContactImport(answer.importId)).toEqual({
+      status: "failed",
+      code: "forbidden",
+      message: SECOND_FACTOR_MISSING,
+    });
+    expect(await importRow(answer.importId)).toMatchObject({
+      status: "failed",
+      error: SECOND_FACTOR_MISSING,
+      has_content: false,
+    });
+    expect(await contactsOf(ws.id)).toEqual([]);
   });
 
   test("an uploader who left the workspace before the job ran: nothing is imported, the import says why", async () => {

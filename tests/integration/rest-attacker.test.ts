@@ -100,7 +100,7 @@ describe("REST attacker with an aal1 token: a workspace that requires two-factor
 });
 
 describe("REST attacker: an admin's direct writes of invitations, roles and webhook endpoints are refused", () => {
-  // written by the service door after the app's role and step-up checks, with the audit row
+  // written through the service path after the app's role and step-up checks, with the audit row
   // (docs/decisions.md, "The second factor holds at the database")
   test.each([
     ["workspace_members", "role: a role change without step-up", { op: "update", column: "role" }],

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { withUser, type Claims, type Db } from "@/lib/db/doors";
+import { updateWebhookEndpoint } from "@/lib/webhooks/outbound/update-webhook-endpoint";
 import { changeMemberRole } from "@/lib/workspaces/change-member-role";
 import { inviteMember } from "@/lib/workspaces/invite-member";
 import { resendInvitation, revokeInvitation } from "@/lib/workspaces/manage-invitation";
@@ -271,5 +272,74 @@ describe("members' direct writes to transactions", () => {
       await db.sql`insert into transactions (workspace_id, amount_paid) values (${ws.id}, 10) returning id`;
     await db.sql`update transactions set status = 'refunded', amount_refunded = 10 where id = ${tx.id}`;
     expect(await auditRowsOf(db.sql, tx.id)).toEqual([]);
+  });
+});
+
+describe("an aal1 token beneath the policies: /rpc functions and the service path decide membership at the token's level", () => {
+  /** An admin of A (requires two-factor) and of C (does not), with an endpoint and a contact in each. */
+  async function adminOfTwo() {
+    const a = await requiringWorkspace();
+    const c = await createWorkspace(db.sql);
+    const admin = await addMember(db.sql, a.id, "admin");
+    await addMember(db.sql, c.id, "admin", admin);
+    const seed = async (ws: string) => {
+      const [endpoint] = await db.sql`
+        insert into webhook_endpoints (workspace_id, url, event_types, secret_ciphertext)
+        values (${ws}, 'https://hooks.example.test/a', '{contact.created}', 'x') returning id`;
+      const [delivery] = await db.sql`
+        insert into webhook_deliveries (workspace_id, endpoint_id, event_type, payload)
+        values (${ws}, ${endpoint.id}, 'webhook.test', '{}') returning id`;
+      await createContact(db.sql, ws, { email: `ada-${ws.slice(0, 8)}@example.test`, first_name: "Ada" });
+      return { endpoint: endpoint.id as string, delivery: delivery.id as string };
+    };
+    return { a, c, admin, inA: await seed(a.id), inC: await seed(c.id) };
+  }
+  const deliveriesIn = async (ws: string) =>
+    (await db.sql`select count(*)::int as n from webhook_deliveries where workspace_id = ${ws}`)[0].n;
+
+  test("search_contacts, send_webhook_test_event and replay_webhook_delivery answer nothing of the workspace that requires two-factor at aal1, and the other workspace's as before", async () => {
+    const { a, c, admin, inA, inC } = await adminOfTwo();
+    const calls = (aal: "aal1" | "aal2", ws: string, ids: { endpoint: string; delivery: string }) =>
+      withUser(at(admin.claims, aal), async (tx) => ({
+        found: (await tx`select id from public.search_contacts(${ws}, array['%ada%'])`).length,
+        tested: (await tx`select public.send_webhook_test_event(${ids.endpoint}) as id`)[0].id !== null,
+        replayed: (await tx`select public.replay_webhook_delivery(${ids.delivery}) as id`)[0].id !== null,
+      }));
+    const before = await deliveriesIn(a.id);
+    expect(await calls("aal1", a.id, inA)).toEqual({ found: 0, tested: false, replayed: false });
+    expect(await deliveriesIn(a.id)).toBe(before);
+    expect(await calls("aal1", c.id, inC)).toEqual({ found: 1, tested: true, replayed: true });
+    expect(await calls("aal2", a.id, inA)).toEqual({ found: 1, tested: true, replayed: true });
+    expect(await deliveriesIn(a.id)).toBe(before + 2);
+  });
+
+  test("the service path for members (asServiceForMember) refuses an aal1 token in the workspace that requires two-factor: no endpoint changed", async () => {
+    const { a, admin, inA } = await adminOfTwo();
+    const change = (aal: "aal1" | "aal2") =>
+      attempt(() =>
+        withUser(at(admin.claims, aal), (tx) =>
+          updateWebhookEndpoint(tx, {
+            workspaceId: a.id,
+            endpointId: inA.endpoint,
+            url: "https://attacker.example.test/",
+            description: "",
+            eventTypes: ["contact.created"],
+            enabled: true,
+          }),
+        ),
+      );
+    expect(await change("aal1")).toEqual({ ok: false, code: "not_found" });
+    expect((await db.sql`select url from webhook_endpoints where id = ${inA.endpoint}`)[0].url).toBe(
+      "https://hooks.example.test/a",
+    );
+    expect(await change("aal2")).toEqual({ ok: true, value: { data: { id: inA.endpoint } } });
+  });
+
+  test("every table with a workspace_id has row-level security (so the second-factor policy applies to it)", async () => {
+    const open = await db.sql`
+      select c.relname from pg_class c
+      where c.relnamespace = 'public'::regnamespace and c.relkind in ('r', 'p') and not c.relrowsecurity
+        and exists (select 1 from pg_attribute a where a.attrelid = c.oid and a.attname = 'workspace_id' and not a.attisdropped)`;
+    expect(open).toEqual([]);
   });
 });
