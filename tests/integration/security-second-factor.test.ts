@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { withUser, type Claims, type Db } from "@/lib/db/doors";
-import { updateWebhookEndpoint } from "@/lib/webhooks/outbound/update-webhook-endpoint";
+import { rotateWebhookSecret } from "@/lib/webhooks/outbound/rotate-webhook-secret";
 import { changeMemberRole } from "@/lib/workspaces/change-member-role";
 import { inviteMember } from "@/lib/workspaces/invite-member";
 import { resendInvitation, revokeInvitation } from "@/lib/workspaces/manage-invitation";
@@ -313,26 +313,21 @@ describe("an aal1 token beneath the policies: /rpc functions and the service pat
     expect(await deliveriesIn(a.id)).toBe(before + 2);
   });
 
-  test("the service path for members (asServiceForMember) refuses an aal1 token in the workspace that requires two-factor: no endpoint changed", async () => {
+  test("the service path for members (asServiceForMember) refuses an aal1 token in the workspace that requires two-factor: an admin rotates no signing secret there", async () => {
     const { a, admin, inA } = await adminOfTwo();
-    const change = (aal: "aal1" | "aal2") =>
+    const secretOf = async () =>
+      (await db.sql`select secret_ciphertext from webhook_endpoints where id = ${inA.endpoint}`)[0]
+        .secret_ciphertext;
+    const rotate = (aal: "aal1" | "aal2") =>
       attempt(() =>
         withUser(at(admin.claims, aal), (tx) =>
-          updateWebhookEndpoint(tx, {
-            workspaceId: a.id,
-            endpointId: inA.endpoint,
-            url: "https://attacker.example.test/",
-            description: "",
-            eventTypes: ["contact.created"],
-            enabled: true,
-          }),
+          rotateWebhookSecret(tx, { workspaceId: a.id, endpointId: inA.endpoint }),
         ),
       );
-    expect(await change("aal1")).toEqual({ ok: false, code: "not_found" });
-    expect((await db.sql`select url from webhook_endpoints where id = ${inA.endpoint}`)[0].url).toBe(
-      "https://hooks.example.test/a",
-    );
-    expect(await change("aal2")).toEqual({ ok: true, value: { data: { id: inA.endpoint } } });
+    expect(await rotate("aal1")).toEqual({ ok: false, code: "not_found" });
+    expect(await secretOf()).toBe("x");
+    expect(await rotate("aal2")).toMatchObject({ ok: true, value: { data: { secret: expect.any(String) } } });
+    expect(await secretOf()).not.toBe("x");
   });
 
   test("every table with a workspace_id has row-level security (so the second-factor policy applies to it)", async () => {
