@@ -2249,12 +2249,6 @@ ALTER TABLE public.agreement_contacts ENABLE ROW LEVEL SECURITY;
 CREATE POLICY agreement_contacts_members_all ON public.agreement_contacts TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids))) WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
 
 --
--- Name: agreement_contacts agreement_contacts_second_factor; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY agreement_contacts_second_factor ON public.agreement_contacts AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
-
---
 -- Name: agreement_contacts agreement_contacts_fill_workspace; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -2311,12 +2305,6 @@ ALTER TABLE public.agreements ENABLE ROW LEVEL SECURITY;
 --
 
 CREATE POLICY agreements_members_all ON public.agreements TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids))) WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
-
---
--- Name: agreements agreements_second_factor; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY agreements_second_factor ON public.agreements AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
 
 --
 -- Name: TABLE agreements; Type: ACL; Schema: public; Owner: -
@@ -2447,12 +2435,6 @@ ALTER TABLE ONLY public.api_keys
 --
 
 ALTER TABLE public.api_keys ENABLE ROW LEVEL SECURITY;
-
---
--- Name: api_keys api_keys_second_factor; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY api_keys_second_factor ON public.api_keys AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
 
 --
 -- Name: api_keys api_keys_select_members; Type: POLICY; Schema: public; Owner: -
@@ -2636,12 +2618,6 @@ ALTER TABLE public.appointment_external_attendees ENABLE ROW LEVEL SECURITY;
 CREATE POLICY appointment_external_attendees_members_all ON public.appointment_external_attendees TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids))) WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
 
 --
--- Name: appointment_external_attendees appointment_external_attendees_second_factor; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY appointment_external_attendees_second_factor ON public.appointment_external_attendees AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
-
---
 -- Name: appointment_external_attendees appointment_attendees_fill_workspace; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -2700,12 +2676,6 @@ ALTER TABLE public.appointments ENABLE ROW LEVEL SECURITY;
 --
 
 CREATE POLICY appointments_members_all ON public.appointments TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids))) WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
-
---
--- Name: appointments appointments_second_factor; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY appointments_second_factor ON public.appointments AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
 
 --
 -- Name: TABLE appointments; Type: ACL; Schema: public; Owner: -
@@ -2955,12 +2925,6 @@ ALTER TABLE ONLY public.automation_runs
 --
 
 ALTER TABLE public.automation_runs ENABLE ROW LEVEL SECURITY;
-
---
--- Name: automation_runs automation_runs_second_factor; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY automation_runs_second_factor ON public.automation_runs AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
 
 --
 -- Name: automation_runs automation_runs_select_members; Type: POLICY; Schema: public; Owner: -
@@ -3225,12 +3189,6 @@ ALTER TABLE ONLY public.broadcasts
 ALTER TABLE public.broadcasts ENABLE ROW LEVEL SECURITY;
 
 --
--- Name: broadcasts broadcasts_second_factor; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY broadcasts_second_factor ON public.broadcasts AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
-
---
 -- Name: broadcasts broadcasts_select_members; Type: POLICY; Schema: public; Owner: -
 --
 
@@ -3344,12 +3302,6 @@ ALTER TABLE public.campaign_enrollments ENABLE ROW LEVEL SECURITY;
 CREATE POLICY campaign_enrollments_members_all ON public.campaign_enrollments TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids))) WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
 
 --
--- Name: campaign_enrollments campaign_enrollments_second_factor; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY campaign_enrollments_second_factor ON public.campaign_enrollments AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
-
---
 -- Name: campaign_enrollments campaign_enrollments_fill_workspace; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -3425,12 +3377,6 @@ ALTER TABLE public.campaigns ENABLE ROW LEVEL SECURITY;
 CREATE POLICY campaigns_members_all ON public.campaigns TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids))) WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
 
 --
--- Name: campaigns campaigns_second_factor; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY campaigns_second_factor ON public.campaigns AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
-
---
 -- Name: campaigns campaigns_updated_at; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -3487,12 +3433,6 @@ ALTER TABLE public.companies ENABLE ROW LEVEL SECURITY;
 --
 
 CREATE POLICY companies_members_all ON public.companies TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids))) WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
-
---
--- Name: companies companies_second_factor; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY companies_second_factor ON public.companies AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
 
 --
 -- Name: TABLE companies; Type: ACL; Schema: public; Owner: -
@@ -3564,12 +3504,6 @@ ALTER TABLE public.company_contacts ENABLE ROW LEVEL SECURITY;
 --
 
 CREATE POLICY company_contacts_members_all ON public.company_contacts TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids))) WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
-
---
--- Name: company_contacts company_contacts_second_factor; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY company_contacts_second_factor ON public.company_contacts AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
 
 --
 -- Name: company_contacts company_contacts_fill_workspace; Type: TRIGGER; Schema: public; Owner: -
@@ -3673,12 +3607,6 @@ ALTER TABLE ONLY public.consent_events
 ALTER TABLE public.consent_events ENABLE ROW LEVEL SECURITY;
 
 --
--- Name: consent_events consent_events_second_factor; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY consent_events_second_factor ON public.consent_events AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
-
---
 -- Name: consent_events consent_events_select_members; Type: POLICY; Schema: public; Owner: -
 --
 
@@ -3742,12 +3670,6 @@ ALTER TABLE ONLY public.contact_counts
 ALTER TABLE public.contact_counts ENABLE ROW LEVEL SECURITY;
 
 --
--- Name: contact_counts contact_counts_second_factor; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY contact_counts_second_factor ON public.contact_counts AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
-
---
 -- Name: contact_counts contact_counts_select_members; Type: POLICY; Schema: public; Owner: -
 --
 
@@ -3792,12 +3714,6 @@ ALTER TABLE ONLY public.contact_daily_counts
 --
 
 ALTER TABLE public.contact_daily_counts ENABLE ROW LEVEL SECURITY;
-
---
--- Name: contact_daily_counts contact_daily_counts_second_factor; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY contact_daily_counts_second_factor ON public.contact_daily_counts AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
 
 --
 -- Name: contact_daily_counts contact_daily_counts_select_members; Type: POLICY; Schema: public; Owner: -
@@ -3887,12 +3803,6 @@ ALTER TABLE ONLY public.contact_field_values
 ALTER TABLE public.contact_field_values ENABLE ROW LEVEL SECURITY;
 
 --
--- Name: contact_field_values contact_field_values_second_factor; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY contact_field_values_second_factor ON public.contact_field_values AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
-
---
 -- Name: contact_field_values contact_field_values_select; Type: POLICY; Schema: public; Owner: -
 --
 
@@ -3980,12 +3890,6 @@ ALTER TABLE ONLY public.contact_imports
 --
 
 ALTER TABLE public.contact_imports ENABLE ROW LEVEL SECURITY;
-
---
--- Name: contact_imports contact_imports_second_factor; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY contact_imports_second_factor ON public.contact_imports AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
 
 --
 -- Name: contact_imports contact_imports_select_members; Type: POLICY; Schema: public; Owner: -
@@ -4127,12 +4031,6 @@ ALTER TABLE ONLY public.contact_status_counts
 --
 
 ALTER TABLE public.contact_status_counts ENABLE ROW LEVEL SECURITY;
-
---
--- Name: contact_status_counts contact_status_counts_second_factor; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY contact_status_counts_second_factor ON public.contact_status_counts AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
 
 --
 -- Name: contact_status_counts contact_status_counts_select_members; Type: POLICY; Schema: public; Owner: -
@@ -4338,12 +4236,6 @@ ALTER TABLE public.contact_tags ENABLE ROW LEVEL SECURITY;
 CREATE POLICY contact_tags_members_all ON public.contact_tags TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids))) WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
 
 --
--- Name: contact_tags contact_tags_second_factor; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY contact_tags_second_factor ON public.contact_tags AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
-
---
 -- Name: contact_tags contact_tags_fill_workspace; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -4420,12 +4312,6 @@ ALTER TABLE ONLY public.contact_topics
 --
 
 ALTER TABLE public.contact_topics ENABLE ROW LEVEL SECURITY;
-
---
--- Name: contact_topics contact_topics_second_factor; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY contact_topics_second_factor ON public.contact_topics AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
 
 --
 -- Name: contact_topics contact_topics_select_members; Type: POLICY; Schema: public; Owner: -
@@ -4615,12 +4501,6 @@ ALTER TABLE public.contacts ENABLE ROW LEVEL SECURITY;
 --
 
 CREATE POLICY contacts_members_all ON public.contacts TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids))) WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
-
---
--- Name: contacts contacts_second_factor; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY contacts_second_factor ON public.contacts AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
 
 --
 -- Name: contacts contact_counts_delete; Type: TRIGGER; Schema: public; Owner: -
@@ -4956,12 +4836,6 @@ ALTER TABLE public.deal_payments ENABLE ROW LEVEL SECURITY;
 CREATE POLICY deal_payments_members_all ON public.deal_payments TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids))) WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
 
 --
--- Name: deal_payments deal_payments_second_factor; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY deal_payments_second_factor ON public.deal_payments AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
-
---
 -- Name: TABLE deal_payments; Type: ACL; Schema: public; Owner: -
 --
 
@@ -5029,12 +4903,6 @@ ALTER TABLE public.deals ENABLE ROW LEVEL SECURITY;
 --
 
 CREATE POLICY deals_members_all ON public.deals TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids))) WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
-
---
--- Name: deals deals_second_factor; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY deals_second_factor ON public.deals AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
 
 --
 -- Name: deals deals_updated_at; Type: TRIGGER; Schema: public; Owner: -
@@ -5257,12 +5125,6 @@ ALTER TABLE ONLY public.email_events
 ALTER TABLE public.email_events ENABLE ROW LEVEL SECURITY;
 
 --
--- Name: email_events email_events_second_factor; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY email_events_second_factor ON public.email_events AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
-
---
 -- Name: email_events email_events_select_members; Type: POLICY; Schema: public; Owner: -
 --
 
@@ -5403,12 +5265,6 @@ ALTER TABLE ONLY public.email_send_stats
 ALTER TABLE public.email_send_stats ENABLE ROW LEVEL SECURITY;
 
 --
--- Name: email_send_stats email_send_stats_second_factor; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY email_send_stats_second_factor ON public.email_send_stats AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
-
---
 -- Name: email_send_stats email_send_stats_select_members; Type: POLICY; Schema: public; Owner: -
 --
 
@@ -5525,12 +5381,6 @@ ALTER TABLE ONLY public.email_sends
 ALTER TABLE public.email_sends ENABLE ROW LEVEL SECURITY;
 
 --
--- Name: email_sends email_sends_second_factor; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY email_sends_second_factor ON public.email_sends AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
-
---
 -- Name: email_sends email_sends_select_members; Type: POLICY; Schema: public; Owner: -
 --
 
@@ -5603,12 +5453,6 @@ ALTER TABLE ONLY public.email_topics
 ALTER TABLE public.email_topics ENABLE ROW LEVEL SECURITY;
 
 --
--- Name: email_topics email_topics_second_factor; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY email_topics_second_factor ON public.email_topics AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
-
---
 -- Name: email_topics email_topics_select_members; Type: POLICY; Schema: public; Owner: -
 --
 
@@ -5664,12 +5508,6 @@ ALTER TABLE ONLY public.erased_addresses
 --
 
 ALTER TABLE public.erased_addresses ENABLE ROW LEVEL SECURITY;
-
---
--- Name: erased_addresses erased_addresses_second_factor; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY erased_addresses_second_factor ON public.erased_addresses AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
 
 --
 -- Name: erased_addresses erased_addresses_select_members; Type: POLICY; Schema: public; Owner: -
@@ -5997,12 +5835,6 @@ ALTER TABLE ONLY public.form_daily_counts
 ALTER TABLE public.form_daily_counts ENABLE ROW LEVEL SECURITY;
 
 --
--- Name: form_daily_counts form_daily_counts_second_factor; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY form_daily_counts_second_factor ON public.form_daily_counts AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
-
---
 -- Name: form_daily_counts form_daily_counts_select_members; Type: POLICY; Schema: public; Owner: -
 --
 
@@ -6284,12 +6116,6 @@ ALTER TABLE public.import_mappings ENABLE ROW LEVEL SECURITY;
 CREATE POLICY import_mappings_members_all ON public.import_mappings TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids))) WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
 
 --
--- Name: import_mappings import_mappings_second_factor; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY import_mappings_second_factor ON public.import_mappings AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
-
---
 -- Name: import_mappings import_mappings_updated_at; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -6397,12 +6223,6 @@ ALTER TABLE public.notes ENABLE ROW LEVEL SECURITY;
 --
 
 CREATE POLICY notes_members_all ON public.notes TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids))) WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
-
---
--- Name: notes notes_second_factor; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY notes_second_factor ON public.notes AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
 
 --
 -- Name: notes notes_fill_workspace; Type: TRIGGER; Schema: public; Owner: -
@@ -6776,12 +6596,6 @@ ALTER TABLE public.pending_form_submissions ENABLE ROW LEVEL SECURITY;
 CREATE POLICY pending_form_submissions_delete_members ON public.pending_form_submissions FOR DELETE TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
 
 --
--- Name: pending_form_submissions pending_form_submissions_second_factor; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY pending_form_submissions_second_factor ON public.pending_form_submissions AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
-
---
 -- Name: pending_form_submissions pending_form_submissions_select_members; Type: POLICY; Schema: public; Owner: -
 --
 
@@ -6985,12 +6799,6 @@ ALTER TABLE public.products ENABLE ROW LEVEL SECURITY;
 CREATE POLICY products_members_all ON public.products TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids))) WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
 
 --
--- Name: products products_second_factor; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY products_second_factor ON public.products AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
-
---
 -- Name: products products_updated_at; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -7094,12 +6902,6 @@ ALTER TABLE public.segments ENABLE ROW LEVEL SECURITY;
 CREATE POLICY segments_members_all ON public.segments TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids))) WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
 
 --
--- Name: segments segments_second_factor; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY segments_second_factor ON public.segments AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
-
---
 -- Name: segments segments_updated_at; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -7165,12 +6967,6 @@ ALTER TABLE public.tags ENABLE ROW LEVEL SECURITY;
 --
 
 CREATE POLICY tags_members_all ON public.tags TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids))) WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
-
---
--- Name: tags tags_second_factor; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY tags_second_factor ON public.tags AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
 
 --
 -- Name: TABLE tags; Type: ACL; Schema: public; Owner: -
@@ -7286,12 +7082,6 @@ ALTER TABLE public.tasks ENABLE ROW LEVEL SECURITY;
 --
 
 CREATE POLICY tasks_members_all ON public.tasks TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids))) WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
-
---
--- Name: tasks tasks_second_factor; Type: POLICY; Schema: public; Owner: -
---
-
-CREATE POLICY tasks_second_factor ON public.tasks AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
 
 --
 -- Name: tasks tasks_updated_at; Type: TRIGGER; Schema: public; Owner: -
