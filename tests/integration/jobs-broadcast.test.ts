@@ -8,7 +8,7 @@ import { enqueue } from "@/lib/jobs/enqueue";
 import { setupTestDatabase } from "../helpers/db";
 import { createWorkspace } from "../helpers/factories";
 import { jobsOf } from "../helpers/jobs";
-import { waitFor } from "../helpers/wait-for";
+import { milestone, waitFor } from "../helpers/wait-for";
 import { onEmbeddedService } from "../helpers/embedded-harness";
 import { setupWorkers } from "../helpers/workers";
 import { startFakeResend } from "../fakes/resend";
@@ -98,14 +98,36 @@ function killEmbeddedService() {
 describe("jobs: broadcasts run as a job", () => {
   test("a worker killed with SIGKILL in the middle of a 2,000-contact broadcast: after a restart every eligible contact has exactly one email", async () => {
     if (db.kind === "pglite") return killEmbeddedService();
-    const { broadcastId } = await startedBroadcast();
-    const first = workers.spawnWorker();
-    await waitFor(async () => (await sendsOf(broadcastId)).n > 0, "the first batch sent", 60_000);
-    const killed = new Promise((resolve) => first.once("exit", resolve));
-    first.kill("SIGKILL");
-    await killed;
+    const { ws, broadcastId } = await startedBroadcast();
+    // The worker is held in the middle: the contact after the first half (in the job's id order)
+    // is locked FOR UPDATE, so the batch that inserts its email (the foreign key's FOR KEY SHARE)
+    // waits with half the audience committed. Killing on "a first batch seen" instead raced a
+    // fast worker through the pooler to the end of the broadcast.
+    const half = AUDIENCE / 2;
+    const held = milestone();
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const holder = db.sql.begin(async (tx) => {
+      // (the row picked in a subquery: FOR UPDATE beside OFFSET would lock every row skipped too)
+      await tx`select id from contacts where id = (
+                 select id from contacts where workspace_id = ${ws.id} order by id offset ${half} limit 1)
+               for update`;
+      held.reached();
+      await released;
+    });
+    try {
+      await held.passed;
+      const first = workers.spawnWorker();
+      await waitFor(async () => (await sendsOf(broadcastId)).n === half, "half the audience sent", 60_000);
+      const killed = new Promise((resolve) => first.once("exit", resolve));
+      first.kill("SIGKILL");
+      await killed;
+    } finally {
+      release();
+      await holder;
+    }
     const atKill = await sendsOf(broadcastId);
-    expect(atKill.n).toBeLessThan(AUDIENCE); // killed in the middle, not after the end
+    expect(atKill.n).toBe(half); // killed in the middle: the held batch never committed
     expect(await statusOf(broadcastId)).toBe("sending");
 
     workers.spawnWorker(); // the restart: the dead worker's job is retried
