@@ -78,9 +78,12 @@ export const MOCKS_MODULES = [
 ];
 
 // one session key for every file: lib/auth/secret.ts reads it once per (shared) worker process
+// The fake Resend limits only where a test asks it to (tests/integration/sending-pacer.test.ts sets
+// both sides): elsewhere the pacer keeps to a rate the fake never refuses.
 const env = (db: string) => ({
   TEST_DB: db,
   AUTH_SECRET: process.env.AUTH_SECRET ?? "test-secret-that-is-at-least-32-characters-long",
+  RESEND_REQUESTS_PER_SECOND: "1000",
 });
 
 // Integration tests run on the embedded PGlite always, and on the real Postgres server

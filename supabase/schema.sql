@@ -3112,6 +3112,7 @@ CREATE TABLE public.broadcasts (
     topic_id uuid,
     body_markdown text,
     scheduled_at timestamp with time zone,
+    paused_reason text,
     CONSTRAINT broadcasts_scheduled_has_time CHECK (((status <> 'scheduled'::text) OR (scheduled_at IS NOT NULL))),
     CONSTRAINT broadcasts_status_check CHECK ((status = ANY (ARRAY['draft'::text, 'scheduled'::text, 'sending'::text, 'paused'::text, 'cancelled'::text, 'sent'::text, 'failed'::text])))
 );
@@ -5299,6 +5300,8 @@ CREATE TABLE public.email_sends (
     provider_message_id text,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     sent_at timestamp with time zone,
+    lease_until timestamp with time zone,
+    lease_owner text,
     CONSTRAINT email_sends_kind_check CHECK ((kind = ANY (ARRAY['marketing'::text, 'transactional'::text]))),
     CONSTRAINT email_sends_status_check CHECK ((status = ANY (ARRAY['queued'::text, 'sent'::text, 'outbox'::text, 'skipped'::text, 'failed'::text, 'bounced'::text, 'complained'::text])))
 );
@@ -6810,6 +6813,41 @@ CREATE TRIGGER products_updated_at BEFORE UPDATE ON public.products FOR EACH ROW
 
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.products TO authenticated;
 GRANT ALL ON TABLE public.products TO service_role;
+
+-- ==================================================== public.provider_pacers
+--
+-- Name: provider_pacers; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.provider_pacers (
+    id text NOT NULL,
+    next_at timestamp with time zone DEFAULT now() NOT NULL,
+    blocked_until timestamp with time zone,
+    provider_limit integer,
+    turns bigint DEFAULT 0 NOT NULL,
+    limited bigint DEFAULT 0 NOT NULL,
+    CONSTRAINT provider_pacers_id_check CHECK ((id ~ '^[a-z]+:[0-9a-f]{16}$'::text)),
+    CONSTRAINT provider_pacers_provider_limit_check CHECK ((provider_limit > 0))
+);
+
+--
+-- Name: provider_pacers provider_pacers_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.provider_pacers
+    ADD CONSTRAINT provider_pacers_pkey PRIMARY KEY (id);
+
+--
+-- Name: provider_pacers; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.provider_pacers ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: TABLE provider_pacers; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.provider_pacers TO service_role;
 
 -- ==================================================== public.rate_limit_hits
 --

@@ -35,7 +35,10 @@ export const HANDLERS: JobRegistry = {
     runTicketingDelivery(inboxId, { lastAttempt: lastAttempt(job) }),
   ),
   broadcast: handle(QUEUES.broadcast, ({ workspaceId, broadcastId, scheduledAt }, job) =>
-    runBroadcast({ workspaceId, broadcastId, scheduledAt }, job.signal, { lastAttempt: lastAttempt(job) }),
+    runBroadcast({ workspaceId, broadcastId, scheduledAt }, job.signal, {
+      lastAttempt: lastAttempt(job),
+      runner: job.id,
+    }),
   ),
   "email-send": handle(QUEUES["email-send"], ({ emailSendId, html, text }, job) =>
     deliverEmail(emailSendId, {

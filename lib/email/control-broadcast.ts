@@ -29,7 +29,7 @@ export async function controlBroadcast(
   const t = TRANSITIONS[input.control];
   if (input.control === "start") await refuseWithoutPostalAddress(db, input);
   const [row] = await db`
-    update public.broadcasts set status = ${t.to}
+    update public.broadcasts set status = ${t.to}, paused_reason = null
     where id = ${input.broadcastId} and workspace_id = ${input.workspaceId} and status = any(${t.from}::text[])
     returning id`;
   if (!row) return false;

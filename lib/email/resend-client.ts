@@ -1,5 +1,7 @@
 import { Resend } from "resend";
 
+import { paced, type ProviderAnswer } from "./flows/pace-provider";
+
 let cached: { key: string; base: string | undefined; client: Resend } | undefined;
 
 /**
@@ -17,4 +19,18 @@ export function resendClient(): Resend | null {
 
 export function emailFrom(): string {
   return process.env.EMAIL_FROM ?? "CRM <no-reply@example.com>";
+}
+
+/**
+ * `request` made through the key's pacer (lib/email/flows/pace-provider.ts): at the team's rate, a 429
+ * waited out and made again, a 5xx tried again a few times; null without RESEND_API_KEY (the dev
+ * outbox). `request` sends the same idempotency key every time.
+ */
+export async function sendThroughResend<T>(
+  request: (resend: Resend) => Promise<ProviderAnswer<T>>,
+  signal?: AbortSignal,
+): Promise<ProviderAnswer<T> | null> {
+  const resend = resendClient();
+  if (!resend) return null;
+  return paced(cached!.key, () => request(resend), signal);
 }

@@ -5,7 +5,8 @@ import { audienceCondition, marketingSkipReasonSql } from "./broadcast-audience"
 import { getBroadcast } from "./broadcasts";
 import { writeBroadcast } from "./broadcast-door";
 import { renderedMarketingSql } from "./render-email";
-import { emailFrom, resendClient } from "./resend-client";
+import { emailFrom, resendClient, sendThroughResend } from "./resend-client";
+import { isPermanentRefusal } from "./flows/pace-provider";
 import { metrics } from "@/lib/observability/metrics";
 
 /** Resend's batch endpoint takes at most 100 emails. */
@@ -20,8 +21,19 @@ interface QueuedEmail {
   headers: Record<string, string>;
 }
 
-/** `stopped`: nothing more to claim now (the audience is done, or the broadcast is paused, cancelled or sent). */
-type Claim = Refused | { queued: QueuedEmail[]; stopped?: boolean };
+/**
+ * `stopped`: nothing more to claim now (the audience is done, or the broadcast is paused, cancelled
+ * or sent). `othersSending`: the audience is done but rows another run leased are still on their
+ * way; the broadcast is 'sent' when the last of them is recorded, by whichever run finds none left.
+ */
+type Claim = Refused | { queued: QueuedEmail[]; stopped?: boolean; othersSending?: boolean };
+
+/**
+ * How long a claimed row is its runner's own to deliver before another runner may take it again
+ * (the runner's own next attempt takes it at once): past the pacer's longest ordinary wait, short
+ * enough that a dead run's rows are resumed soon (docs/decisions.md, "One pacer per Resend key").
+ */
+export const BROADCAST_LEASE_SECONDS = 120;
 
 /** A broadcast is worked on only in these states ('draft': the page's own batch loop, before jobs). */
 const RUNNABLE = ["draft", "sending"];
@@ -41,12 +53,14 @@ const RUNNABLE = ["draft", "sending"];
  */
 export async function claimBroadcastBatch(
   db: Db,
-  input: { workspaceId: string; broadcastId: string; batchSize?: number },
+  input: { workspaceId: string; broadcastId: string; batchSize?: number; runner?: string },
 ): Promise<Claim> {
   const size = input.batchSize ?? BROADCAST_BATCH_SIZE;
   const broadcast = await getBroadcast(db, input);
   if (!broadcast) return refused("not_found", "Broadcast not found.");
-  return writeBroadcast(db, input.workspaceId, () => claimAsService(db, input.workspaceId, broadcast, size));
+  return writeBroadcast(db, input.workspaceId, () =>
+    claimAsService(db, input.workspaceId, broadcast, size, input.runner ?? null),
+  );
 }
 
 /** claimBroadcastBatch's work once the caller is checked, as the service. */
@@ -55,14 +69,24 @@ async function claimAsService(
   workspaceId: string,
   broadcast: NonNullable<Awaited<ReturnType<typeof getBroadcast>>>,
   size: number,
+  runner: string | null,
 ): Promise<Claim> {
   const [{ status, claim_cursor: cursor }] = await db`
     select status, claim_cursor from public.broadcasts where id = ${broadcast.id} for update`;
   if (!RUNNABLE.includes(status)) return { queued: [], stopped: true };
 
+  // Rows still 'queued' that are this runner's own (its attempt before a crash), released, or
+  // whose lease ran out (another run that died); rows another live run is delivering are left to
+  // it, so two runs never spend the provider's rate on the same batch.
   const leftover = await db<QueuedEmail[]>`
-    select id, to_email, subject, html, text_body, headers from public.email_sends
-    where broadcast_id = ${broadcast.id} and status = 'queued' order by id limit ${size}`;
+    update public.email_sends
+    set lease_until = now() + make_interval(secs => ${BROADCAST_LEASE_SECONDS}), lease_owner = ${runner}
+    where id in (
+      select id from public.email_sends
+      where broadcast_id = ${broadcast.id} and status = 'queued'
+        and (lease_until is null or lease_until < now() or lease_owner is not distinct from ${runner}::text)
+      order by id limit ${size})
+    returning id, to_email, subject, html, text_body, headers`;
   if (leftover.length) return { queued: leftover };
 
   // Rendered in the database (renderedMarketingSql): the rows never travel to this process and
@@ -84,13 +108,15 @@ async function claimAsService(
     ), inserted as (
       insert into public.email_sends
         (workspace_id, contact_id, broadcast_id, to_email, kind, subject, html, text_body, headers,
-         status, skip_reason, provider, sent_at)
+         status, skip_reason, provider, sent_at, lease_until, lease_owner)
       select ${workspaceId}, r.id, ${broadcast.id}, r.email, 'marketing', ${broadcast.subject},
              r.html, r.text_body, r.headers,
              case when r.skip is not null then 'skipped' when ${direct} then 'outbox' else 'queued' end,
              r.skip,
              case when r.skip is not null then null when ${direct} then 'outbox' else 'resend' end,
-             case when r.skip is null and ${direct} then now() end
+             case when r.skip is null and ${direct} then now() end,
+             case when r.skip is null and not ${direct} then now() + make_interval(secs => ${BROADCAST_LEASE_SECONDS}) end,
+             case when r.skip is null and not ${direct} then ${runner}::text end
       from rendered r
       order by r.id
       on conflict (broadcast_id, contact_id) where broadcast_id is not null do nothing
@@ -99,6 +125,9 @@ async function claimAsService(
     select (select id from batch order by id desc limit 1) as last_id,
            coalesce((select json_agg(i) from inserted i where i.status = 'queued'), '[]') as queued`;
   if (claimed.last_id === null) {
+    const [sending] = await db`
+      select 1 from public.email_sends where broadcast_id = ${broadcast.id} and status = 'queued' limit 1`;
+    if (sending) return { queued: [], stopped: true, othersSending: true };
     await db`update public.broadcasts set status = 'sent', sent_at = now() where id = ${broadcast.id}`;
     return { queued: [], stopped: true };
   }
@@ -109,34 +138,80 @@ async function claimAsService(
   return { queued: claimed.queued };
 }
 
-type Delivery = { ids: string[] } & ({ providerIds: string[] } | { error: string });
+/**
+ * A batch's outcome: the provider's ids, or an error; `permanent` when another attempt cannot
+ * change it (a refusal of the request itself), else the rows wait for the next attempt.
+ */
+type Delivery = { ids: string[] } & ({ providerIds: string[] } | { error: string; permanent: boolean });
 
 /**
- * Phase 2, outside any transaction: one call to Resend's batch endpoint. The idempotency key is
- * derived from the email rows, so re-delivering the same queued rows after a crash is answered
- * by Resend from its first delivery instead of sending again.
+ * Phase 2, outside any transaction: one call to Resend's batch endpoint, at the team's pace (a
+ * 429 is waited out, not an error: lib/email/flows/pace-provider.ts). The idempotency key is derived
+ * from the email rows, so re-delivering the same queued rows after a crash is answered by Resend
+ * from its first delivery instead of sending again.
  */
-export async function deliverBroadcastBatch(broadcastId: string, queued: QueuedEmail[]): Promise<Delivery> {
+export async function deliverBroadcastBatch(
+  broadcastId: string,
+  queued: QueuedEmail[],
+  signal?: AbortSignal,
+): Promise<Delivery> {
   const ids = queued.map((q) => q.id);
-  const resend = resendClient();
-  if (!resend) return { ids, error: "RESEND_API_KEY is not set" };
   const key = createHash("sha256")
     .update([...ids].sort().join(","))
     .digest("hex")
     .slice(0, 40);
-  const { data, error } = await resend.batch.send(
-    queued.map((q) => ({
-      from: emailFrom(),
-      to: q.to_email,
-      subject: q.subject,
-      html: q.html,
-      text: q.text_body ?? undefined,
-      headers: q.headers,
-    })),
-    { idempotencyKey: `broadcast-${broadcastId}-${key}` },
+  const answer = await sendThroughResend(
+    (resend) =>
+      resend.batch.send(
+        queued.map((q) => ({
+          from: emailFrom(),
+          to: q.to_email,
+          subject: q.subject,
+          html: q.html,
+          text: q.text_body ?? undefined,
+          headers: q.headers,
+        })),
+        { idempotencyKey: `broadcast-${broadcastId}-${key}` },
+      ),
+    signal,
   );
-  if (error || !data) return { ids, error: error ? `${error.name}: ${error.message}` : "no answer" };
+  if (!answer) return { ids, error: "RESEND_API_KEY is not set", permanent: false };
+  const { data, error } = answer;
+  if (error || !data)
+    return {
+      ids,
+      error: error ? `${error.name}: ${error.message}` : "no answer",
+      permanent: isPermanentRefusal(error?.statusCode),
+    };
   return { ids, providerIds: data.data.map((d) => d.id) };
+}
+
+/**
+ * The provider did not take a batch after every retry: the broadcast pauses (only while it is
+ * sending: a member's pause or cancel stands) with the reason its page shows; resuming clears it.
+ */
+export async function pauseBroadcastForProvider(
+  db: Db,
+  input: { workspaceId: string; broadcastId: string },
+  reason: string,
+): Promise<void> {
+  await asService(
+    db,
+    () => db`update public.broadcasts set status = 'paused', paused_reason = ${reason}
+             where id = ${input.broadcastId} and workspace_id = ${input.workspaceId} and status = 'sending'`,
+  );
+}
+
+/**
+ * A run gives up on rows it could not deliver (an outage, the worker stopping): their lease ends
+ * now, so the next attempt, or another run, takes them at once under the same idempotency key.
+ */
+export async function releaseBroadcastRows(db: Db, ids: string[]): Promise<void> {
+  await asService(
+    db,
+    () => db`update public.email_sends set lease_until = null
+             where id = any(${ids}::uuid[]) and status = 'queued'`,
+  );
 }
 
 /** Phase 3: the batch's outcome on its rows, in one statement, through the service door. */

@@ -39,6 +39,12 @@ function create() {
       labelNames: ["target", "reason"] as const,
       registers: [registry],
     }),
+    providerLimited: new Counter({
+      name: "crm_provider_rate_limited_total",
+      help: "Requests a provider answered 429 past its rate, by provider; each was made again after its retry-after (docs/decisions.md, \"One pacer per Resend key\").",
+      labelNames: ["provider"] as const,
+      registers: [registry],
+    }),
     emailSends: new Counter({
       name: "crm_email_sends_total",
       help: "Emails handed to the provider by this process, by kind (single, broadcast) and outcome (sent, failed).",

@@ -1,7 +1,11 @@
 /**
  * A local stand-in for Resend's API: POST /emails and POST /emails/batch, recording what it is
  * sent. Like Resend, a request repeating an Idempotency-Key gets the first answer back and
- * sends nothing again. `failNext` makes the next request answer a 500.
+ * sends nothing again. `failNext` makes the next request answer a 500. With `requestsPerSecond`
+ * it limits as Resend does (resend.com/docs/api-reference/rate-limit): every answer carries
+ * `ratelimit-limit`, `ratelimit-remaining` and `ratelimit-reset`, and a request past the rate is
+ * answered 429 `rate_limit_exceeded` with `retry-after`, sending nothing. The limit is a bucket of
+ * `requestsPerSecond` requests refilled at that rate.
  */
 import { createHmac, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage } from "node:http";
@@ -22,7 +26,12 @@ export interface FakeResend {
   env: Record<string, string>;
   sent: FakeEmail[];
   requests: { path: string; idempotencyKey: string | null }[];
-  failNext(count?: number): void;
+  /** requests answered 429 past the rate */
+  limited: number;
+  /** the next `count` requests answer `statusCode` (a 5xx as an outage, a 422 as Resend refusing for good) */
+  failNext(count?: number, statusCode?: number): void;
+  /** takes `requests` from the rate's bucket, as other senders of the same Resend team do */
+  spend(requests: number): void;
   stop(): Promise<void>;
 }
 
@@ -34,30 +43,75 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
   return JSON.parse(Buffer.concat(chunks).toString("utf8") || "null");
 }
 
-export async function startFakeResend(): Promise<FakeResend> {
+export async function startFakeResend(options: { requestsPerSecond?: number } = {}): Promise<FakeResend> {
   const sent: FakeEmail[] = [];
   const requests: FakeResend["requests"] = [];
   const answered = new Map<string, string>();
   let failures = 0;
+  let failureStatus = 500;
+  const rate = options.requestsPerSecond;
+  const bucket = { tokens: rate ?? 0, at: performance.now() };
+  /** Takes a request from the bucket (false: past the rate), with the headers its answer carries. */
+  const refill = (perSecond: number) => {
+    const now = performance.now();
+    bucket.tokens = Math.min(perSecond, bucket.tokens + ((now - bucket.at) / 1000) * perSecond);
+    bucket.at = now;
+  };
+  const admit = (): { admitted: boolean; limitHeaders: Record<string, string> } => {
+    if (rate === undefined) return { admitted: true, limitHeaders: {} };
+    refill(rate);
+    const admitted = bucket.tokens >= 1;
+    if (admitted) bucket.tokens -= 1;
+    const untilNext = Math.max(1, Math.ceil((1 - bucket.tokens) / rate));
+    const limitHeaders = {
+      "ratelimit-limit": String(rate),
+      "ratelimit-remaining": String(Math.floor(bucket.tokens)),
+      "ratelimit-reset": String(Math.ceil((rate - bucket.tokens) / rate)),
+      ...(admitted ? {} : { "retry-after": String(untilNext) }),
+    };
+    return { admitted, limitHeaders };
+  };
+  const fake = { limited: 0 };
 
   const server = createServer(async (req, res) => {
+    let limitHeaders: Record<string, string> = {};
     const reply = (status: number, body: unknown) => {
-      res.writeHead(status, { "content-type": "application/json" });
+      res.writeHead(status, { "content-type": "application/json", ...limitHeaders });
       res.end(JSON.stringify(body));
     };
     const key = (req.headers["idempotency-key"] as string | undefined) ?? null;
     requests.push({ path: req.url ?? "", idempotencyKey: key });
     if (!String(req.headers.authorization ?? "").startsWith("Bearer "))
       return reply(401, { name: "missing_api_key", message: "Missing API key", statusCode: 401 });
+    const admission = admit();
+    limitHeaders = admission.limitHeaders;
+    if (!admission.admitted) {
+      fake.limited += 1;
+      return reply(429, {
+        name: "rate_limit_exceeded",
+        message: `Too many requests. You can only make ${rate} requests per second. See rate limit response headers for more information. Or contact support to increase rate limit.`,
+        statusCode: 429,
+      });
+    }
     if (failures > 0) {
       failures -= 1;
-      return reply(500, { name: "application_error", message: "Fake failure", statusCode: 500 });
+      return failureStatus >= 500
+        ? reply(failureStatus, {
+            name: "application_error",
+            message: "Fake failure",
+            statusCode: failureStatus,
+          })
+        : reply(failureStatus, {
+            name: "validation_error",
+            message: "Invalid `to` field. The email address needs to follow the `email@example.com` format.",
+            statusCode: failureStatus,
+          });
     }
     if (req.method !== "POST" || (req.url !== "/emails" && req.url !== "/emails/batch"))
       return reply(404, { name: "not_found", message: "Not found", statusCode: 404 });
     const cacheKey = key && `${req.url} ${key}`;
     if (cacheKey && answered.has(cacheKey)) {
-      res.writeHead(200, { "content-type": "application/json" });
+      res.writeHead(200, { "content-type": "application/json", ...limitHeaders });
       return res.end(answered.get(cacheKey));
     }
     const body = await readJson(req);
@@ -69,7 +123,7 @@ export async function startFakeResend(): Promise<FakeResend> {
     });
     const answer = JSON.stringify(req.url === "/emails" ? ids[0] : { data: ids });
     if (cacheKey) answered.set(cacheKey, answer);
-    res.writeHead(200, { "content-type": "application/json" });
+    res.writeHead(200, { "content-type": "application/json", ...limitHeaders });
     res.end(answer);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -80,8 +134,16 @@ export async function startFakeResend(): Promise<FakeResend> {
     env: { RESEND_BASE_URL: url, RESEND_WEBHOOK_SECRET: FAKE_RESEND_WEBHOOK_SECRET },
     sent,
     requests,
-    failNext(count = 1) {
+    get limited() {
+      return fake.limited;
+    },
+    failNext(count = 1, statusCode = 500) {
       failures = count;
+      failureStatus = statusCode;
+    },
+    spend(requests) {
+      if (rate !== undefined) refill(rate);
+      bucket.tokens -= requests;
     },
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

@@ -1,15 +1,11 @@
 import { withService } from "@/lib/db/doors";
 import { done, failed, retry, type JobOutcome } from "@/lib/jobs/outcome";
 import { readQueuedEmail, recordEmailDelivery } from "../queued-email";
-import { emailFrom, resendClient } from "../resend-client";
+import { emailFrom, sendThroughResend } from "../resend-client";
+import { isPermanentRefusal } from "./pace-provider";
 
 /** What a done attempt found: sent now, or nothing left to send (sent or cancelled before). */
 export type DeliverEmailOutcome = "sent" | "skipped" | "done";
-
-/** Resend refusals that another attempt cannot change (a bad address, a bad key). */
-function isPermanent(statusCode: number | null | undefined): boolean {
-  return statusCode != null && statusCode >= 400 && statusCode < 500 && ![408, 409, 429].includes(statusCode);
-}
 
 /**
  * The 'email-send' job (docs/decisions.md, "Emails delivered by a job"): one queued single email through
@@ -29,29 +25,30 @@ export async function deliverEmail(
   if (!found) return done({ outcome: "done" });
   if ("skipped" in found) return done({ outcome: "skipped" });
   const { email } = found;
-  const resend = resendClient();
-  const { data, error } = resend
-    ? await resend.emails.send(
-        {
-          from: emailFrom(),
-          to: email.to_email,
-          subject: email.subject,
-          html: options.body?.html ?? email.html ?? "",
-          text: options.body?.text ?? email.text_body ?? undefined,
-          headers: email.headers,
-        },
-        { idempotencyKey: `email-send-${email.id}` },
-      )
-    : {
-        data: null,
-        error: { name: "not_configured", message: "RESEND_API_KEY is not set", statusCode: null },
-      };
+  const answer = await sendThroughResend((resend) =>
+    resend.emails.send(
+      {
+        from: emailFrom(),
+        to: email.to_email,
+        subject: email.subject,
+        html: options.body?.html ?? email.html ?? "",
+        text: options.body?.text ?? email.text_body ?? undefined,
+        headers: email.headers,
+      },
+      { idempotencyKey: `email-send-${email.id}` },
+    ),
+  );
+  const { data, error } = answer ?? {
+    data: null,
+    error: { name: "not_configured", message: "RESEND_API_KEY is not set", statusCode: null },
+  };
   if (data) {
     await withService((db) => recordEmailDelivery(db, email.id, { providerId: data.id }));
     return done({ outcome: "sent" });
   }
   const message = error ? `${error.name}: ${error.message}` : "Resend gave no answer";
-  if (!options.lastAttempt && !isPermanent(error?.statusCode)) return retry("provider_failed", message);
+  if (!options.lastAttempt && !isPermanentRefusal(error?.statusCode))
+    return retry("provider_failed", message);
   await withService((db) => recordEmailDelivery(db, email.id, { error: message }));
   return failed("provider_failed", message);
 }

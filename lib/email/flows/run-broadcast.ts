@@ -4,7 +4,9 @@ import {
   BROADCAST_BATCH_SIZE,
   claimBroadcastBatch,
   deliverBroadcastBatch,
+  pauseBroadcastForProvider,
   recordBroadcastDelivery,
+  releaseBroadcastRows,
 } from "../send-broadcast";
 import { resendClient } from "../resend-client";
 import { startScheduledBroadcast } from "../schedule-broadcast";
@@ -30,8 +32,8 @@ const RESEND_PARALLEL_CALLS = 4;
 export async function runBroadcast(
   input: { workspaceId: string; broadcastId: string; scheduledAt?: string },
   signal?: AbortSignal,
-  options: { lastAttempt?: boolean } = {},
-): Promise<JobOutcome<{ batches: number; notDue?: true }>> {
+  options: { lastAttempt?: boolean; runner?: string } = {},
+): Promise<JobOutcome<{ batches: number; notDue?: true; paused?: true }>> {
   // a scheduled job starts its broadcast only if it is still scheduled for this job's time
   if (
     input.scheduledAt &&
@@ -46,7 +48,9 @@ export async function runBroadcast(
         "unavailable",
         "The worker stopped between batches; the broadcast carries on when retried.",
       );
-    const claim = await withService((db) => claimBroadcastBatch(db, { ...input, batchSize }));
+    const claim = await withService((db) =>
+      claimBroadcastBatch(db, { ...input, batchSize, runner: options.runner }),
+    );
     if ("error" in claim) return done({ batches }); // deleted meanwhile: nothing left to do
     if (claim.queued.length) {
       // In id order, in chunks of Resend's maximum: a rerun re-forms the same chunks from the
@@ -56,21 +60,44 @@ export async function runBroadcast(
         queued.slice(i * BROADCAST_BATCH_SIZE, (i + 1) * BROADCAST_BATCH_SIZE),
       );
       const deliveries = await Promise.all(
-        chunks.map((chunk) => deliverBroadcastBatch(input.broadcastId, chunk)),
+        chunks.map((chunk) => deliverBroadcastBatch(input.broadcastId, chunk, signal)),
       );
-      // Resend refused or did not answer a chunk: its rows stay 'queued' and the attempt ends in
-      // `retry`, so the engine retries with backoff and the next run sends those rows first, under
-      // the same idempotency key. On the last attempt they are recorded 'failed' and the send goes on.
-      const failed = deliveries.find((d) => "error" in d);
-      const recorded = options.lastAttempt ? deliveries : deliveries.filter((d) => !("error" in d));
-      if (recorded.length)
+      // A rate limit never gets here: the pacer waits it out. Delivered chunks and ones Resend
+      // refused for good are recorded; a chunk the provider did not take (an outage, the worker
+      // stopping) keeps its rows 'queued', released from this run's lease, and the attempt ends in
+      // `retry`, so the engine retries with backoff and the next run sends those rows first,
+      // under the same idempotency key.
+      const recorded = deliveries.filter((d) => !("error" in d) || d.permanent);
+      const untaken = deliveries.filter((d) => "error" in d && !d.permanent);
+      if (recorded.length || untaken.length)
         await withService(async (db) => {
           for (const delivery of recorded) await recordBroadcastDelivery(db, delivery);
+          if (untaken.length)
+            await releaseBroadcastRows(
+              db,
+              untaken.flatMap((d) => d.ids),
+            );
         });
-      if (failed && "error" in failed && !options.lastAttempt)
-        return retry("provider_failed", `Resend: ${failed.error}`);
+      const waiting = untaken[0];
+      if (waiting && "error" in waiting) {
+        if (!options.lastAttempt) return retry("provider_failed", `Resend: ${waiting.error}`);
+        // Past every retry the mail is not lost nor failed: the broadcast pauses with the reason
+        // on its page, and resuming sends the waiting rows under their keys.
+        await withService((db) =>
+          pauseBroadcastForProvider(
+            db,
+            input,
+            `Resend did not take the mail after every retry (${waiting.error}).`,
+          ),
+        );
+        return done({ batches, paused: true });
+      }
     }
     batches += 1;
+    // the rest is on its way in another run: this one comes back after the engine's backoff,
+    // and ends the broadcast if that run could not (a lease that ran out is taken here)
+    if (claim.othersSending)
+      return retry("retry_later", "Another run is delivering the broadcast's last rows.");
     if (claim.stopped) return done({ batches });
   }
 }

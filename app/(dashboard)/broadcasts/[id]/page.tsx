@@ -76,6 +76,12 @@ export default async function BroadcastPage({ params }: { params: Promise<{ id: 
           <Link href="/broadcasts">All broadcasts</Link>
         </div>
       </div>
+      {broadcast.status === "paused" && broadcast.paused_reason && (
+        <div role="alert" className="alert error">
+          This broadcast paused itself: {broadcast.paused_reason} Nothing was lost: resume it to send the
+          rest.
+        </div>
+      )}
       <section className="card stack" aria-labelledby="audience-heading">
         <h2 id="audience-heading">Audience</h2>
         <p>
