@@ -3113,6 +3113,9 @@ CREATE TABLE public.broadcasts (
     body_markdown text,
     scheduled_at timestamp with time zone,
     paused_reason text,
+    pause_kind text,
+    reputation_override boolean DEFAULT false NOT NULL,
+    CONSTRAINT broadcasts_pause_kind_check CHECK ((pause_kind = ANY (ARRAY['provider'::text, 'reputation'::text]))),
     CONSTRAINT broadcasts_scheduled_has_time CHECK (((status <> 'scheduled'::text) OR (scheduled_at IS NOT NULL))),
     CONSTRAINT broadcasts_status_check CHECK ((status = ANY (ARRAY['draft'::text, 'scheduled'::text, 'sending'::text, 'paused'::text, 'cancelled'::text, 'sent'::text, 'failed'::text])))
 );

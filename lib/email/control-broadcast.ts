@@ -29,7 +29,9 @@ export async function controlBroadcast(
   const t = TRANSITIONS[input.control];
   if (input.control === "start") await refuseWithoutPostalAddress(db, input);
   const [row] = await db`
-    update public.broadcasts set status = ${t.to}, paused_reason = null
+    update public.broadcasts
+    set status = ${t.to}, paused_reason = null, pause_kind = null,
+        reputation_override = reputation_override or (${input.control} = 'resume' and pause_kind is not distinct from 'reputation')
     where id = ${input.broadcastId} and workspace_id = ${input.workspaceId} and status = any(${t.from}::text[])
     returning id`;
   if (!row) return false;

@@ -195,11 +195,26 @@ export async function pauseBroadcastForProvider(
   input: { workspaceId: string; broadcastId: string },
   reason: string,
 ): Promise<void> {
-  await asService(
+  await pauseBroadcastItself(db, input, "provider", reason);
+}
+
+/**
+ * The broadcast pauses itself (only while it is sending: a member's pause or cancel stands), with
+ * who paused it and why, shown on its page; false when it was not sending.
+ */
+export async function pauseBroadcastItself(
+  db: Db,
+  input: { workspaceId: string; broadcastId: string },
+  kind: "provider" | "reputation",
+  reason: string,
+): Promise<boolean> {
+  const paused = await asService(
     db,
-    () => db`update public.broadcasts set status = 'paused', paused_reason = ${reason}
-             where id = ${input.broadcastId} and workspace_id = ${input.workspaceId} and status = 'sending'`,
+    () => db`update public.broadcasts set status = 'paused', pause_kind = ${kind}, paused_reason = ${reason}
+             where id = ${input.broadcastId} and workspace_id = ${input.workspaceId} and status = 'sending'
+             returning id`,
   );
+  return paused.length > 0;
 }
 
 /**

@@ -211,6 +211,13 @@ export const controlBroadcastAction = memberAction(
     const workspaceId = ctx.workspaceId;
     const before = await getBroadcast(db, { workspaceId, broadcastId });
     if (!before) throw new AppError("not_found", NOT_FOUND);
+    // a pause for the workspace's reputation is the owner's to lift (docs/decisions.md, "A broadcast
+    // pauses itself for its workspace's reputation")
+    if (control === "resume" && before.pause_kind === "reputation" && ctx.workspace.role !== "owner")
+      throw new AppError(
+        "forbidden",
+        "Only an owner can resume a broadcast paused to protect the workspace's sending reputation.",
+      );
     const changed = await controlBroadcast(db, { workspaceId, broadcastId, control });
     const progress = await broadcastProgress(db, { workspaceId, broadcastId });
     if (!progress) throw new AppError("not_found", NOT_FOUND);

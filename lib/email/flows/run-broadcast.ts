@@ -8,6 +8,7 @@ import {
   recordBroadcastDelivery,
   releaseBroadcastRows,
 } from "../send-broadcast";
+import { pauseForReputation } from "../reputation";
 import { resendClient } from "../resend-client";
 import { startScheduledBroadcast } from "../schedule-broadcast";
 
@@ -48,6 +49,8 @@ export async function runBroadcast(
         "unavailable",
         "The worker stopped between batches; the broadcast carries on when retried.",
       );
+    // the workspace's complaints and bounces are read again before every batch
+    if (await withService((db) => pauseForReputation(db, input))) return done({ batches, paused: true });
     const claim = await withService((db) =>
       claimBroadcastBatch(db, { ...input, batchSize, runner: options.runner }),
     );

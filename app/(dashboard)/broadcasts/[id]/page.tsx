@@ -78,8 +78,10 @@ export default async function BroadcastPage({ params }: { params: Promise<{ id: 
       </div>
       {broadcast.status === "paused" && broadcast.paused_reason && (
         <div role="alert" className="alert error">
-          This broadcast paused itself: {broadcast.paused_reason} Nothing was lost: resume it to send the
-          rest.
+          This broadcast paused itself: {broadcast.paused_reason}{" "}
+          {broadcast.pause_kind === "reputation"
+            ? "Sending more now puts the workspace's inbox placement at risk; an owner can resume it once the cause is understood."
+            : "Nothing was lost: resume it to send the rest."}
         </div>
       )}
       <section className="card stack" aria-labelledby="audience-heading">
