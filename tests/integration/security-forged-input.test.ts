@@ -9,7 +9,7 @@ import { GET as listSubmissions } from "@/app/api/v1/forms/[id]/submissions/rout
 import { GET as countSegment } from "@/app/api/v1/segments/[id]/count/route";
 import { GET as listSegments, POST as createSegment } from "@/app/api/v1/segments/route";
 import { GET as listEndpoints } from "@/app/api/v1/webhook-endpoints/route";
-import { API_SCOPES } from "@/lib/adapters/v1/scopes";
+import { API_SCOPES } from "@/lib/api/v1/scopes";
 import { apiKeyFor, callV1, type TestKey } from "../helpers/api-v1";
 import { setupTestDatabase } from "../helpers/db";
 import { createContact as contactRow, createWorkspace, type TestWorkspace } from "../helpers/factories";

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { AppError } from "@/lib/errors/app-error";
 import { isUuid, uuidField } from "@/lib/ids/uuid";
 import { isTimestampText } from "@/lib/time/calendar";
-import { decodeCursor, encodeCursor } from "../pagination";
+import { decodeCursor, encodeCursor } from "./pagination";
 
 /**
  * Cursors of the lists that sort by a key and the row id (docs/api.md, "Lists"): the key is

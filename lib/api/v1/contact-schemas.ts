@@ -4,7 +4,7 @@ import { SORT_FIELDS } from "@/lib/contacts/get-contacts-params";
 import { uuidField } from "@/lib/ids/uuid";
 import { NOTE_MAX_LENGTH } from "@/lib/notes/add-note";
 import { tagNameSchema } from "@/lib/tags/tag-schemas";
-import { listSchema, pageQuerySchema } from "../pagination";
+import { listSchema, pageQuerySchema } from "./pagination";
 
 /** A path or query id: anything but a uuid is "not found" in a path, 400 in a query. */
 export const idSchema = uuidField("Not a valid id.");

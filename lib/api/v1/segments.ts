@@ -7,11 +7,11 @@ import { segmentFilterSchema } from "@/lib/segments/filter";
 import { getSegment, listSegmentsPage } from "@/lib/segments/get-segment";
 import { saveSegment } from "@/lib/segments/save-segment";
 import type { Segment } from "@/lib/segments/segment-schemas";
-import { apiOperation, created, noContent, ok, type ApiContext } from "../route";
-import { bodyErrors, invalid, notFound, type ApiOperation } from "../operation";
-import { listSchema, pageQuerySchema } from "../pagination";
-import { filterScopes, requireScopes } from "../scopes";
+import { bodyErrors, defineOperation, invalid, notFound } from "./define";
 import { apiText, idParams, keysetAfter, keysetPage, timestamp } from "./keyset";
+import { listSchema, pageQuerySchema } from "./pagination";
+import { created, noContent, ok } from "./route";
+import { filterScopes, requireScopes } from "./scopes";
 
 /**
  * Saved segments with a key (docs/decisions.md, "Segments"): the dashboard's operations
@@ -68,11 +68,20 @@ const segmentOf = async (db: Db, workspaceId: string, segmentId: string) =>
 /** The audit summary of a segment: its name and filter, as the dashboard records them. */
 const auditSummary = (s: Segment) => ({ name: s.name, filter: s.filter });
 
-type IdContext = ApiContext<unknown, unknown, z.output<typeof idParams>>;
+/** a name another segment has, or (DELETE) an automation still using the segment */
+const nameTaken = { status: 409 as const, codes: ["conflict"] };
 
-export const listSegmentsRoute = apiOperation(
-  { name: "listSegments", scope: "contacts:read", query: pageQuerySchema },
-  async ({ db, workspaceId, query }) => {
+export const list = defineOperation({
+  method: "get",
+  path: "/api/v1/segments",
+  operationId: "listSegments",
+  scope: "contacts:read",
+  summary: "List saved segments",
+  description: "Oldest first.",
+  query: pageQuerySchema,
+  success: { status: 200, schema: segmentListSchema, description: "A page of segments." },
+  errors: [invalid],
+  async handler({ db, workspaceId, query }) {
     const order = "segments:created_at:asc";
     const rows = await listSegmentsPage(db, {
       workspaceId,
@@ -81,27 +90,55 @@ export const listSegmentsRoute = apiOperation(
     });
     return ok(keysetPage(order, rows, query.limit, segmentObject));
   },
-);
+});
 
-export const createSegmentRoute = apiOperation(
-  { name: "createSegment", scope: "contacts:write", body: segmentWriteSchema, idempotent: true },
-  async ({ db, key, workspaceId, body, audit }) => {
+export const create = defineOperation({
+  method: "post",
+  path: "/api/v1/segments",
+  operationId: "createSegment",
+  scope: "contacts:write",
+  summary: "Save a segment",
+  description:
+    "A name unique in the workspace and a filter; a filter that does not parse is 400 and nothing is " +
+    "stored. Honours `Idempotency-Key`.",
+  body: segmentWriteSchema,
+  success: { status: 201, schema: segmentObjectSchema, description: "Saved." },
+  errors: [...bodyErrors, { status: 409, codes: ["conflict", "idempotency_conflict"] }],
+  idempotent: true,
+  async handler({ db, key, workspaceId, body, audit }) {
     requireScopes(key, filterScopes(body.filter));
     const segment = unwrap(await saveSegment(db, { workspaceId, name: body.name, filter: body.filter }));
     await audit("segment.created", ["segment", segment.id], { after: auditSummary(segment) });
     return created(segmentObject(segment));
   },
-);
+});
 
-export const getSegmentRoute = apiOperation(
-  { name: "getSegment", scope: "contacts:read", params: idParams },
-  async ({ db, workspaceId, params }: IdContext) =>
-    ok(segmentObject(await segmentOf(db, workspaceId, params.id))),
-);
+export const get = defineOperation({
+  method: "get",
+  path: "/api/v1/segments/{id}",
+  operationId: "getSegment",
+  scope: "contacts:read",
+  summary: "Read a segment",
+  params: idParams,
+  success: { status: 200, schema: segmentObjectSchema, description: "The segment." },
+  errors: [notFound],
+  async handler({ db, workspaceId, params }) {
+    return ok(segmentObject(await segmentOf(db, workspaceId, params.id)));
+  },
+});
 
-export const patchSegmentRoute = apiOperation(
-  { name: "updateSegment", scope: "contacts:write", params: idParams, body: segmentPatchSchema },
-  async ({ db, key, workspaceId, params, body, audit }) => {
+export const update = defineOperation({
+  method: "patch",
+  path: "/api/v1/segments/{id}",
+  operationId: "updateSegment",
+  scope: "contacts:write",
+  summary: "Rename a segment or replace its filter",
+  description: "Broadcasts and automations that use it read the new filter from then on.",
+  params: idParams,
+  body: segmentPatchSchema,
+  success: { status: 200, schema: segmentObjectSchema, description: "The segment as it is now." },
+  errors: [...bodyErrors, notFound, nameTaken],
+  async handler({ db, key, workspaceId, params, body, audit }) {
     if (body.filter) requireScopes(key, filterScopes(body.filter));
     const before = await segmentOf(db, workspaceId, params.id);
     const after = unwrap(
@@ -118,99 +155,40 @@ export const patchSegmentRoute = apiOperation(
     });
     return ok(segmentObject(after));
   },
-);
+});
 
-export const deleteSegmentRoute = apiOperation(
-  { name: "deleteSegment", scope: "contacts:write", params: idParams },
-  async ({ db, workspaceId, params, audit }: IdContext) => {
+export const remove = defineOperation({
+  method: "delete",
+  path: "/api/v1/segments/{id}",
+  operationId: "deleteSegment",
+  scope: "contacts:write",
+  summary: "Delete a segment",
+  description:
+    "Broadcasts that targeted it keep their other audience. A segment an automation keeps to is 409 " +
+    "`conflict` and stays.",
+  params: idParams,
+  success: { status: 204, description: "Deleted." },
+  errors: [notFound, nameTaken],
+  async handler({ db, workspaceId, params, audit }) {
     unwrap(await deleteSegment(db, { workspaceId, segmentId: params.id }));
     await audit("segment.deleted", ["segment", params.id]);
     return noContent();
   },
-);
+});
 
-export const countSegmentRoute = apiOperation(
-  { name: "countSegment", scope: "contacts:read", params: idParams },
-  async ({ db, key, workspaceId, params }: IdContext) => {
+export const count = defineOperation({
+  method: "get",
+  path: "/api/v1/segments/{id}/count",
+  operationId: "countSegment",
+  scope: "contacts:read",
+  summary: "Count a segment's contacts now",
+  description: "Computed on every call, never stored.",
+  params: idParams,
+  success: { status: 200, schema: segmentCountSchema, description: "The live count." },
+  errors: [notFound],
+  async handler({ db, key, workspaceId, params }) {
     const segment = await segmentOf(db, workspaceId, params.id);
     requireScopes(key, filterScopes(segment.filter));
     return ok({ count: await countSegment(db, { workspaceId, filter: segment.filter }) });
   },
-);
-
-/** a name another segment has, or (DELETE) an automation still using the segment */
-const nameTaken = { status: 409 as const, codes: ["conflict"] };
-
-export const segmentOperations: ApiOperation[] = [
-  {
-    method: "get",
-    path: "/api/v1/segments",
-    operationId: "listSegments",
-    scope: "contacts:read",
-    summary: "List saved segments",
-    description: "Oldest first.",
-    query: pageQuerySchema,
-    success: { status: 200, schema: segmentListSchema, description: "A page of segments." },
-    errors: [invalid],
-  },
-  {
-    method: "post",
-    path: "/api/v1/segments",
-    operationId: "createSegment",
-    scope: "contacts:write",
-    summary: "Save a segment",
-    description:
-      "A name unique in the workspace and a filter; a filter that does not parse is 400 and nothing is " +
-      "stored. Honours `Idempotency-Key`.",
-    body: segmentWriteSchema,
-    success: { status: 201, schema: segmentObjectSchema, description: "Saved." },
-    errors: [...bodyErrors, { status: 409, codes: ["conflict", "idempotency_conflict"] }],
-    idempotent: true,
-  },
-  {
-    method: "get",
-    path: "/api/v1/segments/{id}",
-    operationId: "getSegment",
-    scope: "contacts:read",
-    summary: "Read a segment",
-    params: idParams,
-    success: { status: 200, schema: segmentObjectSchema, description: "The segment." },
-    errors: [notFound],
-  },
-  {
-    method: "patch",
-    path: "/api/v1/segments/{id}",
-    operationId: "updateSegment",
-    scope: "contacts:write",
-    summary: "Rename a segment or replace its filter",
-    description: "Broadcasts and automations that use it read the new filter from then on.",
-    params: idParams,
-    body: segmentPatchSchema,
-    success: { status: 200, schema: segmentObjectSchema, description: "The segment as it is now." },
-    errors: [...bodyErrors, notFound, nameTaken],
-  },
-  {
-    method: "delete",
-    path: "/api/v1/segments/{id}",
-    operationId: "deleteSegment",
-    scope: "contacts:write",
-    summary: "Delete a segment",
-    description:
-      "Broadcasts that targeted it keep their other audience. A segment an automation keeps to is 409 " +
-      "`conflict` and stays.",
-    params: idParams,
-    success: { status: 204, description: "Deleted." },
-    errors: [notFound, nameTaken],
-  },
-  {
-    method: "get",
-    path: "/api/v1/segments/{id}/count",
-    operationId: "countSegment",
-    scope: "contacts:read",
-    summary: "Count a segment's contacts now",
-    description: "Computed on every call, never stored.",
-    params: idParams,
-    success: { status: 200, schema: segmentCountSchema, description: "The live count." },
-    errors: [notFound],
-  },
-];
+});
