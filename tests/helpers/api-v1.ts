@@ -85,6 +85,28 @@ export function callV1(
   });
 }
 
+/** An operation as the attack tests drive it: its method, path and scope, and its fixtures. */
+export type AttackTarget<F> = {
+  op: AnyApiOperation;
+  method: string;
+  path: string;
+  scope: ApiScope;
+} & Partial<F>;
+
+/** The attack targets of these operations of V1_OPERATIONS, with their fixtures by operationId. */
+export function attackTargets<F extends object>(
+  operations: readonly AnyApiOperation[],
+  fixtures: Record<string, F>,
+): AttackTarget<F>[] {
+  return operations.map((op) => ({
+    op,
+    method: op.method.toUpperCase(),
+    path: op.path,
+    scope: op.scope,
+    ...fixtures[op.operationId],
+  }));
+}
+
 let ajv: Ajv2020 | undefined;
 const DOC_ID = "https://crm.test/openapi.json";
 

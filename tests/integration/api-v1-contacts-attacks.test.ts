@@ -1,9 +1,9 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, test } from "vitest";
-import { V1_OPERATIONS, type AnyApiOperation } from "@/lib/api/v1";
+import { V1_OPERATIONS } from "@/lib/api/v1";
 import * as contactsApi from "@/lib/api/v1/contacts";
-import { API_SCOPES, type ApiScope } from "@/lib/api/v1/scopes";
-import { apiKeyFor, callOp, expectDocumented } from "../helpers/api-v1";
+import { API_SCOPES } from "@/lib/api/v1/scopes";
+import { apiKeyFor, attackTargets, callOp, expectDocumented } from "../helpers/api-v1";
 import { componentBody, fuzzInputs } from "../helpers/api-v1-fuzz";
 import { setupTestDatabase } from "../helpers/db";
 import { createContact, createWorkspace, type TestWorkspace } from "../helpers/factories";
@@ -54,26 +54,12 @@ const FIXTURES: Record<string, { body?: unknown; bodies?: () => fc.Arbitrary<unk
   subscribeContact: { body: { proof } },
 };
 
-interface Endpoint {
-  op: AnyApiOperation;
-  method: string;
-  path: string;
-  scope: ApiScope;
-  body?: unknown;
-  /** whether the path names one of the victim's contacts */
-  byId: boolean;
-  bodies?: () => fc.Arbitrary<unknown>;
-}
-
 const contactsOperations = new Set<unknown>(Object.values(contactsApi));
-const ENDPOINTS: Endpoint[] = V1_OPERATIONS.filter((op) => contactsOperations.has(op)).map((op) => ({
-  op,
-  method: op.method.toUpperCase(),
-  path: op.path,
-  scope: op.scope,
-  byId: op.path.includes("{id}"),
-  ...FIXTURES[op.operationId],
-}));
+const ENDPOINTS = attackTargets(
+  V1_OPERATIONS.filter((op) => contactsOperations.has(op)),
+  FIXTURES,
+);
+type Endpoint = (typeof ENDPOINTS)[number];
 
 /** Everything of the victim workspace a contacts write could touch, as one comparable value. */
 async function victimState() {
@@ -178,7 +164,8 @@ describe.each(ENDPOINTS)("$method $path", (e) => {
     expect(await victimState()).toEqual(before);
   });
 
-  if (e.byId)
+  // the path names one of the victim's contacts
+  if (e.path.includes("{id}"))
     test("cross-workspace: the victim's ids are 404 not_found, as made-up ones, and nothing of theirs changes", async () => {
       const key = await apiKeyFor(db.sql, ws.id, [e.scope]);
       const before = await victimState();

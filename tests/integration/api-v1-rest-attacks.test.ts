@@ -9,7 +9,7 @@ import * as webhookEndpointsApi from "@/lib/api/v1/webhook-endpoints";
 import { API_SCOPES, type ApiScope } from "@/lib/api/v1/scopes";
 import { TIMELINE_KINDS, type TimelineKind } from "@/lib/contacts/timeline/types";
 import { WEBHOOK_EVENT_TYPES } from "@/lib/webhooks/outbound/event-types";
-import { apiKeyFor, callOp, expectDocumented } from "../helpers/api-v1";
+import { apiKeyFor, attackTargets, callOp, expectDocumented } from "../helpers/api-v1";
 import { fuzzInputs } from "../helpers/api-v1-fuzz";
 import { setupTestDatabase } from "../helpers/db";
 import { createContact, createWorkspace, type TestWorkspace } from "../helpers/factories";
@@ -55,27 +55,14 @@ const FIXTURES: Record<string, { body?: unknown; victimId?: () => string }> = {
   getBroadcast: { victimId: () => victimRows.broadcast },
 };
 
-interface Endpoint {
-  op: AnyApiOperation;
-  method: string;
-  path: string;
-  scope: ApiScope;
-  body?: unknown;
-  victimId?: () => string;
-}
-
 const contactsOperations = new Set<unknown>(Object.values(contactsApi));
 // the public door's operation (spec 4.14: `?key=`, 403 for a revoked key, its own error body) is
 // attacked in tests/integration/public-events-api.test.ts
-const ENDPOINTS: Endpoint[] = V1_OPERATIONS.filter(
-  (op) => !contactsOperations.has(op) && op.access === undefined,
-).map((op) => ({
-  op,
-  method: op.method.toUpperCase(),
-  path: op.path,
-  scope: op.scope,
-  ...FIXTURES[op.operationId],
-}));
+const ENDPOINTS = attackTargets(
+  V1_OPERATIONS.filter((op) => !contactsOperations.has(op) && op.access === undefined),
+  FIXTURES,
+);
+type Endpoint = (typeof ENDPOINTS)[number];
 
 /** Everything of the victim workspace an API write could touch, as one comparable value. */
 async function victimState() {

@@ -2,11 +2,10 @@ import { z } from "zod";
 import { getBroadcastStats } from "@/lib/email/broadcast-stats";
 import { getBroadcast } from "@/lib/email/broadcasts";
 import { AppError } from "@/lib/errors/app-error";
-import { uuidField, uuidSchema } from "@/lib/ids/uuid";
+import { uuidSchema } from "@/lib/ids/uuid";
 import { defineOperation, notFound } from "./define";
+import { idParams } from "./keyset";
 import { ok } from "./route";
-
-export const broadcastIdParams = z.object({ id: uuidField("Not a valid id.") });
 
 const count = (description: string) => z.number().int().min(0).meta({ description });
 
@@ -52,7 +51,7 @@ export const get = defineOperation({
   description:
     "Counts are of sends; opened_unique and clicked_unique count the sends with at least one such event. " +
     "Opens and clicks are recorded only when the workspace tracks them.",
-  params: broadcastIdParams,
+  params: idParams,
   success: { status: 200, schema: broadcastSchema, description: "The broadcast" },
   errors: [{ status: 403, codes: ["forbidden"] }, notFound],
   async handler({ db, workspaceId, params }) {

@@ -37,6 +37,7 @@ import { upsertInChunks } from "@/lib/contacts/batch-upsert";
 import { lockContact } from "@/lib/contacts/contact-exists";
 import { contactAndTagExist } from "@/lib/tags/contact-tag-exists";
 import { bodyErrors, defineOperation, idempotencyConflict, invalid, notFound } from "./define";
+import { idParams } from "./keyset";
 import { ApiInvalidRequest, apiErrorBody, invalidFromZod } from "./errors";
 import type { ApiKeyActor } from "./key-auth";
 import { decodeCursor, encodeCursor } from "./pagination";
@@ -46,7 +47,6 @@ import {
   BATCH_ITEMS_PER_UNIT,
   batchResultSchema,
   batchSchema,
-  contactIdParams,
   contactListQuerySchema,
   contactListSchema,
   contactPatchSchema,
@@ -250,7 +250,7 @@ export const get = defineOperation({
   operationId: "getContact",
   scope: "contacts:read",
   summary: "Read a contact",
-  params: contactIdParams,
+  params: idParams,
   success: { status: 200, schema: contactSchema, description: "The contact." },
   errors: [notFound],
   async handler({ db, workspaceId, params }) {
@@ -274,7 +274,7 @@ export const update = defineOperation({
   description:
     "The diff-and-audit rule of spec 4.10: changed fields are written, an empty value changes nothing, and " +
     "overwritten values are recorded in a system note naming the key. The source never changes (spec 4.15).",
-  params: contactIdParams,
+  params: idParams,
   body: contactPatchSchema,
   success: { status: 200, schema: contactSchema, description: "The contact as stored now." },
   errors: [...bodyErrors, notFound, { status: 409, codes: ["contact_exists"] }],
@@ -317,7 +317,7 @@ export const remove = defineOperation({
   operationId: "deleteContact",
   scope: "contacts:write",
   summary: "Delete a contact",
-  params: contactIdParams,
+  params: idParams,
   success: { status: 204, description: "Deleted." },
   errors: [notFound],
   async handler({ db, workspaceId, params, audit }) {
@@ -482,7 +482,7 @@ export const setTopics = defineOperation({
     "The listed topics (by key) are joined with the proof, as the subscribe operation (refused past a bounce " +
     "or complaint: nothing changes); the others are left; an empty list unsubscribes from everything. One " +
     "consent ledger entry per topic changed. An unknown key refuses the request.",
-  params: contactIdParams,
+  params: idParams,
   body: topicChoiceSchema,
   success: { status: 200, schema: contactTopicListSchema, description: "The topics as they are now." },
   errors: [...bodyErrors, notFound, { status: 409 as const, codes: ["suppressed", "idempotency_conflict"] }],
@@ -514,7 +514,7 @@ export const getTopics = defineOperation({
   description:
     "Every topic of the workspace, with whether the contact is subscribed to it. `is_subscribed` of the " +
     "contact is on while any topic is on; a workspace without topics answers an empty list.",
-  params: contactIdParams,
+  params: idParams,
   success: { status: 200, schema: contactTopicListSchema, description: "The topics." },
   errors: [notFound],
   async handler({ db, workspaceId, params }) {
@@ -530,7 +530,7 @@ export const addTags = defineOperation({
   scope: "contacts:write",
   summary: "Tag a contact by tag names",
   description: "Missing tags are created (names match case-insensitively). Answers the contact's tags.",
-  params: contactIdParams,
+  params: idParams,
   body: tagNamesSchema,
   success: { status: 200, schema: tagListSchema, description: "The contact's tags." },
   errors: [...bodyErrors, notFound, idem],
@@ -571,7 +571,7 @@ export const addNote = defineOperation({
   operationId: "addContactNote",
   scope: "contacts:write",
   summary: "Add a note to a contact's timeline",
-  params: contactIdParams,
+  params: idParams,
   body: noteWriteSchema,
   success: { status: 201, schema: noteSchema, description: "The note." },
   errors: [...bodyErrors, notFound, idem],
@@ -603,7 +603,7 @@ export const subscribe = defineOperation({
     "As the manual subscribe (spec 4.9, 3.3): `opt_in_source` becomes `API: <proof.source>` and `opt_in_ip` " +
     "the proof's address; recorded in the consent ledger with the key as the actor. A contact with a bounce or " +
     "complaint suppression is 409 `suppressed` and nothing changes.",
-  params: contactIdParams,
+  params: idParams,
   body: subscribeSchema,
   success: { status: 200, schema: contactSchema, description: "The contact, subscribed." },
   errors: [...bodyErrors, notFound, { status: 409, codes: ["suppressed", "idempotency_conflict"] }],
@@ -630,7 +630,7 @@ export const unsubscribe = defineOperation({
   scope: "consent:write",
   summary: "Unsubscribe a contact (spec 4.7)",
   description: "Recorded in the consent ledger with the key as the actor; repeating it changes nothing.",
-  params: contactIdParams,
+  params: idParams,
   success: { status: 200, schema: contactSchema, description: "The contact, unsubscribed." },
   errors: [notFound, idem],
   idempotent: true,

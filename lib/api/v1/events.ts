@@ -1,11 +1,10 @@
 import { z } from "zod";
-import { AppError } from "@/lib/errors/app-error";
 import { eventExists } from "@/lib/events/event-exists";
 import { getEventsAfter, type EventListItem } from "@/lib/events/get-events";
 import { listEventRegistrations } from "@/lib/events/list-event-registrations";
 import { listPublicEvents, publicEventSchema } from "@/lib/events/public-api/list-public-events";
 import { defineOperation, invalid, notFound } from "./define";
-import { apiText, idParams, iso, keysetAfter, keysetPage, timestamp } from "./keyset";
+import { apiText, idParams, iso, keysetAfter, keysetList, keysetPage, mustExist, timestamp } from "./keyset";
 import { listSchema, pageQuerySchema } from "./pagination";
 import { ok } from "./route";
 
@@ -130,18 +129,11 @@ export const listRegistrations = defineOperation({
   errors: [invalid, notFound],
   async handler({ db, workspaceId, params, query: q }) {
     const eventId = params.id;
-    if (!(await eventExists(db, { workspaceId, eventId }))) throw new AppError("not_found");
-    const order = "registrations:created_at:desc";
-    const after = keysetAfter(order, q.cursor, "timestamptz");
-    const rows = await listEventRegistrations(db, {
-      workspaceId,
-      eventId,
-      search: q.search,
-      status: q.status,
-      page: { limit: q.limit, after },
-    });
+    mustExist(await eventExists(db, { workspaceId, eventId }));
+    const read = (page: { limit: number; after: { key: string; id: string } | null }) =>
+      listEventRegistrations(db, { workspaceId, eventId, search: q.search, status: q.status, page });
     return ok(
-      keysetPage(order, rows, q.limit, (r) => ({
+      await keysetList("registrations:created_at:desc", q, "timestamptz", read, (r) => ({
         id: r.id,
         contact_id: r.contact_id,
         email: r.email,

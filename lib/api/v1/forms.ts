@@ -1,10 +1,9 @@
 import { z } from "zod";
-import { AppError } from "@/lib/errors/app-error";
 import { formExists } from "@/lib/forms/form-exists";
 import { listFormSubmissionsAfter } from "@/lib/forms/list-form-submissions";
 import { listForms } from "@/lib/forms/list-forms";
 import { defineOperation, invalid, notFound } from "./define";
-import { idParams, iso, keysetAfter, keysetPage, timestamp } from "./keyset";
+import { idParams, iso, keysetList, mustExist, timestamp } from "./keyset";
 import { listSchema, pageQuerySchema } from "./pagination";
 import { ok } from "./route";
 
@@ -51,25 +50,26 @@ export const list = defineOperation({
   success: { status: 200, schema: formListSchema, description: "A page of forms." },
   errors: [invalid],
   async handler({ db, workspaceId, query: q }) {
-    const order = "forms:created_at:desc";
-    const rows = await listForms(db, workspaceId, {
-      limit: q.limit,
-      after: keysetAfter(order, q.cursor, "timestamptz"),
-    });
     return ok(
-      keysetPage(order, rows, q.limit, (f) => ({
-        id: f.id,
-        name: f.name,
-        allowed_domains: f.allowed_domains,
-        has_key: f.has_key,
-        require_verification: f.require_verification,
-        captcha_required: f.captcha_required,
-        success_redirect_url: f.success_redirect_url,
-        submissions: f.submissions,
-        pending: f.pending,
-        last_submission_at: iso(f.last_submission_at),
-        created_at: f.created_at.toISOString(),
-      })),
+      await keysetList(
+        "forms:created_at:desc",
+        q,
+        "timestamptz",
+        (page) => listForms(db, workspaceId, page),
+        (f) => ({
+          id: f.id,
+          name: f.name,
+          allowed_domains: f.allowed_domains,
+          has_key: f.has_key,
+          require_verification: f.require_verification,
+          captcha_required: f.captcha_required,
+          success_redirect_url: f.success_redirect_url,
+          submissions: f.submissions,
+          pending: f.pending,
+          last_submission_at: iso(f.last_submission_at),
+          created_at: f.created_at.toISOString(),
+        }),
+      ),
     );
   },
 });
@@ -88,16 +88,11 @@ export const listSubmissions = defineOperation({
   errors: [invalid, notFound],
   async handler({ db, workspaceId, params, query: q }) {
     const formId = params.id;
-    if (!(await formExists(db, { workspaceId, formId }))) throw new AppError("not_found");
-    const order = "submissions:created_at:desc";
-    const rows = await listFormSubmissionsAfter(db, {
-      workspaceId,
-      formId,
-      limit: q.limit,
-      after: keysetAfter(order, q.cursor, "timestamptz"),
-    });
+    mustExist(await formExists(db, { workspaceId, formId }));
+    const read = (page: { limit: number; after: { key: string; id: string } | null }) =>
+      listFormSubmissionsAfter(db, { workspaceId, formId, ...page });
     return ok(
-      keysetPage(order, rows, q.limit, (s) => ({
+      await keysetList("submissions:created_at:desc", q, "timestamptz", read, (s) => ({
         id: s.id,
         contact_id: s.contact_id,
         contact_email: s.contact_email,

@@ -8,7 +8,7 @@ import { getSegment, listSegmentsPage } from "@/lib/segments/get-segment";
 import { saveSegment } from "@/lib/segments/save-segment";
 import type { Segment } from "@/lib/segments/segment-schemas";
 import { bodyErrors, defineOperation, invalid, notFound } from "./define";
-import { apiText, idParams, keysetAfter, keysetPage, timestamp } from "./keyset";
+import { apiText, idParams, keysetList, timestamp } from "./keyset";
 import { listSchema, pageQuerySchema } from "./pagination";
 import { created, noContent, ok } from "./route";
 import { filterScopes, requireScopes } from "./scopes";
@@ -82,13 +82,9 @@ export const list = defineOperation({
   success: { status: 200, schema: segmentListSchema, description: "A page of segments." },
   errors: [invalid],
   async handler({ db, workspaceId, query }) {
-    const order = "segments:created_at:asc";
-    const rows = await listSegmentsPage(db, {
-      workspaceId,
-      limit: query.limit,
-      after: keysetAfter(order, query.cursor, "timestamptz"),
-    });
-    return ok(keysetPage(order, rows, query.limit, segmentObject));
+    const read = (page: { limit: number; after: { key: string; id: string } | null }) =>
+      listSegmentsPage(db, { workspaceId, ...page });
+    return ok(await keysetList("segments:created_at:asc", query, "timestamptz", read, segmentObject));
   },
 });
 

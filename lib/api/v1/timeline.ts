@@ -5,7 +5,7 @@ import { TIMELINE_KINDS, type TimelineEntry } from "@/lib/contacts/timeline/type
 import { AppError } from "@/lib/errors/app-error";
 import { sanitizeNoteHtml } from "@/lib/html/sanitize";
 import { defineOperation, invalid, notFound } from "./define";
-import { idParams, timestamp } from "./keyset";
+import { idParams, mustExist, timestamp } from "./keyset";
 import { decodeCursor, encodeCursor, listSchema, pageQuerySchema } from "./pagination";
 import { ok } from "./route";
 import { requireScopes, TIMELINE_KIND_SCOPES } from "./scopes";
@@ -84,7 +84,7 @@ export const list = defineOperation({
     const kinds = asked.length
       ? asked
       : TIMELINE_KINDS.filter((kind) => key.scopes.includes(TIMELINE_KIND_SCOPES[kind]));
-    if (!(await contactExists(db, { workspaceId, contactId }))) throw new AppError("not_found");
+    mustExist(await contactExists(db, { workspaceId, contactId }));
     let before = null;
     if (q.cursor !== undefined) {
       const position = decodeCursor(ORDER, q.cursor, 3);

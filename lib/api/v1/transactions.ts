@@ -6,7 +6,7 @@ import { centsToNumeric } from "@/lib/payments/money";
 import { recordTransactionRefund } from "@/lib/payments/record-transaction-refund";
 import { getTransactionBalance } from "@/lib/payments/transaction-balance";
 import { bodyErrors, defineOperation, invalid, notFound } from "./define";
-import { idParams, keysetAfter, keysetPage, timestamp } from "./keyset";
+import { idParams, keysetAfter, keysetPage, mustExist, timestamp } from "./keyset";
 import { listSchema, pageQuerySchema } from "./pagination";
 import { created, ok } from "./route";
 
@@ -82,7 +82,7 @@ export const listForContact = defineOperation({
   errors: [invalid, notFound],
   async handler({ db, workspaceId, params, query: q }) {
     const contactId = params.id;
-    if (!(await contactExists(db, { workspaceId, contactId }))) throw new AppError("not_found");
+    mustExist(await contactExists(db, { workspaceId, contactId }));
     const order = "transactions:date:desc";
     const before = keysetAfter(order, q.cursor, "timestamptz");
     const items = await getContactTransactions(db, { workspaceId, contactId, limit: q.limit + 1, before });

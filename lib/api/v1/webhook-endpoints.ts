@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { AppError } from "@/lib/errors/app-error";
 import { createWebhookEndpoint } from "@/lib/webhooks/outbound/create-webhook-endpoint";
 import { WEBHOOK_EVENT_TYPES, webhookEventTypeSchema } from "@/lib/webhooks/outbound/event-types";
 import {
@@ -10,7 +9,7 @@ import { webhookEndpointSchema, type WebhookEndpointInput } from "@/lib/webhooks
 import { deleteWebhookEndpoint } from "@/lib/webhooks/outbound/update-webhook-endpoint";
 import { bodyErrors, defineOperation, idempotencyConflict, invalid, notFound } from "./define";
 import { ApiInvalidRequest, invalidFromZod } from "./errors";
-import { apiText, idParams, iso, keysetAfter, keysetPage, timestamp } from "./keyset";
+import { apiText, idParams, iso, keysetList, mustExist, timestamp } from "./keyset";
 import { listSchema, pageQuerySchema } from "./pagination";
 import { created, noContent, ok } from "./route";
 import { eventTypeScope, requireScopes } from "./scopes";
@@ -129,12 +128,9 @@ export const list = defineOperation({
   success: { status: 200, schema: webhookEndpointListSchema, description: "A page of endpoints." },
   errors: [invalid],
   async handler({ db, workspaceId, query: q }) {
-    const order = "webhook-endpoints:created_at:asc";
-    const rows = await listWebhookEndpoints(db, {
-      workspaceId,
-      page: { limit: q.limit, after: keysetAfter(order, q.cursor, "timestamptz") },
-    });
-    return ok(keysetPage(order, rows, q.limit, endpointObject));
+    const read = (page: { limit: number; after: { key: string; id: string } | null }) =>
+      listWebhookEndpoints(db, { workspaceId, page });
+    return ok(await keysetList("webhook-endpoints:created_at:asc", q, "timestamptz", read, endpointObject));
   },
 });
 
@@ -150,8 +146,7 @@ export const remove = defineOperation({
   success: { status: 204, description: "Deleted." },
   errors: [notFound],
   async handler({ db, workspaceId, params, audit }) {
-    const result = await deleteWebhookEndpoint(db, { workspaceId, endpointId: params.id });
-    if ("error" in result) throw new AppError("not_found");
+    mustExist(!("error" in (await deleteWebhookEndpoint(db, { workspaceId, endpointId: params.id }))));
     await audit("webhook_endpoint.deleted", ["webhook_endpoint", params.id]);
     return noContent();
   },
