@@ -66,10 +66,11 @@ const config = [
     plugins: { local: localRules },
     rules: { "local/no-issue-references": "error" },
   },
-  // Statuses come only from the codes of lib/errors/app-error.ts, through the adapters and lib/http.
+  // Statuses come only from the codes of lib/errors/app-error.ts, through the adapters, the REST API's
+  // operations (lib/api: each declares its HTTP answers) and lib/http.
   {
     files: ["lib/**/*.{ts,tsx}"],
-    ignores: ["lib/adapters/**", "lib/http/**", "lib/errors/app-error.ts"],
+    ignores: ["lib/adapters/**", "lib/api/**", "lib/http/**", "lib/errors/app-error.ts"],
     plugins: { "http-status": httpStatusRules },
     rules: { "http-status/no-http-status": "error" },
   },
@@ -86,6 +87,9 @@ const config = [
     ignores: [
       "lib/db/**",
       "lib/adapters/**",
+      "lib/api/v1/route.ts",
+      "lib/api/v1/key-auth.ts",
+      "lib/api/v1/public-route.ts",
       "lib/jobs/**",
       "lib/**/flows/**",
       "lib/auth/context.ts",
@@ -119,8 +123,26 @@ const config = [
   },
   // scripts are entry points (`npm start` and `npm run worker` start the worker's root)
   {
-    files: ["scripts/**/*.ts", "worker/**/*.ts"],
+    files: ["scripts/**/*.ts"],
     rules: { "no-restricted-imports": ["error", { paths: [DATE_IMPORTS] }] },
+  },
+  // the worker runs areas, never the REST API layer (HTTP in, HTTP out)
+  {
+    files: ["worker/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [DATE_IMPORTS],
+          patterns: [
+            {
+              group: ["@/lib/api", "@/lib/api/*", "@/lib/adapters", "@/lib/adapters/*"],
+              message: "The worker does not import the HTTP layer: move what it needs to its area in lib/.",
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     files: ["lib/time/**/*.ts"],

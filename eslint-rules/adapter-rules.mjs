@@ -69,7 +69,7 @@ export const adaptersOnly = {
     schema: [],
     messages: {
       route:
-        "Route handler method {{name}} must be built by publicRoute, memberRoute, serviceRoute, userRoute (lib/adapters) or apiRoute (lib/adapters/v1).",
+        "Route handler method {{name}} must be built by publicRoute, memberRoute, serviceRoute, userRoute (lib/adapters) or apiRoute (lib/api/v1).",
       action:
         'Every export of a "use server" file is a server action built by memberAction, publicAction or userAction (lib/adapters); move helpers to another module.',
       tryCatch:

@@ -12,7 +12,7 @@ import { runBroadcast } from "@/lib/email/flows/run-broadcast";
 import { runTicketingDelivery } from "@/lib/events/ticketing/flows/process-ticketing-deliveries";
 import { ticketingSyncJob } from "@/lib/events/ticketing/flows/run-ticketing-sync";
 import { sweepRateLimitHits } from "@/lib/forms/flows/sweep-rate-limit-hits";
-import { sweepIdempotencyKeys } from "@/lib/adapters/v1/idempotency";
+import { sweepIdempotencyKeys } from "@/lib/api-keys/idempotency-sweep";
 import { sweepPendingSubmissions } from "@/lib/forms/sweep-pending-submissions";
 import { handle, type JobRegistry } from "@/lib/jobs/handle";
 import { done } from "@/lib/jobs/outcome";

@@ -2,7 +2,7 @@ import type { FormState } from "@/lib/http/form-state";
 import { z } from "zod";
 import { asService, type Db } from "@/lib/db/doors";
 import { AppError } from "@/lib/errors/app-error";
-import { API_SCOPES, type ApiScope } from "@/lib/adapters/v1/scopes";
+import { API_SCOPES, type ApiScope } from "@/lib/api/v1/scopes";
 import { hashApiKey, newApiKey } from "./hash-api-key";
 
 /** The issue form's answer: the raw key, this once. */

@@ -30,7 +30,13 @@ export function openApiDocument() {
     },
     servers: [{ url: appUrl() }],
     components: { securitySchemes },
-    paths: { ...v1Paths, ...appRoutePaths },
+    // a path of both (the public events list and its preflight) keeps the methods of each
+    paths: Object.fromEntries(
+      [...new Set([...Object.keys(v1Paths), ...Object.keys(appRoutePaths)])].map((p) => [
+        p,
+        { ...v1Paths[p], ...appRoutePaths[p] },
+      ]),
+    ),
     webhooks: Object.fromEntries(
       WEBHOOK_EVENT_TYPES.map((type) => [
         type,

@@ -2,20 +2,11 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { expect } from "vitest";
 import type { Sql } from "@/lib/db/client";
-import type { ApiScope } from "@/lib/adapters/v1/scopes";
+import type { ApiScope } from "@/lib/api/v1/scopes";
 import { hashApiKey, newApiKey } from "@/lib/api-keys/hash-api-key";
 import { openApiDocument } from "@/lib/openapi/document";
-import * as contactsRoute from "@/app/api/v1/contacts/route";
-import * as contactRoute from "@/app/api/v1/contacts/[id]/route";
-import * as upsertRoute from "@/app/api/v1/contacts/upsert/route";
-import * as batchRoute from "@/app/api/v1/contacts/batch/route";
-import * as tagsRoute from "@/app/api/v1/contacts/[id]/tags/route";
-import * as untagRoute from "@/app/api/v1/contacts/[id]/tags/[tag_id]/route";
-import * as notesRoute from "@/app/api/v1/contacts/[id]/notes/route";
-import * as subscribeRoute from "@/app/api/v1/contacts/[id]/subscribe/route";
-import * as unsubscribeRoute from "@/app/api/v1/contacts/[id]/unsubscribe/route";
-import * as topicsRoute from "@/app/api/v1/contacts/[id]/topics/route";
-import * as broadcastRoute from "@/app/api/v1/broadcasts/[id]/route";
+import { apiRoute, type ApiRouteHandler } from "@/lib/api/v1/route";
+import type { AnyApiOperation } from "@/lib/api/v1/define";
 
 /**
  * Helpers for the REST API v1 tests (docs/api.md): keys of any scopes and state, requests
@@ -53,6 +44,23 @@ export interface V1Request {
   headers?: Record<string, string>;
 }
 
+/**
+ * Calls a v1 operation (lib/api/v1, V1_OPERATIONS) as Next would call its route file's handler
+ * (tests/unit/api-v1-operations.test.ts: the route file mounts exactly this operation): its method
+ * and path with the parameters filled in.
+ */
+export function callOp(operation: AnyApiOperation, req: V1Request = {}): Promise<Response> {
+  return callV1(handlerOf(operation), operation.method.toUpperCase(), operation.path, req);
+}
+
+const handlers = new Map<AnyApiOperation, Handler>();
+/** The operation's route handler, built once as its route file builds it. */
+export function handlerOf(operation: AnyApiOperation): Handler {
+  let handler = handlers.get(operation);
+  if (!handler) handlers.set(operation, (handler = apiRoute(operation)));
+  return handler;
+}
+
 /** Calls a v1 route handler as Next would: `path` with its parameters filled in. */
 export function callV1(
   handler: Handler,
@@ -75,6 +83,28 @@ export function callV1(
   return handler(new Request(`http://crm.test${filled}${query}`, { method, headers, body }), {
     params: Promise.resolve(req.params ?? {}),
   });
+}
+
+/** An operation as the attack tests drive it: its method, path and scope, and its fixtures. */
+export type AttackTarget<F> = {
+  op: AnyApiOperation;
+  method: string;
+  path: string;
+  scope: ApiScope;
+} & Partial<F>;
+
+/** The attack targets of these operations of V1_OPERATIONS, with their fixtures by operationId. */
+export function attackTargets<F extends object>(
+  operations: readonly AnyApiOperation[],
+  fixtures: Record<string, F>,
+): AttackTarget<F>[] {
+  return operations.map((op) => ({
+    op,
+    method: op.method.toUpperCase(),
+    path: op.path,
+    scope: op.scope,
+    ...fixtures[op.operationId],
+  }));
 }
 
 let ajv: Ajv2020 | undefined;
@@ -150,24 +180,9 @@ export async function apiKey(
   return { id: k.id, name: k.name, raw };
 }
 
-/** The document's path of each route handler `call` may be given, so every answer is checked. */
-const DOCUMENTED_PATHS = new Map<unknown, string>([
-  ...Object.values(contactsRoute).map((h) => [h, "/api/v1/contacts"] as const),
-  ...Object.values(contactRoute).map((h) => [h, "/api/v1/contacts/{id}"] as const),
-  ...Object.values(upsertRoute).map((h) => [h, "/api/v1/contacts/upsert"] as const),
-  ...Object.values(batchRoute).map((h) => [h, "/api/v1/contacts/batch"] as const),
-  ...Object.values(tagsRoute).map((h) => [h, "/api/v1/contacts/{id}/tags"] as const),
-  ...Object.values(untagRoute).map((h) => [h, "/api/v1/contacts/{id}/tags/{tag_id}"] as const),
-  ...Object.values(notesRoute).map((h) => [h, "/api/v1/contacts/{id}/notes"] as const),
-  ...Object.values(subscribeRoute).map((h) => [h, "/api/v1/contacts/{id}/subscribe"] as const),
-  ...Object.values(unsubscribeRoute).map((h) => [h, "/api/v1/contacts/{id}/unsubscribe"] as const),
-  ...Object.values(topicsRoute).map((h) => [h, "/api/v1/contacts/{id}/topics"] as const),
-  ...Object.values(broadcastRoute).map((h) => [h, "/api/v1/broadcasts/{id}"] as const),
-]);
-
 /**
  * Calls a v1 route handler as Next would: the request, and the path parameters. Every answer of
- * a documented route is checked against the OpenAPI document (`expectDocumented`), errors too.
+ * a v1 operation's route is checked against the OpenAPI document (`expectDocumented`), errors too.
  */
 export async function call(
   handler: Handler,
@@ -195,8 +210,9 @@ export async function call(
           : JSON.stringify(init.body),
   });
   const response = await handler(request, { params: Promise.resolve(init.params ?? {}) });
-  const documentedPath = DOCUMENTED_PATHS.get(handler);
-  if (documentedPath) await expectDocumented(response, init.method ?? "GET", documentedPath);
+  // a v1 route handler carries its operation: its document entry (apiRoute)
+  const operation = (handler as Partial<ApiRouteHandler>).operation;
+  if (operation) await expectDocumented(response, init.method ?? "GET", operation.path);
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : null, headers: response.headers };
 }

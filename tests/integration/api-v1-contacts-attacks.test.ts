@@ -1,87 +1,41 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, test } from "vitest";
-import * as contacts from "@/app/api/v1/contacts/route";
-import * as one from "@/app/api/v1/contacts/[id]/route";
-import * as upsert from "@/app/api/v1/contacts/upsert/route";
-import * as batch from "@/app/api/v1/contacts/batch/route";
-import * as tags from "@/app/api/v1/contacts/[id]/tags/route";
-import * as untag from "@/app/api/v1/contacts/[id]/tags/[tag_id]/route";
-import * as notes from "@/app/api/v1/contacts/[id]/notes/route";
-import * as subscribe from "@/app/api/v1/contacts/[id]/subscribe/route";
-import * as unsubscribe from "@/app/api/v1/contacts/[id]/unsubscribe/route";
-import { API_SCOPES, type ApiScope } from "@/lib/adapters/v1/scopes";
-import { apiKeyFor, callV1, expectDocumented } from "../helpers/api-v1";
+import { V1_OPERATIONS } from "@/lib/api/v1";
+import * as contactsApi from "@/lib/api/v1/contacts";
+import { API_SCOPES } from "@/lib/api/v1/scopes";
+import { apiKeyFor, attackTargets, callOp, expectDocumented } from "../helpers/api-v1";
 import { componentBody, fuzzInputs } from "../helpers/api-v1-fuzz";
 import { setupTestDatabase } from "../helpers/db";
 import { createContact, createWorkspace, type TestWorkspace } from "../helpers/factories";
 
 /**
- * docs/api.md under attack, for every contacts endpoint (list with the spec 4.15 filters,
- * create, read, update by spec 4.10, delete, upsert, batch, tags, notes, subscribe, unsubscribe):
+ * docs/api.md under attack, for every operation of the contacts area in V1_OPERATIONS (list with
+ * the spec 4.15 filters, create, read, update by spec 4.10, delete, upsert, batch, topics, tags, notes,
+ * subscribe, unsubscribe):
  * a key without the scope (403), revoked or expired (401), another workspace's ids (404), and
  * fuzzed inputs (fast-check, from the document's schemas and hostile strings): never a 500, every
  * answer as documented, nothing written outside the key's workspace.
  */
 const db = setupTestDatabase();
 
-type Handler = Parameters<typeof callV1>[0];
-interface Endpoint {
-  handler: Handler;
-  method: "GET" | "POST" | "PATCH" | "DELETE";
-  path: string;
-  scope: ApiScope;
-  /** a valid body for the write */
-  body?: unknown;
-  /** whether the path names one of the victim's contacts */
-  byId?: boolean;
-  /** extra body shapes worth fuzzing beyond the document's request body */
-  bodies?: () => fc.Arbitrary<unknown>;
-}
-
 let ws: TestWorkspace;
 let victim: TestWorkspace;
 const victimRows: Record<string, string> = {};
 const ownRows: Record<string, string> = {};
 const MADE_UP = "00000000-0000-4000-8000-000000000000";
+const proof = { source: "attacker form", ip: "198.51.100.9" };
 
-const ENDPOINTS: Endpoint[] = [
-  { handler: contacts.GET, method: "GET", path: "/api/v1/contacts", scope: "contacts:read" },
-  {
-    handler: contacts.POST,
-    method: "POST",
-    path: "/api/v1/contacts",
-    scope: "contacts:write",
-    body: { email: "new@example.test" },
-  },
-  { handler: one.GET, method: "GET", path: "/api/v1/contacts/{id}", scope: "contacts:read", byId: true },
-  {
-    handler: one.PATCH,
-    method: "PATCH",
-    path: "/api/v1/contacts/{id}",
-    scope: "contacts:write",
-    body: { first_name: "Mallory" },
-    byId: true,
-  },
-  {
-    handler: one.DELETE,
-    method: "DELETE",
-    path: "/api/v1/contacts/{id}",
-    scope: "contacts:write",
-    byId: true,
-  },
-  {
-    handler: upsert.POST,
-    method: "POST",
-    path: "/api/v1/contacts/upsert",
-    scope: "contacts:write",
-    // the victim's address: an upsert by email must only ever match within the key's workspace
-    body: { email: "victim@example.test", first_name: "Mallory" },
-  },
-  {
-    handler: batch.POST,
-    method: "POST",
-    path: "/api/v1/contacts/batch",
-    scope: "contacts:write",
+/**
+ * Every operation of the contacts area in V1_OPERATIONS, with what an attack on it needs beside
+ * the operation itself: a valid body for a write (so the cross-workspace answer is the path's 404,
+ * not the body's 400) and extra body shapes worth fuzzing beyond the document's request body.
+ */
+const FIXTURES: Record<string, { body?: unknown; bodies?: () => fc.Arbitrary<unknown> }> = {
+  createContact: { body: { email: "new@example.test" } },
+  updateContact: { body: { first_name: "Mallory" } },
+  // the victim's address: an upsert by email must only ever match within the key's workspace
+  upsertContact: { body: { email: "victim@example.test", first_name: "Mallory" } },
+  batchUpsertContacts: {
     body: { contacts: [{ email: "victim@example.test", first_name: "Mallory" }] },
     bodies: () =>
       fc.record({
@@ -94,45 +48,18 @@ const ENDPOINTS: Endpoint[] = [
         ),
       }),
   },
-  {
-    handler: tags.POST,
-    method: "POST",
-    path: "/api/v1/contacts/{id}/tags",
-    scope: "contacts:write",
-    body: { names: ["Theirs"] },
-    byId: true,
-  },
-  {
-    handler: untag.DELETE,
-    method: "DELETE",
-    path: "/api/v1/contacts/{id}/tags/{tag_id}",
-    scope: "contacts:write",
-    byId: true,
-  },
-  {
-    handler: notes.POST,
-    method: "POST",
-    path: "/api/v1/contacts/{id}/notes",
-    scope: "contacts:write",
-    body: { text: "planted" },
-    byId: true,
-  },
-  {
-    handler: subscribe.POST,
-    method: "POST",
-    path: "/api/v1/contacts/{id}/subscribe",
-    scope: "consent:write",
-    body: { proof: { source: "attacker form", ip: "198.51.100.9" } },
-    byId: true,
-  },
-  {
-    handler: unsubscribe.POST,
-    method: "POST",
-    path: "/api/v1/contacts/{id}/unsubscribe",
-    scope: "consent:write",
-    byId: true,
-  },
-];
+  setContactTopics: { body: { topics: [], proof } },
+  addContactTags: { body: { names: ["Theirs"] } },
+  addContactNote: { body: { text: "planted" } },
+  subscribeContact: { body: { proof } },
+};
+
+const contactsOperations = new Set<unknown>(Object.values(contactsApi));
+const ENDPOINTS = attackTargets(
+  V1_OPERATIONS.filter((op) => contactsOperations.has(op)),
+  FIXTURES,
+);
+type Endpoint = (typeof ENDPOINTS)[number];
 
 /** Everything of the victim workspace a contacts write could touch, as one comparable value. */
 async function victimState() {
@@ -192,7 +119,7 @@ const call = (
   ids: { id?: string; tag_id?: string } = {},
   extra: { body?: unknown; query?: Record<string, string> } = {},
 ) =>
-  callV1(e.handler, e.method, e.path, {
+  callOp(e.op, {
     key,
     params: {
       ...(e.path.includes("{id}") ? { id: ids.id ?? MADE_UP } : {}),
@@ -237,7 +164,8 @@ describe.each(ENDPOINTS)("$method $path", (e) => {
     expect(await victimState()).toEqual(before);
   });
 
-  if (e.byId)
+  // the path names one of the victim's contacts
+  if (e.path.includes("{id}"))
     test("cross-workspace: the victim's ids are 404 not_found, as made-up ones, and nothing of theirs changes", async () => {
       const key = await apiKeyFor(db.sql, ws.id, [e.scope]);
       const before = await victimState();
@@ -290,9 +218,9 @@ describe("GET /api/v1/contacts filters with another workspace's ids", () => {
     ];
     const seen = new Set<string>();
     for (const query of queries) {
-      const res = await callV1(contacts.GET, "GET", "/api/v1/contacts", { key: key.key, query });
+      const res = await callOp(contactsApi.list, { key: key.key, query });
       expect(res.status, JSON.stringify(query)).toBe(200);
-      const body = (await expectDocumented(res, "GET", "/api/v1/contacts")) as { data: { id: string }[] };
+      const body = (await expectDocumented(res, "GET", contactsApi.list.path)) as { data: { id: string }[] };
       body.data.forEach((c) => seen.add(c.id));
       expect(await victimIdsAmong(idsIn(body)), JSON.stringify(query)).toEqual([]);
     }

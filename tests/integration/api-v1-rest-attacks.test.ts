@@ -1,31 +1,24 @@
 import fc from "fast-check";
 import { beforeAll, describe, expect, test } from "vitest";
-import { GET as listEvents } from "@/app/api/v1/events/route";
-import { GET as listRegistrations } from "@/app/api/v1/events/[id]/registrations/route";
-import { GET as listTransactions } from "@/app/api/v1/contacts/[id]/transactions/route";
-import { POST as refund } from "@/app/api/v1/transactions/[id]/refunds/route";
-import { GET as listForms } from "@/app/api/v1/forms/route";
-import { GET as listSubmissions } from "@/app/api/v1/forms/[id]/submissions/route";
-import { GET as listEndpoints, POST as createEndpoint } from "@/app/api/v1/webhook-endpoints/route";
-import { DELETE as deleteEndpoint } from "@/app/api/v1/webhook-endpoints/[id]/route";
-import { GET as listSegments, POST as createSegment } from "@/app/api/v1/segments/route";
-import { DELETE as deleteSegment, PATCH as patchSegment } from "@/app/api/v1/segments/[id]/route";
-import { GET as countSegment } from "@/app/api/v1/segments/[id]/count/route";
-import { GET as listTimeline } from "@/app/api/v1/contacts/[id]/timeline/route";
-import { GET as getContact } from "@/app/api/v1/contacts/[id]/route";
-import { GET as listContacts } from "@/app/api/v1/contacts/route";
-import { API_SCOPES, type ApiScope } from "@/lib/adapters/v1/scopes";
+import { V1_OPERATIONS, type AnyApiOperation } from "@/lib/api/v1";
+import * as contactsApi from "@/lib/api/v1/contacts";
+import * as segmentsApi from "@/lib/api/v1/segments";
+import * as timelineApi from "@/lib/api/v1/timeline";
+import * as eventsApi from "@/lib/api/v1/events";
+import * as webhookEndpointsApi from "@/lib/api/v1/webhook-endpoints";
+import { API_SCOPES, type ApiScope } from "@/lib/api/v1/scopes";
 import { TIMELINE_KINDS, type TimelineKind } from "@/lib/contacts/timeline/types";
 import { WEBHOOK_EVENT_TYPES } from "@/lib/webhooks/outbound/event-types";
-import { apiKeyFor, callV1, expectDocumented } from "../helpers/api-v1";
+import { apiKeyFor, attackTargets, callOp, expectDocumented } from "../helpers/api-v1";
 import { fuzzInputs } from "../helpers/api-v1-fuzz";
 import { setupTestDatabase } from "../helpers/db";
 import { createContact, createWorkspace, type TestWorkspace } from "../helpers/factories";
 import { createForm } from "../helpers/forms";
 
 /**
- * docs/api.md under attack, for events, registrations, transactions, refunds, forms,
- * submissions, webhook endpoints, segments and the contact timeline: a key without the scope (403),
+ * docs/api.md under attack, for every operation of V1_OPERATIONS outside the contacts area (events,
+ * registrations, transactions, refunds, forms, submissions, webhook endpoints, segments, broadcasts and
+ * the contact timeline): a key without the scope (403),
  * revoked or expired (401), another workspace's ids (404), and fuzzed inputs (fast-check, from the
  * document's schemas and hostile strings): never a 500, every answer as documented, nothing written
  * outside the key's workspace. Then narrow keys fuzzed over the timeline, segments, contacts and
@@ -34,107 +27,42 @@ import { createForm } from "../helpers/forms";
  */
 const db = setupTestDatabase();
 
-type Handler = Parameters<typeof callV1>[0];
-interface Endpoint {
-  handler: Handler;
-  method: "GET" | "POST" | "PATCH" | "DELETE";
-  path: string;
-  scope: ApiScope;
-  /** a valid body for the write */
-  body?: unknown;
-  /** the id of one of the victim workspace's rows the path names */
-  victimId?: () => string;
-}
-
 let ws: TestWorkspace;
 let victim: TestWorkspace;
 const victimRows: Record<string, string> = {};
 
-const ENDPOINTS: Endpoint[] = [
-  { handler: listEvents, method: "GET", path: "/api/v1/events", scope: "events:read" },
-  {
-    handler: listRegistrations,
-    method: "GET",
-    path: "/api/v1/events/{id}/registrations",
-    scope: "events:read",
-    victimId: () => victimRows.event,
-  },
-  {
-    handler: listTransactions,
-    method: "GET",
-    path: "/api/v1/contacts/{id}/transactions",
-    scope: "transactions:read",
-    victimId: () => victimRows.contact,
-  },
-  {
-    handler: refund,
-    method: "POST",
-    path: "/api/v1/transactions/{id}/refunds",
-    scope: "transactions:write",
-    body: { amount: "1.00" },
-    victimId: () => victimRows.transaction,
-  },
-  { handler: listForms, method: "GET", path: "/api/v1/forms", scope: "forms:read" },
-  {
-    handler: listSubmissions,
-    method: "GET",
-    path: "/api/v1/forms/{id}/submissions",
-    scope: "forms:read",
-    victimId: () => victimRows.form,
-  },
-  {
-    handler: createEndpoint,
-    method: "POST",
-    path: "/api/v1/webhook-endpoints",
-    scope: "webhooks:write",
-    body: { url: "https://hooks.example.org/a", event_types: ["contact.created"] },
-  },
-  { handler: listEndpoints, method: "GET", path: "/api/v1/webhook-endpoints", scope: "webhooks:write" },
-  {
-    handler: deleteEndpoint,
-    method: "DELETE",
-    path: "/api/v1/webhook-endpoints/{id}",
-    scope: "webhooks:write",
-    victimId: () => victimRows.endpoint,
-  },
-  {
-    handler: createSegment,
-    method: "POST",
-    path: "/api/v1/segments",
-    scope: "contacts:write",
+/**
+ * Every operation of V1_OPERATIONS but the contacts area's (tests/integration/api-v1-contacts-attacks.test.ts
+ * attacks those), with what an attack on it needs beside the operation itself: a valid body for a
+ * write, and the victim's row its `{id}` names. An operation with `{id}` and no victim row here
+ * fails the cross-workspace test, so a new operation cannot go unattacked.
+ */
+const FIXTURES: Record<string, { body?: unknown; victimId?: () => string }> = {
+  listEventRegistrations: { victimId: () => victimRows.event },
+  listContactTransactions: { victimId: () => victimRows.contact },
+  refundTransaction: { body: { amount: "1.00" }, victimId: () => victimRows.transaction },
+  listFormSubmissions: { victimId: () => victimRows.form },
+  createWebhookEndpoint: { body: { url: "https://hooks.example.org/a", event_types: ["contact.created"] } },
+  deleteWebhookEndpoint: { victimId: () => victimRows.endpoint },
+  createSegment: {
     body: { name: "Everyone", filter: { version: 1, root: { kind: "group", op: "and", conditions: [] } } },
   },
-  { handler: listSegments, method: "GET", path: "/api/v1/segments", scope: "contacts:read" },
-  {
-    handler: patchSegment,
-    method: "PATCH",
-    path: "/api/v1/segments/{id}",
-    scope: "contacts:write",
-    body: { name: "Renamed" },
-    victimId: () => victimRows.segment,
-  },
-  {
-    handler: deleteSegment,
-    method: "DELETE",
-    path: "/api/v1/segments/{id}",
-    scope: "contacts:write",
-    victimId: () => victimRows.segment,
-  },
-  {
-    handler: countSegment,
-    method: "GET",
-    path: "/api/v1/segments/{id}/count",
-    scope: "contacts:read",
-    victimId: () => victimRows.segment,
-  },
-  {
-    handler: listTimeline,
-    method: "GET",
-    path: "/api/v1/contacts/{id}/timeline",
-    scope: "contacts:read",
-    victimId: () => victimRows.contact,
-  },
-];
+  getSegment: { victimId: () => victimRows.segment },
+  updateSegment: { body: { name: "Renamed" }, victimId: () => victimRows.segment },
+  deleteSegment: { victimId: () => victimRows.segment },
+  countSegment: { victimId: () => victimRows.segment },
+  listContactTimeline: { victimId: () => victimRows.contact },
+  getBroadcast: { victimId: () => victimRows.broadcast },
+};
+
+const contactsOperations = new Set<unknown>(Object.values(contactsApi));
+// the public door's operation (spec 4.14: `?key=`, 403 for a revoked key, its own error body) is
+// attacked in tests/integration/public-events-api.test.ts
+const ENDPOINTS = attackTargets(
+  V1_OPERATIONS.filter((op) => !contactsOperations.has(op) && op.access === undefined),
+  FIXTURES,
+);
+type Endpoint = (typeof ENDPOINTS)[number];
 
 /** Everything of the victim workspace an API write could touch, as one comparable value. */
 async function victimState() {
@@ -143,6 +71,7 @@ async function victimState() {
       (select coalesce(json_agg(t.* order by t.id), '[]') from transactions t where t.workspace_id = ${victim.id}) as transactions,
       (select coalesce(json_agg(e.* order by e.id), '[]') from webhook_endpoints e where e.workspace_id = ${victim.id}) as endpoints,
       (select coalesce(json_agg(g.* order by g.id), '[]') from segments g where g.workspace_id = ${victim.id}) as segments,
+      (select coalesce(json_agg(b.* order by b.id), '[]') from broadcasts b where b.workspace_id = ${victim.id}) as broadcasts,
       (select count(*)::int from audit_log where workspace_id = ${victim.id}) as audit,
       (select count(*)::int from contacts where workspace_id = ${victim.id}) as contacts`;
   return state;
@@ -164,7 +93,10 @@ beforeAll(async () => {
   const [g] = await db.sql`insert into segments (workspace_id, name, filter)
                            values (${victim.id}, 'Theirs', '{"version":1,"root":{"kind":"group","op":"and","not":false,"conditions":[]}}')
                            returning id`;
+  const [b] = await db.sql`insert into broadcasts (workspace_id, subject, status, sent_at)
+                           values (${victim.id}, 'Theirs', 'sent', now()) returning id`;
   Object.assign(victimRows, {
+    broadcast: b.id,
     contact: contact.id,
     event: e.id,
     transaction: t.id,
@@ -180,7 +112,7 @@ const call = (
   id?: string,
   extra: { body?: unknown; query?: Record<string, string> } = {},
 ) =>
-  callV1(e.handler, e.method, e.path, {
+  callOp(e.op, {
     key,
     params: e.path.includes("{id}") ? { id: id ?? "00000000-0000-4000-8000-000000000000" } : {},
     body: extra.body ?? e.body,
@@ -230,8 +162,9 @@ describe.each(ENDPOINTS)("$method $path", (e) => {
     expect(new Set(bodies.slice(0, 3).map((b) => JSON.stringify(b))).size).toBe(1);
   });
 
-  if (e.victimId)
+  if (e.path.includes("{id}"))
     test("cross-workspace: the victim's id is 404 not_found, as a made-up one, and nothing of theirs changes", async () => {
+      expect(e.victimId, `${e.method} ${e.path}: a victim row in FIXTURES`).toBeDefined();
       const key = await apiKeyFor(db.sql, ws.id, [e.scope]);
       const before = await victimState();
       const theirs = await call(e, key.key, e.victimId!());
@@ -255,24 +188,24 @@ describe.each(ENDPOINTS)("$method $path with only its own scope", (e) => {
 describe("hostile text that Postgres cannot store", () => {
   test("a NUL character in a search or a description is 400 invalid_request, never a 500", async () => {
     const key = await apiKeyFor(db.sql, ws.id, API_SCOPES);
-    const events = await callV1(listEvents, "GET", "/api/v1/events", {
+    const events = await callOp(eventsApi.list, {
       key: key.key,
       query: { search: "a\u0000b" },
     });
     expect(events.status).toBe(400);
-    await expectDocumented(events, "GET", "/api/v1/events");
-    const regs = await callV1(listRegistrations, "GET", "/api/v1/events/{id}/registrations", {
+    await expectDocumented(events, "GET", eventsApi.list.path);
+    const regs = await callOp(eventsApi.listRegistrations, {
       key: key.key,
       params: { id: victimRows.event },
       query: { search: "\u0000" },
     });
     expect(regs.status).toBe(400);
-    const hook = await callV1(createEndpoint, "POST", "/api/v1/webhook-endpoints", {
+    const hook = await callOp(webhookEndpointsApi.create, {
       key: key.key,
       body: { url: "https://hooks.example.org/a", event_types: ["contact.created"], description: "x\u0000" },
     });
     expect(hook.status).toBe(400);
-    await expectDocumented(hook, "POST", "/api/v1/webhook-endpoints");
+    await expectDocumented(hook, "POST", webhookEndpointsApi.create.path);
   });
 });
 
@@ -281,13 +214,13 @@ describe("bodies that are not JSON", () => {
     const own = await createWorkspace(db.sql);
     const key = await apiKeyFor(db.sql, own.id, API_SCOPES);
     for (const type of ["application/x-www-form-urlencoded", "text/xml"]) {
-      const res = await callV1(createEndpoint, "POST", "/api/v1/webhook-endpoints", {
+      const res = await callOp(webhookEndpointsApi.create, {
         key: key.key,
         body: "url=https://hooks.example.org/x&event_types=contact.created",
         headers: { "content-type": type },
       });
       expect(res.status).toBe(415);
-      await expectDocumented(res, "POST", "/api/v1/webhook-endpoints");
+      await expectDocumented(res, "POST", webhookEndpointsApi.create.path);
     }
     expect(await db.sql`select 1 from webhook_endpoints where workspace_id = ${own.id}`).toHaveLength(0);
   });
@@ -295,7 +228,7 @@ describe("bodies that are not JSON", () => {
 
 /**
  * The areas of docs/api.md, "Scopes and the data they reach", written out here rather than taken
- * from lib/adapters/v1/scopes.ts, so the fuzzer checks the document and not the code against itself.
+ * from lib/api/v1/scopes.ts, so the fuzzer checks the document and not the code against itself.
  */
 const CONDITION_AREA: Record<string, ApiScope> = {
   purchased: "transactions:read",
@@ -450,36 +383,34 @@ describe("narrow keys over the timeline, segments and webhook subscriptions of t
         fc.asyncProperty(requestArb, async (r) => {
           const seg = "pick" in r ? segments[r.pick % segments.length] : undefined;
           let res: Response;
-          let path: string;
-          let method = "GET";
+          let op: AnyApiOperation;
           if (r.op === "timeline") {
-            path = "/api/v1/contacts/{id}/timeline";
+            op = timelineApi.list;
             const query: Record<string, string> = { limit: "100" };
             if (r.kinds.length) query.kind = r.kinds.join(",");
-            res = await callV1(listTimeline, method, path, { key: k.key, params: { id: contactId }, query });
+            res = await callOp(op, { key: k.key, params: { id: contactId }, query });
             // a kind asked for is answered only when the key reads its area
             if (res.status === 200) expect(r.kinds.map((kind) => KIND_AREA[kind]).every(holds)).toBe(true);
           } else if (r.op === "count") {
-            path = "/api/v1/segments/{id}/count";
-            res = await callV1(countSegment, method, path, { key: k.key, params: { id: seg!.id } });
+            op = segmentsApi.count;
+            res = await callOp(op, { key: k.key, params: { id: seg!.id } });
             // the count oracle: a count is answered only when the key reads every condition's area
             if (res.status === 200) expect(needsOf(seg!.filter).every(holds), JSON.stringify(seg)).toBe(true);
           } else if (r.op === "contacts") {
-            path = "/api/v1/contacts";
+            op = contactsApi.list;
             const query: Record<string, string> = r.byEvent ? { event_id: eventId } : { segment_id: seg!.id };
-            res = await callV1(listContacts, method, path, { key: k.key, query });
+            res = await callOp(op, { key: k.key, query });
             if (res.status === 200)
               expect(
                 r.byEvent ? holds("events:read") : needsOf(seg!.filter).every(holds),
                 JSON.stringify(r),
               ).toBe(true);
           } else if (r.op === "contact") {
-            path = "/api/v1/contacts/{id}";
-            res = await callV1(getContact, method, path, { key: k.key, params: { id: contactId } });
+            op = contactsApi.get;
+            res = await callOp(op, { key: k.key, params: { id: contactId } });
           } else if (r.op === "createSegment") {
-            path = "/api/v1/segments";
-            method = "POST";
-            res = await callV1(createSegment, method, path, {
+            op = segmentsApi.create;
+            res = await callOp(op, {
               key: k.key,
               body: { name: "Fuzzed", filter: r.filter },
             });
@@ -488,24 +419,22 @@ describe("narrow keys over the timeline, segments and webhook subscriptions of t
               segments.push({ id: made.id, filter: made.filter });
             }
           } else if (r.op === "patchSegment") {
-            path = "/api/v1/segments/{id}";
-            method = "PATCH";
-            res = await callV1(patchSegment, method, path, {
+            op = segmentsApi.update;
+            res = await callOp(op, {
               key: k.key,
               params: { id: seg!.id },
               body: { filter: r.filter },
             });
             if (res.status === 200) seg!.filter = ((await res.clone().json()) as typeof seg & {}).filter;
           } else {
-            path = "/api/v1/webhook-endpoints";
-            method = "POST";
-            res = await callV1(createEndpoint, method, path, {
+            op = webhookEndpointsApi.create;
+            res = await callOp(op, {
               key: k.key,
               body: { url: `https://hooks.example.org/${r.types.length}`, event_types: r.types },
             });
           }
           expect(res.status, JSON.stringify(r)).toBeLessThan(500);
-          const text = JSON.stringify(await expectDocumented(res, method, path));
+          const text = JSON.stringify(await expectDocumented(res, op.method, op.path));
           for (const mark of forbidden) expect(text, JSON.stringify(r)).not.toContain(mark);
         }),
         { numRuns: 60 },

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { GET as getBroadcastV1 } from "@/app/api/v1/broadcasts/[id]/route";
 import { POST } from "@/app/api/webhooks/email/route";
-import { broadcastSchema } from "@/lib/adapters/v1/broadcasts/schemas";
+import { broadcastSchema } from "@/lib/api/v1/broadcasts";
 import { unsubscribeContact } from "@/lib/consent/unsubscribe-contact";
 import { getContactTimeline } from "@/lib/contacts/get-contact-timeline";
 import { withService, withUser } from "@/lib/db/doors";

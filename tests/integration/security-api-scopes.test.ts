@@ -1,13 +1,10 @@
 import { beforeAll, describe, expect, test } from "vitest";
-import { GET as getContact } from "@/app/api/v1/contacts/[id]/route";
-import { GET as listTimeline } from "@/app/api/v1/contacts/[id]/timeline/route";
-import { GET as listContacts } from "@/app/api/v1/contacts/route";
-import { GET as countSegment } from "@/app/api/v1/segments/[id]/count/route";
-import { PATCH as patchSegment } from "@/app/api/v1/segments/[id]/route";
-import { POST as createSegment } from "@/app/api/v1/segments/route";
-import { POST as createEndpoint } from "@/app/api/v1/webhook-endpoints/route";
-import { API_SCOPES, type ApiScope } from "@/lib/adapters/v1/scopes";
-import { apiKeyFor, callV1, expectDocumented, type TestKey } from "../helpers/api-v1";
+import * as contactsApi from "@/lib/api/v1/contacts";
+import * as segmentsApi from "@/lib/api/v1/segments";
+import * as timelineApi from "@/lib/api/v1/timeline";
+import * as webhookEndpointsApi from "@/lib/api/v1/webhook-endpoints";
+import { API_SCOPES, type ApiScope } from "@/lib/api/v1/scopes";
+import { apiKeyFor, callOp, expectDocumented, type TestKey } from "../helpers/api-v1";
 import { setupTestDatabase } from "../helpers/db";
 import { createContact, createWorkspace, type TestWorkspace } from "../helpers/factories";
 import { createForm } from "../helpers/forms";
@@ -51,12 +48,12 @@ beforeAll(async () => {
 const key = (scopes: readonly ApiScope[]): Promise<TestKey> => apiKeyFor(db.sql, ws.id, scopes);
 
 async function timeline(k: TestKey, query: Record<string, string> = {}) {
-  const res = await callV1(listTimeline, "GET", "/api/v1/contacts/{id}/timeline", {
+  const res = await callOp(timelineApi.list, {
     key: k.key,
     params: { id: contactId },
     query: { limit: "100", ...query },
   });
-  return { status: res.status, body: await expectDocumented(res, "GET", "/api/v1/contacts/{id}/timeline") };
+  return { status: res.status, body: await expectDocumented(res, "GET", timelineApi.list.path) };
 }
 
 describe("a contacts:read key reads no payment amount and no form payload", () => {
@@ -98,11 +95,11 @@ describe("a contacts:read key reads no payment amount and no form payload", () =
 
   test("the contact itself carries no amount, payload or consent IP", async () => {
     const narrow = await key(["contacts:read"]);
-    const one = await callV1(getContact, "GET", "/api/v1/contacts/{id}", {
+    const one = await callOp(contactsApi.get, {
       key: narrow.key,
       params: { id: contactId },
     });
-    const all = await callV1(listContacts, "GET", "/api/v1/contacts", { key: narrow.key });
+    const all = await callOp(contactsApi.list, { key: narrow.key });
     expect(one.status).toBe(200);
     const text = JSON.stringify([await one.json(), await all.json()]);
     expect(text).toContain(contactId);
@@ -152,7 +149,7 @@ describe("a segment condition on another area's data needs that area's scope (no
         },
       ],
     ] as const) {
-      const res = await callV1(createSegment, "POST", "/api/v1/segments", {
+      const res = await callOp(segmentsApi.create, {
         key: writer.key,
         body: { name, filter },
       });
@@ -162,7 +159,7 @@ describe("a segment condition on another area's data needs that area's scope (no
       ).toHaveLength(0);
     }
     const paying = await key(["contacts:read", "contacts:write", "transactions:read"]);
-    const ok = await callV1(createSegment, "POST", "/api/v1/segments", {
+    const ok = await callOp(segmentsApi.create, {
       key: paying.key,
       body: { name: "Big spenders", filter: purchased(4000) },
     });
@@ -174,17 +171,17 @@ describe("a segment condition on another area's data needs that area's scope (no
                              values (${ws.id}, 'Member made', ${db.sql.json(purchased(4000))}) returning id`;
     const narrow = await key(["contacts:read", "contacts:write"]);
     // the oracle: a minimum of 4,000 counts 1, of 5,000 counts 0
-    const count = await callV1(countSegment, "GET", "/api/v1/segments/{id}/count", {
+    const count = await callOp(segmentsApi.count, {
       key: narrow.key,
       params: { id: g.id },
     });
     expect(count.status).toBe(403);
-    const listed = await callV1(listContacts, "GET", "/api/v1/contacts", {
+    const listed = await callOp(contactsApi.list, {
       key: narrow.key,
       query: { segment_id: g.id },
     });
     expect(listed.status).toBe(403);
-    const patched = await callV1(patchSegment, "PATCH", "/api/v1/segments/{id}", {
+    const patched = await callOp(segmentsApi.update, {
       key: narrow.key,
       params: { id: g.id },
       body: { filter: purchased(5000) },
@@ -192,14 +189,14 @@ describe("a segment condition on another area's data needs that area's scope (no
     expect(patched.status).toBe(403);
     const [row] = await db.sql`select filter from segments where id = ${g.id}`;
     expect(row.filter.root.conditions[0].minAmount).toBe(4000);
-    const byEvent = await callV1(listContacts, "GET", "/api/v1/contacts", {
+    const byEvent = await callOp(contactsApi.list, {
       key: narrow.key,
       query: { event_id: eventId },
     });
     expect(byEvent.status).toBe(403);
 
     const paying = await key(["contacts:read", "transactions:read"]);
-    const counted = await callV1(countSegment, "GET", "/api/v1/segments/{id}/count", {
+    const counted = await callOp(segmentsApi.count, {
       key: paying.key,
       params: { id: g.id },
     });
@@ -210,7 +207,7 @@ describe("a segment condition on another area's data needs that area's scope (no
 describe("webhooks:write subscribes only to the events the key's read scopes cover", () => {
   test("a webhooks key without transactions:read cannot subscribe to transaction.created: 403, nothing stored", async () => {
     const hooks = await key(["webhooks:write", "contacts:read"]);
-    const refused = await callV1(createEndpoint, "POST", "/api/v1/webhook-endpoints", {
+    const refused = await callOp(webhookEndpointsApi.create, {
       key: hooks.key,
       body: {
         url: "https://hooks.example.org/money",
@@ -222,12 +219,12 @@ describe("webhooks:write subscribes only to the events the key's read scopes cov
       await db.sql`select 1 from webhook_endpoints where url = 'https://hooks.example.org/money'`,
     ).toHaveLength(0);
     const bare = await key(["webhooks:write"]);
-    const none = await callV1(createEndpoint, "POST", "/api/v1/webhook-endpoints", {
+    const none = await callOp(webhookEndpointsApi.create, {
       key: bare.key,
       body: { url: "https://hooks.example.org/people", event_types: ["contact.created"] },
     });
     expect(none.status).toBe(403);
-    const allowed = await callV1(createEndpoint, "POST", "/api/v1/webhook-endpoints", {
+    const allowed = await callOp(webhookEndpointsApi.create, {
       key: hooks.key,
       body: { url: "https://hooks.example.org/people", event_types: ["contact.created", "contact.updated"] },
     });
@@ -243,7 +240,7 @@ describe("an idempotent answer keeps no secret in clear", () => {
       headers: { "Idempotency-Key": "endpoint-once" },
       body: { url: "https://hooks.example.org/idem", event_types: ["contact.created"] },
     };
-    const first = await callV1(createEndpoint, "POST", "/api/v1/webhook-endpoints", request);
+    const first = await callOp(webhookEndpointsApi.create, request);
     expect(first.status).toBe(201);
     const { secret } = (await first.json()) as { secret: string };
     expect(secret.length).toBeGreaterThan(20);
@@ -251,7 +248,7 @@ describe("an idempotent answer keeps no secret in clear", () => {
                                   where api_key_id = ${hooks.id} and idempotency_key = 'endpoint-once'`;
     expect(stored.response).not.toContain(secret);
     expect(stored.response).not.toContain(secret.replace(/^whsec_/, ""));
-    const replay = await callV1(createEndpoint, "POST", "/api/v1/webhook-endpoints", request);
+    const replay = await callOp(webhookEndpointsApi.create, request);
     expect(replay.headers.get("Idempotent-Replayed")).toBe("true");
     expect(((await replay.json()) as { secret: string }).secret).toBe(secret);
     expect(

@@ -1,16 +1,10 @@
 import { beforeAll, describe, expect, test } from "vitest";
-import { GET as listContacts, POST as createContact } from "@/app/api/v1/contacts/route";
-import { GET as listTimeline } from "@/app/api/v1/contacts/[id]/timeline/route";
-import { GET as listTransactions } from "@/app/api/v1/contacts/[id]/transactions/route";
-import { GET as listEvents } from "@/app/api/v1/events/route";
-import { GET as listRegistrations } from "@/app/api/v1/events/[id]/registrations/route";
-import { GET as listForms } from "@/app/api/v1/forms/route";
-import { GET as listSubmissions } from "@/app/api/v1/forms/[id]/submissions/route";
-import { GET as countSegment } from "@/app/api/v1/segments/[id]/count/route";
-import { GET as listSegments, POST as createSegment } from "@/app/api/v1/segments/route";
-import { GET as listEndpoints } from "@/app/api/v1/webhook-endpoints/route";
-import { API_SCOPES } from "@/lib/adapters/v1/scopes";
-import { apiKeyFor, callV1, type TestKey } from "../helpers/api-v1";
+import { V1_OPERATIONS } from "@/lib/api/v1";
+import type { AnyApiOperation } from "@/lib/api/v1/define";
+import * as contactsApi from "@/lib/api/v1/contacts";
+import * as segmentsApi from "@/lib/api/v1/segments";
+import { API_SCOPES } from "@/lib/api/v1/scopes";
+import { apiKeyFor, callOp, type TestKey } from "../helpers/api-v1";
 import { setupTestDatabase } from "../helpers/db";
 import { createContact as contactRow, createWorkspace, type TestWorkspace } from "../helpers/factories";
 import { createForm } from "../helpers/forms";
@@ -57,21 +51,35 @@ beforeAll(async () => {
   }
 });
 
-type Handler = Parameters<typeof callV1>[0];
-const LISTS: [string, Handler, string, Record<string, string>, Record<string, string>][] = [
-  ["contacts by created_at", listContacts, "/api/v1/contacts", {}, {}],
-  ["contacts by source", listContacts, "/api/v1/contacts", {}, { sort_by: "source" }],
-  ["contacts by name", listContacts, "/api/v1/contacts", {}, { sort_by: "name" }],
-  ["timeline", listTimeline, "/api/v1/contacts/{id}/timeline", { id: "contact" }, {}],
-  ["transactions", listTransactions, "/api/v1/contacts/{id}/transactions", { id: "contact" }, {}],
-  ["events", listEvents, "/api/v1/events", {}, {}],
-  ["events by created_at", listEvents, "/api/v1/events", {}, { sort_by: "created_at" }],
-  ["registrations", listRegistrations, "/api/v1/events/{id}/registrations", { id: "event" }, {}],
-  ["forms", listForms, "/api/v1/forms", {}, {}],
-  ["submissions", listSubmissions, "/api/v1/forms/{id}/submissions", { id: "form" }, {}],
-  ["webhook endpoints", listEndpoints, "/api/v1/webhook-endpoints", {}, {}],
-  ["segments", listSegments, "/api/v1/segments", {}, {}],
-];
+/**
+ * Every list of V1_OPERATIONS (an operation whose query takes a `cursor`), with the row its `{id}`
+ * names and the orders worth walking besides the default, by operationId. A list without an entry
+ * here is walked in its default order with no path id.
+ */
+const LIST_FIXTURES: Record<string, { id?: string; orders?: Record<string, string>[] }> = {
+  listContacts: { orders: [{ sort_by: "source" }, { sort_by: "name" }] },
+  listContactTimeline: { id: "contact" },
+  listContactTransactions: { id: "contact" },
+  listEvents: { orders: [{ sort_by: "created_at" }] },
+  listEventRegistrations: { id: "event" },
+  listFormSubmissions: { id: "form" },
+};
+const isList = (op: AnyApiOperation) =>
+  op.method === "get" && op.query !== undefined && "cursor" in ((op.query as { shape?: object }).shape ?? {});
+const LISTS: [string, AnyApiOperation, Record<string, string>, Record<string, string>][] =
+  V1_OPERATIONS.filter(isList).flatMap((op) => {
+    const f = LIST_FIXTURES[op.operationId] ?? {};
+    const params: Record<string, string> = f.id ? { id: f.id } : {};
+    return [{}, ...(f.orders ?? [])].map(
+      (order) =>
+        [
+          `${op.method.toUpperCase()} ${op.path}${order.sort_by ? ` by ${order.sort_by}` : ""}`,
+          op,
+          params,
+          order,
+        ] as [string, AnyApiOperation, Record<string, string>, Record<string, string>],
+    );
+  });
 
 const decode = (cursor: string): unknown[] => JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
 const encode = (key: unknown[]) => Buffer.from(JSON.stringify(key), "utf8").toString("base64url");
@@ -97,9 +105,13 @@ function forgeries(value: unknown): unknown[] {
 }
 
 describe("a forged cursor is a 400 on every list, never a 500", () => {
-  test.each(LISTS)("%s", async (_, handler, path, params, query) => {
+  test("every list of V1_OPERATIONS is walked", () => {
+    expect(LISTS.length).toBeGreaterThanOrEqual(12);
+  });
+
+  test.each(LISTS)("%s", async (_, op, params, query) => {
     const p = Object.fromEntries(Object.entries(params).map(([k, v]) => [k, ids[v]]));
-    const first = await callV1(handler, "GET", path, {
+    const first = await callOp(op, {
       key: key.key,
       params: p,
       query: { ...query, limit: "1" },
@@ -112,7 +124,7 @@ describe("a forged cursor is a 400 on every list, never a 500", () => {
     for (let i = 1; i < real.length; i++)
       for (const forged of forgeries(real[i])) {
         const cursor = encode(real.map((v, j) => (j === i ? forged : v)));
-        const res = await callV1(handler, "GET", path, {
+        const res = await callOp(op, {
           key: key.key,
           params: p,
           query: { ...query, cursor },
@@ -141,7 +153,7 @@ const window = (onOrAfter: string) => ({
 
 describe("a segment with an impossible date is refused, and one stored anyway breaks nothing", () => {
   test.each(["0000-01-01", "2026-02-30", "2026-13-01"])("%s: 400, no segment stored", async (day) => {
-    const res = await callV1(createSegment, "POST", "/api/v1/segments", {
+    const res = await callOp(segmentsApi.create, {
       key: key.key,
       body: { name: `Impossible ${day}`, filter: window(day) },
     });
@@ -152,17 +164,17 @@ describe("a segment with an impossible date is refused, and one stored anyway br
   test("a filter written around the API (a member over PostgREST) with year 0: count, list and contacts answer, never a 500", async () => {
     const [g] = await db.sql`insert into segments (workspace_id, name, filter)
                              values (${ws.id}, 'Year zero', ${db.sql.json(window("0000-01-01"))}) returning id`;
-    const count = await callV1(countSegment, "GET", "/api/v1/segments/{id}/count", {
+    const count = await callOp(segmentsApi.count, {
       key: key.key,
       params: { id: g.id },
     });
     expect(count.status).toBeLessThan(500);
-    const list = await callV1(listSegments, "GET", "/api/v1/segments", {
+    const list = await callOp(segmentsApi.list, {
       key: key.key,
       query: { limit: "100" },
     });
     expect(list.status).toBe(200);
-    const contacts = await callV1(listContacts, "GET", "/api/v1/contacts", {
+    const contacts = await callOp(contactsApi.list, {
       key: key.key,
       query: { segment_id: g.id },
     });
@@ -175,7 +187,7 @@ describe("a custom date field with an impossible date is refused", () => {
   test("year 0 in a date field: 400 custom_fields, no contact stored", async () => {
     await db.sql`insert into custom_fields (workspace_id, key, label, field_type)
                  values (${ws.id}, 'joined', 'Joined', 'date')`;
-    const res = await callV1(createContact, "POST", "/api/v1/contacts", {
+    const res = await callOp(contactsApi.create, {
       key: key.key,
       body: { email: "year-zero@example.org", custom_fields: { joined: "0000-01-01" } },
     });

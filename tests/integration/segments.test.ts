@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import { withService, withUser, type Claims } from "@/lib/db/doors";
-import { apiErrorBody, invalidFromZod } from "@/lib/adapters/v1/errors";
+import { apiErrorBody, invalidFromZod } from "@/lib/api/v1/errors";
 import { audienceSchema } from "@/lib/email/broadcast-audience";
 import { createBroadcast } from "@/lib/email/broadcasts";
 import { sendBroadcastBatch, type TxRunner } from "@/lib/email/flows/send-broadcast-batch";

@@ -5,10 +5,10 @@ import { ttlCache } from "@/lib/cache/ttl-cache";
  * key). Without it every request pays a four-statement transaction before the cached list is
  * served. A revocation is honoured at once by the process that revokes (revokeApiKey forgets
  * the digest) and within TTL_MS by every other process; last_used_at stays within a minute,
- * since each reload of a key in use writes it (authenticateApiKey). Unknown keys are cached
+ * since each reload of a key in use writes it (checkPublicKey, lib/api/v1/key-auth.ts). Unknown keys are cached
  * too, so a flood of made-up keys costs one lookup per key, and the map is bounded.
  */
-export type KeyCheck = { workspaceId: string } | "revoked" | null;
+export type KeyCheck = { id: string; name: string; workspaceId: string } | "revoked" | null;
 
 export const API_KEY_TTL_MS = 10_000;
 

@@ -2,7 +2,6 @@ import { z } from "zod";
 import { uuidSchema } from "@/lib/ids/uuid";
 import type { Db } from "@/lib/db/doors";
 import { appUrl } from "@/lib/config";
-import type { KeyCheck } from "./api-key-cache";
 import { displayPrice, numericToCents } from "../ticket-pricing";
 
 /** One event of GET /api/v1/public/events (spec 4.14), as answered and as the API reference describes it. */
@@ -51,31 +50,6 @@ interface Row {
   external_event_id: string | null;
   capacity: number | null;
   taken: number;
-}
-
-/**
- * The key of a public API request (spec 5.2), by its digest (hashApiKey): null when unknown or
- * expired (401), 'revoked' (403; also a key without the scope events:read, docs/api.md), or
- * its workspace. last_used_at is written at most once a minute per
- * key, in the same statement, so the read path stays cheap.
- */
-export async function authenticateApiKey(db: Db, keyHash: string): Promise<KeyCheck> {
-  const [row] = await db`
-    with k as (
-      select id, workspace_id, revoked_at, last_used_at,
-             'events:read' = any(scopes) as can_read,
-             expires_at is not null and expires_at <= now() as expired
-      from public.api_keys where key_hash = ${keyHash}
-    ), touch as (
-      update public.api_keys a set last_used_at = now() from k
-      where a.id = k.id and k.revoked_at is null and not k.expired
-        and (k.last_used_at is null or k.last_used_at < now() - interval '1 minute')
-      returning a.id
-    )
-    select workspace_id, revoked_at is not null as revoked, can_read, expired from k`;
-  // an expired key is no key (docs/api.md); one without events:read may not read this list
-  if (!row || row.expired) return null;
-  return row.revoked || !row.can_read ? "revoked" : { workspaceId: row.workspace_id };
 }
 
 /**

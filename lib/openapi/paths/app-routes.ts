@@ -2,7 +2,7 @@ import { z } from "zod";
 import { uuidSchema } from "@/lib/ids/uuid";
 import type { ZodOpenApiOperationObject, ZodOpenApiPathsObject } from "zod-openapi";
 import { auditLogQuerySchema } from "@/lib/audit/audit-log-query";
-import { publicEventSchema } from "@/lib/events/public-api/list-public-events";
+import * as events from "@/lib/api/v1/events";
 import { rsvpSchema } from "@/lib/events/rsvp/rsvp-schema";
 import { registrationFilterSchema } from "@/lib/events/schemas";
 import { formSubmissionBodySchema } from "@/lib/forms/submission-fields";
@@ -175,27 +175,8 @@ export const appRoutePaths: ZodOpenApiPathsObject = {
       },
     },
   },
-  "/api/v1/public/events": {
-    get: {
-      operationId: "listPublicEvents",
-      security: [{ apiKey: ["events:read"] }, { apiKeyQuery: [] }],
-      tags: ["Events"],
-      summary: "Published upcoming events (spec 4.14)",
-      description:
-        "Authenticated with a public events API key (Settings → API keys) as a Bearer token or `?key=`. Any origin " +
-        "may read it (CORS *). Cacheable for 60 s per key; an unchanged list answers 304 to If-None-Match.",
-      requestParams: { query: z.object({ key: z.string().optional() }) },
-      responses: {
-        "200": {
-          description: "Events whose end is later than now, ascending by start.",
-          headers: z.object({ ETag: z.string() }),
-          ...json(z.array(publicEventSchema)),
-        },
-        "304": { description: "Not modified (If-None-Match)." },
-        "401": plainError("No key, or an unknown key."),
-        "403": plainError("A revoked key."),
-      },
-    },
+  // GET is V1_OPERATIONS' listPublicEvents (lib/api/v1/events.ts); its CORS preflight is here
+  [events.listPublic.path]: {
     options: {
       operationId: "preflightPublicEvents",
       security: security.none,

@@ -1,43 +1,14 @@
 import { z } from "zod";
 import type { ZodOpenApiOperationObject, ZodOpenApiPathsObject, ZodOpenApiResponseObject } from "zod-openapi";
-import { broadcastOperations } from "@/lib/adapters/v1/broadcasts/schemas";
-import { contactsOperations } from "@/lib/adapters/v1/contacts/operations";
-import type { ApiOperation } from "@/lib/adapters/v1/operation";
-import { eventOperations } from "@/lib/adapters/v1/rest/events";
-import { formOperations } from "@/lib/adapters/v1/rest/forms";
-import { segmentOperations } from "@/lib/adapters/v1/rest/segments";
-import { timelineOperations } from "@/lib/adapters/v1/rest/timeline";
-import { transactionOperations } from "@/lib/adapters/v1/rest/transactions";
-import { webhookEndpointOperations } from "@/lib/adapters/v1/rest/webhook-endpoints";
-import { json, security } from "../helpers";
+import { V1_OPERATIONS, v1TagOf } from "@/lib/api/v1";
+import type { AnyApiOperation } from "@/lib/api/v1/define";
+import { json, plainError, security } from "../helpers";
 
 /**
- * The REST API v1 (docs/api.md) from each area's operation list: the zod schemas its routes
- * parse and answer with, the scope as the security requirement, and one response per error
- * status listing the codes it carries (clients switch on `error.code`).
+ * The REST API v1 (docs/api.md) from its operations (lib/api/v1, V1_OPERATIONS): the zod schemas
+ * its routes parse and answer with, the scope as the security requirement, and one response per
+ * error status listing the codes it carries (clients switch on `error.code`).
  */
-export const V1_OPERATIONS: ApiOperation[] = [
-  ...contactsOperations,
-  ...timelineOperations,
-  ...eventOperations,
-  ...transactionOperations,
-  ...formOperations,
-  ...webhookEndpointOperations,
-  ...broadcastOperations,
-  ...segmentOperations,
-];
-
-const TAGS: [prefix: string, tag: string][] = [
-  ["/api/v1/contacts/{id}/transactions", "Transactions"],
-  ["/api/v1/transactions", "Transactions"],
-  ["/api/v1/contacts", "Contacts"],
-  ["/api/v1/events", "Events"],
-  ["/api/v1/forms", "Forms"],
-  ["/api/v1/webhook-endpoints", "Webhook endpoints"],
-  ["/api/v1/broadcasts", "Broadcasts"],
-  ["/api/v1/segments", "Segments"],
-];
-
 const MESSAGES: Record<number, string> = {
   400: "Invalid input: `fields` names each field and what is wrong with it.",
   401: "No key, or an unknown, revoked or expired key.",
@@ -91,7 +62,8 @@ function v1ErrorBody(status: number, codes: string[]) {
   };
 }
 
-export function v1Operation(op: ApiOperation): ZodOpenApiOperationObject {
+export function v1Operation(op: AnyApiOperation): ZodOpenApiOperationObject {
+  if (op.access === "public") return publicOperation(op);
   const errors = new Map<number, string[]>([
     [401, ["unauthorized"]],
     [403, ["forbidden"]],
@@ -122,7 +94,7 @@ export function v1Operation(op: ApiOperation): ZodOpenApiOperationObject {
     responses[String(status)] = v1ErrorResponse(status, codes);
   return {
     operationId: op.operationId,
-    tags: [TAGS.find(([prefix]) => op.path.startsWith(prefix))?.[1] ?? "REST API v1"],
+    tags: [v1TagOf(op)],
     summary: op.summary,
     description: [op.description, `Scope: \`${op.scope}\`.`].filter(Boolean).join(" "),
     security: security.apiKey(op.scope),
@@ -150,7 +122,32 @@ export function v1Operation(op: ApiOperation): ZodOpenApiOperationObject {
   };
 }
 
-export function v1PathsOf(operations: ApiOperation[]): ZodOpenApiPathsObject {
+/**
+ * An operation of the public door (lib/api/v1/public-route.ts, spec 4.14): its key as a Bearer
+ * token or `?key=`, an ETag and 304, and the public list's own error body.
+ */
+function publicOperation(op: AnyApiOperation): ZodOpenApiOperationObject {
+  return {
+    operationId: op.operationId,
+    security: [{ apiKey: [op.scope] }, { apiKeyQuery: [] }],
+    tags: [v1TagOf(op)],
+    summary: op.summary,
+    description: op.description,
+    requestParams: { query: op.query as z.ZodObject },
+    responses: {
+      [String(op.success.status)]: {
+        description: op.success.description,
+        headers: z.object({ ETag: z.string() }),
+        ...json(op.success.schema!),
+      },
+      "304": { description: "Not modified (If-None-Match)." },
+      "401": plainError("No key, or an unknown key."),
+      "403": plainError("A revoked key."),
+    },
+  };
+}
+
+export function v1PathsOf(operations: readonly AnyApiOperation[]): ZodOpenApiPathsObject {
   const paths: ZodOpenApiPathsObject = {};
   for (const op of operations) paths[op.path] = { ...paths[op.path], [op.method]: v1Operation(op) };
   return paths;

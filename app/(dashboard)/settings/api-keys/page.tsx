@@ -4,7 +4,7 @@ import { appUrl } from "@/lib/config";
 import { withUser } from "@/lib/db/doors";
 import { listApiKeys } from "@/lib/api-keys/list-api-keys";
 import { formatDate, formatDateTime, todayIn } from "@/lib/time/format";
-import { API_SCOPES } from "@/lib/adapters/v1/scopes";
+import { API_SCOPES } from "@/lib/api/v1/scopes";
 import { SCOPE_LABELS } from "@/lib/api-keys/issue-api-key";
 import { ConfirmAction } from "@/components/confirm-action";
 import { IssueApiKeyForm } from "@/components/events/issue-api-key-form";

@@ -1,6 +1,5 @@
-import { apiRoute } from "@/lib/adapters/v1/route";
-import { listContacts, createContactRoute } from "@/lib/adapters/v1/contacts/handlers";
+import * as contacts from "@/lib/api/v1/contacts";
+import { apiRoute } from "@/lib/api/v1/route";
 
-// docs/api.md: the contacts list (spec 4.15 getContacts filters, cursor pages) and create.
-export const GET = apiRoute(...listContacts);
-export const POST = apiRoute(...createContactRoute);
+export const GET = apiRoute(contacts.list);
+export const POST = apiRoute(contacts.create);

@@ -1,8 +1,4 @@
-import { apiRoute, ok, pageQuerySchema } from "@/lib/adapters/v1";
-import { listFormsPage } from "@/lib/adapters/v1/rest/forms";
+import * as forms from "@/lib/api/v1/forms";
+import { apiRoute } from "@/lib/api/v1/route";
 
-/** GET /api/v1/forms (docs/api.md): the forms page's list, by cursor. */
-export const GET = apiRoute(
-  { name: "listForms", scope: "forms:read", query: pageQuerySchema },
-  async ({ db, workspaceId, query }) => ok(await listFormsPage(db, workspaceId, query)),
-);
+export const GET = apiRoute(forms.list);

@@ -1,6 +1,5 @@
-import { apiRoute } from "@/lib/adapters/v1/route";
-import { createSegmentRoute, listSegmentsRoute } from "@/lib/adapters/v1/rest/segments";
+import { apiRoute } from "@/lib/api/v1/route";
+import * as segments from "@/lib/api/v1/segments";
 
-// docs/api.md: saved segments, oldest first; save one (docs/decisions.md, "Segments").
-export const GET = apiRoute(...listSegmentsRoute);
-export const POST = apiRoute(...createSegmentRoute);
+export const GET = apiRoute(segments.list);
+export const POST = apiRoute(segments.create);

@@ -1,5 +1,4 @@
-import { getBroadcastOperation } from "@/lib/adapters/v1/broadcasts/handlers";
-import { apiRoute } from "@/lib/adapters/v1/route";
+import * as broadcasts from "@/lib/api/v1/broadcasts";
+import { apiRoute } from "@/lib/api/v1/route";
 
-// docs/api.md, "Email engagement": a broadcast with its stats (scope email:read).
-export const GET = apiRoute(...getBroadcastOperation);
+export const GET = apiRoute(broadcasts.get);

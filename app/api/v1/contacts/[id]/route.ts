@@ -1,7 +1,6 @@
-import { apiRoute } from "@/lib/adapters/v1/route";
-import { getContactRoute, patchContactRoute, deleteContactRoute } from "@/lib/adapters/v1/contacts/handlers";
+import * as contacts from "@/lib/api/v1/contacts";
+import { apiRoute } from "@/lib/api/v1/route";
 
-// docs/api.md: read, update by spec 4.10, delete.
-export const GET = apiRoute(...getContactRoute);
-export const PATCH = apiRoute(...patchContactRoute);
-export const DELETE = apiRoute(...deleteContactRoute);
+export const GET = apiRoute(contacts.get);
+export const PATCH = apiRoute(contacts.update);
+export const DELETE = apiRoute(contacts.remove);

@@ -1,5 +1,4 @@
-import { apiRoute } from "@/lib/adapters/v1/route";
-import { batchContactsRoute } from "@/lib/adapters/v1/contacts/handlers";
+import * as contacts from "@/lib/api/v1/contacts";
+import { apiRoute } from "@/lib/api/v1/route";
 
-// docs/api.md: up to 1,000 upserts, one result per item, atomic per item.
-export const POST = apiRoute(...batchContactsRoute);
+export const POST = apiRoute(contacts.batch);

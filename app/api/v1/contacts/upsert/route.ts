@@ -1,5 +1,4 @@
-import { apiRoute } from "@/lib/adapters/v1/route";
-import { upsertContactRoute } from "@/lib/adapters/v1/contacts/handlers";
+import * as contacts from "@/lib/api/v1/contacts";
+import { apiRoute } from "@/lib/api/v1/route";
 
-// docs/api.md: create by email (201) or merge by spec 4.10 (200).
-export const POST = apiRoute(...upsertContactRoute);
+export const POST = apiRoute(contacts.upsert);

@@ -1,7 +1,6 @@
-import { apiRoute } from "@/lib/adapters/v1/route";
-import { deleteSegmentRoute, getSegmentRoute, patchSegmentRoute } from "@/lib/adapters/v1/rest/segments";
+import { apiRoute } from "@/lib/api/v1/route";
+import * as segments from "@/lib/api/v1/segments";
 
-// docs/api.md: read, rename or refilter, delete a saved segment.
-export const GET = apiRoute(...getSegmentRoute);
-export const PATCH = apiRoute(...patchSegmentRoute);
-export const DELETE = apiRoute(...deleteSegmentRoute);
+export const GET = apiRoute(segments.get);
+export const PATCH = apiRoute(segments.update);
+export const DELETE = apiRoute(segments.remove);

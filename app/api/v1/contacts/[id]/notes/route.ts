@@ -1,5 +1,4 @@
-import { apiRoute } from "@/lib/adapters/v1/route";
-import { addNoteRoute } from "@/lib/adapters/v1/contacts/handlers";
+import * as contacts from "@/lib/api/v1/contacts";
+import { apiRoute } from "@/lib/api/v1/route";
 
-// docs/api.md: a note on the contact timeline.
-export const POST = apiRoute(...addNoteRoute);
+export const POST = apiRoute(contacts.addNote);

@@ -1,5 +1,4 @@
-import { apiRoute } from "@/lib/adapters/v1/route";
-import { subscribeRoute } from "@/lib/adapters/v1/contacts/handlers";
+import * as contacts from "@/lib/api/v1/contacts";
+import { apiRoute } from "@/lib/api/v1/route";
 
-// docs/api.md: consent with the caller's proof (spec 4.9, 3.3); 409 suppressed past a bounce or complaint.
-export const POST = apiRoute(...subscribeRoute);
+export const POST = apiRoute(contacts.subscribe);

@@ -1,5 +1,4 @@
-import { apiRoute } from "@/lib/adapters/v1/route";
-import { addTagsRoute } from "@/lib/adapters/v1/contacts/handlers";
+import * as contacts from "@/lib/api/v1/contacts";
+import { apiRoute } from "@/lib/api/v1/route";
 
-// docs/api.md: tag by names (missing tags are created).
-export const POST = apiRoute(...addTagsRoute);
+export const POST = apiRoute(contacts.addTags);

@@ -1,6 +1,5 @@
-import { apiRoute } from "@/lib/adapters/v1/route";
-import { getTopicsRoute, setTopicsRoute } from "@/lib/adapters/v1/contacts/handlers";
+import * as contacts from "@/lib/api/v1/contacts";
+import { apiRoute } from "@/lib/api/v1/route";
 
-// docs/api.md: the contact's consent per subscription topic, read and set.
-export const GET = apiRoute(...getTopicsRoute);
-export const POST = apiRoute(...setTopicsRoute);
+export const GET = apiRoute(contacts.getTopics);
+export const POST = apiRoute(contacts.setTopics);

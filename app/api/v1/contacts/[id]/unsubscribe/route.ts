@@ -1,5 +1,4 @@
-import { apiRoute } from "@/lib/adapters/v1/route";
-import { unsubscribeRoute } from "@/lib/adapters/v1/contacts/handlers";
+import * as contacts from "@/lib/api/v1/contacts";
+import { apiRoute } from "@/lib/api/v1/route";
 
-// docs/api.md: unsubscribe as spec 4.7.
-export const POST = apiRoute(...unsubscribeRoute);
+export const POST = apiRoute(contacts.unsubscribe);

@@ -1,10 +1,4 @@
-import { apiRoute, ok, pageQuerySchema } from "@/lib/adapters/v1";
-import { listSubmissionsPage } from "@/lib/adapters/v1/rest/forms";
-import { idParams } from "@/lib/adapters/v1/rest/keyset";
+import * as forms from "@/lib/api/v1/forms";
+import { apiRoute } from "@/lib/api/v1/route";
 
-/** GET /api/v1/forms/{id}/submissions (docs/api.md): a form's submissions, by cursor. */
-export const GET = apiRoute(
-  { name: "listFormSubmissions", scope: "forms:read", params: idParams, query: pageQuerySchema },
-  async ({ db, workspaceId, params, query }) =>
-    ok(await listSubmissionsPage(db, workspaceId, params.id, query)),
-);
+export const GET = apiRoute(forms.listSubmissions);

@@ -1,5 +1,4 @@
-import { apiRoute } from "@/lib/adapters/v1/route";
-import { countSegmentRoute } from "@/lib/adapters/v1/rest/segments";
+import { apiRoute } from "@/lib/api/v1/route";
+import * as segments from "@/lib/api/v1/segments";
 
-// docs/api.md: a segment's live count (docs/decisions.md, "Segments").
-export const GET = apiRoute(...countSegmentRoute);
+export const GET = apiRoute(segments.count);

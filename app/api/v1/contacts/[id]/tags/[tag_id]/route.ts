@@ -1,5 +1,4 @@
-import { apiRoute } from "@/lib/adapters/v1/route";
-import { removeTagRoute } from "@/lib/adapters/v1/contacts/handlers";
+import * as contacts from "@/lib/api/v1/contacts";
+import { apiRoute } from "@/lib/api/v1/route";
 
-// docs/api.md: untag.
-export const DELETE = apiRoute(...removeTagRoute);
+export const DELETE = apiRoute(contacts.removeTag);

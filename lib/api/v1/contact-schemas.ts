@@ -1,16 +1,17 @@
 import { z } from "zod";
 import { emailSchema } from "@/lib/auth/schemas";
 import { SORT_FIELDS } from "@/lib/contacts/get-contacts-params";
-import { uuidField } from "@/lib/ids/uuid";
+import { uuidSchema } from "@/lib/ids/uuid";
+import { idParams } from "./keyset";
 import { NOTE_MAX_LENGTH } from "@/lib/notes/add-note";
 import { tagNameSchema } from "@/lib/tags/tag-schemas";
-import { listSchema, pageQuerySchema } from "../pagination";
+import { listSchema, pageQuerySchema } from "./pagination";
 
-/** A path or query id: anything but a uuid is "not found" in a path, 400 in a query. */
-export const idSchema = uuidField("Not a valid id.");
+/** A query id: anything but a uuid is 400 (a path's is 404: idParams). */
+const idSchema = uuidSchema;
 
-export const contactIdParams = z.object({ id: idSchema });
-export const contactTagParams = z.object({ id: idSchema, tag_id: idSchema });
+/** `{id}` and `{tag_id}` of /api/v1/contacts/{id}/tags/{tag_id}. */
+export const contactTagParams = idParams.extend({ tag_id: idParams.shape.id });
 
 const text = (label: string, max: number) =>
   z

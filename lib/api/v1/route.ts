@@ -17,31 +17,12 @@ import {
   requestFingerprint,
   storeIdempotentAnswer,
 } from "./idempotency";
+import { publicApiRoute } from "./public-route";
 import { authenticateKey, chargeKey, type ApiKeyActor, type RateLimitState } from "./key-auth";
-import type { ApiScope } from "./scopes";
+import type { AnyApiOperation, ApiOperation } from "./define";
 
 /** The largest v1 request body: a batch of 1,000 contacts fits (docs/api.md). */
 export const API_BODY_LIMIT = 2 * 1024 * 1024;
-
-export interface ApiRouteOptions<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType> {
-  /** the operation's name: log lines, metrics, and the OpenAPI operationId */
-  name: string;
-  /** the scope the key must hold (403 `forbidden` without it) */
-  scope: ApiScope;
-  /** the JSON body's schema; a body that does not parse is 400 `invalid_request` with `fields` */
-  body?: B;
-  /** the query string's schema (a repeated parameter arrives as an array) */
-  query?: Q;
-  /** the path parameters' schema; one that does not parse (a malformed id) is 404 `not_found` */
-  params?: P;
-  /** honours Idempotency-Key (docs/api.md): for POSTs that create or change */
-  idempotent?: boolean;
-  /**
-   * The units of the key's rate limit a request with this body uses, when more than one (a batch
-   * counts its items: docs/decisions.md, "The rate limit counts items").
-   */
-  units?: (body: z.output<B>) => number;
-}
 
 /** What a v1 handler receives: its transaction (as the service, scoped by the code to the key's workspace). */
 export interface ApiContext<B, Q, P> {
@@ -79,46 +60,31 @@ export const noContent = (): ApiReply => ({ status: 204 });
 
 type Handler = (request: Request, context?: RouteContext) => Promise<Response>;
 
-/** A query or path schema's default: no parameters. */
-type NoParams = z.ZodType<Record<string, never>>;
-
-/** An operation's function: the parsed body, query and path parameters in, the answer out. */
-export type ApiFunction<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType> = (
-  ctx: ApiContext<z.output<B>, z.output<Q>, z.output<P>>,
-) => Promise<ApiReply>;
+/** A route handler built by apiRoute, carrying the operation it runs (tests/unit/api-v1-operations.test.ts). */
+export type ApiRouteHandler = Handler & { readonly operation: AnyApiOperation };
 
 /**
- * An operation's options and function, defined in its area's module and mounted in its route
- * file as `export const POST = apiRoute(...createContactRoute)`: the route file stays one line,
- * and every route still reads as an apiRoute (tests/unit/adapters-coverage.test.ts).
- */
-export function apiOperation<
-  B extends z.ZodType = z.ZodUndefined,
-  Q extends z.ZodType = NoParams,
-  P extends z.ZodType = NoParams,
->(
-  options: ApiRouteOptions<B, Q, P>,
-  fn: ApiFunction<B, Q, P>,
-): [ApiRouteOptions<B, Q, P>, ApiFunction<B, Q, P>] {
-  return [options, fn];
-}
-
-/**
- * The one way a v1 route runs (docs/api.md): the Bearer key (401
+ * The one way a v1 operation runs (docs/api.md), mounted in its route file as
+ * `export const POST = apiRoute(contacts.create)`: the Bearer key (401
  * `unauthorized`), the key's rate limit (429 `rate_limited` with Retry-After), its scope (403
  * `forbidden`), the path parameters (404 `not_found`), query and body (400 `invalid_request`
- * with `fields`), then `fn` in ONE service transaction with the Idempotency-Key claim and every
+ * with `fields`), then the handler in ONE service transaction with the Idempotency-Key claim and every
  * audit row it writes, the key as the actor. Every answer carries RateLimit-Limit,
  * RateLimit-Remaining and RateLimit-Reset once the key is known; every error body is
  * `{"error": {"code", "message"}}`.
  */
-export function apiRoute<
-  B extends z.ZodType = z.ZodUndefined,
-  Q extends z.ZodType = NoParams,
-  P extends z.ZodType = NoParams,
->(options: ApiRouteOptions<B, Q, P>, fn: ApiFunction<B, Q, P>): Handler {
+export function apiRoute<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType>(
+  operation: ApiOperation<B, Q, P>,
+): ApiRouteHandler {
+  const handler: Handler = operation.access === "public" ? publicApiRoute(operation) : keyRoute(operation);
+  return Object.assign(handler, { operation: operation as AnyApiOperation });
+}
+
+function keyRoute<B extends z.ZodType, Q extends z.ZodType, P extends z.ZodType>(
+  operation: ApiOperation<B, Q, P>,
+): Handler {
   return async (request, context) =>
-    observeRequest(`api v1 ${options.name}`, request, async () => {
+    observeRequest(`api v1 ${operation.operationId}`, request, async () => {
       let rate: RateLimitState | null = null;
       try {
         const ip = clientIp(request.headers);
@@ -128,12 +94,12 @@ export function apiRoute<
           throw new AppError("rate_limited", "Too many requests for this API key; try again later.", {
             retryAfter: auth.rate.reset,
           });
-        if (!auth.key.scopes.includes(options.scope))
-          throw new AppError("forbidden", `This API key lacks the scope ${options.scope}.`);
-        const params = await parseParams(options.params, context);
-        const query = parseQuery(options.query, request);
-        const { body, raw } = await parseBody(options.body, request);
-        const extra = options.units ? Math.ceil(options.units(body as z.output<B>)) - 1 : 0;
+        if (!auth.key.scopes.includes(operation.scope))
+          throw new AppError("forbidden", `This API key lacks the scope ${operation.scope}.`);
+        const params = await parseParams(operation.params, context);
+        const query = parseQuery(operation.query, request);
+        const { body, raw } = await parseBody(operation.body, request);
+        const extra = operation.units ? Math.ceil(operation.units(body as z.output<B>)) - 1 : 0;
         if (extra > 0) {
           const charged = await chargeKey(auth.key.id, extra);
           rate = charged.rate;
@@ -142,7 +108,7 @@ export function apiRoute<
               retryAfter: charged.rate.reset,
             });
         }
-        const idemKey = options.idempotent && request.method !== "GET" ? idempotencyKey(request) : null;
+        const idemKey = operation.idempotent && request.method !== "GET" ? idempotencyKey(request) : null;
         const key = auth.key;
 
         // GETs read on the replica when it may serve them, writes mark the key's position so its
@@ -162,7 +128,7 @@ export function apiRoute<
               return { status: claim.status, body: claim.body ?? undefined, replayed: true };
           }
           const later: AuditEntry[] = [];
-          const reply = await fn({
+          const reply = await operation.handler({
             db,
             key,
             workspaceId: key.workspaceId,
@@ -204,7 +170,7 @@ export function apiRoute<
         return Response.json(reply.body, { status: reply.status, headers });
       } catch (error) {
         unstable_rethrow(error);
-        return apiErrorResponse(routeAppError(`api v1 ${options.name}`, request, error), rate);
+        return apiErrorResponse(routeAppError(`api v1 ${operation.operationId}`, request, error), rate);
       }
     });
 }

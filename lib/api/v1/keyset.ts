@@ -2,7 +2,7 @@ import { z } from "zod";
 import { AppError } from "@/lib/errors/app-error";
 import { isUuid, uuidField } from "@/lib/ids/uuid";
 import { isTimestampText } from "@/lib/time/calendar";
-import { decodeCursor, encodeCursor } from "../pagination";
+import { decodeCursor, encodeCursor } from "./pagination";
 
 /**
  * Cursors of the lists that sort by a key and the row id (docs/api.md, "Lists"): the key is
@@ -40,6 +40,26 @@ export function keysetPage<R extends { sort_key: string; id: string }, T>(
     data: page.map(map),
     next_cursor: more && last ? encodeCursor(order, [last.sort_key, last.id]) : null,
   };
+}
+
+/**
+ * A page of a keyset list: `read` gets the page's size and the position after the cursor (checked
+ * as `keysetAfter` does), with one row more than the page to tell whether another follows.
+ */
+export async function keysetList<R extends { sort_key: string; id: string }, T>(
+  order: string,
+  q: { cursor?: string; limit: number },
+  kind: KeysetKind,
+  read: (page: { limit: number; after: { key: string; id: string } | null }) => Promise<R[]>,
+  map: (row: R) => T,
+): Promise<{ data: T[]; next_cursor: string | null }> {
+  const rows = await read({ limit: q.limit, after: keysetAfter(order, q.cursor, kind) });
+  return keysetPage(order, rows, q.limit, map);
+}
+
+/** An id from the path names a row of the key's workspace, or the answer is 404 `not_found`. */
+export function mustExist(exists: boolean): void {
+  if (!exists) throw new AppError("not_found");
 }
 
 const invalidCursor = () =>

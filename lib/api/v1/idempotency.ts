@@ -2,9 +2,8 @@ import { openSecret, sealSecret } from "@/lib/crypto/secret-box";
 import { createHash } from "node:crypto";
 import type { Db } from "@/lib/db/doors";
 import { AppError } from "@/lib/errors/app-error";
+import { IDEMPOTENCY_HOURS } from "@/lib/api-keys/idempotency-sweep";
 
-/** How long a key's first answer is replayed (docs/api.md). */
-export const IDEMPOTENCY_HOURS = 24;
 export const IDEMPOTENCY_HEADER = "idempotency-key";
 
 /** The request's fingerprint: SHA-256 of method, path (with query) and raw body. */
@@ -83,15 +82,4 @@ export async function storeIdempotentAnswer(
     update public.api_idempotency_keys
     set status = ${input.status}, response = ${input.body === undefined ? null : db.json(sealed(input.body) as never)}
     where api_key_id = ${input.apiKeyId} and idempotency_key = ${input.key}`;
-}
-
-/** Removes answers past their 24 hours (the sweep; a key is also taken over when seen again). */
-export async function sweepIdempotencyKeys(db: Db, batch = 10_000): Promise<number> {
-  const rows = await db`
-    delete from public.api_idempotency_keys
-    where ctid = any(array(
-      select ctid from public.api_idempotency_keys
-      where created_at < now() - make_interval(hours => ${IDEMPOTENCY_HOURS}) limit ${batch}))
-    returning 1`;
-  return rows.length;
 }

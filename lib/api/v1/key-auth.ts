@@ -1,5 +1,6 @@
 import { hashApiKey } from "@/lib/api-keys/hash-api-key";
-import { withServiceStatement } from "@/lib/db/doors";
+import { withServiceStatement, type Db } from "@/lib/db/doors";
+import type { KeyCheck } from "@/lib/events/public-api/api-key-cache";
 import { AppError } from "@/lib/errors/app-error";
 import type { ApiScope } from "./scopes";
 
@@ -124,4 +125,31 @@ export async function chargeKey(
     rate: { limit, remaining: Math.max(0, limit - row.hits), reset: Math.max(1, row.reset ?? windowSeconds) },
     allowed: row.hits <= limit,
   };
+}
+
+/**
+ * The key of a public operation's request (spec 5.2; lib/api/v1/public-route.ts), by its digest
+ * (hashApiKey): null when unknown or expired (401), 'revoked' (403; also a key without the
+ * operation's scope, docs/api.md), or the key and its workspace. last_used_at is written at most
+ * once a minute per key, in the same statement, so the read path stays cheap.
+ */
+export async function checkPublicKey(db: Db, keyHash: string, scope: ApiScope): Promise<KeyCheck> {
+  const [row] = await db`
+    with k as (
+      select id, name, workspace_id, revoked_at, last_used_at,
+             ${scope} = any(scopes) as can_read,
+             expires_at is not null and expires_at <= now() as expired
+      from public.api_keys where key_hash = ${keyHash}
+    ), touch as (
+      update public.api_keys a set last_used_at = now() from k
+      where a.id = k.id and k.revoked_at is null and not k.expired
+        and (k.last_used_at is null or k.last_used_at < now() - interval '1 minute')
+      returning a.id
+    )
+    select id, name, workspace_id, revoked_at is not null as revoked, can_read, expired from k`;
+  // an expired key is no key (docs/api.md); one without the scope may not read this list
+  if (!row || row.expired) return null;
+  return row.revoked || !row.can_read
+    ? "revoked"
+    : { id: row.id, name: row.name, workspaceId: row.workspace_id };
 }

@@ -33,28 +33,40 @@ import {
   customFieldsAuditSummary,
 } from "@/lib/contacts/custom-fields/diff-custom-fields";
 import type { CustomField, CustomFieldValuesInput } from "@/lib/contacts/custom-fields/types";
-import { ApiInvalidRequest, apiErrorBody, invalidFromZod } from "../errors";
-import type { ApiKeyActor } from "../key-auth";
-import { decodeCursor, encodeCursor } from "../pagination";
-import { filterScopes, requireScopes } from "../scopes";
-import { apiOperation, created, noContent, ok, type ApiContext } from "../route";
+import { upsertInChunks } from "@/lib/contacts/batch-upsert";
+import { lockContact } from "@/lib/contacts/contact-exists";
+import { contactAndTagExist } from "@/lib/tags/contact-tag-exists";
+import { bodyErrors, defineOperation, idempotencyConflict, invalid, notFound } from "./define";
+import { idParams } from "./keyset";
+import { ApiInvalidRequest, apiErrorBody, invalidFromZod } from "./errors";
+import type { ApiKeyActor } from "./key-auth";
+import { decodeCursor, encodeCursor } from "./pagination";
+import { filterScopes, requireScopes } from "./scopes";
+import { created, noContent, ok, type ApiContext } from "./route";
 import {
   BATCH_ITEMS_PER_UNIT,
+  batchResultSchema,
   batchSchema,
-  contactIdParams,
   contactListQuerySchema,
+  contactListSchema,
   contactPatchSchema,
+  contactSchema,
   contactTagParams,
   contactWriteSchema,
+  contactTopicListSchema,
+  noteSchema,
   noteWriteSchema,
   subscribeSchema,
+  tagListSchema,
   tagNamesSchema,
   topicChoiceSchema,
   type ContactPatch,
   type ContactWrite,
-} from "./schemas";
+} from "./contact-schemas";
 
-type V1Contact = z.output<typeof import("./schemas").contactSchema>;
+type V1Contact = z.output<typeof contactSchema>;
+
+const idem = idempotencyConflict;
 
 const iso = (value: Date | string | null): string | null =>
   value === null ? null : value instanceof Date ? value.toISOString() : new Date(value).toISOString();
@@ -139,9 +151,21 @@ async function checkedCustomFields(
 
 // ---------------------------------------------------------------- GET /api/v1/contacts
 
-export const listContacts = apiOperation(
-  { name: "listContacts", scope: "contacts:read", query: contactListQuerySchema },
-  async ({ db, key, workspaceId, query }) => {
+export const list = defineOperation({
+  method: "get",
+  path: "/api/v1/contacts",
+  operationId: "listContacts",
+  scope: "contacts:read",
+  summary: "List contacts",
+  description:
+    "The filters of spec 4.15 getContacts in snake_case; `tag_ids` and `exclude_tag_ids` repeated or " +
+    "comma-separated. Cursor pages: pass `next_cursor` back as `cursor` with the same filters and order; a walk " +
+    "returns every contact that existed when it began exactly once. `segment_id` keeps a saved segment's " +
+    "contacts only (with the other filters).",
+  query: contactListQuerySchema,
+  success: { status: 200, schema: contactListSchema, description: "A page of contacts." },
+  errors: [invalid, notFound],
+  async handler({ db, key, workspaceId, query }) {
     const order = `${query.sort_by}:${query.sort_dir}`;
     const length = { created_at: 2, source: 3, name: 5 }[query.sort_by];
     const after = query.cursor ? (decodeCursor(order, query.cursor, length) as ContactsKeyset) : null;
@@ -176,13 +200,22 @@ export const listContacts = apiOperation(
       next_cursor: page.next ? encodeCursor(order, page.next) : null,
     });
   },
-);
+});
 
 // ---------------------------------------------------------------- POST /api/v1/contacts
 
-export const createContactRoute = apiOperation(
-  { name: "createContact", scope: "contacts:write", body: contactWriteSchema, idempotent: true },
-  async ({ db, workspaceId, body, audit }) => {
+export const create = defineOperation({
+  method: "post",
+  path: "/api/v1/contacts",
+  operationId: "createContact",
+  scope: "contacts:write",
+  summary: "Create a contact",
+  description: "The contact's source is `api`. Consent is given with the subscribe operation, with proof.",
+  body: contactWriteSchema,
+  success: { status: 201, schema: contactSchema, description: "The new contact." },
+  errors: [...bodyErrors, { status: 409, codes: ["contact_exists", "idempotency_conflict"] }],
+  idempotent: true,
+  async handler({ db, workspaceId, body, audit }) {
     const custom = await checkedCustomFields(db, workspaceId, body.custom_fields, { enforceRequired: true });
     const contact = unwrap(
       await createContact(db, {
@@ -207,14 +240,23 @@ export const createContactRoute = apiOperation(
     await audit("contact.created", ["contact", contact.id], { after: { source: "api" } });
     return created(await readContact(db, workspaceId, contact.id));
   },
-);
+});
 
 // ---------------------------------------------------------------- /api/v1/contacts/{id}
 
-export const getContactRoute = apiOperation(
-  { name: "getContact", scope: "contacts:read", params: contactIdParams },
-  async ({ db, workspaceId, params }) => ok(await readContact(db, workspaceId, params.id)),
-);
+export const get = defineOperation({
+  method: "get",
+  path: "/api/v1/contacts/{id}",
+  operationId: "getContact",
+  scope: "contacts:read",
+  summary: "Read a contact",
+  params: idParams,
+  success: { status: 200, schema: contactSchema, description: "The contact." },
+  errors: [notFound],
+  async handler({ db, workspaceId, params }) {
+    return ok(await readContact(db, workspaceId, params.id));
+  },
+});
 
 /**
  * PATCH: spec 4.10 on the fields given. Changed person fields are written, and overwritten
@@ -223,12 +265,21 @@ export const getContactRoute = apiOperation(
  * suppressions of the old address go). The source is never changed: a key is no signed-in member
  * (spec 4.15 source protection).
  */
-export const patchContactRoute = apiOperation(
-  { name: "updateContact", scope: "contacts:write", params: contactIdParams, body: contactPatchSchema },
-  async ({ db, workspaceId, params, body, key, audit }) => {
-    const [locked] = await db`
-      select 1 from public.contacts where id = ${params.id} and workspace_id = ${workspaceId} for update`;
-    if (!locked) throw new AppError("not_found");
+export const update = defineOperation({
+  method: "patch",
+  path: "/api/v1/contacts/{id}",
+  operationId: "updateContact",
+  scope: "contacts:write",
+  summary: "Update a contact (spec 4.10)",
+  description:
+    "The diff-and-audit rule of spec 4.10: changed fields are written, an empty value changes nothing, and " +
+    "overwritten values are recorded in a system note naming the key. The source never changes (spec 4.15).",
+  params: idParams,
+  body: contactPatchSchema,
+  success: { status: 200, schema: contactSchema, description: "The contact as stored now." },
+  errors: [...bodyErrors, notFound, { status: 409, codes: ["contact_exists"] }],
+  async handler({ db, workspaceId, params, body, key, audit }) {
+    if (!(await lockContact(db, { workspaceId, contactId: params.id }))) throw new AppError("not_found");
     const before = (await readEditableFields(db, { workspaceId, contactId: params.id }))!;
     const custom = await checkedCustomFields(db, workspaceId, body.custom_fields);
     const { updates, overwritten } = diffContact(before, personFields(body), "overwrite");
@@ -258,16 +309,23 @@ export const patchContactRoute = apiOperation(
     }
     return ok(await readContact(db, workspaceId, params.id));
   },
-);
+});
 
-export const deleteContactRoute = apiOperation(
-  { name: "deleteContact", scope: "contacts:write", params: contactIdParams },
-  async ({ db, workspaceId, params, audit }) => {
+export const remove = defineOperation({
+  method: "delete",
+  path: "/api/v1/contacts/{id}",
+  operationId: "deleteContact",
+  scope: "contacts:write",
+  summary: "Delete a contact",
+  params: idParams,
+  success: { status: 204, description: "Deleted." },
+  errors: [notFound],
+  async handler({ db, workspaceId, params, audit }) {
     refuseIf(await deleteContact(db, { workspaceId, contactId: params.id }));
     await audit("contact.deleted", ["contact", params.id]);
     return noContent();
   },
-);
+});
 
 // ---------------------------------------------------------------- upsert and batch
 
@@ -317,18 +375,27 @@ async function upsertOne(
   return { id, created: result.created, audit };
 }
 
-export const upsertContactRoute = apiOperation(
-  { name: "upsertContact", scope: "contacts:write", body: contactWriteSchema, idempotent: true },
-  async (ctx) => {
+export const upsert = defineOperation({
+  method: "post",
+  path: "/api/v1/contacts/upsert",
+  operationId: "upsertContact",
+  scope: "contacts:write",
+  summary: "Create or merge a contact by email",
+  description:
+    "201 with a new contact (source `api`), or 200 with the existing one of that email, merged by spec 4.10 " +
+    "(its source kept).",
+  body: contactWriteSchema,
+  success: { status: 200, schema: contactSchema, description: "Merged into the existing contact." },
+  alsoSuccess: [{ status: 201, schema: contactSchema, description: "Created." }],
+  errors: [...bodyErrors, idem],
+  idempotent: true,
+  async handler(ctx) {
     const { id, created: isNew, audit } = await upsertOne(ctx.db, ctx, ctx.body);
     if (audit) await ctx.audit(...audit);
     const contact = await readContact(ctx.db, ctx.workspaceId, id);
     return isNew ? created(contact) : ok(contact);
   },
-);
-
-/** Items upserted together, their statements in flight at once on the request's connection. */
-const BATCH_CHUNK = 100;
+});
 
 /**
  * POST /api/v1/contacts/batch: up to 1,000 upserts, one result per item in order, each atomic
@@ -336,18 +403,24 @@ const BATCH_CHUNK = 100;
  * in chunks of 100 under one savepoint, their statements sent together (postgres.js pipelines
  * what is issued at once; the server runs them in order, so a later item sees an earlier one's
  * contact); when any of a chunk fails, the chunk is rolled back to its savepoint and its items
- * run again one by one, each under a savepoint of its own. The audit rows are written together
- * at the end, in the same transaction.
+ * run again one by one, each under a savepoint of its own (lib/contacts/batch-upsert.ts). The audit
+ * rows are written together at the end, in the same transaction.
  */
-export const batchContactsRoute = apiOperation(
-  {
-    name: "batchUpsertContacts",
-    scope: "contacts:write",
-    body: batchSchema,
-    idempotent: true,
-    units: (body) => Math.max(1, body.contacts.length / BATCH_ITEMS_PER_UNIT),
-  },
-  async (ctx) => {
+export const batch = defineOperation({
+  method: "post",
+  path: "/api/v1/contacts/batch",
+  operationId: "batchUpsertContacts",
+  scope: "contacts:write",
+  summary: "Upsert up to 1,000 contacts",
+  description:
+    "Each item as the upsert operation, on its own: one result per item in order (201, 200, or the item's " +
+    "error); a refused item changes nothing and the others go on.",
+  body: batchSchema,
+  success: { status: 200, schema: batchResultSchema, description: "One result per item." },
+  errors: [...bodyErrors, idem],
+  idempotent: true,
+  units: (body) => Math.max(1, body.contacts.length / BATCH_ITEMS_PER_UNIT),
+  async handler(ctx) {
     const data: Record<string, unknown>[] = [];
     const valid: { index: number; body: ContactWrite }[] = [];
     for (const [index, item] of ctx.body.contacts.entries()) {
@@ -355,69 +428,31 @@ export const batchContactsRoute = apiOperation(
       if (parsed.success) valid.push({ index, body: parsed.data });
       else data[index] = { index, status: 400, ...apiErrorBody(invalidFromZod(parsed.error)) };
     }
-    const done = async (index: number, result: Awaited<ReturnType<typeof upsertOne>>) => {
-      data[index] = { index, status: result.created ? 201 : 200, id: result.id };
-      if (result.audit) await ctx.audit(result.audit[0], result.audit[1], result.audit[2], { later: true });
-    };
-    for (let start = 0; start < valid.length; start += BATCH_CHUNK) {
-      const chunk = valid.slice(start, start + BATCH_CHUNK);
-      const name = `batch_chunk_${start}`;
-      await ctx.db.unsafe(`savepoint ${name}`);
-      const settled = await Promise.allSettled(chunk.map((item) => upsertOne(ctx.db, ctx, item.body)));
-      if (settled.every((r) => r.status === "fulfilled")) {
-        await ctx.db.unsafe(`release savepoint ${name}`);
-        for (const [i, r] of settled.entries())
-          await done(
-            chunk[i].index,
-            (r as PromiseFulfilledResult<Awaited<ReturnType<typeof upsertOne>>>).value,
-          );
-        continue;
-      }
-      await ctx.db.unsafe(`rollback to savepoint ${name}`);
-      for (const { index, body } of chunk) {
-        try {
-          await done(
-            index,
-            await pipelinedSavepoint(ctx.db, `batch_${index}`, () => upsertOne(ctx.db, ctx, body)),
-          );
-        } catch (error) {
-          const refusal =
-            error instanceof AppError
-              ? error
-              : new AppError(
-                  "internal",
-                  `Item ${index} failed (reference ${logUnexpected("api v1 batch", error)}).`,
-                );
-          data[index] = { index, status: refusal.status, ...apiErrorBody(refusal) };
+    await upsertInChunks(
+      ctx.db,
+      valid,
+      (item) => upsertOne(ctx.db, ctx, item.body),
+      async ({ index }, outcome) => {
+        if (outcome.ok) {
+          const result = outcome.value;
+          data[index] = { index, status: result.created ? 201 : 200, id: result.id };
+          if (result.audit)
+            await ctx.audit(result.audit[0], result.audit[1], result.audit[2], { later: true });
+          return;
         }
-      }
-    }
+        const refusal =
+          outcome.error instanceof AppError
+            ? outcome.error
+            : new AppError(
+                "internal",
+                `Item ${index} failed (reference ${logUnexpected("api v1 batch", outcome.error)}).`,
+              );
+        data[index] = { index, status: refusal.status, ...apiErrorBody(refusal) };
+      },
+    );
     return ok({ data });
   },
-);
-
-/**
- * `fn` atomic on its own inside the request's transaction, as db.savepoint, without the two
- * round trips of its own: SAVEPOINT leaves with fn's first statement and RELEASE with the next
- * item's (postgres.js writes what is issued in one tick together; the server runs them in
- * order). On failure the transaction is rolled back to the savepoint and the error rethrown.
- */
-async function pipelinedSavepoint<T>(db: Db, name: string, fn: () => Promise<T>): Promise<T> {
-  const opened = db.unsafe(`savepoint ${name}`).execute();
-  opened.catch(() => {}); // awaited below
-  try {
-    const result = await fn();
-    await opened;
-    db.unsafe(`release savepoint ${name}`)
-      .execute()
-      .catch(() => {}); // a failed release fails the transaction's next statement
-    return result;
-  } catch (error) {
-    await opened.catch(() => {});
-    await db.unsafe(`rollback to savepoint ${name}`);
-    throw error;
-  }
-}
+});
 
 // ---------------------------------------------------------------- topics, tags and notes
 
@@ -437,15 +472,22 @@ async function topicList(db: Db, workspaceId: string, contactId: string) {
  * with the caller's proof as the subscribe operation (409 `suppressed` past a bounce or
  * complaint), the others left; an empty list unsubscribes from everything.
  */
-export const setTopicsRoute = apiOperation(
-  {
-    name: "setContactTopics",
-    scope: "consent:write",
-    params: contactIdParams,
-    body: topicChoiceSchema,
-    idempotent: true,
-  },
-  async ({ db, workspaceId, params, body, key, audit }) => {
+export const setTopics = defineOperation({
+  method: "post",
+  path: "/api/v1/contacts/{id}/topics",
+  operationId: "setContactTopics",
+  scope: "consent:write",
+  summary: "Set a contact's subscription topics",
+  description:
+    "The listed topics (by key) are joined with the proof, as the subscribe operation (refused past a bounce " +
+    "or complaint: nothing changes); the others are left; an empty list unsubscribes from everything. One " +
+    "consent ledger entry per topic changed. An unknown key refuses the request.",
+  params: idParams,
+  body: topicChoiceSchema,
+  success: { status: 200, schema: contactTopicListSchema, description: "The topics as they are now." },
+  errors: [...bodyErrors, notFound, { status: 409 as const, codes: ["suppressed", "idempotency_conflict"] }],
+  idempotent: true,
+  async handler({ db, workspaceId, params, body, key, audit }) {
     const { joined, left } = unwrap(
       await setTopicsByApi(db, {
         workspaceId,
@@ -460,26 +502,40 @@ export const setTopicsRoute = apiOperation(
       await audit("contact.topics_changed", ["contact", params.id], { after: { topics: body.topics } });
     return ok({ data: await topicList(db, workspaceId, params.id) });
   },
-);
+});
 
 /** Every topic of the workspace with the contact's consent to it (docs/decisions.md, "Subscription topics"). */
-export const getTopicsRoute = apiOperation(
-  { name: "getContactTopics", scope: "contacts:read", params: contactIdParams },
-  async ({ db, workspaceId, params }) => {
+export const getTopics = defineOperation({
+  method: "get",
+  path: "/api/v1/contacts/{id}/topics",
+  operationId: "getContactTopics",
+  scope: "contacts:read",
+  summary: "A contact's consent per subscription topic",
+  description:
+    "Every topic of the workspace, with whether the contact is subscribed to it. `is_subscribed` of the " +
+    "contact is on while any topic is on; a workspace without topics answers an empty list.",
+  params: idParams,
+  success: { status: 200, schema: contactTopicListSchema, description: "The topics." },
+  errors: [notFound],
+  async handler({ db, workspaceId, params }) {
     await readContact(db, workspaceId, params.id); // 404 for another workspace's contact
     return ok({ data: await topicList(db, workspaceId, params.id) });
   },
-);
+});
 
-export const addTagsRoute = apiOperation(
-  {
-    name: "addContactTags",
-    scope: "contacts:write",
-    params: contactIdParams,
-    body: tagNamesSchema,
-    idempotent: true,
-  },
-  async ({ db, workspaceId, params, body, audit }) => {
+export const addTags = defineOperation({
+  method: "post",
+  path: "/api/v1/contacts/{id}/tags",
+  operationId: "addContactTags",
+  scope: "contacts:write",
+  summary: "Tag a contact by tag names",
+  description: "Missing tags are created (names match case-insensitively). Answers the contact's tags.",
+  params: idParams,
+  body: tagNamesSchema,
+  success: { status: 200, schema: tagListSchema, description: "The contact's tags." },
+  errors: [...bodyErrors, notFound, idem],
+  idempotent: true,
+  async handler({ db, workspaceId, params, body, audit }) {
     for (const name of [...new Set(body.names)]) {
       const result = await attachTagByName(db, { workspaceId, contactId: params.id, name });
       refuseIf(result);
@@ -488,31 +544,39 @@ export const addTagsRoute = apiOperation(
     }
     return ok({ data: (await readContact(db, workspaceId, params.id)).tags });
   },
-);
+});
 
-export const removeTagRoute = apiOperation(
-  { name: "removeContactTag", scope: "contacts:write", params: contactTagParams },
-  async ({ db, workspaceId, params, audit }) => {
-    const [found] = await db<{ contact: boolean; tag: boolean }[]>`
-      select exists (select 1 from public.contacts where id = ${params.id} and workspace_id = ${workspaceId}) as contact,
-             exists (select 1 from public.tags where id = ${params.tag_id} and workspace_id = ${workspaceId}) as tag`;
-    if (!found.contact || !found.tag) throw new AppError("not_found");
+export const removeTag = defineOperation({
+  method: "delete",
+  path: "/api/v1/contacts/{id}/tags/{tag_id}",
+  operationId: "removeContactTag",
+  scope: "contacts:write",
+  summary: "Untag a contact",
+  params: contactTagParams,
+  success: { status: 204, description: "The contact no longer has the tag." },
+  errors: [notFound],
+  async handler({ db, workspaceId, params, audit }) {
+    if (!(await contactAndTagExist(db, { workspaceId, contactId: params.id, tagId: params.tag_id })))
+      throw new AppError("not_found");
     const { detached } = await detachTag(db, { workspaceId, contactId: params.id, tagId: params.tag_id });
     if (detached)
       await audit("contact.untagged", ["contact", params.id], { after: { tag_id: params.tag_id } });
     return noContent();
   },
-);
+});
 
-export const addNoteRoute = apiOperation(
-  {
-    name: "addContactNote",
-    scope: "contacts:write",
-    params: contactIdParams,
-    body: noteWriteSchema,
-    idempotent: true,
-  },
-  async ({ db, workspaceId, params, body, audit }) => {
+export const addNote = defineOperation({
+  method: "post",
+  path: "/api/v1/contacts/{id}/notes",
+  operationId: "addContactNote",
+  scope: "contacts:write",
+  summary: "Add a note to a contact's timeline",
+  params: idParams,
+  body: noteWriteSchema,
+  success: { status: 201, schema: noteSchema, description: "The note." },
+  errors: [...bodyErrors, notFound, idem],
+  idempotent: true,
+  async handler({ db, workspaceId, params, body, audit }) {
     const note = unwrap(
       await addContactNote(db, { workspaceId, contactId: params.id, text: body.text, createdBy: null }),
       "text",
@@ -525,19 +589,26 @@ export const addNoteRoute = apiOperation(
       created_at: iso(note.created_at),
     });
   },
-);
+});
 
 // ---------------------------------------------------------------- consent
 
-export const subscribeRoute = apiOperation(
-  {
-    name: "subscribeContact",
-    scope: "consent:write",
-    params: contactIdParams,
-    body: subscribeSchema,
-    idempotent: true,
-  },
-  async ({ db, workspaceId, params, body, key, audit }) => {
+export const subscribe = defineOperation({
+  method: "post",
+  path: "/api/v1/contacts/{id}/subscribe",
+  operationId: "subscribeContact",
+  scope: "consent:write",
+  summary: "Subscribe a contact, with proof of consent",
+  description:
+    "As the manual subscribe (spec 4.9, 3.3): `opt_in_source` becomes `API: <proof.source>` and `opt_in_ip` " +
+    "the proof's address; recorded in the consent ledger with the key as the actor. A contact with a bounce or " +
+    "complaint suppression is 409 `suppressed` and nothing changes.",
+  params: idParams,
+  body: subscribeSchema,
+  success: { status: 200, schema: contactSchema, description: "The contact, subscribed." },
+  errors: [...bodyErrors, notFound, { status: 409, codes: ["suppressed", "idempotency_conflict"] }],
+  idempotent: true,
+  async handler({ db, workspaceId, params, body, key, audit }) {
     unwrap(
       await apiSubscribe(db, {
         workspaceId,
@@ -550,11 +621,20 @@ export const subscribeRoute = apiOperation(
     await audit("contact.subscribed", ["contact", params.id], { after: { flow: "api_subscribe" } });
     return ok(await readContact(db, workspaceId, params.id));
   },
-);
+});
 
-export const unsubscribeRoute = apiOperation(
-  { name: "unsubscribeContact", scope: "consent:write", params: contactIdParams, idempotent: true },
-  async ({ db, workspaceId, params, key, ip, audit }) => {
+export const unsubscribe = defineOperation({
+  method: "post",
+  path: "/api/v1/contacts/{id}/unsubscribe",
+  operationId: "unsubscribeContact",
+  scope: "consent:write",
+  summary: "Unsubscribe a contact (spec 4.7)",
+  description: "Recorded in the consent ledger with the key as the actor; repeating it changes nothing.",
+  params: idParams,
+  success: { status: 200, schema: contactSchema, description: "The contact, unsubscribed." },
+  errors: [notFound, idem],
+  idempotent: true,
+  async handler({ db, workspaceId, params, key, ip, audit }) {
     const result = await unsubscribeContact(db, {
       workspaceId,
       contactId: params.id,
@@ -567,4 +647,4 @@ export const unsubscribeRoute = apiOperation(
       await audit("contact.unsubscribed", ["contact", params.id], { after: { flow: "api_unsubscribe" } });
     return ok(await readContact(db, workspaceId, params.id));
   },
-);
+});
