@@ -2393,7 +2393,7 @@ CREATE TABLE public.api_keys (
     last_used_ip text,
     CONSTRAINT api_keys_key_hash_check CHECK ((key_hash ~ '^[0-9a-f]{64}$'::text)),
     CONSTRAINT api_keys_last_used_ip_check CHECK (((last_used_ip IS NULL) OR (length(last_used_ip) <= 64))),
-    CONSTRAINT api_keys_scopes_check CHECK (((scopes <@ ARRAY['contacts:read'::text, 'contacts:write'::text, 'consent:write'::text, 'events:read'::text, 'transactions:read'::text, 'transactions:write'::text, 'forms:read'::text, 'webhooks:write'::text, 'email:read'::text]) AND (array_position(scopes, NULL::text) IS NULL)))
+    CONSTRAINT api_keys_scopes_check CHECK (((scopes <@ ARRAY['contacts:read'::text, 'contacts:write'::text, 'consent:write'::text, 'events:read'::text, 'transactions:read'::text, 'transactions:write'::text, 'forms:read'::text, 'webhooks:write'::text, 'email:read'::text, 'email:write'::text]) AND (array_position(scopes, NULL::text) IS NULL)))
 );
 
 --

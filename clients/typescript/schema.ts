@@ -439,6 +439,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/broadcasts": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Create a broadcast (a draft)
+     * @description The audience is every subscribed contact of the workspace, narrowed by `topic_id` and `segment_id`; eligibility (consent, suppressions, topics) is checked again for each contact when it is sent. Scope: `email:write`.
+     */
+    post: operations["createBroadcast"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/broadcasts/{id}": {
     parameters: {
       query?: never;
@@ -453,6 +473,46 @@ export interface paths {
     get: operations["getBroadcast"];
     put?: never;
     post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/broadcasts/{id}/cancel": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Cancel a broadcast
+     * @description Scope: `email:write`.
+     */
+    post: operations["cancelBroadcast"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/broadcasts/{id}/send": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a broadcast now, or schedule it
+     * @description Scope: `email:write`.
+     */
+    post: operations["sendBroadcast"];
     delete?: never;
     options?: never;
     head?: never;
@@ -1391,6 +1451,33 @@ export interface components {
       /** @enum {string} */
       status: "draft" | "scheduled" | "sending" | "paused" | "cancelled" | "sent" | "failed";
       subject: string;
+    };
+    BroadcastCreate: {
+      /** @description The message, with merge tags (`{{first_name}}`, `{{unsubscribe_url}}`, …): plain text, or Markdown rendered in the workspace's branding (which needs the workspace's postal address to send). */
+      body: string;
+      /**
+       * @default text
+       * @enum {string}
+       */
+      format?: "text" | "markdown";
+      /**
+       * Format: uuid
+       * @description Only the contacts of this saved segment (the key needs the scopes its conditions read).
+       */
+      segment_id?: string;
+      subject: string;
+      /**
+       * Format: uuid
+       * @description Only the contacts subscribed to this topic; none: every subscribed contact.
+       */
+      topic_id?: string;
+    };
+    BroadcastSend: {
+      /**
+       * Format: date-time
+       * @description ISO 8601 with its offset: when to send; none: now. A scheduled broadcast may be moved.
+       */
+      at?: string;
     };
     BroadcastStats: {
       /** @description Sends that bounced. */
@@ -4203,6 +4290,55 @@ export interface operations {
       };
     };
   };
+  createBroadcast: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Repeated with the same body within 24 hours: the first answer again, nothing changed twice; with another body: 409 `idempotency_conflict`. */
+        "Idempotency-Key"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "subject": "Our spring programme",
+         *       "body": "Hello {{first_name}},\n\nOur spring programme is out: see what is on and book early.\n\nNo longer interested? {{unsubscribe_url}}"
+         *     }
+         */
+        "application/json": components["schemas"]["BroadcastCreate"];
+      };
+    };
+    responses: {
+      /** @description The draft */
+      201: {
+        headers: {
+          /** @description `true` when this is the stored answer to an earlier request. */
+          "Idempotent-Replayed"?: string;
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Broadcast"];
+        };
+      };
+      400: components["responses"]["V1Error400_InvalidRequest"];
+      401: components["responses"]["V1Error401_Unauthorized"];
+      403: components["responses"]["V1Error403_Forbidden"];
+      409: components["responses"]["V1Error409_IdempotencyConflict"];
+      413: components["responses"]["V1Error413_TooLarge"];
+      415: components["responses"]["V1Error415_Unsupported"];
+      429: components["responses"]["V1Error429_RateLimited"];
+      500: components["responses"]["V1Error500_Internal"];
+    };
+  };
   getBroadcast: {
     parameters: {
       query?: never;
@@ -4232,6 +4368,86 @@ export interface operations {
       401: components["responses"]["V1Error401_Unauthorized"];
       403: components["responses"]["V1Error403_Forbidden"];
       404: components["responses"]["V1Error404_NotFound"];
+      429: components["responses"]["V1Error429_RateLimited"];
+      500: components["responses"]["V1Error500_Internal"];
+    };
+  };
+  cancelBroadcast: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The broadcast, cancelled */
+      200: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Broadcast"];
+        };
+      };
+      401: components["responses"]["V1Error401_Unauthorized"];
+      403: components["responses"]["V1Error403_Forbidden"];
+      404: components["responses"]["V1Error404_NotFound"];
+      409: components["responses"]["V1Error409_Conflict"];
+      429: components["responses"]["V1Error429_RateLimited"];
+      500: components["responses"]["V1Error500_Internal"];
+    };
+  };
+  sendBroadcast: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Repeated with the same body within 24 hours: the first answer again, nothing changed twice; with another body: 409 `idempotency_conflict`. */
+        "Idempotency-Key"?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["BroadcastSend"];
+      };
+    };
+    responses: {
+      /** @description The broadcast, sending or scheduled */
+      200: {
+        headers: {
+          /** @description `true` when this is the stored answer to an earlier request. */
+          "Idempotent-Replayed"?: string;
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Broadcast"];
+        };
+      };
+      400: components["responses"]["V1Error400_InvalidRequest"];
+      401: components["responses"]["V1Error401_Unauthorized"];
+      403: components["responses"]["V1Error403_Forbidden"];
+      404: components["responses"]["V1Error404_NotFound"];
+      409: components["responses"]["V1Error409_ConflictIdempotencyConflict"];
+      413: components["responses"]["V1Error413_TooLarge"];
+      415: components["responses"]["V1Error415_Unsupported"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
     };

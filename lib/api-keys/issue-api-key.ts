@@ -24,6 +24,8 @@ export const SCOPE_LABELS: Record<ApiScope, string> = {
     "Subscribe webhook endpoints to the workspace's events the key's read scopes cover (each event carries its data), and unsubscribe them",
   "email:read":
     "Read broadcasts, emails sent and their opens and clicks (also on the timeline and in segments)",
+  "email:write":
+    "Create broadcasts, send or schedule them to the workspace's subscribed contacts, and cancel them",
 };
 
 export const issueApiKeySchema = z.object({

@@ -113,3 +113,10 @@ export async function topicSubscriberCounts(db: Db, workspaceId: string): Promis
     where workspace_id = ${workspaceId} and subscribed group by topic_id`;
   return new Map(rows.map((r) => [r.topic_id, r.count]));
 }
+
+/** Whether `topicId` is a topic of the workspace (an id from a client is looked up inside it). */
+export async function topicInWorkspace(db: Db, workspaceId: string, topicId: string): Promise<boolean> {
+  const [row] =
+    await db`select 1 from public.email_topics where id = ${topicId} and workspace_id = ${workspaceId}`;
+  return Boolean(row);
+}

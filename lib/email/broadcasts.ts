@@ -80,7 +80,7 @@ export async function composeBroadcast(
 
 export async function createBroadcast(
   db: Db,
-  input: { workspaceId: string; createdBy: string } & z.input<typeof broadcastSchema>,
+  input: { workspaceId: string; createdBy: string | null } & z.input<typeof broadcastSchema>,
 ): Promise<{ id: string }> {
   const parts = await composeBroadcast(db, { ...input, format: input.format ?? "text" });
   // the topic and the segment are columns (their foreign keys keep them in the workspace), not

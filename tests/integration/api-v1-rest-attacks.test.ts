@@ -53,6 +53,9 @@ const FIXTURES: Record<string, { body?: unknown; victimId?: () => string }> = {
   countSegment: { victimId: () => victimRows.segment },
   listContactTimeline: { victimId: () => victimRows.contact },
   getBroadcast: { victimId: () => victimRows.broadcast },
+  createBroadcast: { body: { subject: "News", body: "Hello\n\n{{unsubscribe_url}}" } },
+  sendBroadcast: { body: {}, victimId: () => victimRows.draftBroadcast },
+  cancelBroadcast: { victimId: () => victimRows.draftBroadcast },
 };
 
 const contactsOperations = new Set<unknown>(Object.values(contactsApi));
@@ -95,8 +98,11 @@ beforeAll(async () => {
                            returning id`;
   const [b] = await db.sql`insert into broadcasts (workspace_id, subject, status, sent_at)
                            values (${victim.id}, 'Theirs', 'sent', now()) returning id`;
+  const [draft] = await db.sql`insert into broadcasts (workspace_id, subject, body_text, status)
+                               values (${victim.id}, 'Their draft', 'Hello', 'draft') returning id`;
   Object.assign(victimRows, {
     broadcast: b.id,
+    draftBroadcast: draft.id,
     contact: contact.id,
     event: e.id,
     transaction: t.id,

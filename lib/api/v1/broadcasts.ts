@@ -1,11 +1,21 @@
 import { z } from "zod";
+import { topicInWorkspace } from "@/lib/consent/topics";
+import type { Db } from "@/lib/db/doors";
 import { getBroadcastStats } from "@/lib/email/broadcast-stats";
-import { getBroadcast } from "@/lib/email/broadcasts";
+import {
+  broadcastSchema as composedBroadcastSchema,
+  createBroadcast,
+  getBroadcast,
+} from "@/lib/email/broadcasts";
+import { controlBroadcast } from "@/lib/email/control-broadcast";
+import { scheduleBroadcast } from "@/lib/email/schedule-broadcast";
 import { AppError } from "@/lib/errors/app-error";
 import { uuidSchema } from "@/lib/ids/uuid";
-import { defineOperation, notFound } from "./define";
+import { getSegment } from "@/lib/segments/get-segment";
+import { bodyErrors, defineOperation, idempotencyConflict, notFound } from "./define";
 import { idParams } from "./keyset";
-import { ok } from "./route";
+import { created, ok } from "./route";
+import { filterScopes, requireScopes } from "./scopes";
 
 const count = (description: string) => z.number().int().min(0).meta({ description });
 
@@ -37,6 +47,25 @@ export const broadcastSchema = z
 
 export type V1Broadcast = z.output<typeof broadcastSchema>;
 
+/** The broadcast as v1 answers it (GET, create, send, cancel): 404 when it is not the workspace's. */
+async function v1Broadcast(
+  db: Db,
+  input: { workspaceId: string; broadcastId: string },
+): Promise<V1Broadcast> {
+  const broadcast = await getBroadcast(db, input);
+  const stats = broadcast && (await getBroadcastStats(db, input));
+  if (!broadcast || !stats) throw new AppError("not_found");
+  return {
+    id: broadcast.id,
+    subject: broadcast.subject,
+    body_text: broadcast.body_text,
+    status: broadcast.status,
+    created_at: new Date(broadcast.created_at).toISOString(),
+    sent_at: broadcast.sent_at ? new Date(broadcast.sent_at).toISOString() : null,
+    stats,
+  };
+}
+
 /**
  * GET /api/v1/broadcasts/{id} (scope email:read; docs/api.md, "Email engagement"): the
  * broadcast of the key's workspace and its stats, from the same function as the broadcast's page.
@@ -55,19 +84,149 @@ export const get = defineOperation({
   success: { status: 200, schema: broadcastSchema, description: "The broadcast" },
   errors: [{ status: 403, codes: ["forbidden"] }, notFound],
   async handler({ db, workspaceId, params }) {
+    return ok(await v1Broadcast(db, { workspaceId, broadcastId: params.id }));
+  },
+});
+
+export const createBroadcastBodySchema = z
+  .object({
+    subject: composedBroadcastSchema.shape.subject,
+    body: composedBroadcastSchema.shape.body.meta({
+      description:
+        "The message, with merge tags (`{{first_name}}`, `{{unsubscribe_url}}`, …): plain text, or Markdown " +
+        "rendered in the workspace's branding (which needs the workspace's postal address to send).",
+    }),
+    format: z.enum(["text", "markdown"]).default("text"),
+    topic_id: uuidSchema
+      .optional()
+      .meta({ description: "Only the contacts subscribed to this topic; none: every subscribed contact." }),
+    segment_id: uuidSchema.optional().meta({
+      description: "Only the contacts of this saved segment (the key needs the scopes its conditions read).",
+    }),
+  })
+  .strict()
+  .meta({ id: "BroadcastCreate" });
+
+/**
+ * POST /api/v1/broadcasts (scope email:write; DESIGN section 9, "Sending"): a draft, composed as
+ * the dashboard composes one; nothing is sent until `send`. The document's example, POSTed as it
+ * is and sent, reaches every subscribed contact of the key's workspace.
+ */
+export const create = defineOperation({
+  method: "post",
+  path: "/api/v1/broadcasts",
+  operationId: "createBroadcast",
+  scope: "email:write",
+  summary: "Create a broadcast (a draft)",
+  description:
+    "The audience is every subscribed contact of the workspace, narrowed by `topic_id` and `segment_id`; " +
+    "eligibility (consent, suppressions, topics) is checked again for each contact when it is sent.",
+  body: createBroadcastBodySchema,
+  example: {
+    subject: "Our spring programme",
+    body: "Hello {{first_name}},\n\nOur spring programme is out: see what is on and book early.\n\nNo longer interested? {{unsubscribe_url}}",
+  },
+  idempotent: true,
+  success: { status: 201, schema: broadcastSchema, description: "The draft" },
+  errors: [...bodyErrors, { status: 403, codes: ["forbidden"] }, idempotencyConflict],
+  async handler({ db, key, workspaceId, body, audit }) {
+    if (body.topic_id && !(await topicInWorkspace(db, workspaceId, body.topic_id)))
+      throw new AppError("invalid", "No such topic in this workspace.", { field: "topic_id" });
+    if (body.segment_id) {
+      const segment = await getSegment(db, { workspaceId, segmentId: body.segment_id });
+      if ("error" in segment)
+        throw new AppError("invalid", "No such segment in this workspace.", { field: "segment_id" });
+      requireScopes(key, filterScopes(segment.data.filter));
+    }
+    const { id } = await createBroadcast(db, {
+      workspaceId,
+      createdBy: null,
+      subject: body.subject,
+      body: body.body,
+      format: body.format,
+      audience: { topicId: body.topic_id, segmentId: body.segment_id },
+    });
+    await audit("broadcast.created", ["broadcast", id], { after: { subject: body.subject } });
+    return created(await v1Broadcast(db, { workspaceId, broadcastId: id }));
+  },
+});
+
+export const sendBroadcastBodySchema = z
+  .object({
+    at: z.iso
+      .datetime({ offset: true })
+      .optional()
+      .meta({
+        description: "ISO 8601 with its offset: when to send; none: now. A scheduled broadcast may be moved.",
+      }),
+  })
+  .strict()
+  .meta({ id: "BroadcastSend" });
+
+const stateConflict = { status: 409 as const, codes: ["conflict"] };
+
+/**
+ * POST /api/v1/broadcasts/{id}/send (scope email:write): a draft starts now (its job is enqueued in
+ * the same transaction), or is scheduled for `at`; a scheduled one is moved. Any other state is 409.
+ */
+export const send = defineOperation({
+  method: "post",
+  path: "/api/v1/broadcasts/{id}/send",
+  operationId: "sendBroadcast",
+  scope: "email:write",
+  summary: "Send a broadcast now, or schedule it",
+  params: idParams,
+  body: sendBroadcastBodySchema,
+  idempotent: true,
+  success: { status: 200, schema: broadcastSchema, description: "The broadcast, sending or scheduled" },
+  errors: [
+    ...bodyErrors,
+    { status: 403, codes: ["forbidden"] },
+    notFound,
+    stateConflict,
+    idempotencyConflict,
+  ],
+  async handler({ db, workspaceId, params, body, audit }) {
     const input = { workspaceId, broadcastId: params.id };
-    const broadcast = await getBroadcast(db, input);
-    const stats = broadcast && (await getBroadcastStats(db, input));
-    if (!broadcast || !stats) throw new AppError("not_found");
-    const body: V1Broadcast = {
-      id: broadcast.id,
-      subject: broadcast.subject,
-      body_text: broadcast.body_text,
-      status: broadcast.status,
-      created_at: new Date(broadcast.created_at).toISOString(),
-      sent_at: broadcast.sent_at ? new Date(broadcast.sent_at).toISOString() : null,
-      stats,
-    };
-    return ok(body);
+    const before = await v1Broadcast(db, input);
+    const at = body.at ? new Date(body.at) : null;
+    if (at && at.getTime() <= Date.now())
+      throw new AppError("invalid", "Choose a time in the future.", { field: "at" });
+    const changed = at
+      ? await scheduleBroadcast(db, { ...input, at })
+      : await controlBroadcast(db, { ...input, control: "start" });
+    if (!changed)
+      throw new AppError("conflict", `The broadcast is ${before.status}: only a draft can be sent.`);
+    await audit(at ? "broadcast.scheduled" : "broadcast.started", ["broadcast", params.id], {
+      before: { status: before.status },
+      after: at ? { status: "scheduled", scheduled_at: at.toISOString() } : { status: "sending" },
+    });
+    return ok(await v1Broadcast(db, input));
+  },
+});
+
+/**
+ * POST /api/v1/broadcasts/{id}/cancel (scope email:write): a draft, scheduled, sending or paused
+ * broadcast is cancelled (a running job stops before its next batch; what was sent stays sent).
+ */
+export const cancel = defineOperation({
+  method: "post",
+  path: "/api/v1/broadcasts/{id}/cancel",
+  operationId: "cancelBroadcast",
+  scope: "email:write",
+  summary: "Cancel a broadcast",
+  params: idParams,
+  success: { status: 200, schema: broadcastSchema, description: "The broadcast, cancelled" },
+  errors: [{ status: 403, codes: ["forbidden"] }, notFound, stateConflict],
+  async handler({ db, workspaceId, params, audit }) {
+    const input = { workspaceId, broadcastId: params.id };
+    const before = await v1Broadcast(db, input);
+    if (!(await controlBroadcast(db, { ...input, control: "cancel" })))
+      throw new AppError("conflict", `The broadcast is ${before.status}: it can no longer be cancelled.`);
+    await audit("broadcast.cancelled", ["broadcast", params.id], {
+      before: { status: before.status },
+      after: { status: "cancelled" },
+    });
+    return ok(await v1Broadcast(db, input));
   },
 });

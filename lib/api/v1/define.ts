@@ -41,6 +41,8 @@ export interface ApiOperation<
   query?: Q;
   /** the JSON body's schema; a body that does not parse is 400 `invalid_request` with `fields` */
   body?: B;
+  /** a request body the document shows, which works when sent as it is */
+  example?: z.input<B>;
   /** the success status and its body (none for 204) */
   success: { status: 200 | 201 | 204; schema?: z.ZodType; description: string };
   /** further success answers (upsert: 200 merged and 201 created) */

@@ -43,7 +43,7 @@ export const V1_AREAS: readonly { tag: string; operations: readonly AnyApiOperat
     tag: "Webhook endpoints",
     operations: [webhookEndpoints.create, webhookEndpoints.list, webhookEndpoints.remove],
   },
-  { tag: "Broadcasts", operations: [broadcasts.get] },
+  { tag: "Broadcasts", operations: [broadcasts.create, broadcasts.get, broadcasts.send, broadcasts.cancel] },
   {
     tag: "Segments",
     operations: [

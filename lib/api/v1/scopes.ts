@@ -14,6 +14,7 @@ export const API_SCOPES = [
   "forms:read",
   "webhooks:write",
   "email:read",
+  "email:write",
 ] as const;
 
 export type ApiScope = (typeof API_SCOPES)[number];

@@ -117,7 +117,19 @@ export function v1Operation(op: AnyApiOperation): ZodOpenApiOperationObject {
           }
         : {}),
     },
-    ...(op.body ? { requestBody: { required: true, ...json(op.body) } } : {}),
+    ...(op.body
+      ? {
+          requestBody: {
+            required: true,
+            content: {
+              "application/json": {
+                schema: op.body,
+                ...(op.example === undefined ? {} : { example: op.example }),
+              },
+            },
+          },
+        }
+      : {}),
     responses,
   };
 }
