@@ -272,39 +272,6 @@ end
 $$;
 
 --
--- Name: contact_counts_after_write(); Type: FUNCTION; Schema: public; Owner: -
---
-
-CREATE FUNCTION public.contact_counts_after_write() RETURNS trigger
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path TO ''
-    AS $$
-begin
-  if tg_op = 'INSERT' then
-    perform public.contact_counts_add(array_agg(workspace_id), array_agg(source), array_agg(n))
-    from (select workspace_id, source, count(*) as n from new_rows group by 1, 2) d;
-  elsif tg_op = 'DELETE' then
-    perform public.contact_counts_add(array_agg(workspace_id), array_agg(source), array_agg(-n))
-    from (select workspace_id, source, count(*) as n from old_rows group by 1, 2) d;
-  else
-    perform public.contact_counts_add(array_agg(workspace_id), array_agg(source), array_agg(n))
-    from (
-      select workspace_id, source, sum(n)::bigint as n
-      from (
-        select o.workspace_id, o.source, -1 as n from old_rows o join new_rows r on r.id = o.id
-        where (o.workspace_id, o.source) is distinct from (r.workspace_id, r.source)
-        union all
-        select r.workspace_id, r.source, 1 from old_rows o join new_rows r on r.id = o.id
-        where (o.workspace_id, o.source) is distinct from (r.workspace_id, r.source)
-      ) moves
-      group by 1, 2
-    ) d;
-  end if;
-  return null;
-end
-$$;
-
---
 -- Name: contact_email_similarity(text, text); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -406,54 +373,6 @@ end
 $$;
 
 --
--- Name: contact_stats_after_write(); Type: FUNCTION; Schema: public; Owner: -
---
-
-CREATE FUNCTION public.contact_stats_after_write() RETURNS trigger
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path TO ''
-    AS $$
-begin
-  if tg_op = 'INSERT' then
-    perform public.contact_stats_add(array_agg(workspace_id), array_agg(day), array_agg(source),
-                                     array_agg(status), array_agg(n))
-    from (select workspace_id, (created_at at time zone 'UTC')::date as day, source,
-                 public.contact_email_status(is_subscribed, unsubscribed_at, email_suppressed) as status, count(*) as n
-          from new_rows group by 1, 2, 3, 4) d;
-  elsif tg_op = 'DELETE' then
-    perform public.contact_stats_add(array_agg(workspace_id), array_agg(day), array_agg(source),
-                                     array_agg(status), array_agg(-n))
-    from (select workspace_id, (created_at at time zone 'UTC')::date as day, source,
-                 public.contact_email_status(is_subscribed, unsubscribed_at, email_suppressed) as status, count(*) as n
-          from old_rows group by 1, 2, 3, 4) d;
-  else
-    perform public.contact_stats_add(array_agg(workspace_id), array_agg(day), array_agg(source),
-                                     array_agg(status), array_agg(delta))
-    from (
-      with c as (
-        select o.workspace_id,
-               (o.created_at at time zone 'UTC')::date as old_day, o.source as old_source,
-               public.contact_email_status(o.is_subscribed, o.unsubscribed_at, o.email_suppressed) as old_status,
-               (r.created_at at time zone 'UTC')::date as new_day, r.source as new_source,
-               public.contact_email_status(r.is_subscribed, r.unsubscribed_at, r.email_suppressed) as new_status
-        from old_rows o join new_rows r on r.id = o.id
-      ), m as (
-        select *, (old_day, old_source) is distinct from (new_day, new_source) as moved,
-               old_status is distinct from new_status as restated
-        from c where (old_day, old_source, old_status) is distinct from (new_day, new_source, new_status)
-      )
-      select workspace_id, case when moved then old_day end as day, case when moved then old_source end as source,
-             case when restated then old_status end as status, -1::bigint as delta from m
-      union all
-      select workspace_id, case when moved then new_day end, case when moved then new_source end,
-             case when restated then new_status end, 1 from m
-    ) d;
-  end if;
-  return null;
-end
-$$;
-
---
 -- Name: contact_suppressions_flag(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -486,40 +405,290 @@ end
 $$;
 
 --
--- Name: contacts_before_write(); Type: FUNCTION; Schema: public; Owner: -
+-- Name: contacts_after_delete(); Type: FUNCTION; Schema: public; Owner: -
 --
 
-CREATE FUNCTION public.contacts_before_write() RETURNS trigger
+CREATE FUNCTION public.contacts_after_delete() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  ws uuid[];
+  days date[];
+  sources text[];
+  statuses text[];
+  ns bigint[];
+begin
+  -- the one read of old_rows, negated: the deleted contacts leave their groups
+  select array_agg(g.workspace_id), array_agg(g.day), array_agg(g.source), array_agg(g.status), array_agg(-g.n)
+  into ws, days, sources, statuses, ns
+  from (select workspace_id, (created_at at time zone 'UTC')::date as day, source,
+               public.contact_email_status(is_subscribed, unsubscribed_at, email_suppressed) as status,
+               count(*) as n
+        from old_rows group by 1, 2, 3, 4) g;
+
+  perform public.contact_counts_add(array_agg(d.workspace_id), array_agg(d.source), array_agg(d.n))
+  from (select u.workspace_id, u.source, sum(u.n)::bigint as n
+        from unnest(ws, sources, ns) as u(workspace_id, source, n) group by 1, 2) d;
+  perform public.contact_stats_add(ws, days, sources, statuses, ns);
+
+  -- outbound webhooks: contact.deleted, with the id and the address only
+  if exists (select 1 from public.webhook_endpoints limit 1) then
+    perform public.emit_webhook_events('contact.deleted',
+      (select jsonb_agg(jsonb_build_object('workspace_id', o.workspace_id,
+                                           'data', jsonb_build_object('id', o.id, 'email', o.email)))
+       from old_rows o));
+  end if;
+  return null;
+end
+$$;
+
+--
+-- Name: contacts_after_insert(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.contacts_after_insert() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  ws uuid[];
+  days date[];
+  sources text[];
+  statuses text[];
+  ns bigint[];
+  any_fields boolean;
+begin
+  -- the one read of new_rows: per (workspace, day, source, status), and whether any has custom fields
+  select array_agg(g.workspace_id), array_agg(g.day), array_agg(g.source), array_agg(g.status),
+         array_agg(g.n), coalesce(bool_or(g.has_fields), false)
+  into ws, days, sources, statuses, ns, any_fields
+  from (select workspace_id, (created_at at time zone 'UTC')::date as day, source,
+               public.contact_email_status(is_subscribed, unsubscribed_at, email_suppressed) as status,
+               count(*) as n, bool_or(custom_fields <> '{}'::jsonb) as has_fields
+        from new_rows group by 1, 2, 3, 4) g;
+
+  -- contact_counts (spec 4.15 getContacts total): the groups summed per (workspace, source)
+  perform public.contact_counts_add(array_agg(d.workspace_id), array_agg(d.source), array_agg(d.n))
+  from (select u.workspace_id, u.source, sum(u.n)::bigint as n
+        from unnest(ws, sources, ns) as u(workspace_id, source, n) group by 1, 2) d;
+
+  -- contact_stats (home dashboard): day, source and email status counts
+  perform public.contact_stats_add(ws, days, sources, statuses, ns);
+
+  -- docs/decisions.md "Suppressions belong to the address": re-creating an address restores its
+  -- suppressions; skipped at once where no workspace written has a list
+  if exists (select 1 from public.address_suppressions a where a.workspace_id = any (ws)) then
+    perform public.restore_address_suppressions(array(select n.id from new_rows n));
+  end if;
+
+  -- docs/decisions.md "Custom fields": the typed rows equal the contact's object
+  if any_fields then
+    insert into public.contact_field_values (workspace_id, contact_id, field_id, ord, value_text, value_num, value_date, value_bool)
+    select r.* from new_rows n
+    cross join lateral public.contact_field_value_rows(n.workspace_id, n.id, n.custom_fields) r
+    where n.custom_fields <> '{}'::jsonb;
+  end if;
+
+  -- outbound webhooks (spec: contact.created), where any endpoint exists
+  if exists (select 1 from public.webhook_endpoints limit 1) then
+    perform public.emit_webhook_events('contact.created',
+      (select jsonb_agg(jsonb_build_object('workspace_id', n.workspace_id, 'data', public.webhook_contact_data(n)))
+       from new_rows n));
+  end if;
+  return null;
+end
+$$;
+
+--
+-- Name: contacts_after_update(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.contacts_after_update() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  count_ws uuid[];
+  count_sources text[];
+  count_ns bigint[];
+  stat_ws uuid[];
+  stat_days date[];
+  stat_sources text[];
+  stat_statuses text[];
+  stat_deltas bigint[];
+  any_fields_moved boolean;
+  moved_ids uuid[];
+  moved_ws uuid[];
+  moved_emails text[];
+  i int;
+begin
+  -- the one read of old_rows and new_rows. A full join: an update that changed a contact's id
+  -- leaves unmatched rows, which only the custom fields' sync counts (as before); counts, stats and
+  -- the email change pair rows by id (inner join), as the old triggers did.
+  with c as materialized (
+    select o.id is not null and r.id is not null as paired, r.id,
+           o.workspace_id as old_ws, r.workspace_id as new_ws, o.source as old_source, r.source as new_source,
+           (o.created_at at time zone 'UTC')::date as old_day, (r.created_at at time zone 'UTC')::date as new_day,
+           public.contact_email_status(o.is_subscribed, o.unsubscribed_at, o.email_suppressed) as old_status,
+           public.contact_email_status(r.is_subscribed, r.unsubscribed_at, r.email_suppressed) as new_status,
+           o.id is null or r.id is null
+             or (o.workspace_id, o.custom_fields) is distinct from (r.workspace_id, r.custom_fields) as fields_moved,
+           o.email is distinct from r.email as email_moved, r.email as new_email
+    from old_rows o full join new_rows r on r.id = o.id
+  ), moves as (
+    -- contact_counts: a contact moved to another (workspace, source) moves its count
+    select workspace_id, source, sum(n)::bigint as n
+    from (select old_ws as workspace_id, old_source as source, -1 as n from c
+          where paired and (old_ws, old_source) is distinct from (new_ws, new_source)
+          union all
+          select new_ws, new_source, 1 from c
+          where paired and (old_ws, old_source) is distinct from (new_ws, new_source)) x
+    group by 1, 2
+  ), m as (
+    select *, (old_day, old_source) is distinct from (new_day, new_source) as moved,
+           old_status is distinct from new_status as restated
+    from c where paired and (old_day, old_source, old_status) is distinct from (new_day, new_source, new_status)
+  ), stats as (
+    -- contact_stats: -1 for the old keys that changed, +1 for the new (under the old workspace, as before)
+    select old_ws as workspace_id, case when moved then old_day end as day,
+           case when moved then old_source end as source, case when restated then old_status end as status,
+           -1::bigint as delta from m
+    union all
+    select old_ws, case when moved then new_day end, case when moved then new_source end,
+           case when restated then new_status end, 1 from m
+  )
+  select mv.ws, mv.sources, mv.ns, st.ws, st.days, st.sources, st.statuses, st.deltas, f.fields_moved,
+         f.ids, f.wss, f.emails
+  into count_ws, count_sources, count_ns, stat_ws, stat_days, stat_sources, stat_statuses, stat_deltas,
+       any_fields_moved, moved_ids, moved_ws, moved_emails
+  from (select array_agg(workspace_id) as ws, array_agg(source) as sources, array_agg(n) as ns from moves) mv,
+       (select array_agg(workspace_id) as ws, array_agg(day) as days, array_agg(source) as sources,
+               array_agg(status) as statuses, array_agg(delta) as deltas from stats) st,
+       (select coalesce(bool_or(c.fields_moved), false) as fields_moved,
+               array_agg(id) filter (where paired and email_moved) as ids,
+               array_agg(new_ws) filter (where paired and email_moved) as wss,
+               array_agg(new_email) filter (where paired and email_moved) as emails from c) f;
+
+  -- docs/decisions.md "Suppressions belong to the address" (was the row trigger
+  -- contacts_readdress_suppressions, one contact at a time as there): the old address's bounce
+  -- stays on that address, not on the contact (ledger entry as before); the contact's other
+  -- suppressions follow the person to the new address; the new address's own are restored.
+  for i in 1 .. coalesce(array_length(moved_ids, 1), 0) loop
+    with removed as (
+      delete from public.contact_suppressions
+      where contact_id = moved_ids[i] and reason = 'bounce'
+      returning workspace_id, contact_id
+    )
+    insert into public.consent_events (workspace_id, contact_id, action, flow, reason, actor_user_id)
+    select r.workspace_id, r.contact_id, 'unsuppressed', 'email_change', 'bounce', (select auth.uid())
+    from removed r;
+    perform public.ensure_privacy_salt(moved_ws[i]);
+    insert into public.address_suppressions (workspace_id, address_hash, reason, created_at)
+    select s.workspace_id, public.erased_address_hash(s.workspace_id, moved_emails[i]), s.reason, s.created_at
+    from public.contact_suppressions s where s.contact_id = moved_ids[i]
+    on conflict (workspace_id, address_hash, reason) do nothing;
+    perform public.restore_address_suppressions(array[moved_ids[i]]);
+  end loop;
+
+  -- contact_counts (spec 4.15 getContacts total)
+  perform public.contact_counts_add(count_ws, count_sources, count_ns);
+  -- contact_stats (home dashboard)
+  perform public.contact_stats_add(stat_ws, stat_days, stat_sources, stat_statuses, stat_deltas);
+
+  -- docs/decisions.md "Custom fields": a contact counts as changed unless the statement left a
+  -- row with its workspace, id and object (an update that moved the id rewrites both ids' rows)
+  if any_fields_moved then
+    delete from public.contact_field_values v
+    using old_rows o
+    where v.workspace_id = o.workspace_id and v.contact_id = o.id
+      and not exists (select 1 from new_rows n
+                      where n.id = o.id and n.workspace_id = o.workspace_id
+                        and n.custom_fields is not distinct from o.custom_fields);
+    insert into public.contact_field_values (workspace_id, contact_id, field_id, ord, value_text, value_num, value_date, value_bool)
+    select r.* from new_rows n
+    cross join lateral public.contact_field_value_rows(n.workspace_id, n.id, n.custom_fields) r
+    where n.custom_fields <> '{}'::jsonb
+      and not exists (select 1 from old_rows o
+                      where o.id = n.id and o.workspace_id = n.workspace_id
+                        and o.custom_fields is not distinct from n.custom_fields);
+  end if;
+
+  -- outbound webhooks: contact.updated (a documented column changed), contact.subscribed (now
+  -- cleanly subscribed, spec 3.3, and was not), contact.unsubscribed (the reverse)
+  if exists (select 1 from public.webhook_endpoints limit 1) then
+    perform public.emit_webhook_events('contact.updated',
+      (select jsonb_agg(jsonb_build_object('workspace_id', n.workspace_id, 'data', public.webhook_contact_data(n)))
+       from new_rows n join old_rows o on o.id = n.id
+       where (n.email, n.first_name, n.last_name, n.phone, n.source, n.address_line1, n.address_line2, n.city,
+              n.state, n.postal_code, n.country, n.birth_month, n.birth_day, n.assigned_user_id)
+             is distinct from
+             (o.email, o.first_name, o.last_name, o.phone, o.source, o.address_line1, o.address_line2, o.city,
+              o.state, o.postal_code, o.country, o.birth_month, o.birth_day, o.assigned_user_id)));
+    perform public.emit_webhook_events('contact.subscribed',
+      (select jsonb_agg(jsonb_build_object('workspace_id', n.workspace_id, 'data', public.webhook_contact_data(n)))
+       from new_rows n join old_rows o on o.id = n.id
+       where n.is_subscribed and n.unsubscribed_at is null
+         and not (o.is_subscribed and o.unsubscribed_at is null)));
+    perform public.emit_webhook_events('contact.unsubscribed',
+      (select jsonb_agg(jsonb_build_object('workspace_id', n.workspace_id, 'data', public.webhook_contact_data(n)))
+       from new_rows n join old_rows o on o.id = n.id
+       where o.is_subscribed and o.unsubscribed_at is null
+         and not (n.is_subscribed and n.unsubscribed_at is null)));
+  end if;
+  return null;
+end
+$$;
+
+--
+-- Name: contacts_before_insert(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.contacts_before_insert() RETURNS trigger
     LANGUAGE plpgsql
     SET search_path TO ''
     AS $$
 begin
-  new.email := lower(btrim(new.email));
-  if tg_op = 'INSERT' then
-    new.created_by := coalesce(new.created_by, (select auth.uid()));
-    new.updated_by := coalesce(new.updated_by, new.created_by);
-    if current_user = 'authenticated' and new.updated_by is distinct from (select auth.uid()) then
-      raise exception 'contacts.updated_by is the signed-in member' using errcode = '42501';
-    end if;
-  elsif new.email_suppressed is distinct from old.email_suppressed
-    -- (search_text is generated: not yet computed in a BEFORE trigger's new row)
-    and to_jsonb(new) - array['email_suppressed', 'updated_at', 'updated_by', 'search_text']
-      = to_jsonb(old) - array['email_suppressed', 'updated_at', 'updated_by', 'search_text'] then
-    new.updated_by := old.updated_by;
-    new.updated_at := old.updated_at;
-  else
-    new.updated_by := (select auth.uid());
-    new.updated_at := now();
+  new := public.contacts_stamp_insert(new);
+  if new.custom_fields <> '{}'::jsonb then
+    new.custom_fields := public.contacts_check_custom_fields(new.workspace_id, new.custom_fields, null);
+  end if;
+  if current_user in ('authenticated', 'anon') then
+    new := public.contacts_guard_consent_insert(new);
   end if;
   return new;
 end
 $$;
 
 --
--- Name: contacts_check_custom_fields(); Type: FUNCTION; Schema: public; Owner: -
+-- Name: contacts_before_update(); Type: FUNCTION; Schema: public; Owner: -
 --
 
-CREATE FUNCTION public.contacts_check_custom_fields() RETURNS trigger
+CREATE FUNCTION public.contacts_before_update() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+begin
+  new := public.contacts_stamp_update(new, old);
+  if new.custom_fields is distinct from old.custom_fields then
+    new.custom_fields := public.contacts_check_custom_fields(new.workspace_id, new.custom_fields,
+                                                             old.custom_fields);
+  end if;
+  if current_user in ('authenticated', 'anon') then
+    perform public.contacts_guard_consent_update(new, old);
+  end if;
+  if new.source is distinct from old.source then
+    new.source := public.contacts_protect_source(new, old);
+  end if;
+  return new;
+end
+$$;
+
+--
+-- Name: contacts_check_custom_fields(uuid, jsonb, jsonb); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.contacts_check_custom_fields(ws uuid, fields jsonb, old_fields jsonb) RETURNS jsonb
     LANGUAGE plpgsql
     SET search_path TO ''
     AS $_$
@@ -529,19 +698,19 @@ declare
   def record;
   ok boolean;
 begin
-  if jsonb_typeof(new.custom_fields) is distinct from 'object' then
+  if jsonb_typeof(fields) is distinct from 'object' then
     raise exception using errcode = '23514', message = 'custom_fields must be an object';
   end if;
-  new.custom_fields := coalesce(
-    (select jsonb_object_agg(e.key, e.value) from jsonb_each(new.custom_fields) e
+  fields := coalesce(
+    (select jsonb_object_agg(e.key, e.value) from jsonb_each(fields) e
      where e.value not in ('null'::jsonb, '""'::jsonb, '[]'::jsonb)),
     '{}'::jsonb);
   for k, v in
-    select e.key, e.value from jsonb_each(new.custom_fields) e
-    where tg_op = 'INSERT' or (old.custom_fields -> e.key) is distinct from e.value
+    select e.key, e.value from jsonb_each(fields) e
+    where old_fields is null or (old_fields -> e.key) is distinct from e.value
   loop
     select f.field_type, f.options into def
-    from public.custom_fields f where f.workspace_id = new.workspace_id and f.key = k;
+    from public.custom_fields f where f.workspace_id = ws and f.key = k;
     if not found then
       raise exception using errcode = '23514', message = format('custom field %s is not defined', k),
         detail = k;
@@ -570,113 +739,108 @@ begin
         message = format('custom field %s: not a valid %s value', k, def.field_type), detail = k;
     end if;
   end loop;
-  return new;
+  return fields;
 end
 $_$;
 
 --
--- Name: contacts_guard_consent(); Type: FUNCTION; Schema: public; Owner: -
+-- Name: contacts_guard_consent_insert(public.contacts); Type: FUNCTION; Schema: public; Owner: -
 --
 
-CREATE FUNCTION public.contacts_guard_consent() RETURNS trigger
+CREATE FUNCTION public.contacts_guard_consent_insert(c public.contacts) RETURNS public.contacts
     LANGUAGE plpgsql
     SET search_path TO ''
     AS $$
 begin
-  if tg_op = 'INSERT' then
-    if new.is_subscribed or new.opt_in_timestamp is not null or new.opt_in_source is not null
-       or new.opt_in_ip is not null or new.unsubscribed_at is not null or new.email_suppressed
-       or new.created_by is distinct from (select auth.uid())
-    then
-      raise exception 'Consent is changed only through the consent flows (spec 3.3).' using errcode = '42501';
-    end if;
-    new.portal_token := pg_catalog.gen_random_uuid();
-  elsif (new.is_subscribed, new.opt_in_timestamp, new.opt_in_source, new.opt_in_ip, new.unsubscribed_at,
-         new.email_suppressed, new.portal_token, new.created_by)
-        is distinct from
-        (old.is_subscribed, old.opt_in_timestamp, old.opt_in_source, old.opt_in_ip, old.unsubscribed_at,
-         old.email_suppressed, old.portal_token, old.created_by)
+  if c.is_subscribed or c.opt_in_timestamp is not null or c.opt_in_source is not null
+     or c.opt_in_ip is not null or c.unsubscribed_at is not null or c.email_suppressed
+     or c.created_by is distinct from (select auth.uid())
   then
     raise exception 'Consent is changed only through the consent flows (spec 3.3).' using errcode = '42501';
   end if;
-  return new;
+  c.portal_token := pg_catalog.gen_random_uuid();
+  return c;
 end
 $$;
 
 --
--- Name: contacts_readdress_suppressions(); Type: FUNCTION; Schema: public; Owner: -
+-- Name: contacts_guard_consent_update(public.contacts, public.contacts); Type: FUNCTION; Schema: public; Owner: -
 --
 
-CREATE FUNCTION public.contacts_readdress_suppressions() RETURNS trigger
-    LANGUAGE plpgsql SECURITY DEFINER
+CREATE FUNCTION public.contacts_guard_consent_update(c public.contacts, old public.contacts) RETURNS void
+    LANGUAGE plpgsql
     SET search_path TO ''
     AS $$
 begin
-  with removed as (
-    delete from public.contact_suppressions
-    where contact_id = new.id and reason = 'bounce'
-    returning workspace_id, contact_id
-  )
-  insert into public.consent_events (workspace_id, contact_id, action, flow, reason, actor_user_id)
-  select r.workspace_id, r.contact_id, 'unsuppressed', 'email_change', 'bounce', (select auth.uid())
-  from removed r;
-  perform public.ensure_privacy_salt(new.workspace_id);
-  insert into public.address_suppressions (workspace_id, address_hash, reason, created_at)
-  select s.workspace_id, public.erased_address_hash(s.workspace_id, new.email), s.reason, s.created_at
-  from public.contact_suppressions s where s.contact_id = new.id
-  on conflict (workspace_id, address_hash, reason) do nothing;
-  perform public.restore_address_suppressions(array[new.id]);
-  return null;
-end
-$$;
-
---
--- Name: contacts_restore_suppressions(); Type: FUNCTION; Schema: public; Owner: -
---
-
-CREATE FUNCTION public.contacts_restore_suppressions() RETURNS trigger
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path TO ''
-    AS $$
-begin
-  if exists (select 1 from public.address_suppressions a
-             where a.workspace_id in (select distinct n.workspace_id from new_rows n)) then
-    perform public.restore_address_suppressions(array(select n.id from new_rows n));
+  if (c.is_subscribed, c.opt_in_timestamp, c.opt_in_source, c.opt_in_ip, c.unsubscribed_at,
+      c.email_suppressed, c.portal_token, c.created_by)
+     is distinct from
+     (old.is_subscribed, old.opt_in_timestamp, old.opt_in_source, old.opt_in_ip, old.unsubscribed_at,
+      old.email_suppressed, old.portal_token, old.created_by)
+  then
+    raise exception 'Consent is changed only through the consent flows (spec 3.3).' using errcode = '42501';
   end if;
-  return null;
 end
 $$;
 
 --
--- Name: contacts_sync_field_values(); Type: FUNCTION; Schema: public; Owner: -
+-- Name: contacts_protect_source(public.contacts, public.contacts); Type: FUNCTION; Schema: public; Owner: -
 --
 
-CREATE FUNCTION public.contacts_sync_field_values() RETURNS trigger
-    LANGUAGE plpgsql SECURITY DEFINER
+CREATE FUNCTION public.contacts_protect_source(c public.contacts, old public.contacts) RETURNS text
+    LANGUAGE plpgsql
     SET search_path TO ''
     AS $$
 begin
-  if tg_op = 'UPDATE' then
-    delete from public.contact_field_values v
-    using old_contacts o
-    where v.workspace_id = o.workspace_id and v.contact_id = o.id
-      and not exists (select 1 from new_contacts n
-                      where n.id = o.id and n.workspace_id = o.workspace_id
-                        and n.custom_fields is not distinct from o.custom_fields);
-    insert into public.contact_field_values (workspace_id, contact_id, field_id, ord, value_text, value_num, value_date, value_bool)
-    select r.* from new_contacts n
-    cross join lateral public.contact_field_value_rows(n.workspace_id, n.id, n.custom_fields) r
-    where n.custom_fields <> '{}'::jsonb
-      and not exists (select 1 from old_contacts o
-                      where o.id = n.id and o.workspace_id = n.workspace_id
-                        and o.custom_fields is not distinct from n.custom_fields);
+  if old.source is not null and c.source is distinct from old.source
+     and ((select auth.uid()) is null
+          or not public.has_workspace_role(old.workspace_id, array['owner', 'admin']))
+  then
+    return old.source;
+  end if;
+  return c.source;
+end
+$$;
+
+--
+-- Name: contacts_stamp_insert(public.contacts); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.contacts_stamp_insert(c public.contacts) RETURNS public.contacts
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+begin
+  c.email := lower(btrim(c.email));
+  c.created_by := coalesce(c.created_by, (select auth.uid()));
+  c.updated_by := coalesce(c.updated_by, c.created_by);
+  if current_user = 'authenticated' and c.updated_by is distinct from (select auth.uid()) then
+    raise exception 'contacts.updated_by is the signed-in member' using errcode = '42501';
+  end if;
+  return c;
+end
+$$;
+
+--
+-- Name: contacts_stamp_update(public.contacts, public.contacts); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.contacts_stamp_update(c public.contacts, old public.contacts) RETURNS public.contacts
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+begin
+  c.email := lower(btrim(c.email));
+  if c.email_suppressed is distinct from old.email_suppressed
+    and to_jsonb(c) - array['email_suppressed', 'updated_at', 'updated_by', 'search_text']
+      = to_jsonb(old) - array['email_suppressed', 'updated_at', 'updated_by', 'search_text'] then
+    c.updated_by := old.updated_by;
+    c.updated_at := old.updated_at;
   else
-    insert into public.contact_field_values (workspace_id, contact_id, field_id, ord, value_text, value_num, value_date, value_bool)
-    select r.* from new_contacts n
-    cross join lateral public.contact_field_value_rows(n.workspace_id, n.id, n.custom_fields) r
-    where n.custom_fields <> '{}'::jsonb;
+    c.updated_by := (select auth.uid());
+    c.updated_at := now();
   end if;
-  return null;
+  return c;
 end
 $$;
 
@@ -690,52 +854,6 @@ CREATE FUNCTION public.contacts_sync_topics() RETURNS trigger
     AS $$
 begin
   perform public.sync_contact_topics(new.id);
-  return null;
-end
-$$;
-
---
--- Name: contacts_webhook_events(); Type: FUNCTION; Schema: public; Owner: -
---
-
-CREATE FUNCTION public.contacts_webhook_events() RETURNS trigger
-    LANGUAGE plpgsql SECURITY DEFINER
-    SET search_path TO ''
-    AS $$
-begin
-  if not exists (select 1 from public.webhook_endpoints limit 1) then
-    return null;
-  end if;
-  if tg_op = 'INSERT' then
-    perform public.emit_webhook_events('contact.created',
-      (select jsonb_agg(jsonb_build_object('workspace_id', n.workspace_id, 'data', public.webhook_contact_data(n)))
-       from new_rows n));
-  elsif tg_op = 'DELETE' then
-    perform public.emit_webhook_events('contact.deleted',
-      (select jsonb_agg(jsonb_build_object('workspace_id', o.workspace_id,
-                                           'data', jsonb_build_object('id', o.id, 'email', o.email)))
-       from old_rows o));
-  else
-    perform public.emit_webhook_events('contact.updated',
-      (select jsonb_agg(jsonb_build_object('workspace_id', n.workspace_id, 'data', public.webhook_contact_data(n)))
-       from new_rows n join old_rows o on o.id = n.id
-       where (n.email, n.first_name, n.last_name, n.phone, n.source, n.address_line1, n.address_line2, n.city,
-              n.state, n.postal_code, n.country, n.birth_month, n.birth_day, n.assigned_user_id)
-             is distinct from
-             (o.email, o.first_name, o.last_name, o.phone, o.source, o.address_line1, o.address_line2, o.city,
-              o.state, o.postal_code, o.country, o.birth_month, o.birth_day, o.assigned_user_id)));
-    -- subscribed: now cleanly subscribed (spec 3.3), and was not
-    perform public.emit_webhook_events('contact.subscribed',
-      (select jsonb_agg(jsonb_build_object('workspace_id', n.workspace_id, 'data', public.webhook_contact_data(n)))
-       from new_rows n join old_rows o on o.id = n.id
-       where n.is_subscribed and n.unsubscribed_at is null
-         and not (o.is_subscribed and o.unsubscribed_at is null)));
-    perform public.emit_webhook_events('contact.unsubscribed',
-      (select jsonb_agg(jsonb_build_object('workspace_id', n.workspace_id, 'data', public.webhook_contact_data(n)))
-       from new_rows n join old_rows o on o.id = n.id
-       where o.is_subscribed and o.unsubscribed_at is null
-         and not (n.is_subscribed and n.unsubscribed_at is null)));
-  end if;
   return null;
 end
 $$;
@@ -1208,25 +1326,6 @@ end
 $$;
 
 --
--- Name: protect_contact_source(); Type: FUNCTION; Schema: public; Owner: -
---
-
-CREATE FUNCTION public.protect_contact_source() RETURNS trigger
-    LANGUAGE plpgsql
-    SET search_path TO ''
-    AS $$
-begin
-  if old.source is not null and new.source is distinct from old.source
-     and ((select auth.uid()) is null
-          or not public.has_workspace_role(old.workspace_id, array['owner', 'admin']))
-  then
-    new.source := old.source;
-  end if;
-  return new;
-end
-$$;
-
---
 -- Name: refresh_email_send_stats(uuid[]); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -1622,12 +1721,6 @@ REVOKE ALL ON FUNCTION public.consent_events_email_unsubscribes() FROM PUBLIC;
 REVOKE ALL ON FUNCTION public.contact_counts_add(workspace_ids uuid[], sources text[], deltas bigint[]) FROM PUBLIC;
 
 --
--- Name: FUNCTION contact_counts_after_write(); Type: ACL; Schema: public; Owner: -
---
-
-REVOKE ALL ON FUNCTION public.contact_counts_after_write() FROM PUBLIC;
-
---
 -- Name: FUNCTION contact_email_similarity(a text, b text); Type: ACL; Schema: public; Owner: -
 --
 
@@ -1672,64 +1765,94 @@ GRANT ALL ON FUNCTION public.contact_phone_key(phone text) TO service_role;
 REVOKE ALL ON FUNCTION public.contact_stats_add(workspace_ids uuid[], days date[], sources text[], statuses text[], deltas bigint[]) FROM PUBLIC;
 
 --
--- Name: FUNCTION contact_stats_after_write(); Type: ACL; Schema: public; Owner: -
---
-
-REVOKE ALL ON FUNCTION public.contact_stats_after_write() FROM PUBLIC;
-
---
 -- Name: FUNCTION contact_suppressions_flag(); Type: ACL; Schema: public; Owner: -
 --
 
 REVOKE ALL ON FUNCTION public.contact_suppressions_flag() FROM PUBLIC;
 
 --
--- Name: FUNCTION contacts_before_write(); Type: ACL; Schema: public; Owner: -
+-- Name: FUNCTION contacts_after_delete(); Type: ACL; Schema: public; Owner: -
 --
 
-REVOKE ALL ON FUNCTION public.contacts_before_write() FROM PUBLIC;
+REVOKE ALL ON FUNCTION public.contacts_after_delete() FROM PUBLIC;
 
 --
--- Name: FUNCTION contacts_check_custom_fields(); Type: ACL; Schema: public; Owner: -
+-- Name: FUNCTION contacts_after_insert(); Type: ACL; Schema: public; Owner: -
 --
 
-REVOKE ALL ON FUNCTION public.contacts_check_custom_fields() FROM PUBLIC;
+REVOKE ALL ON FUNCTION public.contacts_after_insert() FROM PUBLIC;
 
 --
--- Name: FUNCTION contacts_guard_consent(); Type: ACL; Schema: public; Owner: -
+-- Name: FUNCTION contacts_after_update(); Type: ACL; Schema: public; Owner: -
 --
 
-REVOKE ALL ON FUNCTION public.contacts_guard_consent() FROM PUBLIC;
+REVOKE ALL ON FUNCTION public.contacts_after_update() FROM PUBLIC;
 
 --
--- Name: FUNCTION contacts_readdress_suppressions(); Type: ACL; Schema: public; Owner: -
+-- Name: FUNCTION contacts_before_insert(); Type: ACL; Schema: public; Owner: -
 --
 
-REVOKE ALL ON FUNCTION public.contacts_readdress_suppressions() FROM PUBLIC;
+REVOKE ALL ON FUNCTION public.contacts_before_insert() FROM PUBLIC;
 
 --
--- Name: FUNCTION contacts_restore_suppressions(); Type: ACL; Schema: public; Owner: -
+-- Name: FUNCTION contacts_before_update(); Type: ACL; Schema: public; Owner: -
 --
 
-REVOKE ALL ON FUNCTION public.contacts_restore_suppressions() FROM PUBLIC;
+REVOKE ALL ON FUNCTION public.contacts_before_update() FROM PUBLIC;
 
 --
--- Name: FUNCTION contacts_sync_field_values(); Type: ACL; Schema: public; Owner: -
+-- Name: FUNCTION contacts_check_custom_fields(ws uuid, fields jsonb, old_fields jsonb); Type: ACL; Schema: public; Owner: -
 --
 
-REVOKE ALL ON FUNCTION public.contacts_sync_field_values() FROM PUBLIC;
+REVOKE ALL ON FUNCTION public.contacts_check_custom_fields(ws uuid, fields jsonb, old_fields jsonb) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.contacts_check_custom_fields(ws uuid, fields jsonb, old_fields jsonb) TO authenticated;
+GRANT ALL ON FUNCTION public.contacts_check_custom_fields(ws uuid, fields jsonb, old_fields jsonb) TO service_role;
+
+--
+-- Name: FUNCTION contacts_guard_consent_insert(c public.contacts); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.contacts_guard_consent_insert(c public.contacts) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.contacts_guard_consent_insert(c public.contacts) TO authenticated;
+GRANT ALL ON FUNCTION public.contacts_guard_consent_insert(c public.contacts) TO service_role;
+
+--
+-- Name: FUNCTION contacts_guard_consent_update(c public.contacts, old public.contacts); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.contacts_guard_consent_update(c public.contacts, old public.contacts) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.contacts_guard_consent_update(c public.contacts, old public.contacts) TO authenticated;
+GRANT ALL ON FUNCTION public.contacts_guard_consent_update(c public.contacts, old public.contacts) TO service_role;
+
+--
+-- Name: FUNCTION contacts_protect_source(c public.contacts, old public.contacts); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.contacts_protect_source(c public.contacts, old public.contacts) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.contacts_protect_source(c public.contacts, old public.contacts) TO authenticated;
+GRANT ALL ON FUNCTION public.contacts_protect_source(c public.contacts, old public.contacts) TO service_role;
+
+--
+-- Name: FUNCTION contacts_stamp_insert(c public.contacts); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.contacts_stamp_insert(c public.contacts) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.contacts_stamp_insert(c public.contacts) TO authenticated;
+GRANT ALL ON FUNCTION public.contacts_stamp_insert(c public.contacts) TO service_role;
+
+--
+-- Name: FUNCTION contacts_stamp_update(c public.contacts, old public.contacts); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.contacts_stamp_update(c public.contacts, old public.contacts) FROM PUBLIC;
+GRANT ALL ON FUNCTION public.contacts_stamp_update(c public.contacts, old public.contacts) TO authenticated;
+GRANT ALL ON FUNCTION public.contacts_stamp_update(c public.contacts, old public.contacts) TO service_role;
 
 --
 -- Name: FUNCTION contacts_sync_topics(); Type: ACL; Schema: public; Owner: -
 --
 
 REVOKE ALL ON FUNCTION public.contacts_sync_topics() FROM PUBLIC;
-
---
--- Name: FUNCTION contacts_webhook_events(); Type: ACL; Schema: public; Owner: -
---
-
-REVOKE ALL ON FUNCTION public.contacts_webhook_events() FROM PUBLIC;
 
 --
 -- Name: FUNCTION create_workspace(p_name text); Type: ACL; Schema: public; Owner: -
@@ -1878,12 +2001,6 @@ REVOKE ALL ON FUNCTION public.keep_membership_identity() FROM PUBLIC;
 --
 
 REVOKE ALL ON FUNCTION public.keep_one_owner() FROM PUBLIC;
-
---
--- Name: FUNCTION protect_contact_source(); Type: ACL; Schema: public; Owner: -
---
-
-REVOKE ALL ON FUNCTION public.protect_contact_source() FROM PUBLIC;
 
 --
 -- Name: FUNCTION refresh_email_send_stats(send_ids uuid[]); Type: ACL; Schema: public; Owner: -
@@ -4507,94 +4624,34 @@ ALTER TABLE public.contacts ENABLE ROW LEVEL SECURITY;
 CREATE POLICY contacts_members_all ON public.contacts TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids))) WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
 
 --
--- Name: contacts contact_counts_delete; Type: TRIGGER; Schema: public; Owner: -
+-- Name: contacts contacts_after_delete; Type: TRIGGER; Schema: public; Owner: -
 --
 
-CREATE TRIGGER contact_counts_delete AFTER DELETE ON public.contacts REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION public.contact_counts_after_write();
+CREATE TRIGGER contacts_after_delete AFTER DELETE ON public.contacts REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION public.contacts_after_delete();
 
 --
--- Name: contacts contact_counts_insert; Type: TRIGGER; Schema: public; Owner: -
+-- Name: contacts contacts_after_insert; Type: TRIGGER; Schema: public; Owner: -
 --
 
-CREATE TRIGGER contact_counts_insert AFTER INSERT ON public.contacts REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.contact_counts_after_write();
+CREATE TRIGGER contacts_after_insert AFTER INSERT ON public.contacts REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.contacts_after_insert();
 
 --
--- Name: contacts contact_counts_update; Type: TRIGGER; Schema: public; Owner: -
+-- Name: contacts contacts_after_update; Type: TRIGGER; Schema: public; Owner: -
 --
 
-CREATE TRIGGER contact_counts_update AFTER UPDATE ON public.contacts REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.contact_counts_after_write();
+CREATE TRIGGER contacts_after_update AFTER UPDATE ON public.contacts REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.contacts_after_update();
 
 --
--- Name: contacts contact_stats_delete; Type: TRIGGER; Schema: public; Owner: -
+-- Name: contacts contacts_before_insert; Type: TRIGGER; Schema: public; Owner: -
 --
 
-CREATE TRIGGER contact_stats_delete AFTER DELETE ON public.contacts REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION public.contact_stats_after_write();
+CREATE TRIGGER contacts_before_insert BEFORE INSERT ON public.contacts FOR EACH ROW EXECUTE FUNCTION public.contacts_before_insert();
 
 --
--- Name: contacts contact_stats_insert; Type: TRIGGER; Schema: public; Owner: -
+-- Name: contacts contacts_before_update; Type: TRIGGER; Schema: public; Owner: -
 --
 
-CREATE TRIGGER contact_stats_insert AFTER INSERT ON public.contacts REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.contact_stats_after_write();
-
---
--- Name: contacts contact_stats_update; Type: TRIGGER; Schema: public; Owner: -
---
-
-CREATE TRIGGER contact_stats_update AFTER UPDATE ON public.contacts REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.contact_stats_after_write();
-
---
--- Name: contacts contacts_before_write; Type: TRIGGER; Schema: public; Owner: -
---
-
-CREATE TRIGGER contacts_before_write BEFORE INSERT OR UPDATE ON public.contacts FOR EACH ROW EXECUTE FUNCTION public.contacts_before_write();
-
---
--- Name: contacts contacts_check_custom_fields_insert; Type: TRIGGER; Schema: public; Owner: -
---
-
-CREATE TRIGGER contacts_check_custom_fields_insert BEFORE INSERT ON public.contacts FOR EACH ROW WHEN ((new.custom_fields <> '{}'::jsonb)) EXECUTE FUNCTION public.contacts_check_custom_fields();
-
---
--- Name: contacts contacts_check_custom_fields_update; Type: TRIGGER; Schema: public; Owner: -
---
-
-CREATE TRIGGER contacts_check_custom_fields_update BEFORE UPDATE OF custom_fields ON public.contacts FOR EACH ROW WHEN ((new.custom_fields IS DISTINCT FROM old.custom_fields)) EXECUTE FUNCTION public.contacts_check_custom_fields();
-
---
--- Name: contacts contacts_guard_consent; Type: TRIGGER; Schema: public; Owner: -
---
-
-CREATE TRIGGER contacts_guard_consent BEFORE INSERT OR UPDATE ON public.contacts FOR EACH ROW WHEN ((CURRENT_USER = ANY (ARRAY['authenticated'::name, 'anon'::name]))) EXECUTE FUNCTION public.contacts_guard_consent();
-
---
--- Name: contacts contacts_protect_source; Type: TRIGGER; Schema: public; Owner: -
---
-
-CREATE TRIGGER contacts_protect_source BEFORE UPDATE OF source ON public.contacts FOR EACH ROW EXECUTE FUNCTION public.protect_contact_source();
-
---
--- Name: contacts contacts_readdress_suppressions; Type: TRIGGER; Schema: public; Owner: -
---
-
-CREATE TRIGGER contacts_readdress_suppressions AFTER UPDATE OF email ON public.contacts FOR EACH ROW WHEN ((old.email IS DISTINCT FROM new.email)) EXECUTE FUNCTION public.contacts_readdress_suppressions();
-
---
--- Name: contacts contacts_restore_suppressions; Type: TRIGGER; Schema: public; Owner: -
---
-
-CREATE TRIGGER contacts_restore_suppressions AFTER INSERT ON public.contacts REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.contacts_restore_suppressions();
-
---
--- Name: contacts contacts_sync_field_values_insert; Type: TRIGGER; Schema: public; Owner: -
---
-
-CREATE TRIGGER contacts_sync_field_values_insert AFTER INSERT ON public.contacts REFERENCING NEW TABLE AS new_contacts FOR EACH STATEMENT EXECUTE FUNCTION public.contacts_sync_field_values();
-
---
--- Name: contacts contacts_sync_field_values_update; Type: TRIGGER; Schema: public; Owner: -
---
-
-CREATE TRIGGER contacts_sync_field_values_update AFTER UPDATE ON public.contacts REFERENCING OLD TABLE AS old_contacts NEW TABLE AS new_contacts FOR EACH STATEMENT EXECUTE FUNCTION public.contacts_sync_field_values();
+CREATE TRIGGER contacts_before_update BEFORE UPDATE ON public.contacts FOR EACH ROW EXECUTE FUNCTION public.contacts_before_update();
 
 --
 -- Name: contacts contacts_sync_topics_insert; Type: TRIGGER; Schema: public; Owner: -
@@ -4607,24 +4664,6 @@ CREATE CONSTRAINT TRIGGER contacts_sync_topics_insert AFTER INSERT ON public.con
 --
 
 CREATE CONSTRAINT TRIGGER contacts_sync_topics_update AFTER UPDATE OF is_subscribed ON public.contacts DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN ((old.is_subscribed IS DISTINCT FROM new.is_subscribed)) EXECUTE FUNCTION public.contacts_sync_topics();
-
---
--- Name: contacts contacts_webhooks_delete; Type: TRIGGER; Schema: public; Owner: -
---
-
-CREATE TRIGGER contacts_webhooks_delete AFTER DELETE ON public.contacts REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION public.contacts_webhook_events();
-
---
--- Name: contacts contacts_webhooks_insert; Type: TRIGGER; Schema: public; Owner: -
---
-
-CREATE TRIGGER contacts_webhooks_insert AFTER INSERT ON public.contacts REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.contacts_webhook_events();
-
---
--- Name: contacts contacts_webhooks_update; Type: TRIGGER; Schema: public; Owner: -
---
-
-CREATE TRIGGER contacts_webhooks_update AFTER UPDATE ON public.contacts REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.contacts_webhook_events();
 
 --
 -- Name: TABLE contacts; Type: ACL; Schema: public; Owner: -

@@ -49,7 +49,7 @@ export async function updateContactSource(
     update public.contacts set source = ${newSource}
     where id = ${input.contactId} and workspace_id = ${input.workspaceId}
     returning source`;
-  // the trigger protect_contact_source keeps the old value for anyone else
+  // the contacts trigger (public.contacts_protect_source) keeps the old value for anyone else
   if (after.source !== newSource) return refused("forbidden", INSUFFICIENT_PERMISSIONS);
 
   const user = caller.name ?? "a workspace member";

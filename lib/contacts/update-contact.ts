@@ -15,7 +15,7 @@ export interface UpdateContactInput extends ContactFieldsInput {
  * cleared; consent and source have their own flows). An email that collides in the
  * workspace (unique violation 23505 on (workspace_id, email)) answers the spec's text.
  * When the email changes, the database moves the contact's suppressions between addresses
- * (public.contacts_readdress_suppressions; docs/decisions.md, "Suppressions belong to the
+ * (public.contacts_after_update; docs/decisions.md, "Suppressions belong to the
  * address"): the old address keeps its 'bounce', the contact its other reasons, and the new
  * address's own come back.
  */

@@ -238,11 +238,13 @@ async function writes(sql: postgres.Sql, other: string) {
     tx`update contacts set custom_fields = jsonb_build_object('tier', 'gold', 'score', 42,
        'joined_on', '2024-05-01', 'interests', jsonb_build_array('art', 'tech')) where workspace_id = ${other}`;
   const both = await timed(() => rolledBack(sql, setFields), runs);
-  // the same without the typed rows: the sync trigger off inside the rolled-back transaction
+  // the same without the typed rows: the AFTER UPDATE trigger off inside the rolled-back transaction
+  // (it keeps the typed rows beside the counts, stats and webhooks, which an update of custom_fields
+  // alone leaves unchanged: migration …_contacts_one_trigger_per_operation.sql)
   const jsonbOnly = await timed(
     () =>
       rolledBack(sql, async (tx) => {
-        await tx`alter table contacts disable trigger contacts_sync_field_values_update`;
+        await tx`alter table contacts disable trigger contacts_after_update`;
         await setFields(tx);
       }),
     runs,
@@ -253,7 +255,7 @@ async function writes(sql: postgres.Sql, other: string) {
     [
       ["first_name only (floor)", floor.p50.toFixed(0), "1.00"],
       [
-        "jsonb only (check, GIN; sync trigger off)",
+        "jsonb only (check, GIN; AFTER trigger off)",
         jsonbOnly.p50.toFixed(0),
         (jsonbOnly.p50 / floor.p50).toFixed(2),
       ],

@@ -453,6 +453,15 @@ describe("functions: nobody executes what the dashboard does not call", () => {
       "contact_email_status",
       "contact_name_key",
       "contact_phone_key",
+      // the checks the contacts' BEFORE row triggers call, as the writer (migration
+      // …_contacts_one_trigger_per_operation.sql): a member's insert or update runs them; called
+      // directly they write nothing and read only what the member may read
+      "contacts_check_custom_fields",
+      "contacts_guard_consent_insert",
+      "contacts_guard_consent_update",
+      "contacts_protect_source",
+      "contacts_stamp_insert",
+      "contacts_stamp_update",
       "create_workspace",
       "erased_address_hash",
       "has_workspace_role",

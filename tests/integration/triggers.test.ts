@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import { withService, type Db } from "@/lib/db/doors";
 import { setupTestDatabase } from "../helpers/db";
 import { createContact, createUser, createWorkspace, unique } from "../helpers/factories";
-import { attempt } from "../helpers/rls";
+import { as, attempt, createTenants } from "../helpers/rls";
 import { insertRow, TABLES } from "../helpers/rows";
 
 const db = setupTestDatabase();
@@ -78,6 +78,97 @@ describe("triggers and constraints", () => {
       expect(row).toEqual({ moved: true, recent: true });
     },
   );
+
+  test("contacts: one BEFORE ROW trigger per write and one AFTER STATEMENT trigger per operation; the topic sync stays deferred to commit", async () => {
+    const rows = await db.sql<
+      { name: string; timing: string; level: string; events: string[]; deferred: boolean }[]
+    >`
+      select t.tgname as name,
+             case when t.tgtype & 2 <> 0 then 'before' else 'after' end as timing,
+             case when t.tgtype & 1 <> 0 then 'row' else 'statement' end as level,
+             array_remove(array[case when t.tgtype & 4 <> 0 then 'insert' end,
+                                case when t.tgtype & 16 <> 0 then 'update' end,
+                                case when t.tgtype & 8 <> 0 then 'delete' end], null) as events,
+             t.tginitdeferred as deferred
+      from pg_trigger t where t.tgrelid = 'public.contacts'::regclass and not t.tgisinternal
+      order by t.tgname`;
+    expect(rows).toEqual([
+      {
+        name: "contacts_after_delete",
+        timing: "after",
+        level: "statement",
+        events: ["delete"],
+        deferred: false,
+      },
+      {
+        name: "contacts_after_insert",
+        timing: "after",
+        level: "statement",
+        events: ["insert"],
+        deferred: false,
+      },
+      {
+        name: "contacts_after_update",
+        timing: "after",
+        level: "statement",
+        events: ["update"],
+        deferred: false,
+      },
+      { name: "contacts_before_insert", timing: "before", level: "row", events: ["insert"], deferred: false },
+      { name: "contacts_before_update", timing: "before", level: "row", events: ["update"], deferred: false },
+      {
+        name: "contacts_sync_topics_insert",
+        timing: "after",
+        level: "row",
+        events: ["insert"],
+        deferred: true,
+      },
+      {
+        name: "contacts_sync_topics_update",
+        timing: "after",
+        level: "row",
+        events: ["update"],
+        deferred: true,
+      },
+    ]);
+  });
+
+  test("contacts: the checks run in their stated order, so a member's write breaking two rules fails on the first (stamp, custom fields, consent)", async () => {
+    const t = await createTenants(db.sql);
+    const refusal = async (statement: Parameters<typeof as>[2]) => {
+      try {
+        await as(t, "member", statement);
+        return null;
+      } catch (e) {
+        const { code, message } = e as { code?: string; message: string };
+        return { code, message };
+      }
+    };
+    // another author (updated_by follows created_by) and a consent column: the stamp's check first
+    expect(
+      await refusal(
+        (q) => q`insert into contacts (workspace_id, email, created_by, is_subscribed)
+                 values (${t.a.id}, ${unique("order") + "@example.test"}, ${t.admin.id}, true)`,
+      ),
+    ).toEqual({ code: "42501", message: "contacts.updated_by is the signed-in member" });
+    // an undefined custom field and a consent column: the custom fields' check before the consent rule
+    expect(
+      await refusal(
+        (q) => q`insert into contacts (workspace_id, email, custom_fields, is_subscribed)
+                 values (${t.a.id}, ${unique("order") + "@example.test"}, '{"nope": 1}', true)`,
+      ),
+    ).toEqual({ code: "23514", message: "custom field nope is not defined" });
+    // the consent rule alone
+    expect(
+      await refusal(
+        (q) => q`insert into contacts (workspace_id, email, is_subscribed)
+                 values (${t.a.id}, ${unique("order") + "@example.test"}, true)`,
+      ),
+    ).toEqual({ code: "42501", message: "Consent is changed only through the consent flows (spec 3.3)." });
+    expect((await db.sql`select count(*)::int as n from contacts where workspace_id = ${t.a.id}`)[0].n).toBe(
+      0,
+    );
+  });
 
   test("2.4: email is stored trimmed and lowercased, on insert and on update", async () => {
     const ws = await createWorkspace(db.sql);
