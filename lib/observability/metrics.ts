@@ -41,7 +41,7 @@ function create() {
     }),
     providerLimited: new Counter({
       name: "crm_provider_rate_limited_total",
-      help: "Requests a provider answered 429 past its rate, by provider; each was made again after its retry-after (docs/decisions.md, \"One pacer per Resend key\").",
+      help: 'Requests a provider answered 429 past its rate, by provider; each was made again after its retry-after (docs/decisions.md, "One pacer per Resend key").',
       labelNames: ["provider"] as const,
       registers: [registry],
     }),

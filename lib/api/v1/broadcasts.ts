@@ -153,12 +153,9 @@ export const create = defineOperation({
 
 export const sendBroadcastBodySchema = z
   .object({
-    at: z.iso
-      .datetime({ offset: true })
-      .optional()
-      .meta({
-        description: "ISO 8601 with its offset: when to send; none: now. A scheduled broadcast may be moved.",
-      }),
+    at: z.iso.datetime({ offset: true }).optional().meta({
+      description: "ISO 8601 with its offset: when to send; none: now. A scheduled broadcast may be moved.",
+    }),
   })
   .strict()
   .meta({ id: "BroadcastSend" });
