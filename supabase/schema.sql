@@ -8273,9 +8273,11 @@ CREATE TABLE public.workspaces (
     brand_color text DEFAULT '#1f2937'::text NOT NULL,
     brand_accent_color text DEFAULT '#2563eb'::text NOT NULL,
     postal_address text,
+    email_reply_to text,
     CONSTRAINT workspaces_brand_accent_color_check CHECK ((brand_accent_color ~ '^#[0-9a-f]{6}$'::text)),
     CONSTRAINT workspaces_brand_color_check CHECK ((brand_color ~ '^#[0-9a-f]{6}$'::text)),
     CONSTRAINT workspaces_brand_logo_url_check CHECK (((brand_logo_url IS NULL) OR (brand_logo_url ~~ 'https://%'::text))),
+    CONSTRAINT workspaces_email_reply_to_check CHECK (((email_reply_to IS NULL) OR ((length(email_reply_to) <= 254) AND (email_reply_to ~ '^[^@[:space:]<>",;]+@[^@[:space:]<>",;]+\.[^@[:space:]<>",;]+$'::text)))),
     CONSTRAINT workspaces_name_check CHECK (((length(btrim(name)) >= 1) AND (length(btrim(name)) <= 200))),
     CONSTRAINT workspaces_postal_address_check CHECK (((postal_address IS NULL) OR (length(postal_address) <= 500)))
 );
@@ -8389,4 +8391,10 @@ GRANT UPDATE(brand_accent_color) ON TABLE public.workspaces TO authenticated;
 --
 
 GRANT UPDATE(postal_address) ON TABLE public.workspaces TO authenticated;
+
+--
+-- Name: COLUMN workspaces.email_reply_to; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT UPDATE(email_reply_to) ON TABLE public.workspaces TO authenticated;
 

@@ -59,6 +59,21 @@ export function EmailSettingsForm({
               ))}
             </fieldset>
             <fieldset className="stack" disabled={!canEdit}>
+              <legend>Sender</legend>
+              <p className="hint">
+                Your mail leaves from this app&apos;s address with your workspace&apos;s name as the sender
+                name. Replies go to the address below; empty, they go to that app address.
+              </p>
+              <Field
+                label="Reply-to address"
+                name="replyTo"
+                type="email"
+                placeholder="hello@example.org"
+                state={state}
+                defaultValue={stored(settings.email_reply_to ?? "")}
+              />
+            </fieldset>
+            <fieldset className="stack" disabled={!canEdit}>
               <legend>Link tracking</legend>
               <Field
                 label="Tracking URL"

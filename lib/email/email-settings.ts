@@ -9,6 +9,8 @@ export interface EmailSettings {
   subscribe_footer_link_text: string;
   /** opens and clicks are recorded only when on (off by default; docs/decisions.md, "Email engagement") */
   email_tracking_enabled: boolean;
+  /** where replies to the workspace's mail go (docs/decisions.md, "Mail leaves in the workspace's name") */
+  email_reply_to: string | null;
 }
 
 const trackingUrl = z
@@ -44,12 +46,22 @@ export const emailSettingsSchema = z.object({
     .max(100, "Keep the link text under 100 characters."),
   trackingUrl,
   emailTrackingEnabled: z.preprocess((v) => v === "on" || v === true, z.boolean()),
+  replyTo: z
+    .string()
+    .trim()
+    .max(254, "Keep the reply-to address under 254 characters.")
+    .refine(
+      (v) => v === "" || z.email().safeParse(v).success,
+      "Enter an email address, such as hello@example.org, or leave it empty.",
+    )
+    .transform((v) => (v === "" ? null : v.toLowerCase()))
+    .default(""),
 });
 
 export async function getEmailSettings(db: Db, workspaceId: string): Promise<EmailSettings | null> {
   const [row] = await db<EmailSettings[]>`
     select tracking_url, subscribe_footer_enabled, subscribe_footer_message, subscribe_footer_link_text,
-           email_tracking_enabled
+           email_tracking_enabled, email_reply_to
     from public.workspaces where id = ${workspaceId}`;
   return row ?? null;
 }
@@ -58,7 +70,7 @@ export async function getEmailSettings(db: Db, workspaceId: string): Promise<Ema
 export async function updateEmailSettings(
   db: Db,
   workspaceId: string,
-  input: z.output<typeof emailSettingsSchema>,
+  input: Omit<z.output<typeof emailSettingsSchema>, "replyTo"> & { replyTo?: string | null },
 ): Promise<Result<EmailSettings>> {
   const [row] = await db<EmailSettings[]>`
     update public.workspaces set
@@ -66,9 +78,11 @@ export async function updateEmailSettings(
       subscribe_footer_message = ${input.subscribeFooterMessage},
       subscribe_footer_link_text = ${input.subscribeFooterLinkText},
       tracking_url = ${input.trackingUrl},
-      email_tracking_enabled = ${input.emailTrackingEnabled}
+      email_tracking_enabled = ${input.emailTrackingEnabled},
+      -- the form always sends it (empty clears it); a caller that leaves it out keeps it
+      email_reply_to = case when ${input.replyTo === undefined} then email_reply_to else ${input.replyTo ?? null} end
     where id = ${workspaceId}
     returning tracking_url, subscribe_footer_enabled, subscribe_footer_message, subscribe_footer_link_text,
-              email_tracking_enabled`;
+              email_tracking_enabled, email_reply_to`;
   return row ? { data: row } : refused("forbidden", "Only owners and admins can change the email settings.");
 }

@@ -7,6 +7,7 @@ import { writeBroadcast } from "./broadcast-door";
 import { renderedMarketingSql } from "./render-email";
 import { emailFrom, resendClient, sendThroughResend } from "./resend-client";
 import { isPermanentRefusal } from "./flows/pace-provider";
+import type { Sender } from "./sender";
 import { metrics } from "@/lib/observability/metrics";
 
 /** Resend's batch endpoint takes at most 100 emails. */
@@ -154,6 +155,7 @@ export async function deliverBroadcastBatch(
   broadcastId: string,
   queued: QueuedEmail[],
   signal?: AbortSignal,
+  sender: Sender = { from: emailFrom() },
 ): Promise<Delivery> {
   const ids = queued.map((q) => q.id);
   const key = createHash("sha256")
@@ -164,7 +166,8 @@ export async function deliverBroadcastBatch(
     (resend) =>
       resend.batch.send(
         queued.map((q) => ({
-          from: emailFrom(),
+          from: sender.from,
+          ...(sender.replyTo ? { replyTo: sender.replyTo } : {}),
           to: q.to_email,
           subject: q.subject,
           html: q.html,

@@ -1,7 +1,8 @@
 import { withService } from "@/lib/db/doors";
 import { done, failed, retry, type JobOutcome } from "@/lib/jobs/outcome";
 import { readQueuedEmail, recordEmailDelivery } from "../queued-email";
-import { emailFrom, sendThroughResend } from "../resend-client";
+import { sendThroughResend } from "../resend-client";
+import { senderFor } from "../sender";
 import { isPermanentRefusal } from "./pace-provider";
 
 /** What a done attempt found: sent now, or nothing left to send (sent or cancelled before). */
@@ -21,14 +22,18 @@ export async function deliverEmail(
   emailSendId: string,
   options: { lastAttempt?: boolean; body?: { html?: string; text?: string } } = {},
 ): Promise<JobOutcome<{ outcome: DeliverEmailOutcome }>> {
-  const found = await withService((db) => readQueuedEmail(db, emailSendId));
+  const found = await withService(async (db) => {
+    const read = await readQueuedEmail(db, emailSendId);
+    return read && "email" in read ? { ...read, sender: await senderFor(db, read.email.workspace_id) } : read;
+  });
   if (!found) return done({ outcome: "done" });
   if ("skipped" in found) return done({ outcome: "skipped" });
-  const { email } = found;
+  const { email, sender } = found;
   const answer = await sendThroughResend((resend) =>
     resend.emails.send(
       {
-        from: emailFrom(),
+        from: sender.from,
+        ...(sender.replyTo ? { replyTo: sender.replyTo } : {}),
         to: email.to_email,
         subject: email.subject,
         html: options.body?.html ?? email.html ?? "",

@@ -10,6 +10,7 @@ import {
 } from "../send-broadcast";
 import { pauseForReputation } from "../reputation";
 import { resendClient } from "../resend-client";
+import { senderFor } from "../sender";
 import { startScheduledBroadcast } from "../schedule-broadcast";
 
 /**
@@ -41,6 +42,8 @@ export async function runBroadcast(
     !(await withService((db) => startScheduledBroadcast(db, { ...input, scheduledAt: input.scheduledAt! })))
   )
     return done({ batches: 0, notDue: true });
+  // who the mail is from: read once per run (a renamed workspace's next run sends in the new name)
+  const sender = await withService((db) => senderFor(db, input.workspaceId));
   const batchSize = resendClient() ? BROADCAST_BATCH_SIZE * RESEND_PARALLEL_CALLS : outboxBatchSize();
   let batches = 0;
   for (;;) {
@@ -63,7 +66,7 @@ export async function runBroadcast(
         queued.slice(i * BROADCAST_BATCH_SIZE, (i + 1) * BROADCAST_BATCH_SIZE),
       );
       const deliveries = await Promise.all(
-        chunks.map((chunk) => deliverBroadcastBatch(input.broadcastId, chunk, signal)),
+        chunks.map((chunk) => deliverBroadcastBatch(input.broadcastId, chunk, signal, sender)),
       );
       // A rate limit never gets here: the pacer waits it out. Delivered chunks and ones Resend
       // refused for good are recorded; a chunk the provider did not take (an outage, the worker
