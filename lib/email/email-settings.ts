@@ -55,7 +55,7 @@ export const emailSettingsSchema = z.object({
       "Enter an email address, such as hello@example.org, or leave it empty.",
     )
     .transform((v) => (v === "" ? null : v.toLowerCase()))
-    .default(""),
+    .optional(),
 });
 
 export async function getEmailSettings(db: Db, workspaceId: string): Promise<EmailSettings | null> {
@@ -70,7 +70,7 @@ export async function getEmailSettings(db: Db, workspaceId: string): Promise<Ema
 export async function updateEmailSettings(
   db: Db,
   workspaceId: string,
-  input: Omit<z.output<typeof emailSettingsSchema>, "replyTo"> & { replyTo?: string | null },
+  input: z.output<typeof emailSettingsSchema>,
 ): Promise<Result<EmailSettings>> {
   const [row] = await db<EmailSettings[]>`
     update public.workspaces set

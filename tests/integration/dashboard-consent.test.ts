@@ -205,6 +205,7 @@ describe("4.8 email settings", () => {
         subscribe_footer_link_text: "Join",
         tracking_url: "https://t.example.com",
         email_tracking_enabled: true,
+        email_reply_to: null,
       },
     });
   });
