@@ -106,6 +106,8 @@ const EXTRA: Record<string, (ws: string) => Row> = {
     expires_at: new Date(Date.now() + 86_400_000),
   }),
   rate_limit_hits: () => ({ key: unique("rl") }),
+  // the sending pacer's row of a Resend key (no workspace: the team's rate is shared by all of them)
+  provider_pacers: () => ({ id: `resend:${hex64().slice(0, 16)}` }),
   audit_log: (ws) => ({ workspace_id: ws, action: "contact.updated" }),
   contact_counts: (ws) => ({ workspace_id: ws, source: unique("src"), shard: 0, n: 1 }),
   contact_daily_counts: (ws) => ({
