@@ -190,18 +190,6 @@ export async function deliverBroadcastBatch(
 }
 
 /**
- * The provider did not take a batch after every retry: the broadcast pauses (only while it is
- * sending: a member's pause or cancel stands) with the reason its page shows; resuming clears it.
- */
-export async function pauseBroadcastForProvider(
-  db: Db,
-  input: { workspaceId: string; broadcastId: string },
-  reason: string,
-): Promise<void> {
-  await pauseBroadcastItself(db, input, "provider", reason);
-}
-
-/**
  * The broadcast pauses itself (only while it is sending: a member's pause or cancel stands), with
  * who paused it and why, shown on its page; false when it was not sending.
  */

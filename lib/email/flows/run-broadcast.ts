@@ -4,7 +4,7 @@ import {
   BROADCAST_BATCH_SIZE,
   claimBroadcastBatch,
   deliverBroadcastBatch,
-  pauseBroadcastForProvider,
+  pauseBroadcastItself,
   recordBroadcastDelivery,
   releaseBroadcastRows,
 } from "../send-broadcast";
@@ -90,9 +90,10 @@ export async function runBroadcast(
         // Past every retry the mail is not lost nor failed: the broadcast pauses with the reason
         // on its page, and resuming sends the waiting rows under their keys.
         await withService((db) =>
-          pauseBroadcastForProvider(
+          pauseBroadcastItself(
             db,
             input,
+            "provider",
             `Resend did not take the mail after every retry (${waiting.error}).`,
           ),
         );
