@@ -15,14 +15,14 @@
  *   17 (the pipeline as one SQL function called once) could save the database: the statements
  *   still run, the per-statement round trips do not.
  */
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { connect } from "../../../lib/db/client";
 import { UUID_SOURCE } from "../../../lib/ids/uuid";
 import { databaseCpuMs, startNextServer, stopNextServer } from "./next-server";
 
-interface Captured {
+export interface Captured {
   c: number;
   q: string;
   p: unknown[];
@@ -41,6 +41,8 @@ export async function captureRequestSql(input: {
   env: Record<string, string | undefined>;
   send: (origin: string, attempt: number) => Promise<void>;
   warmUps?: number;
+  /** keep begin/commit/rollback (to count transactions); left out by default, as a replay adds its own */
+  transactionControl?: boolean;
 }): Promise<Captured[]> {
   const copy = `${input.database}_capture`;
   const admin = connect(input.baseUrl, { max: 1 });
@@ -67,14 +69,17 @@ export async function captureRequestSql(input: {
     await admin.unsafe(`drop database if exists "${copy}" with (force)`);
     await admin.end();
   }
-  const statements = readFileSync(log, "utf8")
+  // no file: the request sent no statement (it was answered from a cache)
+  const statements = (existsSync(log) ? readFileSync(log, "utf8") : "")
     .split("\n")
     .filter(Boolean)
     .map((line) => JSON.parse(line) as Captured);
   if (process.env.BENCH_FLOOR_DUMP)
     writeFileSync(process.env.BENCH_FLOOR_DUMP, JSON.stringify(statements, null, 1));
-  return statements.filter((s) => !TRANSACTION_CONTROL.test(s.q));
+  return input.transactionControl ? statements : statements.filter((s) => !TRANSACTION_CONTROL.test(s.q));
 }
+
+export const isTransactionControl = (s: Captured) => TRANSACTION_CONTROL.test(s.q);
 
 export interface SqlFloor {
   statements: number;
@@ -86,6 +91,10 @@ export interface SqlFloor {
   /** wall time per replay, ms */
   asSentMs: number;
   oneTripMs: number;
+  /** Postgres's time inside trigger functions per replay, as sent (`track_functions`), ms */
+  triggerMs: number;
+  /** each statement's share of the as-sent wall time, largest first */
+  shares: { share: number; statement: string }[];
 }
 
 const UUID = new RegExp(UUID_SOURCE, "g");
@@ -94,8 +103,9 @@ const uuidsOf = (s: Captured) => new Set(JSON.stringify(s.p).match(UUID) ?? []);
 /**
  * Where a replay must read a generated id: a statement returns a row whose `id` the database
  * made (a new contact, a stored webhook), and a later statement names that id. In the capture,
- * such an id is the first value a later statement names that no earlier statement did; the
- * replay gets a new one each time and puts it in place of the captured value.
+ * such an id is a value a later statement names that no earlier statement did (of several, the one
+ * named most often from there on); the replay gets a new one each time and puts it in place of the
+ * captured value.
  */
 interface Link {
   /** the statement that returns the id */
@@ -118,7 +128,10 @@ async function findLinks(run: (s: Captured) => Promise<Record<string, unknown>[]
   let pending: { from: number; id: string } | null = null;
   for (const [i, s] of statements.entries()) {
     const named = uuidsOf(s);
-    const fresh = [...named].find((u) => !seen.has(u));
+    // of the values no earlier statement named, the one most later statements name too: an id the
+    // app made for this row (a submission's) is named once, the generated one it links to again
+    const mentions = (u: string) => statements.slice(i).filter((later) => uuidsOf(later).has(u)).length;
+    const fresh = [...named].filter((u) => !seen.has(u)).sort((a, b) => mentions(b) - mentions(a))[0];
     if (pending && fresh) {
       links.push({ from: pending.from, captured: fresh });
       ids.set(fresh, pending.id);
@@ -127,6 +140,11 @@ async function findLinks(run: (s: Captured) => Promise<Record<string, unknown>[]
     for (const u of named) seen.add(u);
     const rows = await run(substitute(s, ids));
     const id = rows[0]?.id;
+    // values the replay reads back as they were captured (a key looked up, its workspace) are stable:
+    // later statements may name them as they are
+    const later = statements.slice(i + 1);
+    for (const value of Object.values(rows[0] ?? {}))
+      if (typeof value === "string" && later.some((l) => uuidsOf(l).has(value))) seen.add(value);
     if (typeof id === "string" && !seen.has(id)) pending = { from: i, id };
   }
   return links;
@@ -149,11 +167,25 @@ export async function replaySqlFloor(
   const read = (i: number, rows: Record<string, unknown>[], ids: Map<string, string>) => {
     for (const link of links) if (link.from === i) ids.set(link.captured, rows[0].id as string);
   };
+  const perStatement = new Array<number>(statements.length).fill(0);
   const asSent = async () => {
     const ids = new Map<string, string>();
     await conn.unsafe("begin");
-    for (const [i, s] of statements.entries()) read(i, await run(substitute(s, ids)), ids);
+    for (const [i, s] of statements.entries()) {
+      const t0 = performance.now();
+      read(i, await run(substitute(s, ids)), ids);
+      perStatement[i] += performance.now() - t0;
+    }
     await conn.unsafe("rollback");
+  };
+  // the time Postgres spends inside trigger functions: this connection's own function statistics
+  const inTriggers = async () => {
+    await conn.unsafe("select pg_stat_force_next_flush()");
+    await conn.unsafe("select 1"); // the flush happens at the end of a statement
+    const [row] = await conn.unsafe(`
+      select coalesce(sum(self_time), 0)::float8 as ms from pg_stat_user_functions
+      where funcid in (select tgfoid from pg_trigger where not tgisinternal)`);
+    return Number(row.ms);
   };
   // begin and the statements written together (postgres.js pipelines them), up to each
   // statement whose generated id a later one needs; then the rest, and rollback
@@ -184,7 +216,19 @@ export async function replaySqlFloor(
     const b1 = await measure(oneTrip);
     const a2 = await measure(asSent);
     const b2 = await measure(oneTrip);
+    // a pass of its own: tracking functions costs time
+    await conn.unsafe("set track_functions = 'pl'");
+    const before = await inTriggers();
+    for (let i = 0; i < rounds; i++) await asSent();
+    const triggerMs = ((await inTriggers()) - before) / rounds;
+    await conn.unsafe("reset track_functions");
+    const total = perStatement.reduce((a, b) => a + b, 0) || 1;
+    const shares = perStatement
+      .map((ms, i) => ({ share: ms / total, statement: statements[i].q.replace(/\s+/g, " ").trim() }))
+      .sort((a, b) => b.share - a.share);
     return {
+      triggerMs,
+      shares,
       statements: statements.length,
       trips: cuts.length + 1,
       asSentDbMs: (a1.dbMs + a2.dbMs) / 2,
