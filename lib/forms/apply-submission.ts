@@ -8,6 +8,7 @@ import { applyConsent } from "@/lib/consent/apply-consent";
 import { resolveTopicIds } from "@/lib/consent/topics";
 import { addNote } from "@/lib/notes/add-note";
 import { fireTrigger } from "@/lib/automations/fire-trigger";
+import type { CustomField } from "@/lib/contacts/custom-fields/types";
 import type { FormRow } from "./form-row";
 import type { SubmittedBody } from "@/lib/http/parse-body";
 import type { SubmissionFields } from "./submission-fields";
@@ -22,6 +23,8 @@ export interface ApplySubmissionInput {
   payload: SubmittedBody;
   ip: string | null;
   submissionType: SubmissionType;
+  /** the workspace's custom field definitions when the caller already read them */
+  customFields?: CustomField[];
 }
 
 export interface ApplySubmissionResult {
@@ -55,7 +58,7 @@ export async function applySubmission(db: Db, input: ApplySubmissionInput): Prom
   const consent = decision && !("skip" in decision) ? decision : null;
   const verified = input.submissionType === "verified_email";
 
-  const customFields = await listCustomFields(db, form.workspace_id);
+  const customFields = input.customFields ?? (await listCustomFields(db, form.workspace_id));
   const { values } = customFieldValuesFrom(customFields, input.payload);
   const { contact, created } = await mergeContact(db, {
     customFields: { fields: customFields, values },

@@ -211,7 +211,8 @@ export default async function run(): Promise<void> {
   const add = (label: string, sample: Sample) => (rows[label] ??= []).push(sample);
   try {
     const pid = server.pid ?? 0;
-    for (const request of [health, ...Object.values(paths), ...Object.values(refusedPaths)])
+    const warmUps = Object.entries({ ...paths, ...refusedPaths }).filter(([name]) => chosen(name));
+    for (const request of [health, ...warmUps.map(([, request]) => request)])
       await load(pid, request, 3, true);
     await analyzeAsAutovacuumWould(db.url);
     for (let round = 0; round < ROUNDS; round++) {

@@ -170,15 +170,53 @@ describe("spec 4.2.3: consent on form submit", () => {
     });
     await db.sql`insert into contact_suppressions (contact_id, reason)
                  values (${c.id}, 'bounce'), (${c.id}, 'unsubscribe'), (${c.id}, 'manual'), (${c.id}, 'complaint')`;
-    const res = await submit(form.id, { json: { email: c.email, is_subscribed: true }, ip: randomIp() });
+    const ip = randomIp();
+    const res = await submit(form.id, { json: { email: c.email, is_subscribed: true }, ip });
     expect(res.status).toBe(200);
     expect(await contactByEmail(ws.id, c.email)).toMatchObject({
       is_subscribed: true,
       unsubscribed_at: null,
     });
     expect(await suppressions(c.id)).toEqual(["complaint"]);
-    const [ledger] = await db.sql`select action, flow, source from consent_events where contact_id = ${c.id}`;
-    expect(ledger).toEqual({ action: "subscribed", flow: "form", source: form.id });
+    const ledger = await db.sql`
+      select action, flow, source, reason, host(ip) as ip from consent_events where contact_id = ${c.id}`;
+    expect(ledger).toEqual([
+      { action: "subscribed", flow: "form", source: form.id, reason: expect.any(String), ip },
+    ]);
+    // the ledger's proof names what the consent cleared (docs/decisions.md, "Consent operations")
+    const [, cleared] = ledger[0].reason.match(/^cleared suppressions: (.*)$/);
+    expect(cleared.split(", ").sort()).toEqual(["bounce", "manual", "unsubscribe"]);
+  });
+
+  test("4.2.3: consent with nothing to clear writes one ledger entry without a reason, the contact's and the form's", async () => {
+    const ws = await createWorkspace(db.sql);
+    const form = await createForm(db.sql, ws.id, { require_verification: false });
+    const other = await createContact(db.sql, ws.id, { is_subscribed: false });
+    await db.sql`insert into contact_suppressions (contact_id, reason) values (${other.id}, 'bounce')`;
+    const res = await submit(form.id, {
+      json: { email: "fresh@example.test", is_subscribed: true },
+      ip: randomIp(),
+    });
+    expect(res.status).toBe(200);
+    const contact = await contactByEmail(ws.id, "fresh@example.test");
+    const ledger = await db.sql`
+      select workspace_id, contact_id, action, flow, source, reason, actor_user_id, actor_api_key_id, topic_id
+      from consent_events where contact_id = ${contact.id}`;
+    expect(ledger).toEqual([
+      {
+        workspace_id: ws.id,
+        contact_id: contact.id,
+        action: "subscribed",
+        flow: "form",
+        source: form.id,
+        reason: null,
+        actor_user_id: null,
+        actor_api_key_id: null,
+        topic_id: null,
+      },
+    ]);
+    // another contact's suppression is untouched
+    expect(await suppressions(other.id)).toEqual(["bounce"]);
   });
 
   test("4.2.3: a falsy or absent is_subscribed never revokes consent", async () => {

@@ -237,8 +237,12 @@ export const create = defineOperation({
     );
     if (Object.keys(custom.values).length > 0)
       unwrap(await writeCustomFieldValues(db, { workspaceId, contactId: contact.id, values: custom.values }));
-    await audit("contact.created", ["contact", contact.id], { after: { source: "api" } });
-    return created(await readContact(db, workspaceId, contact.id));
+    // independent: the audit row and the answer's read leave in one socket write
+    const [, answer] = await Promise.all([
+      audit("contact.created", ["contact", contact.id], { after: { source: "api" } }),
+      readContact(db, workspaceId, contact.id),
+    ]);
+    return created(answer);
   },
 });
 

@@ -11,6 +11,8 @@ import { parseBody, type RawBody, type SubmittedBody } from "@/lib/http/parse-bo
 import { stageSubmission } from "../stage-submission";
 import { honeypotTripped, submissionFields, type SubmissionFields } from "../submission-fields";
 import { log } from "@/lib/observability/log";
+import { listFormCustomFields } from "@/lib/contacts/custom-fields/list-custom-fields";
+import type { CustomField } from "@/lib/contacts/custom-fields/types";
 
 export interface SubmitFormRequest extends SubmissionCredentials {
   formId: string;
@@ -75,7 +77,14 @@ async function runPipeline(
   limited: boolean,
   captcha: Captcha,
 ): Promise<SubmitFormResponse | CaptchaNeeded> {
-  const gate = await findFormAndLimit(db, { formId: request.formId, ip: request.ip, limited }); // 1-2
+  // the workspace's custom fields (step 7) leave in the same socket write as the form's lookup
+  const [found, fieldDefinitions] = await Promise.allSettled([
+    findFormAndLimit(db, { formId: request.formId, ip: request.ip, limited }), // 1-2
+    listFormCustomFields(db, request.formId),
+  ]);
+  if (found.status === "rejected") throw found.reason; // the limiter's failure aborted both
+  if (fieldDefinitions.status === "rejected") throw fieldDefinitions.reason;
+  const gate = found.value;
   if (!gate.form) return unknownForm();
   const { form, limit } = gate;
   const reject = (error: AppError) => ({ outcome: "rejected", error, form }) as const;
@@ -106,6 +115,7 @@ async function runPipeline(
 
   const result = await acceptSubmission(db, {
     form,
+    customFields: fieldDefinitions.value,
     fields: fields.data,
     payload: withoutCaptchaFields(body),
     ip: request.ip,
@@ -123,6 +133,7 @@ export async function acceptSubmission(
   db: Db,
   input: {
     form: PublicForm;
+    customFields?: CustomField[];
     fields: SubmissionFields;
     payload: SubmittedBody;
     ip: string | null;
@@ -146,6 +157,7 @@ export async function acceptSubmission(
   }
   const applied = await applySubmission(db, {
     form,
+    customFields: input.customFields,
     fields,
     payload: input.payload,
     ip: input.ip,
