@@ -116,11 +116,23 @@ const serviceIdentity = (sql: postgres.Sql) =>
  * caller's transaction rolls back whatever identity it was left in.
  */
 export async function asUser<T>(db: Db, claims: Claims, fn: () => Promise<T>): Promise<T> {
+  // unmarked before the switch and marked again only once the service is back
+  const wasService = serviceTransactions.delete(db);
   await db`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${JSON.stringify(claims)}, true)`;
   const result = await fn();
   await serviceIdentity(db as unknown as postgres.Sql);
+  if (wasService) serviceTransactions.add(db);
   return result;
 }
+
+/**
+ * The handles of transactions opened as the service (withService) while they run as it: asUser
+ * unmarks its handle for as long as a member's identity is in place. asServiceForMember skips its
+ * check's round trip for a marked handle, where the check would only find the service. The mark can
+ * only be missing where the service is (a savepoint's handle, a switch this file does not make), which
+ * costs that round trip; it is never present for a member's identity.
+ */
+const serviceTransactions = new WeakSet<object>();
 
 /**
  * Inside any transaction (withUser or withService), runs `fn` as the service (role
@@ -163,6 +175,7 @@ export async function asServiceForMember<T>(
   write: () => Promise<T>,
   roles?: readonly string[],
 ): Promise<T> {
+  if (serviceTransactions.has(db)) return write(); // the service writes directly, as below
   const member = roles
     ? db`public.has_workspace_role(${workspaceId}, ${roles as string[]}::text[])`
     : db`public.is_workspace_member(${workspaceId})`;
@@ -271,6 +284,7 @@ async function transaction<T>(
   const asked = performance.now();
   const conn = await (options.sql ?? getSql()).reserve();
   const returned = poolCheckout(performance.now() - asked);
+  if (identity === serviceIdentity) serviceTransactions.add(conn);
   try {
     const opened = Promise.all([conn`begin`.execute(), identity(conn).execute()]);
     opened.catch(() => {}); // awaited below, after fn
@@ -299,6 +313,7 @@ async function transaction<T>(
     if (wrote.status === "rejected" || wrote.value[0].wrote) await markWrite(conn, options.writer);
     return result;
   } finally {
+    serviceTransactions.delete(conn);
     conn.release();
     returned();
   }

@@ -1,5 +1,7 @@
 import { describe, expect, test } from "vitest";
-import { withUser } from "@/lib/db/doors";
+import { asUser, withService, withUser } from "@/lib/db/doors";
+import { applyConsent } from "@/lib/consent/apply-consent";
+import { decideConsent } from "@/lib/consent/consent-rules";
 import { createContact as createContactFlow } from "@/lib/contacts/create-contact";
 import { manualSubscribe } from "@/lib/consent/manual-subscribe";
 import { removeSuppression } from "@/lib/consent/suppressions";
@@ -262,5 +264,56 @@ describe("the app's consent flows still write consent, through the consent door"
     );
     expect(outsider).toEqual({ ok: true, value: { error: expect.objectContaining({ code: "not_found" }) } });
     expect(await suppressions(c.id)).toEqual(["bounce"]);
+  });
+});
+
+describe('the consent door inside a service transaction (docs/decisions.md, "The database is the boundary")', () => {
+  const formConsent = () => {
+    const decision = decideConsent("form", {
+      contact: null,
+      suppressions: [],
+      ip: "203.0.113.9",
+      source: "x",
+    });
+    if ("skip" in decision) throw new Error("a form's consent is never skipped");
+    return decision;
+  };
+
+  test("a member's identity switched in with asUser is checked again: an outsider's consent write is refused, nothing is written", async () => {
+    const t = await createTenants(db.sql);
+    const c = await unsubscribed(t);
+    const before = await consentOf(c.id);
+    const outsider = userOf(t, "outsider")!;
+    const result = await attempt(() =>
+      withService((tx) =>
+        asUser(tx, outsider.claims, () =>
+          applyConsent(tx, {
+            workspaceId: t.a.id,
+            contactId: c.id,
+            change: formConsent(),
+            writeColumns: true,
+          }),
+        ),
+      ),
+    );
+    expect(result).toEqual({ ok: false, code: "not_found" });
+    expect(await consentOf(c.id)).toEqual(before);
+    expect(await ledger(c.id)).toEqual([]);
+  });
+
+  test("back as the service after a member's work, the service writes consent: one ledger entry", async () => {
+    const t = await createTenants(db.sql);
+    const c = await unsubscribed(t);
+    await withService(async (tx) => {
+      await asUser(tx, t.member.claims, async () => {});
+      await applyConsent(tx, {
+        workspaceId: t.a.id,
+        contactId: c.id,
+        change: formConsent(),
+        writeColumns: true,
+      });
+    });
+    expect((await consentOf(c.id)).is_subscribed).toBe(true);
+    expect(await ledger(c.id)).toEqual([{ action: "subscribed", flow: "form" }]);
   });
 });
