@@ -32,7 +32,13 @@ import {
   startNextServer,
   stopNextServer,
 } from "./lib/next-server";
-import { captureRequestSql, isTransactionControl, replaySqlFloor, type SqlFloor } from "./lib/sql-floor";
+import {
+  captureRequestSql,
+  ceilingRatio,
+  isTransactionControl,
+  replaySqlFloor,
+  type SqlFloor,
+} from "./lib/sql-floor";
 import { verdict } from "./lib/verdict";
 
 const PORT = Number(process.env.BENCH_PUBLIC_PORT ?? 3281);
@@ -302,6 +308,9 @@ export default async function run(): Promise<void> {
           "sql db cpu": b.asSentDbMs.toFixed(2),
           "…in triggers": b.triggerMs.toFixed(2),
           "sql wall, pipelined": `${b.oneTripMs.toFixed(2)} (${b.trips} trips)`,
+          // the most the path could reach if the app did only the refused request's work and the
+          // database only this SQL (sql-floor.ts, ceilingRatio)
+          ceiling: ceilingRatio(healthRate, Math.min(b.asSentDbMs, b.oneTripDbMs), framework.rps).toFixed(2),
         };
       }),
     );
