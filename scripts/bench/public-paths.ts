@@ -37,6 +37,7 @@ import {
   ceilingRatio,
   isTransactionControl,
   replaySqlFloor,
+  type Captured,
   type SqlFloor,
 } from "./lib/sql-floor";
 import { verdict } from "./lib/verdict";
@@ -159,6 +160,12 @@ const summarise = (samples: Sample[]): Sample => ({
   dbCpuMs: median(samples.map((s) => s.dbCpuMs)),
 });
 
+/** A round's own copy of the captured statements: each address the bench made gets the round's prefix. */
+const newEmails = (s: Captured, round: number): Captured => ({
+  ...s,
+  p: s.p.map((v) => (typeof v === "string" && v.endsWith("@bench.test") ? `r${round}-${v}` : v)),
+});
+
 /** A request answered without a statement (from a cache) */
 const NO_SQL: SqlFloor = {
   statements: 0,
@@ -221,12 +228,18 @@ export default async function run(): Promise<void> {
     for (const request of [health, ...warmUps.map(([, request]) => request)])
       await load(pid, request, 3, true);
     await analyzeAsAutovacuumWould(db.url);
+    // the events list's work without its body: the same GET naming the list's ETag (304)
+    const etag = (
+      await fetch(`http://127.0.0.1:${PORT}${paths.events.path}`, { headers: paths.events.headers })
+    ).headers.get("etag");
+    const unchanged = { ...paths.events, headers: { ...paths.events.headers, "if-none-match": etag ?? "" } };
     for (let round = 0; round < ROUNDS; round++) {
       add("health", await load(pid, health));
       for (const [name, request] of Object.entries(paths))
         if (chosen(name)) add(name, await load(pid, request));
       for (const [name, request] of Object.entries(refusedPaths))
         if (chosen(name)) add(`${name}, refused`, await load(pid, request, DURATION / 2, true));
+      if (chosen("events")) add("events, 304", await load(pid, unchanged, DURATION / 2, true));
     }
   } finally {
     await stopNextServer(server);
@@ -244,6 +257,7 @@ export default async function run(): Promise<void> {
       "form, refused": "  …the same POST, malformed form id (404)",
       "events, refused": "  …the same GET, unknown key (401)",
       "create, refused": "  …the same POST, unknown key (401)",
+      "events, 304": "  …the same GET with the list's ETag (304, no body)",
     };
     console.log(
       `\npublic paths: ${CONNECTIONS} connections, median of ${ROUNDS} alternating ${DURATION}-s rounds, next start on Postgres\n`,
@@ -286,7 +300,7 @@ export default async function run(): Promise<void> {
       });
       const sqlOnly = statements.filter((s) => !isTransactionControl(s));
       breakdown[name] = {
-        ...(sqlOnly.length > 0 ? await replaySqlFloor(db.url, BENCH_DB, sqlOnly, 200) : NO_SQL),
+        ...(sqlOnly.length > 0 ? await replaySqlFloor(db.url, BENCH_DB, sqlOnly, 200, newEmails) : NO_SQL),
         transactions: statements.filter((s) => /^\s*(begin|start transaction)\b/i.test(s.q)).length,
       };
     }
@@ -307,10 +321,11 @@ export default async function run(): Promise<void> {
           "sql wall, as sent": b.asSentMs.toFixed(2),
           "sql db cpu": b.asSentDbMs.toFixed(2),
           "…in triggers": b.triggerMs.toFixed(2),
+          "sql db cpu, committed": b.committedDbMs?.toFixed(2) ?? "",
           "sql wall, pipelined": `${b.oneTripMs.toFixed(2)} (${b.trips} trips)`,
           // the most the path could reach if the app did only the refused request's work and the
-          // database only this SQL (sql-floor.ts, ceilingRatio)
-          ceiling: ceilingRatio(healthRate, Math.min(b.asSentDbMs, b.oneTripDbMs), framework.rps).toFixed(2),
+          // database only this SQL, committed (sql-floor.ts, ceilingRatio)
+          ceiling: ceilingRatio(healthRate, b.committedDbMs ?? b.asSentDbMs, framework.rps).toFixed(2),
         };
       }),
     );

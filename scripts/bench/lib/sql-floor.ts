@@ -15,6 +15,7 @@
  *   17 (the pipeline as one SQL function called once) could save the database: the statements
  *   still run, the per-statement round trips do not.
  */
+import { randomUUID } from "node:crypto";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -99,6 +100,9 @@ export interface SqlFloor {
   oneTripMs: number;
   /** Postgres's time inside trigger functions per replay, as sent (`track_functions`), ms */
   triggerMs: number;
+  /** as sent and committed (replaySqlFloor's `unique`): Postgres CPU and wall time per replay, ms */
+  committedDbMs?: number;
+  committedMs?: number;
   /** each statement's share of the as-sent wall time, largest first */
   shares: { share: number; statement: string }[];
 }
@@ -131,6 +135,8 @@ async function findLinks(run: (s: Captured) => Promise<Record<string, unknown>[]
   const links: Link[] = [];
   const ids = new Map<string, string>();
   const seen = new Set<string>();
+  /** ids the app made for new rows (a submission's): named first by an insert, neither linked nor read back */
+  const appMade = new Set<string>();
   let pending: { from: number; id: string } | null = null;
   for (const [i, s] of statements.entries()) {
     const named = uuidsOf(s);
@@ -143,7 +149,10 @@ async function findLinks(run: (s: Captured) => Promise<Record<string, unknown>[]
       ids.set(fresh, pending.id);
       pending = null;
     }
-    for (const u of named) seen.add(u);
+    for (const u of named) {
+      if (!seen.has(u) && !ids.has(u) && /^\s*insert\b/i.test(s.q)) appMade.add(u);
+      seen.add(u);
+    }
     const rows = await run(substitute(s, ids));
     const id = rows[0]?.id;
     // values the replay reads back as they were captured (a key looked up, its workspace) are stable:
@@ -153,7 +162,7 @@ async function findLinks(run: (s: Captured) => Promise<Record<string, unknown>[]
       if (typeof value === "string" && later.some((l) => uuidsOf(l).has(value))) seen.add(value);
     if (typeof id === "string" && !seen.has(id)) pending = { from: i, id };
   }
-  return links;
+  return { links, appMade };
 }
 
 /** Replays `statements` `rounds` times each way on `database` (the benchmark's, unchanged by the capture). */
@@ -162,6 +171,11 @@ export async function replaySqlFloor(
   database: string,
   statements: Captured[],
   rounds = 300,
+  /**
+   * Makes a round's statements unique (a new email each time): then a pass replays them as sent and
+   * commits each round, which the rolled-back replays leave out (the commit's WAL flush)
+   */
+  unique?: (s: Captured, round: number) => Captured,
 ): Promise<SqlFloor> {
   const sql = connect(databaseUrl, { max: 1 });
   const conn = await sql.reserve();
@@ -169,22 +183,25 @@ export async function replaySqlFloor(
     conn.unsafe(s.q, s.p as never[], { prepare: true }) as unknown as Promise<Record<string, unknown>[]>;
   await conn.unsafe("begin");
   await conn.unsafe(IMMEDIATE);
-  const links = await findLinks(run, statements);
+  const { links, appMade } = await findLinks(run, statements);
   await conn.unsafe("rollback");
   const read = (i: number, rows: Record<string, unknown>[], ids: Map<string, string>) => {
     for (const link of links) if (link.from === i) ids.set(link.captured, rows[0].id as string);
   };
   const perStatement = new Array<number>(statements.length).fill(0);
-  const asSent = async () => {
-    const ids = new Map<string, string>();
+  const asSent = async (round?: number) => {
+    // a committed round cannot reuse the ids the app made: each gets a new one
+    const ids = new Map<string, string>(
+      round === undefined ? [] : [...appMade].map((u) => [u, randomUUID()]),
+    );
     await conn.unsafe("begin");
-    await conn.unsafe(IMMEDIATE);
+    if (round === undefined) await conn.unsafe(IMMEDIATE);
     for (const [i, s] of statements.entries()) {
       const t0 = performance.now();
-      read(i, await run(substitute(s, ids)), ids);
+      read(i, await run(substitute(round === undefined ? s : unique!(s, round), ids)), ids);
       perStatement[i] += performance.now() - t0;
     }
-    await conn.unsafe("rollback");
+    await conn.unsafe(round === undefined ? "rollback" : "commit");
   };
   // the time Postgres spends inside trigger functions: this connection's own function statistics
   const inTriggers = async () => {
@@ -230,6 +247,11 @@ export async function replaySqlFloor(
     for (let i = 0; i < rounds; i++) await asSent();
     const triggerMs = ((await inTriggers()) - before) / rounds;
     await conn.unsafe("reset track_functions");
+    let committed: { dbMs: number; ms: number } | undefined;
+    if (unique) {
+      let round = 0;
+      committed = await measure(() => asSent(++round));
+    }
     const total = perStatement.reduce((a, b) => a + b, 0) || 1;
     const shares = perStatement
       .map((ms, i) => ({ share: ms / total, statement: statements[i].q.replace(/\s+/g, " ").trim() }))
@@ -237,6 +259,8 @@ export async function replaySqlFloor(
     return {
       triggerMs,
       shares,
+      committedDbMs: committed?.dbMs,
+      committedMs: committed?.ms,
       statements: statements.length,
       trips: cuts.length + 1,
       asSentDbMs: (a1.dbMs + a2.dbMs) / 2,
