@@ -25,6 +25,9 @@ export function wilsonInterval(
 }
 
 /** Whether two intervals share any point (the difference between them is not shown at this confidence). */
-export function intervalsOverlap(a: { low: number; high: number }, b: { low: number; high: number }): boolean {
+export function intervalsOverlap(
+  a: { low: number; high: number },
+  b: { low: number; high: number },
+): boolean {
   return a.low <= b.high && b.low <= a.high;
 }

@@ -1,0 +1,335 @@
+import { afterEach, describe, expect, test } from "vitest";
+import * as broadcastsApi from "@/lib/api/v1/broadcasts";
+import { withService, withUser } from "@/lib/db/doors";
+import { abAssignment } from "@/lib/email/ab-split";
+import { saveAbTest, type AbTest } from "@/lib/email/ab-test";
+import { audienceSchema } from "@/lib/email/broadcast-audience";
+import { createBroadcast } from "@/lib/email/broadcasts";
+import { controlBroadcast } from "@/lib/email/control-broadcast";
+import { decideAbTest } from "@/lib/email/flows/decide-ab-test";
+import { runBroadcast } from "@/lib/email/flows/run-broadcast";
+import { ingestEmailEvent } from "@/lib/email/ingest-email-event";
+import { startFakeResend, type FakeResend } from "../fakes/resend";
+import { apiKey, call, handlerOf } from "../helpers/api-v1";
+import { setupTestDatabase } from "../helpers/db";
+import { createWorkspace, unique } from "../helpers/factories";
+import { jobsOf } from "../helpers/jobs";
+
+/**
+ * A/B tests of broadcasts (docs/decisions.md, "A/B tests of broadcasts"): the test share, split by
+ * a hash of contact and broadcast, gets the variants first; at the decision time the winner by
+ * human opens (machine opens excluded) goes to the rest through the same claim, exactly once; a
+ * tie or too few events keeps variant A and says so.
+ */
+const db = setupTestDatabase();
+
+let resend: FakeResend | undefined;
+afterEach(async () => {
+  delete process.env.RESEND_API_KEY;
+  delete process.env.RESEND_BASE_URL;
+  await resend?.stop();
+  resend = undefined;
+});
+async function useResend() {
+  resend = await startFakeResend();
+  Object.assign(process.env, { RESEND_API_KEY: "re_test_ab", RESEND_BASE_URL: resend.url });
+  return resend;
+}
+
+const AUDIENCE = 200;
+const SHARE = 50;
+
+const TEST: AbTest = {
+  share: SHARE,
+  metric: "opens",
+  decideAfterHours: 4,
+  variants: [
+    { subject: "Subject A", preheader: "", senderName: "" },
+    { subject: "Subject B", preheader: "Only this week", senderName: "Ada at the Club" },
+  ],
+};
+
+async function abBroadcast(abTest: AbTest = TEST) {
+  const ws = await createWorkspace(db.sql);
+  await db.sql`update workspaces set email_tracking_enabled = true where id = ${ws.id}`;
+  await db.sql`
+    insert into contacts (workspace_id, email, is_subscribed)
+    select ${ws.id}, 'ab' || g || '-' || ${unique("x")} || '@example.test', true
+    from generate_series(1, ${AUDIENCE}) g`;
+  const id = await withUser(ws.owner.claims, async (tx) => {
+    const { id } = await createBroadcast(tx, {
+      workspaceId: ws.id,
+      createdBy: ws.owner.id,
+      subject: "The broadcast's own subject",
+      body: "Hello {{unsubscribe_url}}",
+      audience: audienceSchema.parse({}),
+    });
+    await saveAbTest(tx, { workspaceId: ws.id, broadcastId: id, abTest });
+    return id;
+  });
+  const input = { workspaceId: ws.id, broadcastId: id };
+  await withService((tx) => controlBroadcast(tx, { ...input, control: "start" }));
+  return { ws, input };
+}
+
+const sendsOf = (broadcastId: string) =>
+  db.sql<
+    {
+      contact_id: string;
+      to_email: string;
+      subject: string;
+      variant: number;
+      status: string;
+      provider_message_id: string;
+      sent_at: Date;
+      html: string;
+      created_at: Date;
+    }[]
+  >`
+    select contact_id, to_email, subject, variant, status, provider_message_id, sent_at, html, created_at
+    from email_sends where broadcast_id = ${broadcastId} order by created_at, id`;
+
+const broadcastOf = async (id: string) =>
+  (
+    await db.sql`select status, ab_decide_at, ab_decided_at, ab_winner_variant, ab_decision_note
+                 from broadcasts where id = ${id}`
+  )[0];
+
+/** An open of the send as Resend reports it, `afterSeconds` after it was sent. */
+async function open(send: { provider_message_id: string; sent_at: Date }, afterSeconds: number) {
+  const at = new Date(new Date(send.sent_at).getTime() + afterSeconds * 1000);
+  await withService((tx) =>
+    ingestEmailEvent(tx, {
+      eventId: unique("svix"),
+      event: {
+        type: "email.opened",
+        created_at: at.toISOString(),
+        data: { email_id: send.provider_message_id },
+      },
+      now: new Date(at.getTime() + 1000), // the clock moved: the event arrives just after it happened
+    }),
+  );
+}
+
+const afterDecideTime = async (id: string) =>
+  new Date(new Date((await broadcastOf(id)).ab_decide_at).getTime() + 1000);
+
+describe("A/B tests of broadcasts", () => {
+  test("only the test share is sent first, split by the hash, each email with its variant's subject, preheader and sender name", async () => {
+    const fake = await useResend();
+    const { ws, input } = await abBroadcast();
+    expect((await runBroadcast(input)).status).toBe("done");
+
+    const sends = await sendsOf(input.broadcastId);
+    const contacts = await db.sql<{ id: string }[]>`select id from contacts where workspace_id = ${ws.id}`;
+    const expected = new Map(
+      contacts
+        .map((c) => [c.id, abAssignment(c.id, input.broadcastId, SHARE, 2)] as const)
+        .filter(([, a]) => a.inTest),
+    );
+    // the hash in SQL is the hash in TypeScript: exactly the contacts it puts in the test, each in its variant
+    expect(sends.length).toBe(expected.size);
+    for (const s of sends) expect(s.variant).toBe(expected.get(s.contact_id)?.variant);
+    expect(sends.length).toBeGreaterThan(AUDIENCE * 0.3);
+    expect(sends.length).toBeLessThan(AUDIENCE * 0.7);
+
+    // what the fake Resend received: each recipient once, with its variant's subject and sender name
+    expect(fake.sent).toHaveLength(sends.length);
+    const byAddress = new Map(fake.sent.map((e) => [e.to as string, e]));
+    for (const s of sends) {
+      const email = byAddress.get(s.to_email)!;
+      expect(email.subject).toBe(s.variant === 0 ? "Subject A" : "Subject B");
+      expect(s.subject).toBe(email.subject);
+      if (s.variant === 1) {
+        expect(email.from).toMatch(/^"Ada at the Club" </);
+        expect(email.html).toContain("Only this week");
+      } else {
+        expect(email.from).not.toContain("Ada at the Club");
+        expect(email.html).not.toContain("Only this week");
+      }
+    }
+    expect(new Set(sends.map((s) => s.variant))).toEqual(new Set([0, 1]));
+
+    // the broadcast waits for its decision: still sending, a decision time, a delayed job for it
+    const b = await broadcastOf(input.broadcastId);
+    expect(b.status).toBe("sending");
+    expect(b.ab_decided_at).toBeNull();
+    const decideAt = new Date(b.ab_decide_at).getTime();
+    expect(decideAt - Date.now()).toBeGreaterThan(3.9 * 3_600_000);
+    const jobs = (await jobsOf(db.sql, ws.id)).filter((j) => j.name === "broadcast-ab-decision");
+    expect(jobs).toHaveLength(1);
+
+    // another run before the decision sends nothing more
+    expect((await runBroadcast(input)).status).toBe("done");
+    expect(fake.sent).toHaveLength(sends.length);
+    expect((await broadcastOf(input.broadcastId)).ab_decide_at).toEqual(b.ab_decide_at);
+  });
+
+  test("at the decision time the winner by human opens (B; A's machine opens do not count) goes to the rest exactly once", async () => {
+    const fake = await useResend();
+    const { input } = await abBroadcast();
+    await runBroadcast(input);
+    const test = await sendsOf(input.broadcastId);
+    const a = test.filter((s) => s.variant === 0);
+    const b = test.filter((s) => s.variant === 1);
+    // every A recipient's open is a machine's (within seconds of delivery); 25 of B's are people's
+    for (const s of a) await open(s, 2);
+    for (const s of b.slice(0, 25)) await open(s, 3600);
+
+    // A's opens were recorded, as a machine's
+    const [machine] = await db.sql`
+      select count(*) filter (where is_machine)::int as machine, count(*)::int as opens
+      from email_events where broadcast_id = ${input.broadcastId} and email_send_id in (
+        select id from email_sends where broadcast_id = ${input.broadcastId} and variant = 0)`;
+    expect(machine).toEqual({ machine: a.length, opens: a.length });
+
+    // not before its time
+    expect(await decideAbTest(input, new Date())).toMatchObject({ status: "retry" });
+    expect((await broadcastOf(input.broadcastId)).ab_decided_at).toBeNull();
+
+    const later = await afterDecideTime(input.broadcastId);
+    const decided = await decideAbTest(input, later);
+    expect(decided).toMatchObject({ status: "done", output: { decided: true, winner: 1 } });
+    expect(await decideAbTest(input, later)).toMatchObject({
+      status: "done",
+      output: { decided: false, why: "already decided" },
+    });
+    const row = await broadcastOf(input.broadcastId);
+    expect(row.ab_winner_variant).toBe(1);
+    expect(row.ab_decision_note).toMatch(/^Variant B won by human opens/);
+
+    // the rest, through the broadcast job's claim (twice: the second finds nothing)
+    expect((await runBroadcast(input)).status).toBe("done");
+    expect((await runBroadcast(input)).status).toBe("done");
+    const all = await sendsOf(input.broadcastId);
+    expect(all).toHaveLength(AUDIENCE);
+    expect(new Set(all.map((s) => s.contact_id)).size).toBe(AUDIENCE);
+    const rest = all.slice(test.length);
+    expect(rest.every((s) => s.variant === 1 && s.subject === "Subject B")).toBe(true);
+    // the fake received one email per recipient, none twice; the rest all with B's subject
+    expect(fake.sent).toHaveLength(AUDIENCE);
+    expect(new Set(fake.sent.map((e) => e.to as string)).size).toBe(AUDIENCE);
+    const restAddresses = new Set(rest.map((s) => s.to_email));
+    for (const e of fake.sent.filter((e) => restAddresses.has(e.to as string))) {
+      expect(e.subject).toBe("Subject B");
+      expect(e.from).toMatch(/^"Ada at the Club" </);
+    }
+    expect((await broadcastOf(input.broadcastId)).status).toBe("sent");
+  });
+
+  test("too few events keep variant A and say so; the rest gets A", async () => {
+    const fake = await useResend();
+    const { input } = await abBroadcast();
+    await runBroadcast(input);
+    const test = await sendsOf(input.broadcastId);
+    for (const s of test.filter((s) => s.variant === 1).slice(0, 5)) await open(s, 3600);
+
+    const decided = await decideAbTest(input, await afterDecideTime(input.broadcastId));
+    expect(decided).toMatchObject({ status: "done", output: { decided: true, winner: 0 } });
+    expect((await broadcastOf(input.broadcastId)).ab_decision_note).toBe(
+      "Kept variant A: too few events (5 human opens in all, at least 20 needed).",
+    );
+    await runBroadcast(input);
+    const rest = (await sendsOf(input.broadcastId)).slice(test.length);
+    expect(rest.length).toBe(AUDIENCE - test.length);
+    expect(rest.every((s) => s.variant === 0 && s.subject === "Subject A")).toBe(true);
+    expect(fake.sent).toHaveLength(AUDIENCE);
+  });
+
+  test("a near tie (intervals overlap) keeps variant A and says so", async () => {
+    await useResend();
+    const { input } = await abBroadcast();
+    await runBroadcast(input);
+    const test = await sendsOf(input.broadcastId);
+    for (const s of test.filter((s) => s.variant === 0).slice(0, 12)) await open(s, 3600);
+    for (const s of test.filter((s) => s.variant === 1).slice(0, 13)) await open(s, 3600);
+
+    const decided = await decideAbTest(input, await afterDecideTime(input.broadcastId));
+    expect(decided).toMatchObject({ status: "done", output: { decided: true, winner: 0 } });
+    expect((await broadcastOf(input.broadcastId)).ab_decision_note).toMatch(
+      /^Kept variant A: (no clear winner|a tie)/,
+    );
+  });
+
+  test("a cancelled test is not decided and sends nothing more", async () => {
+    const fake = await useResend();
+    const { input } = await abBroadcast();
+    await runBroadcast(input);
+    const sent = fake.sent.length;
+    await withService((tx) => controlBroadcast(tx, { ...input, control: "cancel" }));
+    const decided = await decideAbTest(input, await afterDecideTime(input.broadcastId));
+    expect(decided).toMatchObject({ status: "done", output: { decided: false } });
+    await runBroadcast(input);
+    expect(fake.sent).toHaveLength(sent);
+  });
+});
+
+describe("POST /api/v1/broadcasts with an A/B test", () => {
+  const create = handlerOf(broadcastsApi.create);
+  const post = (key: string, body: unknown) =>
+    call(create, { method: "POST", path: "/api/v1/broadcasts", key, body, params: {} });
+  const base = { subject: "News", body: "Hello {{unsubscribe_url}}" };
+  const variants = (n: number) => Array.from({ length: n }, (_, i) => ({ subject: `Subject ${i}` }));
+  const abTest = { share: 20, metric: "clicks", decide_after_hours: 6 };
+
+  test("variants and the test's settings are stored and answered", async () => {
+    const ws = await createWorkspace(db.sql);
+    const key = (await apiKey(db.sql, ws.id, ["email:write"])).raw;
+    const res = await post(key, {
+      ...base,
+      variants: [{ subject: "A", preheader: "pre", sender_name: "Ada" }, { subject: "B" }],
+      ab_test: abTest,
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.ab_test).toMatchObject({
+      share: 20,
+      metric: "clicks",
+      decide_after_hours: 6,
+      winner: null,
+      variants: [
+        { position: 0, subject: "A", preheader: "pre", sender_name: "Ada" },
+        { position: 1, subject: "B", preheader: null, sender_name: null },
+      ],
+    });
+    const [row] =
+      await db.sql`select ab_test_share, ab_winner_metric from broadcasts where id = ${res.body.id}`;
+    expect(row).toEqual({ ab_test_share: 20, ab_winner_metric: "clicks" });
+  });
+
+  test.each([
+    ["1 variant", { variants: variants(1), ab_test: abTest }, "variants"],
+    ["6 variants", { variants: variants(6), ab_test: abTest }, "variants"],
+    ["share 60", { variants: variants(2), ab_test: { ...abTest, share: 60 } }, "ab_test.share"],
+    ["share 5", { variants: variants(2), ab_test: { ...abTest, share: 5 } }, "ab_test.share"],
+    [
+      "an unknown metric",
+      { variants: variants(2), ab_test: { ...abTest, metric: "likes" } },
+      "ab_test.metric",
+    ],
+    [
+      "0 hours",
+      { variants: variants(2), ab_test: { ...abTest, decide_after_hours: 0 } },
+      "ab_test.decide_after_hours",
+    ],
+    [
+      "an empty variant subject",
+      { variants: [{ subject: "" }, { subject: "B" }], ab_test: abTest },
+      "variants.0.subject",
+    ],
+    ["variants without settings", { variants: variants(2) }, "ab_test"],
+    ["settings without variants", { ab_test: abTest }, "variants"],
+  ])("%s is 400 naming the field, and nothing is stored", async (_name, extra, field) => {
+    const ws = await createWorkspace(db.sql);
+    const key = (await apiKey(db.sql, ws.id, ["email:write"])).raw;
+    const res = await post(key, { ...base, ...extra });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe("invalid_request");
+    expect(Object.keys(res.body.error.fields)).toContain(field);
+    expect((await db.sql`select count(*)::int as n from broadcasts where workspace_id = ${ws.id}`)[0].n).toBe(
+      0,
+    );
+    expect(
+      (await db.sql`select count(*)::int as n from broadcast_variants where workspace_id = ${ws.id}`)[0].n,
+    ).toBe(0);
+  });
+});
