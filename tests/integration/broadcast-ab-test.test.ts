@@ -5,6 +5,7 @@ import { abAssignment } from "@/lib/email/ab-split";
 import { saveAbTest, type AbTest } from "@/lib/email/ab-test";
 import { audienceSchema } from "@/lib/email/broadcast-audience";
 import { createBroadcast } from "@/lib/email/broadcasts";
+import { broadcastSuppressionCounts, listSuppressions } from "@/lib/email/broadcast-suppressions";
 import { controlBroadcast } from "@/lib/email/control-broadcast";
 import { decideAbTest } from "@/lib/email/flows/decide-ab-test";
 import { runBroadcast } from "@/lib/email/flows/run-broadcast";
@@ -331,5 +332,84 @@ describe("POST /api/v1/broadcasts with an A/B test", () => {
     expect(
       (await db.sql`select count(*)::int as n from broadcast_variants where workspace_id = ${ws.id}`)[0].n,
     ).toBe(0);
+  });
+});
+
+describe("the broadcast report's suppressions (spec 6.1: bounces and complaints suppress)", () => {
+  const event = (type: string, send: { provider_message_id: string }) =>
+    withService((tx) =>
+      ingestEmailEvent(tx, {
+        eventId: unique("svix"),
+        event: { type, created_at: new Date().toISOString(), data: { email_id: send.provider_message_id } },
+      }),
+    );
+
+  test("counts the suppressions this broadcast's hard bounces and complaints made, and lists them by broadcast and reason", async () => {
+    await useResend();
+    const ws = await createWorkspace(db.sql);
+    await db.sql`
+      insert into contacts (workspace_id, email, is_subscribed)
+      select ${ws.id}, 'sup' || g || '-' || ${unique("x")} || '@example.test', true from generate_series(1, 6) g`;
+    const broadcast = async () => {
+      const { id } = await withUser(ws.owner.claims, (tx) =>
+        createBroadcast(tx, {
+          workspaceId: ws.id,
+          createdBy: ws.owner.id,
+          subject: "News",
+          body: "Hello {{unsubscribe_url}}",
+          audience: audienceSchema.parse({}),
+        }),
+      );
+      const input = { workspaceId: ws.id, broadcastId: id };
+      await withService((tx) => controlBroadcast(tx, { ...input, control: "start" }));
+      await runBroadcast(input);
+      return input;
+    };
+    const first = await broadcast();
+    const sends = await sendsOf(first.broadcastId);
+    expect(sends).toHaveLength(6);
+    await event("email.bounced", sends[0]);
+    await event("email.bounced", sends[1]);
+    await event("email.complained", sends[2]);
+    await event("email.delivered", sends[3]);
+    // a manual block of another recipient is not this broadcast's doing
+    await db.sql`insert into contact_suppressions (workspace_id, contact_id, reason)
+                 values (${ws.id}, ${sends[4].contact_id}, 'manual')`;
+    // another broadcast's bounce is counted on that broadcast only
+    const second = await broadcast();
+    const others = await sendsOf(second.broadcastId);
+    await event("email.bounced", others[0]);
+
+    const asMember = <T>(fn: Parameters<typeof withUser<T>>[1]) => withUser(ws.owner.claims, fn);
+    expect(await asMember((tx) => broadcastSuppressionCounts(tx, first))).toEqual({
+      bounce: 2,
+      complaint: 1,
+    });
+    expect(await asMember((tx) => broadcastSuppressionCounts(tx, second))).toEqual({
+      bounce: 1,
+      complaint: 0,
+    });
+    const listed = await asMember((tx) =>
+      listSuppressions(tx, { workspaceId: ws.id, broadcastId: first.broadcastId }),
+    );
+    expect(listed.map((r) => [r.email, r.reason]).sort()).toEqual(
+      [
+        [sends[0].to_email, "bounce"],
+        [sends[1].to_email, "bounce"],
+        [sends[2].to_email, "complaint"],
+      ].sort(),
+    );
+    const bounces = await asMember((tx) =>
+      listSuppressions(tx, { workspaceId: ws.id, broadcastId: first.broadcastId, reason: "bounce" }),
+    );
+    expect(bounces).toHaveLength(2);
+    // unfiltered: every suppression of the workspace, the manual one too
+    expect(await asMember((tx) => listSuppressions(tx, { workspaceId: ws.id }))).toHaveLength(5);
+    // another workspace's member sees none of them
+    const stranger = await createWorkspace(db.sql);
+    expect(await withUser(stranger.owner.claims, (tx) => broadcastSuppressionCounts(tx, first))).toEqual({
+      bounce: 0,
+      complaint: 0,
+    });
   });
 });
