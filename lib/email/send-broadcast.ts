@@ -9,8 +9,8 @@ import { emailFrom, resendClient, sendThroughResend } from "./resend-client";
 import { isPermanentRefusal } from "./flows/pace-provider";
 import type { Sender } from "./sender";
 import { metrics } from "@/lib/observability/metrics";
-import { enqueue } from "@/lib/jobs/enqueue";
 import { abBucketSql } from "./ab-split";
+import { abSplit, awaitAbDecision } from "./ab-claim";
 import { preheaderHtml, type AbVariant } from "./ab-test";
 
 /** Resend's batch endpoint takes at most 100 emails. */
@@ -179,48 +179,6 @@ async function claimAsService(
                status = case when status = 'draft' then 'sending' else status end
            where id = ${broadcast.id}`;
   return { queued: claimed.queued };
-}
-
-/**
- * Where an A/B broadcast is (docs/decisions.md, "A/B tests of broadcasts"): 'test' until its
- * decision (only the test share is claimed, each contact with its bucket's variant), then 'rest'
- * (everyone else of the audience, with the winner). Null for a broadcast without a test.
- */
-function abSplit(ab: {
-  ab_test_share: number | null;
-  ab_decided_at: Date | null;
-  ab_winner_variant: number | null;
-  variants: AbVariant[];
-}) {
-  if (ab.ab_test_share === null || ab.variants.length < 2) return null;
-  return ab.ab_decided_at === null
-    ? { phase: "test" as const, share: ab.ab_test_share, variants: ab.variants, winner: null }
-    : {
-        phase: "rest" as const,
-        share: ab.ab_test_share,
-        variants: ab.variants,
-        winner: ab.ab_winner_variant ?? 0,
-      };
-}
-
-/**
- * The test share is claimed to the end: its decision time is set once (now plus the chosen hours)
- * and the decision job enqueued for it in the same transaction; the broadcast stays 'sending'.
- */
-async function awaitAbDecision(db: Db, workspaceId: string, broadcastId: string): Promise<void> {
-  const [set] = await db<{ ab_decide_at: Date }[]>`
-    update public.broadcasts set ab_decide_at = now() + make_interval(hours => ab_decide_after_hours)
-    where id = ${broadcastId} and ab_decide_at is null
-    returning ab_decide_at`;
-  if (set)
-    await enqueue(db, {
-      queue: "broadcast-ab-decision",
-      data: { workspaceId, broadcastId },
-      options: {
-        startAfter: new Date(set.ab_decide_at),
-        singletonKey: `broadcast-ab-decision:${broadcastId}`,
-      },
-    });
 }
 
 /**
