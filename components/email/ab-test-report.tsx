@@ -82,7 +82,7 @@ export function AbTestReport({
       <p className="hint">
         The interval is the 95% Wilson score interval of the rate: where the variants&apos; intervals overlap,
         the difference may be chance, and variant A is kept. Revenue is what recipients paid, net of refunds,
-        from their email to the decision.
+        from their email to the decision time.
       </p>
     </section>
   );

@@ -163,7 +163,8 @@ export function preheaderHtml(preheader: string | null): string {
  * Each variant's test numbers. The test's emails are the variant rows made before the decision
  * (the rest of the audience gets the winner's position after it, in later transactions). Opens
  * and clicks are sends with a human one (email_send_stats, machine ones excluded); revenue is what
- * the recipient paid, net of refunds, from the email's sending to the decision (or now).
+ * the recipient paid, net of refunds, from the email's sending to the decision time (the window the
+ * test was given; before it is set, to now).
  */
 export async function abVariantNumbers(
   db: Db,
@@ -186,7 +187,7 @@ export async function abVariantNumbers(
       select nullif(sum(x.amount_paid - x.amount_refunded), 0) as paid
       from public.transactions x
       where e.sent_at is not null and x.contact_id = e.contact_id and x.workspace_id = e.workspace_id
-        and x.transaction_date >= e.sent_at and x.transaction_date <= coalesce(b.ab_decided_at, now())) p on true
+        and x.transaction_date >= e.sent_at and x.transaction_date <= coalesce(b.ab_decide_at, now())) p on true
     where v.broadcast_id = ${input.broadcastId} and v.workspace_id = ${input.workspaceId}
     group by v.position
     order by v.position`;

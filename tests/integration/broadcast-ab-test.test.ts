@@ -15,6 +15,8 @@ import { apiKey, call, handlerOf } from "../helpers/api-v1";
 import { setupTestDatabase } from "../helpers/db";
 import { createWorkspace, unique } from "../helpers/factories";
 import { jobsOf } from "../helpers/jobs";
+import { waitFor } from "../helpers/wait-for";
+import { setupWorkers } from "../helpers/workers";
 
 /**
  * A/B tests of broadcasts (docs/decisions.md, "A/B tests of broadcasts"): the test share, split by
@@ -23,6 +25,7 @@ import { jobsOf } from "../helpers/jobs";
  * tie or too few events keeps variant A and says so.
  */
 const db = setupTestDatabase();
+const workers = setupWorkers(db);
 
 let resend: FakeResend | undefined;
 afterEach(async () => {
@@ -250,6 +253,58 @@ describe("A/B tests of broadcasts", () => {
     expect((await broadcastOf(input.broadcastId)).ab_decision_note).toMatch(
       /^Kept variant A: (no clear winner|a tie)/,
     );
+  });
+
+  test("through the job engine: the delayed decision job, its time moved to now, decides once and the broadcast job sends the rest", async () => {
+    // the dev outbox (no Resend key): stored is delivered
+    const { ws, input } = await abBroadcast({ ...TEST, metric: "clicks" });
+    await runBroadcast(input);
+    const test = await sendsOf(input.broadcastId);
+    expect(test.every((s) => s.status === "outbox")).toBe(true);
+    // the clock moved past the decision time: the broadcast's and its delayed job's
+    await db.sql`update broadcasts set ab_decide_at = now() - interval '1 second' where id = ${input.broadcastId}`;
+    await db.sql`update pgboss.job set start_after = now()
+                 where name = 'broadcast-ab-decision' and data->>'broadcastId' = ${input.broadcastId}`;
+    await workers.inProcess(["broadcast-ab-decision", "broadcast"]);
+    await waitFor(
+      async () => (await broadcastOf(input.broadcastId)).status === "sent",
+      "the rest sent",
+      30_000,
+    );
+    const row = await broadcastOf(input.broadcastId);
+    expect(row).toMatchObject({ ab_winner_variant: 0 });
+    expect(row.ab_decision_note).toBe(
+      "Kept variant A: too few events (0 human clicks in all, at least 20 needed).",
+    );
+    const all = await sendsOf(input.broadcastId);
+    expect(all).toHaveLength(AUDIENCE);
+    expect(new Set(all.map((s) => s.contact_id)).size).toBe(AUDIENCE);
+    await waitFor(
+      async () => (await jobsOf(db.sql, ws.id)).every((j) => j.state === "completed"),
+      "the jobs done",
+      10_000,
+    );
+    const jobs = (await jobsOf(db.sql, ws.id)).map((j) => j.name).sort();
+    expect(jobs).toEqual(["broadcast", "broadcast", "broadcast-ab-decision"]); // start, decision, rest
+  }, 60_000);
+
+  test("by revenue: what B's recipients paid after their email, net of refunds, wins", async () => {
+    await useResend();
+    const { ws, input } = await abBroadcast({ ...TEST, metric: "revenue" });
+    await runBroadcast(input);
+    const test = await sendsOf(input.broadcastId);
+    const pay = async (s: { contact_id: string; sent_at: Date }, amount: number, minutesAfter: number) =>
+      db.sql`insert into transactions (workspace_id, contact_id, amount_paid, transaction_date)
+             values (${ws.id}, ${s.contact_id}, ${amount},
+                     ${new Date(new Date(s.sent_at).getTime() + minutesAfter * 60_000)})`;
+    const a = test.filter((s) => s.variant === 0);
+    const b = test.filter((s) => s.variant === 1);
+    for (const s of a.slice(0, 10)) await pay(s, 10, 30);
+    for (const s of a.slice(10, 30)) await pay(s, 500, -60); // before the email: not its doing
+    for (const s of b.slice(0, 12)) await pay(s, 40, 30);
+    const decided = await decideAbTest(input, await afterDecideTime(input.broadcastId));
+    expect(decided).toMatchObject({ status: "done", output: { decided: true, winner: 1 } });
+    expect((await broadcastOf(input.broadcastId)).ab_decision_note).toMatch(/^Variant B won by revenue: /);
   });
 
   test("a cancelled test is not decided and sends nothing more", async () => {
