@@ -306,11 +306,21 @@ export async function broadcastProgress(
            count(*) filter (where status = 'queued')::int as queued
     from public.email_sends where broadcast_id = ${broadcast.id}`;
   const done = broadcast.status === "sent" || broadcast.status === "cancelled";
+  const [{ ab }] = await db<{ ab: boolean }[]>`
+    select ab_test_share is not null as ab from public.broadcasts where id = ${broadcast.id}`;
   // Claims go through the audience in id order (claimBroadcastBatch), so what is left is the
-  // audience past the cursor; a finished broadcast has nothing left and is not counted again.
+  // audience past the cursor; a finished broadcast has nothing left and is not counted again. An
+  // A/B broadcast walks its audience twice (the test share, then the rest): what is left is the
+  // audience without an email of it yet.
   const [{ remaining }] = done
     ? [{ remaining: 0 }]
-    : await db`
+    : ab
+      ? await db`
+        select count(*)::int as remaining from public.contacts c
+        where ${audienceCondition(db, input.workspaceId, broadcast.audience)}
+          and not exists (select 1 from public.email_sends e
+                          where e.broadcast_id = ${broadcast.id} and e.contact_id = c.id)`
+      : await db`
         select count(*)::int as remaining from public.contacts c
         where ${audienceCondition(db, input.workspaceId, broadcast.audience)}
           and c.id > coalesce((select claim_cursor from public.broadcasts where id = ${broadcast.id}),

@@ -5,6 +5,7 @@ import { abAssignment } from "@/lib/email/ab-split";
 import { saveAbTest, type AbTest } from "@/lib/email/ab-test";
 import { audienceSchema } from "@/lib/email/broadcast-audience";
 import { createBroadcast } from "@/lib/email/broadcasts";
+import { broadcastProgress } from "@/lib/email/send-broadcast";
 import { broadcastSuppressionCounts, listSuppressions } from "@/lib/email/broadcast-suppressions";
 import { controlBroadcast } from "@/lib/email/control-broadcast";
 import { decideAbTest } from "@/lib/email/flows/decide-ab-test";
@@ -162,6 +163,15 @@ describe("A/B tests of broadcasts", () => {
     expect(decideAt - Date.now()).toBeGreaterThan(3.9 * 3_600_000);
     const jobs = (await jobsOf(db.sql, ws.id)).filter((j) => j.name === "broadcast-ab-decision");
     expect(jobs).toHaveLength(1);
+
+    // the page's progress: the test share processed, the rest of the audience still to go
+    const progress = await withUser(ws.owner.claims, (tx) => broadcastProgress(tx, input));
+    expect(progress).toMatchObject({
+      status: "sending",
+      processed: sends.length,
+      remaining: AUDIENCE - sends.length,
+      done: false,
+    });
 
     // another run before the decision sends nothing more
     expect((await runBroadcast(input)).status).toBe("done");
