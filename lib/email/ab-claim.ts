@@ -43,3 +43,20 @@ export async function awaitAbDecision(db: Db, workspaceId: string, broadcastId: 
       },
     });
 }
+
+/**
+ * A run of a test whose decision time has passed undecided (its job ended while the broadcast was
+ * paused, or gave up waiting for the test's last emails): the decision job is enqueued again, to
+ * run now. Deciding twice is impossible (decideAbTest), and the singleton key keeps one waiting.
+ */
+export async function redecideIfDue(
+  db: Db,
+  input: { workspaceId: string; broadcastId: string; decideAt: Date },
+): Promise<void> {
+  if (new Date(input.decideAt).getTime() > Date.now()) return;
+  await enqueue(db, {
+    queue: "broadcast-ab-decision",
+    data: { workspaceId: input.workspaceId, broadcastId: input.broadcastId },
+    options: { singletonKey: `broadcast-ab-decision:${input.broadcastId}` },
+  });
+}

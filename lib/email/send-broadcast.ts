@@ -10,7 +10,7 @@ import { isPermanentRefusal } from "./flows/pace-provider";
 import type { Sender } from "./sender";
 import { metrics } from "@/lib/observability/metrics";
 import { abBucketSql } from "./ab-split";
-import { abSplit, awaitAbDecision } from "./ab-claim";
+import { abSplit, awaitAbDecision, redecideIfDue } from "./ab-claim";
 import { preheaderHtml, type AbVariant } from "./ab-test";
 
 /** Resend's batch endpoint takes at most 100 emails. */
@@ -109,7 +109,10 @@ async function claimAsService(
     returning id, to_email, subject, html, text_body, headers, variant`;
   if (leftover.length) return { queued: leftover };
   // the test share is sent and waits for its decision (lib/email/flows/decide-ab-test.ts)
-  if (split?.phase === "test" && ab.ab_decide_at) return { queued: [], stopped: true };
+  if (split?.phase === "test" && ab.ab_decide_at) {
+    await redecideIfDue(db, { workspaceId, broadcastId: broadcast.id, decideAt: ab.ab_decide_at });
+    return { queued: [], stopped: true };
+  }
 
   // an A/B broadcast's variant per contact: in the test, its bucket's; after the decision, the winner's
   const subjects = split?.variants.map((v) => v.subject) ?? [];

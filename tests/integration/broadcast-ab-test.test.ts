@@ -317,6 +317,36 @@ describe("A/B tests of broadcasts", () => {
     expect((await broadcastOf(input.broadcastId)).ab_decision_note).toMatch(/^Variant B won by revenue: /);
   });
 
+  test("paused at its decision time with a test email waiting: not decided then; resumed, the email leaves, the decision is enqueued again and the rest follows once", async () => {
+    await useResend();
+    const { ws, input } = await abBroadcast();
+    await runBroadcast(input);
+    const test = await sendsOf(input.broadcastId);
+    await withService((tx) => controlBroadcast(tx, { ...input, control: "pause" }));
+    // one email of the test the provider did not take before the pause
+    await db.sql`update email_sends set status = 'queued', provider_message_id = null, lease_until = null
+                 where broadcast_id = ${input.broadcastId} and contact_id = ${test[0].contact_id}`;
+    await db.sql`update broadcasts set ab_decide_at = now() - interval '1 second' where id = ${input.broadcastId}`;
+    expect(await decideAbTest(input)).toMatchObject({
+      status: "done",
+      output: { decided: false, why: "paused with emails of the test waiting" },
+    });
+    expect((await broadcastOf(input.broadcastId)).ab_decided_at).toBeNull();
+
+    await withService((tx) => controlBroadcast(tx, { ...input, control: "resume" }));
+    await runBroadcast(input);
+    const decisions = async () =>
+      (await jobsOf(db.sql, ws.id)).filter((j) => j.name === "broadcast-ab-decision").length;
+    expect(await decisions()).toBe(2); // the first (done, paused) and the one the resumed run enqueued
+    expect(await decideAbTest(input)).toMatchObject({ status: "done", output: { decided: true, winner: 0 } });
+    await runBroadcast(input);
+    const all = await sendsOf(input.broadcastId);
+    expect(all).toHaveLength(AUDIENCE);
+    expect(new Set(all.map((s) => s.contact_id)).size).toBe(AUDIENCE);
+    expect(all.every((s) => s.status === "sent")).toBe(true);
+    expect((await broadcastOf(input.broadcastId)).status).toBe("sent");
+  });
+
   test("a cancelled test is not decided and sends nothing more", async () => {
     const fake = await useResend();
     const { input } = await abBroadcast();

@@ -14,8 +14,9 @@ type Decision = { decided: false; why: string } | { decided: true; winner: numbe
  * through the same claim as any broadcast. Exactly once: a decided broadcast is not decided again
  * (a second job, a retry after a crash), and the unique (broadcast_id, contact_id) key keeps
  * everyone of the test share from getting the winner too. A paused broadcast is decided and sends
- * the rest when resumed; a cancelled one is left alone. `now` is the clock the decision time is
- * compared with (the job's own; tests move it).
+ * the rest when resumed (or, with test emails still waiting, is decided when resumed); a cancelled
+ * one is left alone. `now` is the clock the decision time is compared with (the job's own; tests
+ * move it).
  */
 export async function decideAbTest(
   input: { workspaceId: string; broadcastId: string },
@@ -39,7 +40,13 @@ export async function decideAbTest(
       select 1 from public.email_sends
       where broadcast_id = ${input.broadcastId} and workspace_id = ${input.workspaceId} and status = 'queued'
       limit 1`;
-    if (waiting) return retry("retry_later", "The test share's last emails are still on their way.");
+    if (waiting) {
+      // a paused broadcast's waiting emails leave when it is resumed, and that run enqueues the
+      // decision again (lib/email/ab-claim.ts, redecideIfDue)
+      if (b.status === "paused")
+        return done<Decision>({ decided: false, why: "paused with emails of the test waiting" });
+      return retry("retry_later", "The test share's last emails are still on their way.");
+    }
 
     const { winner, note } = pickAbWinner(await abVariantNumbers(db, input), b.metric);
     // the rest of the audience is claimed from its start again: the test share's contacts have
