@@ -3207,6 +3207,79 @@ CREATE TRIGGER automations_updated_at BEFORE UPDATE ON public.automations FOR EA
 GRANT ALL ON TABLE public.automations TO service_role;
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.automations TO authenticated;
 
+-- ==================================================== public.broadcast_variants
+--
+-- Name: broadcast_variants; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.broadcast_variants (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    workspace_id uuid NOT NULL,
+    broadcast_id uuid NOT NULL,
+    "position" smallint NOT NULL,
+    subject text NOT NULL,
+    preheader text,
+    sender_name text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT broadcast_variants_position_check CHECK ((("position" >= 0) AND ("position" <= 4))),
+    CONSTRAINT broadcast_variants_preheader_check CHECK (((preheader IS NULL) OR (length(preheader) <= 200))),
+    CONSTRAINT broadcast_variants_sender_name_check CHECK (((sender_name IS NULL) OR (length(sender_name) <= 70))),
+    CONSTRAINT broadcast_variants_subject_check CHECK (((length(btrim(subject)) >= 1) AND (length(btrim(subject)) <= 200)))
+);
+
+--
+-- Name: broadcast_variants broadcast_variants_broadcast_id_position_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.broadcast_variants
+    ADD CONSTRAINT broadcast_variants_broadcast_id_position_key UNIQUE (broadcast_id, "position");
+
+--
+-- Name: broadcast_variants broadcast_variants_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.broadcast_variants
+    ADD CONSTRAINT broadcast_variants_pkey PRIMARY KEY (id);
+
+--
+-- Name: broadcast_variants_workspace_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX broadcast_variants_workspace_idx ON public.broadcast_variants USING btree (workspace_id, broadcast_id);
+
+--
+-- Name: broadcast_variants broadcast_variants_workspace_id_broadcast_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.broadcast_variants
+    ADD CONSTRAINT broadcast_variants_workspace_id_broadcast_id_fkey FOREIGN KEY (workspace_id, broadcast_id) REFERENCES public.broadcasts(workspace_id, id) ON DELETE CASCADE;
+
+--
+-- Name: broadcast_variants broadcast_variants_workspace_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.broadcast_variants
+    ADD CONSTRAINT broadcast_variants_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspaces(id) ON DELETE CASCADE;
+
+--
+-- Name: broadcast_variants; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.broadcast_variants ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: broadcast_variants broadcast_variants_select_members; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY broadcast_variants_select_members ON public.broadcast_variants FOR SELECT TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
+
+--
+-- Name: TABLE broadcast_variants; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT ON TABLE public.broadcast_variants TO authenticated;
+GRANT ALL ON TABLE public.broadcast_variants TO service_role;
+
 -- ==================================================== public.broadcasts
 --
 -- Name: broadcasts; Type: TABLE; Schema: public; Owner: -
@@ -3232,6 +3305,19 @@ CREATE TABLE public.broadcasts (
     paused_reason text,
     pause_kind text,
     reputation_override boolean DEFAULT false NOT NULL,
+    ab_test_share smallint,
+    ab_winner_metric text,
+    ab_decide_after_hours smallint,
+    ab_decide_at timestamp with time zone,
+    ab_winner_variant smallint,
+    ab_decided_at timestamp with time zone,
+    ab_decision_note text,
+    CONSTRAINT broadcasts_ab_decide_after_hours_check CHECK (((ab_decide_after_hours >= 1) AND (ab_decide_after_hours <= 168))),
+    CONSTRAINT broadcasts_ab_decision_complete CHECK (((ab_decided_at IS NULL) = (ab_winner_variant IS NULL))),
+    CONSTRAINT broadcasts_ab_test_complete CHECK ((((ab_test_share IS NULL) = (ab_winner_metric IS NULL)) AND ((ab_test_share IS NULL) = (ab_decide_after_hours IS NULL)))),
+    CONSTRAINT broadcasts_ab_test_share_check CHECK (((ab_test_share >= 10) AND (ab_test_share <= 50))),
+    CONSTRAINT broadcasts_ab_winner_metric_check CHECK ((ab_winner_metric = ANY (ARRAY['opens'::text, 'clicks'::text, 'revenue'::text]))),
+    CONSTRAINT broadcasts_ab_winner_variant_check CHECK (((ab_winner_variant >= 0) AND (ab_winner_variant <= 4))),
     CONSTRAINT broadcasts_pause_kind_check CHECK ((pause_kind = ANY (ARRAY['provider'::text, 'reputation'::text]))),
     CONSTRAINT broadcasts_scheduled_has_time CHECK (((status <> 'scheduled'::text) OR (scheduled_at IS NOT NULL))),
     CONSTRAINT broadcasts_status_check CHECK ((status = ANY (ARRAY['draft'::text, 'scheduled'::text, 'sending'::text, 'paused'::text, 'cancelled'::text, 'sent'::text, 'failed'::text])))
@@ -5344,8 +5430,10 @@ CREATE TABLE public.email_sends (
     sent_at timestamp with time zone,
     lease_until timestamp with time zone,
     lease_owner text,
+    variant smallint,
     CONSTRAINT email_sends_kind_check CHECK ((kind = ANY (ARRAY['marketing'::text, 'transactional'::text]))),
-    CONSTRAINT email_sends_status_check CHECK ((status = ANY (ARRAY['queued'::text, 'sent'::text, 'outbox'::text, 'skipped'::text, 'failed'::text, 'bounced'::text, 'complained'::text])))
+    CONSTRAINT email_sends_status_check CHECK ((status = ANY (ARRAY['queued'::text, 'sent'::text, 'outbox'::text, 'skipped'::text, 'failed'::text, 'bounced'::text, 'complained'::text]))),
+    CONSTRAINT email_sends_variant_check CHECK (((variant >= 0) AND (variant <= 4)))
 );
 
 --

@@ -9,6 +9,7 @@ import { runContactImport } from "@/lib/contacts/flows/run-contact-import";
 import { withService } from "@/lib/db/doors";
 import { deliverEmail } from "@/lib/email/flows/deliver-email";
 import { runBroadcast } from "@/lib/email/flows/run-broadcast";
+import { decideAbTest } from "@/lib/email/flows/decide-ab-test";
 import { runTicketingDelivery } from "@/lib/events/ticketing/flows/process-ticketing-deliveries";
 import { ticketingSyncJob } from "@/lib/events/ticketing/flows/run-ticketing-sync";
 import { sweepRateLimitHits } from "@/lib/forms/flows/sweep-rate-limit-hits";
@@ -39,6 +40,9 @@ export const HANDLERS: JobRegistry = {
       lastAttempt: lastAttempt(job),
       runner: job.id,
     }),
+  ),
+  "broadcast-ab-decision": handle(QUEUES["broadcast-ab-decision"], ({ workspaceId, broadcastId }) =>
+    decideAbTest({ workspaceId, broadcastId }),
   ),
   "email-send": handle(QUEUES["email-send"], ({ emailSendId, html, text }, job) =>
     deliverEmail(emailSendId, {

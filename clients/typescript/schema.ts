@@ -1440,6 +1440,7 @@ export interface components {
     __schema0: components["schemas"]["SegmentFilterGroup"];
     __schema1: components["schemas"]["SegmentFilterGroupOutput"];
     Broadcast: {
+      ab_test: components["schemas"]["BroadcastAbTestState"];
       body_text: string;
       /** @description ISO 8601 */
       created_at: string;
@@ -1452,7 +1453,41 @@ export interface components {
       status: "draft" | "scheduled" | "sending" | "paused" | "cancelled" | "sent" | "failed";
       subject: string;
     };
+    /** @description The A/B test's settings; needs `variants`. */
+    BroadcastAbTest: {
+      /** @description Hours (1–168) after the test share is sent when the winner goes to the rest. */
+      decide_after_hours: number;
+      /**
+       * @description What picks the winner: unique human opens, human clicks, or revenue within the window.
+       * @enum {string}
+       */
+      metric: "opens" | "clicks" | "revenue";
+      /** @description Percent of the audience (10–50) that gets the variants first, split by a hash of contact and broadcast. */
+      share: number;
+    };
+    /** @description The broadcast's A/B test and its decision; null: none. */
+    BroadcastAbTestState: {
+      decide_after_hours: number;
+      /** @description ISO 8601; set when the test share is sent */
+      decide_at: string | null;
+      /** @description ISO 8601 */
+      decided_at: string | null;
+      /** @description Why this variant, or why A was kept */
+      decision_note: string | null;
+      /** @enum {string} */
+      metric: "opens" | "clicks" | "revenue";
+      share: number;
+      variants: {
+        position: number;
+        preheader: string | null;
+        sender_name: string | null;
+        subject: string;
+      }[];
+      /** @description The winning variant's position (0 is A) */
+      winner: number | null;
+    } | null;
     BroadcastCreate: {
+      ab_test?: components["schemas"]["BroadcastAbTest"];
       /** @description The message, with merge tags (`{{first_name}}`, `{{unsubscribe_url}}`, …): plain text, or Markdown rendered in the workspace's branding (which needs the workspace's postal address to send). */
       body: string;
       /**
@@ -1471,6 +1506,8 @@ export interface components {
        * @description Only the contacts subscribed to this topic; none: every subscribed contact.
        */
       topic_id?: string;
+      /** @description An A/B test's 2 to 5 variants of subject, preheader and sender name (the first is A, kept on a tie or too few events); needs `ab_test`. */
+      variants?: components["schemas"]["BroadcastVariant"][];
     };
     BroadcastSend: {
       /**
@@ -1494,6 +1531,11 @@ export interface components {
       sent: number;
       /** @description Sends whose recipient unsubscribed from them (the email's link). */
       unsubscribed: number;
+    };
+    BroadcastVariant: {
+      preheader?: string;
+      sender_name?: string;
+      subject: string;
     };
     Contact: {
       address_line1: string | null;

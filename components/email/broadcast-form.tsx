@@ -5,6 +5,8 @@ import { Field, FormMessage, SubmitButton } from "@/components/form-controls";
 import type { ActionResult } from "@/lib/adapters/action-result";
 import type { Audience } from "@/lib/email/broadcast-audience";
 import type { FormState } from "@/lib/http/form-state";
+import type { AbTest } from "@/lib/email/ab-test";
+import { AbTestFields } from "./ab-test-fields";
 import { EmailPreview } from "./email-preview";
 
 const PREVIEW_DELAY_MS = 400;
@@ -35,7 +37,7 @@ export function BroadcastForm({
   create: (prev: FormState, form: FormData) => Promise<FormState>;
   preview: (input: { body: string }) => Promise<ActionResult<{ html: string }>>;
   nonce: string | null;
-  initial?: { subject: string; body: string; audience: Audience };
+  initial?: { subject: string; body: string; audience: Audience; abTest?: AbTest | null };
 }) {
   const [state, action] = useActionState<FormState, FormData>(create, {});
   const [body, setBody] = useState(state.values?.body ?? initial?.body ?? "");
@@ -188,6 +190,7 @@ export function BroadcastForm({
           Only subscribed contacts receive it; you see who is skipped, and why, before sending.
         </p>
       </fieldset>
+      <AbTestFields state={state} initial={initial?.abTest} />
       <SubmitButton pendingLabel="Saving…">Save and preview</SubmitButton>
     </form>
   );

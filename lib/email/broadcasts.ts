@@ -11,6 +11,7 @@ import { UNSUBSCRIBE_TAG } from "./render-email";
 import { isUuid } from "@/lib/ids/uuid";
 import { AppError, unwrap } from "@/lib/errors/app-error";
 import { writeBroadcast } from "./broadcast-door";
+import { abTestInput, loadAbTest, saveAbTest } from "./ab-test";
 import { loadBranding } from "./branding";
 import { compileTemplate } from "./email-template";
 import { MergeTagError, parseMergeTemplate } from "./merge-tags";
@@ -133,7 +134,8 @@ export async function duplicateBroadcast(
 ): Promise<{ id: string } | null> {
   const source = await getBroadcast(db, input);
   if (!source) return null;
-  return createBroadcast(db, {
+  const abTest = await loadAbTest(db, input);
+  const copy = await createBroadcast(db, {
     workspaceId: input.workspaceId,
     createdBy: input.createdBy,
     subject: source.subject,
@@ -141,6 +143,14 @@ export async function duplicateBroadcast(
     format: source.body_markdown === null ? "text" : "markdown",
     audience: source.audience,
   });
+  // an A/B test's variants and settings come along; its decision does not
+  if (abTest)
+    await saveAbTest(db, {
+      workspaceId: input.workspaceId,
+      broadcastId: copy.id,
+      abTest: abTestInput(abTest),
+    });
+  return copy;
 }
 
 export async function getBroadcast(db: Db, input: { workspaceId: string; broadcastId: string }) {

@@ -9,12 +9,17 @@ import { emailFrom, resendClient, sendThroughResend } from "./resend-client";
 import { isPermanentRefusal } from "./flows/pace-provider";
 import type { Sender } from "./sender";
 import { metrics } from "@/lib/observability/metrics";
+import { abBucketSql } from "./ab-split";
+import { abSplit, awaitAbDecision, redecideIfDue } from "./ab-claim";
+import { preheaderHtml, type AbVariant } from "./ab-test";
 
 /** Resend's batch endpoint takes at most 100 emails. */
 export const BROADCAST_BATCH_SIZE = 100;
 
 interface QueuedEmail {
   id: string;
+  /** an A/B broadcast's variant position (its sender name is applied when delivered) */
+  variant?: number | null;
   to_email: string;
   subject: string;
   html: string;
@@ -72,9 +77,23 @@ async function claimAsService(
   size: number,
   runner: string | null,
 ): Promise<Claim> {
-  const [{ status, claim_cursor: cursor }] = await db`
-    select status, claim_cursor from public.broadcasts where id = ${broadcast.id} for update`;
+  const [{ status, claim_cursor: cursor, ...ab }] = await db<
+    {
+      status: string;
+      claim_cursor: string | null;
+      ab_test_share: number | null;
+      ab_decide_at: Date | null;
+      ab_decided_at: Date | null;
+      ab_winner_variant: number | null;
+      variants: AbVariant[];
+    }[]
+  >`
+    select status, claim_cursor, ab_test_share, ab_decide_at, ab_decided_at, ab_winner_variant,
+           coalesce((select json_agg(v order by v.position) from public.broadcast_variants v
+                     where v.broadcast_id = b.id and v.workspace_id = b.workspace_id), '[]') as variants
+    from public.broadcasts b where id = ${broadcast.id} for update`;
   if (!RUNNABLE.includes(status)) return { queued: [], stopped: true };
+  const split = abSplit(ab);
 
   // Rows still 'queued' that are this runner's own (its attempt before a crash), released, or
   // whose lease ran out (another run that died); rows another live run is delivering are left to
@@ -87,41 +106,63 @@ async function claimAsService(
       where broadcast_id = ${broadcast.id} and status = 'queued'
         and (lease_until is null or lease_until < now() or lease_owner is not distinct from ${runner}::text)
       order by id limit ${size})
-    returning id, to_email, subject, html, text_body, headers`;
+    returning id, to_email, subject, html, text_body, headers, variant`;
   if (leftover.length) return { queued: leftover };
+  // the test share is sent and waits for its decision (lib/email/flows/decide-ab-test.ts)
+  if (split?.phase === "test" && ab.ab_decide_at) {
+    await redecideIfDue(db, { workspaceId, broadcastId: broadcast.id, decideAt: ab.ab_decide_at });
+    return { queued: [], stopped: true };
+  }
 
+  // an A/B broadcast's variant per contact: in the test, its bucket's; after the decision, the winner's
+  const subjects = split?.variants.map((v) => v.subject) ?? [];
+  const preheaders = split?.variants.map((v) => preheaderHtml(v.preheader)) ?? [];
+  const variantSql = !split
+    ? db`null::smallint`
+    : split.phase === "test"
+      ? db`(b.bucket % ${split.variants.length})::smallint`
+      : db`${split.winner}::smallint`;
   // Rendered in the database (renderedMarketingSql): the rows never travel to this process and
   // back, so a batch costs about what the plain insert of its rows costs.
   const direct = resendClient() === null; // the dev outbox: stored is delivered
   const [claimed] = await db<{ last_id: string | null; queued: QueuedEmail[] }[]>`
     with batch as (
-      select c.id, c.email, c.first_name, c.last_name, c.city, c.country, ${marketingSkipReasonSql(db)} as skip
+      select c.id, c.email, c.first_name, c.last_name, c.city, c.country, ${marketingSkipReasonSql(db)} as skip,
+             ${split?.phase === "test" ? abBucketSql(db, db`c.id`, broadcast.id) : db`0`} as bucket
       from public.contacts c
       where ${audienceCondition(db, workspaceId, broadcast.audience)}
         and (${cursor}::uuid is null or c.id > ${cursor}::uuid)
       order by c.id
       limit ${size}
     ), rendered as (
-      select b.*, r.html, r.text_body, r.headers
+      select b.*, r.html, r.text_body, r.headers, ${variantSql} as variant
       from batch b
       cross join (select id, tracking_url from public.workspaces where id = ${workspaceId}) w
       cross join lateral ${renderedMarketingSql(db, broadcast.body_html, broadcast.body_text, broadcast.audience.topicId)} r
+      where ${split?.phase === "test" ? db`b.bucket < ${split.share * 100}` : db`true`}
     ), inserted as (
       insert into public.email_sends
         (workspace_id, contact_id, broadcast_id, to_email, kind, subject, html, text_body, headers,
-         status, skip_reason, provider, sent_at, lease_until, lease_owner)
-      select ${workspaceId}, r.id, ${broadcast.id}, r.email, 'marketing', ${broadcast.subject},
-             r.html, r.text_body, r.headers,
+         status, skip_reason, provider, sent_at, lease_until, lease_owner, variant)
+      select ${workspaceId}, r.id, ${broadcast.id}, r.email, 'marketing',
+             coalesce((${subjects}::text[])[r.variant + 1], ${broadcast.subject}),
+             case when r.skip is null and coalesce((${preheaders}::text[])[r.variant + 1], '') <> ''
+                  then case when r.html ~* '<body[^>]*>'
+                            then regexp_replace(r.html, '(<body[^>]*>)', '\\1' || (${preheaders}::text[])[r.variant + 1], 'i')
+                            else (${preheaders}::text[])[r.variant + 1] || r.html end
+                  else r.html end,
+             r.text_body, r.headers,
              case when r.skip is not null then 'skipped' when ${direct} then 'outbox' else 'queued' end,
              r.skip,
              case when r.skip is not null then null when ${direct} then 'outbox' else 'resend' end,
              case when r.skip is null and ${direct} then now() end,
              case when r.skip is null and not ${direct} then now() + make_interval(secs => ${BROADCAST_LEASE_SECONDS}) end,
-             case when r.skip is null and not ${direct} then ${runner}::text end
+             case when r.skip is null and not ${direct} then ${runner}::text end,
+             r.variant
       from rendered r
       order by r.id
       on conflict (broadcast_id, contact_id) where broadcast_id is not null do nothing
-      returning id, to_email, subject, html, text_body, headers, status
+      returning id, to_email, subject, html, text_body, headers, status, variant
     )
     select (select id from batch order by id desc limit 1) as last_id,
            coalesce((select json_agg(i) from inserted i where i.status = 'queued'), '[]') as queued`;
@@ -129,6 +170,10 @@ async function claimAsService(
     const [sending] = await db`
       select 1 from public.email_sends where broadcast_id = ${broadcast.id} and status = 'queued' limit 1`;
     if (sending) return { queued: [], stopped: true, othersSending: true };
+    if (split?.phase === "test") {
+      await awaitAbDecision(db, workspaceId, broadcast.id);
+      return { queued: [], stopped: true };
+    }
     await db`update public.broadcasts set status = 'sent', sent_at = now() where id = ${broadcast.id}`;
     return { queued: [], stopped: true };
   }
@@ -156,6 +201,7 @@ export async function deliverBroadcastBatch(
   queued: QueuedEmail[],
   signal?: AbortSignal,
   sender: Sender = { from: emailFrom() },
+  variantFroms: Record<number, string> = {},
 ): Promise<Delivery> {
   const ids = queued.map((q) => q.id);
   const key = createHash("sha256")
@@ -166,7 +212,7 @@ export async function deliverBroadcastBatch(
     (resend) =>
       resend.batch.send(
         queued.map((q) => ({
-          from: sender.from,
+          from: (q.variant != null && variantFroms[q.variant]) || sender.from,
           ...(sender.replyTo ? { replyTo: sender.replyTo } : {}),
           to: q.to_email,
           subject: q.subject,
@@ -263,11 +309,21 @@ export async function broadcastProgress(
            count(*) filter (where status = 'queued')::int as queued
     from public.email_sends where broadcast_id = ${broadcast.id}`;
   const done = broadcast.status === "sent" || broadcast.status === "cancelled";
+  const [{ ab }] = await db<{ ab: boolean }[]>`
+    select ab_test_share is not null as ab from public.broadcasts where id = ${broadcast.id}`;
   // Claims go through the audience in id order (claimBroadcastBatch), so what is left is the
-  // audience past the cursor; a finished broadcast has nothing left and is not counted again.
+  // audience past the cursor; a finished broadcast has nothing left and is not counted again. An
+  // A/B broadcast walks its audience twice (the test share, then the rest): what is left is the
+  // audience without an email of it yet.
   const [{ remaining }] = done
     ? [{ remaining: 0 }]
-    : await db`
+    : ab
+      ? await db`
+        select count(*)::int as remaining from public.contacts c
+        where ${audienceCondition(db, input.workspaceId, broadcast.audience)}
+          and not exists (select 1 from public.email_sends e
+                          where e.broadcast_id = ${broadcast.id} and e.contact_id = c.id)`
+      : await db`
         select count(*)::int as remaining from public.contacts c
         where ${audienceCondition(db, input.workspaceId, broadcast.audience)}
           and c.id > coalesce((select claim_cursor from public.broadcasts where id = ${broadcast.id}),

@@ -56,6 +56,25 @@ export const QUEUES = {
     },
   }),
   /**
+   * An A/B broadcast's decision (lib/email/flows/decide-ab-test.ts), enqueued with startAfter its
+   * decision time once the test share is sent. Decided once: the broadcast's row lock and its
+   * ab_decided_at make a second run, or a retry after a crash, find nothing to do. A retry waits
+   * for the test share's last rows still on their way.
+   */
+  "broadcast-ab-decision": defineQueue({
+    name: "broadcast-ab-decision",
+    version: 1,
+    schema: workspaceJob({ broadcastId: uuidSchema }),
+    options: {
+      retryLimit: 20,
+      retryDelay: 30,
+      retryBackoff: true,
+      retryDelayMax: 600,
+      heartbeatSeconds: 10,
+      expireInSeconds: 600,
+    },
+  }),
+  /**
    * An Eventbrite import and sync of one workspace (after connecting, and the manual re-sync):
    * fetched outside any transaction, written in one. Idempotent, so a rerun is harmless.
    */

@@ -108,6 +108,11 @@ export const TABLES: Record<string, TableShape> = {
     links: { segment_id: "segments", topic_id: "email_topics" },
     change: { subject: "Changed" },
   },
+  broadcast_variants: {
+    fields: () => ({ position: 0, subject: "Variant A" }),
+    links: { broadcast_id: "broadcasts" },
+    change: { subject: "Changed" },
+  },
   email_sends: {
     fields: () => ({ to_email: "to@example.test", kind: "transactional" }),
     links: { contact_id: "contacts", broadcast_id: "broadcasts" },

@@ -15,6 +15,7 @@ import {
   updateBroadcast,
 } from "@/lib/email/broadcasts";
 import { renderForRecipient } from "@/lib/email/email-template";
+import { abTestSchema, saveAbTest, type AbTest } from "@/lib/email/ab-test";
 import { scheduleBroadcast, scheduleSchema, unscheduleBroadcast } from "@/lib/email/schedule-broadcast";
 import { memberSample, sendTestBroadcast, testSendAllowed, TOO_MANY_TESTS } from "@/lib/email/test-send";
 import { withService, type Db } from "@/lib/db/doors";
@@ -51,13 +52,67 @@ const formFields = (raw: unknown) => {
       topicId: form.topicId || undefined,
       segmentId: form.segmentId,
     },
+    ...abFields(form),
   };
 };
-const broadcastForm = z.preprocess(formFields, broadcastSchema);
+
+/**
+ * The composer's A/B section (docs/decisions.md, "A/B tests of broadcasts"), when switched on: the
+ * variant rows it shows (abSubject0…abSubject4 with their preheader and sender name), the test
+ * share, the metric and the hours. Each is a top-level field, so its error shows beside it.
+ */
+function abFields(form: Record<string, unknown>) {
+  if (!form.abEnabled) return {};
+  const variants = [0, 1, 2, 3, 4, 5]
+    .filter((i) => typeof form[`abSubject${i}`] === "string")
+    .map((i) => ({
+      subject: form[`abSubject${i}`],
+      preheader: form[`abPreheader${i}`] ?? "",
+      senderName: form[`abSenderName${i}`] ?? "",
+    }));
+  const number = (value: unknown) => (value === undefined || value === "" ? undefined : Number(value));
+  return {
+    abVariants: variants,
+    abShare: number(form.abShare),
+    abMetric: form.abMetric,
+    abHours: number(form.abHours),
+  };
+}
+const abFormSchema = {
+  abVariants: abTestSchema.shape.variants.optional(),
+  abShare: abTestSchema.shape.share.optional(),
+  abMetric: abTestSchema.shape.metric.optional(),
+  abHours: abTestSchema.shape.decideAfterHours.optional(),
+};
+/** The form's A/B fields as a test, or null when the section is off; a missing setting is refused beside it. */
+function abTestOf(form: {
+  abVariants?: AbTest["variants"];
+  abShare?: number;
+  abMetric?: AbTest["metric"];
+  abHours?: number;
+}): AbTest | null {
+  if (!form.abVariants) return null;
+  if (form.abShare === undefined)
+    throw new AppError("invalid", "The test share is 10 to 50 percent of the audience.", {
+      field: "abShare",
+    });
+  if (!form.abMetric)
+    throw new AppError("invalid", "Choose opens, clicks or revenue.", { field: "abMetric" });
+  if (form.abHours === undefined)
+    throw new AppError("invalid", "Decide after 1 to 168 hours (a week).", { field: "abHours" });
+  return {
+    variants: form.abVariants,
+    share: form.abShare,
+    metric: form.abMetric,
+    decideAfterHours: form.abHours,
+  };
+}
+
+const broadcastForm = z.preprocess(formFields, broadcastSchema.extend(abFormSchema));
 /** The same form editing a draft: its id bound first. */
 const broadcastEditForm = z.preprocess(
   (raw) => ({ ...formFields(raw), broadcastId: (raw as Record<string, unknown>).broadcastId }),
-  broadcastSchema.extend({ broadcastId }),
+  broadcastSchema.extend({ broadcastId, ...abFormSchema }),
 );
 
 /** A topic named by the form must be one of the workspace's (docs/decisions.md, "Subscription topics"). */
@@ -70,11 +125,13 @@ export const createBroadcastAction = memberAction(
   broadcastForm,
   async (db, broadcast, ctx): Promise<FormState> => {
     await refuseForeignTopic(db, ctx.workspaceId, broadcast.audience.topicId);
+    const abTest = abTestOf(broadcast);
     const { id } = await createBroadcast(db, {
       ...broadcast,
       workspaceId: ctx.workspaceId,
       createdBy: ctx.userId,
     });
+    if (abTest) await saveAbTest(db, { workspaceId: ctx.workspaceId, broadcastId: id, abTest });
     ctx.audit
       .target("broadcast", id)
       .change(null, { subject: broadcast.subject, audience: broadcast.audience });
@@ -88,8 +145,10 @@ export const updateBroadcastAction = memberAction(
   broadcastEditForm,
   async (db, { broadcastId, ...broadcast }, ctx): Promise<FormState> => {
     await refuseForeignTopic(db, ctx.workspaceId, broadcast.audience.topicId);
+    const abTest = abTestOf(broadcast);
     const changed = await updateBroadcast(db, { ...broadcast, broadcastId, workspaceId: ctx.workspaceId });
     if (!changed) throw new AppError("conflict", "Only a draft can be edited; this one has moved on.");
+    await saveAbTest(db, { workspaceId: ctx.workspaceId, broadcastId, abTest });
     ctx.audit
       .target("broadcast", broadcastId)
       .change(null, { subject: broadcast.subject, audience: broadcast.audience });

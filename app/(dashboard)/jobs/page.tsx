@@ -14,6 +14,7 @@ const QUEUE_LABELS: Record<string, string> = {
   "ticketing-sync": "Eventbrite import",
   "payments-backfill": "Payments backfill",
   broadcast: "Broadcast",
+  "broadcast-ab-decision": "A/B test decision",
   "contact-import": "Contact import",
 };
 

@@ -8,6 +8,7 @@ import {
   getBroadcast,
 } from "@/lib/email/broadcasts";
 import { controlBroadcast } from "@/lib/email/control-broadcast";
+import { abTestSchema, abVariantSchema, loadAbTest, saveAbTest } from "@/lib/email/ab-test";
 import { scheduleBroadcast } from "@/lib/email/schedule-broadcast";
 import { AppError } from "@/lib/errors/app-error";
 import { uuidSchema } from "@/lib/ids/uuid";
@@ -42,6 +43,29 @@ export const broadcastSchema = z
     created_at: z.string().meta({ description: "ISO 8601" }),
     sent_at: z.string().nullable().meta({ description: "ISO 8601; when sending finished" }),
     stats: broadcastStatsSchema,
+    ab_test: z
+      .object({
+        share: z.number().int(),
+        metric: z.enum(["opens", "clicks", "revenue"]),
+        decide_after_hours: z.number().int(),
+        decide_at: z.string().nullable().meta({ description: "ISO 8601; set when the test share is sent" }),
+        winner: z.number().int().nullable().meta({ description: "The winning variant's position (0 is A)" }),
+        decided_at: z.string().nullable().meta({ description: "ISO 8601" }),
+        decision_note: z.string().nullable().meta({ description: "Why this variant, or why A was kept" }),
+        variants: z.array(
+          z.object({
+            position: z.number().int(),
+            subject: z.string(),
+            preheader: z.string().nullable(),
+            sender_name: z.string().nullable(),
+          }),
+        ),
+      })
+      .nullable()
+      .meta({
+        id: "BroadcastAbTestState",
+        description: "The broadcast's A/B test and its decision; null: none.",
+      }),
   })
   .meta({ id: "Broadcast" });
 
@@ -55,6 +79,8 @@ async function v1Broadcast(
   const broadcast = await getBroadcast(db, input);
   const stats = broadcast && (await getBroadcastStats(db, input));
   if (!broadcast || !stats) throw new AppError("not_found");
+  const ab = await loadAbTest(db, input);
+  const iso = (d: Date | null) => (d ? d.toISOString() : null);
   return {
     id: broadcast.id,
     subject: broadcast.subject,
@@ -63,6 +89,16 @@ async function v1Broadcast(
     created_at: new Date(broadcast.created_at).toISOString(),
     sent_at: broadcast.sent_at ? new Date(broadcast.sent_at).toISOString() : null,
     stats,
+    ab_test: ab && {
+      share: ab.share,
+      metric: ab.metric,
+      decide_after_hours: ab.decideAfterHours,
+      decide_at: iso(ab.decideAt),
+      winner: ab.winner,
+      decided_at: iso(ab.decidedAt),
+      decision_note: ab.note,
+      variants: ab.variants,
+    },
   };
 }
 
@@ -103,6 +139,42 @@ export const createBroadcastBodySchema = z
     segment_id: uuidSchema.optional().meta({
       description: "Only the contacts of this saved segment (the key needs the scopes its conditions read).",
     }),
+    variants: z
+      .array(
+        z
+          .object({
+            subject: abVariantSchema.shape.subject,
+            preheader: z.string().trim().max(200, "Keep the preheader under 200 characters.").optional(),
+            sender_name: z.string().trim().max(70, "Keep the sender name under 70 characters.").optional(),
+          })
+          .strict()
+          .meta({ id: "BroadcastVariant" }),
+      )
+      .min(2, "An A/B test has 2 to 5 variants.")
+      .max(5, "An A/B test has 2 to 5 variants.")
+      .optional()
+      .meta({
+        description:
+          "An A/B test's 2 to 5 variants of subject, preheader and sender name (the first is A, kept on a tie " +
+          "or too few events); needs `ab_test`.",
+      }),
+    ab_test: z
+      .object({
+        share: abTestSchema.shape.share.meta({
+          description:
+            "Percent of the audience (10–50) that gets the variants first, split by a hash of contact and broadcast.",
+        }),
+        metric: abTestSchema.shape.metric.meta({
+          description:
+            "What picks the winner: unique human opens, human clicks, or revenue within the window.",
+        }),
+        decide_after_hours: abTestSchema.shape.decideAfterHours.meta({
+          description: "Hours (1–168) after the test share is sent when the winner goes to the rest.",
+        }),
+      })
+      .strict()
+      .optional()
+      .meta({ id: "BroadcastAbTest", description: "The A/B test's settings; needs `variants`." }),
   })
   .strict()
   .meta({ id: "BroadcastCreate" });
@@ -130,6 +202,10 @@ export const create = defineOperation({
   success: { status: 201, schema: broadcastSchema, description: "The draft" },
   errors: [...bodyErrors, { status: 403, codes: ["forbidden"] }, idempotencyConflict],
   async handler({ db, key, workspaceId, body, audit }) {
+    if (body.variants && !body.ab_test)
+      throw new AppError("invalid", "Variants need the test's settings.", { field: "ab_test" });
+    if (body.ab_test && !body.variants)
+      throw new AppError("invalid", "An A/B test needs 2 to 5 variants.", { field: "variants" });
     if (body.topic_id && !(await topicInWorkspace(db, workspaceId, body.topic_id)))
       throw new AppError("invalid", "No such topic in this workspace.", { field: "topic_id" });
     if (body.segment_id) {
@@ -146,6 +222,21 @@ export const create = defineOperation({
       format: body.format,
       audience: { topicId: body.topic_id, segmentId: body.segment_id },
     });
+    if (body.variants && body.ab_test)
+      await saveAbTest(db, {
+        workspaceId,
+        broadcastId: id,
+        abTest: {
+          share: body.ab_test.share,
+          metric: body.ab_test.metric,
+          decideAfterHours: body.ab_test.decide_after_hours,
+          variants: body.variants.map((v) => ({
+            subject: v.subject,
+            preheader: v.preheader ?? "",
+            senderName: v.sender_name ?? "",
+          })),
+        },
+      });
     await audit("broadcast.created", ["broadcast", id], { after: { subject: body.subject } });
     return created(await v1Broadcast(db, { workspaceId, broadcastId: id }));
   },

@@ -12,6 +12,7 @@ import { pauseForReputation } from "../reputation";
 import { resendClient } from "../resend-client";
 import { senderFor } from "../sender";
 import { startScheduledBroadcast } from "../schedule-broadcast";
+import { loadAbTest, variantSenders } from "../ab-test";
 
 /**
  * Rows claimed per transaction on the dev outbox, where storing a row is delivering it
@@ -44,6 +45,11 @@ export async function runBroadcast(
     return done({ batches: 0, notDue: true });
   // who the mail is from: read once per run (a renamed workspace's next run sends in the new name)
   const sender = await withService((db) => senderFor(db, input.workspaceId));
+  // an A/B broadcast's variants name their sender at the same address
+  const variantFroms = variantSenders(
+    (await withService((db) => loadAbTest(db, input)))?.variants ?? [],
+    sender,
+  );
   const batchSize = resendClient() ? BROADCAST_BATCH_SIZE * RESEND_PARALLEL_CALLS : outboxBatchSize();
   let batches = 0;
   for (;;) {
@@ -66,7 +72,7 @@ export async function runBroadcast(
         queued.slice(i * BROADCAST_BATCH_SIZE, (i + 1) * BROADCAST_BATCH_SIZE),
       );
       const deliveries = await Promise.all(
-        chunks.map((chunk) => deliverBroadcastBatch(input.broadcastId, chunk, signal, sender)),
+        chunks.map((chunk) => deliverBroadcastBatch(input.broadcastId, chunk, signal, sender, variantFroms)),
       );
       // A rate limit never gets here: the pacer waits it out. Delivered chunks and ones Resend
       // refused for good are recorded; a chunk the provider did not take (an outage, the worker

@@ -2,6 +2,9 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { BroadcastReport } from "@/components/email/broadcast-report";
+import { AbTestReport } from "@/components/email/ab-test-report";
+import { abVariantNumbers, loadAbTest } from "@/lib/email/ab-test";
+import { broadcastSuppressionCounts } from "@/lib/email/broadcast-suppressions";
 import { BroadcastScheduler } from "@/components/email/broadcast-scheduler";
 import { BroadcastSender } from "@/components/email/broadcast-sender";
 import { BroadcastTestSend } from "@/components/email/broadcast-test-send";
@@ -50,6 +53,13 @@ export default async function BroadcastPage({ params }: { params: Promise<{ id: 
       report:
         broadcast.status === "draft" ? null : await getBroadcastReport(db, { workspaceId, broadcastId: id }),
       tracking: (await getEmailSettings(db, workspaceId))?.email_tracking_enabled ?? false,
+      abTest: await loadAbTest(db, { workspaceId, broadcastId: id }),
+      abNumbers:
+        broadcast.status === "draft" ? [] : await abVariantNumbers(db, { workspaceId, broadcastId: id }),
+      suppressed:
+        broadcast.status === "draft"
+          ? null
+          : await broadcastSuppressionCounts(db, { workspaceId, broadcastId: id }),
       // the message as a recipient sees it, the member's own name in its merge tags
       shown: renderForRecipient(
         { html: broadcast.body_html, text: broadcast.body_text },
@@ -58,7 +68,8 @@ export default async function BroadcastPage({ params }: { params: Promise<{ id: 
     };
   });
   if (!data) notFound();
-  const { broadcast, preview, progress, options, report, tracking, shown } = data;
+  const { broadcast, preview, progress, options, report, tracking, shown, abTest, abNumbers, suppressed } =
+    data;
   const skipped = preview?.skipped.reduce((sum, s) => sum + s.count, 0) ?? 0;
   const tagName = (tagId: string) => options.tags.find((t) => t.id === tagId)?.name ?? "(deleted tag)";
   const a = broadcast.audience;
@@ -147,7 +158,33 @@ export default async function BroadcastPage({ params }: { params: Promise<{ id: 
           unscheduleAction={unscheduleBroadcastAction}
         />
       </section>
+      {abTest &&
+        (broadcast.status === "draft" ? (
+          <section className="card stack" aria-labelledby="ab-heading">
+            <h2 id="ab-heading">A/B test</h2>
+            <p>
+              {abTest.variants.length} variants; {abTest.share}% of the audience gets them first, and the
+              winner by {abTest.metric} goes to the rest {abTest.decideAfterHours} hours later.
+            </p>
+            <ol type="A">
+              {abTest.variants.map((v) => (
+                <li key={v.position}>{v.subject}</li>
+              ))}
+            </ol>
+          </section>
+        ) : (
+          <AbTestReport test={abTest} numbers={abNumbers} timeZone={ctx.timeZone} />
+        ))}
       {report && <BroadcastReport report={report} tracking={tracking} />}
+      {suppressed && (
+        <p className="card" data-testid="broadcast-suppressions">
+          This broadcast&apos;s hard bounces and complaints suppressed {suppressed.bounce} address
+          {suppressed.bounce === 1 ? "" : "es"} for bouncing and {suppressed.complaint} for complaints.{" "}
+          {suppressed.bounce + suppressed.complaint > 0 && (
+            <Link href={`/suppressions?broadcast=${broadcast.id}`}>See them</Link>
+          )}
+        </p>
+      )}
       <section className="card stack" aria-labelledby="message-heading">
         <h2 id="message-heading">Message</h2>
         <EmailPreview html={shown} nonce={await pageNonce()} />

@@ -7,6 +7,7 @@ import { requireMember } from "@/lib/auth/context";
 import { withUser } from "@/lib/db/doors";
 import { audienceOptions } from "@/lib/email/broadcast-audience";
 import { getBroadcast } from "@/lib/email/broadcasts";
+import { abTestInput, loadAbTest } from "@/lib/email/ab-test";
 import { pageNonce } from "@/lib/http/page-nonce";
 
 export const metadata: Metadata = { title: "Edit broadcast" };
@@ -18,10 +19,16 @@ export default async function EditBroadcastPage({ params }: { params: Promise<{ 
   const workspaceId = ctx.workspace.workspaceId;
   const data = await withUser(ctx.claims, async (db) => {
     const broadcast = await getBroadcast(db, { workspaceId, broadcastId: id });
-    return broadcast && { broadcast, options: await audienceOptions(db, workspaceId) };
+    if (!broadcast) return null;
+    const abTest = await loadAbTest(db, { workspaceId, broadcastId: id });
+    return {
+      broadcast,
+      options: await audienceOptions(db, workspaceId),
+      abTest: abTest && abTestInput(abTest),
+    };
   });
   if (!data) notFound();
-  const { broadcast, options } = data;
+  const { broadcast, options, abTest } = data;
   return (
     <div className="stack">
       <div className="topbar">
@@ -41,6 +48,7 @@ export default async function EditBroadcastPage({ params }: { params: Promise<{ 
               subject: broadcast.subject,
               body: broadcast.body_markdown ?? broadcast.body_text,
               audience: broadcast.audience,
+              abTest,
             }}
           />
         ) : (
