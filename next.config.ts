@@ -19,10 +19,9 @@ const nextConfig: NextConfig = {
   // Security headers: frame-ancestors, nosniff, referrer policy, HSTS on https, and the CSP of route
   // handlers (see the module); the pages' CSP, with its nonce, is set by proxy.ts.
   async headers() {
-    return securityHeaders({
-      appUrl: process.env.APP_URL ?? "",
-      dev: process.env.NODE_ENV === "development",
-    });
+    // nothing of the address it is served at (APP_URL is read at run time: docs/decisions.md,
+    // "One build, any address")
+    return securityHeaders({ dev: process.env.NODE_ENV === "development" });
   },
 };
 

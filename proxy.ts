@@ -1,5 +1,11 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { contentSecurityPolicy, mayBeFramed, newNonce } from "@/lib/http/security-headers";
+import { isHttps } from "@/lib/config";
+import {
+  contentSecurityPolicy,
+  mayBeFramed,
+  newNonce,
+  STRICT_TRANSPORT_SECURITY,
+} from "@/lib/http/security-headers";
 
 const UNSUBSCRIBE = /^\/unsubscribe\/[^/]+$/;
 
@@ -12,7 +18,7 @@ const UNSUBSCRIBE = /^\/unsubscribe\/[^/]+$/;
  *
  * Every other request gets the page's Content-Security-Policy with a fresh nonce, on the request
  * (Next.js reads the nonce there and puts it on its scripts) and on the response (decision record
- * "A strict Content-Security-Policy: scripts by nonce").
+ * "A strict Content-Security-Policy: scripts by nonce"), and HSTS when APP_URL is https.
  */
 export function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;
@@ -30,6 +36,8 @@ export function proxy(request: NextRequest) {
   headers.set("Content-Security-Policy", policy);
   const response = NextResponse.next({ request: { headers } });
   response.headers.set("Content-Security-Policy", policy);
+  // read at run time, not baked into the build (docs/decisions.md, "One build, any address")
+  if (isHttps()) response.headers.set("Strict-Transport-Security", STRICT_TRANSPORT_SECURITY);
   return response;
 }
 

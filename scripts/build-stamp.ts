@@ -2,7 +2,8 @@
  * Whether `.next` was built from the sources as they are now, so `npm start` (and the browser
  * tests, which start the app through it) build once and reuse the build. The stamp is a SHA-256
  * over what the build reads: the app's source folders, the config files, the lock file, and the
- * environment the build bakes in (APP_URL, read by next.config.ts's headers; NEXT_PUBLIC_*).
+ * environment the build bakes in (NODE_ENV, NEXT_PUBLIC_*). Not APP_URL: the app reads it at run time,
+ * so one build serves any address (docs/decisions.md, "One build, any address").
  * Written to .next/source-stamp after a successful build.
  */
 import { spawn, type SpawnOptions } from "node:child_process";
@@ -39,7 +40,7 @@ export async function sourceStamp(root = process.cwd(), env = process.env): Prom
     hash.update(`${file}\0${content === null ? "-" : createHash("sha256").update(content).digest("hex")}\0`);
   }
   const baked = Object.keys(env)
-    .filter((k) => k === "APP_URL" || k === "NODE_ENV" || k.startsWith("NEXT_PUBLIC_"))
+    .filter((k) => k === "NODE_ENV" || k.startsWith("NEXT_PUBLIC_"))
     .sort()
     .map((k) => `${k}=${env[k]}`);
   hash.update(baked.join("\n"));

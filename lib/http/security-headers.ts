@@ -17,7 +17,8 @@
  *   page (lib/forms/embed-snippet.ts), not framed, so they need no exception.
  * - nosniff, a referrer policy that sends no path or query (tokens, ids) to other sites, and a
  *   permissions policy switching off powerful features.
- * - HSTS when APP_URL is https (two years, subdomains).
+ * - HSTS when APP_URL is https (two years, subdomains), set by proxy.ts on every page at run time: the
+ *   build does not depend on the address it is served at (docs/decisions.md, "One build, any address").
  */
 export interface HeaderRule {
   source: string;
@@ -29,6 +30,9 @@ export function newNonce(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return btoa(String.fromCharCode(...bytes));
 }
+
+/** HTTP Strict Transport Security: two years, subdomains included. */
+export const STRICT_TRANSPORT_SECURITY = "max-age=63072000; includeSubDomains";
 
 /** Pages that organisers may frame on their own sites (see the module comment). */
 export function mayBeFramed(pathname: string): boolean {
@@ -71,14 +75,11 @@ export function contentSecurityPolicy(options: {
  * (the browser enforces every policy it is sent). The one here covers the paths proxy.ts skips:
  * everything under /api (the route handlers, and /api-reference).
  */
-export function securityHeaders(options: { appUrl: string; dev: boolean }): HeaderRule[] {
+export function securityHeaders(options: { dev: boolean }): HeaderRule[] {
   const common = [
     { key: "X-Content-Type-Options", value: "nosniff" },
     { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
     { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=(), payment=()" },
-    ...(options.appUrl.startsWith("https://")
-      ? [{ key: "Strict-Transport-Security", value: "max-age=63072000; includeSubDomains" }]
-      : []),
   ];
   return [
     // everything but the public RSVP pages

@@ -26,7 +26,7 @@ function pagePolicy(path: string, method = "GET") {
 
 describe("clickjacking and sniffing: security headers on every page", () => {
   test("the dashboard and every page but RSVP refuse framing; nosniff and a referrer policy everywhere", () => {
-    const rules = securityHeaders({ appUrl: "http://localhost:3000", dev: false });
+    const rules = securityHeaders({ dev: false });
     const all = "/((?!rsvp/).*)";
     expect(header(rules, all, "X-Frame-Options")).toBe("DENY");
     expect(pagePolicy("/contacts").sent).toContain("frame-ancestors 'none'");
@@ -45,13 +45,20 @@ describe("clickjacking and sniffing: security headers on every page", () => {
     expect(pagePolicy("/contacts").sent).not.toContain("unsafe-eval");
   });
 
-  test("HSTS when APP_URL is https", () => {
-    const rules = securityHeaders({ appUrl: "https://crm.example.com", dev: false });
-    for (const rule of rules.filter((r) => r.source !== "/(api.*)"))
-      expect(rule.headers).toContainEqual({
-        key: "Strict-Transport-Security",
-        value: "max-age=63072000; includeSubDomains",
-      });
+  test("HSTS on every page when APP_URL is https, read at run time (one build, any address); none over http", () => {
+    const saved = process.env.APP_URL;
+    try {
+      process.env.APP_URL = "https://crm.example.com";
+      for (const path of ["/", "/contacts", "/rsvp/00000000-0000-4000-8000-000000000000"])
+        expect(pagePolicy(path).response.headers.get("strict-transport-security")).toBe(
+          "max-age=63072000; includeSubDomains",
+        );
+      process.env.APP_URL = "http://localhost:3000";
+      expect(pagePolicy("/contacts").response.headers.get("strict-transport-security")).toBeNull();
+    } finally {
+      if (saved === undefined) delete process.env.APP_URL;
+      else process.env.APP_URL = saved;
+    }
   });
 });
 
@@ -90,11 +97,7 @@ describe("stored script: the CSP runs only scripts that carry this response's no
   });
 
   test("route handlers' answers (no proxy, no nonce) allow scripts of this origin only", () => {
-    const policy = header(
-      securityHeaders({ appUrl: "", dev: false }),
-      "/(api.*)",
-      "Content-Security-Policy",
-    )!;
+    const policy = header(securityHeaders({ dev: false }), "/(api.*)", "Content-Security-Policy")!;
     expect(directive(policy, "script-src")).toBe("script-src 'self'");
     expect(policy).not.toContain("nonce-");
   });
