@@ -9,6 +9,7 @@ import { runContactImport } from "@/lib/contacts/flows/run-contact-import";
 import { withService } from "@/lib/db/doors";
 import { deliverEmail } from "@/lib/email/flows/deliver-email";
 import { runBroadcast } from "@/lib/email/flows/run-broadcast";
+import { runSendingDomainCheck } from "@/lib/email/flows/manage-sending-domain";
 import { runTicketingDelivery } from "@/lib/events/ticketing/flows/process-ticketing-deliveries";
 import { ticketingSyncJob } from "@/lib/events/ticketing/flows/run-ticketing-sync";
 import { sweepRateLimitHits } from "@/lib/forms/flows/sweep-rate-limit-hits";
@@ -46,6 +47,7 @@ export const HANDLERS: JobRegistry = {
       body: html === undefined && text === undefined ? undefined : { html, text },
     }),
   ),
+  "sending-domain-check": handle(QUEUES["sending-domain-check"], (ids) => runSendingDomainCheck(ids)),
   "ticketing-sync": handle(QUEUES["ticketing-sync"], ({ workspaceId }) => ticketingSyncJob(workspaceId)),
   "payments-backfill": handle(QUEUES["payments-backfill"], ({ workspaceId }) =>
     paymentsBackfillJob(workspaceId),

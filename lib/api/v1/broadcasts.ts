@@ -8,6 +8,12 @@ import {
   getBroadcast,
 } from "@/lib/email/broadcasts";
 import { controlBroadcast } from "@/lib/email/control-broadcast";
+import {
+  fromAddressOf,
+  fromNameSchema,
+  refuseUnverifiedFrom,
+  setBroadcastFrom,
+} from "@/lib/email/from-address";
 import { scheduleBroadcast } from "@/lib/email/schedule-broadcast";
 import { AppError } from "@/lib/errors/app-error";
 import { uuidSchema } from "@/lib/ids/uuid";
@@ -103,6 +109,16 @@ export const createBroadcastBodySchema = z
     segment_id: uuidSchema.optional().meta({
       description: "Only the contacts of this saved segment (the key needs the scopes its conditions read).",
     }),
+    from_email: z
+      .string()
+      .max(254)
+      .optional()
+      .meta({
+        description:
+          "The broadcast's own From address, on one of the workspace's verified sending domains (400 `invalid` " +
+          "naming `from_email` otherwise); none: the workspace's From.",
+      }),
+    from_name: fromNameSchema.optional().meta({ description: "The display name beside `from_email`." }),
   })
   .strict()
   .meta({ id: "BroadcastCreate" });
@@ -138,6 +154,9 @@ export const create = defineOperation({
         throw new AppError("invalid", "No such segment in this workspace.", { field: "segment_id" });
       requireScopes(key, filterScopes(segment.data.filter));
     }
+    // a From of its own only on a verified domain of the workspace (docs/decisions.md, "Sending domains and warm-up")
+    const from = body.from_email && fromAddressOf(body.from_email, "from_email");
+    if (from) await refuseUnverifiedFrom(db, workspaceId, from.domain, "from_email");
     const { id } = await createBroadcast(db, {
       workspaceId,
       createdBy: null,
@@ -146,6 +165,14 @@ export const create = defineOperation({
       format: body.format,
       audience: { topicId: body.topic_id, segmentId: body.segment_id },
     });
+    if (body.from_email)
+      await setBroadcastFrom(db, {
+        workspaceId,
+        broadcastId: id,
+        name: body.from_name ?? null,
+        address: body.from_email,
+        field: "from_email",
+      });
     await audit("broadcast.created", ["broadcast", id], { after: { subject: body.subject } });
     return created(await v1Broadcast(db, { workspaceId, broadcastId: id }));
   },
