@@ -67,6 +67,18 @@ export async function refuseUnverifiedFrom(
     );
 }
 
+export interface SenderSettings {
+  email_from_name: string | null;
+  email_from_local: string | null;
+  email_from_domain: string | null;
+}
+
+export async function getSenderSettings(db: Db, workspaceId: string): Promise<SenderSettings> {
+  const [row] = await db<SenderSettings[]>`
+    select email_from_name, email_from_local, email_from_domain from public.workspaces where id = ${workspaceId}`;
+  return row ?? { email_from_name: null, email_from_local: null, email_from_domain: null };
+}
+
 export const senderSettingsSchema = z.object({
   fromName: fromNameSchema.optional().default(""),
   /** empty: mail leaves from the platform's address (the local part and domain are cleared) */
