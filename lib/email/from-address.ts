@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { asServiceForMember, type Db } from "@/lib/db/doors";
 import { AppError } from "@/lib/errors/app-error";
+import { HOSTNAME } from "./sending-domains";
 import { displayName } from "./sender";
 
 /**
@@ -20,7 +21,11 @@ export const fromNameSchema = z
   .string()
   .trim()
   .max(70, "Keep the sender name under 70 characters.")
-  .refine((v) => !/[\r\n"\\<>]/.test(v), "Leave out quotes, backslashes, angle brackets and line breaks.")
+  .refine(
+    // no control character, quote or angle bracket: a display name cannot end the header or forge an address
+    (v) => !/[\u0000-\u001f\u007f"\\<>]/.test(v),
+    "Leave out quotes, backslashes, angle brackets and line breaks.",
+  )
   .transform((v) => (v === "" ? null : displayName(v)));
 
 export const fromLocalSchema = z
@@ -34,7 +39,8 @@ export const fromLocalSchema = z
 /** An address split into its local part and domain, lowercased; null when it is not one address. */
 export function splitAddress(address: string): { local: string; domain: string } | null {
   const match = /^([^@\s<>",;]+)@([^@\s<>",;]+)$/.exec(address.trim().toLowerCase());
-  if (!match || !LOCAL_PART.test(match[1])) return null;
+  // both parts plain ASCII as the columns' checks want (a NUL byte or a control never reaches a query)
+  if (!match || !LOCAL_PART.test(match[1]) || !HOSTNAME.test(match[2]) || match[2].length > 253) return null;
   return { local: match[1], domain: match[2] };
 }
 
@@ -83,7 +89,13 @@ export const senderSettingsSchema = z.object({
   fromName: fromNameSchema.optional().default(""),
   /** empty: mail leaves from the platform's address (the local part and domain are cleared) */
   fromLocal: z.string().trim().optional().default(""),
-  fromDomain: z.string().trim().toLowerCase().optional().default(""),
+  fromDomain: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .refine((v) => v === "" || (v.length <= 253 && HOSTNAME.test(v)), "Choose one of your verified domains.")
+    .optional()
+    .default(""),
 });
 
 /**

@@ -47,7 +47,7 @@ export interface SendingDomain {
   dmarc: DmarcLookup | null;
 }
 
-const HOSTNAME = /^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]([a-z0-9-]{0,61}[a-z0-9])?$/;
+export const HOSTNAME = /^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]([a-z0-9-]{0,61}[a-z0-9])?$/;
 
 /** The platform's own domain (EMAIL_FROM's): no workspace may claim it. */
 function platformDomain(): string {

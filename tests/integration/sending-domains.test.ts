@@ -324,9 +324,20 @@ describe("the From of a workspace's mail", () => {
         fields: { from_email: expect.stringContaining("not a verified sending domain") },
       },
     });
-    expect((await db.sql`select count(*)::int as n from broadcasts where workspace_id = ${ws.id}`)[0].n).toBe(
-      0,
-    );
+    // an address that is not one (a NUL byte, a second address) is refused the same way, never a 500
+    for (const from_email of [`news@${pending}\u0000`, `a@${pending}, b@x.example`, "news@"]) {
+      const bad = await call(handlerOf(broadcastsApi.create), {
+        method: "POST",
+        path: "/api/v1/broadcasts",
+        key: key.raw,
+        body: { subject: "Hi", body: "Hello {{unsubscribe_url}}", from_email },
+        params: {},
+      });
+      expect(bad.status).toBe(400);
+      expect(Object.keys(bad.body.error.fields)).toEqual(["from_email"]);
+    }
+    const [{ n }] = await db.sql`select count(*)::int as n from broadcasts where workspace_id = ${ws.id}`;
+    expect(n).toBe(0);
   });
 
   test("a broadcast's own From over REST, on a verified domain, is what Resend receives", async () => {
