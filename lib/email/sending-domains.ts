@@ -213,13 +213,19 @@ export async function deleteSendingDomain(db: Db, domain: SendingDomain): Promis
   });
 }
 
-/** The domains whose status may still change, least recently checked first (the verify job's sweep). */
-export async function unsettledSendingDomains(db: Db, limit = 50): Promise<SendingDomain[]> {
+/**
+ * The verify job's sweep, least recently checked first: the domains whose status may still change
+ * (not verified, not failed), and verified ones not read for a day (a record removed from DNS turns
+ * a domain back from verified at Resend, and the sender stops using it).
+ */
+export async function dueSendingDomains(db: Db, limit = 50): Promise<SendingDomain[]> {
   return asService(
     db,
     () => db<SendingDomain[]>`
       select ${COLUMNS(db)} from public.sending_domains
-      where status <> 'verified' and status <> 'failed' and provider_domain_id is not null
+      where provider_domain_id is not null
+        and (status not in ('verified', 'failed')
+             or (status = 'verified' and (last_checked_at is null or last_checked_at < now() - interval '1 day')))
       order by last_checked_at nulls first limit ${limit}`,
   );
 }

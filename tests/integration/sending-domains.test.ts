@@ -364,6 +364,22 @@ describe("the From of a workspace's mail", () => {
     expect(resend!.sent.map((e) => e.from)).toEqual([`"Box office" <box.office@${domain}>`]);
   });
 
+  test("a verified domain whose DNS records break is read again within a day, and its mail goes back to the platform's address", async () => {
+    const ws = await createWorkspace(db.sql);
+    await db.sql`update workspaces set name = 'Club' where id = ${ws.id}`;
+    const domain = await verifiedDomain(ws);
+    await actions.saveSenderAction({ fromName: "", fromLocal: "news", fromDomain: domain });
+    resend!.setDomainStatus(domain, "failed");
+    await runJob(HANDLERS["sending-domain-check"], checkJob());
+    expect((await domainRows(domain))[0].status).toBe("verified"); // read less than a day ago
+    await db.sql`update sending_domains set last_checked_at = now() - interval '25 hours' where domain = ${domain}`;
+    await runJob(HANDLERS["sending-domain-check"], checkJob());
+    expect((await domainRows(domain))[0]).toMatchObject({ status: "failed", verified_at: null });
+    await createContact(db.sql, ws.id, { is_subscribed: true });
+    await runBroadcast(await startedBroadcast(ws));
+    expect(resend!.sent.map((e) => e.from)).toEqual(['"Club" <no-reply@example.com>']);
+  });
+
   test("without a verified domain mail keeps leaving from the platform's address in the workspace's name", async () => {
     const ws = await createWorkspace(db.sql);
     await db.sql`update workspaces set name = 'Club', email_from_local = 'x', email_from_domain = 'forged.example' where id = ${ws.id}`;

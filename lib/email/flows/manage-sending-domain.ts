@@ -18,7 +18,7 @@ import {
   recordProviderDomain,
   refuseUnaddableDomain,
   touchSendingDomain,
-  unsettledSendingDomains,
+  dueSendingDomains,
   type SendingDomain,
 } from "../sending-domains";
 
@@ -104,8 +104,7 @@ export async function removeSendingDomain(input: {
 }
 
 /**
- * The verify job: one domain (after it is added, or on demand), or the sweep of every domain whose
- * status may still change, least recently checked first. A domain Resend cannot answer for now is
+ * The verify job: one domain, or the sweep (lib/email/sending-domains.ts, dueSendingDomains). A domain Resend cannot answer for now is
  * tried again at the next sweep; the job retries only when a single domain's check failed.
  */
 export async function runSendingDomainCheck(
@@ -115,7 +114,7 @@ export async function runSendingDomainCheck(
   const targets =
     input.workspaceId && input.sendingDomainId
       ? [{ workspace_id: input.workspaceId, id: input.sendingDomainId }]
-      : await withService((db) => unsettledSendingDomains(db));
+      : await withService((db) => dueSendingDomains(db));
   let checked = 0;
   let verified = 0;
   for (const target of targets) {
