@@ -396,6 +396,21 @@ describe("warm-up of a new domain", () => {
     expect(warmupCap(0, { start: 0, uncappedAt: 50_000 })).toBeNull();
   });
 
+  test("two broadcasts of the workspace sending at once share the domain's one daily cap", async () => {
+    process.env.SENDING_WARMUP_START = "3";
+    const ws = await createWorkspace(db.sql);
+    const domain = await verifiedDomain(ws);
+    await actions.saveSenderAction({ fromName: "", fromLocal: "news", fromDomain: domain });
+    for (let i = 0; i < 6; i++) await createContact(db.sql, ws.id, { is_subscribed: true });
+    const [a, b] = [await startedBroadcast(ws), await startedBroadcast(ws)];
+    const outcomes = await Promise.all([runBroadcast(a), runBroadcast(b)]);
+    expect(outcomes.map((o) => o.status)).toEqual(["done", "done"]);
+    expect(resend!.sent).toHaveLength(3);
+    const [day] = await db.sql`select d.sent from sending_domain_days d
+      join sending_domains s on s.id = d.sending_domain_id where s.domain = ${domain}`;
+    expect(day.sent).toBe(3);
+  });
+
   test("a broadcast sends up to the day's cap, leaves the rest queued for the next UTC day, and sends it then", async () => {
     process.env.SENDING_WARMUP_START = "2";
     vi.useFakeTimers({ toFake: ["Date"] });
