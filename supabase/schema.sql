@@ -3312,12 +3312,18 @@ CREATE TABLE public.broadcasts (
     ab_winner_variant smallint,
     ab_decided_at timestamp with time zone,
     ab_decision_note text,
+    from_name text,
+    from_local text,
+    from_domain text,
     CONSTRAINT broadcasts_ab_decide_after_hours_check CHECK (((ab_decide_after_hours >= 1) AND (ab_decide_after_hours <= 168))),
     CONSTRAINT broadcasts_ab_decision_complete CHECK (((ab_decided_at IS NULL) = (ab_winner_variant IS NULL))),
     CONSTRAINT broadcasts_ab_test_complete CHECK ((((ab_test_share IS NULL) = (ab_winner_metric IS NULL)) AND ((ab_test_share IS NULL) = (ab_decide_after_hours IS NULL)))),
     CONSTRAINT broadcasts_ab_test_share_check CHECK (((ab_test_share >= 10) AND (ab_test_share <= 50))),
     CONSTRAINT broadcasts_ab_winner_metric_check CHECK ((ab_winner_metric = ANY (ARRAY['opens'::text, 'clicks'::text, 'revenue'::text]))),
     CONSTRAINT broadcasts_ab_winner_variant_check CHECK (((ab_winner_variant >= 0) AND (ab_winner_variant <= 4))),
+    CONSTRAINT broadcasts_from_domain_check CHECK (((from_domain IS NULL) OR (from_domain = lower(from_domain)))),
+    CONSTRAINT broadcasts_from_local_check CHECK (((from_local IS NULL) OR ((length(from_local) <= 64) AND (from_local ~ '^[a-z0-9!#$%&''*+/=?^_`{|}~-]+(\.[a-z0-9!#$%&''*+/=?^_`{|}~-]+)*$'::text)))),
+    CONSTRAINT broadcasts_from_name_check CHECK (((from_name IS NULL) OR ((length(from_name) <= 70) AND (from_name !~ '[\r\n"\\<>]'::text)))),
     CONSTRAINT broadcasts_pause_kind_check CHECK ((pause_kind = ANY (ARRAY['provider'::text, 'reputation'::text]))),
     CONSTRAINT broadcasts_scheduled_has_time CHECK (((status <> 'scheduled'::text) OR (scheduled_at IS NOT NULL))),
     CONSTRAINT broadcasts_status_check CHECK ((status = ANY (ARRAY['draft'::text, 'scheduled'::text, 'sending'::text, 'paused'::text, 'cancelled'::text, 'sent'::text, 'failed'::text])))
@@ -7082,6 +7088,136 @@ CREATE TRIGGER segments_updated_at BEFORE UPDATE ON public.segments FOR EACH ROW
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.segments TO authenticated;
 GRANT ALL ON TABLE public.segments TO service_role;
 
+-- ==================================================== public.sending_domain_days
+--
+-- Name: sending_domain_days; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.sending_domain_days (
+    sending_domain_id uuid NOT NULL,
+    workspace_id uuid NOT NULL,
+    day date NOT NULL,
+    sent integer DEFAULT 0 NOT NULL,
+    CONSTRAINT sending_domain_days_sent_check CHECK ((sent >= 0))
+);
+
+--
+-- Name: sending_domain_days sending_domain_days_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.sending_domain_days
+    ADD CONSTRAINT sending_domain_days_pkey PRIMARY KEY (sending_domain_id, day);
+
+--
+-- Name: sending_domain_days_workspace_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX sending_domain_days_workspace_idx ON public.sending_domain_days USING btree (workspace_id);
+
+--
+-- Name: sending_domain_days sending_domain_days_sending_domain_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.sending_domain_days
+    ADD CONSTRAINT sending_domain_days_sending_domain_id_fkey FOREIGN KEY (sending_domain_id) REFERENCES public.sending_domains(id) ON DELETE CASCADE;
+
+--
+-- Name: sending_domain_days sending_domain_days_workspace_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.sending_domain_days
+    ADD CONSTRAINT sending_domain_days_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspaces(id) ON DELETE CASCADE;
+
+--
+-- Name: sending_domain_days; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.sending_domain_days ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: TABLE sending_domain_days; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT ALL ON TABLE public.sending_domain_days TO service_role;
+
+-- ==================================================== public.sending_domains
+--
+-- Name: sending_domains; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.sending_domains (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    workspace_id uuid NOT NULL,
+    domain text NOT NULL,
+    status text DEFAULT 'not_started'::text NOT NULL,
+    provider_domain_id text,
+    records jsonb DEFAULT '[]'::jsonb NOT NULL,
+    region text DEFAULT 'us-east-1'::text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    verified_at timestamp with time zone,
+    last_checked_at timestamp with time zone,
+    dmarc jsonb,
+    CONSTRAINT sending_domains_domain_check CHECK (((length(domain) <= 253) AND (domain = lower(domain)) AND (domain ~ '^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]([a-z0-9-]{0,61}[a-z0-9])?$'::text))),
+    CONSTRAINT sending_domains_status_check CHECK ((status = ANY (ARRAY['not_started'::text, 'pending'::text, 'verified'::text, 'partially_verified'::text, 'partially_failed'::text, 'failed'::text, 'temporary_failure'::text])))
+);
+
+--
+-- Name: sending_domains sending_domains_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.sending_domains
+    ADD CONSTRAINT sending_domains_pkey PRIMARY KEY (id);
+
+--
+-- Name: sending_domains_unsettled_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX sending_domains_unsettled_idx ON public.sending_domains USING btree (last_checked_at NULLS FIRST) WHERE ((status <> 'verified'::text) AND (status <> 'failed'::text));
+
+--
+-- Name: sending_domains_verified_key; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX sending_domains_verified_key ON public.sending_domains USING btree (domain) WHERE (status = 'verified'::text);
+
+--
+-- Name: sending_domains_workspace_domain_key; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX sending_domains_workspace_domain_key ON public.sending_domains USING btree (workspace_id, domain);
+
+--
+-- Name: sending_domains_workspace_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX sending_domains_workspace_idx ON public.sending_domains USING btree (workspace_id, created_at);
+
+--
+-- Name: sending_domains sending_domains_workspace_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.sending_domains
+    ADD CONSTRAINT sending_domains_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspaces(id) ON DELETE CASCADE;
+
+--
+-- Name: sending_domains; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.sending_domains ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: sending_domains sending_domains_select_members; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY sending_domains_select_members ON public.sending_domains FOR SELECT TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
+
+--
+-- Name: TABLE sending_domains; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT ON TABLE public.sending_domains TO authenticated;
+GRANT ALL ON TABLE public.sending_domains TO service_role;
+
 -- ==================================================== public.tags
 --
 -- Name: tags; Type: TABLE; Schema: public; Owner: -
@@ -8362,9 +8498,15 @@ CREATE TABLE public.workspaces (
     brand_accent_color text DEFAULT '#2563eb'::text NOT NULL,
     postal_address text,
     email_reply_to text,
+    email_from_name text,
+    email_from_local text,
+    email_from_domain text,
     CONSTRAINT workspaces_brand_accent_color_check CHECK ((brand_accent_color ~ '^#[0-9a-f]{6}$'::text)),
     CONSTRAINT workspaces_brand_color_check CHECK ((brand_color ~ '^#[0-9a-f]{6}$'::text)),
     CONSTRAINT workspaces_brand_logo_url_check CHECK (((brand_logo_url IS NULL) OR (brand_logo_url ~~ 'https://%'::text))),
+    CONSTRAINT workspaces_email_from_domain_check CHECK (((email_from_domain IS NULL) OR (email_from_domain = lower(email_from_domain)))),
+    CONSTRAINT workspaces_email_from_local_check CHECK (((email_from_local IS NULL) OR ((length(email_from_local) <= 64) AND (email_from_local ~ '^[a-z0-9!#$%&''*+/=?^_`{|}~-]+(\.[a-z0-9!#$%&''*+/=?^_`{|}~-]+)*$'::text)))),
+    CONSTRAINT workspaces_email_from_name_check CHECK (((email_from_name IS NULL) OR ((length(email_from_name) <= 70) AND (email_from_name !~ '[\r\n"\\<>]'::text)))),
     CONSTRAINT workspaces_email_reply_to_check CHECK (((email_reply_to IS NULL) OR ((length(email_reply_to) <= 254) AND (email_reply_to ~ '^[^@[:space:]<>",;]+@[^@[:space:]<>",;]+\.[^@[:space:]<>",;]+$'::text)))),
     CONSTRAINT workspaces_name_check CHECK (((length(btrim(name)) >= 1) AND (length(btrim(name)) <= 200))),
     CONSTRAINT workspaces_postal_address_check CHECK (((postal_address IS NULL) OR (length(postal_address) <= 500)))

@@ -10,6 +10,7 @@ import { withService } from "@/lib/db/doors";
 import { deliverEmail } from "@/lib/email/flows/deliver-email";
 import { runBroadcast } from "@/lib/email/flows/run-broadcast";
 import { decideAbTest } from "@/lib/email/flows/decide-ab-test";
+import { runSendingDomainCheck } from "@/lib/email/flows/manage-sending-domain";
 import { runTicketingDelivery } from "@/lib/events/ticketing/flows/process-ticketing-deliveries";
 import { ticketingSyncJob } from "@/lib/events/ticketing/flows/run-ticketing-sync";
 import { sweepRateLimitHits } from "@/lib/forms/flows/sweep-rate-limit-hits";
@@ -50,6 +51,7 @@ export const HANDLERS: JobRegistry = {
       body: html === undefined && text === undefined ? undefined : { html, text },
     }),
   ),
+  "sending-domain-check": handle(QUEUES["sending-domain-check"], (ids) => runSendingDomainCheck(ids)),
   "ticketing-sync": handle(QUEUES["ticketing-sync"], ({ workspaceId }) => ticketingSyncJob(workspaceId)),
   "payments-backfill": handle(QUEUES["payments-backfill"], ({ workspaceId }) =>
     paymentsBackfillJob(workspaceId),

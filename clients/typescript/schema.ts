@@ -1495,6 +1495,10 @@ export interface components {
        * @enum {string}
        */
       format?: "text" | "markdown";
+      /** @description The broadcast's own From address, on one of the workspace's verified sending domains (400 `invalid` naming `from_email` otherwise); none: the workspace's From. */
+      from_email?: string;
+      /** @description The display name beside `from_email`. */
+      from_name?: string;
       /**
        * Format: uuid
        * @description Only the contacts of this saved segment (the key needs the scopes its conditions read).
@@ -1723,6 +1727,7 @@ export interface components {
         | "conflict"
         | "contact_exists"
         | "suppressed"
+        | "domain_taken"
         | "idempotency_conflict"
         | "event_ticketing"
         | "event_full"

@@ -61,8 +61,9 @@ export function EmailSettingsForm({
             <fieldset className="stack" disabled={!canEdit}>
               <legend>Sender</legend>
               <p className="hint">
-                Your mail leaves from this app&apos;s address with your workspace&apos;s name as the sender
-                name. Replies go to the address below; empty, they go to that app address.
+                Until a sending domain of yours is verified (below), your mail leaves from this app&apos;s
+                address with your workspace&apos;s name as the sender name. Replies go to the address below;
+                empty, they go to the From address.
               </p>
               <Field
                 label="Reply-to address"

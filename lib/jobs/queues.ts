@@ -152,6 +152,17 @@ export const QUEUES = {
       deleteAfterSeconds: 24 * 3600,
     },
   }),
+  /**
+   * A sending domain's status from Resend (docs/decisions.md, "Sending domains and warm-up"): one
+   * domain of a workspace, or, without ids (the schedule), every domain whose status may still
+   * change. Repeatable: a check only reads Resend and stores what it says.
+   */
+  "sending-domain-check": defineQueue({
+    name: "sending-domain-check",
+    version: 1,
+    schema: z.object({ workspaceId: uuidSchema.optional(), sendingDomainId: uuidSchema.optional() }),
+    options: { retryLimit: 3, retryDelay: 60, retryBackoff: true, expireInSeconds: 600 },
+  }),
   "sweep-rate-limit-hits": defineQueue({
     name: "sweep-rate-limit-hits",
     version: 1,
@@ -185,4 +196,5 @@ export const SCHEDULES: { queue: QueueName; cron: string }[] = [
   { queue: "sweep-rate-limit-hits", cron: "*/10 * * * *" },
   { queue: "sweep-pending-submissions", cron: "17 * * * *" },
   { queue: "sweep-webhook-inbox", cron: "43 3 * * *" },
+  { queue: "sending-domain-check", cron: "*/10 * * * *" },
 ];

@@ -6,6 +6,12 @@
  * `ratelimit-limit`, `ratelimit-remaining` and `ratelimit-reset`, and a request past the rate is
  * answered 429 `rate_limit_exceeded` with `retry-after`, sending nothing. The limit is a bucket of
  * `requestsPerSecond` requests refilled at that rate.
+ *
+ * The Domains API too (resend.com/docs/api-reference/domains), with Resend's shapes: POST /domains
+ * answers the domain with the DNS records to create (SPF's MX and TXT on `send`, DKIM's TXT on
+ * `resend._domainkey`), GET /domains/{id}, POST /domains/{id}/verify (moves a not yet verified domain
+ * to 'pending'), DELETE /domains/{id}. `setDomainStatus` plays the DNS side: the domain and its
+ * records take the status, as Resend reports them once it has looked.
  */
 import { createHmac, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage } from "node:http";
@@ -21,8 +27,30 @@ export interface FakeEmail {
   headers?: Record<string, string>;
 }
 
+/** A domain as Resend's Domains API answers it. */
+export interface FakeDomain {
+  id: string;
+  name: string;
+  status: string;
+  region: string;
+  created_at: string;
+  records: {
+    record: string;
+    name: string;
+    type: string;
+    ttl: string;
+    status: string;
+    value: string;
+    priority?: number;
+  }[];
+}
+
 export interface FakeResend {
   url: string;
+  /** the domains added, by id */
+  domains: Map<string, FakeDomain>;
+  /** plays the DNS side: the named domain (and its records) take `status`, as Resend reports once it looked */
+  setDomainStatus(name: string, status?: string): void;
   env: Record<string, string>;
   sent: FakeEmail[];
   requests: { path: string; idempotencyKey: string | null }[];
@@ -72,6 +100,7 @@ export async function startFakeResend(options: { requestsPerSecond?: number } = 
     return { admitted, limitHeaders };
   };
   const fake = { limited: 0 };
+  const domains = new Map<string, FakeDomain>();
 
   const server = createServer(async (req, res) => {
     let limitHeaders: Record<string, string> = {};
@@ -107,6 +136,7 @@ export async function startFakeResend(options: { requestsPerSecond?: number } = 
             statusCode: failureStatus,
           });
     }
+    if (req.url?.startsWith("/domains")) return answerDomains(req, domains, reply);
     if (req.method !== "POST" || (req.url !== "/emails" && req.url !== "/emails/batch"))
       return reply(404, { name: "not_found", message: "Not found", statusCode: 404 });
     const cacheKey = key && `${req.url} ${key}`;
@@ -134,6 +164,14 @@ export async function startFakeResend(options: { requestsPerSecond?: number } = 
     env: { RESEND_BASE_URL: url, RESEND_WEBHOOK_SECRET: FAKE_RESEND_WEBHOOK_SECRET },
     sent,
     requests,
+    domains,
+    setDomainStatus(name, status = "verified") {
+      for (const domain of domains.values())
+        if (domain.name === name) {
+          domain.status = status;
+          for (const record of domain.records) record.status = status;
+        }
+    },
     get limited() {
       return fake.limited;
     },
@@ -147,6 +185,75 @@ export async function startFakeResend(options: { requestsPerSecond?: number } = 
     },
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** Resend's Domains API on the fake's `domains` (the shapes of resend.com/docs/api-reference/domains). */
+async function answerDomains(
+  req: IncomingMessage,
+  domains: Map<string, FakeDomain>,
+  reply: (status: number, body: unknown) => void,
+): Promise<void> {
+  const [, , id, action] = (req.url ?? "").split("?")[0].split("/");
+  const notFound = () => reply(404, { name: "not_found", message: "Domain not found", statusCode: 404 });
+  if (req.method === "POST" && !id) {
+    const body = (await readJson(req)) as { name?: string; region?: string } | null;
+    const name = body?.name?.toLowerCase() ?? "";
+    if (!/^([a-z0-9-]+\.)+[a-z]{2,}$/.test(name))
+      return reply(422, { name: "validation_error", message: "Invalid domain name.", statusCode: 422 });
+    const region = body?.region ?? "us-east-1";
+    const domain: FakeDomain = {
+      id: randomUUID(),
+      name,
+      status: "not_started",
+      region,
+      created_at: new Date().toISOString(),
+      records: [
+        {
+          record: "SPF",
+          name: "send",
+          type: "MX",
+          ttl: "Auto",
+          status: "not_started",
+          value: `feedback-smtp.${region}.amazonses.com`,
+          priority: 10,
+        },
+        {
+          record: "SPF",
+          name: "send",
+          type: "TXT",
+          ttl: "Auto",
+          status: "not_started",
+          value: '"v=spf1 include:amazonses.com ~all"',
+        },
+        {
+          record: "DKIM",
+          name: "resend._domainkey",
+          type: "TXT",
+          ttl: "Auto",
+          status: "not_started",
+          value: `p=MIGfMA0GCSqGSIb3DQEBAQUAA4GNADCBiQKBgQ${randomUUID().replaceAll("-", "")}IDAQAB`,
+        },
+      ],
+    };
+    domains.set(domain.id, domain);
+    const { id: domainId, ...rest } = domain;
+    return reply(200, { id: domainId, ...rest });
+  }
+  const domain = id ? domains.get(id) : undefined;
+  if (!domain) return notFound();
+  if (req.method === "GET" && !action) return reply(200, { object: "domain", ...domain });
+  if (req.method === "POST" && action === "verify") {
+    if (domain.status !== "verified") {
+      domain.status = "pending";
+      for (const record of domain.records) if (record.status !== "verified") record.status = "pending";
+    }
+    return reply(200, { object: "domain", id: domain.id });
+  }
+  if (req.method === "DELETE" && !action) {
+    domains.delete(domain.id);
+    return reply(200, { object: "domain", id: domain.id, deleted: true });
+  }
+  return reply(404, { name: "not_found", message: "Not found", statusCode: 404 });
 }
 
 /** The event types Resend reports about an email, as its webhooks name them. */

@@ -128,6 +128,17 @@ export const TABLES: Record<string, TableShape> = {
     key: ["email_send_id"],
     change: { opened_at: PAST },
   },
+  // a workspace's own sending domain (docs/decisions.md, "Sending domains and warm-up")
+  sending_domains: {
+    fields: () => ({ domain: `${randomBytes(4).toString("hex")}.example.test`, status: "pending" }),
+    change: { status: "verified" },
+  },
+  sending_domain_days: {
+    fields: () => ({ day: "2000-01-01", sent: 1 }),
+    links: { sending_domain_id: "sending_domains" },
+    key: ["sending_domain_id", "day"],
+    change: { sent: 0 },
+  },
   notifications: {
     fields: () => ({ type: "test", title: "Hello" }),
     links: { contact_id: "contacts" },

@@ -13,6 +13,7 @@ import { resendClient } from "../resend-client";
 import { senderFor } from "../sender";
 import { startScheduledBroadcast } from "../schedule-broadcast";
 import { loadAbTest, variantSenders } from "../ab-test";
+import { reserveWarmup, returnWarmup, waitForNextWarmupDay } from "../warm-up";
 
 /**
  * Rows claimed per transaction on the dev outbox, where storing a row is delivering it
@@ -36,7 +37,7 @@ export async function runBroadcast(
   input: { workspaceId: string; broadcastId: string; scheduledAt?: string },
   signal?: AbortSignal,
   options: { lastAttempt?: boolean; runner?: string } = {},
-): Promise<JobOutcome<{ batches: number; notDue?: true; paused?: true }>> {
+): Promise<JobOutcome<{ batches: number; notDue?: true; paused?: true; waitingUntil?: string }>> {
   // a scheduled job starts its broadcast only if it is still scheduled for this job's time
   if (
     input.scheduledAt &&
@@ -44,7 +45,7 @@ export async function runBroadcast(
   )
     return done({ batches: 0, notDue: true });
   // who the mail is from: read once per run (a renamed workspace's next run sends in the new name)
-  const sender = await withService((db) => senderFor(db, input.workspaceId));
+  const sender = await withService((db) => senderFor(db, input.workspaceId, input.broadcastId));
   // an A/B broadcast's variants name their sender at the same address
   const variantFroms = variantSenders(
     (await withService((db) => loadAbTest(db, input)))?.variants ?? [],
@@ -60,9 +61,21 @@ export async function runBroadcast(
       );
     // the workspace's complaints and bounces are read again before every batch
     if (await withService((db) => pauseForReputation(db, input))) return done({ batches, paused: true });
-    const claim = await withService((db) =>
-      claimBroadcastBatch(db, { ...input, batchSize, runner: options.runner }),
+    // A new sending domain's daily cap (lib/email/warm-up.ts): this batch claims only what is left
+    // of today's; with nothing left the rest waits, queued, for the next UTC day.
+    const now = new Date();
+    const allowed = await withService((db) =>
+      reserveWarmup(db, { workspaceId: input.workspaceId, sender, wanted: batchSize, now }),
     );
+    if (allowed === 0)
+      return done({ batches, ...(await withService((db) => waitForNextWarmupDay(db, input, now))) });
+    const claim = await withService((db) =>
+      claimBroadcastBatch(db, { ...input, batchSize: allowed ?? batchSize, runner: options.runner }),
+    );
+    if (allowed !== null)
+      await withService((db) =>
+        returnWarmup(db, { sender, unused: allowed - ("error" in claim ? 0 : claim.queued.length), now }),
+      );
     if ("error" in claim) return done({ batches }); // deleted meanwhile: nothing left to do
     if (claim.queued.length) {
       // In id order, in chunks of Resend's maximum: a rerun re-forms the same chunks from the
