@@ -1,5 +1,5 @@
 /**
- * npm run bench -- sending-queue: the database's side of sending a 1,000,000-recipient broadcast
+ * npm run bench -- broadcast-queue: the database's side of sending a 1,000,000-recipient broadcast
  * (docs/performance.md, "Sending at the provider's limit"): the audience claimed into sendable batches
  * (claimBroadcastBatch: eligibility of spec 8.3, the rendered email, the lease) and each batch recorded
  * as the provider took it (recordBroadcastDelivery), batch after batch as the broadcast job runs, with
@@ -7,7 +7,7 @@
  * against a plain `insert … select` of the same number of email rows in the same run. Goal: the whole
  * audience queued in under 2 minutes of database time.
  *
- *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench -- sending-queue
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench -- broadcast-queue
  *
  * BENCH_QUEUE_RECIPIENTS changes the audience (default 1,000,000). It creates and drops its own
  * database (crm_bench_sending_queue).
@@ -51,7 +51,7 @@ async function seed(sql: Sql): Promise<{ workspaceId: string; userId: string }> 
 }
 
 const bench: BenchModule = {
-  title: `sending-queue: a ${RECIPIENTS.toLocaleString("en")}-recipient broadcast claimed and recorded in batches of ${CLAIM}`,
+  title: `broadcast-queue: a ${RECIPIENTS.toLocaleString("en")}-recipient broadcast claimed and recorded in batches of ${CLAIM}`,
   async run(base: string) {
     const db = await freshDatabase(base, BENCH_DB);
     const sql = connect(db.url, { max: 2 });
