@@ -10,7 +10,7 @@
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres npm run bench -- broadcast-queue
  *
  * BENCH_QUEUE_RECIPIENTS changes the audience (default 1,000,000). It creates and drops its own
- * database (crm_bench_sending_queue).
+ * database (crm_bench_broadcast_queue).
  */
 import { connect, setSql, type Sql } from "../../lib/db/client";
 import { withService } from "../../lib/db/doors";
@@ -29,7 +29,7 @@ import { databaseCpuMs } from "./lib/next-server";
 import { verdict } from "./lib/verdict";
 
 const RECIPIENTS = Number(process.env.BENCH_QUEUE_RECIPIENTS ?? 1_000_000);
-const BENCH_DB = "crm_bench_sending_queue";
+const BENCH_DB = "crm_bench_broadcast_queue";
 /** what the broadcast job claims at once with Resend: four batch calls of 100 (flows/run-broadcast.ts) */
 const CLAIM = BROADCAST_BATCH_SIZE * 4;
 
