@@ -161,6 +161,16 @@ export const TABLES: Record<string, TableShape> = {
     links: { campaign_id: "campaigns", contact_id: "contacts", event_id: "events" },
     change: { status: "completed" },
   },
+  campaign_versions: {
+    fields: () => ({ version: 1, steps: "[]" }),
+    links: { campaign_id: "campaigns" },
+    change: { goals: "[]" },
+  },
+  campaign_step_runs: {
+    fields: () => ({ version: 1, step_id: "welcome", outcome: "sent" }),
+    links: { enrollment_id: "campaign_enrollments", campaign_id: "campaigns" },
+    change: { detail: "changed" },
+  },
   automations: {
     fields: () => ({ name: "Auto", trigger_type: "form_submitted", action_type: "add_tag" }),
     links: { form_id: "forms", product_id: "products", event_id: "events", segment_id: "segments" },
