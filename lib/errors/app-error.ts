@@ -17,6 +17,7 @@
  * | conflict         | 409    | the state changed underneath, or the thing already exists      |
  * | contact_exists   | 409    | a contact with this email is already in the workspace (4.10)   |
  * | suppressed       | 409    | a bounce or complaint suppression forbids it (spec 4.6)        |
+ * | already_enrolled | 409    | the contact has an active enrollment in the campaign (DESIGN.md section 9) |
  * | idempotency_conflict | 409 | an Idempotency-Key reused with a different request            |
  * | event_ticketing  | 409    | an RSVP for a ticketing-linked event: register there (4.13)    |
  * | event_full       | 409    | an RSVP for an event with no seat left                         |
@@ -54,6 +55,7 @@ export const APP_ERROR_CODES = {
   conflict: { status: 409, message: "This changed in the meantime; reload and try again." },
   contact_exists: { status: 409, message: "A contact with this email already exists." },
   suppressed: { status: 409, message: "This contact is suppressed after a bounce or complaint." },
+  already_enrolled: { status: 409, message: "The contact is already enrolled in this campaign." },
   idempotency_conflict: {
     status: 409,
     message: "This Idempotency-Key was used with a different request.",
