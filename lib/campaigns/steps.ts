@@ -8,14 +8,18 @@ import { MergeTagError, parseMergeTemplate } from "@/lib/email/merge-tags";
  * A campaign's steps (docs/api.md, "Campaign steps"; docs/decisions.md, "Campaigns as versioned
  * step lists"): an ordered list. A step goes on to the step after it in the list unless it names
  * another (`next`; a branch's `then` and `else`); a name may only point further down the list,
- * so every journey ends. Past the last step the enrollment is 'completed'; an `exit` step ends it
- * as 'exited'.
+ * so every journey ends. Past the last step, or at a `next` of "end", the enrollment is
+ * 'completed'; an `exit` step ends it as 'exited'.
  */
 export const stepIdSchema = z
   .string()
-  .regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, "Use lowercase letters, digits, - and _ (at most 64).");
+  .regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, "Use lowercase letters, digits, - and _ (at most 64).")
+  .refine((id) => id !== "end", '"end" is the end of the journey, not a step name.');
 
-const next = stepIdSchema.optional();
+/** The target that ends the journey as 'completed' (no step may take its name). */
+export const END = "end";
+
+const next = z.union([stepIdSchema, z.literal(END)]).optional();
 
 export const WEEKDAYS = [
   "monday",
@@ -126,6 +130,13 @@ export async function validateSteps(
 ): Promise<{ steps: CampaignStep[]; goals: CampaignGoal[] }> {
   if (raw.length > MAX_STEPS)
     throw new AppError("invalid", `At most ${MAX_STEPS} steps.`, { field: "steps" });
+  // Postgres keeps no NUL character in jsonb text: refused as bad input, never a 500
+  raw.forEach((item, i) => {
+    if (JSON.stringify(item).includes("\\u0000"))
+      refuse(item as { id?: unknown }, i, "text may not hold a NUL character.");
+  });
+  if (JSON.stringify(rawGoals).includes("\\u0000"))
+    throw new AppError("invalid", "A goal may not hold a NUL character.", { field: "goals" });
   const steps: CampaignStep[] = raw.map((item, i) => {
     const parsed = stepSchema.safeParse(item);
     if (parsed.success) return parsed.data;
@@ -139,7 +150,7 @@ export async function validateSteps(
     position.set(s.id, i);
   });
   const forward = (s: CampaignStep, i: number, target: string | undefined, label: string) => {
-    if (target === undefined) return;
+    if (target === undefined || target === END) return;
     const at = position.get(target);
     if (at === undefined) refuse(s, i, `${label} names the step "${target}", which does not exist.`);
     if (at <= i) refuse(s, i, `${label} must name a step further down the list ("${target}" is above it).`);
@@ -245,6 +256,7 @@ async function refuseUnknown(
 
 /** Where a step goes next: the step it names, or the one after it in the list (null: the end). */
 export function following(steps: CampaignStep[], from: CampaignStep, target?: string): CampaignStep | null {
+  if (target === END) return null;
   if (target) return steps.find((s) => s.id === target) ?? null;
   const i = steps.findIndex((s) => s.id === from.id);
   return steps[i + 1] ?? null;

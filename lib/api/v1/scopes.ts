@@ -15,6 +15,8 @@ export const API_SCOPES = [
   "webhooks:write",
   "email:read",
   "email:write",
+  "campaigns:read",
+  "campaigns:write",
 ] as const;
 
 export type ApiScope = (typeof API_SCOPES)[number];
