@@ -2546,7 +2546,7 @@ export interface components {
       /** @description The row's id in its own table (an audit entry's is a number as text). */
       id: string;
       /** @enum {string} */
-      kind: "note" | "consent" | "form" | "event" | "payment" | "email" | "change";
+      kind: "note" | "consent" | "form" | "event" | "payment" | "email" | "campaign" | "change";
       /**
        * Format: date-time
        * @description ISO 8601 (UTC).
@@ -5378,7 +5378,7 @@ export interface operations {
     parameters: {
       query?: {
         cursor?: string;
-        /** @description Only these kinds, comma-separated: note, consent, form, event, payment, email, change. */
+        /** @description Only these kinds, comma-separated: note, consent, form, event, payment, email, campaign, change. */
         kind?: string;
         limit?: number;
       };

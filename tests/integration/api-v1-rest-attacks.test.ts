@@ -268,6 +268,7 @@ const KIND_AREA: Record<TimelineKind, ApiScope> = {
   event: "events:read",
   payment: "transactions:read",
   email: "email:read",
+  campaign: "campaigns:read",
 };
 const EVENT_AREA: Record<string, ApiScope> = {
   contact: "contacts:read",

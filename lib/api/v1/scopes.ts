@@ -34,6 +34,7 @@ export const TIMELINE_KIND_SCOPES = {
   event: "events:read",
   payment: "transactions:read",
   email: "email:read",
+  campaign: "campaigns:read",
 } as const satisfies Record<TimelineKind, ApiScope>;
 
 /** Segment conditions that read another area's data; every other condition reads the contact. */
