@@ -8,6 +8,8 @@ import {
 import { runCampaignSweep } from "@/lib/campaigns/flows/run-campaign-sweep";
 import { waitUntil } from "@/lib/campaigns/run-enrollments";
 import { withService } from "@/lib/db/doors";
+import type { EbOrder } from "@/lib/events/eventbrite/types";
+import { handleOrderRefunded } from "@/lib/events/ticketing/handle-order-refunded";
 import { AppError } from "@/lib/errors/app-error";
 import { setupTestDatabase } from "../helpers/db";
 import { createContact, createWorkspace } from "../helpers/factories";
@@ -248,6 +250,32 @@ describe("campaigns: the runner", () => {
     await sweep();
     expect((await sendsOf(row.id)).map((s) => s.subject)).toEqual(["Hello"]);
     expect(await enrollmentOf(row.id)).toMatchObject({ status: "completed", version: 1 });
+  });
+
+  test("order.refunded (spec 3.2) cancels the event's running enrollment: it gets no further step", async () => {
+    const ws = await createWorkspace(db.sql);
+    const campaign = await welcomeSeries(ws.id);
+    const c = await createContact(db.sql, ws.id, { is_subscribed: true });
+    const [event] = await db.sql`insert into events (workspace_id, name, start_time, timezone)
+                                 values (${ws.id}, 'Gala', now() + interval '7 days', 'UTC') returning id`;
+    await db.sql`insert into event_registrations (workspace_id, event_id, contact_id, status, external_attendee_id)
+                 values (${ws.id}, ${event.id}, ${c.id}, 'registered', 'att-1')`;
+    const [e] =
+      await db.sql`insert into campaign_enrollments (workspace_id, campaign_id, contact_id, event_id)
+                             values (${ws.id}, ${campaign.id}, ${c.id}, ${event.id}) returning id`;
+    await sweep();
+    expect(await sendsOf(e.id)).toHaveLength(1);
+    const order = {
+      id: "o-1",
+      status: "refunded",
+      attendees: [{ id: "att-1", refunded: true }],
+    } as unknown as EbOrder;
+    const refunded = await withService((tx) => handleOrderRefunded(tx, { workspaceId: ws.id, order }));
+    expect(refunded.enrollmentsCancelled).toBe(1);
+    await endWait(e.id);
+    await sweep();
+    expect(await enrollmentOf(e.id)).toMatchObject({ status: "cancelled" });
+    expect(await sendsOf(e.id)).toHaveLength(1);
   });
 
   test("an invalid graph is refused naming the step, and nothing is stored", async () => {
