@@ -41,11 +41,9 @@ const goalsField = z
       'Goals: `{"type": "tag_added", "tag_id": "<uuid>"}`; once true, the enrollment is completed.',
   });
 const settings = {
-  allow_reenrollment: z
-    .boolean()
-    .meta({
-      description: "false: a contact is enrolled at most once, ever. Default true (again once ended).",
-    }),
+  allow_reenrollment: z.boolean().meta({
+    description: "false: a contact is enrolled at most once, ever. Default true (again once ended).",
+  }),
   timezone: z.string().max(64).meta({ description: 'The IANA zone a wait "until" is read in. Default UTC.' }),
 };
 
