@@ -290,6 +290,27 @@ describe("campaigns: the runner", () => {
     expect(await sendsOf(e.id)).toHaveLength(1);
   });
 
+  test("an enrollment whose step fails exits with the error on its step, and the rest of the batch continues", async () => {
+    const ws = await createWorkspace(db.sql);
+    const good = await welcomeSeries(ws.id);
+    const [broken] = await db.sql`insert into campaigns (workspace_id, name, status, published_version)
+                                  values (${ws.id}, 'Broken', 'active', 1) returning id`;
+    // a version no publication could write (a duration the database cannot add)
+    await db.sql`insert into campaign_versions (workspace_id, campaign_id, version, steps)
+                 values (${ws.id}, ${broken.id}, 1, ${db.sql.json([{ id: "w", type: "wait", duration: { days: "x" } }])})`;
+    const a = await createContact(db.sql, ws.id, { is_subscribed: true });
+    const b = await createContact(db.sql, ws.id, { is_subscribed: true });
+    const [bad] =
+      await db.sql`insert into campaign_enrollments (workspace_id, campaign_id, contact_id, due_at)
+                               values (${ws.id}, ${broken.id}, ${a.id}, now() - interval '1 minute') returning id`;
+    const fine = await enroll(ws.id, good.id, b.id);
+    await sweep();
+    const exited = await enrollmentOf(bad.id);
+    expect(exited.status).toBe("exited");
+    expect(exited.exit_reason).toMatch(/^The step failed: /);
+    expect((await sendsOf(fine.id)).map((s) => s.campaign_step)).toEqual(["welcome"]);
+  });
+
   test("an invalid graph is refused naming the step, and nothing is stored", async () => {
     const ws = await createWorkspace(db.sql);
     const cases: [unknown[], string][] = [
