@@ -576,7 +576,7 @@ export interface paths {
     };
     /**
      * List a campaign's enrollments
-     * @description With each one's step and state; `status` narrows to one state. Scope: `campaigns:read`.
+     * @description Oldest first, with each one's step and state; `status` narrows to one state. Scope: `campaigns:read`.
      */
     get: operations["listCampaignEnrollments"];
     put?: never;

@@ -197,23 +197,27 @@ export interface EnrollmentRow {
   ended_at: Date | null;
 }
 
+/** A page of a campaign's enrollments, oldest first (keyset on enrolled_at, id: `limit + 1` rows). */
 export async function listEnrollments(
   db: Db,
   input: {
     workspaceId: string;
     campaignId: string;
     status?: EnrollmentStatus;
-    after?: string;
+    after: { key: string; id: string } | null;
     limit: number;
   },
 ) {
-  return db<EnrollmentRow[]>`
-    select id, contact_id, status, version, current_step, due_at, exit_reason, enrolled_at, ended_at
+  const after = input.after;
+  return db<(EnrollmentRow & { sort_key: string })[]>`
+    select enrolled_at::text as sort_key, id, contact_id, status, version, current_step, due_at, exit_reason,
+           enrolled_at, ended_at
     from public.campaign_enrollments
     where campaign_id = ${input.campaignId} and workspace_id = ${input.workspaceId}
       ${input.status ? db`and status = ${input.status}` : db``}
-      ${input.after ? db`and id > ${input.after}` : db``}
-    order by id limit ${input.limit}`;
+      ${after ? db`and (enrolled_at, id) > (${after.key}::timestamptz, ${after.id}::uuid)` : db``}
+    order by enrolled_at, id
+    limit ${input.limit + 1}`;
 }
 
 /**

@@ -77,15 +77,7 @@ function compiled(step: SendEmailStep, branding: Branding): Promise<CompiledTemp
 
 /** Runs one batch of due enrollments; returns how many it claimed. */
 export async function runDueBatch(db: Db, input: { batchSize: number }): Promise<number> {
-  const due = await db<Due[]>`
-    select e.id, e.workspace_id, e.campaign_id, e.contact_id, e.version, e.current_step
-    from public.campaign_enrollments e
-    where e.status = 'active' and e.due_at <= now() and e.version is not null
-      and exists (select 1 from public.campaigns c
-                  where c.id = e.campaign_id and c.workspace_id = e.workspace_id and c.status = 'active')
-    order by e.due_at, e.id
-    limit ${input.batchSize}
-    for update of e skip locked`;
+  const due = await claimDue(db, input.batchSize);
   if (due.length === 0) return 0;
   const ctx = new BatchContext(db);
   const keys = [...new Set(due.map((d) => `${d.campaign_id}:${d.version}`))];
@@ -98,6 +90,31 @@ export async function runDueBatch(db: Db, input: { batchSize: number }): Promise
   for (const r of rows) ctx.versions.set(`${r.campaign_id}:${r.version}`, r);
   for (const enrollment of due) await runEnrollment(ctx, enrollment);
   return due.length;
+}
+
+/** The next due active enrollments of active campaigns, locked, skipping those another run holds. */
+function claimDue(db: Db, size: number) {
+  return db<Due[]>`
+    select e.id, e.workspace_id, e.campaign_id, e.contact_id, e.version, e.current_step
+    from public.campaign_enrollments e
+    where e.status = 'active' and e.due_at <= now() and e.version is not null
+      and exists (select 1 from public.campaigns c
+                  where c.id = e.campaign_id and c.workspace_id = e.workspace_id and c.status = 'active')
+    order by e.due_at, e.id
+    limit ${size}
+    for update of e skip locked`;
+}
+
+/**
+ * After a batch failed: the first due enrollment leaves the campaign with the error (its step
+ * could not run; the step log shows why), so the enrollments behind it continue. Returns whether
+ * there was one.
+ */
+export async function exitFirstDue(db: Db, error: string): Promise<boolean> {
+  const [e] = await claimDue(db, 1);
+  if (!e) return false;
+  await end(db, e, "exited", e.current_step ?? "start", `The step failed: ${error}`);
+  return true;
 }
 
 async function runEnrollment(ctx: BatchContext, e: Due): Promise<void> {

@@ -109,8 +109,18 @@ export const TABLES: Record<string, TableShape> = {
     change: { subject: "Changed" },
   },
   email_sends: {
-    fields: () => ({ to_email: "to@example.test", kind: "transactional" }),
-    links: { contact_id: "contacts", broadcast_id: "broadcasts" },
+    // campaign_step and campaign_version go with campaign_enrollment_id (email_sends_campaign_origin_check)
+    fields: () => ({
+      to_email: "to@example.test",
+      kind: "transactional",
+      campaign_step: "s",
+      campaign_version: 1,
+    }),
+    links: {
+      contact_id: "contacts",
+      broadcast_id: "broadcasts",
+      campaign_enrollment_id: "campaign_enrollments",
+    },
     change: { subject: "Changed" },
   },
   email_events: {

@@ -7,7 +7,10 @@ import {
 } from "@/lib/campaigns/campaigns";
 import { runCampaignSweep } from "@/lib/campaigns/flows/run-campaign-sweep";
 import { waitUntil } from "@/lib/campaigns/run-enrollments";
+import { fireTrigger } from "@/lib/automations/fire-trigger";
 import { withService } from "@/lib/db/doors";
+import type { EbOrder } from "@/lib/events/eventbrite/types";
+import { handleOrderRefunded } from "@/lib/events/ticketing/handle-order-refunded";
 import { AppError } from "@/lib/errors/app-error";
 import { setupTestDatabase } from "../helpers/db";
 import { createContact, createWorkspace } from "../helpers/factories";
@@ -229,9 +232,10 @@ describe("campaigns: the runner", () => {
     expect((await sendsOf(f.id)).map((s) => s.subject)).toEqual(["Version two"]);
   });
 
-  test("an automation's enroll_campaign enrollment runs: enrolled before the campaign was published, it starts at publication", async () => {
+  test("an automation's enroll_campaign (spec 6.2) enrolls a contact that then runs: one enrolled before the campaign was published starts at publication", async () => {
     const ws = await createWorkspace(db.sql);
-    const c = await createContact(db.sql, ws.id, { is_subscribed: true });
+    const early = await createContact(db.sql, ws.id, { is_subscribed: true });
+    const late = await createContact(db.sql, ws.id, { is_subscribed: true });
     const draft = await withService((tx) =>
       createCampaignDraft(tx, {
         workspaceId: ws.id,
@@ -239,15 +243,72 @@ describe("campaigns: the runner", () => {
         steps: [{ id: "hello", type: "send_email", subject: "Hello", body: "Hi" }],
       }),
     );
-    // what lib/automations/fire-trigger.ts inserts
-    const [row] = await db.sql`
-      insert into campaign_enrollments (workspace_id, campaign_id, contact_id)
-      values (${ws.id}, ${draft.id}, ${c.id}) returning id, version, due_at`;
+    await db.sql`insert into automations (workspace_id, name, trigger_type, action_type, action_config)
+                 values (${ws.id}, 'Enroll', 'form_submitted', 'enroll_campaign', ${db.sql.json({ campaign_id: draft.id })})`;
+    const submit = (contactId: string) =>
+      withService((tx) => fireTrigger(tx, { workspaceId: ws.id, trigger: "form_submitted", contactId }));
+    expect(await submit(early.id)).toMatchObject({ ran: 1, failed: 0 });
+    const [row] =
+      await db.sql`select id, version, due_at from campaign_enrollments where contact_id = ${early.id}`;
     expect(row).toMatchObject({ version: null, due_at: null });
-    await withService((tx) => publishCampaign(tx, { workspaceId: ws.id, campaignId: draft.id }));
     await sweep();
-    expect((await sendsOf(row.id)).map((s) => s.subject)).toEqual(["Hello"]);
-    expect(await enrollmentOf(row.id)).toMatchObject({ status: "completed", version: 1 });
+    expect(await sendsOf(row.id)).toHaveLength(0); // nothing to run before a version exists
+
+    await withService((tx) => publishCampaign(tx, { workspaceId: ws.id, campaignId: draft.id }));
+    await submit(late.id);
+    const [lateRow] = await db.sql`select id from campaign_enrollments where contact_id = ${late.id}`;
+    await sweep();
+    for (const id of [row.id, lateRow.id]) {
+      expect((await sendsOf(id)).map((s) => s.subject)).toEqual(["Hello"]);
+      expect(await enrollmentOf(id)).toMatchObject({ status: "completed", version: 1 });
+    }
+  });
+
+  test("order.refunded (spec 3.2) cancels the event's running enrollment: it gets no further step", async () => {
+    const ws = await createWorkspace(db.sql);
+    const campaign = await welcomeSeries(ws.id);
+    const c = await createContact(db.sql, ws.id, { is_subscribed: true });
+    const [event] = await db.sql`insert into events (workspace_id, name, start_time, timezone)
+                                 values (${ws.id}, 'Gala', now() + interval '7 days', 'UTC') returning id`;
+    await db.sql`insert into event_registrations (workspace_id, event_id, contact_id, status, external_attendee_id)
+                 values (${ws.id}, ${event.id}, ${c.id}, 'registered', 'att-1')`;
+    const [e] =
+      await db.sql`insert into campaign_enrollments (workspace_id, campaign_id, contact_id, event_id)
+                             values (${ws.id}, ${campaign.id}, ${c.id}, ${event.id}) returning id`;
+    await sweep();
+    expect(await sendsOf(e.id)).toHaveLength(1);
+    const order = {
+      id: "o-1",
+      status: "refunded",
+      attendees: [{ id: "att-1", refunded: true }],
+    } as unknown as EbOrder;
+    const refunded = await withService((tx) => handleOrderRefunded(tx, { workspaceId: ws.id, order }));
+    expect(refunded.enrollmentsCancelled).toBe(1);
+    await endWait(e.id);
+    await sweep();
+    expect(await enrollmentOf(e.id)).toMatchObject({ status: "cancelled" });
+    expect(await sendsOf(e.id)).toHaveLength(1);
+  });
+
+  test("an enrollment whose step fails exits with the error on its step, and the rest of the batch continues", async () => {
+    const ws = await createWorkspace(db.sql);
+    const good = await welcomeSeries(ws.id);
+    const [broken] = await db.sql`insert into campaigns (workspace_id, name, status, published_version)
+                                  values (${ws.id}, 'Broken', 'active', 1) returning id`;
+    // a version no publication could write (a duration the database cannot add)
+    await db.sql`insert into campaign_versions (workspace_id, campaign_id, version, steps)
+                 values (${ws.id}, ${broken.id}, 1, ${db.sql.json([{ id: "w", type: "wait", duration: { days: "x" } }])})`;
+    const a = await createContact(db.sql, ws.id, { is_subscribed: true });
+    const b = await createContact(db.sql, ws.id, { is_subscribed: true });
+    const [bad] =
+      await db.sql`insert into campaign_enrollments (workspace_id, campaign_id, contact_id, due_at)
+                               values (${ws.id}, ${broken.id}, ${a.id}, now() - interval '1 minute') returning id`;
+    const fine = await enroll(ws.id, good.id, b.id);
+    await sweep();
+    const exited = await enrollmentOf(bad.id);
+    expect(exited.status).toBe("exited");
+    expect(exited.exit_reason).toMatch(/^The step failed: /);
+    expect((await sendsOf(fine.id)).map((s) => s.campaign_step)).toEqual(["welcome"]);
   });
 
   test("an invalid graph is refused naming the step, and nothing is stored", async () => {

@@ -13,10 +13,10 @@ import {
 import { looseStepSchema, MAX_STEPS } from "@/lib/campaigns/steps";
 import type { Db } from "@/lib/db/doors";
 import { AppError } from "@/lib/errors/app-error";
-import { isUuid, uuidSchema } from "@/lib/ids/uuid";
+import { uuidSchema } from "@/lib/ids/uuid";
 import { bodyErrors, defineOperation, idempotencyConflict, invalid, notFound } from "./define";
-import { apiText, idParams, iso, timestamp } from "./keyset";
-import { decodeCursor, encodeCursor, listSchema, pageOf, pageQuerySchema } from "./pagination";
+import { apiText, idParams, iso, keysetList, timestamp } from "./keyset";
+import { listSchema, pageQuerySchema } from "./pagination";
 import { created, ok } from "./route";
 
 /**
@@ -41,11 +41,9 @@ const goalsField = z
       'Goals: `{"type": "tag_added", "tag_id": "<uuid>"}`; once true, the enrollment is completed.',
   });
 const settings = {
-  allow_reenrollment: z
-    .boolean()
-    .meta({
-      description: "false: a contact is enrolled at most once, ever. Default true (again once ended).",
-    }),
+  allow_reenrollment: z.boolean().meta({
+    description: "false: a contact is enrolled at most once, ever. Default true (again once ended).",
+  }),
   timezone: z.string().max(64).meta({ description: 'The IANA zone a wait "until" is read in. Default UTC.' }),
 };
 
@@ -334,7 +332,7 @@ export const enroll = defineOperation({
   },
 });
 
-const ENROLLMENTS_ORDER = "campaign_enrollments:id";
+const ENROLLMENTS_ORDER = "campaign_enrollments:enrolled_at:asc";
 
 export const listEnrollmentsOp = defineOperation({
   method: "get",
@@ -342,7 +340,7 @@ export const listEnrollmentsOp = defineOperation({
   operationId: "listCampaignEnrollments",
   scope: "campaigns:read",
   summary: "List a campaign's enrollments",
-  description: "With each one's step and state; `status` narrows to one state.",
+  description: "Oldest first, with each one's step and state; `status` narrows to one state.",
   params: idParams,
   query: pageQuerySchema.extend({ status: z.enum(ENROLLMENT_STATUSES).optional() }),
   success: {
@@ -353,20 +351,8 @@ export const listEnrollmentsOp = defineOperation({
   errors: [invalid, notFound],
   async handler({ db, workspaceId, params, query }) {
     if (!(await getCampaign(db, { workspaceId, campaignId: params.id }))) throw new AppError("not_found");
-    let after: string | undefined;
-    if (query.cursor !== undefined) {
-      const [id] = decodeCursor(ENROLLMENTS_ORDER, query.cursor, 1);
-      if (typeof id !== "string" || !isUuid(id))
-        throw new AppError("invalid", "cursor is not valid for this list.", { field: "cursor" });
-      after = id;
-    }
-    const rows = await listEnrollments(db, {
-      workspaceId,
-      campaignId: params.id,
-      status: query.status,
-      after,
-      limit: query.limit + 1,
-    });
-    return ok(pageOf(rows, query.limit, (r) => encodeCursor(ENROLLMENTS_ORDER, [r.id]), enrollmentObject));
+    const read = (page: { limit: number; after: { key: string; id: string } | null }) =>
+      listEnrollments(db, { workspaceId, campaignId: params.id, status: query.status, ...page });
+    return ok(await keysetList(ENROLLMENTS_ORDER, query, "timestamptz", read, enrollmentObject));
   },
 });

@@ -1,6 +1,7 @@
 import { withService } from "@/lib/db/doors";
 import { done, retry, type JobOutcome } from "@/lib/jobs/outcome";
-import { completeReachedGoals, runDueBatch } from "../run-enrollments";
+import { log } from "@/lib/observability/log";
+import { completeReachedGoals, exitFirstDue, runDueBatch } from "../run-enrollments";
 
 /**
  * Enrollments claimed per transaction (CAMPAIGN_BATCH_SIZE, docs/configuration.md): each batch
@@ -23,8 +24,35 @@ export async function runCampaignSweep(
   for (;;) {
     if (signal?.aborted)
       return retry("unavailable", "The worker stopped between batches; the sweep carries on.");
-    const claimed = await withService((db) => runDueBatch(db, { batchSize: size }));
+    let claimed: number;
+    try {
+      claimed = await withService((db) => runDueBatch(db, { batchSize: size }));
+    } catch (error) {
+      // The batch rolled back. One enrollment at a time finds the one whose step fails: it leaves
+      // with the error, and the rest continue (a database that is down fails here too: retry).
+      const isolated = await isolate(error);
+      enrollments += isolated;
+      if (isolated > 0) continue;
+      return done({ enrollments, goals });
+    }
     enrollments += claimed;
     if (claimed < size) return done({ enrollments, goals });
+  }
+}
+
+/** Runs due enrollments one per transaction until one fails, which then exits with its error. */
+async function isolate(batchError: unknown): Promise<number> {
+  log.warn({ err: batchError }, "campaigns: a batch failed; running its enrollments one by one");
+  let ran = 0;
+  for (;;) {
+    try {
+      const one = await withService((db) => runDueBatch(db, { batchSize: 1 }));
+      if (one === 0) return ran;
+      ran += 1;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (!(await withService((db) => exitFirstDue(db, message)))) return ran;
+      return ran + 1;
+    }
   }
 }
