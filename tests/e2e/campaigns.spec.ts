@@ -83,7 +83,9 @@ test("a welcome series built in the dashboard sends its first email after a form
 
   // the list is empty: its call to action opens the builder
   await page.goto("/campaigns");
-  await expect(page.getByRole("navigation").getByRole("link", { name: "Campaigns" })).toBeVisible();
+  await expect(
+    page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Campaigns" }),
+  ).toBeVisible();
   await page.getByRole("link", { name: "New campaign" }).click();
   await expect(page.getByRole("heading", { name: "New campaign" })).toBeVisible();
   await page.getByLabel("Campaign name").fill("Welcome series");
@@ -144,8 +146,9 @@ test("a welcome series built in the dashboard sends its first email after a form
   await page.setViewportSize({ width: 1280, height: 900 });
 
   await page.getByRole("button", { name: "Publish" }).click();
-  await expect(page).toHaveURL(/\/campaigns\/[0-9a-f-]{36}\?saved=1$/);
-  const campaignUrl = page.url().replace(/\?saved=1$/, "");
+  await expect(page).toHaveURL(/\/campaigns\/[0-9a-f-]{36}\?published=1$/);
+  await expect(page.getByText("Campaign published.")).toBeVisible();
+  const campaignUrl = page.url().replace(/\?published=1$/, "");
   await expect(page.getByTestId("campaign-status")).toContainText("active");
   await expect(page.getByTestId("campaign-status")).toContainText("Published version: 1.");
 

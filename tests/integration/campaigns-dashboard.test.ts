@@ -63,7 +63,7 @@ async function publishedWelcome(workspaceId: string, goals: unknown[] = []) {
     actions.createCampaignAction(undefined, builderForm({ steps: welcome, goals, intent: "publish" })),
   );
   const [row] = await campaignsOf(workspaceId);
-  expect(to).toBe(`/campaigns/${row.id}?saved=1`);
+  expect(to).toBe(`/campaigns/${row.id}?published=1`);
   return row.id as string;
 }
 

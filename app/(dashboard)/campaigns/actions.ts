@@ -101,8 +101,8 @@ export const createCampaignAction = memberAction(
     roles: ROLES,
     door: "service",
     audit: (i, r) => (r.code ? null : i.intent === "publish" ? "campaign.published" : "campaign.created"),
-    after: (r) => {
-      if (r.id) redirect(`/campaigns/${r.id}?saved=1`);
+    after: (r, i) => {
+      if (r.id) redirect(`/campaigns/${r.id}?${i.intent === "publish" ? "published" : "saved"}=1`);
     },
   },
 );

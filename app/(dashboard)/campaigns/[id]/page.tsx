@@ -27,7 +27,7 @@ export default async function CampaignPage({
   searchParams,
 }: {
   params: Promise<{ id: string }>;
-  searchParams: Promise<{ saved?: string }>;
+  searchParams: Promise<{ saved?: string; published?: string }>;
 }) {
   const { id } = await params;
   notFoundUnlessUuid(id);
@@ -48,7 +48,10 @@ export default async function CampaignPage({
   const { campaign, numbers, options, counts } = data;
   return (
     <div className="stack">
-      <QueryNotices query={{ saved: query.saved }} notices={{ saved: "Campaign saved." }} />
+      <QueryNotices
+        query={{ saved: query.saved, published: query.published }}
+        notices={{ saved: "Draft saved.", published: "Campaign published." }}
+      />
       <div className="topbar">
         <h1>{campaign.name}</h1>
         <Link href="/campaigns">All campaigns</Link>
