@@ -11,6 +11,7 @@ const LINKS = [
   { href: "/payments", label: "Payments" },
   { href: "/tasks", label: "Tasks" },
   { href: "/broadcasts", label: "Broadcasts" },
+  { href: "/campaigns", label: "Campaigns" },
   { href: "/notifications", label: "Notifications" },
   { href: "/settings", label: "Settings" },
 ];

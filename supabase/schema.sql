@@ -204,6 +204,29 @@ end
 $$;
 
 --
+-- Name: campaign_enrollments_start(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.campaign_enrollments_start() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+begin
+  if new.status = 'active' and new.version is null then
+    select c.published_version into new.version
+    from public.campaigns c where c.id = new.campaign_id and c.workspace_id = new.workspace_id;
+    if new.version is not null and new.due_at is null then
+      new.due_at := now();
+    end if;
+  end if;
+  if new.status <> 'active' then
+    new.due_at := null;
+  end if;
+  return new;
+end
+$$;
+
+--
 -- Name: check_rate_limit(text, integer, integer); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -1702,6 +1725,12 @@ REVOKE ALL ON FUNCTION public.audit_log_no_truncate() FROM PUBLIC;
 REVOKE ALL ON FUNCTION public.audit_member_transaction_writes() FROM PUBLIC;
 
 --
+-- Name: FUNCTION campaign_enrollments_start(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.campaign_enrollments_start() FROM PUBLIC;
+
+--
 -- Name: FUNCTION check_rate_limit(p_key text, p_limit integer, p_window_seconds integer); Type: ACL; Schema: public; Owner: -
 --
 
@@ -2510,7 +2539,7 @@ CREATE TABLE public.api_keys (
     last_used_ip text,
     CONSTRAINT api_keys_key_hash_check CHECK ((key_hash ~ '^[0-9a-f]{64}$'::text)),
     CONSTRAINT api_keys_last_used_ip_check CHECK (((last_used_ip IS NULL) OR (length(last_used_ip) <= 64))),
-    CONSTRAINT api_keys_scopes_check CHECK (((scopes <@ ARRAY['contacts:read'::text, 'contacts:write'::text, 'consent:write'::text, 'events:read'::text, 'transactions:read'::text, 'transactions:write'::text, 'forms:read'::text, 'webhooks:write'::text, 'email:read'::text, 'email:write'::text]) AND (array_position(scopes, NULL::text) IS NULL)))
+    CONSTRAINT api_keys_scopes_check CHECK (((scopes <@ ARRAY['contacts:read'::text, 'contacts:write'::text, 'consent:write'::text, 'events:read'::text, 'transactions:read'::text, 'transactions:write'::text, 'forms:read'::text, 'webhooks:write'::text, 'email:read'::text, 'email:write'::text, 'campaigns:read'::text, 'campaigns:write'::text]) AND (array_position(scopes, NULL::text) IS NULL)))
 );
 
 --
@@ -3434,7 +3463,15 @@ CREATE TABLE public.campaign_enrollments (
     status text DEFAULT 'active'::text NOT NULL,
     enrolled_at timestamp with time zone DEFAULT now() NOT NULL,
     cancelled_at timestamp with time zone,
-    CONSTRAINT campaign_enrollments_status_check CHECK ((status = ANY (ARRAY['active'::text, 'completed'::text, 'cancelled'::text])))
+    exit_reason text,
+    version integer,
+    current_step text,
+    due_at timestamp with time zone,
+    ended_at timestamp with time zone,
+    CONSTRAINT campaign_enrollments_current_step_check CHECK ((length(current_step) <= 64)),
+    CONSTRAINT campaign_enrollments_exit_reason_check CHECK ((length(exit_reason) <= 500)),
+    CONSTRAINT campaign_enrollments_status_check CHECK ((status = ANY (ARRAY['active'::text, 'completed'::text, 'cancelled'::text, 'exited'::text]))),
+    CONSTRAINT campaign_enrollments_version_check CHECK ((version >= 1))
 );
 
 --
@@ -3443,6 +3480,13 @@ CREATE TABLE public.campaign_enrollments (
 
 ALTER TABLE ONLY public.campaign_enrollments
     ADD CONSTRAINT campaign_enrollments_pkey PRIMARY KEY (id);
+
+--
+-- Name: campaign_enrollments campaign_enrollments_workspace_id_id_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.campaign_enrollments
+    ADD CONSTRAINT campaign_enrollments_workspace_id_id_key UNIQUE (workspace_id, id);
 
 --
 -- Name: campaign_enrollments_active_key; Type: INDEX; Schema: public; Owner: -
@@ -3461,6 +3505,12 @@ CREATE INDEX campaign_enrollments_campaign_idx ON public.campaign_enrollments US
 --
 
 CREATE INDEX campaign_enrollments_contact_idx ON public.campaign_enrollments USING btree (contact_id, status);
+
+--
+-- Name: campaign_enrollments_due_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX campaign_enrollments_due_idx ON public.campaign_enrollments USING btree (due_at) WHERE ((status = 'active'::text) AND (due_at IS NOT NULL));
 
 --
 -- Name: campaign_enrollments_event_idx; Type: INDEX; Schema: public; Owner: -
@@ -3521,11 +3571,166 @@ CREATE POLICY campaign_enrollments_members_all ON public.campaign_enrollments TO
 CREATE TRIGGER campaign_enrollments_fill_workspace BEFORE INSERT ON public.campaign_enrollments FOR EACH ROW EXECUTE FUNCTION public.fill_workspace_from_contact();
 
 --
+-- Name: campaign_enrollments campaign_enrollments_start; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER campaign_enrollments_start BEFORE INSERT ON public.campaign_enrollments FOR EACH ROW EXECUTE FUNCTION public.campaign_enrollments_start();
+
+--
 -- Name: TABLE campaign_enrollments; Type: ACL; Schema: public; Owner: -
 --
 
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.campaign_enrollments TO authenticated;
 GRANT ALL ON TABLE public.campaign_enrollments TO service_role;
+
+-- ==================================================== public.campaign_step_runs
+--
+-- Name: campaign_step_runs; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.campaign_step_runs (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    workspace_id uuid NOT NULL,
+    enrollment_id uuid NOT NULL,
+    campaign_id uuid NOT NULL,
+    version integer NOT NULL,
+    step_id text NOT NULL,
+    outcome text NOT NULL,
+    detail text,
+    at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT campaign_step_runs_detail_check CHECK ((length(detail) <= 500)),
+    CONSTRAINT campaign_step_runs_outcome_check CHECK ((outcome = ANY (ARRAY['sent'::text, 'waiting'::text, 'branched'::text, 'tagged'::text, 'untagged'::text, 'exited'::text, 'completed'::text, 'skipped'::text]))),
+    CONSTRAINT campaign_step_runs_step_id_check CHECK ((length(step_id) <= 64))
+);
+
+--
+-- Name: campaign_step_runs campaign_step_runs_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.campaign_step_runs
+    ADD CONSTRAINT campaign_step_runs_pkey PRIMARY KEY (id);
+
+--
+-- Name: campaign_step_runs_campaign_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX campaign_step_runs_campaign_idx ON public.campaign_step_runs USING btree (campaign_id, version, step_id);
+
+--
+-- Name: campaign_step_runs_enrollment_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX campaign_step_runs_enrollment_idx ON public.campaign_step_runs USING btree (enrollment_id, at);
+
+--
+-- Name: campaign_step_runs campaign_step_runs_workspace_id_campaign_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.campaign_step_runs
+    ADD CONSTRAINT campaign_step_runs_workspace_id_campaign_id_fkey FOREIGN KEY (workspace_id, campaign_id) REFERENCES public.campaigns(workspace_id, id) ON DELETE CASCADE;
+
+--
+-- Name: campaign_step_runs campaign_step_runs_workspace_id_enrollment_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.campaign_step_runs
+    ADD CONSTRAINT campaign_step_runs_workspace_id_enrollment_id_fkey FOREIGN KEY (workspace_id, enrollment_id) REFERENCES public.campaign_enrollments(workspace_id, id) ON DELETE CASCADE;
+
+--
+-- Name: campaign_step_runs campaign_step_runs_workspace_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.campaign_step_runs
+    ADD CONSTRAINT campaign_step_runs_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspaces(id) ON DELETE CASCADE;
+
+--
+-- Name: campaign_step_runs; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.campaign_step_runs ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: campaign_step_runs campaign_step_runs_members_read; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY campaign_step_runs_members_read ON public.campaign_step_runs FOR SELECT TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
+
+--
+-- Name: TABLE campaign_step_runs; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT ON TABLE public.campaign_step_runs TO authenticated;
+GRANT ALL ON TABLE public.campaign_step_runs TO service_role;
+
+-- ==================================================== public.campaign_versions
+--
+-- Name: campaign_versions; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.campaign_versions (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    workspace_id uuid NOT NULL,
+    campaign_id uuid NOT NULL,
+    version integer NOT NULL,
+    steps jsonb NOT NULL,
+    goals jsonb DEFAULT '[]'::jsonb NOT NULL,
+    published_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT campaign_versions_version_check CHECK ((version >= 1))
+);
+
+--
+-- Name: campaign_versions campaign_versions_campaign_id_version_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.campaign_versions
+    ADD CONSTRAINT campaign_versions_campaign_id_version_key UNIQUE (campaign_id, version);
+
+--
+-- Name: campaign_versions campaign_versions_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.campaign_versions
+    ADD CONSTRAINT campaign_versions_pkey PRIMARY KEY (id);
+
+--
+-- Name: campaign_versions campaign_versions_workspace_id_id_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.campaign_versions
+    ADD CONSTRAINT campaign_versions_workspace_id_id_key UNIQUE (workspace_id, id);
+
+--
+-- Name: campaign_versions campaign_versions_workspace_id_campaign_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.campaign_versions
+    ADD CONSTRAINT campaign_versions_workspace_id_campaign_id_fkey FOREIGN KEY (workspace_id, campaign_id) REFERENCES public.campaigns(workspace_id, id) ON DELETE CASCADE;
+
+--
+-- Name: campaign_versions campaign_versions_workspace_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.campaign_versions
+    ADD CONSTRAINT campaign_versions_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspaces(id) ON DELETE CASCADE;
+
+--
+-- Name: campaign_versions; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.campaign_versions ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: campaign_versions campaign_versions_members_read; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY campaign_versions_members_read ON public.campaign_versions FOR SELECT TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
+
+--
+-- Name: TABLE campaign_versions; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT ON TABLE public.campaign_versions TO authenticated;
+GRANT ALL ON TABLE public.campaign_versions TO service_role;
 
 -- ==================================================== public.campaigns
 --
@@ -3540,7 +3745,14 @@ CREATE TABLE public.campaigns (
     status text DEFAULT 'active'::text NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
-    CONSTRAINT campaigns_status_check CHECK ((status = ANY (ARRAY['draft'::text, 'active'::text, 'paused'::text, 'archived'::text])))
+    steps jsonb DEFAULT '[]'::jsonb NOT NULL,
+    goals jsonb DEFAULT '[]'::jsonb NOT NULL,
+    allow_reenrollment boolean DEFAULT true NOT NULL,
+    timezone text DEFAULT 'UTC'::text NOT NULL,
+    published_version integer,
+    CONSTRAINT campaigns_published_version_check CHECK ((published_version >= 1)),
+    CONSTRAINT campaigns_status_check CHECK ((status = ANY (ARRAY['draft'::text, 'active'::text, 'paused'::text, 'archived'::text]))),
+    CONSTRAINT campaigns_timezone_check CHECK (((length(timezone) >= 1) AND (length(timezone) <= 64)))
 );
 
 --
@@ -5437,6 +5649,11 @@ CREATE TABLE public.email_sends (
     lease_until timestamp with time zone,
     lease_owner text,
     variant smallint,
+    campaign_enrollment_id uuid,
+    campaign_step text,
+    campaign_version integer,
+    CONSTRAINT email_sends_campaign_origin_check CHECK (((campaign_enrollment_id IS NULL) OR ((campaign_step IS NOT NULL) AND (campaign_version IS NOT NULL)))),
+    CONSTRAINT email_sends_campaign_step_check CHECK ((length(campaign_step) <= 64)),
     CONSTRAINT email_sends_kind_check CHECK ((kind = ANY (ARRAY['marketing'::text, 'transactional'::text]))),
     CONSTRAINT email_sends_status_check CHECK ((status = ANY (ARRAY['queued'::text, 'sent'::text, 'outbox'::text, 'skipped'::text, 'failed'::text, 'bounced'::text, 'complained'::text]))),
     CONSTRAINT email_sends_variant_check CHECK (((variant >= 0) AND (variant <= 4)))
@@ -5469,6 +5686,12 @@ CREATE UNIQUE INDEX email_sends_broadcast_contact_key ON public.email_sends USIN
 CREATE INDEX email_sends_broadcast_idx ON public.email_sends USING btree (broadcast_id, workspace_id) WHERE (broadcast_id IS NOT NULL);
 
 --
+-- Name: email_sends_campaign_step_key; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX email_sends_campaign_step_key ON public.email_sends USING btree (campaign_enrollment_id, campaign_step, campaign_version) WHERE (campaign_enrollment_id IS NOT NULL);
+
+--
 -- Name: email_sends_contact_created_idx; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -5498,6 +5721,13 @@ CREATE INDEX email_sends_workspace_created_idx ON public.email_sends USING btree
 
 ALTER TABLE ONLY public.email_sends
     ADD CONSTRAINT email_sends_workspace_id_broadcast_id_fkey FOREIGN KEY (workspace_id, broadcast_id) REFERENCES public.broadcasts(workspace_id, id) ON DELETE SET NULL (broadcast_id);
+
+--
+-- Name: email_sends email_sends_workspace_id_campaign_enrollment_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.email_sends
+    ADD CONSTRAINT email_sends_workspace_id_campaign_enrollment_id_fkey FOREIGN KEY (workspace_id, campaign_enrollment_id) REFERENCES public.campaign_enrollments(workspace_id, id) ON DELETE SET NULL (campaign_enrollment_id);
 
 --
 -- Name: email_sends email_sends_workspace_id_contact_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

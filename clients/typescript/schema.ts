@@ -519,6 +519,98 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/campaigns": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List campaigns
+     * @description Newest first, with their enrollments by state (at most 200). Scope: `campaigns:read`.
+     */
+    get: operations["listCampaigns"];
+    put?: never;
+    /**
+     * Create a campaign (a draft)
+     * @description A draft: nothing runs until it is published. A step list that does not hold together is 400 `invalid_request`, the message naming the step, and nothing is stored. Honours `Idempotency-Key`. Scope: `campaigns:write`.
+     */
+    post: operations["createCampaign"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/campaigns/{id}": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read a campaign
+     * @description Scope: `campaigns:read`.
+     */
+    get: operations["getCampaign"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Change a campaign's draft, settings or state
+     * @description Steps and goals change the draft only: enrollments run the published version until the next publish. An invalid step list is 400 naming the step, and nothing changes. Scope: `campaigns:write`.
+     */
+    patch: operations["updateCampaign"];
+    trace?: never;
+  };
+  "/api/v1/campaigns/{id}/enrollments": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List a campaign's enrollments
+     * @description Oldest first, with each one's step and state; `status` narrows to one state. Scope: `campaigns:read`.
+     */
+    get: operations["listCampaignEnrollments"];
+    put?: never;
+    /**
+     * Enroll a contact
+     * @description The enrollment starts at once on the published version (or at the first publication). 409 `already_enrolled` while the contact has an active enrollment in the campaign (or had any, when the campaign does not allow re-enrollment); a contact or campaign of another workspace is 404. Scope: `campaigns:write`.
+     */
+    post: operations["enrollInCampaign"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/campaigns/{id}/publish": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Publish the draft as a new version
+     * @description New enrollments run the new version; enrollments already inside keep theirs. A draft campaign becomes active. The draft is checked again (400 naming the step). Scope: `campaigns:write`.
+     */
+    post: operations["publishCampaign"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/contacts": {
     parameters: {
       query?: never;
@@ -1541,6 +1633,133 @@ export interface components {
       sender_name?: string;
       subject: string;
     };
+    Campaign: {
+      allow_reenrollment: boolean;
+      /**
+       * Format: date-time
+       * @description ISO 8601 (UTC).
+       */
+      created_at: string;
+      /** @description Enrollments by state. */
+      enrollments: {
+        active: number;
+        cancelled: number;
+        completed: number;
+        exited: number;
+      };
+      /** @description Goals: `{"type": "tag_added", "tag_id": "<uuid>"}`; once true, the enrollment is completed. */
+      goals: ({
+        type: string;
+      } & {
+        [key: string]: unknown;
+      })[];
+      /** Format: uuid */
+      id: string;
+      name: string;
+      /** @description The version new enrollments run; null until published. */
+      published_version: number | null;
+      /** @enum {string} */
+      status: "draft" | "active" | "paused" | "archived";
+      /** @description The steps in order (docs/api.md, "Campaign steps"). */
+      steps: ({
+        id: string;
+        type: string;
+      } & {
+        [key: string]: unknown;
+      })[];
+      timezone: string;
+      /**
+       * Format: date-time
+       * @description ISO 8601 (UTC).
+       */
+      updated_at: string;
+    };
+    CampaignCreate: {
+      /** @description false: a contact is enrolled at most once, ever. Default true (again once ended). */
+      allow_reenrollment?: boolean;
+      /** @description Goals: `{"type": "tag_added", "tag_id": "<uuid>"}`; once true, the enrollment is completed. */
+      goals?: ({
+        type: string;
+      } & {
+        [key: string]: unknown;
+      })[];
+      name: string;
+      /** @description The steps in order (docs/api.md, "Campaign steps"). */
+      steps?: ({
+        id: string;
+        type: string;
+      } & {
+        [key: string]: unknown;
+      })[];
+      /** @description The IANA zone a wait "until" is read in. Default UTC. */
+      timezone?: string;
+    };
+    CampaignEnroll: {
+      /**
+       * Format: uuid
+       * @description A contact of the key's workspace.
+       */
+      contact_id: string;
+    };
+    CampaignEnrolled: {
+      /** Format: uuid */
+      id: string;
+      /** @enum {string} */
+      status: "active" | "completed" | "cancelled" | "exited";
+    };
+    CampaignEnrollment: {
+      /** Format: uuid */
+      contact_id: string;
+      /** @description The step it stands on (or ended on). */
+      current_step: string | null;
+      /** @description When its next step runs; null once ended. */
+      due_at: string | null;
+      ended_at: string | null;
+      /**
+       * Format: date-time
+       * @description ISO 8601 (UTC).
+       */
+      enrolled_at: string;
+      exit_reason: string | null;
+      /** Format: uuid */
+      id: string;
+      /** @enum {string} */
+      status: "active" | "completed" | "cancelled" | "exited";
+      /** @description The version it runs; null until the campaign is published. */
+      version: number | null;
+    };
+    CampaignEnrollmentList: {
+      data: components["schemas"]["CampaignEnrollment"][];
+      next_cursor: string | null;
+    };
+    CampaignList: {
+      data: components["schemas"]["Campaign"][];
+    };
+    CampaignPatch: {
+      /** @description false: a contact is enrolled at most once, ever. Default true (again once ended). */
+      allow_reenrollment?: boolean;
+      /** @description Goals: `{"type": "tag_added", "tag_id": "<uuid>"}`; once true, the enrollment is completed. */
+      goals?: ({
+        type: string;
+      } & {
+        [key: string]: unknown;
+      })[];
+      name?: string;
+      /**
+       * @description paused: no step runs; active: resume (a published campaign); archived: ends it, cancelling active enrollments.
+       * @enum {string}
+       */
+      status?: "active" | "paused" | "archived";
+      /** @description The steps in order (docs/api.md, "Campaign steps"). */
+      steps?: ({
+        id: string;
+        type: string;
+      } & {
+        [key: string]: unknown;
+      })[];
+      /** @description The IANA zone a wait "until" is read in. Default UTC. */
+      timezone?: string;
+    };
     Contact: {
       address_line1: string | null;
       address_line2: string | null;
@@ -1728,6 +1947,7 @@ export interface components {
         | "contact_exists"
         | "suppressed"
         | "domain_taken"
+        | "already_enrolled"
         | "idempotency_conflict"
         | "event_ticketing"
         | "event_full"
@@ -2373,7 +2593,7 @@ export interface components {
       /** @description The row's id in its own table (an audit entry's is a number as text). */
       id: string;
       /** @enum {string} */
-      kind: "note" | "consent" | "form" | "event" | "payment" | "email" | "change";
+      kind: "note" | "consent" | "form" | "event" | "payment" | "email" | "campaign" | "change";
       /**
        * Format: date-time
        * @description ISO 8601 (UTC).
@@ -2923,6 +3143,27 @@ export interface components {
           error: {
             /** @enum {string} */
             code: "not_found";
+            message: string;
+          };
+        };
+      };
+    };
+    /** @description A conflict. Codes: `already_enrolled`, `conflict`, `idempotency_conflict`. */
+    V1Error409_AlreadyEnrolledConflictIdempotencyConflict: {
+      headers: {
+        /** @description Requests allowed per window for this key. */
+        "RateLimit-Limit": string;
+        /** @description Requests left in this window. */
+        "RateLimit-Remaining": string;
+        /** @description Seconds until the window starts again. */
+        "RateLimit-Reset": string;
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": {
+          error: {
+            /** @enum {string} */
+            code: "already_enrolled" | "conflict" | "idempotency_conflict";
             message: string;
           };
         };
@@ -4499,6 +4740,324 @@ export interface operations {
       500: components["responses"]["V1Error500_Internal"];
     };
   };
+  listCampaigns: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The campaigns. */
+      200: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["CampaignList"];
+        };
+      };
+      401: components["responses"]["V1Error401_Unauthorized"];
+      403: components["responses"]["V1Error403_Forbidden"];
+      429: components["responses"]["V1Error429_RateLimited"];
+      500: components["responses"]["V1Error500_Internal"];
+    };
+  };
+  createCampaign: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Repeated with the same body within 24 hours: the first answer again, nothing changed twice; with another body: 409 `idempotency_conflict`. */
+        "Idempotency-Key"?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "name": "Welcome series",
+         *       "steps": [
+         *         {
+         *           "id": "welcome",
+         *           "type": "send_email",
+         *           "subject": "Welcome, {{first_name | \"friend\"}}",
+         *           "body": "Hello {{first_name | \"there\"}},\n\nThanks for joining us. [Start here](https://example.com/start) to see what is on."
+         *         },
+         *         {
+         *           "id": "pause",
+         *           "type": "wait",
+         *           "duration": {
+         *             "days": 2
+         *           }
+         *         },
+         *         {
+         *           "id": "clicked-welcome",
+         *           "type": "branch",
+         *           "condition": {
+         *             "type": "clicked",
+         *             "step": "welcome"
+         *           },
+         *           "else": "nudge"
+         *         },
+         *         {
+         *           "id": "tips",
+         *           "type": "send_email",
+         *           "subject": "Three things to try next",
+         *           "body": "Glad you had a look! Here are three things members enjoy most.",
+         *           "next": "end"
+         *         },
+         *         {
+         *           "id": "nudge",
+         *           "type": "send_email",
+         *           "subject": "Did you see this?",
+         *           "body": "In case you missed it: [start here](https://example.com/start)."
+         *         }
+         *       ]
+         *     }
+         */
+        "application/json": components["schemas"]["CampaignCreate"];
+      };
+    };
+    responses: {
+      /** @description The draft. */
+      201: {
+        headers: {
+          /** @description `true` when this is the stored answer to an earlier request. */
+          "Idempotent-Replayed"?: string;
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Campaign"];
+        };
+      };
+      400: components["responses"]["V1Error400_InvalidRequest"];
+      401: components["responses"]["V1Error401_Unauthorized"];
+      403: components["responses"]["V1Error403_Forbidden"];
+      409: components["responses"]["V1Error409_IdempotencyConflict"];
+      413: components["responses"]["V1Error413_TooLarge"];
+      415: components["responses"]["V1Error415_Unsupported"];
+      429: components["responses"]["V1Error429_RateLimited"];
+      500: components["responses"]["V1Error500_Internal"];
+    };
+  };
+  getCampaign: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The campaign (its draft steps). */
+      200: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Campaign"];
+        };
+      };
+      401: components["responses"]["V1Error401_Unauthorized"];
+      403: components["responses"]["V1Error403_Forbidden"];
+      404: components["responses"]["V1Error404_NotFound"];
+      429: components["responses"]["V1Error429_RateLimited"];
+      500: components["responses"]["V1Error500_Internal"];
+    };
+  };
+  updateCampaign: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["CampaignPatch"];
+      };
+    };
+    responses: {
+      /** @description The campaign as it is now. */
+      200: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Campaign"];
+        };
+      };
+      400: components["responses"]["V1Error400_InvalidRequest"];
+      401: components["responses"]["V1Error401_Unauthorized"];
+      403: components["responses"]["V1Error403_Forbidden"];
+      404: components["responses"]["V1Error404_NotFound"];
+      409: components["responses"]["V1Error409_Conflict"];
+      413: components["responses"]["V1Error413_TooLarge"];
+      415: components["responses"]["V1Error415_Unsupported"];
+      429: components["responses"]["V1Error429_RateLimited"];
+      500: components["responses"]["V1Error500_Internal"];
+    };
+  };
+  listCampaignEnrollments: {
+    parameters: {
+      query?: {
+        cursor?: string;
+        limit?: number;
+        status?: "active" | "completed" | "cancelled" | "exited";
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of enrollments. */
+      200: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["CampaignEnrollmentList"];
+        };
+      };
+      400: components["responses"]["V1Error400_InvalidRequest"];
+      401: components["responses"]["V1Error401_Unauthorized"];
+      403: components["responses"]["V1Error403_Forbidden"];
+      404: components["responses"]["V1Error404_NotFound"];
+      429: components["responses"]["V1Error429_RateLimited"];
+      500: components["responses"]["V1Error500_Internal"];
+    };
+  };
+  enrollInCampaign: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Repeated with the same body within 24 hours: the first answer again, nothing changed twice; with another body: 409 `idempotency_conflict`. */
+        "Idempotency-Key"?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "contact_id": "00000000-0000-4000-8000-000000000000"
+         *     }
+         */
+        "application/json": components["schemas"]["CampaignEnroll"];
+      };
+    };
+    responses: {
+      /** @description Enrolled. */
+      201: {
+        headers: {
+          /** @description `true` when this is the stored answer to an earlier request. */
+          "Idempotent-Replayed"?: string;
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["CampaignEnrolled"];
+        };
+      };
+      400: components["responses"]["V1Error400_InvalidRequest"];
+      401: components["responses"]["V1Error401_Unauthorized"];
+      403: components["responses"]["V1Error403_Forbidden"];
+      404: components["responses"]["V1Error404_NotFound"];
+      409: components["responses"]["V1Error409_AlreadyEnrolledConflictIdempotencyConflict"];
+      413: components["responses"]["V1Error413_TooLarge"];
+      415: components["responses"]["V1Error415_Unsupported"];
+      429: components["responses"]["V1Error429_RateLimited"];
+      500: components["responses"]["V1Error500_Internal"];
+    };
+  };
+  publishCampaign: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Repeated with the same body within 24 hours: the first answer again, nothing changed twice; with another body: 409 `idempotency_conflict`. */
+        "Idempotency-Key"?: string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The campaign, published. */
+      200: {
+        headers: {
+          /** @description `true` when this is the stored answer to an earlier request. */
+          "Idempotent-Replayed"?: string;
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Campaign"];
+        };
+      };
+      400: components["responses"]["V1Error400_InvalidRequest"];
+      401: components["responses"]["V1Error401_Unauthorized"];
+      403: components["responses"]["V1Error403_Forbidden"];
+      404: components["responses"]["V1Error404_NotFound"];
+      409: components["responses"]["V1Error409_ConflictIdempotencyConflict"];
+      429: components["responses"]["V1Error429_RateLimited"];
+      500: components["responses"]["V1Error500_Internal"];
+    };
+  };
   listContacts: {
     parameters: {
       query?: {
@@ -4866,7 +5425,7 @@ export interface operations {
     parameters: {
       query?: {
         cursor?: string;
-        /** @description Only these kinds, comma-separated: note, consent, form, event, payment, email, change. */
+        /** @description Only these kinds, comma-separated: note, consent, form, event, payment, email, campaign, change. */
         kind?: string;
         limit?: number;
       };

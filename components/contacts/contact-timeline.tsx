@@ -16,6 +16,7 @@ const KIND_LABEL: Record<TimelineKind, string> = {
   event: "Event",
   payment: "Payment",
   email: "Email",
+  campaign: "Campaign",
   change: "Change",
 };
 
@@ -27,6 +28,7 @@ const FILTER_LABEL: Record<TimelineKind, string> = {
   event: "RSVPs and registrations",
   payment: "Purchases and refunds",
   email: "Emails",
+  campaign: "Campaign steps",
   change: "Merges and source changes",
 };
 

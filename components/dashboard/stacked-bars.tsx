@@ -16,6 +16,8 @@ export interface StackedBarsProps {
   unit: string;
   /** the heading of the data table's first column */
   bucketLabel?: string;
+  /** a bucket's axis label (a day's: its month and day) */
+  tickLabel?: (bucket: string) => string;
 }
 
 const W = 640;
@@ -36,6 +38,7 @@ export function StackedBars({
   values,
   unit,
   bucketLabel = "Day",
+  tickLabel = (day) => day.slice(5),
 }: StackedBarsProps) {
   const rows = days.map((day) => ({
     day,
@@ -100,7 +103,7 @@ export function StackedBars({
               fontSize="10"
               fill="#5f6570"
             >
-              {d.slice(5)}
+              {tickLabel(d)}
             </text>
           ) : null,
         )}

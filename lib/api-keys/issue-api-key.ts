@@ -26,6 +26,9 @@ export const SCOPE_LABELS: Record<ApiScope, string> = {
     "Read broadcasts, emails sent and their opens and clicks (also on the timeline and in segments)",
   "email:write":
     "Create broadcasts, send or schedule them to the workspace's subscribed contacts, and cancel them",
+  "campaigns:read": "Read campaigns, their steps and their enrollments (each contact's step and state)",
+  "campaigns:write":
+    "Create, change, publish, pause and archive campaigns, and enroll contacts in them (which sends the campaign's emails)",
 };
 
 export const issueApiKeySchema = z.object({

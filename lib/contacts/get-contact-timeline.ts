@@ -1,5 +1,6 @@
 import type { Db } from "@/lib/db/doors";
 import { isUuid } from "@/lib/ids/uuid";
+import { campaignEntries } from "./timeline/campaign-entries";
 import { changeEntries } from "./timeline/change-entries";
 import { consentEntries } from "./timeline/consent-entries";
 import { emailEventEntries, emailSendEntries } from "./timeline/email-entries";
@@ -27,6 +28,7 @@ export const TIMELINE_SOURCES: TimelineSource[] = [
   paymentEntries,
   emailSendEntries,
   emailEventEntries,
+  campaignEntries,
   changeEntries,
 ];
 

@@ -18,6 +18,7 @@
  * | contact_exists   | 409    | a contact with this email is already in the workspace (4.10)   |
  * | suppressed       | 409    | a bounce or complaint suppression forbids it (spec 4.6)        |
  * | domain_taken     | 409    | a sending domain another workspace verified (docs/decisions.md) |
+ * | already_enrolled | 409    | the contact has an active enrollment in the campaign (DESIGN.md section 9) |
  * | idempotency_conflict | 409 | an Idempotency-Key reused with a different request            |
  * | event_ticketing  | 409    | an RSVP for a ticketing-linked event: register there (4.13)    |
  * | event_full       | 409    | an RSVP for an event with no seat left                         |
@@ -59,6 +60,7 @@ export const APP_ERROR_CODES = {
     status: 409,
     message: "This domain is already verified for sending by another account on this service.",
   },
+  already_enrolled: { status: 409, message: "The contact is already enrolled in this campaign." },
   idempotency_conflict: {
     status: 409,
     message: "This Idempotency-Key was used with a different request.",

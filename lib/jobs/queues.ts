@@ -163,6 +163,26 @@ export const QUEUES = {
     schema: z.object({ workspaceId: uuidSchema.optional(), sendingDomainId: uuidSchema.optional() }),
     options: { retryLimit: 3, retryDelay: 60, retryBackoff: true, expireInSeconds: 600 },
   }),
+  /**
+   * The campaign runner (docs/decisions.md, "Campaign waits as a due-time index"): claims the
+   * due active enrollments in batches (FOR UPDATE SKIP LOCKED) and runs each one's steps in the
+   * batch's transaction, with their effects and the enrollment's advance, so a worker killed
+   * mid-batch leaves the batch to be run again, not run twice. Every minute, and kicked by an
+   * enrollment, a publication or a resume (singletonKey "kick": at most one waits).
+   */
+  "campaign-sweep": defineQueue({
+    name: "campaign-sweep",
+    version: 1,
+    schema: z.object({}),
+    options: {
+      retryLimit: 5,
+      retryDelay: 5,
+      retryBackoff: true,
+      retryDelayMax: 300,
+      heartbeatSeconds: 10,
+      expireInSeconds: 3600,
+    },
+  }),
   "sweep-rate-limit-hits": defineQueue({
     name: "sweep-rate-limit-hits",
     version: 1,
@@ -194,6 +214,7 @@ export type CheckedPayloadOf<Q extends QueueName> = z.output<(typeof QUEUES)[Q][
 /** The scheduled sweeps (cron in UTC, run by whichever worker's pg-boss takes the minute). */
 export const SCHEDULES: { queue: QueueName; cron: string }[] = [
   { queue: "sweep-rate-limit-hits", cron: "*/10 * * * *" },
+  { queue: "campaign-sweep", cron: "* * * * *" },
   { queue: "sweep-pending-submissions", cron: "17 * * * *" },
   { queue: "sweep-webhook-inbox", cron: "43 3 * * *" },
   { queue: "sending-domain-check", cron: "*/10 * * * *" },

@@ -114,8 +114,18 @@ export const TABLES: Record<string, TableShape> = {
     change: { subject: "Changed" },
   },
   email_sends: {
-    fields: () => ({ to_email: "to@example.test", kind: "transactional" }),
-    links: { contact_id: "contacts", broadcast_id: "broadcasts" },
+    // campaign_step and campaign_version go with campaign_enrollment_id (email_sends_campaign_origin_check)
+    fields: () => ({
+      to_email: "to@example.test",
+      kind: "transactional",
+      campaign_step: "s",
+      campaign_version: 1,
+    }),
+    links: {
+      contact_id: "contacts",
+      broadcast_id: "broadcasts",
+      campaign_enrollment_id: "campaign_enrollments",
+    },
     change: { subject: "Changed" },
   },
   email_events: {
@@ -176,6 +186,16 @@ export const TABLES: Record<string, TableShape> = {
   campaign_enrollments: {
     links: { campaign_id: "campaigns", contact_id: "contacts", event_id: "events" },
     change: { status: "completed" },
+  },
+  campaign_versions: {
+    fields: () => ({ version: 1, steps: "[]" }),
+    links: { campaign_id: "campaigns" },
+    change: { goals: "[]" },
+  },
+  campaign_step_runs: {
+    fields: () => ({ version: 1, step_id: "welcome", outcome: "sent" }),
+    links: { enrollment_id: "campaign_enrollments", campaign_id: "campaigns" },
+    change: { detail: "changed" },
   },
   automations: {
     fields: () => ({ name: "Auto", trigger_type: "form_submitted", action_type: "add_tag" }),

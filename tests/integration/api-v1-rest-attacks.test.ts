@@ -56,6 +56,17 @@ const FIXTURES: Record<string, { body?: unknown; victimId?: () => string }> = {
   createBroadcast: { body: { subject: "News", body: "Hello\n\n{{unsubscribe_url}}" } },
   sendBroadcast: { body: {}, victimId: () => victimRows.draftBroadcast },
   cancelBroadcast: { victimId: () => victimRows.draftBroadcast },
+  createCampaign: {
+    body: { name: "Drip", steps: [{ id: "hello", type: "send_email", subject: "Hi", body: "Hello" }] },
+  },
+  getCampaign: { victimId: () => victimRows.campaign },
+  updateCampaign: { body: { name: "Renamed" }, victimId: () => victimRows.campaign },
+  publishCampaign: { victimId: () => victimRows.campaign },
+  enrollInCampaign: {
+    body: { contact_id: "00000000-0000-4000-8000-000000000000" },
+    victimId: () => victimRows.campaign,
+  },
+  listCampaignEnrollments: { victimId: () => victimRows.campaign },
 };
 
 const contactsOperations = new Set<unknown>(Object.values(contactsApi));
@@ -75,6 +86,8 @@ async function victimState() {
       (select coalesce(json_agg(e.* order by e.id), '[]') from webhook_endpoints e where e.workspace_id = ${victim.id}) as endpoints,
       (select coalesce(json_agg(g.* order by g.id), '[]') from segments g where g.workspace_id = ${victim.id}) as segments,
       (select coalesce(json_agg(b.* order by b.id), '[]') from broadcasts b where b.workspace_id = ${victim.id}) as broadcasts,
+      (select coalesce(json_agg(c.* order by c.id), '[]') from campaigns c where c.workspace_id = ${victim.id}) as campaigns,
+      (select coalesce(json_agg(c.* order by c.id), '[]') from campaign_enrollments c where c.workspace_id = ${victim.id}) as enrollments,
       (select count(*)::int from audit_log where workspace_id = ${victim.id}) as audit,
       (select count(*)::int from contacts where workspace_id = ${victim.id}) as contacts`;
   return state;
@@ -100,7 +113,11 @@ beforeAll(async () => {
                            values (${victim.id}, 'Theirs', 'sent', now()) returning id`;
   const [draft] = await db.sql`insert into broadcasts (workspace_id, subject, body_text, status)
                                values (${victim.id}, 'Their draft', 'Hello', 'draft') returning id`;
+  const [campaign] = await db.sql`insert into campaigns (workspace_id, name, status, steps)
+                                  values (${victim.id}, 'Theirs', 'draft', '[{"id":"hi","type":"send_email","subject":"Hi","body":"Hello"}]')
+                                  returning id`;
   Object.assign(victimRows, {
+    campaign: campaign.id,
     broadcast: b.id,
     draftBroadcast: draft.id,
     contact: contact.id,
@@ -251,6 +268,7 @@ const KIND_AREA: Record<TimelineKind, ApiScope> = {
   event: "events:read",
   payment: "transactions:read",
   email: "email:read",
+  campaign: "campaigns:read",
 };
 const EVENT_AREA: Record<string, ApiScope> = {
   contact: "contacts:read",

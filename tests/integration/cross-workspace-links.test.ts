@@ -31,6 +31,8 @@ const SIGNED_IN_WRITER: Record<string, "member" | "admin" | null> = {
   broadcasts: null,
   consent_events: null,
   email_sends: null,
+  campaign_versions: null,
+  campaign_step_runs: null,
   contact_topics: null,
   email_events: null,
   email_send_stats: null,

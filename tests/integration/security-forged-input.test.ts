@@ -43,6 +43,12 @@ beforeAll(async () => {
   for (const c of contacts)
     await db.sql`insert into form_submissions (workspace_id, form_id, contact_id, payload, ip_address, submission_type)
                  values (${ws.id}, ${ids.form}, ${c.id}, ${db.sql.json({ email: c.email })}, '203.0.113.9', 'direct')`;
+  const [campaign] =
+    await db.sql`insert into campaigns (workspace_id, name) values (${ws.id}, 'Drip') returning id`;
+  ids.campaign = campaign.id;
+  for (const c of contacts)
+    await db.sql`insert into campaign_enrollments (workspace_id, campaign_id, contact_id)
+                 values (${ws.id}, ${ids.campaign}, ${c.id})`;
   for (const n of [1, 2]) {
     await db.sql`insert into webhook_endpoints (workspace_id, url, event_types, secret_ciphertext)
                  values (${ws.id}, ${`https://hooks.example.org/${n}`}, '{contact.created}', 'x')`;
@@ -63,6 +69,7 @@ const LIST_FIXTURES: Record<string, { id?: string; orders?: Record<string, strin
   listEvents: { orders: [{ sort_by: "created_at" }] },
   listEventRegistrations: { id: "event" },
   listFormSubmissions: { id: "form" },
+  listCampaignEnrollments: { id: "campaign" },
 };
 const isList = (op: AnyApiOperation) =>
   op.method === "get" && op.query !== undefined && "cursor" in ((op.query as { shape?: object }).shape ?? {});

@@ -1,4 +1,5 @@
 import * as broadcasts from "./broadcasts";
+import * as campaigns from "./campaigns";
 import * as contacts from "./contacts";
 import type { AnyApiOperation } from "./define";
 import * as events from "./events";
@@ -44,6 +45,18 @@ export const V1_AREAS: readonly { tag: string; operations: readonly AnyApiOperat
     operations: [webhookEndpoints.create, webhookEndpoints.list, webhookEndpoints.remove],
   },
   { tag: "Broadcasts", operations: [broadcasts.create, broadcasts.get, broadcasts.send, broadcasts.cancel] },
+  {
+    tag: "Campaigns",
+    operations: [
+      campaigns.list,
+      campaigns.create,
+      campaigns.get,
+      campaigns.update,
+      campaigns.publish,
+      campaigns.enroll,
+      campaigns.listEnrollmentsOp,
+    ],
+  },
   {
     tag: "Segments",
     operations: [

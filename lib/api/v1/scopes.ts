@@ -15,6 +15,8 @@ export const API_SCOPES = [
   "webhooks:write",
   "email:read",
   "email:write",
+  "campaigns:read",
+  "campaigns:write",
 ] as const;
 
 export type ApiScope = (typeof API_SCOPES)[number];
@@ -32,6 +34,7 @@ export const TIMELINE_KIND_SCOPES = {
   event: "events:read",
   payment: "transactions:read",
   email: "email:read",
+  campaign: "campaigns:read",
 } as const satisfies Record<TimelineKind, ApiScope>;
 
 /** Segment conditions that read another area's data; every other condition reads the contact. */

@@ -6,7 +6,16 @@ import { escapeHtml } from "@/lib/html/escape";
  * The kinds of timeline entry, and the kind filter's choices. Entries are ordered by
  * (time, kind, id), newest first; kinds compare as plain ASCII.
  */
-export const TIMELINE_KINDS = ["note", "consent", "form", "event", "payment", "email", "change"] as const;
+export const TIMELINE_KINDS = [
+  "note",
+  "consent",
+  "form",
+  "event",
+  "payment",
+  "email",
+  "campaign",
+  "change",
+] as const;
 export type TimelineKind = (typeof TIMELINE_KINDS)[number];
 
 export function isTimelineKind(value: unknown): value is TimelineKind {

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { ChangeSourceDialog } from "@/components/contacts/change-source-dialog";
+import { EnrollContact } from "@/components/campaigns/enroll-contact";
 import { ConfirmAction } from "@/components/confirm-action";
 import { ContactDetailsCard } from "@/components/contacts/contact-details";
 import { ContactTimeline } from "@/components/contacts/contact-timeline";
@@ -16,6 +17,7 @@ import { QueryNotices } from "@/components/ui/query-notices";
 import { TransactionsFeed } from "@/components/payments/transactions-feed";
 import { ADMIN_ROLES, requireMember } from "@/lib/auth/context";
 import { getContactConsent } from "@/lib/consent/get-contact-consent";
+import { enrollableCampaigns } from "@/lib/campaigns/dashboard";
 import { getContactTransactions } from "@/lib/payments/get-contact-transactions";
 import { getContactById } from "@/lib/contacts/get-contact-by-id";
 import { decodePosition, getContactTimeline, parseKinds } from "@/lib/contacts/get-contact-timeline";
@@ -25,6 +27,7 @@ import { listTags } from "@/lib/tags/list-tags";
 import { contactSegments } from "@/lib/segments/contact-segments";
 import { listCustomFields } from "@/lib/contacts/custom-fields/list-custom-fields";
 import { CustomFieldValuesCard } from "@/components/contacts/custom-field-values";
+import { enrollContactAction } from "../../campaigns/actions";
 import { deleteContactAction, updateContactSourceAction } from "../actions";
 import { addNoteAction, attachTagAction, detachTagAction } from "./actions";
 import { eraseContactAction } from "./privacy-actions";
@@ -54,7 +57,7 @@ export default async function ContactPage({
   const workspaceId = ctx.workspace.workspaceId;
   const timeZone = ctx.timeZone;
   // one transaction for everything the page shows (the layout's and the membership's aside)
-  const [details, consent, timeline, tags, transactions, segments, customFields] = await withUser(
+  const [details, consent, timeline, tags, transactions, segments, customFields, campaigns] = await withUser(
     ctx.claims,
     (db) =>
       Promise.all([
@@ -65,6 +68,7 @@ export default async function ContactPage({
         getContactTransactions(db, { workspaceId, contactId: id }),
         contactSegments(db, { workspaceId, contactId: id }),
         listCustomFields(db, workspaceId),
+        enrollableCampaigns(db, { workspaceId, contactId: id }),
       ]),
   );
   if ("error" in details || !consent) notFound();
@@ -124,6 +128,7 @@ export default async function ContactPage({
           detach={detachTagAction.bind(null, c.id)}
         />
       </section>
+      <EnrollContact campaigns={campaigns} action={enrollContactAction.bind(null, c.id)} />
       <div className="stack">
         <SubscriptionControls
           subscribe={manualSubscribeAction.bind(null, c.id)}

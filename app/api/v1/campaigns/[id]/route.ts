@@ -1,0 +1,5 @@
+import * as campaigns from "@/lib/api/v1/campaigns";
+import { apiRoute } from "@/lib/api/v1/route";
+
+export const GET = apiRoute(campaigns.get);
+export const PATCH = apiRoute(campaigns.update);

@@ -1,0 +1,58 @@
+import { withService } from "@/lib/db/doors";
+import { done, retry, type JobOutcome } from "@/lib/jobs/outcome";
+import { log } from "@/lib/observability/log";
+import { completeReachedGoals, exitFirstDue, runDueBatch } from "../run-enrollments";
+
+/**
+ * Enrollments claimed per transaction (CAMPAIGN_BATCH_SIZE, docs/configuration.md): each batch
+ * is one transaction holding its steps' effects and the enrollments' advance.
+ */
+const batchSize = () => Number(process.env.CAMPAIGN_BATCH_SIZE) || 500;
+
+/**
+ * The 'campaign-sweep' job (docs/decisions.md, "Campaign waits as a due-time index"): completes
+ * the enrollments whose goal was reached, then runs the due enrollments batch after batch, each
+ * batch in its own transaction, until none is due. `signal` aborts between batches (the worker
+ * is stopping): `retry`, and the next run carries on.
+ */
+export async function runCampaignSweep(
+  signal?: AbortSignal,
+): Promise<JobOutcome<{ enrollments: number; goals: number }>> {
+  const goals = await withService((db) => completeReachedGoals(db));
+  const size = batchSize();
+  let enrollments = 0;
+  for (;;) {
+    if (signal?.aborted)
+      return retry("unavailable", "The worker stopped between batches; the sweep carries on.");
+    let claimed: number;
+    try {
+      claimed = await withService((db) => runDueBatch(db, { batchSize: size }));
+    } catch (error) {
+      // The batch rolled back. One enrollment at a time finds the one whose step fails: it leaves
+      // with the error, and the rest continue (a database that is down fails here too: retry).
+      const isolated = await isolate(error);
+      enrollments += isolated;
+      if (isolated > 0) continue;
+      return done({ enrollments, goals });
+    }
+    enrollments += claimed;
+    if (claimed < size) return done({ enrollments, goals });
+  }
+}
+
+/** Runs due enrollments one per transaction until one fails, which then exits with its error. */
+async function isolate(batchError: unknown): Promise<number> {
+  log.warn({ err: batchError }, "campaigns: a batch failed; running its enrollments one by one");
+  let ran = 0;
+  for (;;) {
+    try {
+      const one = await withService((db) => runDueBatch(db, { batchSize: 1 }));
+      if (one === 0) return ran;
+      ran += 1;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (!(await withService((db) => exitFirstDue(db, message)))) return ran;
+      return ran + 1;
+    }
+  }
+}
