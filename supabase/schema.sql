@@ -7365,6 +7365,12 @@ ALTER TABLE ONLY public.sending_domain_days
 ALTER TABLE public.sending_domain_days ENABLE ROW LEVEL SECURITY;
 
 --
+-- Name: sending_domain_days sending_domain_days_second_factor; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY sending_domain_days_second_factor ON public.sending_domain_days AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
+
+--
 -- Name: TABLE sending_domain_days; Type: ACL; Schema: public; Owner: -
 --
 

@@ -58,6 +58,11 @@ alter table public.sending_domain_days enable row level security;
 revoke all on public.sending_domain_days from anon, authenticated;
 -- service only: the broadcast job writes it; no screen reads it yet
 grant all on public.sending_domain_days to service_role;
+-- like every workspace table, closed to a token without the second factor its workspace requires
+-- (docs/decisions.md, "The second factor holds at the database"), whatever grants come later
+create policy sending_domain_days_second_factor on public.sending_domain_days as restrictive for all to authenticated
+  using (workspace_id <> all ((select public.aal_blocked_workspaces())::uuid[]))
+  with check (workspace_id <> all ((select public.aal_blocked_workspaces())::uuid[]));
 
 -- A workspace's From on its verified domain: display name, local part and domain. Written through
 -- the service door after the check that the domain is the workspace's and verified (a member's
