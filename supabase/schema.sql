@@ -5686,6 +5686,12 @@ CREATE UNIQUE INDEX email_sends_broadcast_contact_key ON public.email_sends USIN
 CREATE INDEX email_sends_broadcast_idx ON public.email_sends USING btree (broadcast_id, workspace_id) WHERE (broadcast_id IS NOT NULL);
 
 --
+-- Name: email_sends_broadcast_queued_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX email_sends_broadcast_queued_idx ON public.email_sends USING btree (broadcast_id, id) WHERE (status = 'queued'::text);
+
+--
 -- Name: email_sends_campaign_step_key; Type: INDEX; Schema: public; Owner: -
 --
 
