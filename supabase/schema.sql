@@ -3344,6 +3344,7 @@ CREATE TABLE public.broadcasts (
     from_name text,
     from_local text,
     from_domain text,
+    reply_to text,
     CONSTRAINT broadcasts_ab_decide_after_hours_check CHECK (((ab_decide_after_hours >= 1) AND (ab_decide_after_hours <= 168))),
     CONSTRAINT broadcasts_ab_decision_complete CHECK (((ab_decided_at IS NULL) = (ab_winner_variant IS NULL))),
     CONSTRAINT broadcasts_ab_test_complete CHECK ((((ab_test_share IS NULL) = (ab_winner_metric IS NULL)) AND ((ab_test_share IS NULL) = (ab_decide_after_hours IS NULL)))),
@@ -3354,6 +3355,7 @@ CREATE TABLE public.broadcasts (
     CONSTRAINT broadcasts_from_local_check CHECK (((from_local IS NULL) OR ((length(from_local) <= 64) AND (from_local ~ '^[a-z0-9!#$%&''*+/=?^_`{|}~-]+(\.[a-z0-9!#$%&''*+/=?^_`{|}~-]+)*$'::text)))),
     CONSTRAINT broadcasts_from_name_check CHECK (((from_name IS NULL) OR ((length(from_name) <= 70) AND (from_name !~ '[\r\n"\\<>]'::text)))),
     CONSTRAINT broadcasts_pause_kind_check CHECK ((pause_kind = ANY (ARRAY['provider'::text, 'reputation'::text]))),
+    CONSTRAINT broadcasts_reply_to_check CHECK (((reply_to IS NULL) OR ((length(reply_to) <= 254) AND (reply_to ~ '^[^@[:space:]<>",;]+@[^@[:space:]<>",;]+\.[^@[:space:]<>",;]+$'::text)))),
     CONSTRAINT broadcasts_scheduled_has_time CHECK (((status <> 'scheduled'::text) OR (scheduled_at IS NOT NULL))),
     CONSTRAINT broadcasts_status_check CHECK ((status = ANY (ARRAY['draft'::text, 'scheduled'::text, 'sending'::text, 'paused'::text, 'cancelled'::text, 'sent'::text, 'failed'::text])))
 );

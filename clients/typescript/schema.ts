@@ -1591,6 +1591,8 @@ export interface components {
       from_email?: string;
       /** @description The display name beside `from_email`. */
       from_name?: string;
+      /** @description Where replies to this broadcast go (one address; 400 `invalid` naming `reply_to` otherwise); none: the workspace's reply-to. */
+      reply_to?: string;
       /**
        * Format: uuid
        * @description Only the contacts of this saved segment (the key needs the scopes its conditions read).

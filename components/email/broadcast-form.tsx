@@ -6,7 +6,9 @@ import type { ActionResult } from "@/lib/adapters/action-result";
 import type { Audience } from "@/lib/email/broadcast-audience";
 import type { FormState } from "@/lib/http/form-state";
 import type { AbTest } from "@/lib/email/ab-test";
+import type { BroadcastSender } from "@/lib/email/from-address";
 import { AbTestFields } from "./ab-test-fields";
+import { BroadcastSenderFields } from "./broadcast-sender-fields";
 import { EmailPreview } from "./email-preview";
 
 const PREVIEW_DELAY_MS = 400;
@@ -14,7 +16,7 @@ const PREVIEW_DELAY_MS = 400;
 /**
  * Compose or edit a broadcast: subject, a Markdown message in the workspace's branded layout with
  * merge tags, previewed live at desktop and mobile widths, and the audience from the contact
- * list's filters.
+ * list's filters, and optionally its own sender.
  */
 export function BroadcastForm({
   tags,
@@ -22,6 +24,7 @@ export function BroadcastForm({
   topics = [],
   segments = [],
   segmentId,
+  verifiedDomains = [],
   create,
   preview,
   nonce,
@@ -34,10 +37,18 @@ export function BroadcastForm({
   /** saved segments (docs/decisions.md, "Segments"): the audience may be limited to one */
   segments?: { id: string; name: string }[];
   segmentId?: string;
+  /** the workspace's verified sending domains: a broadcast's own From may be on these only */
+  verifiedDomains?: string[];
   create: (prev: FormState, form: FormData) => Promise<FormState>;
   preview: (input: { body: string }) => Promise<ActionResult<{ html: string }>>;
   nonce: string | null;
-  initial?: { subject: string; body: string; audience: Audience; abTest?: AbTest | null };
+  initial?: {
+    subject: string;
+    body: string;
+    audience: Audience;
+    abTest?: AbTest | null;
+    sender?: BroadcastSender;
+  };
 }) {
   const [state, action] = useActionState<FormState, FormData>(create, {});
   const [body, setBody] = useState(state.values?.body ?? initial?.body ?? "");
@@ -190,6 +201,7 @@ export function BroadcastForm({
           Only subscribed contacts receive it; you see who is skipped, and why, before sending.
         </p>
       </fieldset>
+      <BroadcastSenderFields state={state} verifiedDomains={verifiedDomains} initial={initial?.sender} />
       <AbTestFields state={state} initial={initial?.abTest} />
       <SubmitButton pendingLabel="Saving…">Save and preview</SubmitButton>
     </form>

@@ -11,6 +11,7 @@ import { UNSUBSCRIBE_TAG } from "./render-email";
 import { isUuid } from "@/lib/ids/uuid";
 import { AppError, unwrap } from "@/lib/errors/app-error";
 import { writeBroadcast } from "./broadcast-door";
+import type { BroadcastSender } from "./from-address";
 import { abTestInput, loadAbTest, saveAbTest } from "./ab-test";
 import { loadBranding } from "./branding";
 import { compileTemplate } from "./email-template";
@@ -49,6 +50,10 @@ export interface BroadcastRow {
   sent_at: Date | null;
   body_markdown: string | null;
   scheduled_at: Date | null;
+  from_name: string | null;
+  from_local: string | null;
+  from_domain: string | null;
+  reply_to: string | null;
 }
 
 /** Plain text as the email's HTML; the {{unsubscribe_url}} tag becomes a link. */
@@ -81,35 +86,43 @@ export async function composeBroadcast(
 
 export async function createBroadcast(
   db: Db,
-  input: { workspaceId: string; createdBy: string | null } & z.input<typeof broadcastSchema>,
+  input: { workspaceId: string; createdBy: string | null; sender?: BroadcastSender } & z.input<
+    typeof broadcastSchema
+  >,
 ): Promise<{ id: string }> {
   const parts = await composeBroadcast(db, { ...input, format: input.format ?? "text" });
   // the topic and the segment are columns (their foreign keys keep them in the workspace), not
   // part of the jsonb
   const { topicId, segmentId, ...audience } = audienceSchema.parse(input.audience);
   if (segmentId) unwrap(await getSegment(db, { workspaceId: input.workspaceId, segmentId }), "segmentId");
+  const sender = input.sender ?? NO_SENDER;
   const [row] = await writeBroadcast(
     db,
     input.workspaceId,
     () => db`
       insert into public.broadcasts
-        (workspace_id, subject, body_text, body_html, body_markdown, audience, created_by, topic_id, segment_id)
+        (workspace_id, subject, body_text, body_html, body_markdown, audience, created_by, topic_id, segment_id,
+         from_name, from_local, from_domain, reply_to)
       values (${input.workspaceId}, ${input.subject}, ${parts.body_text}, ${parts.body_html}, ${parts.body_markdown},
-              ${db.json(audience)}, ${input.createdBy}, ${topicId ?? null}, ${segmentId ?? null})
+              ${db.json(audience)}, ${input.createdBy}, ${topicId ?? null}, ${segmentId ?? null},
+              ${sender.fromName}, ${sender.fromLocal}, ${sender.fromDomain}, ${sender.replyTo})
       returning id`,
   );
   return { id: row.id };
 }
 
-/** A draft's new subject, message and audience; any other state is refused (it may be sending). */
+/** A draft's new subject, message, audience and sender; any other state is refused (it may be sending). */
 export async function updateBroadcast(
   db: Db,
-  input: { workspaceId: string; broadcastId: string } & z.output<typeof broadcastSchema>,
+  input: { workspaceId: string; broadcastId: string; sender?: BroadcastSender } & z.output<
+    typeof broadcastSchema
+  >,
 ): Promise<boolean> {
   if (!isUuid(input.broadcastId)) return false;
   const parts = await composeBroadcast(db, input);
   const { topicId, segmentId, ...audience } = input.audience;
   if (segmentId) unwrap(await getSegment(db, { workspaceId: input.workspaceId, segmentId }), "segmentId");
+  const sender = input.sender ?? NO_SENDER;
   const [row] = await writeBroadcast(
     db,
     input.workspaceId,
@@ -117,15 +130,28 @@ export async function updateBroadcast(
       update public.broadcasts
       set subject = ${input.subject}, body_text = ${parts.body_text}, body_html = ${parts.body_html},
           body_markdown = ${parts.body_markdown}, audience = ${db.json(audience)}, topic_id = ${topicId ?? null},
-          segment_id = ${segmentId ?? null}
+          segment_id = ${segmentId ?? null}, from_name = ${sender.fromName}, from_local = ${sender.fromLocal},
+          from_domain = ${sender.fromDomain}, reply_to = ${sender.replyTo}
       where id = ${input.broadcastId} and workspace_id = ${input.workspaceId} and status = 'draft'
       returning id`,
   );
   return Boolean(row);
 }
 
+/** No sender of the broadcast's own: the workspace's From and reply-to. */
+const NO_SENDER: BroadcastSender = { fromName: null, fromLocal: null, fromDomain: null, replyTo: null };
+
+/** The broadcast's own sender as the composer and a copy take it. */
+export const senderOfRow = (row: BroadcastRow): BroadcastSender => ({
+  fromName: row.from_name,
+  fromLocal: row.from_local,
+  fromDomain: row.from_domain,
+  replyTo: row.reply_to,
+});
+
 /**
- * A draft copy of a broadcast of the workspace: its subject, message and audience, nothing of
+ * A draft copy of a broadcast of the workspace: its subject, message, audience and sender (the
+ * sender checks its From's domain again when it sends), nothing of
  * how it was sent. Markdown is compiled again, so the copy carries the branding as it is now.
  */
 export async function duplicateBroadcast(
@@ -142,6 +168,7 @@ export async function duplicateBroadcast(
     body: source.body_markdown ?? source.body_text,
     format: source.body_markdown === null ? "text" : "markdown",
     audience: source.audience,
+    sender: senderOfRow(source),
   });
   // an A/B test's variants and settings come along; its decision does not
   if (abTest)
@@ -165,7 +192,8 @@ export async function getBroadcast(db: Db, input: { workspaceId: string; broadca
     })[]
   >`
     select b.id, b.subject, b.body_text, b.body_html, b.audience, b.status, b.created_at, b.sent_at, b.topic_id,
-           b.body_markdown, b.scheduled_at, b.segment_id, b.paused_reason, b.pause_kind, s.filter as segment_filter
+           b.body_markdown, b.scheduled_at, b.segment_id, b.paused_reason, b.pause_kind, s.filter as segment_filter,
+           b.from_name, b.from_local, b.from_domain, b.reply_to
     from public.broadcasts b
     left join public.segments s on s.id = b.segment_id and s.workspace_id = b.workspace_id
     where b.id = ${input.broadcastId} and b.workspace_id = ${input.workspaceId}`;

@@ -140,22 +140,56 @@ export async function updateSenderSettings(
   return row;
 }
 
+/** A reply-to address, optional: one address with no line break, lowercased; empty is none. */
+export const replyToSchema = z
+  .string()
+  .trim()
+  .max(254, "Keep the reply-to address under 254 characters.")
+  .refine(
+    (v) => v === "" || (z.email().safeParse(v).success && !/[\s<>",;]/.test(v)),
+    "Enter an email address, such as hello@example.org, or leave it empty.",
+  )
+  .transform((v) => (v === "" ? null : v.toLowerCase()));
+
+/** A broadcast's own sender as its columns hold it: each null falls back to the workspace's. */
+export interface BroadcastSender {
+  fromName: string | null;
+  fromLocal: string | null;
+  fromDomain: string | null;
+  replyTo: string | null;
+}
+
 /**
- * A broadcast's own From (optional): `address` must be on a verified domain of the workspace, else
- * `invalid` beside `field`. Written through the broadcast door (members only read broadcasts).
+ * A broadcast's own From (optional; docs/decisions.md, "Sending domains and warm-up"): the address
+ * must be on a verified domain of the workspace, else `invalid` beside `fields.address` (or
+ * `fields.domain` when the composer's domain select names it) and nothing is stored; the name goes
+ * only with an address (the platform's address keeps the workspace's name). Checked before the
+ * broadcast is written, so a refusal stores nothing.
  */
-export async function setBroadcastFrom(
+export async function broadcastSenderOf(
   db: Db,
-  input: { workspaceId: string; broadcastId: string; name: string | null; address: string; field: string },
-): Promise<void> {
-  const split = fromAddressOf(input.address, input.field);
-  await refuseUnverifiedFrom(db, input.workspaceId, split.domain, input.field);
-  await asServiceForMember(
-    db,
-    input.workspaceId,
-    () => new AppError("not_found", "Broadcast not found."),
-    () => db`
-      update public.broadcasts set from_name = ${input.name}, from_local = ${split.local}, from_domain = ${split.domain}
-      where id = ${input.broadcastId} and workspace_id = ${input.workspaceId} and status = 'draft'`,
-  );
+  workspaceId: string,
+  input: {
+    name: string | null;
+    local: string;
+    domain: string;
+    replyTo: string | null;
+    fields: { name: string; local: string; domain: string };
+  },
+): Promise<BroadcastSender> {
+  if (input.local === "" && input.domain === "") {
+    if (input.name)
+      throw new AppError("invalid", "A sender name goes with a From address on your verified domain.", {
+        field: input.fields.name,
+      });
+    return { fromName: null, fromLocal: null, fromDomain: null, replyTo: input.replyTo };
+  }
+  const local = fromLocalSchema.safeParse(input.local);
+  if (!local.success)
+    throw new AppError("invalid", local.error.issues[0].message, { field: input.fields.local });
+  const domain = input.domain.trim().toLowerCase();
+  if (domain === "" || domain.length > 253 || !HOSTNAME.test(domain))
+    throw new AppError("invalid", "Choose one of your verified domains.", { field: input.fields.domain });
+  await refuseUnverifiedFrom(db, workspaceId, domain, input.fields.domain);
+  return { fromName: input.name, fromLocal: local.data, fromDomain: domain, replyTo: input.replyTo };
 }

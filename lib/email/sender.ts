@@ -34,6 +34,7 @@ export function displayName(name: string): string {
 interface SenderRow {
   name: string;
   email_reply_to: string | null;
+  broadcast_reply_to: string | null;
   from_name: string | null;
   from_address: string | null;
   sending_domain_id: string | null;
@@ -45,13 +46,16 @@ interface SenderRow {
  * the workspace, else the workspace's From on its verified domain, else the platform's address
  * (EMAIL_FROM); the display name is the one set beside that From, else the workspace's name. A
  * From whose domain is no longer verified here is not used (checked at every send, whoever wrote
- * the columns). Replies go to the workspace's reply-to address when it has one. A workspace whose
+ * the columns). Replies go to the broadcast's own reply-to address when it has one, else to the
+ * workspace's when it has one. A workspace whose
  * name leaves nothing keeps EMAIL_FROM as it is.
  */
 export async function senderFor(db: Db, workspaceId: string | null, broadcastId?: string): Promise<Sender> {
   if (!workspaceId) return { from: emailFrom() };
   const [row] = await db<SenderRow[]>`
-    select w.name, w.email_reply_to, f.from_name, f.from_address, f.sending_domain_id
+    select w.name, w.email_reply_to, f.from_name, f.from_address, f.sending_domain_id,
+           (select b.reply_to from public.broadcasts b
+             where b.id = ${broadcastId ?? null}::uuid and b.workspace_id = w.id) as broadcast_reply_to
     from public.workspaces w
     left join lateral (
       select o.from_name, o.from_local || '@' || d.domain as from_address, d.id as sending_domain_id
@@ -66,7 +70,8 @@ export async function senderFor(db: Db, workspaceId: string | null, broadcastId?
     ) f on true
     where w.id = ${workspaceId}`;
   if (!row) return { from: emailFrom() };
-  const replyTo = row.email_reply_to ? { replyTo: row.email_reply_to } : {};
+  const replyAddress = row.broadcast_reply_to ?? row.email_reply_to;
+  const replyTo = replyAddress ? { replyTo: replyAddress } : {};
   const name = displayName(row.from_name ?? row.name);
   if (row.from_address && row.sending_domain_id)
     return {

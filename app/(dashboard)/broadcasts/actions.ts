@@ -15,6 +15,7 @@ import {
   updateBroadcast,
 } from "@/lib/email/broadcasts";
 import { renderForRecipient } from "@/lib/email/email-template";
+import { broadcastSenderOf, fromNameSchema, replyToSchema } from "@/lib/email/from-address";
 import { abTestSchema, saveAbTest, type AbTest } from "@/lib/email/ab-test";
 import { scheduleBroadcast, scheduleSchema, unscheduleBroadcast } from "@/lib/email/schedule-broadcast";
 import { memberSample, sendTestBroadcast, testSendAllowed, TOO_MANY_TESTS } from "@/lib/email/test-send";
@@ -52,6 +53,10 @@ const formFields = (raw: unknown) => {
       topicId: form.topicId || undefined,
       segmentId: form.segmentId,
     },
+    fromName: form.fromName ?? "",
+    fromLocal: form.fromLocal ?? "",
+    fromDomain: form.fromDomain ?? "",
+    replyTo: form.replyTo ?? "",
     ...abFields(form),
   };
 };
@@ -108,11 +113,39 @@ function abTestOf(form: {
   };
 }
 
-const broadcastForm = z.preprocess(formFields, broadcastSchema.extend(abFormSchema));
+/**
+ * The composer's Sender section (docs/decisions.md, "Sending domains and warm-up"): a From of the
+ * broadcast's own (name, local part, one of the workspace's verified domains) and a reply-to, each
+ * optional; empty falls back to the workspace's.
+ */
+const senderFormSchema = {
+  fromName: fromNameSchema,
+  fromLocal: z.string().max(200, "Keep the part before the @ under 64 characters."),
+  fromDomain: z.string().max(300, "Choose one of your verified domains."),
+  replyTo: replyToSchema,
+};
+/** The Sender section checked against the workspace's verified domains, before anything is written. */
+const senderOf = (
+  db: Db,
+  workspaceId: string,
+  form: { fromName: string | null; fromLocal: string; fromDomain: string; replyTo: string | null },
+) =>
+  broadcastSenderOf(db, workspaceId, {
+    name: form.fromName,
+    local: form.fromLocal.trim(),
+    domain: form.fromDomain,
+    replyTo: form.replyTo,
+    fields: { name: "fromName", local: "fromLocal", domain: "fromDomain" },
+  });
+
+const broadcastForm = z.preprocess(
+  formFields,
+  broadcastSchema.extend({ ...abFormSchema, ...senderFormSchema }),
+);
 /** The same form editing a draft: its id bound first. */
 const broadcastEditForm = z.preprocess(
   (raw) => ({ ...formFields(raw), broadcastId: (raw as Record<string, unknown>).broadcastId }),
-  broadcastSchema.extend({ broadcastId, ...abFormSchema }),
+  broadcastSchema.extend({ broadcastId, ...abFormSchema, ...senderFormSchema }),
 );
 
 /** A topic named by the form must be one of the workspace's (docs/decisions.md, "Subscription topics"). */
@@ -126,8 +159,10 @@ export const createBroadcastAction = memberAction(
   async (db, broadcast, ctx): Promise<FormState> => {
     await refuseForeignTopic(db, ctx.workspaceId, broadcast.audience.topicId);
     const abTest = abTestOf(broadcast);
+    const sender = await senderOf(db, ctx.workspaceId, broadcast);
     const { id } = await createBroadcast(db, {
       ...broadcast,
+      sender,
       workspaceId: ctx.workspaceId,
       createdBy: ctx.userId,
     });
@@ -146,7 +181,13 @@ export const updateBroadcastAction = memberAction(
   async (db, { broadcastId, ...broadcast }, ctx): Promise<FormState> => {
     await refuseForeignTopic(db, ctx.workspaceId, broadcast.audience.topicId);
     const abTest = abTestOf(broadcast);
-    const changed = await updateBroadcast(db, { ...broadcast, broadcastId, workspaceId: ctx.workspaceId });
+    const sender = await senderOf(db, ctx.workspaceId, broadcast);
+    const changed = await updateBroadcast(db, {
+      ...broadcast,
+      sender,
+      broadcastId,
+      workspaceId: ctx.workspaceId,
+    });
     if (!changed) throw new AppError("conflict", "Only a draft can be edited; this one has moved on.");
     await saveAbTest(db, { workspaceId: ctx.workspaceId, broadcastId, abTest });
     ctx.audit

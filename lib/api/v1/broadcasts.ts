@@ -9,12 +9,7 @@ import {
 } from "@/lib/email/broadcasts";
 import { controlBroadcast } from "@/lib/email/control-broadcast";
 import { abTestSchema, abVariantSchema, loadAbTest, saveAbTest } from "@/lib/email/ab-test";
-import {
-  fromAddressOf,
-  fromNameSchema,
-  refuseUnverifiedFrom,
-  setBroadcastFrom,
-} from "@/lib/email/from-address";
+import { fromAddressOf, fromNameSchema, refuseUnverifiedFrom, replyToSchema } from "@/lib/email/from-address";
 import { scheduleBroadcast } from "@/lib/email/schedule-broadcast";
 import { AppError } from "@/lib/errors/app-error";
 import { uuidSchema } from "@/lib/ids/uuid";
@@ -191,6 +186,11 @@ export const createBroadcastBodySchema = z
           "naming `from_email` otherwise); none: the workspace's From.",
       }),
     from_name: fromNameSchema.optional().meta({ description: "The display name beside `from_email`." }),
+    reply_to: replyToSchema.optional().meta({
+      description:
+        "Where replies to this broadcast go (one address; 400 `invalid` naming `reply_to` otherwise); none: " +
+        "the workspace's reply-to.",
+    }),
   })
   .strict()
   .meta({ id: "BroadcastCreate" });
@@ -231,7 +231,7 @@ export const create = defineOperation({
       requireScopes(key, filterScopes(segment.data.filter));
     }
     // a From of its own only on a verified domain of the workspace (docs/decisions.md, "Sending domains and warm-up")
-    const from = body.from_email && fromAddressOf(body.from_email, "from_email");
+    const from = body.from_email ? fromAddressOf(body.from_email, "from_email") : null;
     if (from) await refuseUnverifiedFrom(db, workspaceId, from.domain, "from_email");
     const { id } = await createBroadcast(db, {
       workspaceId,
@@ -240,6 +240,12 @@ export const create = defineOperation({
       body: body.body,
       format: body.format,
       audience: { topicId: body.topic_id, segmentId: body.segment_id },
+      sender: {
+        fromName: from ? (body.from_name ?? null) : null,
+        fromLocal: from?.local ?? null,
+        fromDomain: from?.domain ?? null,
+        replyTo: body.reply_to ?? null,
+      },
     });
     if (body.variants && body.ab_test)
       await saveAbTest(db, {
@@ -255,14 +261,6 @@ export const create = defineOperation({
             senderName: v.sender_name ?? "",
           })),
         },
-      });
-    if (body.from_email)
-      await setBroadcastFrom(db, {
-        workspaceId,
-        broadcastId: id,
-        name: body.from_name ?? null,
-        address: body.from_email,
-        field: "from_email",
       });
     await audit("broadcast.created", ["broadcast", id], { after: { subject: body.subject } });
     return created(await v1Broadcast(db, { workspaceId, broadcastId: id }));

@@ -6,6 +6,7 @@ import { withUser } from "@/lib/db/doors";
 import { audienceOptions } from "@/lib/email/broadcast-audience";
 import { pageNonce } from "@/lib/http/page-nonce";
 import { listSegments } from "@/lib/segments/get-segment";
+import { listSendingDomains } from "@/lib/email/sending-domains";
 
 export const metadata: Metadata = { title: "New broadcast" };
 
@@ -16,10 +17,11 @@ export default async function NewBroadcastPage({
 }) {
   const ctx = await requireMember();
   const { segment } = await searchParams;
-  const [options, segments] = await withUser(ctx.claims, (db) =>
+  const [options, segments, domains] = await withUser(ctx.claims, (db) =>
     Promise.all([
       audienceOptions(db, ctx.workspace.workspaceId),
       listSegments(db, { workspaceId: ctx.workspace.workspaceId }),
+      listSendingDomains(db, ctx.workspace.workspaceId),
     ]),
   );
   return (
@@ -32,6 +34,7 @@ export default async function NewBroadcastPage({
           topics={options.topics}
           segments={segments}
           segmentId={segments.some((s) => s.id === segment) ? segment : undefined}
+          verifiedDomains={domains.filter((d) => d.status === "verified").map((d) => d.domain)}
           create={createBroadcastAction}
           preview={previewTemplateAction}
           nonce={await pageNonce()}

@@ -6,7 +6,8 @@ import { previewTemplateAction, updateBroadcastAction } from "../../actions";
 import { requireMember } from "@/lib/auth/context";
 import { withUser } from "@/lib/db/doors";
 import { audienceOptions } from "@/lib/email/broadcast-audience";
-import { getBroadcast } from "@/lib/email/broadcasts";
+import { getBroadcast, senderOfRow } from "@/lib/email/broadcasts";
+import { listSendingDomains } from "@/lib/email/sending-domains";
 import { abTestInput, loadAbTest } from "@/lib/email/ab-test";
 import { pageNonce } from "@/lib/http/page-nonce";
 
@@ -24,11 +25,12 @@ export default async function EditBroadcastPage({ params }: { params: Promise<{ 
     return {
       broadcast,
       options: await audienceOptions(db, workspaceId),
+      domains: await listSendingDomains(db, workspaceId),
       abTest: abTest && abTestInput(abTest),
     };
   });
   if (!data) notFound();
-  const { broadcast, options, abTest } = data;
+  const { broadcast, options, abTest, domains } = data;
   return (
     <div className="stack">
       <div className="topbar">
@@ -41,6 +43,7 @@ export default async function EditBroadcastPage({ params }: { params: Promise<{ 
             tags={options.tags}
             sources={options.sources}
             topics={options.topics}
+            verifiedDomains={domains.filter((d) => d.status === "verified").map((d) => d.domain)}
             create={updateBroadcastAction.bind(null, broadcast.id)}
             preview={previewTemplateAction}
             nonce={await pageNonce()}
@@ -49,6 +52,7 @@ export default async function EditBroadcastPage({ params }: { params: Promise<{ 
               body: broadcast.body_markdown ?? broadcast.body_text,
               audience: broadcast.audience,
               abTest,
+              sender: senderOfRow(broadcast),
             }}
           />
         ) : (
