@@ -3616,13 +3616,13 @@ ALTER TABLE ONLY public.campaign_step_runs
 -- Name: campaign_step_runs_campaign_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX campaign_step_runs_campaign_idx ON public.campaign_step_runs USING btree (campaign_id, version, step_id);
+CREATE INDEX campaign_step_runs_campaign_idx ON public.campaign_step_runs USING btree (workspace_id, campaign_id, version, step_id);
 
 --
 -- Name: campaign_step_runs_enrollment_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX campaign_step_runs_enrollment_idx ON public.campaign_step_runs USING btree (enrollment_id, at);
+CREATE INDEX campaign_step_runs_enrollment_idx ON public.campaign_step_runs USING btree (workspace_id, enrollment_id, at);
 
 --
 -- Name: campaign_step_runs campaign_step_runs_workspace_id_campaign_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -3700,6 +3700,12 @@ ALTER TABLE ONLY public.campaign_versions
 
 ALTER TABLE ONLY public.campaign_versions
     ADD CONSTRAINT campaign_versions_workspace_id_id_key UNIQUE (workspace_id, id);
+
+--
+-- Name: campaign_versions_workspace_campaign_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX campaign_versions_workspace_campaign_idx ON public.campaign_versions USING btree (workspace_id, campaign_id);
 
 --
 -- Name: campaign_versions campaign_versions_workspace_id_campaign_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -5694,6 +5700,12 @@ CREATE INDEX email_sends_broadcast_idx ON public.email_sends USING btree (broadc
 CREATE INDEX email_sends_broadcast_queued_idx ON public.email_sends USING btree (broadcast_id, id) WHERE (status = 'queued'::text);
 
 --
+-- Name: email_sends_campaign_enrollment_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX email_sends_campaign_enrollment_idx ON public.email_sends USING btree (workspace_id, campaign_enrollment_id) WHERE (campaign_enrollment_id IS NOT NULL);
+
+--
 -- Name: email_sends_campaign_step_key; Type: INDEX; Schema: public; Owner: -
 --
 
@@ -7350,14 +7362,7 @@ ALTER TABLE ONLY public.sending_domain_days
 -- Name: sending_domain_days_workspace_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX sending_domain_days_workspace_idx ON public.sending_domain_days USING btree (workspace_id);
-
---
--- Name: sending_domain_days sending_domain_days_sending_domain_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
---
-
-ALTER TABLE ONLY public.sending_domain_days
-    ADD CONSTRAINT sending_domain_days_sending_domain_id_fkey FOREIGN KEY (sending_domain_id) REFERENCES public.sending_domains(id) ON DELETE CASCADE;
+CREATE INDEX sending_domain_days_workspace_idx ON public.sending_domain_days USING btree (workspace_id, sending_domain_id);
 
 --
 -- Name: sending_domain_days sending_domain_days_workspace_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -7365,6 +7370,13 @@ ALTER TABLE ONLY public.sending_domain_days
 
 ALTER TABLE ONLY public.sending_domain_days
     ADD CONSTRAINT sending_domain_days_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspaces(id) ON DELETE CASCADE;
+
+--
+-- Name: sending_domain_days sending_domain_days_workspace_id_sending_domain_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.sending_domain_days
+    ADD CONSTRAINT sending_domain_days_workspace_id_sending_domain_id_fkey FOREIGN KEY (workspace_id, sending_domain_id) REFERENCES public.sending_domains(workspace_id, id) ON DELETE CASCADE;
 
 --
 -- Name: sending_domain_days; Type: ROW SECURITY; Schema: public; Owner: -
@@ -7411,6 +7423,13 @@ CREATE TABLE public.sending_domains (
 
 ALTER TABLE ONLY public.sending_domains
     ADD CONSTRAINT sending_domains_pkey PRIMARY KEY (id);
+
+--
+-- Name: sending_domains sending_domains_workspace_id_id_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.sending_domains
+    ADD CONSTRAINT sending_domains_workspace_id_id_key UNIQUE (workspace_id, id);
 
 --
 -- Name: sending_domains_unsettled_idx; Type: INDEX; Schema: public; Owner: -

@@ -20,7 +20,9 @@ create table public.sending_domains (
   verified_at timestamptz,
   last_checked_at timestamptz,
   -- the domain's _dmarc TXT record when last looked up: {found, record, policy, checked_at}
-  dmarc jsonb
+  dmarc jsonb,
+  -- the target of workspace-scoped links (spec 5.4): a row of one workspace never names another's domain
+  unique (workspace_id, id)
 );
 create index sending_domains_workspace_idx on public.sending_domains (workspace_id, created_at);
 -- a workspace adds a domain once
@@ -47,13 +49,14 @@ grant all on public.sending_domains to service_role;
 -- The warm-up's count (docs/decisions.md, "Sending domains and warm-up"): emails a domain's
 -- broadcasts took per UTC day, reserved before they are claimed so concurrent runs share the cap.
 create table public.sending_domain_days (
-  sending_domain_id uuid not null references public.sending_domains (id) on delete cascade,
+  sending_domain_id uuid not null,
   workspace_id uuid not null references public.workspaces (id) on delete cascade,
   day date not null,
   sent integer not null default 0 check (sent >= 0),
-  primary key (sending_domain_id, day)
+  primary key (sending_domain_id, day),
+  foreign key (workspace_id, sending_domain_id) references public.sending_domains (workspace_id, id) on delete cascade
 );
-create index sending_domain_days_workspace_idx on public.sending_domain_days (workspace_id);
+create index sending_domain_days_workspace_idx on public.sending_domain_days (workspace_id, sending_domain_id);
 alter table public.sending_domain_days enable row level security;
 revoke all on public.sending_domain_days from anon, authenticated;
 -- service only: the broadcast job writes it; no screen reads it yet

@@ -25,6 +25,8 @@ create table public.campaign_versions (
   unique (campaign_id, version),
   foreign key (workspace_id, campaign_id) references public.campaigns (workspace_id, id) on delete cascade
 );
+-- the key's referential action (a campaign deleted) finds its versions
+create index campaign_versions_workspace_campaign_idx on public.campaign_versions (workspace_id, campaign_id);
 alter table public.campaign_versions enable row level security;
 create policy campaign_versions_members_read on public.campaign_versions for select to authenticated
   using (workspace_id in (select public.user_workspace_ids()));
@@ -85,6 +87,9 @@ alter table public.email_sends
     check (campaign_enrollment_id is null or (campaign_step is not null and campaign_version is not null));
 create unique index email_sends_campaign_step_key on public.email_sends
   (campaign_enrollment_id, campaign_step, campaign_version) where campaign_enrollment_id is not null;
+-- the key's referential action (an enrollment deleted with its contact or campaign) finds its emails
+create index email_sends_campaign_enrollment_idx on public.email_sends (workspace_id, campaign_enrollment_id)
+  where campaign_enrollment_id is not null;
 
 -- What each step of each enrollment came to: the contact's timeline and the per-step numbers.
 create table public.campaign_step_runs (
@@ -100,8 +105,9 @@ create table public.campaign_step_runs (
   foreign key (workspace_id, enrollment_id) references public.campaign_enrollments (workspace_id, id) on delete cascade,
   foreign key (workspace_id, campaign_id) references public.campaigns (workspace_id, id) on delete cascade
 );
-create index campaign_step_runs_enrollment_idx on public.campaign_step_runs (enrollment_id, at);
-create index campaign_step_runs_campaign_idx on public.campaign_step_runs (campaign_id, version, step_id);
+-- led by workspace_id: the keys' referential actions find their rows, and every read names the workspace
+create index campaign_step_runs_enrollment_idx on public.campaign_step_runs (workspace_id, enrollment_id, at);
+create index campaign_step_runs_campaign_idx on public.campaign_step_runs (workspace_id, campaign_id, version, step_id);
 alter table public.campaign_step_runs enable row level security;
 create policy campaign_step_runs_members_read on public.campaign_step_runs for select to authenticated
   using (workspace_id in (select public.user_workspace_ids()));

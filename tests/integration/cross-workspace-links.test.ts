@@ -33,6 +33,8 @@ const SIGNED_IN_WRITER: Record<string, "member" | "admin" | null> = {
   email_sends: null,
   campaign_versions: null,
   campaign_step_runs: null,
+  sending_domain_days: null,
+  broadcast_variants: null,
   contact_topics: null,
   email_events: null,
   email_send_stats: null,
