@@ -21,6 +21,7 @@ import {
   stopNextServer,
 } from "./lib/next-server";
 import { freshDatabase } from "./lib/database";
+import { benchEvents } from "./lib/events-data";
 import { verdict } from "./lib/verdict";
 
 const PORT = Number(process.env.BENCH_EVENTS_PORT ?? 3271);
@@ -34,22 +35,7 @@ const BENCH_DB = "crm_bench_events";
 async function seed(url: string): Promise<{ key: string; returned: number }> {
   const sql = connect(url, { max: 1 });
   const [ws] = await sql`insert into public.workspaces (name) values ('Bench') returning id`;
-  const day = 86_400_000;
-  const rows = Array.from({ length: EVENTS }, (_, i) => {
-    const start = new Date(Date.now() + (i - EVENTS / 2) * day + 3_600_000);
-    return {
-      workspace_id: ws.id,
-      name: `Event ${i}`,
-      description: `<p>Event number <strong>${i}</strong>: talks, food and music.</p>`,
-      location: i % 4 === 0 ? "Online" : `Hall ${i % 7}, 1 Main St, Springfield`,
-      start_time: start,
-      end_time: new Date(start.getTime() + 3 * 3_600_000),
-      timezone: "America/New_York",
-      is_published: i % 5 !== 0,
-      ticket_price: i % 3 === 0 ? "25.00" : null,
-      ticket_class_count: i % 3 === 0 ? 1 + (i % 2) : 0,
-    };
-  });
+  const rows = benchEvents(ws.id, EVENTS);
   await sql`insert into public.events ${sql(rows)}`;
   const key = newApiKey();
   await sql`insert into public.api_keys (workspace_id, name, key_hash) values (${ws.id}, 'Bench', ${hashApiKey(key)})`;

@@ -40,6 +40,7 @@ import {
   type Captured,
   type SqlFloor,
 } from "./lib/sql-floor";
+import { benchEvents } from "./lib/events-data";
 import { verdict } from "./lib/verdict";
 
 const PORT = Number(process.env.BENCH_PUBLIC_PORT ?? 3281);
@@ -62,22 +63,7 @@ async function seed(url: string) {
   await sql`
     insert into public.contacts (workspace_id, email, first_name)
     select ${ws.id}, 'existing' || i || '@bench.test', 'Existing' from generate_series(1, ${EXISTING}) as i`;
-  const day = 86_400_000;
-  const events = Array.from({ length: EVENTS }, (_, i) => {
-    const start = new Date(Date.now() + (i - EVENTS / 2) * day + 3_600_000);
-    return {
-      workspace_id: ws.id,
-      name: `Event ${i}`,
-      description: `<p>Event number <strong>${i}</strong>: talks, food and music.</p>`,
-      location: i % 4 === 0 ? "Online" : `Hall ${i % 7}, 1 Main St, Springfield`,
-      start_time: start,
-      end_time: new Date(start.getTime() + 3 * 3_600_000),
-      timezone: "America/New_York",
-      is_published: i % 5 !== 0,
-      ticket_price: i % 3 === 0 ? "25.00" : null,
-      ticket_class_count: i % 3 === 0 ? 1 + (i % 2) : 0,
-    };
-  });
+  const events = benchEvents(ws.id, EVENTS);
   await sql`insert into public.events ${sql(events)}`;
   const eventsKey = newApiKey();
   const contactsKey = newApiKey();
