@@ -28,6 +28,7 @@ create table public.campaign_versions (
 -- the key's referential action (a campaign deleted) finds its versions
 create index campaign_versions_workspace_campaign_idx on public.campaign_versions (workspace_id, campaign_id);
 alter table public.campaign_versions enable row level security;
+-- SELECT(campaign_versions): workspace members read the versions (spec 5.4); only the service writes them
 create policy campaign_versions_members_read on public.campaign_versions for select to authenticated
   using (workspace_id in (select public.user_workspace_ids()));
 -- published only through the service (lib/campaigns/publish-campaign.ts): a version is never edited
@@ -109,6 +110,7 @@ create table public.campaign_step_runs (
 create index campaign_step_runs_enrollment_idx on public.campaign_step_runs (workspace_id, enrollment_id, at);
 create index campaign_step_runs_campaign_idx on public.campaign_step_runs (workspace_id, campaign_id, version, step_id);
 alter table public.campaign_step_runs enable row level security;
+-- SELECT(campaign_step_runs): workspace members read the step log (timeline, numbers); only the runner writes it
 create policy campaign_step_runs_members_read on public.campaign_step_runs for select to authenticated
   using (workspace_id in (select public.user_workspace_ids()));
 -- written only by the runner (the service)
