@@ -227,6 +227,30 @@ end
 $$;
 
 --
+-- Name: campaigns_keep_reputation_pause(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.campaigns_keep_reputation_pause() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+begin
+  if current_setting('role', true) = 'service_role'
+     or public.has_workspace_role(old.workspace_id, array['owner']) then
+    return new;
+  end if;
+  if new.pause_kind is distinct from old.pause_kind
+     or new.paused_reason is distinct from old.paused_reason
+     or new.reputation_override is distinct from old.reputation_override
+     or (old.pause_kind = 'reputation' and new.status is distinct from old.status) then
+    raise exception 'Only an owner can resume a campaign paused to protect the workspace''s sending reputation.'
+      using errcode = '42501';
+  end if;
+  return new;
+end
+$$;
+
+--
 -- Name: check_rate_limit(text, integer, integer); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -1729,6 +1753,12 @@ REVOKE ALL ON FUNCTION public.audit_member_transaction_writes() FROM PUBLIC;
 --
 
 REVOKE ALL ON FUNCTION public.campaign_enrollments_start() FROM PUBLIC;
+
+--
+-- Name: FUNCTION campaigns_keep_reputation_pause(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.campaigns_keep_reputation_pause() FROM PUBLIC;
 
 --
 -- Name: FUNCTION check_rate_limit(p_key text, p_limit integer, p_window_seconds integer); Type: ACL; Schema: public; Owner: -
@@ -3345,6 +3375,7 @@ CREATE TABLE public.broadcasts (
     from_local text,
     from_domain text,
     reply_to text,
+    warmup_until timestamp with time zone,
     CONSTRAINT broadcasts_ab_decide_after_hours_check CHECK (((ab_decide_after_hours >= 1) AND (ab_decide_after_hours <= 168))),
     CONSTRAINT broadcasts_ab_decision_complete CHECK (((ab_decided_at IS NULL) = (ab_winner_variant IS NULL))),
     CONSTRAINT broadcasts_ab_test_complete CHECK ((((ab_test_share IS NULL) = (ab_winner_metric IS NULL)) AND ((ab_test_share IS NULL) = (ab_decide_after_hours IS NULL)))),
@@ -3758,6 +3789,11 @@ CREATE TABLE public.campaigns (
     allow_reenrollment boolean DEFAULT true NOT NULL,
     timezone text DEFAULT 'UTC'::text NOT NULL,
     published_version integer,
+    pause_kind text,
+    paused_reason text,
+    reputation_override boolean DEFAULT false NOT NULL,
+    CONSTRAINT campaigns_pause_kind_check CHECK ((pause_kind = 'reputation'::text)),
+    CONSTRAINT campaigns_paused_reason_check CHECK ((char_length(paused_reason) <= 500)),
     CONSTRAINT campaigns_published_version_check CHECK ((published_version >= 1)),
     CONSTRAINT campaigns_status_check CHECK ((status = ANY (ARRAY['draft'::text, 'active'::text, 'paused'::text, 'archived'::text]))),
     CONSTRAINT campaigns_timezone_check CHECK (((length(timezone) >= 1) AND (length(timezone) <= 64)))
@@ -3808,6 +3844,12 @@ ALTER TABLE public.campaigns ENABLE ROW LEVEL SECURITY;
 --
 
 CREATE POLICY campaigns_members_all ON public.campaigns TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids))) WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
+
+--
+-- Name: campaigns campaigns_keep_reputation_pause; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER campaigns_keep_reputation_pause BEFORE UPDATE ON public.campaigns FOR EACH ROW EXECUTE FUNCTION public.campaigns_keep_reputation_pause();
 
 --
 -- Name: campaigns campaigns_updated_at; Type: TRIGGER; Schema: public; Owner: -

@@ -1658,6 +1658,8 @@ export interface components {
       /** Format: uuid */
       id: string;
       name: string;
+      /** @description Why the campaign paused itself to protect the workspace's sending reputation; only an owner resumes it, from the dashboard (PATCH status active is 409). Null otherwise. */
+      paused_reason: string | null;
       /** @description The version new enrollments run; null until published. */
       published_version: number | null;
       /** @enum {string} */

@@ -24,12 +24,16 @@ export interface Campaign {
   allow_reenrollment: boolean;
   timezone: string;
   published_version: number | null;
+  /** 'reputation' when the campaign paused itself for its workspace's rates (only an owner resumes it) */
+  pause_kind: "reputation" | null;
+  paused_reason: string | null;
   created_at: Date;
   updated_at: Date;
 }
 
 const COLUMNS = (db: Db) =>
-  db`id, name, status, steps, goals, allow_reenrollment, timezone, published_version, created_at, updated_at`;
+  db`id, name, status, steps, goals, allow_reenrollment, timezone, published_version, pause_kind, paused_reason,
+     created_at, updated_at`;
 
 export async function getCampaign(db: Db, input: { workspaceId: string; campaignId: string }) {
   if (!isUuid(input.campaignId)) return null;
@@ -78,7 +82,9 @@ export async function createCampaignDraft(
 
 /**
  * Changes the draft and settings, and the status: 'paused' stops every step, 'active' resumes
- * (a draft becomes active only by publishing), 'archived' cancels the active enrollments.
+ * (a draft becomes active only by publishing), 'archived' cancels the active enrollments. A pause
+ * for the workspace's reputation is lifted only by an owner (`byOwner`, which the caller checked);
+ * the campaign is then not paused again for the same rates (`reputation_override`).
  */
 export async function updateCampaign(
   db: Db,
@@ -86,6 +92,7 @@ export async function updateCampaign(
     workspaceId: string;
     campaignId: string;
     status?: "active" | "paused" | "archived";
+    byOwner?: boolean;
   } & CampaignDraftInput,
 ): Promise<Campaign> {
   const before = await getCampaign(db, input);
@@ -100,7 +107,13 @@ export async function updateCampaign(
     if (before.status === "archived") throw new AppError("conflict", "An archived campaign stays archived.");
     if (input.status === "active" && before.published_version === null)
       throw new AppError("conflict", "Publish the campaign to start it.");
+    if (input.status === "active" && before.pause_kind === "reputation" && !input.byOwner)
+      throw new AppError(
+        "conflict",
+        "Only an owner can resume a campaign paused to protect the workspace's sending reputation, from its page.",
+      );
   }
+  const resumed = input.status === "active" && before.status === "paused";
   const [row] = await db<Campaign[]>`
     update public.campaigns set
       name = ${input.name ?? before.name},
@@ -109,6 +122,9 @@ export async function updateCampaign(
       allow_reenrollment = ${input.allow_reenrollment ?? before.allow_reenrollment},
       timezone = ${input.timezone ?? before.timezone},
       status = ${input.status ?? before.status},
+      pause_kind = ${resumed ? null : before.pause_kind},
+      paused_reason = ${resumed ? null : before.paused_reason},
+      reputation_override = reputation_override or ${resumed && before.pause_kind === "reputation"},
       updated_at = now()
     where id = ${before.id} and workspace_id = ${input.workspaceId}
     returning ${COLUMNS(db)}`;

@@ -4,8 +4,12 @@ import { compileTemplate, type CompiledTemplate } from "@/lib/email/email-templa
 import { renderMerge, type MergeValues } from "@/lib/email/merge-tags";
 import { renderEmail } from "@/lib/email/render-email";
 import { resendClient } from "@/lib/email/resend-client";
+import { reputationBreach, reputationLimits, workspaceReputation } from "@/lib/email/reputation";
 import { loadRecipient, skipReasonFor } from "@/lib/email/send-email";
+import { senderFor, type Sender } from "@/lib/email/sender";
+import { nextUtcDay, reserveWarmup, returnWarmup } from "@/lib/email/warm-up";
 import { enqueue } from "@/lib/jobs/enqueue";
+import { createNotification } from "@/lib/notifications/create-notification";
 import { segmentCondition, segmentFields } from "@/lib/segments/compile";
 import { getSegment } from "@/lib/segments/get-segment";
 import { safeTimeZone } from "@/lib/time/zones";
@@ -43,22 +47,100 @@ interface Version {
   steps: CampaignStep[];
   goals: CampaignGoal[];
   timezone: string;
+  name: string;
+  reputation_override: boolean;
 }
 
 /** Steps one enrollment may take in one run (the list is forward-only, so this is a guard). */
 const MAX_STEPS_PER_RUN = 200;
 
-/** Per batch: versions, brandings and compiled templates read once. */
+/** Per batch: versions, brandings, senders, reputation and compiled templates read once. */
 class BatchContext {
   versions = new Map<string, Version>();
   brandings = new Map<string, Branding>();
-  constructor(readonly db: Db) {}
+  /** whether the campaign is paused for its workspace's reputation, asked once per batch */
+  private held = new Map<string, Promise<boolean>>();
+  /** the sender of each workspace and what its domain's warm-up granted this batch */
+  private warmups = new Map<string, Promise<{ sender: Sender; granted: number | null; used: number }>>();
+  constructor(
+    readonly db: Db,
+    readonly batchSize: number,
+  ) {}
 
   async branding(workspaceId: string) {
     let b = this.brandings.get(workspaceId);
     if (!b) this.brandings.set(workspaceId, (b = await loadBranding(this.db, workspaceId)));
     return b;
   }
+
+  /** True when the campaign is (now) paused for its workspace's reputation: pauseForReputation. */
+  heldForReputation(e: Due, version: Version): Promise<boolean> {
+    let held = this.held.get(e.campaign_id);
+    if (!held) this.held.set(e.campaign_id, (held = pauseForReputation(this.db, e, version)));
+    return held;
+  }
+
+  /**
+   * Takes one send from today's warm-up cap of the workspace's sending domain (lib/email/warm-up.ts,
+   * shared with broadcasts): reserved once per batch for as many as the batch could send, the unused
+   * rest given back at the batch's end (returnUnused). False when the day's cap is spent.
+   */
+  async takeWarmup(workspaceId: string): Promise<boolean> {
+    let w = this.warmups.get(workspaceId);
+    if (!w) {
+      w = (async () => {
+        const sender = await senderFor(this.db, workspaceId);
+        const granted = await reserveWarmup(this.db, { workspaceId, sender, wanted: this.batchSize });
+        return { sender, granted, used: 0 };
+      })();
+      this.warmups.set(workspaceId, w);
+    }
+    const warmup = await w;
+    if (warmup.granted !== null && warmup.used >= warmup.granted) return false;
+    warmup.used++;
+    return true;
+  }
+
+  /** A send that took from the cap and then sent nothing (its row existed) gives it back. */
+  async untakeWarmup(workspaceId: string) {
+    const w = await this.warmups.get(workspaceId);
+    if (w && w.used > 0) w.used--;
+  }
+
+  async returnUnused() {
+    for (const w of this.warmups.values()) {
+      const { sender, granted, used } = await w;
+      if (granted !== null) await returnWarmup(this.db, { sender, unused: granted - used });
+    }
+  }
+}
+
+/**
+ * Before a campaign's first send in a batch (docs/decisions.md, "A broadcast pauses itself for its
+ * workspace's reputation", which campaigns follow): when the workspace's rates pass their limits,
+ * the campaign pauses itself with the reason (`pause_kind` 'reputation': only an owner resumes it)
+ * and every member is notified. An owner's resume sets `reputation_override`: the same rates do
+ * not pause it again. True while it is paused so.
+ */
+async function pauseForReputation(db: Db, e: Due, version: Version): Promise<boolean> {
+  if (version.reputation_override) return false;
+  const limits = reputationLimits();
+  const breach = reputationBreach(await workspaceReputation(db, e.workspace_id, limits.window), limits);
+  if (!breach) return false;
+  const [paused] = await db`
+    update public.campaigns set status = 'paused', pause_kind = 'reputation', paused_reason = ${breach}
+    where id = ${e.campaign_id} and workspace_id = ${e.workspace_id} and status = 'active'
+    returning id`;
+  if (paused)
+    await createNotification(db, {
+      workspaceId: e.workspace_id,
+      type: "campaign.paused",
+      title: `"${version.name}" paused to protect your sending reputation`,
+      body: `${breach} An owner can resume it from the campaign's page.`,
+      actionUrl: `/campaigns/${e.campaign_id}`,
+      actionLabel: "Open the campaign",
+    });
+  return true;
 }
 
 /** Compiled templates by step, branding and body (MJML is slow: once per process, not per email). */
@@ -79,16 +161,15 @@ function compiled(step: SendEmailStep, branding: Branding): Promise<CompiledTemp
 export async function runDueBatch(db: Db, input: { batchSize: number }): Promise<number> {
   const due = await claimDue(db, input.batchSize);
   if (due.length === 0) return 0;
-  const ctx = new BatchContext(db);
+  const ctx = new BatchContext(db, input.batchSize);
   const keys = [...new Set(due.map((d) => `${d.campaign_id}:${d.version}`))];
-  const rows = await db<
-    { campaign_id: string; version: number; steps: CampaignStep[]; goals: CampaignGoal[]; timezone: string }[]
-  >`
-    select v.campaign_id, v.version, v.steps, v.goals, c.timezone
+  const rows = await db<(Version & { campaign_id: string; version: number })[]>`
+    select v.campaign_id, v.version, v.steps, v.goals, c.timezone, c.name, c.reputation_override
     from public.campaign_versions v join public.campaigns c on c.id = v.campaign_id
     where (v.campaign_id::text || ':' || v.version::text) = any(${keys}::text[])`;
   for (const r of rows) ctx.versions.set(`${r.campaign_id}:${r.version}`, r);
   for (const enrollment of due) await runEnrollment(ctx, enrollment);
+  await ctx.returnUnused();
   return due.length;
 }
 
@@ -143,8 +224,9 @@ async function runEnrollment(ctx: BatchContext, e: Due): Promise<void> {
     e.current_step = step.id;
     switch (step.type) {
       case "send_email": {
-        const sent = await sendStep(ctx, e, step);
+        const sent = await sendStep(ctx, e, step, version);
         if ("exit" in sent) return end(db, e, "exited", step.id, sent.exit);
+        if ("held" in sent) return hold(db, e, step.id, sent.held);
         await log(db, e, step.id, sent.skipped ? "skipped" : "sent", sent.skipped ?? null);
         step = following(steps, step, step.next);
         break;
@@ -185,6 +267,22 @@ async function runEnrollment(ctx: BatchContext, e: Due): Promise<void> {
   return end(db, e, "exited", e.current_step ?? "start", "Too many steps in one run.");
 }
 
+/**
+ * The enrollment stops on a send step that may not send yet: the campaign paused itself for its
+ * workspace's reputation (due as it was: it sends when an owner resumes the campaign), or the sending
+ * domain's warm-up cap for today is spent (due at the next UTC day). The steps before it are not run
+ * again: the enrollment stands on the send step.
+ */
+async function hold(db: Db, e: Due, stepId: string, held: "reputation" | { until: Date }) {
+  if (held === "reputation") {
+    await db`update public.campaign_enrollments set current_step = ${stepId} where id = ${e.id}`;
+    return;
+  }
+  await db`update public.campaign_enrollments set current_step = ${stepId}, due_at = ${held.until}
+           where id = ${e.id}`;
+  await log(db, e, stepId, "waiting", `for the sending domain's warm-up: until ${held.until.toISOString()}`);
+}
+
 /** The enrollment ends ('completed' or 'exited' with the reason), logged on its step. */
 async function end(db: Db, e: Due, status: "completed" | "exited", stepId: string, reason: string | null) {
   await db`update public.campaign_enrollments
@@ -210,8 +308,9 @@ async function goalReached(db: Db, e: Due, goals: CampaignGoal[]): Promise<boole
 }
 
 /**
- * The send step: eligibility asked again now (spec 8.3: consent, suppressions; the step's topic),
- * and an ineligible contact leaves the campaign with the reason. An email row with the step's
+ * The send step: held while the campaign is paused for its workspace's reputation or the sending
+ * domain's warm-up cap for today is spent (hold); eligibility asked again now (spec 8.3: consent,
+ * suppressions; the step's topic), and an ineligible contact leaves the campaign with the reason. An email row with the step's
  * key, rendered as a broadcast is (Markdown in the workspace's branding, merge tags, the
  * unsubscribe link of the step's topic), delivered as every single email is: the dev outbox
  * stores it as delivered; with Resend, the 'email-send' job enqueued in this transaction calls
@@ -221,8 +320,10 @@ async function sendStep(
   ctx: BatchContext,
   e: Due,
   step: SendEmailStep,
-): Promise<{ exit: string } | { skipped?: string }> {
+  version: Version,
+): Promise<{ exit: string } | { held: "reputation" | { until: Date } } | { skipped?: string }> {
   const { db } = ctx;
+  if (await ctx.heldForReputation(e, version)) return { held: "reputation" };
   const [contact] = await db<
     {
       email: string;
@@ -270,6 +371,7 @@ async function sendStep(
     },
     recipient,
   );
+  if (!(await ctx.takeWarmup(e.workspace_id))) return { held: { until: nextUtcDay(new Date()) } };
   const direct = resendClient() === null; // the dev outbox: stored is delivered
   const [row] = await db<{ id: string }[]>`
     insert into public.email_sends
@@ -281,7 +383,10 @@ async function sendStep(
     on conflict (campaign_enrollment_id, campaign_step, campaign_version) where campaign_enrollment_id is not null
     do nothing
     returning id`;
-  if (!row) return { skipped: "already sent" };
+  if (!row) {
+    await ctx.untakeWarmup(e.workspace_id);
+    return { skipped: "already sent" };
+  }
   if (!direct)
     await enqueue(db, { queue: "email-send", data: { workspaceId: e.workspace_id, emailSendId: row.id } });
   return {};

@@ -137,10 +137,18 @@ export const controlCampaignAction = memberAction(
       throw new AppError("conflict", "Only an active campaign can be paused.");
     if (control === "resume" && before.status !== "paused")
       throw new AppError("conflict", "Only a paused campaign can be resumed.");
+    // a pause for the workspace's reputation is the owner's to lift (docs/decisions.md, "A broadcast
+    // pauses itself for its workspace's reputation")
+    if (control === "resume" && before.pause_kind === "reputation" && ctx.workspace.role !== "owner")
+      throw new AppError(
+        "forbidden",
+        "Only an owner can resume a campaign paused to protect the workspace's sending reputation.",
+      );
     const after = await updateCampaign(db, {
       workspaceId: ctx.workspaceId,
       campaignId,
       status: CONTROL[control],
+      byOwner: ctx.workspace.role === "owner",
     });
     ctx.audit.target("campaign", campaignId).change({ status: before.status }, { status: after.status });
     return {

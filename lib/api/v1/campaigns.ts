@@ -61,6 +61,10 @@ export const campaignSchema = z
       .int()
       .nullable()
       .meta({ description: "The version new enrollments run; null until published." }),
+    paused_reason: z.string().nullable().meta({
+      description:
+        "Why the campaign paused itself to protect the workspace's sending reputation; only an owner resumes it, from the dashboard (PATCH status active is 409). Null otherwise.",
+    }),
     enrollments: z
       .object(
         Object.fromEntries(ENROLLMENT_STATUSES.map((s) => [s, z.number().int()])) as Record<
@@ -85,6 +89,7 @@ const campaignObject = (c: Campaign, counts?: Record<string, number>): V1Campaig
   allow_reenrollment: c.allow_reenrollment,
   timezone: c.timezone,
   published_version: c.published_version,
+  paused_reason: c.pause_kind === "reputation" ? c.paused_reason : null,
   enrollments: { active: 0, completed: 0, cancelled: 0, exited: 0, ...counts },
   created_at: c.created_at.toISOString(),
   updated_at: c.updated_at.toISOString(),

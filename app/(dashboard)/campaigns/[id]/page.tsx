@@ -56,6 +56,13 @@ export default async function CampaignPage({
         <h1>{campaign.name}</h1>
         <Link href="/campaigns">All campaigns</Link>
       </div>
+      {campaign.status === "paused" && campaign.pause_kind === "reputation" && (
+        <div role="alert" className="alert error" data-testid="campaign-reputation-pause">
+          This campaign paused itself: {campaign.paused_reason} Sending more now puts the workspace&apos;s
+          inbox placement at risk; an owner can resume it once the cause is understood. Enrollments wait on
+          their send step and nothing is sent twice.
+        </div>
+      )}
       <section className="card stack" aria-labelledby="status-heading">
         <h2 id="status-heading">Status</h2>
         <p data-testid="campaign-status">
