@@ -189,11 +189,12 @@ export async function getBroadcast(db: Db, input: { workspaceId: string; broadca
       segment_filter: unknown;
       paused_reason: string | null;
       pause_kind: "provider" | "reputation" | null;
+      warmup_until: Date | null;
     })[]
   >`
     select b.id, b.subject, b.body_text, b.body_html, b.audience, b.status, b.created_at, b.sent_at, b.topic_id,
            b.body_markdown, b.scheduled_at, b.segment_id, b.paused_reason, b.pause_kind, s.filter as segment_filter,
-           b.from_name, b.from_local, b.from_domain, b.reply_to
+           b.warmup_until, b.from_name, b.from_local, b.from_domain, b.reply_to
     from public.broadcasts b
     left join public.segments s on s.id = b.segment_id and s.workspace_id = b.workspace_id
     where b.id = ${input.broadcastId} and b.workspace_id = ${input.workspaceId}`;

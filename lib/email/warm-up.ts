@@ -74,6 +74,15 @@ export async function reserveWarmup(
   });
 }
 
+/** A waiting broadcast's next run claimed a batch: its page no longer says it waits. */
+export async function endWarmupWait(db: Db, input: { workspaceId: string; broadcastId: string }) {
+  await asService(
+    db,
+    () => db`update public.broadcasts set warmup_until = null
+             where id = ${input.broadcastId} and workspace_id = ${input.workspaceId} and warmup_until is not null`,
+  );
+}
+
 /** Gives back what a reservation did not use (a claim of fewer rows: skipped contacts, the audience's end). */
 export async function returnWarmup(
   db: Db,
@@ -90,7 +99,8 @@ export async function returnWarmup(
 /**
  * A broadcast whose domain spent today's cap carries on at the start of the next UTC day: its job
  * ends and another is queued for then (one per broadcast and day: a second run that reaches the cap
- * queues nothing more). The broadcast stays 'sending'; its rest is claimed then, not failed.
+ * queues nothing more). The broadcast stays 'sending', `warmup_until` saying until when for its page;
+ * its rest is claimed then, not failed.
  */
 export async function waitForNextWarmupDay(
   db: Db,
@@ -98,6 +108,11 @@ export async function waitForNextWarmupDay(
   now: Date,
 ): Promise<{ waitingUntil: string }> {
   const startAfter = nextUtcDay(now);
+  await asService(
+    db,
+    () => db`update public.broadcasts set warmup_until = ${startAfter}
+             where id = ${input.broadcastId} and workspace_id = ${input.workspaceId}`,
+  );
   await enqueue(db, {
     queue: "broadcast",
     data: { workspaceId: input.workspaceId, broadcastId: input.broadcastId },

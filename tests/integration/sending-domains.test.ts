@@ -426,8 +426,9 @@ describe("warm-up of a new domain", () => {
       output: { batches: 1, waitingUntil: "2031-03-11T00:00:00.000Z" },
     });
     expect(resend!.sent).toHaveLength(2);
-    const [b] = await db.sql`select status from broadcasts where id = ${input.broadcastId}`;
+    const [b] = await db.sql`select status, warmup_until from broadcasts where id = ${input.broadcastId}`;
     expect(b.status).toBe("sending"); // not failed, not done: the rest waits
+    expect(b.warmup_until.toISOString()).toBe("2031-03-11T00:00:00.000Z"); // its page says until when
     const [job] = await db.sql`
       select start_after from pgboss.job
       where name = 'broadcast' and data->>'broadcastId' = ${input.broadcastId} and singleton_key like 'warm-up:%'`;
@@ -440,8 +441,8 @@ describe("warm-up of a new domain", () => {
     expect((await runBroadcast(input)).status).toBe("done");
     expect(resend!.sent).toHaveLength(5);
     expect(new Set(resend!.sent.map((e) => e.to)).size).toBe(5);
-    const [after] = await db.sql`select status from broadcasts where id = ${input.broadcastId}`;
-    expect(after.status).toBe("sent");
+    const [after] = await db.sql`select status, warmup_until from broadcasts where id = ${input.broadcastId}`;
+    expect(after).toEqual({ status: "sent", warmup_until: null });
     const days = await db.sql`select day::text, sent from sending_domain_days d
       join sending_domains s on s.id = d.sending_domain_id where s.domain = ${domain} order by day`;
     expect(days.map((d) => [d.day, d.sent])).toEqual([

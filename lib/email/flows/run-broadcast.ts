@@ -13,7 +13,7 @@ import { resendClient } from "../resend-client";
 import { senderFor } from "../sender";
 import { startScheduledBroadcast } from "../schedule-broadcast";
 import { loadAbTest, variantSenders } from "../ab-test";
-import { reserveWarmup, returnWarmup, waitForNextWarmupDay } from "../warm-up";
+import { endWarmupWait, reserveWarmup, returnWarmup, waitForNextWarmupDay } from "../warm-up";
 
 /**
  * Rows claimed per transaction on the dev outbox, where storing a row is delivering it
@@ -73,9 +73,14 @@ export async function runBroadcast(
       claimBroadcastBatch(db, { ...input, batchSize: allowed ?? batchSize, runner: options.runner }),
     );
     if (allowed !== null)
-      await withService((db) =>
-        returnWarmup(db, { sender, unused: allowed - ("error" in claim ? 0 : claim.queued.length), now }),
-      );
+      await withService(async (db) => {
+        await returnWarmup(db, {
+          sender,
+          unused: allowed - ("error" in claim ? 0 : claim.queued.length),
+          now,
+        });
+        if (batches === 0) await endWarmupWait(db, input);
+      });
     if ("error" in claim) return done({ batches }); // deleted meanwhile: nothing left to do
     if (claim.queued.length) {
       // In id order, in chunks of Resend's maximum: a rerun re-forms the same chunks from the

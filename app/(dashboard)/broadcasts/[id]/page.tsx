@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { formatDateTime } from "@/lib/time/format";
 import { notFound } from "next/navigation";
 import { BroadcastReport } from "@/components/email/broadcast-report";
 import { AbTestReport } from "@/components/email/ab-test-report";
@@ -93,6 +94,13 @@ export default async function BroadcastPage({ params }: { params: Promise<{ id: 
           {broadcast.pause_kind === "reputation"
             ? "Sending more now puts the workspace's inbox placement at risk; an owner can resume it once the cause is understood."
             : "Nothing was lost: resume it to send the rest."}
+        </div>
+      )}
+      {broadcast.status === "sending" && broadcast.warmup_until && (
+        <div role="status" className="alert" data-testid="broadcast-warmup-wait">
+          Waiting for the sending domain&apos;s warm-up: today&apos;s share of a new domain is sent, and the
+          rest goes from {formatDateTime(broadcast.warmup_until, ctx.timeZone)}. Nothing needs doing; the
+          daily share doubles each day the domain sends.
         </div>
       )}
       <section className="card stack" aria-labelledby="audience-heading">
