@@ -5748,6 +5748,12 @@ CREATE INDEX email_sends_broadcast_queued_idx ON public.email_sends USING btree 
 CREATE INDEX email_sends_campaign_enrollment_idx ON public.email_sends USING btree (workspace_id, campaign_enrollment_id) WHERE (campaign_enrollment_id IS NOT NULL);
 
 --
+-- Name: email_sends_campaign_queued_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX email_sends_campaign_queued_idx ON public.email_sends USING btree (id) WHERE ((status = 'queued'::text) AND (campaign_enrollment_id IS NOT NULL));
+
+--
 -- Name: email_sends_campaign_step_key; Type: INDEX; Schema: public; Owner: -
 --
 

@@ -5,6 +5,7 @@
  * a handler, which an ESLint rule keeps so. A handler gets its payload already checked against
  * its contract and returns its flow's JobOutcome, which lib/jobs/handle.ts maps to the engine once.
  */
+import { deliverCampaignEmails } from "@/lib/campaigns/flows/deliver-campaign-emails";
 import { runCampaignSweep } from "@/lib/campaigns/flows/run-campaign-sweep";
 import { runContactImport } from "@/lib/contacts/flows/run-contact-import";
 import { withService } from "@/lib/db/doors";
@@ -54,6 +55,9 @@ export const HANDLERS: JobRegistry = {
   ),
   "sending-domain-check": handle(QUEUES["sending-domain-check"], (ids) => runSendingDomainCheck(ids)),
   "campaign-sweep": handle(QUEUES["campaign-sweep"], (_payload, job) => runCampaignSweep(job.signal)),
+  "campaign-delivery": handle(QUEUES["campaign-delivery"], (_payload, job) =>
+    deliverCampaignEmails(job.signal),
+  ),
   "ticketing-sync": handle(QUEUES["ticketing-sync"], ({ workspaceId }) => ticketingSyncJob(workspaceId)),
   "payments-backfill": handle(QUEUES["payments-backfill"], ({ workspaceId }) =>
     paymentsBackfillJob(workspaceId),

@@ -62,6 +62,8 @@ class BatchContext {
   private held = new Map<string, Promise<boolean>>();
   /** the sender of each workspace and what its domain's warm-up granted this batch */
   private warmups = new Map<string, Promise<{ sender: Sender; granted: number | null; used: number }>>();
+  /** emails this batch queued for the provider */
+  queued = 0;
   constructor(
     readonly db: Db,
     readonly batchSize: number,
@@ -157,6 +159,11 @@ function compiled(step: SendEmailStep, branding: Branding): Promise<CompiledTemp
   return t;
 }
 
+/** Starts the campaign emails' delivery (at most one job waits: singletonKey "kick"). */
+export function kickDelivery(db: Db) {
+  return enqueue(db, { queue: "campaign-delivery", data: {}, options: { singletonKey: "kick" } });
+}
+
 /** Runs one batch of due enrollments; returns how many it claimed. */
 export async function runDueBatch(db: Db, input: { batchSize: number }): Promise<number> {
   const due = await claimDue(db, input.batchSize);
@@ -170,6 +177,8 @@ export async function runDueBatch(db: Db, input: { batchSize: number }): Promise
   for (const r of rows) ctx.versions.set(`${r.campaign_id}:${r.version}`, r);
   for (const enrollment of due) await runEnrollment(ctx, enrollment);
   await ctx.returnUnused();
+  // the emails this batch queued leave in batch calls (lib/campaigns/flows/deliver-campaign-emails.ts)
+  if (ctx.queued > 0) await kickDelivery(db);
   return due.length;
 }
 
@@ -313,8 +322,9 @@ async function goalReached(db: Db, e: Due, goals: CampaignGoal[]): Promise<boole
  * suppressions; the step's topic), and an ineligible contact leaves the campaign with the reason. An email row with the step's
  * key, rendered as a broadcast is (Markdown in the workspace's branding, merge tags, the
  * unsubscribe link of the step's topic), delivered as every single email is: the dev outbox
- * stores it as delivered; with Resend, the 'email-send' job enqueued in this transaction calls
- * Resend through the shared pacer after the commit (lib/email/flows/deliver-email.ts).
+ * stores it as delivered; with Resend, the 'campaign-delivery' job kicked in this transaction sends
+ * it after the commit in a batch call, through the shared pacer (docs/decisions.md, "Campaign emails
+ * in batches").
  */
 async function sendStep(
   ctx: BatchContext,
@@ -387,8 +397,7 @@ async function sendStep(
     await ctx.untakeWarmup(e.workspace_id);
     return { skipped: "already sent" };
   }
-  if (!direct)
-    await enqueue(db, { queue: "email-send", data: { workspaceId: e.workspace_id, emailSendId: row.id } });
+  if (!direct) ctx.queued++;
   return {};
 }
 

@@ -16,7 +16,7 @@ import { preheaderHtml, type AbVariant } from "./ab-test";
 /** Resend's batch endpoint takes at most 100 emails. */
 export const BROADCAST_BATCH_SIZE = 100;
 
-interface QueuedEmail {
+export interface QueuedEmail {
   id: string;
   /** an A/B broadcast's variant position (its sender name is applied when delivered) */
   variant?: number | null;
@@ -188,7 +188,9 @@ async function claimAsService(
  * A batch's outcome: the provider's ids, or an error; `permanent` when another attempt cannot
  * change it (a refusal of the request itself), else the rows wait for the next attempt.
  */
-type Delivery = { ids: string[] } & ({ providerIds: string[] } | { error: string; permanent: boolean });
+export type Delivery = { ids: string[] } & (
+  { providerIds: string[] } | { error: string; permanent: boolean }
+);
 
 /**
  * Phase 2, outside any transaction: one call to Resend's batch endpoint, at the team's pace (a
@@ -208,19 +210,49 @@ export async function deliverBroadcastBatch(
     .update([...ids].sort().join(","))
     .digest("hex")
     .slice(0, 40);
+  return deliverBatch(
+    queued.map((q) => ({
+      id: q.id,
+      sender: { ...sender, from: (q.variant != null && variantFroms[q.variant]) || sender.from },
+      email: q,
+    })),
+    `broadcast-${broadcastId}-${key}`,
+    signal,
+  );
+}
+
+/** One email of a batch call: its row, and who it is from. */
+export interface BatchEmail {
+  id: string;
+  sender: Sender;
+  email: Pick<QueuedEmail, "to_email" | "subject" | "html" | "text_body" | "headers">;
+}
+
+/**
+ * One call to Resend's batch endpoint (at most BROADCAST_BATCH_SIZE emails, each with its own
+ * sender) at the team's pace (a 429 is waited out: lib/email/flows/pace-provider.ts), under an
+ * idempotency key the caller derives from what it sends, so that sending the same rows again
+ * after a crash is answered from the first delivery. Broadcasts and campaign steps share it.
+ */
+export async function deliverBatch(
+  emails: BatchEmail[],
+  idempotencyKey: string,
+  signal?: AbortSignal,
+): Promise<Delivery> {
+  const ids = emails.map((e) => e.id);
   const answer = await sendThroughResend(
     (resend) =>
       resend.batch.send(
-        queued.map((q) => ({
-          from: (q.variant != null && variantFroms[q.variant]) || sender.from,
+        emails.map(({ sender, email }) => ({
+          from: sender.from,
           ...(sender.replyTo ? { replyTo: sender.replyTo } : {}),
-          to: q.to_email,
-          subject: q.subject,
-          html: q.html,
-          text: q.text_body ?? undefined,
-          headers: q.headers,
+          to: email.to_email,
+          subject: email.subject,
+          html: email.html,
+          text: email.text_body ?? undefined,
+          headers: email.headers,
         })),
-        { idempotencyKey: `broadcast-${broadcastId}-${key}` },
+        { idempotencyKey },
       ),
     signal,
   );

@@ -183,6 +183,25 @@ export const QUEUES = {
       expireInSeconds: 3600,
     },
   }),
+  /**
+   * The campaign steps' queued emails, in batch calls of 100 (docs/decisions.md, "Campaign emails in
+   * batches"; lib/campaigns/flows/deliver-campaign-emails.ts). Kicked by each runner batch that
+   * queued emails and by the sweep while any wait (singletonKey "kick": at most one waits). A chunk's
+   * key is its idempotency key, so a retried or resumed chunk is never sent twice.
+   */
+  "campaign-delivery": defineQueue({
+    name: "campaign-delivery",
+    version: 1,
+    schema: z.object({}),
+    options: {
+      retryLimit: 10,
+      retryDelay: 5,
+      retryBackoff: true,
+      retryDelayMax: 300,
+      heartbeatSeconds: 10,
+      expireInSeconds: 3600,
+    },
+  }),
   "sweep-rate-limit-hits": defineQueue({
     name: "sweep-rate-limit-hits",
     version: 1,

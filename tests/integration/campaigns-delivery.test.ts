@@ -1,65 +1,151 @@
-import { afterEach, describe, expect, test } from "vitest";
-import { createCampaignDraft, enrollContact, publishCampaign } from "@/lib/campaigns/campaigns";
+import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { claimCampaignChunks } from "@/lib/campaigns/campaign-delivery";
+import { createCampaignDraft, publishCampaign } from "@/lib/campaigns/campaigns";
+import { deliverCampaignEmails } from "@/lib/campaigns/flows/deliver-campaign-emails";
 import { runCampaignSweep } from "@/lib/campaigns/flows/run-campaign-sweep";
 import { withService } from "@/lib/db/doors";
-import { deliverEmail } from "@/lib/email/flows/deliver-email";
+import { deliverBatch } from "@/lib/email/send-broadcast";
 import { startFakeResend, type FakeResend } from "../fakes/resend";
 import { setupTestDatabase } from "../helpers/db";
-import { createContact, createWorkspace } from "../helpers/factories";
-import { jobsOf } from "../helpers/jobs";
+import { createWorkspace, type TestWorkspace } from "../helpers/factories";
 
 /**
- * A campaign's email leaves as every single email does (docs/decisions.md, "Campaign waits as a
- * due-time index"): the send step records a 'queued' row and its 'email-send' job in its
- * transaction; the job calls Resend through the shared pacer, retries an outage with the same
- * idempotency key, and never sends twice.
+ * Campaign emails leave in batch calls (docs/decisions.md, "Campaign emails in batches"): a send step
+ * queues its row in the runner's transaction; the 'campaign-delivery' job sends the queued rows in
+ * chunks of up to 100, one Resend batch call each under the chunk's own key, so an outage, a retry or
+ * a worker that died after Resend took a chunk never sends an email twice.
  */
 const db = setupTestDatabase();
 
-let resend: FakeResend | undefined;
+let resend: FakeResend;
+beforeEach(async () => {
+  resend = await startFakeResend();
+  Object.assign(process.env, { RESEND_API_KEY: "re_test_campaign_batches", RESEND_BASE_URL: resend.url });
+});
 afterEach(async () => {
   delete process.env.RESEND_API_KEY;
   delete process.env.RESEND_BASE_URL;
-  await resend?.stop();
-  resend = undefined;
+  await resend.stop();
 });
 
-describe("campaigns: delivery through the queued email path", () => {
-  test("with Resend, the send step queues one email and its job; the job delivers it once, through an outage, and a rerun sends nothing", async () => {
-    resend = await startFakeResend();
-    Object.assign(process.env, { RESEND_API_KEY: "re_test_campaigns", RESEND_BASE_URL: resend.url });
-    const ws = await createWorkspace(db.sql);
-    const c = await createContact(db.sql, ws.id, { is_subscribed: true, first_name: "Ada" });
-    const enrollment = await withService(async (tx) => {
+/** A published campaign (send, then a long wait) with `n` new subscribed contacts enrolled. */
+async function campaignWith(ws: TestWorkspace, n: number, campaignId?: string) {
+  const id =
+    campaignId ??
+    (await withService(async (tx) => {
       const draft = await createCampaignDraft(tx, {
         workspaceId: ws.id,
-        name: "Hello",
+        name: "Season opener",
         steps: [
           { id: "hello", type: "send_email", subject: "Hello {{first_name}}", body: "Hi" },
-          { id: "later", type: "wait", duration: { hours: 1 } },
+          { id: "later", type: "wait", duration: { days: 30 } },
         ],
       });
-      await publishCampaign(tx, { workspaceId: ws.id, campaignId: draft.id });
-      return enrollContact(tx, { workspaceId: ws.id, campaignId: draft.id, contactId: c.id });
-    });
+      return (await publishCampaign(tx, { workspaceId: ws.id, campaignId: draft.id })).id;
+    }));
+  await db.sql`
+    with c as (
+      insert into contacts (workspace_id, email, first_name, is_subscribed)
+      select ${ws.id}, 'c' || g || '-' || gen_random_uuid() || '@example.test', 'Name' || g, true
+      from generate_series(1, ${n}) g returning id)
+    insert into campaign_enrollments (workspace_id, campaign_id, contact_id, status)
+    select ${ws.id}, ${id}, c.id, 'active' from c`;
+  return id;
+}
+
+const rowsOf = (campaignId: string) =>
+  db.sql<
+    {
+      id: string;
+      status: string;
+      to_email: string;
+      provider_message_id: string | null;
+      skip_reason: string | null;
+    }[]
+  >`
+    select s.id, s.status, s.to_email, s.provider_message_id, s.skip_reason from email_sends s
+    join campaign_enrollments e on e.id = s.campaign_enrollment_id
+    where e.campaign_id = ${campaignId} order by s.id`;
+
+const batchCalls = () => resend.requests.filter((r) => r.path === "/emails/batch");
+
+describe("campaign emails in batch calls", () => {
+  test("250 enrollments' send step queues 250 rows; the delivery job sends them in 3 batch calls of at most 100, through a 503 on one call (retried under the same key), each email once", async () => {
+    const ws = await createWorkspace(db.sql);
+    const campaignId = await campaignWith(ws, 250);
     await runCampaignSweep();
-    await runCampaignSweep();
-    const rows = await db.sql`select id, status, provider, subject from email_sends
-                              where campaign_enrollment_id = ${enrollment.id}`;
-    expect(rows).toEqual([
-      { id: expect.any(String), status: "queued", provider: "resend", subject: "Hello Ada" },
-    ]);
-    const jobs = (await jobsOf(db.sql, ws.id)).filter((j) => j.name === "email-send");
-    expect(jobs.map((j) => (j.data as { emailSendId: string }).emailSendId)).toEqual([rows[0].id]);
+    const queued = await rowsOf(campaignId);
+    expect(queued).toHaveLength(250);
+    expect(queued.every((r) => r.status === "queued")).toBe(true);
+    const [job] = await db.sql`select count(*)::int as n from pgboss.job
+                               where name = 'campaign-delivery' and state = 'created'`;
+    expect(job.n).toBeGreaterThanOrEqual(1);
 
     resend.failNext(1, 503);
-    expect((await deliverEmail(rows[0].id)).status).toBe("retry");
-    expect((await deliverEmail(rows[0].id)).status).toBe("done");
-    expect(await deliverEmail(rows[0].id)).toEqual({ status: "done", output: { outcome: "done" } });
-    expect(resend.sent).toHaveLength(1);
-    expect(resend.sent[0]).toMatchObject({ to: c.email, subject: "Hello Ada" });
-    expect(resend.sent[0].headers).toHaveProperty("List-Unsubscribe");
-    const [after] = await db.sql`select status from email_sends where id = ${rows[0].id}`;
-    expect(after.status).toBe("sent");
+    expect((await deliverCampaignEmails()).status).toBe("retry");
+    expect(await deliverCampaignEmails()).toEqual({
+      status: "done",
+      output: { chunks: 1, sent: expect.any(Number) },
+    });
+    expect(await deliverCampaignEmails()).toEqual({ status: "done", output: { chunks: 0, sent: 0 } });
+
+    const rows = await rowsOf(campaignId);
+    expect(rows.every((r) => r.status === "sent" && r.provider_message_id)).toBe(true);
+    expect(resend.sent).toHaveLength(250);
+    expect(new Set(resend.sent.map((e) => e.to)).size).toBe(250);
+    const calls = batchCalls();
+    expect(calls).toHaveLength(4); // three chunks, one of them twice
+    expect(new Set(calls.map((c) => c.idempotencyKey)).size).toBe(3);
+    expect(calls.every((c) => c.idempotencyKey?.startsWith("campaign:"))).toBe(true);
+  });
+
+  test("a worker that died after Resend took its chunk, before recording it: once the lease ends the next run sends the same rows under the same key, and Resend answers from the first delivery, though more rows were queued meanwhile", async () => {
+    const ws = await createWorkspace(db.sql);
+    const campaignId = await campaignWith(ws, 60);
+    await runCampaignSweep();
+    // the dead run: it formed the chunk and called Resend, then died before recording
+    const [chunk] = await withService((tx) => claimCampaignChunks(tx, 1));
+    expect(chunk.rows).toHaveLength(60);
+    const taken = await deliverBatch(
+      chunk.rows.map((row) => ({ id: row.id, sender: { from: "Club <club@example.test>" }, email: row })),
+      chunk.key,
+    );
+    expect("providerIds" in taken).toBe(true);
+    expect(resend.sent).toHaveLength(60);
+
+    await campaignWith(ws, 30, campaignId); // more contacts, queued while the chunk's lease runs
+    await runCampaignSweep();
+    await db.sql`update email_sends set lease_until = now() - interval '1 second' where lease_owner = ${chunk.key}`;
+    expect((await deliverCampaignEmails()).status).toBe("done");
+
+    const rows = await rowsOf(campaignId);
+    expect(rows).toHaveLength(90);
+    expect(rows.every((r) => r.status === "sent")).toBe(true);
+    expect(resend.sent).toHaveLength(90);
+    expect(new Set(resend.sent.map((e) => e.to)).size).toBe(90);
+    expect(batchCalls().filter((c) => c.idempotencyKey === chunk.key)).toHaveLength(2);
+  });
+
+  test("a refusal another attempt cannot change (422) records the chunk's rows 'failed' with the provider's reason; nothing is retried", async () => {
+    const ws = await createWorkspace(db.sql);
+    const campaignId = await campaignWith(ws, 5);
+    await runCampaignSweep();
+    resend.failNext(1, 422);
+    expect((await deliverCampaignEmails()).status).toBe("done");
+    const rows = await rowsOf(campaignId);
+    expect(rows.map((r) => r.status)).toEqual(["failed", "failed", "failed", "failed", "failed"]);
+    expect(rows[0].skip_reason).toMatch(/validation_error/);
+    expect(resend.sent).toHaveLength(0);
+  });
+
+  test("queued rows no run holds (a delivery past its last attempt) make the sweep start the delivery again", async () => {
+    const ws = await createWorkspace(db.sql);
+    await campaignWith(ws, 3);
+    await runCampaignSweep();
+    await db.sql`delete from pgboss.job where name = 'campaign-delivery'`;
+    await runCampaignSweep();
+    const [job] = await db.sql`select count(*)::int as n from pgboss.job
+                               where name = 'campaign-delivery' and state = 'created'`;
+    expect(job.n).toBe(1);
   });
 });

@@ -1,7 +1,8 @@
 import { withService } from "@/lib/db/doors";
 import { done, retry, type JobOutcome } from "@/lib/jobs/outcome";
 import { log } from "@/lib/observability/log";
-import { completeReachedGoals, exitFirstDue, runDueBatch } from "../run-enrollments";
+import { campaignEmailsWaiting } from "../campaign-delivery";
+import { completeReachedGoals, exitFirstDue, kickDelivery, runDueBatch } from "../run-enrollments";
 
 /**
  * Enrollments claimed per transaction (CAMPAIGN_BATCH_SIZE, docs/configuration.md): each batch
@@ -11,7 +12,8 @@ const batchSize = () => Number(process.env.CAMPAIGN_BATCH_SIZE) || 500;
 
 /**
  * The 'campaign-sweep' job (docs/decisions.md, "Campaign waits as a due-time index"): completes
- * the enrollments whose goal was reached, then runs the due enrollments batch after batch, each
+ * the enrollments whose goal was reached, starts the delivery of queued emails no run holds, then
+ * runs the due enrollments batch after batch, each
  * batch in its own transaction, until none is due. `signal` aborts between batches (the worker
  * is stopping): `retry`, and the next run carries on.
  */
@@ -19,6 +21,10 @@ export async function runCampaignSweep(
   signal?: AbortSignal,
 ): Promise<JobOutcome<{ enrollments: number; goals: number }>> {
   const goals = await withService((db) => completeReachedGoals(db));
+  // queued emails left by a delivery past its last attempt (or a kick lost) are started again
+  await withService(async (db) => {
+    if (await campaignEmailsWaiting(db)) await kickDelivery(db);
+  });
   const size = batchSize();
   let enrollments = 0;
   for (;;) {
