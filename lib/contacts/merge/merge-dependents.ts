@@ -165,23 +165,6 @@ const copyDismissals: Mover = async (db, { workspaceId, keepId, mergeId }) => {
 };
 
 /**
- * Who a campaign's enrollment segment held (docs/decisions.md, "Campaign enrollment from a
- * segment"): A is recorded wherever B was, so the merge does not look like A entering the segment
- * (and being enrolled); B's rows go with B.
- */
-const copySegmentMembers: Mover = async (db, { workspaceId, keepId, mergeId }) => {
-  const rows = await db`
-    insert into public.campaign_segment_members (workspace_id, campaign_id, contact_id, seen_at)
-    select workspace_id, campaign_id, ${keepId}, seen_at from public.campaign_segment_members b
-    where b.workspace_id = ${workspaceId} and b.contact_id = ${mergeId}
-    on conflict (workspace_id, campaign_id, contact_id) do nothing`;
-  const [all] = await db<{ n: number }[]>`
-    select count(*)::int as n from public.campaign_segment_members
-    where workspace_id = ${workspaceId} and contact_id = ${mergeId}`;
-  return { moved: rows.count, duplicates: all.n - rows.count };
-};
-
-/**
  * Every foreign key to contacts, by table (its columns: contact_id unless named), and how the
  * merge moves its rows. A test reads the
  * foreign keys from the catalog (pg_constraint) and fails while a table is missing here, so a
@@ -195,7 +178,9 @@ export const CONTACT_DEPENDENTS: Record<string, { move: Mover; columns?: readonl
   tasks: { move: repoint("tasks") },
   appointment_external_attendees: { move: repoint("appointment_external_attendees") },
   campaign_enrollments: { move: moveEnrollments },
-  campaign_segment_members: { move: copySegmentMembers },
+  // who a campaign's enrollment segment held (docs/decisions.md, "Campaign enrollment from a
+  // segment"): A is recorded wherever B was, so the merge does not look like A entering it
+  campaign_segment_members: { move: repointLinks("campaign_segment_members", "campaign_id") },
   event_registrations: { move: moveRegistrations },
   transactions: { move: repoint("transactions") },
   email_sends: { move: moveEmailSends },
