@@ -204,6 +204,30 @@ end
 $$;
 
 --
+-- Name: campaign_enrollments_end(uuid[], text, text); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.campaign_enrollments_end(p_ids uuid[], p_status text, p_reason text) RETURNS void
+    LANGUAGE sql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  with locked as (
+    select e.id from public.campaign_enrollments e
+    where e.id = any (p_ids) and e.status = 'active' and e.version is not null
+    for update of e skip locked
+  ), done as (
+    update public.campaign_enrollments e
+    set status = p_status, exit_reason = case when p_status = 'exited' then p_reason end,
+        due_at = null, ended_at = now()
+    from locked where e.id = locked.id
+    returning e.id, e.workspace_id, e.campaign_id, e.version, e.current_step
+  )
+  insert into public.campaign_step_runs (workspace_id, enrollment_id, campaign_id, version, step_id, outcome, detail)
+  select workspace_id, id, campaign_id, version, coalesce(current_step, 'start'), p_status, left(p_reason, 500)
+  from done
+$$;
+
+--
 -- Name: campaign_enrollments_start(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -223,6 +247,93 @@ begin
     new.due_at := null;
   end if;
   return new;
+end
+$$;
+
+--
+-- Name: campaign_exits_on_suppression(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.campaign_exits_on_suppression() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  r record;
+begin
+  for r in
+    select n.reason, array_agg(distinct e.id) as ids
+    from new_rows n
+    join public.campaign_enrollments e
+      on e.contact_id = n.contact_id and e.workspace_id = n.workspace_id and e.status = 'active'
+    join public.campaign_versions v
+      on v.campaign_id = e.campaign_id and v.version = e.version and v.workspace_id = e.workspace_id
+    where v.steps @> '[{"type": "send_email"}]'::jsonb
+    group by n.reason
+  loop
+    perform public.campaign_enrollments_end(r.ids, 'exited', r.reason || ' suppression');
+  end loop;
+  return null;
+end
+$$;
+
+--
+-- Name: campaign_exits_on_topic_left(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.campaign_exits_on_topic_left() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  ids uuid[];
+begin
+  select array_agg(distinct e.id) into ids
+  from new_rows n
+  join old_rows o on o.contact_id = n.contact_id and o.topic_id = n.topic_id
+  join public.campaign_enrollments e
+    on e.contact_id = n.contact_id and e.workspace_id = n.workspace_id and e.status = 'active'
+  join public.campaign_versions v
+    on v.campaign_id = e.campaign_id and v.version = e.version and v.workspace_id = e.workspace_id
+  where o.subscribed and not n.subscribed
+    and v.steps @> jsonb_build_array(jsonb_build_object('type', 'send_email', 'topic_id', n.topic_id));
+  if ids is not null then
+    perform public.campaign_enrollments_end(ids, 'exited', 'unsubscribed from the topic');
+  end if;
+  return null;
+end
+$$;
+
+--
+-- Name: campaign_goals_on_fact(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.campaign_goals_on_fact() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+declare
+  ids uuid[];
+  goal text := tg_argv[0];
+  ref text := tg_argv[1];
+begin
+  if not exists (select 1 from public.campaign_versions v where v.goals @> jsonb_build_array(jsonb_build_object('type', goal))) then
+    return null;
+  end if;
+  select array_agg(distinct e.id) into ids
+  from (select distinct n.workspace_id, n.contact_id, to_jsonb(n) ->> ref as ref_id from new_rows n
+        -- a purchase is a succeeded transaction (a refunded one is none); other facts have no status
+        where coalesce(to_jsonb(n) ->> 'status', 'succeeded') = 'succeeded') f
+  join public.campaign_enrollments e
+    on e.contact_id = f.contact_id and e.workspace_id = f.workspace_id and e.status = 'active'
+  join public.campaign_versions v
+    on v.campaign_id = e.campaign_id and v.version = e.version and v.workspace_id = e.workspace_id
+  where f.contact_id is not null and f.ref_id is not null
+    and v.goals @> jsonb_build_array(jsonb_build_object('type', goal, ref, f.ref_id));
+  if ids is not null then
+    perform public.campaign_enrollments_end(ids, 'completed', 'goal reached: ' || goal);
+  end if;
+  return null;
 end
 $$;
 
@@ -1749,10 +1860,34 @@ REVOKE ALL ON FUNCTION public.audit_log_no_truncate() FROM PUBLIC;
 REVOKE ALL ON FUNCTION public.audit_member_transaction_writes() FROM PUBLIC;
 
 --
+-- Name: FUNCTION campaign_enrollments_end(p_ids uuid[], p_status text, p_reason text); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.campaign_enrollments_end(p_ids uuid[], p_status text, p_reason text) FROM PUBLIC;
+
+--
 -- Name: FUNCTION campaign_enrollments_start(); Type: ACL; Schema: public; Owner: -
 --
 
 REVOKE ALL ON FUNCTION public.campaign_enrollments_start() FROM PUBLIC;
+
+--
+-- Name: FUNCTION campaign_exits_on_suppression(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.campaign_exits_on_suppression() FROM PUBLIC;
+
+--
+-- Name: FUNCTION campaign_exits_on_topic_left(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.campaign_exits_on_topic_left() FROM PUBLIC;
+
+--
+-- Name: FUNCTION campaign_goals_on_fact(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.campaign_goals_on_fact() FROM PUBLIC;
 
 --
 -- Name: FUNCTION campaigns_keep_reputation_pause(); Type: ACL; Schema: public; Owner: -
@@ -3616,6 +3751,86 @@ CREATE TRIGGER campaign_enrollments_start BEFORE INSERT ON public.campaign_enrol
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.campaign_enrollments TO authenticated;
 GRANT ALL ON TABLE public.campaign_enrollments TO service_role;
 
+-- ==================================================== public.campaign_segment_members
+--
+-- Name: campaign_segment_members; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.campaign_segment_members (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    workspace_id uuid NOT NULL,
+    campaign_id uuid NOT NULL,
+    contact_id uuid NOT NULL,
+    seen_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+--
+-- Name: campaign_segment_members campaign_segment_members_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.campaign_segment_members
+    ADD CONSTRAINT campaign_segment_members_pkey PRIMARY KEY (id);
+
+--
+-- Name: campaign_segment_members campaign_segment_members_workspace_id_campaign_id_contact_i_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.campaign_segment_members
+    ADD CONSTRAINT campaign_segment_members_workspace_id_campaign_id_contact_i_key UNIQUE (workspace_id, campaign_id, contact_id);
+
+--
+-- Name: campaign_segment_members campaign_segment_members_workspace_id_id_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.campaign_segment_members
+    ADD CONSTRAINT campaign_segment_members_workspace_id_id_key UNIQUE (workspace_id, id);
+
+--
+-- Name: campaign_segment_members_workspace_contact_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX campaign_segment_members_workspace_contact_idx ON public.campaign_segment_members USING btree (workspace_id, contact_id);
+
+--
+-- Name: campaign_segment_members campaign_segment_members_workspace_id_campaign_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.campaign_segment_members
+    ADD CONSTRAINT campaign_segment_members_workspace_id_campaign_id_fkey FOREIGN KEY (workspace_id, campaign_id) REFERENCES public.campaigns(workspace_id, id) ON DELETE CASCADE;
+
+--
+-- Name: campaign_segment_members campaign_segment_members_workspace_id_contact_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.campaign_segment_members
+    ADD CONSTRAINT campaign_segment_members_workspace_id_contact_id_fkey FOREIGN KEY (workspace_id, contact_id) REFERENCES public.contacts(workspace_id, id) ON DELETE CASCADE;
+
+--
+-- Name: campaign_segment_members campaign_segment_members_workspace_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.campaign_segment_members
+    ADD CONSTRAINT campaign_segment_members_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspaces(id) ON DELETE CASCADE;
+
+--
+-- Name: campaign_segment_members; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.campaign_segment_members ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: campaign_segment_members campaign_segment_members_members_read; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY campaign_segment_members_members_read ON public.campaign_segment_members FOR SELECT TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
+
+--
+-- Name: TABLE campaign_segment_members; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT ON TABLE public.campaign_segment_members TO authenticated;
+GRANT ALL ON TABLE public.campaign_segment_members TO service_role;
+
 -- ==================================================== public.campaign_step_runs
 --
 -- Name: campaign_step_runs; Type: TABLE; Schema: public; Owner: -
@@ -3632,7 +3847,7 @@ CREATE TABLE public.campaign_step_runs (
     detail text,
     at timestamp with time zone DEFAULT now() NOT NULL,
     CONSTRAINT campaign_step_runs_detail_check CHECK ((length(detail) <= 500)),
-    CONSTRAINT campaign_step_runs_outcome_check CHECK ((outcome = ANY (ARRAY['sent'::text, 'waiting'::text, 'branched'::text, 'tagged'::text, 'untagged'::text, 'exited'::text, 'completed'::text, 'skipped'::text]))),
+    CONSTRAINT campaign_step_runs_outcome_check CHECK ((outcome = ANY (ARRAY['sent'::text, 'waiting'::text, 'branched'::text, 'tagged'::text, 'untagged'::text, 'exited'::text, 'completed'::text, 'skipped'::text, 'topic_joined'::text, 'topic_left'::text, 'task_created'::text, 'field_updated'::text, 'webhook_queued'::text, 'notified'::text, 'moved'::text, 'enrolled'::text]))),
     CONSTRAINT campaign_step_runs_step_id_check CHECK ((length(step_id) <= 64))
 );
 
@@ -3789,6 +4004,8 @@ CREATE TABLE public.campaigns (
     allow_reenrollment boolean DEFAULT true NOT NULL,
     timezone text DEFAULT 'UTC'::text NOT NULL,
     published_version integer,
+    enroll_segment_id uuid,
+    bulk_enroll jsonb,
     pause_kind text,
     paused_reason text,
     reputation_override boolean DEFAULT false NOT NULL,
@@ -3818,6 +4035,19 @@ ALTER TABLE ONLY public.campaigns
 --
 
 CREATE INDEX campaigns_event_idx ON public.campaigns USING btree (event_id, workspace_id);
+
+--
+-- Name: campaigns_workspace_enroll_segment_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX campaigns_workspace_enroll_segment_idx ON public.campaigns USING btree (workspace_id, enroll_segment_id) WHERE (enroll_segment_id IS NOT NULL);
+
+--
+-- Name: campaigns campaigns_workspace_id_enroll_segment_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.campaigns
+    ADD CONSTRAINT campaigns_workspace_id_enroll_segment_id_fkey FOREIGN KEY (workspace_id, enroll_segment_id) REFERENCES public.segments(workspace_id, id) ON DELETE SET NULL (enroll_segment_id);
 
 --
 -- Name: campaigns campaigns_workspace_id_event_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -4611,6 +4841,12 @@ CREATE TRIGGER contact_suppressions_address_forget AFTER DELETE ON public.contac
 CREATE TRIGGER contact_suppressions_address_record AFTER INSERT ON public.contact_suppressions REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.address_suppressions_record();
 
 --
+-- Name: contact_suppressions contact_suppressions_campaign_exits; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER contact_suppressions_campaign_exits AFTER INSERT ON public.contact_suppressions REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.campaign_exits_on_suppression();
+
+--
 -- Name: contact_suppressions contact_suppressions_fill_workspace; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -4711,6 +4947,12 @@ ALTER TABLE public.contact_tags ENABLE ROW LEVEL SECURITY;
 CREATE POLICY contact_tags_members_all ON public.contact_tags TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids))) WITH CHECK ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
 
 --
+-- Name: contact_tags contact_tags_campaign_goals; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER contact_tags_campaign_goals AFTER INSERT ON public.contact_tags REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.campaign_goals_on_fact('tag_added', 'tag_id');
+
+--
 -- Name: contact_tags contact_tags_fill_workspace; Type: TRIGGER; Schema: public; Owner: -
 --
 
@@ -4793,6 +5035,12 @@ ALTER TABLE public.contact_topics ENABLE ROW LEVEL SECURITY;
 --
 
 CREATE POLICY contact_topics_select_members ON public.contact_topics FOR SELECT TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
+
+--
+-- Name: contact_topics contact_topics_campaign_exits; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER contact_topics_campaign_exits AFTER UPDATE ON public.contact_topics REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.campaign_exits_on_topic_left();
 
 --
 -- Name: TABLE contact_topics; Type: ACL; Schema: public; Owner: -
@@ -6376,6 +6624,12 @@ CREATE POLICY form_submissions_second_factor ON public.form_submissions AS RESTR
 --
 
 CREATE POLICY form_submissions_select_members ON public.form_submissions FOR SELECT TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
+
+--
+-- Name: form_submissions form_submissions_campaign_goals; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER form_submissions_campaign_goals AFTER INSERT ON public.form_submissions REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.campaign_goals_on_fact('form_submitted', 'form_id');
 
 --
 -- Name: form_submissions form_submissions_stats; Type: TRIGGER; Schema: public; Owner: -
@@ -8022,6 +8276,12 @@ CREATE TRIGGER transactions_audit_member_insert AFTER INSERT ON public.transacti
 --
 
 CREATE TRIGGER transactions_audit_member_update AFTER UPDATE ON public.transactions REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT WHEN ((CURRENT_USER = 'authenticated'::name)) EXECUTE FUNCTION public.audit_member_transaction_writes();
+
+--
+-- Name: transactions transactions_campaign_goals; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER transactions_campaign_goals AFTER INSERT ON public.transactions REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.campaign_goals_on_fact('purchased', 'product_id');
 
 --
 -- Name: transactions transactions_webhooks_insert; Type: TRIGGER; Schema: public; Owner: -

@@ -602,7 +602,7 @@ export interface paths {
     put?: never;
     /**
      * Publish the draft as a new version
-     * @description New enrollments run the new version; enrollments already inside keep theirs. A draft campaign becomes active. The draft is checked again (400 naming the step). Scope: `campaigns:write`.
+     * @description New enrollments run the new version; enrollments already inside keep theirs unless `move_enrollments` is true: then each one not started yet, or waiting on a wait whose id the new version has, moves to it (docs/api.md, "Moving enrollments"). A draft campaign becomes active. The draft is checked again (400 naming the step). Scope: `campaigns:write`.
      */
     post: operations["publishCampaign"];
     delete?: never;
@@ -1166,6 +1166,26 @@ export interface paths {
   };
 }
 export interface webhooks {
+  "campaign.step": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * campaign.step
+     * @description Sent to each enabled endpoint that chose this event, signed per Standard Webhooks with the endpoint's secret; retried with backoff for about a day until a 2xx.
+     */
+    post: operations["webhook_campaign_step"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "contact.created": {
     parameters: {
       query?: never;
@@ -1642,6 +1662,7 @@ export interface components {
        * @description ISO 8601 (UTC).
        */
       created_at: string;
+      enroll_segment_id: string | null;
       /** @description Enrollments by state. */
       enrollments: {
         active: number;
@@ -1649,7 +1670,7 @@ export interface components {
         completed: number;
         exited: number;
       };
-      /** @description Goals: `{"type": "tag_added", "tag_id": "<uuid>"}`; once true, the enrollment is completed. */
+      /** @description Goals (docs/api.md, "Campaign goals"): `tag_added` (`tag_id`), `purchased` (`product_id`), `form_submitted` (`form_id`), `segment_entered` (`segment_id`); once true, the enrollment is completed wherever it stands. */
       goals: ({
         type: string;
       } & {
@@ -1681,7 +1702,9 @@ export interface components {
     CampaignCreate: {
       /** @description false: a contact is enrolled at most once, ever. Default true (again once ended). */
       allow_reenrollment?: boolean;
-      /** @description Goals: `{"type": "tag_added", "tag_id": "<uuid>"}`; once true, the enrollment is completed. */
+      /** @description A segment of the workspace whose entrants are enrolled (checked every minute); those already in it when it is set are not. null: none. */
+      enroll_segment_id?: string | null;
+      /** @description Goals (docs/api.md, "Campaign goals"): `tag_added` (`tag_id`), `purchased` (`product_id`), `form_submitted` (`form_id`), `segment_entered` (`segment_id`); once true, the enrollment is completed wherever it stands. */
       goals?: ({
         type: string;
       } & {
@@ -1742,7 +1765,9 @@ export interface components {
     CampaignPatch: {
       /** @description false: a contact is enrolled at most once, ever. Default true (again once ended). */
       allow_reenrollment?: boolean;
-      /** @description Goals: `{"type": "tag_added", "tag_id": "<uuid>"}`; once true, the enrollment is completed. */
+      /** @description A segment of the workspace whose entrants are enrolled (checked every minute); those already in it when it is set are not. null: none. */
+      enroll_segment_id?: string | null;
+      /** @description Goals (docs/api.md, "Campaign goals"): `tag_added` (`tag_id`), `purchased` (`product_id`), `form_submitted` (`form_id`), `segment_entered` (`segment_id`); once true, the enrollment is completed wherever it stands. */
       goals?: ({
         type: string;
       } & {
@@ -1763,6 +1788,10 @@ export interface components {
       })[];
       /** @description The IANA zone a wait "until" is read in. Default UTC. */
       timezone?: string;
+    };
+    CampaignPublish: {
+      /** @description Move the active enrollments of older versions to this one. Default false. */
+      move_enrollments?: boolean;
     };
     Contact: {
       address_line1: string | null;
@@ -1917,6 +1946,7 @@ export interface components {
         | "email.opened"
         | "email.clicked"
         | "email.bounced"
+        | "campaign.step"
       )[];
       failing_since: string | null;
       id: string;
@@ -2623,6 +2653,33 @@ export interface components {
       /** @enum {string} */
       status: "succeeded" | "refunded";
     };
+    Webhook_campaign_step: {
+      /** @constant */
+      api_version: "2026-11-23";
+      data: {
+        /** Format: uuid */
+        campaign_id: string;
+        contact: {
+          email: string | null;
+          first_name: string | null;
+          /** Format: uuid */
+          id: string;
+          last_name: string | null;
+        };
+        /** Format: uuid */
+        enrollment_id: string;
+        /** @description The step's label, if it has one. */
+        label: string | null;
+        step_id: string;
+        version: number;
+      };
+      /** @description ISO 8601 */
+      timestamp: string;
+      /** @constant */
+      type: "campaign.step";
+      /** Format: uuid */
+      workspace_id: string;
+    };
     Webhook_contact_created: {
       /** @constant */
       api_version: "2026-11-23";
@@ -2976,6 +3033,7 @@ export interface components {
         | "email.opened"
         | "email.clicked"
         | "email.bounced"
+        | "campaign.step"
       )[];
       failing_since: string | null;
       id: string;
@@ -3008,6 +3066,7 @@ export interface components {
         | "email.opened"
         | "email.clicked"
         | "email.bounced"
+        | "campaign.step"
       )[];
       url: string;
     };
@@ -5034,7 +5093,11 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody?: never;
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["CampaignPublish"];
+      };
+    };
     responses: {
       /** @description The campaign, published. */
       200: {
@@ -5058,6 +5121,8 @@ export interface operations {
       403: components["responses"]["V1Error403_Forbidden"];
       404: components["responses"]["V1Error404_NotFound"];
       409: components["responses"]["V1Error409_ConflictIdempotencyConflict"];
+      413: components["responses"]["V1Error413_TooLarge"];
+      415: components["responses"]["V1Error415_Unsupported"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
     };
@@ -6492,6 +6557,28 @@ export interface operations {
         content: {
           "application/json": components["schemas"]["Error"];
         };
+      };
+    };
+  };
+  webhook_campaign_step: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["Webhook_campaign_step"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
       };
     };
   };

@@ -3,15 +3,19 @@
 import { useActionState, useEffect, useId, useRef, useState } from "react";
 import { FormMessage } from "@/components/form-controls";
 import type { FormState } from "@/lib/http/form-state";
+import { FIELD_LABELS, PERSON_FIELDS } from "@/lib/contacts/contact-row";
 import {
+  choicesFromGoals,
   draftFromStep,
-  goalsFromTags,
+  GOAL_KINDS,
+  goalsFromChoices,
   newDraft,
   STEP_TYPES,
   STEP_TYPE_LABEL,
   stepFromDraft,
-  tagsFromGoals,
   WEEKDAY_NAMES,
+  type FieldOption,
+  type GoalChoices,
   type StepDraft,
   type StepType,
 } from "./step-drafts";
@@ -26,6 +30,19 @@ interface Option {
   name: string;
 }
 
+/** What the selects of the builder offer, all of the member's workspace (lib/campaigns/dashboard.ts). */
+export interface BuilderOptions {
+  tags: Option[];
+  topics: Option[];
+  segments: Option[];
+  products: Option[];
+  events: Option[];
+  forms: Option[];
+  members: Option[];
+  endpoints: Option[];
+  fields: FieldOption[];
+}
+
 /**
  * The campaign builder (docs/decisions.md, "Campaigns dashboard"): the steps as a vertical flow,
  * a branch's yes and no paths side by side (stacked on a phone), every control a labelled
@@ -35,25 +52,32 @@ interface Option {
 export function CampaignBuilder({
   action,
   initial,
-  tags,
-  topics,
-  segments,
   canPublish = true,
+  live = false,
+  ...options
 }: {
   action: (prev: BuilderState, form: FormData) => Promise<BuilderState>;
-  initial: { name: string; steps: unknown[]; goals: unknown[]; allow_reenrollment: boolean };
-  tags: Option[];
-  topics: Option[];
-  segments: Option[];
+  initial: {
+    name: string;
+    steps: unknown[];
+    goals: unknown[];
+    allow_reenrollment: boolean;
+    enroll_segment_id?: string | null;
+  };
   canPublish?: boolean;
-}) {
+  /** published already: publishing may move the enrollments inside to the new version */
+  live?: boolean;
+} & BuilderOptions) {
+  const { tags, segments, products, forms, fields } = options;
   const uid = useId();
   const [state, formAction, pending] = useActionState<BuilderState, FormData>(action, {});
   const [name, setName] = useState(initial.name);
   const [steps, setSteps] = useState<StepDraft[]>(() =>
     initial.steps.map((s, i) => draftFromStep(s as Record<string, unknown>, i)),
   );
-  const [goalTags, setGoalTags] = useState<string[]>(() => tagsFromGoals(initial.goals));
+  const [goals, setGoals] = useState<GoalChoices>(() => choicesFromGoals(initial.goals));
+  const [enrollSegment, setEnrollSegment] = useState(initial.enroll_segment_id ?? "");
+  const [moveEnrollments, setMoveEnrollments] = useState(false);
   const [reenroll, setReenroll] = useState(initial.allow_reenrollment);
   const [adding, setAdding] = useState<StepType>("send_email");
   // the control to focus once the list has re-rendered (a moved step's button, a new step)
@@ -128,8 +152,8 @@ export function CampaignBuilder({
           </span>
         )}
       </div>
-      <input type="hidden" name="steps" value={JSON.stringify(steps.map(stepFromDraft))} />
-      <input type="hidden" name="goals" value={JSON.stringify(goalsFromTags(goalTags))} />
+      <input type="hidden" name="steps" value={JSON.stringify(steps.map((s) => stepFromDraft(s, fields)))} />
+      <input type="hidden" name="goals" value={JSON.stringify(goalsFromChoices(goals))} />
 
       <section aria-labelledby={`${uid}-steps-heading`} className="stack">
         <h2 id={`${uid}-steps-heading`}>Steps</h2>
@@ -144,9 +168,7 @@ export function CampaignBuilder({
               count={steps.length}
               later={steps.slice(index + 1).map((s) => s.id)}
               sendSteps={sendSteps.filter((s) => steps.indexOf(s) < index).map((s) => s.id)}
-              tags={tags}
-              topics={topics}
-              segments={segments}
+              options={options}
               error={errorOf(step.key)}
               onChange={(patch) => update(step.key, patch)}
               onMove={(by, control) => move(index, by, control)}
@@ -176,28 +198,54 @@ export function CampaignBuilder({
       </section>
 
       <fieldset className="stack" aria-describedby={goalErrors.length ? `${uid}-goal-error` : undefined}>
-        <legend>Goal: the enrollment completes at once when the contact gets one of these tags</legend>
-        {tags.length === 0 && (
-          <p className="hint">No tags yet: create one on a contact to use it as a goal.</p>
-        )}
-        {tags.map((t) => (
-          <label key={t.id} className="check">
-            <input
-              type="checkbox"
-              checked={goalTags.includes(t.id)}
-              onChange={(e) =>
-                setGoalTags((all) => (e.target.checked ? [...all, t.id] : all.filter((id) => id !== t.id)))
-              }
-            />
-            {t.name}
-          </label>
-        ))}
+        <legend>Goal: the enrollment completes at once, wherever it stands, when the contact…</legend>
+        {GOAL_KINDS.map((kind) => {
+          const choices = {
+            tag_added: tags,
+            purchased: products,
+            form_submitted: forms,
+            segment_entered: segments,
+          }[kind.type];
+          return (
+            <fieldset key={kind.type} className="stack">
+              <legend>…{kind.label}</legend>
+              {choices.length === 0 && <p className="hint">None in this workspace yet.</p>}
+              {choices.map((o) => (
+                <label key={o.id} className="check">
+                  <input
+                    type="checkbox"
+                    checked={goals[kind.type].includes(o.id)}
+                    onChange={(e) =>
+                      setGoals((all) => ({
+                        ...all,
+                        [kind.type]: e.target.checked
+                          ? [...all[kind.type], o.id]
+                          : all[kind.type].filter((id) => id !== o.id),
+                      }))
+                    }
+                  />
+                  {o.name}
+                </label>
+              ))}
+            </fieldset>
+          );
+        })}
         {goalErrors.length > 0 && (
           <span id={`${uid}-goal-error`} className="field-error">
             {goalErrors.join(" ")}
           </span>
         )}
       </fieldset>
+
+      <Select
+        id={`${uid}-enroll-segment`}
+        name="enroll_segment_id"
+        label="Enroll contacts who enter a segment"
+        value={enrollSegment}
+        onChange={setEnrollSegment}
+        options={[{ value: "", label: "No segment" }, ...segments.map(opt)]}
+        hint="Checked every minute. Contacts already in it are not enrolled; use “Enroll everyone in a segment now” for them."
+      />
 
       <label className="check">
         <input
@@ -208,6 +256,19 @@ export function CampaignBuilder({
         />
         A contact may be enrolled again once their last enrollment has ended
       </label>
+
+      {live && canPublish && (
+        <label className="check">
+          <input
+            type="checkbox"
+            name="move_enrollments"
+            checked={moveEnrollments}
+            onChange={(e) => setMoveEnrollments(e.target.checked)}
+          />
+          On publishing, move the contacts already enrolled to the new version (those not started yet, or
+          waiting on a wait step the new version keeps by name; the others stay on their version)
+        </label>
+      )}
 
       <div className="row">
         <button type="submit" name="intent" value="save" className="secondary" disabled={pending}>
@@ -230,9 +291,7 @@ function StepCard({
   count,
   later,
   sendSteps,
-  tags,
-  topics,
-  segments,
+  options,
   error,
   onChange,
   onMove,
@@ -244,14 +303,13 @@ function StepCard({
   count: number;
   later: string[];
   sendSteps: string[];
-  tags: Option[];
-  topics: Option[];
-  segments: Option[];
+  options: BuilderOptions;
   error?: string;
   onChange: (patch: Partial<StepDraft>) => void;
   onMove: (by: -1 | 1, control: "up" | "down") => void;
   onRemove: () => void;
 }) {
+  const { tags, topics, segments, products, events, members, endpoints, fields } = options;
   const base = `${uid}-${step.key}`;
   const f = (name: string) => `${base}-${name}`;
   const title = `Step ${index + 1}: ${STEP_TYPE_LABEL[step.type]}`;
@@ -354,8 +412,37 @@ function StepCard({
               />
               Until a day and time
             </label>
+            <label className="check">
+              <input
+                type="radio"
+                name={f("mode")}
+                checked={step.waitMode === "event"}
+                onChange={() => onChange({ waitMode: "event" })}
+              />
+              Until some hours before an event starts
+            </label>
           </div>
-          {step.waitMode === "duration" ? (
+          {step.waitMode === "event" ? (
+            <div className="row">
+              <Input
+                id={f("event-hours")}
+                label="Hours before the start"
+                type="number"
+                value={step.eventHours}
+                onChange={(v) => onChange({ eventHours: v })}
+              />
+              <Select
+                id={f("event")}
+                label="Event"
+                value={step.event_id}
+                onChange={(v) => onChange({ event_id: v })}
+                options={withCurrent(
+                  [{ value: "", label: "The event the contact was enrolled for" }, ...events.map(opt)],
+                  step.event_id,
+                )}
+              />
+            </div>
+          ) : step.waitMode === "duration" ? (
             <div className="row">
               <Input
                 id={f("days")}
@@ -415,8 +502,78 @@ function StepCard({
               { value: "clicked", label: "Clicked in the email of a step" },
               { value: "has_tag", label: "Has a tag" },
               { value: "in_segment", label: "Is in a segment" },
+              { value: "custom_field", label: "A custom field's value" },
+              { value: "purchased", label: "Bought a product" },
+              { value: "registered", label: "Registered for an event" },
+              { value: "attended", label: "Attended an event (checked in)" },
+              { value: "no_show", label: "Did not show up (registered for a past event, not checked in)" },
             ]}
           />
+          {step.condType === "custom_field" && (
+            <div className="row">
+              <Select
+                id={f("cond-key")}
+                label="Custom field"
+                value={step.condKey}
+                onChange={(v) => onChange({ condKey: v })}
+                options={withCurrent(
+                  [
+                    { value: "", label: "Choose a field" },
+                    ...fields.map((x) => ({ value: x.key, label: x.label })),
+                  ],
+                  step.condKey,
+                )}
+              />
+              <Select
+                id={f("cond-op")}
+                label="Test"
+                value={step.condOp}
+                onChange={(v) => onChange({ condOp: v as StepDraft["condOp"] })}
+                options={[
+                  { value: "eq", label: "Is" },
+                  { value: "set", label: "Has a value" },
+                  { value: "not_set", label: "Has no value" },
+                ]}
+              />
+              {step.condOp === "eq" && (
+                <Input
+                  id={f("cond-value")}
+                  label="Value"
+                  value={step.condValue}
+                  onChange={(v) => onChange({ condValue: v })}
+                />
+              )}
+            </div>
+          )}
+          {step.condType === "purchased" && (
+            <Select
+              id={f("cond-product")}
+              label="Product"
+              value={step.condProduct}
+              onChange={(v) => onChange({ condProduct: v })}
+              options={withCurrent(
+                [{ value: "", label: "Any product" }, ...products.map(opt)],
+                step.condProduct,
+              )}
+            />
+          )}
+          {(step.condType === "registered" ||
+            step.condType === "attended" ||
+            step.condType === "no_show") && (
+            <Select
+              id={f("cond-event")}
+              label="Event"
+              value={step.condEvent}
+              onChange={(v) => onChange({ condEvent: v })}
+              options={withCurrent(
+                [
+                  { value: "", label: "The event the contact was enrolled for (else any)" },
+                  ...events.map(opt),
+                ],
+                step.condEvent,
+              )}
+            />
+          )}
           {(step.condType === "opened" || step.condType === "clicked") && (
             <Select
               id={f("cond-step")}
@@ -483,6 +640,112 @@ function StepCard({
           onChange={(v) => onChange({ tag_id: v })}
           options={[{ value: "", label: "Choose a tag" }, ...tags.map(opt)]}
         />
+      )}
+
+      {(step.type === "join_topic" || step.type === "leave_topic") && (
+        <Select
+          id={f("topic")}
+          label={step.type === "join_topic" ? "Topic to join" : "Topic to leave"}
+          value={step.topic_id}
+          onChange={(v) => onChange({ topic_id: v })}
+          options={withCurrent([{ value: "", label: "Choose a topic" }, ...topics.map(opt)], step.topic_id)}
+          hint={
+            step.type === "join_topic"
+              ? "Only a subscribed contact joins: a campaign gives no consent. Recorded in the consent ledger."
+              : "Leaving the last topic is an unsubscribe. Recorded in the consent ledger."
+          }
+        />
+      )}
+
+      {(step.type === "create_task" || step.type === "notify_member") && (
+        <>
+          <Input
+            id={f("title")}
+            label={step.type === "create_task" ? "Task title" : "Notification title"}
+            value={step.title}
+            onChange={(v) => onChange({ title: v })}
+            hint="Merge tags such as {{first_name}} are filled in."
+          />
+          {step.type === "create_task" ? (
+            <Input
+              id={f("due")}
+              label="Due in days (empty: no date)"
+              type="number"
+              value={step.due_in_days}
+              onChange={(v) => onChange({ due_in_days: v })}
+            />
+          ) : (
+            <div className="field">
+              <label htmlFor={f("notify-body")}>Message</label>
+              <textarea
+                id={f("notify-body")}
+                rows={3}
+                value={step.notifyBody}
+                onChange={(e) => onChange({ notifyBody: e.target.value })}
+              />
+            </div>
+          )}
+          <Select
+            id={f("member")}
+            label={step.type === "create_task" ? "Assign to" : "Notify"}
+            value={step.user_id}
+            onChange={(v) => onChange({ user_id: v })}
+            options={withCurrent(
+              [
+                { value: "", label: step.type === "create_task" ? "Nobody" : "Every member" },
+                ...members.map(opt),
+              ],
+              step.user_id,
+            )}
+          />
+        </>
+      )}
+
+      {step.type === "update_field" && (
+        <div className="row">
+          <Select
+            id={f("field")}
+            label="Field"
+            value={step.field}
+            onChange={(v) => onChange({ field: v })}
+            options={withCurrent(
+              [
+                { value: "", label: "Choose a field" },
+                ...PERSON_FIELDS.map((x) => ({ value: x, label: FIELD_LABELS[x] })),
+                ...fields.map((x) => ({ value: `custom:${x.key}`, label: `${x.label} (custom)` })),
+              ],
+              step.field,
+            )}
+          />
+          <Input
+            id={f("value")}
+            label="New value"
+            value={step.value}
+            onChange={(v) => onChange({ value: v })}
+            hint="An overwritten value is noted on the contact's timeline (spec 4.10)."
+          />
+        </div>
+      )}
+
+      {step.type === "send_webhook" && (
+        <div className="row">
+          <Select
+            id={f("endpoint")}
+            label="Endpoint"
+            value={step.endpoint_id}
+            onChange={(v) => onChange({ endpoint_id: v })}
+            options={withCurrent(
+              [{ value: "", label: "Every endpoint subscribed to campaign.step" }, ...endpoints.map(opt)],
+              step.endpoint_id,
+            )}
+          />
+          <Input
+            id={f("label")}
+            label="Label (in the payload)"
+            value={step.label}
+            onChange={(v) => onChange({ label: v })}
+          />
+        </div>
       )}
 
       {step.type === "exit" && <p className="hint">The enrollment ends here as exited.</p>}
@@ -562,23 +825,38 @@ function Select({
   value,
   onChange,
   options,
+  name,
+  hint,
 }: {
   id: string;
   label: string;
   value: string;
   onChange: (value: string) => void;
   options: { value: string; label: string }[];
+  name?: string;
+  hint?: string;
 }) {
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <select id={id} value={value} onChange={(e) => onChange(e.target.value)}>
+      <select
+        id={id}
+        name={name}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        aria-describedby={hint ? `${id}-hint` : undefined}
+      >
         {options.map((o) => (
           <option key={o.value} value={o.value}>
             {o.label}
           </option>
         ))}
       </select>
+      {hint && (
+        <span id={`${id}-hint`} className="hint">
+          {hint}
+        </span>
+      )}
     </div>
   );
 }

@@ -1,4 +1,5 @@
 import type { Db } from "@/lib/db/doors";
+import { allowedAgain } from "@/lib/campaigns/segment-enrollment";
 import { contactInSegment } from "@/lib/segments/contact-segments";
 
 export type TriggerType = "form_submitted" | "product_refunded" | "event_registration";
@@ -34,10 +35,14 @@ async function runAction(db: Db, a: Automation, input: FireTriggerInput): Promis
         on conflict do nothing`;
       return;
     case "enroll_campaign":
+      // one active enrollment per contact (the unique key), none again where the campaign does not
+      // allow re-enrollment (docs/decisions.md, "Campaign enrollment from a segment")
       await db`
         insert into public.campaign_enrollments (workspace_id, campaign_id, contact_id, event_id)
-        select c.workspace_id, c.id, ${input.contactId}, ${input.eventId ?? null} from public.campaigns c
+        select c.workspace_id, c.id, x.contact_id, ${input.eventId ?? null}
+        from public.campaigns c, (select ${input.contactId}::uuid as contact_id) x
         where c.id = ${String(config.campaign_id)} and c.workspace_id = ${input.workspaceId}
+          and c.status <> 'archived' and ${allowedAgain(db)}
         on conflict (campaign_id, contact_id) where status = 'active' do nothing`;
       return;
     case "create_task":

@@ -3,6 +3,7 @@ import { AppError } from "@/lib/errors/app-error";
 import { isUuid } from "@/lib/ids/uuid";
 import { enqueue } from "@/lib/jobs/enqueue";
 import { isTimeZone } from "@/lib/time/zones";
+import { primeSegmentMembers, type BulkEnroll } from "./segment-enrollment";
 import { validateSteps, type CampaignGoal, type CampaignStep } from "./steps";
 
 /**
@@ -27,13 +28,17 @@ export interface Campaign {
   /** 'reputation' when the campaign paused itself for its workspace's rates (only an owner resumes it) */
   pause_kind: "reputation" | null;
   paused_reason: string | null;
+  /** the segment whose entrants are enrolled (docs/decisions.md, "Campaign enrollment from a segment") */
+  enroll_segment_id: string | null;
+  /** the progress of the last one-off "enroll everyone in a segment now" */
+  bulk_enroll: BulkEnroll | null;
   created_at: Date;
   updated_at: Date;
 }
 
 const COLUMNS = (db: Db) =>
   db`id, name, status, steps, goals, allow_reenrollment, timezone, published_version, pause_kind, paused_reason,
-     created_at, updated_at`;
+     enroll_segment_id, bulk_enroll, created_at, updated_at`;
 
 export async function getCampaign(db: Db, input: { workspaceId: string; campaignId: string }) {
   if (!isUuid(input.campaignId)) return null;
@@ -62,6 +67,18 @@ export interface CampaignDraftInput {
   goals?: unknown[];
   allow_reenrollment?: boolean;
   timezone?: string;
+  /** null: no segment enrolls its entrants */
+  enroll_segment_id?: string | null;
+}
+
+/** Refuses (400 naming the field) a segment that is not the workspace's. */
+async function checkSegment(db: Db, workspaceId: string, segmentId: string | null | undefined) {
+  if (!segmentId) return;
+  const [found] = isUuid(segmentId)
+    ? await db`select 1 from public.segments where id = ${segmentId} and workspace_id = ${workspaceId}`
+    : [];
+  if (!found)
+    throw new AppError("invalid", "No such segment in this workspace.", { field: "enroll_segment_id" });
 }
 
 /** A new draft campaign; an invalid step list is refused (validateSteps) and nothing is stored. */
@@ -72,11 +89,18 @@ export async function createCampaignDraft(
   const { steps, goals } = await validateSteps(db, input.workspaceId, input.steps ?? [], input.goals ?? []);
   if (input.timezone && !isTimeZone(input.timezone))
     throw new AppError("invalid", "Unknown time zone.", { field: "timezone" });
+  await checkSegment(db, input.workspaceId, input.enroll_segment_id);
   const [row] = await db<Campaign[]>`
-    insert into public.campaigns (workspace_id, name, status, steps, goals, allow_reenrollment, timezone)
+    insert into public.campaigns (workspace_id, name, status, steps, goals, allow_reenrollment, timezone, enroll_segment_id)
     values (${input.workspaceId}, ${input.name}, 'draft', ${db.json(steps)}, ${db.json(goals)},
-            ${input.allow_reenrollment ?? true}, ${input.timezone ?? "UTC"})
+            ${input.allow_reenrollment ?? true}, ${input.timezone ?? "UTC"}, ${input.enroll_segment_id ?? null})
     returning ${COLUMNS(db)}`;
+  if (row.enroll_segment_id)
+    await primeSegmentMembers(db, {
+      workspaceId: input.workspaceId,
+      campaignId: row.id,
+      segmentId: row.enroll_segment_id,
+    });
   return row;
 }
 
@@ -103,6 +127,7 @@ export async function updateCampaign(
       : null;
   if (input.timezone && !isTimeZone(input.timezone))
     throw new AppError("invalid", "Unknown time zone.", { field: "timezone" });
+  await checkSegment(db, input.workspaceId, input.enroll_segment_id);
   if (input.status && input.status !== before.status) {
     if (before.status === "archived") throw new AppError("conflict", "An archived campaign stays archived.");
     if (input.status === "active" && before.published_version === null)
@@ -125,9 +150,16 @@ export async function updateCampaign(
       pause_kind = ${resumed ? null : before.pause_kind},
       paused_reason = ${resumed ? null : before.paused_reason},
       reputation_override = reputation_override or ${resumed && before.pause_kind === "reputation"},
+      enroll_segment_id = ${input.enroll_segment_id === undefined ? before.enroll_segment_id : input.enroll_segment_id},
       updated_at = now()
     where id = ${before.id} and workspace_id = ${input.workspaceId}
     returning ${COLUMNS(db)}`;
+  if (row.enroll_segment_id !== before.enroll_segment_id)
+    await primeSegmentMembers(db, {
+      workspaceId: input.workspaceId,
+      campaignId: before.id,
+      segmentId: row.enroll_segment_id,
+    });
   if (input.status === "archived" && before.status !== "archived")
     await db`
       update public.campaign_enrollments
@@ -139,10 +171,14 @@ export async function updateCampaign(
 
 /**
  * Publishes the draft as the next version (checked again: the draft may name a tag deleted
- * since). Enrollments already inside keep their version; enrollments waiting for a first
- * version (enrolled before any publication) start on this one. A draft campaign becomes active.
+ * since). Enrollments already inside keep their version unless `moveEnrollments` is asked
+ * (moveEnrollments); enrollments waiting for a first version (enrolled before any publication)
+ * start on this one. A draft campaign becomes active.
  */
-export async function publishCampaign(db: Db, input: { workspaceId: string; campaignId: string }) {
+export async function publishCampaign(
+  db: Db,
+  input: { workspaceId: string; campaignId: string; moveEnrollments?: boolean },
+) {
   const before = await getCampaign(db, input);
   if (!before) throw new AppError("not_found");
   if (before.status === "archived")
@@ -164,8 +200,57 @@ export async function publishCampaign(db: Db, input: { workspaceId: string; camp
     update public.campaign_enrollments set version = ${locked.version}, due_at = now()
     where campaign_id = ${before.id} and workspace_id = ${input.workspaceId}
       and status = 'active' and version is null`;
+  if (input.moveEnrollments) await moveEnrollments(db, input);
   await kickRunner(db);
   return (await getCampaign(db, input))!;
+}
+
+/**
+ * Moves the active enrollments of older versions to the published one (docs/decisions.md,
+ * "Moving enrollments to a new campaign version"), by step id: one that has not started yet
+ * starts the new version at its first step; one waiting on a step moves when the new version has
+ * a wait of the same id, keeping its due time, and goes on from there; one whose wait is not in
+ * the new version (removed, or no longer a wait) keeps its version. Each move is a 'moved' step
+ * run ("from version n"). An email step already sent stays sent: its key names the version, and
+ * the journey only goes forward from the wait. Returns the moved and kept counts.
+ */
+export async function moveEnrollments(
+  db: Db,
+  input: { workspaceId: string; campaignId: string },
+): Promise<{ moved: number; kept: number }> {
+  const [campaign] = await db<{ published_version: number | null }[]>`
+    select published_version from public.campaigns
+    where id = ${input.campaignId} and workspace_id = ${input.workspaceId}`;
+  if (!campaign) throw new AppError("not_found");
+  const to = campaign.published_version;
+  if (to === null) return { moved: 0, kept: 0 };
+  const moved = await db<{ id: string; from_version: number; current_step: string | null }[]>`
+    with target as (
+      select steps from public.campaign_versions
+      where campaign_id = ${input.campaignId} and workspace_id = ${input.workspaceId} and version = ${to}
+    ), movable as (
+      select e.id, e.version as from_version from public.campaign_enrollments e, target t
+      where e.campaign_id = ${input.campaignId} and e.workspace_id = ${input.workspaceId}
+        and e.status = 'active' and e.version < ${to}
+        and (e.current_step is null
+             or t.steps @> jsonb_build_array(jsonb_build_object('id', e.current_step, 'type', 'wait')))
+      for update of e
+    )
+    update public.campaign_enrollments e set version = ${to}
+    from movable m where e.id = m.id
+    returning e.id, m.from_version, e.current_step`;
+  if (moved.length > 0)
+    await db`
+      insert into public.campaign_step_runs (workspace_id, enrollment_id, campaign_id, version, step_id, outcome, detail)
+      select ${input.workspaceId}, m.id, ${input.campaignId}, ${to}, coalesce(m.step, 'start'), 'moved',
+             'from version ' || m.from_version
+      from unnest(${moved.map((m) => m.id)}::uuid[], ${moved.map((m) => m.current_step)}::text[],
+                  ${moved.map((m) => m.from_version)}::int[]) as m(id, step, from_version)`;
+  const [kept] = await db<{ n: number }[]>`
+    select count(*)::int as n from public.campaign_enrollments
+    where campaign_id = ${input.campaignId} and workspace_id = ${input.workspaceId}
+      and status = 'active' and version < ${to}`;
+  return { moved: moved.length, kept: kept.n };
 }
 
 /**

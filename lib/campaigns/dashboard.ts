@@ -102,7 +102,7 @@ export async function campaignStepNumbers(
       select step_id,
              count(distinct enrollment_id) filter (where outcome <> 'completed')::int as entered,
              count(distinct enrollment_id) filter (where outcome = 'exited')::int as exited,
-             count(distinct enrollment_id) filter (where outcome = 'completed' and detail = 'goal reached')::int as goal_reached
+             count(distinct enrollment_id) filter (where outcome = 'completed' and detail like 'goal reached%')::int as goal_reached
       from public.campaign_step_runs
       where campaign_id = ${input.campaignId} and workspace_id = ${input.workspaceId}
       group by step_id
@@ -156,17 +156,36 @@ export async function enrollableCampaigns(db: Db, input: { workspaceId: string; 
     limit 200`;
 }
 
-/** The tags, topics and segments the builder's selects offer. */
+/** What the builder's selects offer, all of the workspace (components/campaigns/campaign-builder.tsx). */
 export async function builderOptions(db: Db, workspaceId: string) {
-  const [tags, topics, segments] = await Promise.all([
-    db<{ id: string; name: string }[]>`
+  type Row = { id: string; name: string };
+  const [tags, topics, segments, products, events, forms, members, endpoints, fields] = await Promise.all([
+    db<Row[]>`
       select id, name from public.tags where workspace_id = ${workspaceId} order by lower(name), id limit 500`,
-    db<{ id: string; name: string }[]>`
+    db<Row[]>`
       select id, name from public.email_topics where workspace_id = ${workspaceId} order by lower(name), id`,
-    db<{ id: string; name: string }[]>`
+    db<Row[]>`
       select id, name from public.segments where workspace_id = ${workspaceId} order by lower(name), id limit 200`,
+    db<Row[]>`
+      select id, name from public.products where workspace_id = ${workspaceId} order by lower(name), id limit 500`,
+    db<Row[]>`
+      select id, name from public.events where workspace_id = ${workspaceId}
+      order by start_time desc nulls last, id limit 200`,
+    db<Row[]>`
+      select id, name from public.forms where workspace_id = ${workspaceId} order by lower(name), id limit 500`,
+    db<Row[]>`
+      select m.user_id as id,
+             coalesce(nullif(btrim(concat_ws(' ', p.first_name, p.last_name)), ''), p.email) as name
+      from public.workspace_members m join public.user_profiles p on p.id = m.user_id
+      where m.workspace_id = ${workspaceId} order by 2, 1`,
+    db<Row[]>`
+      select id, coalesce(nullif(description, ''), url) as name from public.webhook_endpoints
+      where workspace_id = ${workspaceId} order by created_at, id`,
+    db<{ key: string; label: string; field_type: string }[]>`
+      select key, label, field_type from public.custom_fields where workspace_id = ${workspaceId}
+      order by position, key`,
   ]);
-  return { tags, topics, segments };
+  return { tags, topics, segments, products, events, forms, members, endpoints, fields };
 }
 
 /** A campaign's enrollments per state (DESIGN section 9: active, completed, cancelled, exited). */

@@ -14,9 +14,20 @@ import { segmentCondition, segmentFields } from "@/lib/segments/compile";
 import { getSegment } from "@/lib/segments/get-segment";
 import { safeTimeZone } from "@/lib/time/zones";
 import { todayIn, zonedInputToUtc } from "@/lib/time/format";
+import type { Condition } from "@/lib/segments/filter";
+import {
+  createTaskStep,
+  joinTopicStep,
+  leaveTopicStep,
+  notifyMemberStep,
+  sendWebhookStep,
+  updateFieldStep,
+  type StepResult,
+} from "./step-effects";
 import {
   following,
   WEEKDAYS,
+  type BranchCondition,
   type BranchStep,
   type CampaignGoal,
   type CampaignStep,
@@ -41,6 +52,8 @@ interface Due {
   contact_id: string;
   version: number;
   current_step: string | null;
+  event_id: string | null;
+  enrolled_at: Date;
 }
 
 interface Version {
@@ -192,7 +205,7 @@ export async function runDueBatch(db: Db, input: { batchSize: number }): Promise
 /** The next due active enrollments of active campaigns, locked, skipping those another run holds. */
 function claimDue(db: Db, size: number) {
   return db<Due[]>`
-    select e.id, e.workspace_id, e.campaign_id, e.contact_id, e.version, e.current_step
+    select e.id, e.workspace_id, e.campaign_id, e.contact_id, e.version, e.current_step, e.event_id, e.enrolled_at
     from public.campaign_enrollments e
     where e.status = 'active' and e.due_at <= now() and e.version is not null
       and exists (select 1 from public.campaigns c
@@ -248,7 +261,21 @@ async function runEnrollment(ctx: BatchContext, e: Due): Promise<void> {
         break;
       }
       case "wait": {
-        const dueAt = waitUntil(step, new Date(), version.timezone);
+        const dueAt = step.before_event
+          ? await beforeEvent(db, e, step.before_event)
+          : waitUntil(step, new Date(), version.timezone);
+        if (dueAt === null || dueAt <= new Date()) {
+          // the moment has passed (or the event is unknown, or has no start): go on at once
+          await log(
+            db,
+            e,
+            step.id,
+            "skipped",
+            dueAt === null ? "no event start to wait for" : "the time has passed",
+          );
+          step = following(steps, step, step.next);
+          break;
+        }
         await db`update public.campaign_enrollments set current_step = ${step.id}, due_at = ${dueAt}
                  where id = ${e.id}`;
         await log(db, e, step.id, "waiting", `until ${dueAt.toISOString()}`);
@@ -261,13 +288,14 @@ async function runEnrollment(ctx: BatchContext, e: Due): Promise<void> {
         break;
       }
       case "add_tag":
+        await standOn(db, e, step.id);
         await db`insert into public.contact_tags (workspace_id, contact_id, tag_id)
                  select ${e.workspace_id}, ${e.contact_id}, t.id from public.tags t
                  where t.id = ${step.tag_id} and t.workspace_id = ${e.workspace_id}
                  on conflict do nothing`;
         await log(db, e, step.id, "tagged", null);
-        // a tag may be the goal: it completes the enrollment at once
-        if (await goalReached(db, e, version.goals)) return end(db, e, "completed", step.id, "goal reached");
+        // a tag may be the goal: the database's goal trigger completes the enrollment at once
+        if (await endedMeanwhile(db, e, step.id)) return;
         step = following(steps, step, step.next);
         break;
       case "remove_tag":
@@ -276,6 +304,20 @@ async function runEnrollment(ctx: BatchContext, e: Due): Promise<void> {
         await log(db, e, step.id, "untagged", null);
         step = following(steps, step, step.next);
         break;
+      case "join_topic":
+      case "leave_topic":
+      case "create_task":
+      case "update_field":
+      case "send_webhook":
+      case "notify_member": {
+        if (step.type === "join_topic" || step.type === "leave_topic") await standOn(db, e, step.id);
+        const result = await effectStep(db, e, step, version.name);
+        await log(db, e, step.id, result.outcome, result.detail);
+        // leaving a topic the campaign sends to exits it (the database's exit trigger)
+        if (await endedMeanwhile(db, e, step.id)) return;
+        step = following(steps, step, step.next);
+        break;
+      }
       case "exit":
         return end(db, e, "exited", step.id, `Reached the exit step "${step.id}".`);
     }
@@ -313,13 +355,108 @@ function log(db: Db, e: Due, stepId: string, outcome: string, detail: string | n
             values (${e.workspace_id}, ${e.id}, ${e.campaign_id}, ${e.version}, ${stepId}, ${outcome}, ${detail?.slice(0, 500) ?? null})`;
 }
 
-/** Whether one of the version's goals holds for the contact (a goal tag it has). */
+/**
+ * Before a step whose effect may fire the database's goal or exit triggers (a tag, a topic): the
+ * enrollment is recorded on it, so a trigger that ends the enrollment logs it at this step.
+ */
+function standOn(db: Db, e: Due, stepId: string) {
+  return db`update public.campaign_enrollments set current_step = ${stepId} where id = ${e.id}`;
+}
+
+/**
+ * After a step whose effect may fire the database's goal or exit triggers (a tag, a topic): the
+ * enrollment ended meanwhile (the trigger logged why), so the run stops; its step is recorded.
+ */
+async function endedMeanwhile(db: Db, e: Due, stepId: string): Promise<boolean> {
+  const [row] = await db<{ status: string }[]>`
+    select status from public.campaign_enrollments where id = ${e.id}`;
+  if (row?.status === "active") return false;
+  await db`update public.campaign_enrollments set current_step = ${stepId} where id = ${e.id}`;
+  return true;
+}
+
+/** The step types that change a contact or tell someone (lib/campaigns/step-effects.ts). */
+function effectStep(
+  db: Db,
+  e: Due,
+  step: Extract<
+    CampaignStep,
+    { type: "join_topic" | "leave_topic" | "create_task" | "update_field" | "send_webhook" | "notify_member" }
+  >,
+  campaignName: string,
+): Promise<StepResult> {
+  switch (step.type) {
+    case "join_topic":
+      return joinTopicStep(db, e, step.topic_id, campaignName);
+    case "leave_topic":
+      return leaveTopicStep(db, e, step.topic_id);
+    case "create_task":
+      return createTaskStep(db, e, step);
+    case "update_field":
+      return updateFieldStep(db, e, step, campaignName);
+    case "send_webhook":
+      return sendWebhookStep(db, e, step);
+    case "notify_member":
+      return notifyMemberStep(db, e, step, campaignName);
+  }
+}
+
+/** A wait before_event: the event's start (the step's event, else the enrollment's) minus the hours. */
+async function beforeEvent(
+  db: Db,
+  e: Due,
+  until: NonNullable<WaitStep["before_event"]>,
+): Promise<Date | null> {
+  const eventId = until.event_id ?? e.event_id;
+  if (!eventId) return null;
+  const [event] = await db<{ start_time: Date | null }[]>`
+    select start_time from public.events where id = ${eventId} and workspace_id = ${e.workspace_id}`;
+  if (!event?.start_time) return null;
+  return new Date(event.start_time.getTime() - until.hours * 3600_000);
+}
+
+/**
+ * Whether one of the version's goals holds for the contact now: a goal tag it holds, a succeeded
+ * purchase of the product or a submission of the form since it was enrolled, the goal segment it
+ * is in. (The database's triggers complete the enrollment the moment a tag, purchase or
+ * submission is stored; this check catches one stored while the enrollment was being run.)
+ */
 async function goalReached(db: Db, e: Due, goals: CampaignGoal[]): Promise<boolean> {
-  const tagIds = goals.filter((g) => g.type === "tag_added").map((g) => g.tag_id);
-  if (tagIds.length === 0) return false;
-  const [hit] = await db`select 1 from public.contact_tags
-                         where contact_id = ${e.contact_id} and workspace_id = ${e.workspace_id}
-                           and tag_id = any(${tagIds}::uuid[]) limit 1`;
+  if (goals.length === 0) return false;
+  const [hit] = await db<{ hit: boolean }[]>`select ${goalSql(db, e, goals)} as hit`;
+  if (hit?.hit) return true;
+  for (const goal of goals) {
+    if (goal.type !== "segment_entered") continue;
+    if (await inSegment(db, e, goal.segment_id)) return true;
+  }
+  return false;
+}
+
+function goalSql(db: Db, e: Due, goals: CampaignGoal[]) {
+  const ids = (type: CampaignGoal["type"], key: string) =>
+    goals.filter((g) => g.type === type).map((g) => (g as Record<string, string>)[key]);
+  const tags = ids("tag_added", "tag_id");
+  const products = ids("purchased", "product_id");
+  const forms = ids("form_submitted", "form_id");
+  return db`(exists (select 1 from public.contact_tags
+                    where contact_id = ${e.contact_id} and workspace_id = ${e.workspace_id}
+                      and tag_id = any(${tags}::uuid[]))
+          or exists (select 1 from public.transactions
+                    where contact_id = ${e.contact_id} and workspace_id = ${e.workspace_id}
+                      and status = 'succeeded' and product_id = any(${products}::uuid[])
+                      and created_at >= ${e.enrolled_at})
+          or exists (select 1 from public.form_submissions
+                    where contact_id = ${e.contact_id} and workspace_id = ${e.workspace_id}
+                      and form_id = any(${forms}::uuid[]) and created_at >= ${e.enrolled_at}))`;
+}
+
+/** Whether the contact is in the stored segment now (a deleted or unreadable one holds no one). */
+async function inSegment(db: Db, e: Due, segmentId: string): Promise<boolean> {
+  const segment = await getSegment(db, { workspaceId: e.workspace_id, segmentId });
+  if ("error" in segment) return false;
+  const fields = await segmentFields(db, e.workspace_id, segment.data.filter);
+  const [hit] = await db`select 1 from public.contacts c
+                         where c.id = ${e.contact_id} and ${segmentCondition(db, e.workspace_id, segment.data.filter, fields)}`;
   return Boolean(hit);
 }
 
@@ -408,7 +545,11 @@ async function sendStep(
   return {};
 }
 
-/** A branch's condition, read now. Opens and clicks count only people's (not machines'). */
+/**
+ * A branch's condition, read now. Opens and clicks count only people's (not machines'), of the
+ * step's email in any version of the enrollment (one moved to a newer version keeps the email
+ * sent under the older: docs/decisions.md, "Moving enrollments to a new campaign version").
+ */
 async function conditionHolds(db: Db, e: Due, step: BranchStep): Promise<boolean> {
   const c = step.condition;
   switch (c.type) {
@@ -417,7 +558,7 @@ async function conditionHolds(db: Db, e: Due, step: BranchStep): Promise<boolean
       const [hit] = await db`
         select 1 from public.email_sends s
         join public.email_events ev on ev.email_send_id = s.id and ev.workspace_id = s.workspace_id
-        where s.campaign_enrollment_id = ${e.id} and s.campaign_step = ${c.step} and s.campaign_version = ${e.version}
+        where s.campaign_enrollment_id = ${e.id} and s.campaign_step = ${c.step}
           and s.workspace_id = ${e.workspace_id}
           and ev.type = ${c.type} and not ev.is_machine
         limit 1`;
@@ -428,14 +569,53 @@ async function conditionHolds(db: Db, e: Due, step: BranchStep): Promise<boolean
                              where contact_id = ${e.contact_id} and tag_id = ${c.tag_id} and workspace_id = ${e.workspace_id}`;
       return Boolean(hit);
     }
-    case "in_segment": {
-      const segment = await getSegment(db, { workspaceId: e.workspace_id, segmentId: c.segment_id });
-      if ("error" in segment) return false; // deleted, or a filter that no longer parses
-      const fields = await segmentFields(db, e.workspace_id, segment.data.filter);
-      const [hit] = await db`select 1 from public.contacts c
-                             where c.id = ${e.contact_id} and ${segmentCondition(db, e.workspace_id, segment.data.filter, fields)}`;
+    case "in_segment":
+      return inSegment(db, e, c.segment_id);
+    case "no_show": {
+      const eventId = c.event_id ?? e.event_id;
+      const [hit] = await db`
+        select 1 from public.event_registrations r
+        join public.events ev on ev.id = r.event_id and ev.workspace_id = r.workspace_id
+        where r.contact_id = ${e.contact_id} and r.workspace_id = ${e.workspace_id} and r.status = 'registered'
+          and r.checked_in_at is null and ev.start_time < now()
+          ${eventId ? db`and r.event_id = ${eventId}` : db``}
+        limit 1`;
       return Boolean(hit);
     }
+    case "custom_field":
+    case "purchased":
+    case "registered":
+    case "attended": {
+      // the segment filter's condition of the same meaning, on the one contact row
+      const one = segmentConditionOf(c, e.event_id);
+      const filter = {
+        version: 1 as const,
+        root: { kind: "group" as const, op: "and" as const, not: false, conditions: [one] },
+      };
+      const fields = await segmentFields(db, e.workspace_id, filter);
+      const [hit] = await db`select 1 from public.contacts c
+                             where c.id = ${e.contact_id} and ${segmentCondition(db, e.workspace_id, filter, fields)}`;
+      return Boolean(hit);
+    }
+  }
+}
+
+/** A branch condition as the segment filter's condition (lib/segments/filter.ts). */
+function segmentConditionOf(
+  c: Extract<BranchCondition, { type: "custom_field" | "purchased" | "registered" | "attended" }>,
+  enrollmentEvent: string | null,
+): Condition {
+  switch (c.type) {
+    case "custom_field": {
+      const { type: _type, ...rest } = c;
+      return { kind: "custom_field", not: false, ...rest };
+    }
+    case "purchased":
+      return { kind: "purchased", not: false, productId: c.product_id, window: {} };
+    case "registered":
+      return { kind: "event_registered", not: false, eventId: c.event_id ?? enrollmentEvent ?? undefined };
+    case "attended":
+      return { kind: "event_attended", not: false, eventId: c.event_id ?? enrollmentEvent ?? undefined };
   }
 }
 
@@ -462,9 +642,12 @@ export function waitUntil(step: WaitStep, now: Date, timezone: string): Date {
 }
 
 /**
- * Goals reached while waiting: every active enrollment whose version's tag goal the contact
- * holds is completed now, wherever it stands (run at the start of every sweep; a goal reached at
- * a step is seen by the step itself).
+ * Goals reached and exits due while enrollments wait (docs/decisions.md, "Campaign goals and exits
+ * at once"), run at the start of every sweep: the database's triggers end an enrollment the moment
+ * a goal tag, purchase or submission, a suppression or a topic left is stored, but skip one a
+ * batch holds locked; and "entered a segment" is no stored fact. Set-based statements: a goal
+ * completes, a suppression (any reason, spec 8.3) or a topic left that a send step of the version
+ * uses exits. Returns how many enrollments ended.
  */
 export async function completeReachedGoals(db: Db): Promise<number> {
   const done = await db<Due[]>`
@@ -472,9 +655,20 @@ export async function completeReachedGoals(db: Db): Promise<number> {
       select e.id from public.campaign_enrollments e
       join public.campaign_versions v on v.campaign_id = e.campaign_id and v.version = e.version
       where e.status = 'active' and v.goals <> '[]'::jsonb
-        and exists (select 1 from jsonb_array_elements(v.goals) g
-                    join public.contact_tags ct on ct.contact_id = e.contact_id and ct.workspace_id = e.workspace_id
-                    where g->>'type' = 'tag_added' and ct.tag_id = (g->>'tag_id')::uuid)
+        and exists (
+          select 1 from jsonb_array_elements(v.goals) g
+          where (g->>'type' = 'tag_added' and exists (
+                  select 1 from public.contact_tags ct
+                  where ct.contact_id = e.contact_id and ct.workspace_id = e.workspace_id
+                    and ct.tag_id = (g->>'tag_id')::uuid))
+             or (g->>'type' = 'purchased' and exists (
+                  select 1 from public.transactions t
+                  where t.contact_id = e.contact_id and t.workspace_id = e.workspace_id and t.status = 'succeeded'
+                    and t.product_id = (g->>'product_id')::uuid and t.created_at >= e.enrolled_at))
+             or (g->>'type' = 'form_submitted' and exists (
+                  select 1 from public.form_submissions f
+                  where f.contact_id = e.contact_id and f.workspace_id = e.workspace_id
+                    and f.form_id = (g->>'form_id')::uuid and f.created_at >= e.enrolled_at)))
       for update of e skip locked
     )
     update public.campaign_enrollments e
@@ -482,5 +676,68 @@ export async function completeReachedGoals(db: Db): Promise<number> {
     from reached r where e.id = r.id
     returning e.id, e.workspace_id, e.campaign_id, e.contact_id, e.version, e.current_step`;
   for (const e of done) await log(db, e, e.current_step ?? "start", "completed", "goal reached");
-  return done.length;
+  let ended = done.length;
+  ended += await completeSegmentGoals(db);
+  const exited = await db<(Due & { reason: string })[]>`
+    with due as (
+      select e.id,
+             (select min(s.reason) || ' suppression' from public.contact_suppressions s
+              where s.contact_id = e.contact_id and s.workspace_id = e.workspace_id) as suppressed,
+             (select 'unsubscribed from the topic' from public.contact_topics ct
+              where ct.contact_id = e.contact_id and ct.workspace_id = e.workspace_id and not ct.subscribed
+                and v.steps @> jsonb_build_array(jsonb_build_object('type', 'send_email', 'topic_id', ct.topic_id))
+              limit 1) as topic_left
+      from public.campaign_enrollments e
+      join public.campaign_versions v on v.campaign_id = e.campaign_id and v.version = e.version
+      where e.status = 'active' and v.steps @> '[{"type": "send_email"}]'::jsonb
+        and (exists (select 1 from public.contact_suppressions s
+                     where s.contact_id = e.contact_id and s.workspace_id = e.workspace_id)
+             or exists (select 1 from public.contact_topics ct
+                        where ct.contact_id = e.contact_id and ct.workspace_id = e.workspace_id and not ct.subscribed))
+      for update of e skip locked
+    ), leaving as (
+      select id, coalesce(suppressed, topic_left) as reason from due where coalesce(suppressed, topic_left) is not null
+    )
+    update public.campaign_enrollments e
+    set status = 'exited', exit_reason = l.reason, due_at = null, ended_at = now()
+    from leaving l where e.id = l.id
+    returning e.id, e.workspace_id, e.campaign_id, e.contact_id, e.version, e.current_step, l.reason`;
+  for (const e of exited) await log(db, e, e.current_step ?? "start", "exited", e.reason);
+  ended += exited.length;
+  return ended;
+}
+
+/** Goals "entered a segment": per goal segment of a version with active enrollments, one statement. */
+async function completeSegmentGoals(db: Db): Promise<number> {
+  const goals = await db<{ workspace_id: string; segment_id: string }[]>`
+    select distinct v.workspace_id, g->>'segment_id' as segment_id
+    from public.campaign_versions v cross join lateral jsonb_array_elements(v.goals) g
+    where g->>'type' = 'segment_entered'
+      and exists (select 1 from public.campaign_enrollments e
+                  where e.campaign_id = v.campaign_id and e.version = v.version and e.status = 'active')`;
+  let ended = 0;
+  for (const goal of goals) {
+    const segment = await getSegment(db, { workspaceId: goal.workspace_id, segmentId: goal.segment_id });
+    if ("error" in segment) continue;
+    const filter = segment.data.filter;
+    const fields = await segmentFields(db, goal.workspace_id, filter);
+    const done = await db<Due[]>`
+      with reached as (
+        select e.id from public.campaign_enrollments e
+        join public.campaign_versions v on v.campaign_id = e.campaign_id and v.version = e.version
+        join public.contacts c on c.id = e.contact_id
+        where e.workspace_id = ${goal.workspace_id} and e.status = 'active'
+          and v.goals @> ${db.json([{ type: "segment_entered", segment_id: goal.segment_id }])}
+          and ${segmentCondition(db, goal.workspace_id, filter, fields)}
+        for update of e skip locked
+      )
+      update public.campaign_enrollments e
+      set status = 'completed', due_at = null, ended_at = now()
+      from reached r where e.id = r.id
+      returning e.id, e.workspace_id, e.campaign_id, e.contact_id, e.version, e.current_step`;
+    for (const e of done)
+      await log(db, e, e.current_step ?? "start", "completed", "goal reached: segment_entered");
+    ended += done.length;
+  }
+  return ended;
 }

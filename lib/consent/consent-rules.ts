@@ -13,7 +13,9 @@ export type ConsentFlow =
   | "unsubscribe_link"
   | "manual_unsubscribe"
   | "api_subscribe"
-  | "api_unsubscribe";
+  | "api_unsubscribe"
+  | "campaign_join_topic"
+  | "campaign_leave_topic";
 
 export const LEGAL_BASES = ["Verbal Consent", "Written Consent", "Existing Relationship"] as const;
 export type LegalBasis = (typeof LEGAL_BASES)[number];
@@ -133,10 +135,18 @@ export function decideConsent(flow: ConsentFlow, ctx: ConsentContext): ConsentDe
         { opt_in_timestamp: now, opt_in_ip: ctx.ip ?? null, opt_in_source: `API: ${ctx.source ?? ""}` },
         ["unsubscribe", "manual"],
       );
+    // a campaign's join_topic step (docs/decisions.md, "Campaign steps that change a contact"): a
+    // campaign gives no consent of its own, so only a contact subscribed with no suppression of any
+    // reason (spec 8.3, marketing eligible) joins, keeping its consent proof
+    case "campaign_join_topic":
+      if (!cleanlySubscribed || ctx.suppressions.length > 0)
+        return { skip: "not subscribed: a campaign joins topics only for subscribed contacts" };
+      return subscribe({}, []);
     // 4.7 and 4.9 (plain unsubscribe), and the API's: is_subscribed false, unsubscribed_at now, an 'unsubscribe' suppression.
     case "unsubscribe_link":
     case "manual_unsubscribe":
     case "api_unsubscribe":
+    case "campaign_leave_topic":
       return {
         flow,
         action: "unsubscribed",

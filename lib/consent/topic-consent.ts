@@ -76,7 +76,10 @@ export async function joinTopics(
 export async function leaveTopic(
   db: Db,
   state: ConsentState,
-  input: Actor & { flow: "unsubscribe_link" | "manual_unsubscribe" | "api_unsubscribe"; topicId: string },
+  input: Actor & {
+    flow: "unsubscribe_link" | "manual_unsubscribe" | "api_unsubscribe" | "campaign_leave_topic";
+    topicId: string;
+  },
 ): Promise<{ changed: boolean; everything: boolean }> {
   const on = await topicsOn(db, state.id);
   if (!on.has(input.topicId)) return { changed: false, everything: false };

@@ -182,7 +182,11 @@ export const TABLES: Record<string, TableShape> = {
   },
   payproc_connections: { change: { auto_subscribe_purchasers: true } },
   api_keys: { fields: () => ({ name: "Key", key_hash: hex64() }), change: { name: "Changed" } },
-  campaigns: { fields: () => ({ name: "Drip" }), links: { event_id: "events" }, change: { name: "Changed" } },
+  campaigns: {
+    fields: () => ({ name: "Drip" }),
+    links: { event_id: "events", enroll_segment_id: "segments" },
+    change: { name: "Changed" },
+  },
   campaign_enrollments: {
     links: { campaign_id: "campaigns", contact_id: "contacts", event_id: "events" },
     change: { status: "completed" },
@@ -196,6 +200,10 @@ export const TABLES: Record<string, TableShape> = {
     fields: () => ({ version: 1, step_id: "welcome", outcome: "sent" }),
     links: { enrollment_id: "campaign_enrollments", campaign_id: "campaigns" },
     change: { detail: "changed" },
+  },
+  campaign_segment_members: {
+    links: { campaign_id: "campaigns", contact_id: "contacts" },
+    change: { seen_at: "2026-01-01T00:00:00Z" },
   },
   automations: {
     fields: () => ({ name: "Auto", trigger_type: "form_submitted", action_type: "add_tag" }),

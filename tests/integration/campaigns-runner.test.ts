@@ -63,8 +63,9 @@ const sendsOf = (enrollmentId: string) =>
   db.sql`select campaign_step, subject, status, kind from email_sends
          where campaign_enrollment_id = ${enrollmentId} order by created_at, campaign_step`;
 
-/** The wait is over: its due time moved to now (the clock moved two days on). */
-const endWait = (id: string) => db.sql`update campaign_enrollments set due_at = now() where id = ${id}`;
+/** The wait is over: its due time moved to now (the clock moved two days on), if it still waits. */
+const endWait = (id: string) =>
+  db.sql`update campaign_enrollments set due_at = now() where id = ${id} and status = 'active'`;
 
 async function enroll(workspaceId: string, campaignId: string, contactId: string) {
   return withService((tx) => enrollContact(tx, { workspaceId, campaignId, contactId }));

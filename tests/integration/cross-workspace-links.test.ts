@@ -33,6 +33,7 @@ const SIGNED_IN_WRITER: Record<string, "member" | "admin" | null> = {
   email_sends: null,
   campaign_versions: null,
   campaign_step_runs: null,
+  campaign_segment_members: null,
   sending_domain_days: null,
   broadcast_variants: null,
   contact_topics: null,

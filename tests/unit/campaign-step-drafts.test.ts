@@ -1,10 +1,10 @@
 import { describe, expect, test } from "vitest";
 import {
+  choicesFromGoals,
   draftFromStep,
-  goalsFromTags,
+  goalsFromChoices,
   newDraft,
   stepFromDraft,
-  tagsFromGoals,
 } from "@/components/campaigns/step-drafts";
 
 /**
@@ -25,6 +25,23 @@ const series = [
   { id: "tag", type: "add_tag", tag_id: TAG, next: "end" },
   { id: "untag", type: "remove_tag", tag_id: TAG },
   { id: "nudge", type: "send_email", subject: "Psst", body: "Look" },
+  { id: "reminder", type: "wait", before_event: { hours: 24 } },
+  { id: "gala", type: "wait", before_event: { hours: 2, event_id: SEGMENT } },
+  { id: "gold", type: "branch", condition: { type: "custom_field", key: "tier", op: "eq", value: "gold" } },
+  { id: "set", type: "branch", condition: { type: "custom_field", key: "tier", op: "set" } },
+  { id: "bought", type: "branch", condition: { type: "purchased", product_id: TAG } },
+  { id: "any-buy", type: "branch", condition: { type: "purchased" } },
+  { id: "came", type: "branch", condition: { type: "attended", event_id: SEGMENT } },
+  { id: "reg", type: "branch", condition: { type: "registered" } },
+  { id: "missed", type: "branch", condition: { type: "no_show" } },
+  { id: "join", type: "join_topic", topic_id: TAG },
+  { id: "leave", type: "leave_topic", topic_id: TAG, next: "end" },
+  { id: "call", type: "create_task", title: "Call {{first_name}}", due_in_days: 2, assignee_user_id: TAG },
+  { id: "todo", type: "create_task", title: "Look" },
+  { id: "city", type: "update_field", field: "city", value: "Paris" },
+  { id: "hook", type: "send_webhook", endpoint_id: TAG, label: "done" },
+  { id: "all-hooks", type: "send_webhook" },
+  { id: "tell", type: "notify_member", title: "Done", body: "See", user_id: TAG },
   { id: "bye", type: "exit" },
 ];
 
@@ -50,9 +67,40 @@ describe("campaign builder drafts", () => {
     });
   });
 
-  test("the goal checkboxes are tag_added goals", () => {
-    expect(goalsFromTags([TAG])).toEqual([{ type: "tag_added", tag_id: TAG }]);
-    expect(tagsFromGoals([{ type: "tag_added", tag_id: TAG }, { type: "other" }])).toEqual([TAG]);
+  test("the goal checkboxes are goals of each type, read and written back unchanged", () => {
+    const goals = [
+      { type: "tag_added", tag_id: TAG },
+      { type: "purchased", product_id: TAG },
+      { type: "form_submitted", form_id: SEGMENT },
+      { type: "segment_entered", segment_id: SEGMENT },
+    ];
+    expect(goalsFromChoices(choicesFromGoals([...goals, { type: "other" }]))).toEqual(goals);
+  });
+
+  test("a custom field's value is sent as its type takes it", () => {
+    const fields = [
+      { key: "age", label: "Age", field_type: "number" },
+      { key: "vip", label: "VIP", field_type: "boolean" },
+    ];
+    const d = { ...newDraft("update_field", []), field: "custom:age", value: "42" };
+    expect(stepFromDraft(d, fields)).toEqual({
+      id: "field-1",
+      type: "update_field",
+      custom_field: "age",
+      value: 42,
+    });
+    const b = {
+      ...newDraft("branch", []),
+      condType: "custom_field" as const,
+      condKey: "vip",
+      condValue: "true",
+    };
+    expect(stepFromDraft(b, fields).condition).toEqual({
+      type: "custom_field",
+      key: "vip",
+      op: "eq",
+      value: true,
+    });
   });
 
   test("stored steps keep keys from their position, so the server's render and the browser's agree", () => {

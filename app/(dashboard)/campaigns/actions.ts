@@ -8,9 +8,11 @@ import {
   createCampaignDraft,
   enrollContact,
   getCampaign,
+  kickRunner,
   publishCampaign,
   updateCampaign,
 } from "@/lib/campaigns/campaigns";
+import { startBulkEnroll } from "@/lib/campaigns/segment-enrollment";
 import { builderForm } from "@/lib/campaigns/builder-form";
 import { collectStepErrors } from "@/lib/campaigns/dashboard";
 import type { Db } from "@/lib/db/doors";
@@ -71,6 +73,7 @@ async function saveAndMaybePublish(
     steps: input.steps,
     goals: input.goals,
     allow_reenrollment: input.allow_reenrollment,
+    enroll_segment_id: input.enroll_segment_id,
   };
   const before = id ? await getCampaign(db, { workspaceId: ctx.workspaceId, campaignId: id }) : null;
   if (id && !before) throw new AppError("not_found", NOT_FOUND);
@@ -84,8 +87,17 @@ async function saveAndMaybePublish(
     steps: saved.steps,
   });
   if (input.intent === "publish") {
-    const published = await publishCampaign(db, { workspaceId: ctx.workspaceId, campaignId: saved.id });
-    return { id: saved.id, success: `Published as version ${published.published_version}.` };
+    const published = await publishCampaign(db, {
+      workspaceId: ctx.workspaceId,
+      campaignId: saved.id,
+      moveEnrollments: input.move_enrollments,
+    });
+    return {
+      id: saved.id,
+      success: `Published as version ${published.published_version}${
+        input.move_enrollments ? "; the enrollments inside were moved where their step is kept" : ""
+      }.`,
+    };
   }
   return { id: saved.id, success: "Draft saved." };
 }
@@ -162,6 +174,28 @@ export const controlCampaignAction = memberAction(
     door: "service",
     args: ["campaignId", "control"],
     audit: "campaign.updated",
+    after: () => refresh(),
+  },
+);
+
+/**
+ * "Enroll everyone in a segment now" (docs/decisions.md, "Campaign enrollment from a segment"):
+ * the one-off is recorded and the runner kicked; the campaign sweep enrolls the segment chunk by
+ * chunk, and the page shows the progress.
+ */
+export const bulkEnrollAction = memberAction(
+  z.object({ campaignId, segmentId: uuidField("Choose a segment.") }),
+  async (db, { campaignId, segmentId }, ctx): Promise<FormState> => {
+    const progress = await startBulkEnroll(db, { workspaceId: ctx.workspaceId, campaignId, segmentId });
+    await kickRunner(db);
+    ctx.audit.target("campaign", campaignId).change(null, { segment_id: segmentId, total: progress.total });
+    return { success: `Enrolling ${progress.total} ${progress.total === 1 ? "contact" : "contacts"}…` };
+  },
+  {
+    roles: ROLES,
+    door: "service",
+    args: ["campaignId"],
+    audit: "campaign.contact_enrolled",
     after: () => refresh(),
   },
 );

@@ -38,13 +38,20 @@ const goalsField = z
   .max(20)
   .meta({
     description:
-      'Goals: `{"type": "tag_added", "tag_id": "<uuid>"}`; once true, the enrollment is completed.',
+      'Goals (docs/api.md, "Campaign goals"): `tag_added` (`tag_id`), `purchased` (`product_id`), ' +
+      "`form_submitted` (`form_id`), `segment_entered` (`segment_id`); once true, the enrollment is completed " +
+      "wherever it stands.",
   });
 const settings = {
   allow_reenrollment: z.boolean().meta({
     description: "false: a contact is enrolled at most once, ever. Default true (again once ended).",
   }),
   timezone: z.string().max(64).meta({ description: 'The IANA zone a wait "until" is read in. Default UTC.' }),
+  enroll_segment_id: uuidSchema.nullable().meta({
+    description:
+      "A segment of the workspace whose entrants are enrolled (checked every minute); those already in it " +
+      "when it is set are not. null: none.",
+  }),
 };
 
 export const campaignSchema = z
@@ -56,6 +63,7 @@ export const campaignSchema = z
     goals: goalsField,
     allow_reenrollment: z.boolean(),
     timezone: z.string(),
+    enroll_segment_id: uuidSchema.nullable(),
     published_version: z
       .number()
       .int()
@@ -88,6 +96,7 @@ const campaignObject = (c: Campaign, counts?: Record<string, number>): V1Campaig
   goals: c.goals as V1Campaign["goals"],
   allow_reenrollment: c.allow_reenrollment,
   timezone: c.timezone,
+  enroll_segment_id: c.enroll_segment_id,
   published_version: c.published_version,
   paused_reason: c.pause_kind === "reputation" ? c.paused_reason : null,
   enrollments: { active: 0, completed: 0, cancelled: 0, exited: 0, ...counts },
@@ -144,6 +153,7 @@ export const campaignCreateSchema = z
     goals: goalsField.optional(),
     allow_reenrollment: settings.allow_reenrollment.optional(),
     timezone: settings.timezone.optional(),
+    enroll_segment_id: settings.enroll_segment_id.optional(),
   })
   .meta({ id: "CampaignCreate" });
 
@@ -154,6 +164,7 @@ export const campaignPatchSchema = z
     goals: goalsField.optional(),
     allow_reenrollment: settings.allow_reenrollment.optional(),
     timezone: settings.timezone.optional(),
+    enroll_segment_id: settings.enroll_segment_id.optional(),
     status: z.enum(["active", "paused", "archived"]).optional().meta({
       description:
         "paused: no step runs; active: resume (a published campaign); archived: ends it, cancelling active enrollments.",
@@ -249,16 +260,30 @@ export const publish = defineOperation({
   scope: "campaigns:write",
   summary: "Publish the draft as a new version",
   description:
-    "New enrollments run the new version; enrollments already inside keep theirs. A draft campaign becomes " +
-    "active. The draft is checked again (400 naming the step).",
+    "New enrollments run the new version; enrollments already inside keep theirs unless `move_enrollments` " +
+    "is true: then each one not started yet, or waiting on a wait whose id the new version has, moves to it " +
+    '(docs/api.md, "Moving enrollments"). A draft campaign becomes active. The draft is checked again ' +
+    "(400 naming the step).",
   params: idParams,
+  body: z
+    .strictObject({
+      move_enrollments: z
+        .boolean()
+        .optional()
+        .meta({ description: "Move the active enrollments of older versions to this one. Default false." }),
+    })
+    .meta({ id: "CampaignPublish" }),
   idempotent: true,
   success: { status: 200, schema: campaignSchema, description: "The campaign, published." },
-  errors: [invalid, notFound, stateConflict, idempotencyConflict],
-  async handler({ db, workspaceId, params, audit }) {
-    const campaign = await publishCampaign(db, { workspaceId, campaignId: params.id });
+  errors: [...bodyErrors, notFound, stateConflict, idempotencyConflict],
+  async handler({ db, workspaceId, params, body, audit }) {
+    const campaign = await publishCampaign(db, {
+      workspaceId,
+      campaignId: params.id,
+      moveEnrollments: body.move_enrollments === true,
+    });
     await audit("campaign.published", ["campaign", params.id], {
-      after: { version: campaign.published_version },
+      after: { version: campaign.published_version, moved_enrollments: body.move_enrollments === true },
     });
     return ok(await v1Campaign(db, workspaceId, params.id));
   },

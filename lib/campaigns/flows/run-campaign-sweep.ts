@@ -3,6 +3,7 @@ import { done, retry, type JobOutcome } from "@/lib/jobs/outcome";
 import { log } from "@/lib/observability/log";
 import { campaignEmailsWaiting } from "../campaign-delivery";
 import { completeReachedGoals, exitFirstDue, kickDelivery, runDueBatch } from "../run-enrollments";
+import { enrollSegmentEntrants, runBulkEnrollChunk } from "../segment-enrollment";
 
 /**
  * Enrollments claimed per transaction (CAMPAIGN_BATCH_SIZE, docs/configuration.md): each batch
@@ -12,9 +13,11 @@ const batchSize = () => Number(process.env.CAMPAIGN_BATCH_SIZE) || 500;
 
 /**
  * The 'campaign-sweep' job (docs/decisions.md, "Campaign waits as a due-time index"): completes
- * the enrollments whose goal was reached, starts the delivery of queued emails no run holds, then
- * runs the due enrollments batch after batch, each
- * batch in its own transaction, until none is due. `signal` aborts between batches (the worker
+ * the enrollments whose goal was reached and exits those due to leave, starts the delivery of queued
+ * emails no run holds, enrolls the contacts who entered a campaign's segment and runs the chunks of a
+ * one-off segment enrollment (docs/decisions.md, "Campaign enrollment from a segment"), each chunk in
+ * its own transaction, then runs the due enrollments batch after batch, each batch in its own
+ * transaction, until none is due. `signal` aborts between batches (the worker
  * is stopping): `retry`, and the next run carries on.
  */
 export async function runCampaignSweep(
@@ -25,6 +28,11 @@ export async function runCampaignSweep(
   await withService(async (db) => {
     if (await campaignEmailsWaiting(db)) await kickDelivery(db);
   });
+  await withService((db) => enrollSegmentEntrants(db));
+  while (await withService((db) => runBulkEnrollChunk(db))) {
+    if (signal?.aborted)
+      return retry("unavailable", "The worker stopped between chunks; the sweep carries on.");
+  }
   const size = batchSize();
   let enrollments = 0;
   for (;;) {

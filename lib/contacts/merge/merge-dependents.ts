@@ -178,6 +178,9 @@ export const CONTACT_DEPENDENTS: Record<string, { move: Mover; columns?: readonl
   tasks: { move: repoint("tasks") },
   appointment_external_attendees: { move: repoint("appointment_external_attendees") },
   campaign_enrollments: { move: moveEnrollments },
+  // who a campaign's enrollment segment held (docs/decisions.md, "Campaign enrollment from a
+  // segment"): A is recorded wherever B was, so the merge does not look like A entering it
+  campaign_segment_members: { move: repointLinks("campaign_segment_members", "campaign_id") },
   event_registrations: { move: moveRegistrations },
   transactions: { move: repoint("transactions") },
   email_sends: { move: moveEmailSends },

@@ -3,13 +3,20 @@ import { afterPosition, microsSql, type TimelineRow, type TimelineSource } from 
 /** How each step-run outcome reads on the timeline. */
 const OUTCOME: Record<string, string> = {
   sent: "sent its email",
-  skipped: "email not sent again",
+  skipped: "skipped",
   waiting: "waiting",
   branched: "branched",
   tagged: "added a tag",
   untagged: "removed a tag",
   exited: "left the campaign",
   completed: "completed the campaign",
+  topic_joined: "joined a topic",
+  topic_left: "left a topic",
+  task_created: "created a task",
+  field_updated: "updated a field",
+  webhook_queued: "sent a webhook",
+  notified: "notified a member",
+  moved: "moved to a new version",
 };
 
 /**

@@ -24,6 +24,9 @@ export const WEBHOOK_EVENT_TYPES = [
   "email.opened",
   "email.clicked",
   "email.bounced",
+  // a campaign's send_webhook step (docs/api.md, "Campaign steps"): written by the campaign runner in
+  // the step's transaction, to the endpoints subscribed (or the one the step names)
+  "campaign.step",
 ] as const;
 
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];

@@ -115,6 +115,19 @@ const DATA: Record<WebhookEventType, z.ZodType> = {
   "email.opened": emailEventData("opened"),
   "email.clicked": emailEventData("clicked"),
   "email.bounced": emailEventData("bounced"),
+  "campaign.step": z.object({
+    campaign_id: uuidSchema,
+    version: z.number().int(),
+    enrollment_id: uuidSchema,
+    step_id: z.string(),
+    label: z.string().nullable().meta({ description: "The step's label, if it has one." }),
+    contact: z.object({
+      id: uuidSchema,
+      email: z.string().nullable(),
+      first_name: z.string().nullable(),
+      last_name: z.string().nullable(),
+    }),
+  }),
 };
 
 /** The envelope every event shares: type, api_version, timestamp, workspace_id and the event's data. */

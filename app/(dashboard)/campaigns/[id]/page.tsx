@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { BulkEnroll } from "@/components/campaigns/bulk-enroll";
 import { CampaignBuilder } from "@/components/campaigns/campaign-builder";
 import { CampaignControls } from "@/components/campaigns/campaign-controls";
 import { CampaignStepNumbers } from "@/components/campaigns/step-numbers";
@@ -10,7 +11,7 @@ import { getCampaign } from "@/lib/campaigns/campaigns";
 import { builderOptions, campaignStepNumbers, enrollmentCounts } from "@/lib/campaigns/dashboard";
 import { withUser } from "@/lib/db/doors";
 import { notFoundUnlessUuid } from "@/lib/ids/not-found-unless-uuid";
-import { controlCampaignAction, updateCampaignAction } from "../actions";
+import { bulkEnrollAction, controlCampaignAction, updateCampaignAction } from "../actions";
 
 export const metadata: Metadata = { title: "Campaign" };
 
@@ -80,6 +81,16 @@ export default async function CampaignPage({
           resume={controlCampaignAction.bind(null, campaign.id, "resume")}
           archive={controlCampaignAction.bind(null, campaign.id, "archive")}
         />
+        {campaign.status !== "archived" && (
+          <BulkEnroll
+            action={bulkEnrollAction.bind(null, campaign.id)}
+            segments={options.segments}
+            progress={campaign.bulk_enroll}
+            segmentName={
+              options.segments.find((s) => s.id === campaign.bulk_enroll?.segment_id)?.name ?? null
+            }
+          />
+        )}
       </section>
       <CampaignStepNumbers steps={campaign.steps} numbers={numbers} />
       {campaign.status === "archived" ? (
@@ -89,7 +100,7 @@ export default async function CampaignPage({
           <h2 id="builder-heading">Builder</h2>
           <p className="hint">
             Saving changes the draft; publishing makes it the next version. Contacts already enrolled keep the
-            version they started on.
+            version they started on, unless you choose to move them when publishing.
           </p>
           <CampaignBuilder
             action={updateCampaignAction.bind(null, campaign.id)}
@@ -98,7 +109,9 @@ export default async function CampaignPage({
               steps: campaign.steps,
               goals: campaign.goals,
               allow_reenrollment: campaign.allow_reenrollment,
+              enroll_segment_id: campaign.enroll_segment_id,
             }}
+            live={campaign.published_version !== null}
             {...options}
           />
         </section>
