@@ -6,11 +6,7 @@ import {
   newNonce,
   STRICT_TRANSPORT_SECURITY,
 } from "@/lib/http/security-headers";
-import {
-  matchRecipientPath,
-  RECIPIENT_LANG_HEADER,
-  RECIPIENT_PATH_HEADER,
-} from "@/lib/i18n/recipient-paths";
+import { matchRecipientPath, RECIPIENT_LANG_HEADER, RECIPIENT_PATH_HEADER } from "@/lib/i18n/recipient-paths";
 
 const UNSUBSCRIBE = /^\/unsubscribe\/[^/]+$/;
 

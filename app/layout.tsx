@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { connection } from "next/server";
-import { documentLocale } from "@/lib/i18n/page-locale";
+import { documentLocale } from "@/lib/i18n/flows/page-locale";
 import "./globals.css";
 
 export const metadata: Metadata = {

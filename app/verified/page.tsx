@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { RecipientPage } from "@/components/ui/recipient-page";
-import { pageTranslator } from "@/lib/i18n/page-locale";
+import { pageTranslator } from "@/lib/i18n/flows/page-locale";
 
 type Props = { searchParams: Promise<{ lang?: string | string[] }> };
 

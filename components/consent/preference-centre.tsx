@@ -70,9 +70,7 @@ export function PreferenceCentreForm({
                   {labels.blocked}
                 </p>
               )}
-              {!blocked && !signature && (
-                <p className="hint">{labels.openLink}</p>
-              )}
+              {!blocked && !signature && <p className="hint">{labels.openLink}</p>}
             </fieldset>
             <SubmitButton pendingLabel={labels.saving}>{labels.save}</SubmitButton>
           </>

@@ -20,9 +20,7 @@ export const formSettingsSchema = z
       .max(2000, "Keep the URL under 2000 characters.")
       .default("")
       .refine((v) => v === "" || isHttpUrl(v), "Enter a full http:// or https:// address."),
-    locale: z
-      .enum(["", ...LOCALES], { error: "Choose one of the languages offered." })
-      .default(""),
+    locale: z.enum(["", ...LOCALES], { error: "Choose one of the languages offered." }).default(""),
   })
   .transform((input, ctx) => {
     const domains = parseAllowedDomains(input.allowed_domains);

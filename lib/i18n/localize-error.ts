@@ -17,8 +17,11 @@ interface Pattern {
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
-let patterns: { exact: Map<string, MessageKey>; patterns: Pattern[]; labels: Map<string, MessageKey> } | null =
-  null;
+let patterns: {
+  exact: Map<string, MessageKey>;
+  patterns: Pattern[];
+  labels: Map<string, MessageKey>;
+} | null = null;
 
 function compiled() {
   if (patterns) return patterns;

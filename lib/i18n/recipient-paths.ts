@@ -1,7 +1,7 @@
 /**
  * The recipient pages (DESIGN.md section 9, "Portal and languages"): a path and whom it is for.
  * proxy.ts hands the root layout the path and `?lang=` of a request for one of them, so its
- * `<html lang>` is the page's language (lib/i18n/page-locale.ts). No database or Next import here:
+ * `<html lang>` is the page's language (lib/i18n/flows/page-locale.ts). No database or Next import here:
  * the proxy loads this file.
  */
 export type PageScope = "contact" | "event" | null;

@@ -36,11 +36,14 @@ function marked(t: Translator, key: MessageKey, values: MessageValues): string {
 }
 
 /** Escapes text for HTML element content (a message is never put in an attribute). */
-const escapeText = (text: string) => text.replace(/[&<>]/g, (ch) => (ch === "&" ? "&amp;" : ch === "<" ? "&lt;" : "&gt;"));
+const escapeText = (text: string) =>
+  text.replace(/[&<>]/g, (ch) => (ch === "&" ? "&amp;" : ch === "<" ? "&lt;" : "&gt;"));
 
 /** A message as escaped HTML element content for an email: text and values escaped, `<b>` as `<strong>`. */
 export function htmlMessage(t: Translator, key: MessageKey, values: MessageValues = {}): string {
-  return escapeText(marked(t, key, values)).replaceAll(OPEN, "<strong>").replaceAll(CLOSE, "</strong>");
+  return escapeText(marked(t, key, values))
+    .replaceAll(OPEN, "<strong>")
+    .replaceAll(CLOSE, "</strong>");
 }
 
 /** A message as plain text (an email's text part): the markup left out. */

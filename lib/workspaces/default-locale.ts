@@ -29,7 +29,8 @@ export async function setWorkspaceDefaultLocale(
 ): Promise<Result<{ locale: Locale }>> {
   const parsed = localeSchema.safeParse(input.locale);
   if (!parsed.success) return refused("invalid", "Choose one of the languages offered.", { field: "locale" });
-  if (!isAdmin(await callerRole(db, input.workspaceId))) return refused("forbidden", DEFAULT_LOCALE_FORBIDDEN);
+  if (!isAdmin(await callerRole(db, input.workspaceId)))
+    return refused("forbidden", DEFAULT_LOCALE_FORBIDDEN);
   const updated = await db`
     update public.workspaces set default_locale = ${parsed.data} where id = ${input.workspaceId} returning id`;
   if (updated.length === 0) return refused("forbidden", DEFAULT_LOCALE_FORBIDDEN);

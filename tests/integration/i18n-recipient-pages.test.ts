@@ -15,7 +15,7 @@ import { rsvpConfirmationEmail } from "@/lib/events/rsvp/rsvp-confirmation-email
 import type { EventRow } from "@/lib/events/event-row";
 import { verificationEmail } from "@/lib/forms/verification-email";
 import { LOCALES, type Locale } from "@/lib/i18n/locales";
-import { documentLocale } from "@/lib/i18n/page-locale";
+import { documentLocale } from "@/lib/i18n/flows/page-locale";
 import { RECIPIENT_LANG_HEADER, RECIPIENT_PATH_HEADER } from "@/lib/i18n/recipient-paths";
 import { MESSAGES, translator } from "@/lib/i18n/translator";
 import { parse, TYPE } from "@formatjs/icu-messageformat-parser";
@@ -118,83 +118,89 @@ beforeAll(async () => {
   };
 });
 
-describe.each(LOCALES)("every recipient page in %s shows no raw key and no untranslated English", (locale) => {
-  const lang = locale;
-  const contact = (contactId: string, extra: Record<string, string> = {}) => ({
-    params: Promise.resolve({ contactId }),
-    searchParams: Promise.resolve({ lang, ...extra }),
-  });
+describe.each(LOCALES)(
+  "every recipient page in %s shows no raw key and no untranslated English",
+  (locale) => {
+    const lang = locale;
+    const contact = (contactId: string, extra: Record<string, string> = {}) => ({
+      params: Promise.resolve({ contactId }),
+      searchParams: Promise.resolve({ lang, ...extra }),
+    });
 
-  test("/unsubscribe/{contact_id} with the preference centre", async () => {
-    const html = await render(UnsubscribePage(contact(fixtures.contactId, { sig: fixtures.signature })));
-    expect(html).toContain(MESSAGES[locale]["preferences.save"]);
-    expectTranslated(html, locale, "unsubscribe");
-  });
+    test("/unsubscribe/{contact_id} with the preference centre", async () => {
+      const html = await render(UnsubscribePage(contact(fixtures.contactId, { sig: fixtures.signature })));
+      expect(html).toContain(MESSAGES[locale]["preferences.save"]);
+      expectTranslated(html, locale, "unsubscribe");
+    });
 
-  test("/unsubscribe/{contact_id} with a link that is not valid", async () => {
-    const html = await render(UnsubscribePage(contact("00000000-0000-4000-8000-000000000000")));
-    expect(html).toContain(MESSAGES[locale]["unsubscribe.invalidTitle"]);
-    expectTranslated(html, locale, "unsubscribe invalid");
-  });
+    test("/unsubscribe/{contact_id} with a link that is not valid", async () => {
+      const html = await render(UnsubscribePage(contact("00000000-0000-4000-8000-000000000000")));
+      expect(html).toContain(MESSAGES[locale]["unsubscribe.invalidTitle"]);
+      expectTranslated(html, locale, "unsubscribe invalid");
+    });
 
-  test("/subscribe/{contact_id}: the question, the bounced address, the subscribed one", async () => {
-    for (const id of [fixtures.contactId, fixtures.blockedId, fixtures.subscribedId]) {
-      const html = await render(SubscribePage(contact(id)));
-      expectTranslated(html, locale, `subscribe ${id}`);
-    }
-  });
+    test("/subscribe/{contact_id}: the question, the bounced address, the subscribed one", async () => {
+      for (const id of [fixtures.contactId, fixtures.blockedId, fixtures.subscribedId]) {
+        const html = await render(SubscribePage(contact(id)));
+        expectTranslated(html, locale, `subscribe ${id}`);
+      }
+    });
 
-  test("/subscribe/confirmed, /subscribe/error (each reason) and /verified", async () => {
-    const only = { searchParams: Promise.resolve({ lang }) };
-    expectTranslated(await render(SubscribeConfirmedPage(only)), locale, "confirmed");
-    expectTranslated(await render(VerifiedPage(only)), locale, "verified");
-    for (const reason of ["not_found", "complaint", "bounce", "<script>"]) {
-      const html = await render(SubscribeErrorPage({ searchParams: Promise.resolve({ reason, lang }) }));
-      expectTranslated(html, locale, `subscribe error ${reason}`);
-    }
-  });
+    test("/subscribe/confirmed, /subscribe/error (each reason) and /verified", async () => {
+      const only = { searchParams: Promise.resolve({ lang }) };
+      expectTranslated(await render(SubscribeConfirmedPage(only)), locale, "confirmed");
+      expectTranslated(await render(VerifiedPage(only)), locale, "verified");
+      for (const reason of ["not_found", "complaint", "bounce", "<script>"]) {
+        const html = await render(SubscribeErrorPage({ searchParams: Promise.resolve({ reason, lang }) }));
+        expectTranslated(html, locale, `subscribe error ${reason}`);
+      }
+    });
 
-  test("/rsvp/{event_id}: the form, each outcome and each refusal", async () => {
-    const page = (query: Record<string, string>, eventId = fixtures.eventId) =>
-      render(
-        RsvpPage({ params: Promise.resolve({ eventId }), searchParams: Promise.resolve({ lang, ...query }) }),
-      );
-    const form = await page({});
-    expect(form).toContain(MESSAGES[locale]["rsvp.addToCalendar"]);
-    expectTranslated(form, locale, "rsvp");
-    for (const query of [
-      { status: "registered" },
-      { status: "already" },
-      ...["email", "first_name", "last_name", "phone", "rate_limited", "invalid", "event_full", "???"].map(
-        (error) => ({ error }),
-      ),
-    ])
-      expectTranslated(await page(query), locale, `rsvp ${JSON.stringify(query)}`);
-    expectTranslated(await page({}, "00000000-0000-4000-8000-000000000000"), locale, "rsvp unknown event");
-  });
+    test("/rsvp/{event_id}: the form, each outcome and each refusal", async () => {
+      const page = (query: Record<string, string>, eventId = fixtures.eventId) =>
+        render(
+          RsvpPage({
+            params: Promise.resolve({ eventId }),
+            searchParams: Promise.resolve({ lang, ...query }),
+          }),
+        );
+      const form = await page({});
+      expect(form).toContain(MESSAGES[locale]["rsvp.addToCalendar"]);
+      expectTranslated(form, locale, "rsvp");
+      for (const query of [
+        { status: "registered" },
+        { status: "already" },
+        ...["email", "first_name", "last_name", "phone", "rate_limited", "invalid", "event_full", "???"].map(
+          (error) => ({ error }),
+        ),
+      ])
+        expectTranslated(await page(query), locale, `rsvp ${JSON.stringify(query)}`);
+      expectTranslated(await page({}, "00000000-0000-4000-8000-000000000000"), locale, "rsvp unknown event");
+    });
 
-  test("the verify link's pages (unknown token) carry the language in <html lang>", async () => {
-    const res = await verify(new Request(`http://crm.test/api/forms/verify?token=nope&lang=${lang}`));
-    expect(res.status).toBe(404);
-    const html = await res.text();
-    expect(html).toContain(`<html lang="${locale}">`);
-    expectTranslated(html, locale, "verify unknown");
-  });
+    test("the verify link's pages (unknown token) carry the language in <html lang>", async () => {
+      const res = await verify(new Request(`http://crm.test/api/forms/verify?token=nope&lang=${lang}`));
+      expect(res.status).toBe(404);
+      const html = await res.text();
+      expect(html).toContain(`<html lang="${locale}">`);
+      expectTranslated(html, locale, "verify unknown");
+    });
 
-  test("the system emails: double opt-in and RSVP confirmation", async () => {
-    const t = translator(locale, "Europe/Paris");
-    const optIn = verificationEmail({ workspaceName: "Kino", formName: "Newsletter", token: "tok", t });
-    const [event] = await db.sql<EventRow[]>`select * from events where id = ${fixtures.eventId}`;
-    const rsvp = rsvpConfirmationEmail(event, "Ana", t);
-    for (const [name, email] of [
-      ["verification", optIn],
-      ["rsvp", rsvp],
-    ] as const) {
-      expectTranslated(`${email.subject}\n${email.text}`, locale, `${name} email text`);
-      expectTranslated(email.html, locale, `${name} email html`);
-    }
-  });
-});
+    test("the system emails: double opt-in and RSVP confirmation", async () => {
+      const t = translator(locale, "Europe/Paris");
+      const optIn = verificationEmail({ workspaceName: "Kino", formName: "Newsletter", token: "tok", t });
+      const [event] = await db.sql<EventRow[]>`select * from events where id = ${fixtures.eventId}`;
+      const rsvp = rsvpConfirmationEmail(event, "Ana", t);
+      for (const [name, email] of [
+        ["verification", optIn],
+        ["rsvp", rsvp],
+      ] as const) {
+        expectTranslated(`${email.subject}\n${email.text}`, locale, `${name} email text`);
+        expectTranslated(email.html, locale, `${name} email html`);
+      }
+    });
+  },
+);
 
 describe("<html lang> of a recipient page is its language", () => {
   test("the layout reads the path and ?lang= the proxy hands it, and the contact's locale", async () => {
@@ -206,7 +212,10 @@ describe("<html lang> of a recipient page is its language", () => {
       [RECIPIENT_LANG_HEADER]: "es",
     });
     expect(await documentLocale()).toBe("es");
-    session.headers = new Headers({ [RECIPIENT_PATH_HEADER]: "/verified", "accept-language": "de-CH, en;q=0.5" });
+    session.headers = new Headers({
+      [RECIPIENT_PATH_HEADER]: "/verified",
+      "accept-language": "de-CH, en;q=0.5",
+    });
     expect(await documentLocale()).toBe("de");
     // not a recipient page: the dashboard stays English whatever the browser says
     session.headers = new Headers({ [RECIPIENT_PATH_HEADER]: "/contacts", "accept-language": "de" });

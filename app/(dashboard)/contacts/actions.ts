@@ -45,7 +45,13 @@ export const createContactAction = memberAction(
     const result = await createContact(db, { ...input, workspaceId: ctx.workspaceId, ip: ctx.ip });
     const contact = unwrap(result); // contact_exists names the email field
     if (input.locale.trim())
-      unwrap(await setContactLocale(db, { workspaceId: ctx.workspaceId, contactId: contact.id, locale: input.locale }));
+      unwrap(
+        await setContactLocale(db, {
+          workspaceId: ctx.workspaceId,
+          contactId: contact.id,
+          locale: input.locale,
+        }),
+      );
     unwrap(
       await writeCustomFieldValues(db, {
         workspaceId: ctx.workspaceId,

@@ -35,7 +35,11 @@ export default async function SettingsPage() {
             </p>
           )}
           {isAdmin(role) ? (
-            <WorkspaceLanguageForm action={setWorkspaceLanguageAction} locale={locale} options={LANGUAGE_OPTIONS} />
+            <WorkspaceLanguageForm
+              action={setWorkspaceLanguageAction}
+              locale={locale}
+              options={LANGUAGE_OPTIONS}
+            />
           ) : (
             <p>
               Default language for recipients: <strong>{language}</strong>

@@ -7,7 +7,7 @@ import { seatsLeft } from "@/lib/events/rsvp/seats";
 import { sanitizeRichText } from "@/lib/html/sanitize";
 import { eventDateTime } from "@/lib/i18n/event-time";
 import { localizeMessage } from "@/lib/i18n/localize-error";
-import { pageTranslator } from "@/lib/i18n/page-locale";
+import { pageTranslator } from "@/lib/i18n/flows/page-locale";
 import type { MessageKey, Translator } from "@/lib/i18n/translator";
 
 export const dynamic = "force-dynamic";
@@ -118,12 +118,7 @@ export default async function RsvpPage(props: EventPageProps) {
           </div>
         )}
         {!done && !full && (
-          <form
-            method="post"
-            action={action}
-            className="stack"
-            aria-label={t.t("rsvp.formLabel", { title })}
-          >
+          <form method="post" action={action} className="stack" aria-label={t.t("rsvp.formLabel", { title })}>
             <label>
               {t.t("rsvp.email")}
               <input

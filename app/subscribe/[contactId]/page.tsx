@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { RecipientPage } from "@/components/ui/recipient-page";
 import { withService } from "@/lib/db/doors";
 import { getSubscribeTarget } from "@/lib/consent/get-subscribe-target";
-import { pageTranslator } from "@/lib/i18n/page-locale";
+import { pageTranslator } from "@/lib/i18n/flows/page-locale";
 import { firstParam } from "@/lib/i18n/recipient-locale";
 import { rich } from "@/lib/i18n/rich";
 

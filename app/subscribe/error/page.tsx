@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { RecipientPage } from "@/components/ui/recipient-page";
 import { isResubscribeError } from "@/lib/consent/resubscribe-contact";
-import { pageTranslator } from "@/lib/i18n/page-locale";
+import { pageTranslator } from "@/lib/i18n/flows/page-locale";
 
 type Props = { searchParams: Promise<{ reason?: string; lang?: string | string[] }> };
 

@@ -6,7 +6,7 @@ import { RecipientPage } from "@/components/ui/recipient-page";
 import { withService } from "@/lib/db/doors";
 import { getPreferenceCentre, unsubscribeByLink } from "@/lib/consent/topic-consent";
 import { clientIp } from "@/lib/http/client-ip";
-import { pageTranslator } from "@/lib/i18n/page-locale";
+import { pageTranslator } from "@/lib/i18n/flows/page-locale";
 import { rich } from "@/lib/i18n/rich";
 import { savePreferencesAction } from "./actions";
 

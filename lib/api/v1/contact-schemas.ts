@@ -131,7 +131,10 @@ export const contactSchema = z
     country: z.string().nullable(),
     birth_month: z.number().int().nullable(),
     birth_day: z.number().int().nullable(),
-    locale: z.string().nullable().meta({ description: "The contact's language (BCP 47), or null when unknown." }),
+    locale: z
+      .string()
+      .nullable()
+      .meta({ description: "The contact's language (BCP 47), or null when unknown." }),
     source: z.string().meta({ description: "How the contact came in; 'api' when created with a key." }),
     is_subscribed: z.boolean(),
     opt_in_timestamp: z.string().nullable(),

@@ -239,7 +239,8 @@ export const create = defineOperation({
     );
     if (Object.keys(custom.values).length > 0)
       unwrap(await writeCustomFieldValues(db, { workspaceId, contactId: contact.id, values: custom.values }));
-    if (body.locale) unwrap(await setContactLocale(db, { workspaceId, contactId: contact.id, locale: body.locale }));
+    if (body.locale)
+      unwrap(await setContactLocale(db, { workspaceId, contactId: contact.id, locale: body.locale }));
     // independent: the audit row and the answer's read leave in one socket write
     const [, answer] = await Promise.all([
       audit("contact.created", ["contact", contact.id], { after: { source: "api" } }),

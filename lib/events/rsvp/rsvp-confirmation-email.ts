@@ -11,7 +11,11 @@ import type { EventRow } from "../event-row";
  * registrant's language (docs/decisions.md, "Recipient languages"; English when none is given).
  * The links carry `?lang=` when the language is not English, so the page opens in it too.
  */
-export function rsvpConfirmationEmail(event: EventRow, firstName: string | null, t: Translator = translator("en")) {
+export function rsvpConfirmationEmail(
+  event: EventRow,
+  firstName: string | null,
+  t: Translator = translator("en"),
+) {
   const title = event.website_title ?? event.name;
   const when = eventDateTime(t, event.start_time, event.timezone);
   const where = event.location ?? "";
@@ -23,7 +27,12 @@ export function rsvpConfirmationEmail(event: EventRow, firstName: string | null,
     ? textMessage(t, "rsvpEmail.greetingName", { name: firstName })
     : textMessage(t, "rsvpEmail.greeting");
   const subject = textMessage(t, "rsvpEmail.subject", { title });
-  const text = [greeting, "", textMessage(t, "rsvpEmail.registeredFor", { title }), textMessage(t, "rsvpEmail.when", { when })]
+  const text = [
+    greeting,
+    "",
+    textMessage(t, "rsvpEmail.registeredFor", { title }),
+    textMessage(t, "rsvpEmail.when", { when }),
+  ]
     .concat(where ? [textMessage(t, "rsvpEmail.where", { where })] : [], [
       "",
       page,

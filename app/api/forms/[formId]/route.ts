@@ -28,7 +28,8 @@ export const POST = publicRoute({ name: "form submission", params }, async (requ
   const acceptLanguage = request.headers.get("accept-language");
   const body = await readLimitedBody(request, FORM_BODY_LIMIT).catch((error: unknown) => {
     // a body over the bound or not UTF-8 is refused before the form is read
-    if (error instanceof AppError) throw localizeError(error, translator(chooseLocale({ lang, acceptLanguage })));
+    if (error instanceof AppError)
+      throw localizeError(error, translator(chooseLocale({ lang, acceptLanguage })));
     throw error;
   });
   const result = await submitForm({

@@ -36,7 +36,12 @@ export const GET = publicRoute(
     name: "form verification",
     refusal: (error, request) => {
       const t = requestTranslator(request);
-      return html(error.status, t, t.t("verify.failedTitle"), t.t("verify.failedBody", { detail: error.message }));
+      return html(
+        error.status,
+        t,
+        t.t("verify.failedTitle"),
+        t.t("verify.failedBody", { detail: error.message }),
+      );
     },
   },
   async (request) => {
@@ -57,7 +62,8 @@ export const GET = publicRoute(
       }),
     );
     const t = translator(locale);
-    if (result.outcome === "expired") return html(410, t, t.t("verify.expiredTitle"), t.t("verify.expiredBody"));
+    if (result.outcome === "expired")
+      return html(410, t, t.t("verify.expiredTitle"), t.t("verify.expiredBody"));
     const own = safeRedirectUrl(result.redirectUrl);
     const confirmed = `${appUrl()}/verified${locale === "en" ? "" : `?lang=${locale}`}`;
     return Response.redirect(own ?? confirmed, 303);

@@ -59,7 +59,8 @@ export const POST = publicRoute(
     const form = formPost(request, eventId);
     const result = await register(request, eventId);
     if (!result) return form ? back(request, eventId, "status=registered") : Response.json({ success: true });
-    if (form) return back(request, eventId, result.alreadyRegistered ? "status=already" : "status=registered");
+    if (form)
+      return back(request, eventId, result.alreadyRegistered ? "status=already" : "status=registered");
     return Response.json({
       success: true,
       registration_id: result.registrationId,

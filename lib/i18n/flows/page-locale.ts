@@ -1,15 +1,15 @@
 import { headers } from "next/headers";
 import { cache } from "react";
 import { withService } from "@/lib/db/doors";
-import { recipientLocale } from "./recipient-locale";
-import { translator, type Translator } from "./translator";
-import { SOURCE_LOCALE, type Locale } from "./locales";
+import { recipientLocale } from "../recipient-locale";
+import { translator, type Translator } from "../translator";
+import { SOURCE_LOCALE, type Locale } from "../locales";
 import {
   matchRecipientPath,
   RECIPIENT_LANG_HEADER,
   RECIPIENT_PATH_HEADER,
   type PageScope,
-} from "./recipient-paths";
+} from "../recipient-paths";
 
 /**
  * The language of one recipient page, once per request: the page and the root layout (its
