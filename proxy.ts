@@ -6,6 +6,7 @@ import {
   newNonce,
   STRICT_TRANSPORT_SECURITY,
 } from "@/lib/http/security-headers";
+import { matchRecipientPath, RECIPIENT_LANG_HEADER, RECIPIENT_PATH_HEADER } from "@/lib/i18n/recipient-paths";
 
 const UNSUBSCRIBE = /^\/unsubscribe\/[^/]+$/;
 
@@ -19,6 +20,8 @@ const UNSUBSCRIBE = /^\/unsubscribe\/[^/]+$/;
  * Every other request gets the page's Content-Security-Policy with a fresh nonce, on the request
  * (Next.js reads the nonce there and puts it on its scripts) and on the response (decision record
  * "A strict Content-Security-Policy: scripts by nonce"), and HSTS when APP_URL is https.
+ * A recipient page's path and `?lang=` go to the root layout on the request, for its `<html lang>`
+ * (docs/decisions.md, "Recipient languages"); any other request has those headers removed.
  */
 export function proxy(request: NextRequest) {
   const { pathname } = request.nextUrl;
@@ -34,6 +37,12 @@ export function proxy(request: NextRequest) {
   });
   const headers = new Headers(request.headers);
   headers.set("Content-Security-Policy", policy);
+  headers.delete(RECIPIENT_PATH_HEADER);
+  headers.delete(RECIPIENT_LANG_HEADER);
+  if (matchRecipientPath(pathname)) {
+    headers.set(RECIPIENT_PATH_HEADER, pathname);
+    headers.set(RECIPIENT_LANG_HEADER, request.nextUrl.searchParams.get("lang") ?? "");
+  }
   const response = NextResponse.next({ request: { headers } });
   response.headers.set("Content-Security-Policy", policy);
   // read at run time, not baked into the build (docs/decisions.md, "One build, any address")

@@ -27,6 +27,40 @@ export function WorkspaceNameForm({ action, name }: { action: FormAction; name: 
   );
 }
 
+/**
+ * The workspace's default language: recipient pages and emails use it when neither the link, the
+ * contact nor the browser names a shipped language (docs/decisions.md, "Recipient languages").
+ */
+export function WorkspaceLanguageForm({
+  action,
+  locale,
+  options,
+}: {
+  action: FormAction;
+  locale: string;
+  options: readonly { value: string; label: string }[];
+}) {
+  return (
+    <ActionForm action={action} messageId="language-message">
+      {(state) => (
+        <>
+          <SelectField
+            label="Default language for recipients"
+            name="locale"
+            hint="Forms, RSVP and unsubscribe pages and their emails use it when the contact's or the browser's language is not offered."
+            state={state}
+            options={options}
+            defaultValue={state.values?.locale ?? locale}
+          />
+          <div>
+            <SubmitButton>Save language</SubmitButton>
+          </div>
+        </>
+      )}
+    </ActionForm>
+  );
+}
+
 /** The profile's name fields, with their autocomplete tokens. */
 const NAME_FIELDS = [
   { name: "firstName", label: "First name", autoComplete: "given-name" },

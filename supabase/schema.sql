@@ -5084,11 +5084,13 @@ CREATE TABLE public.contacts (
     search_text text GENERATED ALWAYS AS (lower(((((((((COALESCE(email, ''::text) || ' '::text) || COALESCE(first_name, ''::text)) || ' '::text) || COALESCE(last_name, ''::text)) || ' '::text) || COALESCE(phone, ''::text)) || ' '::text) || regexp_replace(COALESCE(phone, ''::text), '[^0-9]'::text, ''::text, 'g'::text)))) STORED,
     email_suppressed boolean DEFAULT false NOT NULL,
     custom_fields jsonb DEFAULT '{}'::jsonb NOT NULL,
+    locale text,
     CONSTRAINT contacts_birth_day_check CHECK (((birth_day >= 1) AND (birth_day <= 31))),
     CONSTRAINT contacts_birth_month_check CHECK (((birth_month >= 1) AND (birth_month <= 12))),
     CONSTRAINT contacts_birthday_paired CHECK (((birth_month IS NULL) = (birth_day IS NULL))),
     CONSTRAINT contacts_custom_fields_object CHECK ((jsonb_typeof(custom_fields) = 'object'::text)),
     CONSTRAINT contacts_email_check CHECK ((email <> ''::text)),
+    CONSTRAINT contacts_locale_check CHECK (((locale IS NULL) OR ((length(locale) <= 35) AND (locale ~ '^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$'::text)))),
     CONSTRAINT contacts_source_check CHECK ((source = ANY (ARRAY['manual'::text, 'form'::text, 'import'::text, 'ticketing'::text, 'payproc'::text, 'event'::text, 'api'::text])))
 );
 
@@ -6667,7 +6669,9 @@ CREATE TABLE public.forms (
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     topic_ids uuid[] DEFAULT '{}'::uuid[] NOT NULL,
+    locale text,
     CONSTRAINT forms_api_key_check CHECK (((api_key IS NULL) OR (api_key ~ '^[0-9a-f]{64}$'::text))),
+    CONSTRAINT forms_locale_check CHECK (((locale IS NULL) OR (locale = ANY (ARRAY['en'::text, 'es'::text, 'fr'::text, 'de'::text])))),
     CONSTRAINT forms_name_check CHECK (((length(btrim(name)) >= 1) AND (length(btrim(name)) <= 200)))
 );
 
@@ -9072,9 +9076,11 @@ CREATE TABLE public.workspaces (
     email_from_name text,
     email_from_local text,
     email_from_domain text,
+    default_locale text DEFAULT 'en'::text NOT NULL,
     CONSTRAINT workspaces_brand_accent_color_check CHECK ((brand_accent_color ~ '^#[0-9a-f]{6}$'::text)),
     CONSTRAINT workspaces_brand_color_check CHECK ((brand_color ~ '^#[0-9a-f]{6}$'::text)),
     CONSTRAINT workspaces_brand_logo_url_check CHECK (((brand_logo_url IS NULL) OR (brand_logo_url ~~ 'https://%'::text))),
+    CONSTRAINT workspaces_default_locale_check CHECK ((default_locale = ANY (ARRAY['en'::text, 'es'::text, 'fr'::text, 'de'::text]))),
     CONSTRAINT workspaces_email_from_domain_check CHECK (((email_from_domain IS NULL) OR (email_from_domain = lower(email_from_domain)))),
     CONSTRAINT workspaces_email_from_local_check CHECK (((email_from_local IS NULL) OR ((length(email_from_local) <= 64) AND (email_from_local ~ '^[a-z0-9!#$%&''*+/=?^_`{|}~-]+(\.[a-z0-9!#$%&''*+/=?^_`{|}~-]+)*$'::text)))),
     CONSTRAINT workspaces_email_from_name_check CHECK (((email_from_name IS NULL) OR ((length(email_from_name) <= 70) AND (email_from_name !~ '[\r\n"\\<>]'::text)))),
@@ -9198,4 +9204,10 @@ GRANT UPDATE(postal_address) ON TABLE public.workspaces TO authenticated;
 --
 
 GRANT UPDATE(email_reply_to) ON TABLE public.workspaces TO authenticated;
+
+--
+-- Name: COLUMN workspaces.default_locale; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT UPDATE(default_locale) ON TABLE public.workspaces TO authenticated;
 

@@ -1810,6 +1810,8 @@ export interface components {
       id: string;
       is_subscribed: boolean;
       last_name: string | null;
+      /** @description The contact's language (BCP 47), or null when unknown. */
+      locale: string | null;
       /** @description Always null: no key reads the address a consent came from (docs/api.md, "Scopes and the data they reach"). Kept for compatibility. */
       opt_in_ip: string | null;
       opt_in_source: string | null;
@@ -1856,6 +1858,8 @@ export interface components {
       email?: string;
       first_name?: string;
       last_name?: string;
+      /** @description The contact's language, a BCP 47 tag ('fr', 'de-AT'), stored canonical; null clears it. Recipient pages and system emails use it (docs/api.md, "Languages"). */
+      locale?: string | null;
       phone?: string;
       postal_code?: string;
       state?: string;
@@ -1914,6 +1918,8 @@ export interface components {
       email: string;
       first_name?: string;
       last_name?: string;
+      /** @description The contact's language, a BCP 47 tag ('fr', 'de-AT'), stored canonical; null clears it. Recipient pages and system emails use it (docs/api.md, "Languages"). */
+      locale?: string | null;
       phone?: string;
       postal_code?: string;
       state?: string;

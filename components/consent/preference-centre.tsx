@@ -11,10 +11,21 @@ export interface PreferenceTopic {
   subscribed: boolean;
 }
 
+/** The preference centre's texts, in the recipient's language (the page translates them). */
+export interface PreferenceCentreLabels {
+  legend: string;
+  blocked: string;
+  openLink: string;
+  save: string;
+  everything: string;
+  saving: string;
+}
+
 /**
  * The preference centre (docs/decisions.md, "Subscription topics"): a checkbox per topic and
  * "Unsubscribe from everything". Two forms, each working without JavaScript's help beyond the
- * server action; what the person ticked stays on screen after saving.
+ * server action; what the person ticked stays on screen after saving. `lang` goes with each save,
+ * so its answer is in the page's language (docs/decisions.md, "Recipient languages").
  */
 export function PreferenceCentreForm({
   contactId,
@@ -22,6 +33,8 @@ export function PreferenceCentreForm({
   blocked,
   signature,
   save,
+  labels,
+  lang,
 }: {
   contactId: string;
   topics: PreferenceTopic[];
@@ -30,6 +43,8 @@ export function PreferenceCentreForm({
   /** the email link's signature; null: the link had only the contact id, so topics can only be left */
   signature: string | null;
   save: FormAction;
+  labels: PreferenceCentreLabels;
+  lang: string;
 }) {
   return (
     <div className="stack">
@@ -37,9 +52,10 @@ export function PreferenceCentreForm({
         {() => (
           <>
             <input type="hidden" name="contactId" value={contactId} />
+            <input type="hidden" name="lang" value={lang} />
             {signature && <input type="hidden" name="sig" value={signature} />}
             <fieldset className="stack" aria-describedby={blocked ? "preferences-blocked" : undefined}>
-              <legend>Email you receive</legend>
+              <legend>{labels.legend}</legend>
               {topics.map((topic) => (
                 <label key={topic.id} className="check">
                   <input type="checkbox" name="topics[]" value={topic.id} defaultChecked={topic.subscribed} />
@@ -51,14 +67,12 @@ export function PreferenceCentreForm({
               ))}
               {blocked && (
                 <p id="preferences-blocked" className="hint">
-                  Email to this address is blocked, so no topic can be added.
+                  {labels.blocked}
                 </p>
               )}
-              {!blocked && !signature && (
-                <p className="hint">To add a topic, open the link in one of our emails.</p>
-              )}
+              {!blocked && !signature && <p className="hint">{labels.openLink}</p>}
             </fieldset>
-            <SubmitButton>Save preferences</SubmitButton>
+            <SubmitButton pendingLabel={labels.saving}>{labels.save}</SubmitButton>
           </>
         )}
       </ActionForm>
@@ -66,8 +80,11 @@ export function PreferenceCentreForm({
         {() => (
           <>
             <input type="hidden" name="contactId" value={contactId} />
+            <input type="hidden" name="lang" value={lang} />
             <input type="hidden" name="everything" value="1" />
-            <SubmitButton className="secondary">Unsubscribe from everything</SubmitButton>
+            <SubmitButton className="secondary" pendingLabel={labels.saving}>
+              {labels.everything}
+            </SubmitButton>
           </>
         )}
       </ActionForm>

@@ -52,6 +52,14 @@ export function ContactForm({
         </div>
         <span className="hint">Give both, or leave both empty.</span>
       </fieldset>
+      <Field
+        label="Language"
+        name="locale"
+        autoComplete="off"
+        maxLength={35}
+        hint="A language tag such as fr, es or de-AT: the forms, RSVP and unsubscribe pages and the emails this person gets use it. Empty: not known."
+        state={state}
+      />
       <CustomFieldInputs fields={customFields} state={state} />
       {mode === "create" && (
         <label className="check">

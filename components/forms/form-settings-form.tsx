@@ -2,7 +2,7 @@
 
 import { useActionState, useId } from "react";
 import type { FormState } from "@/lib/http/form-state";
-import { Field, FormMessage, SubmitButton } from "@/components/form-controls";
+import { Field, FormMessage, SelectField, SubmitButton } from "@/components/form-controls";
 
 export interface FormSettingsValues {
   name: string;
@@ -10,6 +10,8 @@ export interface FormSettingsValues {
   require_verification: boolean;
   captcha_required: boolean;
   success_redirect_url: string;
+  /** '' for "the visitor's language" */
+  locale: string;
 }
 
 /** The editor of a form's settings (spec 2.1), for owners and admins. */
@@ -17,10 +19,13 @@ export function FormSettingsForm({
   action,
   initial,
   submitLabel,
+  languages,
 }: {
   action: (state: FormState, form: FormData) => Promise<FormState>;
   initial: FormSettingsValues;
   submitLabel: string;
+  /** the shipped languages, each named in its own language */
+  languages: readonly { value: string; label: string }[];
 }) {
   const [state, formAction] = useActionState<FormState, FormData>(action, {});
   const id = useId();
@@ -79,6 +84,14 @@ export function FormSettingsForm({
         state={state}
         defaultValue={v?.success_redirect_url ?? initial.success_redirect_url}
         hint="Where visitors go after submitting, for example https://example.com/thanks."
+      />
+      <SelectField
+        label="Language"
+        name="locale"
+        state={state}
+        options={[{ value: "", label: "The visitor's language" }, ...languages]}
+        defaultValue={v?.locale ?? initial.locale}
+        hint="The language of the form's messages and confirmation email; a new contact, or one without a language, gets it as theirs."
       />
       <div>
         <SubmitButton>{submitLabel}</SubmitButton>

@@ -21,11 +21,12 @@ export function RecipientPage({ title, children }: { title: string; children: Re
  * The same frame as a whole HTML document, for route handlers that must answer with their own
  * status (the verify link's 404 and 410, spec 4.3), which a page cannot. Next does not render
  * React in route handlers, so the markup above is written out here with the few rules of
- * app/globals.css it uses (the card, the centring, the type).
+ * app/globals.css it uses (the card, the centring, the type). `lang` is the page's language
+ * (docs/decisions.md, "Recipient languages").
  */
-export function recipientPageHtml(title: string, message: string): string {
+export function recipientPageHtml(title: string, message: string, lang = "en"): string {
   return `<!doctype html>
-<html lang="en">
+<html lang="${escapeHtml(lang)}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">

@@ -17,6 +17,7 @@ export const CONTACT_COLUMNS = [
   "unsubscribed_at",
   "assigned_user_id",
   "portal_token",
+  "locale",
   "created_by",
   "updated_by",
   "created_at",

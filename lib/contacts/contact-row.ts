@@ -22,6 +22,8 @@ export interface ContactRow {
   unsubscribed_at: Date | null;
   assigned_user_id: string | null;
   portal_token: string | null;
+  /** the contact's language, a BCP 47 tag (DESIGN.md section 9); null: unknown */
+  locale?: string | null;
   created_by: string | null;
   updated_by: string | null;
   created_at: Date;

@@ -17,7 +17,12 @@ export type SubmissionType = "direct" | "api_key" | "verified_email";
 
 export interface ApplySubmissionInput {
   /** has_automations false (known from the form lookup) skips the automation query */
-  form: Pick<FormRow, "id" | "workspace_id" | "name"> & { has_automations?: boolean; topic_ids?: string[] };
+  form: Pick<FormRow, "id" | "workspace_id" | "name"> & {
+    has_automations?: boolean;
+    topic_ids?: string[];
+    /** the form's language: it becomes the contact's when the contact has none */
+    locale?: string | null;
+  };
   fields: SubmissionFields;
   /** the complete submitted body, stored as it came */
   payload: SubmittedBody;
@@ -97,6 +102,10 @@ export async function applySubmission(db: Db, input: ApplySubmissionInput): Prom
       insert into public.form_submissions (id, workspace_id, form_id, contact_id, payload, ip_address, submission_type)
       values (${submissionId}, ${form.workspace_id}, ${form.id}, ${contact.id}, ${db.json(input.payload as never)},
               ${ip}, ${input.submissionType})`,
+    // a form in a language sets the contact's when it has none (docs/decisions.md, "Recipient languages")
+    form.locale &&
+      db`update public.contacts set locale = ${form.locale}
+         where id = ${contact.id} and workspace_id = ${form.workspace_id} and locale is null`,
   ]);
   if (form.has_automations !== false)
     await fireTrigger(db, {

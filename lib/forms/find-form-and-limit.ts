@@ -30,7 +30,7 @@ export async function findFormAndLimit(
   sweepRateLimitHitsNowAndThen();
   try {
     const [row] = await db<(PublicForm & { allowed: boolean; retry_after_seconds: number })[]>`
-      select f.*, w.name as workspace_name,
+      select f.*, w.name as workspace_name, w.default_locale as workspace_locale,
              exists (select 1 from public.automations a
                      where a.workspace_id = f.workspace_id and a.trigger_type = 'form_submitted' and a.is_active
                        and (a.form_id is null or a.form_id = f.id)) as has_automations,

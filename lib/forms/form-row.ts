@@ -10,6 +10,8 @@ export interface FormRow {
   require_verification: boolean;
   /** the subscription topics a submission subscribes to; none: the workspace's default topics */
   topic_ids: string[];
+  /** the form's language (docs/decisions.md, "Recipient languages"); null: chosen per submission */
+  locale: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -17,6 +19,8 @@ export interface FormRow {
 /** The form as the public endpoint needs it: the row plus its workspace's name (for emails). */
 export interface PublicForm extends FormRow {
   workspace_name: string;
+  /** the workspace's default language (workspaces.default_locale) */
+  workspace_locale: string;
   /** whether any active form_submitted automation could fire for this form */
   has_automations: boolean;
 }

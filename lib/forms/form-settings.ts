@@ -1,9 +1,11 @@
 import { z } from "zod";
 import { parseAllowedDomains } from "./allowed-domains";
+import { LOCALES } from "@/lib/i18n/locales";
 
 /**
  * What the dashboard editor writes to a form (spec 2.1): name, allowed domains (wildcard
- * syntax checked), require_verification, the captcha flag and an http(s) success URL.
+ * syntax checked), require_verification, the captcha flag, an http(s) success URL and the form's
+ * language (a shipped one, or empty: chosen per submission; docs/decisions.md, "Recipient languages").
  * Checkboxes arrive as 'on' or absent.
  */
 export const formSettingsSchema = z
@@ -18,6 +20,7 @@ export const formSettingsSchema = z
       .max(2000, "Keep the URL under 2000 characters.")
       .default("")
       .refine((v) => v === "" || isHttpUrl(v), "Enter a full http:// or https:// address."),
+    locale: z.enum(["", ...LOCALES], { error: "Choose one of the languages offered." }).default(""),
   })
   .transform((input, ctx) => {
     const domains = parseAllowedDomains(input.allowed_domains);
@@ -31,6 +34,7 @@ export const formSettingsSchema = z
       require_verification: input.require_verification,
       captcha_required: input.captcha_required,
       success_redirect_url: input.success_redirect_url || null,
+      locale: input.locale || null,
     };
   });
 

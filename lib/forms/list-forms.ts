@@ -8,6 +8,8 @@ export interface FormSummary {
   require_verification: boolean;
   captcha_required: boolean;
   success_redirect_url: string | null;
+  /** the form's language (docs/decisions.md, "Recipient languages"); null: the visitor's */
+  locale: string | null;
   submissions: number;
   pending: number;
   last_submission_at: Date | null;
@@ -29,7 +31,7 @@ export async function listForms(
   const after = page?.after;
   return db<(FormSummary & { sort_key: string })[]>`
     select f.created_at::text as sort_key, f.id, f.name, f.allowed_domains, f.api_key is not null as has_key, f.require_verification,
-           f.captcha_required, f.success_redirect_url, f.created_at,
+           f.captcha_required, f.success_redirect_url, f.locale, f.created_at,
            s.n as submissions, s.last_at as last_submission_at,
            coalesce(p.n, 0)::int as pending
     from public.forms f
@@ -54,7 +56,7 @@ export async function getForm(
 ): Promise<FormSummary | null> {
   const forms = await db<FormSummary[]>`
     select f.id, f.name, f.allowed_domains, f.api_key is not null as has_key, f.require_verification,
-           f.captcha_required, f.success_redirect_url, f.created_at,
+           f.captcha_required, f.success_redirect_url, f.locale, f.created_at,
            (select count(*)::int from public.form_submissions s where s.form_id = f.id) as submissions,
            (select max(created_at) from public.form_submissions s where s.form_id = f.id) as last_submission_at,
            (select count(*)::int from public.pending_form_submissions p

@@ -4,13 +4,17 @@ import type { PublicForm } from "./form-row";
 import type { SubmittedBody } from "@/lib/http/parse-body";
 import { verificationEmail } from "./verification-email";
 import { newVerificationToken } from "./verification-token";
+import { recipientLocale } from "@/lib/i18n/recipient-locale";
+import { translator } from "@/lib/i18n/translator";
 
 export interface StageSubmissionInput {
-  form: Pick<PublicForm, "id" | "workspace_id" | "name" | "workspace_name">;
+  form: Pick<PublicForm, "id" | "workspace_id" | "name" | "workspace_name"> & { locale?: string | null };
   contactId: string;
   email: string;
   payload: SubmittedBody;
   ip: string | null;
+  /** the submission's `?lang=` and `Accept-Language`: the email's language after the contact's own */
+  language?: { lang?: string | null; acceptLanguage?: string | null };
 }
 
 /**
@@ -22,10 +26,20 @@ export interface StageSubmissionInput {
  */
 export async function stageSubmission(db: Db, input: StageSubmissionInput): Promise<{ pendingId: string }> {
   const { token, digest } = newVerificationToken();
+  // the email's language (docs/decisions.md, "Recipient languages"): ?lang=, the contact's locale
+  // (else the form's), Accept-Language, the workspace's default
+  const locale = await recipientLocale(db, {
+    contactId: input.contactId,
+    workspaceId: input.form.workspace_id,
+    formLocale: input.form.locale,
+    lang: input.language?.lang,
+    acceptLanguage: input.language?.acceptLanguage,
+  });
   const email = verificationEmail({
     workspaceName: input.form.workspace_name,
     formName: input.form.name,
     token,
+    t: translator(locale),
   });
   // Pipelined on the transaction's connection, executed in this order.
   const [, , [pending]] = await Promise.all([

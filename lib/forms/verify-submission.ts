@@ -7,11 +7,19 @@ import { looksLikeToken, verificationDigest } from "./verification-token";
 
 export type VerifySubmissionResult =
   | { outcome: "unknown" }
-  | { outcome: "expired" }
-  | { outcome: "verified"; contactId: string; redirectUrl: string | null };
+  | { outcome: "expired"; workspaceId: string }
+  | {
+      outcome: "verified";
+      contactId: string;
+      redirectUrl: string | null;
+      workspaceId: string;
+      /** the form's language (docs/decisions.md, "Recipient languages") */
+      formLocale: string | null;
+    };
 
 interface PendingRow {
   form_id: string;
+  workspace_id: string;
   payload: SubmittedBody;
   ip_address: string | null;
   expired: boolean;
@@ -29,9 +37,9 @@ export async function verifySubmission(db: Db, token: string | null): Promise<Ve
   const [pending] = await db<PendingRow[]>`
     delete from public.pending_form_submissions
     where token = ${verificationDigest(token)}
-    returning form_id, payload, host(ip_address) as ip_address, expires_at <= now() as expired`;
+    returning form_id, workspace_id, payload, host(ip_address) as ip_address, expires_at <= now() as expired`;
   if (!pending) return { outcome: "unknown" };
-  if (pending.expired) return { outcome: "expired" };
+  if (pending.expired) return { outcome: "expired", workspaceId: pending.workspace_id };
 
   const [form] = await db<FormRow[]>`select * from public.forms where id = ${pending.form_id}`;
   const fields = submissionFields(pending.payload);
@@ -44,5 +52,11 @@ export async function verifySubmission(db: Db, token: string | null): Promise<Ve
     ip: pending.ip_address,
     submissionType: "verified_email",
   });
-  return { outcome: "verified", contactId: applied.contactId, redirectUrl: form.success_redirect_url };
+  return {
+    outcome: "verified",
+    contactId: applied.contactId,
+    redirectUrl: form.success_redirect_url,
+    workspaceId: form.workspace_id,
+    formLocale: form.locale,
+  };
 }

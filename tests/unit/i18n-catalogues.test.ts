@@ -31,6 +31,24 @@ describe("the message catalogues a translator edits (DESIGN.md section 9, langua
     },
   );
 
+  /**
+   * A message left in English is a key someone copied without translating; the few words that are
+   * the same in a language are named here, so every other one must differ from the English.
+   */
+  const SAME_AS_ENGLISH: Record<string, string[]> = {
+    de: ["rsvp.website", "fields.name"], // "Website", "Name" are German too
+  };
+
+  it.each(LOCALES.filter((l) => l !== "en"))(
+    "%s translates every message (none left in English)",
+    (locale) => {
+      const untranslated = Object.keys(source).filter(
+        (key) => MESSAGES[locale][key] === source[key] && !(SAME_AS_ENGLISH[locale] ?? []).includes(key),
+      );
+      expect(untranslated).toEqual([]);
+    },
+  );
+
   it.each(LOCALES)("every message of %s parses and uses the English message's placeholders", (locale) => {
     for (const [key, message] of Object.entries(MESSAGES[locale])) {
       const mine = [...placeholders(parse(message))].sort();

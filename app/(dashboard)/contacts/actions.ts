@@ -1,5 +1,6 @@
 "use server";
 
+import { setContactLocale } from "@/lib/contacts/contact-locale";
 import { redirect } from "next/navigation";
 import { z } from "zod";
 import { memberAction } from "@/lib/adapters/member-action";
@@ -34,12 +35,23 @@ export const getContactByIdAction = memberAction(
   { audit: false, args: ["contactId"] }, // reads only
 );
 
+/** The contact's language as the form sends it (docs/decisions.md, "Recipient languages"); empty: not known. */
+const withLocale = z.object({ locale: z.string().max(100).default("") });
+
 export const createContactAction = memberAction(
-  createContactSchema.and(withCustomFields),
+  createContactSchema.and(withCustomFields).and(withLocale),
   async (db, input, ctx): Promise<FormState> => {
     const custom = await checkedFormCustomFields(db, ctx.workspaceId, input);
     const result = await createContact(db, { ...input, workspaceId: ctx.workspaceId, ip: ctx.ip });
     const contact = unwrap(result); // contact_exists names the email field
+    if (input.locale.trim())
+      unwrap(
+        await setContactLocale(db, {
+          workspaceId: ctx.workspaceId,
+          contactId: contact.id,
+          locale: input.locale,
+        }),
+      );
     unwrap(
       await writeCustomFieldValues(db, {
         workspaceId: ctx.workspaceId,
@@ -56,8 +68,8 @@ export const createContactAction = memberAction(
 );
 
 export const updateContactAction = memberAction(
-  z.object({ contactId }).and(updateContactSchema).and(withCustomFields),
-  async (db, { contactId, ...fields }, ctx): Promise<FormState> => {
+  z.object({ contactId }).and(updateContactSchema).and(withCustomFields).and(withLocale),
+  async (db, { contactId, locale, ...fields }, ctx): Promise<FormState> => {
     const before = await readEditableFields(db, { workspaceId: ctx.workspaceId, contactId });
     if (!before) throw new AppError("not_found", CONTACT_NOT_FOUND);
     const [stored] = await db<{ custom_fields: Record<string, never> }[]>`
@@ -68,11 +80,18 @@ export const updateContactAction = memberAction(
     const values = unwrap(
       await writeCustomFieldValues(db, { workspaceId: ctx.workspaceId, contactId, values: custom.values }),
     );
+    const language = unwrap(
+      await setContactLocale(db, { workspaceId: ctx.workspaceId, contactId, locale: locale.trim() || null }),
+    );
     // the names of the fields changed, never their values (personal data); custom fields not
     // marked personal with their values (docs/decisions.md, "Custom fields")
     const summary = customFieldsAuditSummary(custom.fields, values.before, values.after, values.changed);
     ctx.audit.target("contact", contactId).change(summary && { custom_fields: summary.before }, {
-      changed: [...editedFields(before, fields), ...values.changed.map((k) => `custom_fields.${k}`)],
+      changed: [
+        ...editedFields(before, fields),
+        ...(language.changed ? ["locale"] : []),
+        ...values.changed.map((k) => `custom_fields.${k}`),
+      ],
       ...(summary ? { custom_fields: summary.after } : {}),
     });
     return {};

@@ -7,6 +7,7 @@ import { unwrap } from "@/lib/errors/app-error";
 import type { FormState } from "@/lib/http/form-state";
 import { updateProfile } from "@/lib/profiles/update-profile";
 import { renameWorkspace } from "@/lib/workspaces/rename-workspace";
+import { setWorkspaceDefaultLocale } from "@/lib/workspaces/default-locale";
 
 const text = z.string().default("");
 const refreshLayout = () => revalidatePath("/", "layout");
@@ -33,4 +34,22 @@ export const updateProfileAction = memberAction(
     return { success: "Profile saved." };
   },
   { audit: "account.profile_updated", after: refreshLayout },
+);
+
+/**
+ * Owners and admins choose the workspace's default language, the last source of a recipient's
+ * language before English (docs/decisions.md, "Recipient languages").
+ */
+export const setWorkspaceLanguageAction = memberAction(
+  z.object({ locale: text }),
+  async (db, { locale }, ctx): Promise<FormState> => {
+    const before = await db<{ default_locale: string }[]>`
+      select default_locale from public.workspaces where id = ${ctx.workspaceId}`;
+    const saved = unwrap(await setWorkspaceDefaultLocale(db, { workspaceId: ctx.workspaceId, locale }));
+    ctx.audit
+      .target("workspace", ctx.workspaceId)
+      .change({ default_locale: before[0]?.default_locale ?? null }, { default_locale: saved.locale });
+    return { success: "Default language saved." };
+  },
+  { audit: "workspace.updated" },
 );

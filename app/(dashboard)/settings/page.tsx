@@ -1,20 +1,24 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { ProfileForm, WorkspaceNameForm } from "@/components/settings-forms";
-import { renameWorkspaceAction, updateProfileAction } from "./actions";
+import { ProfileForm, WorkspaceLanguageForm, WorkspaceNameForm } from "@/components/settings-forms";
+import { renameWorkspaceAction, setWorkspaceLanguageAction, updateProfileAction } from "./actions";
 import { requireMember } from "@/lib/auth/context";
 import { withUser } from "@/lib/db/doors";
 import { timeZones } from "@/lib/time/zones";
 import { getProfile } from "@/lib/profiles/get-profile";
 import { isAdmin } from "@/lib/workspaces/member-permissions";
+import { getWorkspaceDefaultLocale, LANGUAGE_OPTIONS } from "@/lib/workspaces/default-locale";
 import { SETTINGS_SECTIONS } from "./sections";
 
 export const metadata: Metadata = { title: "Settings" };
 
 export default async function SettingsPage() {
   const ctx = await requireMember();
-  const profile = await withUser(ctx.claims, getProfile);
+  const [profile, locale] = await withUser(ctx.claims, (db) =>
+    Promise.all([getProfile(db), getWorkspaceDefaultLocale(db, ctx.workspace.workspaceId)]),
+  );
   const { workspaceName, role } = ctx.workspace;
+  const language = LANGUAGE_OPTIONS.find((option) => option.value === locale)?.label ?? locale;
   return (
     <>
       <h1>Settings</h1>
@@ -28,6 +32,17 @@ export default async function SettingsPage() {
               <strong>{workspaceName}</strong>
               <br />
               <span className="hint">Only owners and admins can change the workspace name.</span>
+            </p>
+          )}
+          {isAdmin(role) ? (
+            <WorkspaceLanguageForm
+              action={setWorkspaceLanguageAction}
+              locale={locale}
+              options={LANGUAGE_OPTIONS}
+            />
+          ) : (
+            <p>
+              Default language for recipients: <strong>{language}</strong>
             </p>
           )}
         </section>

@@ -5,45 +5,65 @@ import { loadRsvpEvent, REFUSAL_MESSAGES } from "@/lib/events/rsvp/rsvp-availabi
 import { googleCalendarUrl } from "@/lib/events/calendar/event-calendar";
 import { seatsLeft } from "@/lib/events/rsvp/seats";
 import { sanitizeRichText } from "@/lib/html/sanitize";
-import { formatEventDateTime } from "@/lib/time/format";
+import { eventDateTime } from "@/lib/i18n/event-time";
+import { localizeMessage } from "@/lib/i18n/localize-error";
+import { pageTranslator } from "@/lib/i18n/flows/page-locale";
+import type { MessageKey, Translator } from "@/lib/i18n/translator";
 
-export const metadata: Metadata = { title: "RSVP", robots: { index: false } };
 export const dynamic = "force-dynamic";
 
-const ERRORS: Record<string, string> = {
-  email: "Enter a valid email address.",
-  first_name: "Your first name is too long.",
-  last_name: "Your last name is too long.",
-  phone: "Your phone number is too long.",
-  rate_limited: "Too many attempts from your connection. Wait a minute and try again.",
-  invalid: "Your answer could not be read. Try again.",
-  ...REFUSAL_MESSAGES,
+export async function generateMetadata(props: EventPageProps): Promise<Metadata> {
+  const { eventId, query } = await eventPageInput(props);
+  const t = await pageTranslator("event", eventId, query.lang);
+  return { title: t.t("rsvp.metaTitle"), robots: { index: false } };
+}
+
+/** The outcome `?error=` names: a refused field or a code (the endpoint's redirect back). */
+const ERRORS: Record<string, MessageKey> = {
+  email: "rsvp.errors.email",
+  first_name: "rsvp.errors.first_name",
+  last_name: "rsvp.errors.last_name",
+  phone: "rsvp.errors.phone",
+  rate_limited: "rsvp.errors.rate_limited",
+  invalid: "rsvp.errors.invalid",
 };
+
+function errorText(t: Translator, code: string): string {
+  if (Object.hasOwn(ERRORS, code)) return t.t(ERRORS[code]);
+  if (Object.hasOwn(REFUSAL_MESSAGES, code))
+    return localizeMessage(REFUSAL_MESSAGES[code as keyof typeof REFUSAL_MESSAGES], t);
+  return t.t(ERRORS.invalid);
+}
 
 /**
  * GET /rsvp/{event_id} (spec 4.13): the form only for a published event that has not started
  * and is not linked to Eventbrite; otherwise a page that says why (a ticketing-linked event
  * links to its Eventbrite page). The form is plain HTML posting to /api/rsvp/{event_id},
- * which redirects back here with the outcome, so it works without JavaScript.
+ * which redirects back here with the outcome, so it works without JavaScript. In the visitor's
+ * language (`?lang=`, `Accept-Language`, the workspace's default; docs/decisions.md, "Recipient
+ * languages"), which the form hands on; the event's time in its own zone.
  */
 export default async function RsvpPage(props: EventPageProps) {
   const { eventId, query: q } = await eventPageInput(props);
-  const [availability, left] = await withService(async (db) => {
-    const found = await loadRsvpEvent(db, eventId);
-    return [found, "data" in found ? await seatsLeft(db, found.data) : null] as const;
-  });
+  const [t, [availability, left]] = await Promise.all([
+    pageTranslator("event", eventId, q.lang),
+    withService(async (db) => {
+      const found = await loadRsvpEvent(db, eventId);
+      return [found, "data" in found ? await seatsLeft(db, found.data) : null] as const;
+    }),
+  ]);
 
   if ("error" in availability) {
     const eventbriteUrl = availability.error.details?.eventbrite_url;
     return (
       <main className="auth-page" id="main">
         <div className="card stack">
-          <h1>RSVP</h1>
-          <p role="status">{availability.error.message}</p>
+          <h1>{t.t("rsvp.heading")}</h1>
+          <p role="status">{localizeMessage(availability.error.message, t)}</p>
           {typeof eventbriteUrl === "string" && eventbriteUrl && (
             <p>
               <a className="button" href={eventbriteUrl} rel="noopener noreferrer">
-                Get tickets on Eventbrite
+                {t.t("rsvp.eventbrite")}
               </a>
             </p>
           )}
@@ -55,42 +75,41 @@ export default async function RsvpPage(props: EventPageProps) {
   const event = availability.data;
   const title = event.website_title ?? event.name;
   const description = sanitizeRichText(event.website_description ?? event.description);
-  const error = q.error ? (ERRORS[q.error] ?? ERRORS.invalid) : null;
+  const error = q.error ? errorText(t, q.error) : null;
   const emailError = q.error === "email";
   const done = q.status === "registered" || q.status === "already";
   const full = left === 0 && !done;
+  const action = `/api/rsvp/${event.id}${q.lang ? `?lang=${encodeURIComponent(q.lang)}` : ""}`;
   return (
     <main className="auth-page" id="main">
       <div className="card stack" style={{ maxWidth: 560 }}>
         <h1>{title}</h1>
         <p>
-          <strong>{formatEventDateTime(event.start_time, event.timezone)}</strong>
+          <strong>{eventDateTime(t, event.start_time, event.timezone)}</strong>
           {event.location && <> · {event.location}</>}
         </p>
         {left !== null && (
           <p className="hint" id="seats-left">
-            {left === 0 ? "No seats left." : `${left} ${left === 1 ? "seat" : "seats"} left.`}
+            {t.t("rsvp.seatsLeft", { count: left })}
           </p>
         )}
         <p className="row">
           <a href={`/rsvp/${event.id}/calendar.ics`} download>
-            Add to calendar (.ics)
+            {t.t("rsvp.addToCalendar")}
           </a>
           <a href={googleCalendarUrl(event)} target="_blank" rel="noopener noreferrer">
-            Add to Google Calendar
+            {t.t("rsvp.addToGoogle")}
           </a>
         </p>
         {description && <div dangerouslySetInnerHTML={{ __html: description }} />}
         {done && (
           <div role="status" className="alert success" tabIndex={-1}>
-            {q.status === "already"
-              ? "You're already registered for this event."
-              : "You're registered! A confirmation is on its way to your inbox."}
+            {q.status === "already" ? t.t("rsvp.already") : t.t("rsvp.registered")}
           </div>
         )}
         {full && !error && (
           <div role="status" className="alert info">
-            {REFUSAL_MESSAGES.event_full}
+            {localizeMessage(REFUSAL_MESSAGES.event_full, t)}
           </div>
         )}
         {error && (
@@ -99,14 +118,9 @@ export default async function RsvpPage(props: EventPageProps) {
           </div>
         )}
         {!done && !full && (
-          <form
-            method="post"
-            action={`/api/rsvp/${event.id}`}
-            className="stack"
-            aria-label={`RSVP for ${title}`}
-          >
+          <form method="post" action={action} className="stack" aria-label={t.t("rsvp.formLabel", { title })}>
             <label>
-              Email
+              {t.t("rsvp.email")}
               <input
                 name="email"
                 type="email"
@@ -119,30 +133,30 @@ export default async function RsvpPage(props: EventPageProps) {
             </label>
             <div className="row">
               <label>
-                First name
+                {t.t("rsvp.firstName")}
                 <input name="first_name" autoComplete="given-name" maxLength={100} />
               </label>
               <label>
-                Last name
+                {t.t("rsvp.lastName")}
                 <input name="last_name" autoComplete="family-name" maxLength={100} />
               </label>
             </div>
             <label>
-              Phone (optional)
+              {t.t("rsvp.phone")}
               <input name="phone" type="tel" autoComplete="tel" maxLength={40} />
             </label>
             <label className="check">
               <input type="checkbox" name="is_subscribed" value="on" />
-              Keep me updated about future events by email
+              {t.t("rsvp.subscribe")}
             </label>
             {/* honeypot: people never see or fill it */}
             <div aria-hidden="true" style={{ position: "absolute", left: "-10000px" }}>
               <label>
-                Website
+                {t.t("rsvp.website")}
                 <input name="website_url" tabIndex={-1} autoComplete="off" />
               </label>
             </div>
-            <button type="submit">RSVP</button>
+            <button type="submit">{t.t("rsvp.submit")}</button>
           </form>
         )}
       </div>

@@ -5,6 +5,7 @@ import { uuidSchema } from "@/lib/ids/uuid";
 import { idParams } from "./keyset";
 import { NOTE_MAX_LENGTH } from "@/lib/notes/add-note";
 import { tagNameSchema } from "@/lib/tags/tag-schemas";
+import { contactLocaleSchema } from "@/lib/contacts/contact-locale";
 import { listSchema, pageQuerySchema } from "./pagination";
 
 /** A query id: anything but a uuid is 400 (a path's is 404: idParams). */
@@ -53,6 +54,10 @@ const fieldShape = {
   country: text("country", 100).optional(),
   birth_month: whole("birth_month", 1, 12).optional(),
   birth_day: whole("birth_day", 1, 31).optional(),
+  locale: contactLocaleSchema.optional().meta({
+    description:
+      "The contact's language, a BCP 47 tag ('fr', 'de-AT'), stored canonical; null clears it. Recipient pages and system emails use it (docs/api.md, \"Languages\").",
+  }),
   custom_fields: customFieldsWrite,
 };
 
@@ -126,6 +131,10 @@ export const contactSchema = z
     country: z.string().nullable(),
     birth_month: z.number().int().nullable(),
     birth_day: z.number().int().nullable(),
+    locale: z
+      .string()
+      .nullable()
+      .meta({ description: "The contact's language (BCP 47), or null when unknown." }),
     source: z.string().meta({ description: "How the contact came in; 'api' when created with a key." }),
     is_subscribed: z.boolean(),
     opt_in_timestamp: z.string().nullable(),

@@ -35,6 +35,7 @@ import {
 import type { CustomField, CustomFieldValuesInput } from "@/lib/contacts/custom-fields/types";
 import { upsertInChunks } from "@/lib/contacts/batch-upsert";
 import { lockContact } from "@/lib/contacts/contact-exists";
+import { setContactLocale } from "@/lib/contacts/contact-locale";
 import { contactAndTagExist } from "@/lib/tags/contact-tag-exists";
 import { bodyErrors, defineOperation, idempotencyConflict, invalid, notFound } from "./define";
 import { idParams } from "./keyset";
@@ -87,6 +88,7 @@ export function v1Contact(row: ContactRow & { tags: TagRef[]; emailStatus: Email
     country: row.country,
     birth_month: row.birth_month,
     birth_day: row.birth_day,
+    locale: row.locale ?? null,
     source: row.source,
     is_subscribed: row.is_subscribed,
     opt_in_timestamp: iso(row.opt_in_timestamp),
@@ -237,6 +239,8 @@ export const create = defineOperation({
     );
     if (Object.keys(custom.values).length > 0)
       unwrap(await writeCustomFieldValues(db, { workspaceId, contactId: contact.id, values: custom.values }));
+    if (body.locale)
+      unwrap(await setContactLocale(db, { workspaceId, contactId: contact.id, locale: body.locale }));
     // independent: the audit row and the answer's read leave in one socket write
     const [, answer] = await Promise.all([
       audit("contact.created", ["contact", contact.id], { after: { source: "api" } }),
@@ -292,6 +296,13 @@ export const update = defineOperation({
     const changed = editedFields(before, fields);
     const contact = { id: params.id, workspace_id: workspaceId };
     if (changed.length > 0) unwrap(await updateContact(db, { ...fields, workspaceId, contactId: params.id }));
+    // the language: given (null clears it) or left as it is (docs/decisions.md, "Recipient languages")
+    if (body.locale !== undefined) {
+      const language = unwrap(
+        await setContactLocale(db, { workspaceId, contactId: params.id, locale: body.locale }),
+      );
+      if (language.changed) changed.push("locale");
+    }
     const values =
       Object.keys(custom.values).length > 0
         ? unwrap(
@@ -354,7 +365,7 @@ async function upsertOne(
     fields: personFields(body),
     source: "api",
     mode: "overwrite",
-    extra: birthday(body),
+    extra: { ...birthday(body), ...(body.locale !== undefined ? { locale: body.locale } : {}) },
     via: via(ctx.key),
   });
   const id = result.contact.id;

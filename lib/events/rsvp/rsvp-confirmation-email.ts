@@ -1,33 +1,51 @@
 import { appUrl } from "@/lib/config";
 import { escapeHtml } from "@/lib/html/escape";
+import { eventDateTime } from "@/lib/i18n/event-time";
+import { htmlMessage, textMessage } from "@/lib/i18n/rich";
+import { translator, type Translator } from "@/lib/i18n/translator";
 import { googleCalendarUrl } from "../calendar/event-calendar";
 import type { EventRow } from "../event-row";
-import { formatEventDateTime } from "@/lib/time/format";
 
-/** The RSVP confirmation (transactional): what, when (in the event's zone) and where. */
-export function rsvpConfirmationEmail(event: EventRow, firstName: string | null) {
+/**
+ * The RSVP confirmation (transactional): what, when (in the event's zone) and where, in the
+ * registrant's language (docs/decisions.md, "Recipient languages"; English when none is given).
+ * The links carry `?lang=` when the language is not English, so the page opens in it too.
+ */
+export function rsvpConfirmationEmail(
+  event: EventRow,
+  firstName: string | null,
+  t: Translator = translator("en"),
+) {
   const title = event.website_title ?? event.name;
-  const when = formatEventDateTime(event.start_time, event.timezone);
+  const when = eventDateTime(t, event.start_time, event.timezone);
   const where = event.location ?? "";
   const url = `${appUrl()}/rsvp/${event.id}`;
+  const page = t.locale === "en" ? url : `${url}?lang=${t.locale}`;
   const ics = `${url}/calendar.ics`;
   const google = googleCalendarUrl(event);
-  const greeting = firstName ? `Hi ${firstName},` : "Hi,";
-  const subject = `You're registered: ${title}`;
-  const text = [greeting, "", `You're registered for ${title}.`, `When: ${when}`]
-    .concat(where ? [`Where: ${where}`] : [], [
+  const greeting = firstName
+    ? textMessage(t, "rsvpEmail.greetingName", { name: firstName })
+    : textMessage(t, "rsvpEmail.greeting");
+  const subject = textMessage(t, "rsvpEmail.subject", { title });
+  const text = [
+    greeting,
+    "",
+    textMessage(t, "rsvpEmail.registeredFor", { title }),
+    textMessage(t, "rsvpEmail.when", { when }),
+  ]
+    .concat(where ? [textMessage(t, "rsvpEmail.where", { where })] : [], [
       "",
-      url,
-      `Add to your calendar: ${ics}`,
-      `Add to Google Calendar: ${google}`,
+      page,
+      textMessage(t, "rsvpEmail.addToCalendar", { url: ics }),
+      textMessage(t, "rsvpEmail.addToGoogle", { url: google }),
     ])
     .join("\n");
   const html = [
     `<p>${escapeHtml(greeting)}</p>`,
-    `<p>You're registered for <strong>${escapeHtml(title)}</strong>.</p>`,
-    `<p>When: ${escapeHtml(when)}${where ? `<br>Where: ${escapeHtml(where)}` : ""}</p>`,
-    `<p><a href="${escapeHtml(url)}">Event details</a> · <a href="${escapeHtml(ics)}">Add to calendar (.ics)</a>`,
-    ` · <a href="${escapeHtml(google)}">Add to Google Calendar</a></p>`,
+    `<p>${htmlMessage(t, "rsvpEmail.registeredFor", { title })}</p>`,
+    `<p>${htmlMessage(t, "rsvpEmail.when", { when })}${where ? `<br>${htmlMessage(t, "rsvpEmail.where", { where })}` : ""}</p>`,
+    `<p><a href="${escapeHtml(page)}">${htmlMessage(t, "rsvpEmail.details")}</a> · <a href="${escapeHtml(ics)}">${htmlMessage(t, "rsvp.addToCalendar")}</a>`,
+    ` · <a href="${escapeHtml(google)}">${htmlMessage(t, "rsvp.addToGoogle")}</a></p>`,
   ].join("");
   return { subject, html, text };
 }

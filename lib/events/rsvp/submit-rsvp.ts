@@ -8,6 +8,8 @@ import { loadRsvpEvent, rsvpRefusal } from "./rsvp-availability";
 import { rsvpConfirmationEmail } from "./rsvp-confirmation-email";
 import { claimSeat } from "./seats";
 import type { RsvpInput } from "./rsvp-schema";
+import { recipientLocale } from "@/lib/i18n/recipient-locale";
+import { translator } from "@/lib/i18n/translator";
 
 export type SubmitRsvpResult =
   | {
@@ -30,11 +32,19 @@ export type SubmitRsvpResult =
  *   opt_in_source = the event id, opt_in_ip; unsubscribed_at cleared; every suppression but
  *   a complaint cleared) in the same update;
  * - one registration per contact and event: a repeated RSVP changes nothing and sends nothing;
- * - a new registration gets a transactional confirmation through the eligibility rules (8.3).
+ * - a new registration gets a transactional confirmation through the eligibility rules (8.3), in
+ *   the registrant's language (docs/decisions.md, "Recipient languages": the page's `?lang=`, the
+ *   contact's locale, `Accept-Language`, the workspace's default).
  */
 export async function submitRsvp(
   db: Db,
-  input: { eventId: string; rsvp: RsvpInput; ip: string | null; now?: Date },
+  input: {
+    eventId: string;
+    rsvp: RsvpInput;
+    ip: string | null;
+    now?: Date;
+    language?: { lang?: string | null; acceptLanguage?: string | null };
+  },
 ): Promise<SubmitRsvpResult> {
   const availability = await loadRsvpEvent(db, input.eventId, input.now);
   if ("error" in availability) return availability;
@@ -85,7 +95,13 @@ export async function submitRsvp(
     };
   }
 
-  const message = rsvpConfirmationEmail(event, contact.first_name);
+  const locale = await recipientLocale(db, {
+    contactId: contact.id,
+    workspaceId: event.workspace_id,
+    lang: input.language?.lang,
+    acceptLanguage: input.language?.acceptLanguage,
+  });
+  const message = rsvpConfirmationEmail(event, contact.first_name, translator(locale, event.timezone));
   const sent = await sendEmail(db, {
     workspaceId: event.workspace_id,
     contactId: contact.id,

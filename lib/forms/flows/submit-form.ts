@@ -20,6 +20,8 @@ export interface SubmitFormRequest extends SubmissionCredentials {
   contentType: string | null;
   /** the body, read (at most 64 KiB + 1 byte) before any database work; judged at step 4 */
   body: RawBody;
+  /** `?lang=` and `Accept-Language`: the language of a verification email (docs/decisions.md, "Recipient languages") */
+  language?: { lang?: string | null; acceptLanguage?: string | null };
 }
 
 export type SubmitFormResult =
@@ -120,6 +122,7 @@ async function runPipeline(
     payload: withoutCaptchaFields(body),
     ip: request.ip,
     byKey: auth.data.byKey,
+    language: request.language,
   }); // 7
   return { ...result, form };
 }
@@ -138,6 +141,7 @@ export async function acceptSubmission(
     payload: SubmittedBody;
     ip: string | null;
     byKey: boolean;
+    language?: { lang?: string | null; acceptLanguage?: string | null };
   },
 ): Promise<SubmitFormResult> {
   const { form, fields } = input;
@@ -151,6 +155,7 @@ export async function acceptSubmission(
         email: fields.email,
         payload: input.payload,
         ip: input.ip,
+        language: input.language,
       });
       return { outcome: "pending_verification" };
     }

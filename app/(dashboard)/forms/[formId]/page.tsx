@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { LANGUAGE_OPTIONS } from "@/lib/workspaces/default-locale";
 import { captchaConfig } from "@/lib/forms/captcha";
 import Link from "next/link";
 import { ADMIN_ROLES } from "@/lib/auth/context";
@@ -58,6 +59,7 @@ export default async function FormPage({ params }: { params: Promise<{ formId: s
         {canEdit ? (
           <FormSettingsForm
             action={updateFormAction.bind(null, form.id)}
+            languages={LANGUAGE_OPTIONS}
             submitLabel="Save form"
             initial={{
               name: form.name,
@@ -65,6 +67,7 @@ export default async function FormPage({ params }: { params: Promise<{ formId: s
               require_verification: form.require_verification,
               captcha_required: form.captcha_required,
               success_redirect_url: form.success_redirect_url ?? "",
+              locale: form.locale ?? "",
             }}
           />
         ) : (

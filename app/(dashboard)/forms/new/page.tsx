@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import { LANGUAGE_OPTIONS } from "@/lib/workspaces/default-locale";
 import Link from "next/link";
 import { ADMIN_ROLES, requireMember } from "@/lib/auth/context";
 import { FormSettingsForm } from "@/components/forms/form-settings-form";
@@ -19,6 +20,7 @@ export default async function NewFormPage() {
         {canEdit ? (
           <FormSettingsForm
             action={createFormAction}
+            languages={LANGUAGE_OPTIONS}
             submitLabel="Create form"
             initial={{
               name: "",
@@ -26,6 +28,7 @@ export default async function NewFormPage() {
               require_verification: true,
               captcha_required: false,
               success_redirect_url: "",
+              locale: "",
             }}
           />
         ) : (

@@ -11,6 +11,9 @@ import { rsvpRefusal } from "@/lib/events/rsvp/rsvp-availability";
 import { rsvpSchema } from "@/lib/events/rsvp/rsvp-schema";
 import { submitRsvp } from "@/lib/events/rsvp/submit-rsvp";
 import { isUuid } from "@/lib/ids/uuid";
+import { chooseLocale } from "@/lib/i18n/locales";
+import { localizeError } from "@/lib/i18n/localize-error";
+import { translator } from "@/lib/i18n/translator";
 
 const params = z.object({ eventId: z.string() });
 
@@ -18,11 +21,21 @@ const params = z.object({ eventId: z.string() });
 const formPost = (request: Request, eventId: string | undefined): eventId is string =>
   isFormPost(request) && eventId !== undefined && isUuid(eventId);
 
-const back = (eventId: string, outcome: string, headers: HeadersInit = {}) =>
-  new Response(null, {
+/** `?lang=` and `Accept-Language` of the request (docs/decisions.md, "Recipient languages"). */
+const languageOf = (request: Request) => ({
+  lang: new URL(request.url).searchParams.get("lang"),
+  acceptLanguage: request.headers.get("accept-language"),
+});
+
+/** Back to the RSVP page with the outcome, in the language the page was in (its `?lang=`). */
+const back = (request: Request, eventId: string, outcome: string, headers: HeadersInit = {}) => {
+  const { lang } = languageOf(request);
+  const language = lang ? `&lang=${encodeURIComponent(lang)}` : "";
+  return new Response(null, {
     status: 303,
-    headers: { ...headers, Location: `${appUrl()}/rsvp/${eventId}?${outcome}` },
+    headers: { ...headers, Location: `${appUrl()}/rsvp/${eventId}?${outcome}${language}` },
   });
+};
 
 /**
  * POST /api/rsvp/{event_id} (spec 4.13). The answer never names the contact: its id is the unsubscribe
@@ -36,16 +49,18 @@ export const POST = publicRoute(
     name: "rsvp",
     params,
     refusal: (error, request, found) => {
-      if (!formPost(request, found?.eventId)) return jsonError(error);
+      if (!formPost(request, found?.eventId))
+        return jsonError(localizeError(error, translator(chooseLocale(languageOf(request)))));
       const retry: HeadersInit = error.retryAfter ? { "Retry-After": String(error.retryAfter) } : {};
-      return back(found.eventId, `error=${error.field ?? error.code}`, retry);
+      return back(request, found.eventId, `error=${error.field ?? error.code}`, retry);
     },
   },
   async (request, { eventId }) => {
     const form = formPost(request, eventId);
     const result = await register(request, eventId);
-    if (!result) return form ? back(eventId, "status=registered") : Response.json({ success: true });
-    if (form) return back(eventId, result.alreadyRegistered ? "status=already" : "status=registered");
+    if (!result) return form ? back(request, eventId, "status=registered") : Response.json({ success: true });
+    if (form)
+      return back(request, eventId, result.alreadyRegistered ? "status=already" : "status=registered");
     return Response.json({
       success: true,
       registration_id: result.registrationId,
@@ -75,7 +90,9 @@ async function register(request: Request, eventId: string) {
     throw new AppError("invalid", issue.message, { field: field === undefined ? undefined : String(field) });
   }
 
-  const result = await withService((db) => submitRsvp(db, { eventId, rsvp: parsed.data, ip }));
+  const result = await withService((db) =>
+    submitRsvp(db, { eventId, rsvp: parsed.data, ip, language: languageOf(request) }),
+  );
   if ("error" in result) throw result.error;
   return result.data;
 }

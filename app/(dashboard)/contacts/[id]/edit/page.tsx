@@ -32,6 +32,7 @@ export default async function EditContactPage({ params }: { params: Promise<{ id
     country: c.country ?? "",
     birthMonth: c.birth_month?.toString() ?? "",
     birthDay: c.birth_day?.toString() ?? "",
+    locale: c.locale ?? "",
   };
   return (
     <>
