@@ -21,7 +21,6 @@ export interface ContactRow {
   opt_in_ip: string | null;
   unsubscribed_at: Date | null;
   assigned_user_id: string | null;
-  portal_token: string | null;
   created_by: string | null;
   updated_by: string | null;
   created_at: Date;

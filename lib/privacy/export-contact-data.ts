@@ -24,6 +24,23 @@ export interface ContactExport {
   tables: Record<string, ExportRow[]>;
 }
 
+/**
+ * Tables of secrets about the contact, never exported (docs/decisions.md, "Portal sessions"): the
+ * digests of its portal links and sessions. The service reads them; a member cannot anyway.
+ */
+const SECRET_TABLES = ["portal_links", "portal_sessions"] as const;
+
+/** The contacts columns the caller may read, but the portal token, as a select list. */
+async function exportedContactColumns(db: Db): Promise<string> {
+  const rows = await db<{ name: string }[]>`
+    select quote_ident(a.attname) as name from pg_attribute a
+    where a.attrelid = 'public.contacts'::regclass and a.attnum > 0 and not a.attisdropped
+      and a.attname <> 'portal_token'
+      and has_column_privilege(a.attrelid, a.attnum, 'select')
+    order by a.attnum`;
+  return rows.map((r) => r.name).join(", ");
+}
+
 interface Reference {
   table_name: string;
   column_name: string;
@@ -40,8 +57,10 @@ export async function exportContactData(
   db: Db,
   input: { workspaceId: string; contactId: string },
 ): Promise<Result<ContactExport>> {
+  // every column the caller may read, never the portal token (docs/decisions.md, "Portal sessions")
   const [contact] = await db<ExportRow[]>`
-    select * from public.contacts where id = ${input.contactId} and workspace_id = ${input.workspaceId}`;
+    select ${db.unsafe(await exportedContactColumns(db))}
+    from public.contacts where id = ${input.contactId} and workspace_id = ${input.workspaceId}`;
   if (!contact) return refused("not_found", "Contact not found.");
   const references = await db<Reference[]>`
     select c.conrelid::regclass::text as table_name, a.attname as column_name,
@@ -57,6 +76,7 @@ export async function exportContactData(
   const tables: Record<string, ExportRow[]> = {};
   for (const ref of references) {
     const name = ref.table_name.replace(/^public\./, "");
+    if ((SECRET_TABLES as readonly string[]).includes(name)) continue;
     const rows = await db<ExportRow[]>`
       select * from ${db(`public.${name}`)}
       where ${db(ref.column_name)} = ${input.contactId}
