@@ -2,6 +2,7 @@ import type { Db } from "@/lib/db/doors";
 import { refused, type Result } from "@/lib/errors/app-error";
 import { listCustomFields } from "@/lib/contacts/custom-fields/list-custom-fields";
 import { contactTopicStates } from "@/lib/consent/topics";
+import { CONTACT_CREDENTIALS } from "@/lib/contacts/merge/merge-dependents";
 
 export type ExportRow = Record<string, unknown>;
 
@@ -23,12 +24,6 @@ export interface ContactExport {
    */
   tables: Record<string, ExportRow[]>;
 }
-
-/**
- * Tables of secrets about the contact, never exported (docs/decisions.md, "Portal sessions"): the
- * digests of its portal links and sessions. The service reads them; a member cannot anyway.
- */
-const SECRET_TABLES = ["portal_links", "portal_sessions"] as const;
 
 /** The contacts columns the caller may read, but the portal token, as a select list. */
 async function exportedContactColumns(db: Db): Promise<string> {
@@ -76,7 +71,9 @@ export async function exportContactData(
   const tables: Record<string, ExportRow[]> = {};
   for (const ref of references) {
     const name = ref.table_name.replace(/^public\./, "");
-    if ((SECRET_TABLES as readonly string[]).includes(name)) continue;
+    // the contact's portal credentials (their digests) are not data about the person
+    // (docs/decisions.md, "Portal sessions"); a member cannot read them anyway
+    if (name in CONTACT_CREDENTIALS) continue;
     const rows = await db<ExportRow[]>`
       select * from ${db(`public.${name}`)}
       where ${db(ref.column_name)} = ${input.contactId}
