@@ -170,7 +170,9 @@ export function RegistrationsSection({
                 <br />
                 <span className="badge">
                   {t.t(
-                    r.status === "registered" ? "portal.registrations.registered" : "portal.registrations.cancelled",
+                    r.status === "registered"
+                      ? "portal.registrations.registered"
+                      : "portal.registrations.cancelled",
                   )}
                 </span>
               </span>

@@ -6,7 +6,13 @@ import { isUuid } from "@/lib/ids/uuid";
 import type { Translator } from "@/lib/i18n/translator";
 import { recordPortalAudit } from "./portal-audit";
 import { sendEmailChangeEmail } from "./portal-emails";
-import { EMAIL_CHANGE_LINK_MINUTES, looksLikePortalToken, newPortalToken, portalDigest, portalUrl } from "./portal-links";
+import {
+  EMAIL_CHANGE_LINK_MINUTES,
+  looksLikePortalToken,
+  newPortalToken,
+  portalDigest,
+  portalUrl,
+} from "./portal-links";
 import type { PortalSession } from "./portal-session";
 import type { PortalDetails } from "./schemas";
 

@@ -18,7 +18,10 @@ export interface PortalSession {
 }
 
 /** Whether a sign-in link is open (its page offers to continue; nothing is spent). */
-export async function portalLinkOpen(db: Db, input: { workspaceId: string; token: unknown }): Promise<boolean> {
+export async function portalLinkOpen(
+  db: Db,
+  input: { workspaceId: string; token: unknown },
+): Promise<boolean> {
   if (!isUuid(input.workspaceId) || !looksLikePortalToken(input.token)) return false;
   const [row] = await db`
     select 1 from public.portal_links l

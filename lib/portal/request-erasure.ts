@@ -24,8 +24,10 @@ export async function requestErasure(
   await db`
     insert into public.tasks (workspace_id, contact_id, title, description, kind, due_date)
     values (${session.workspaceId}, ${session.contactId}, ${ERASURE_TASK_TITLE},
-      ${"The contact asked in the portal for everything stored about them to be erased (GDPR article 17). " +
-        "Check the request, then erase the contact from its page (Privacy, Erase)."},
+      ${
+        "The contact asked in the portal for everything stored about them to be erased (GDPR article 17). " +
+        "Check the request, then erase the contact from its page (Privacy, Erase)."
+      },
       'general', (now() + interval '30 days')::date)`;
   await recordPortalAudit(db, {
     workspaceId: session.workspaceId,

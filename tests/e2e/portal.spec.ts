@@ -15,7 +15,9 @@ const CATALOGUES: Record<"en" | "de", Catalogue> = { en, de };
 
 /** A message of the catalogue the page should be in, formatted as the app formats it. */
 function msg(locale: "en" | "de", key: string, values: Record<string, string | number> = {}): string {
-  const text = key.split(".").reduce<Catalogue | string>((node, part) => (node as Catalogue)[part], CATALOGUES[locale]);
+  const text = key
+    .split(".")
+    .reduce<Catalogue | string>((node, part) => (node as Catalogue)[part], CATALOGUES[locale]);
   return String(new IntlMessageFormat(text as string, locale).format(values));
 }
 
@@ -55,11 +57,18 @@ async function arrange(page: Page) {
     const [registration] = await sql`
       insert into event_registrations (workspace_id, event_id, contact_id) values (${workspaceId}, ${event.id}, ${contact.id})
       returning id`;
-    const [product] = await sql`insert into products (workspace_id, name) values (${workspaceId}, 'Gala ticket') returning id`;
+    const [product] =
+      await sql`insert into products (workspace_id, name) values (${workspaceId}, 'Gala ticket') returning id`;
     await sql`insert into transactions (workspace_id, contact_id, product_id, amount_paid, currency)
               values (${workspaceId}, ${contact.id}, ${product.id}, 25, 'eur')`;
     const events = topics.find((t) => t.key === "events")!;
-    return { workspaceId, workspace: name as string, contact, registrationId: registration.id, eventsTopic: events.id };
+    return {
+      workspaceId,
+      workspace: name as string,
+      contact,
+      registrationId: registration.id,
+      eventsTopic: events.id,
+    };
   });
 }
 
@@ -80,7 +89,8 @@ async function journey(page: Page, locale: "en" | "de") {
 
   const link = await emailedLink(contact.email, `/portal/${workspaceId}/enter`);
   const [email] = await withAppDb(
-    (sql) => sql`select subject from email_sends where to_email = ${contact.email} order by created_at desc limit 1`,
+    (sql) =>
+      sql`select subject from email_sends where to_email = ${contact.email} order by created_at desc limit 1`,
   );
   expect(email.subject).toBe(t("portal.linkEmail.subject", { workspace }));
   await page.goto(link);
@@ -102,7 +112,8 @@ async function journey(page: Page, locale: "en" | "de") {
   await page.getByRole("button", { name: t("portal.topics.save") }).click();
   await expect(page.locator("#notice")).toHaveText(t("portal.notice.topics"));
   const topics = await withAppDb(
-    (sql) => sql`select topic_id, subscribed from contact_topics where contact_id = ${contact.id} and not subscribed`,
+    (sql) =>
+      sql`select topic_id, subscribed from contact_topics where contact_id = ${contact.id} and not subscribed`,
   );
   expect(topics.map((r) => r.topic_id)).toEqual([world.eventsTopic]);
 
@@ -133,7 +144,8 @@ async function journey(page: Page, locale: "en" | "de") {
   expect(await axeViolations(page)).toEqual([]);
 
   const audit = await withAppDb(
-    (sql) => sql`select action from audit_log where target_id = ${contact.id} and action like 'contact.portal%' order by id`,
+    (sql) =>
+      sql`select action from audit_log where target_id = ${contact.id} and action like 'contact.portal%' order by id`,
   );
   expect(audit.map((r) => r.action)).toEqual([
     "contact.portal_link_sent",

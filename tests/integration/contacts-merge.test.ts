@@ -1,7 +1,11 @@
 import { describe, expect, test } from "vitest";
 import { dismissDuplicate, restoreDuplicate } from "@/lib/contacts/merge/dismiss-duplicate";
 import { findDuplicates } from "@/lib/contacts/merge/find-duplicates";
-import { CONTACT_CREDENTIALS, CONTACT_DEPENDENTS, CONTACT_DERIVED } from "@/lib/contacts/merge/merge-dependents";
+import {
+  CONTACT_CREDENTIALS,
+  CONTACT_DEPENDENTS,
+  CONTACT_DERIVED,
+} from "@/lib/contacts/merge/merge-dependents";
 import { mergeContacts, type MergeContactsInput } from "@/lib/contacts/merge/merge-contacts";
 import { withService, withUser } from "@/lib/db/doors";
 import { createTopic } from "@/lib/consent/topics";

@@ -51,12 +51,17 @@ async function emailedToken(to: string, path: "enter" | "confirm-email" = "enter
   return match[1];
 }
 
-async function signedIn(workspaceId: string, email: string): Promise<{ token: string; session: PortalSession }> {
+async function signedIn(
+  workspaceId: string,
+  email: string,
+): Promise<{ token: string; session: PortalSession }> {
   expect((await linkRequest(workspaceId, email)).status).toBe(202);
   const link = await emailedToken(email);
   const entered = await withService((tx) => enterPortal(tx, { workspaceId, token: link, ip: null }));
   if (!("data" in entered)) throw new Error("the link did not open");
-  const session = await withService((tx) => findPortalSession(tx, { workspaceId, token: entered.data.token }));
+  const session = await withService((tx) =>
+    findPortalSession(tx, { workspaceId, token: entered.data.token }),
+  );
   return { token: entered.data.token, session: session! };
 }
 
@@ -74,15 +79,18 @@ describe("sign-in by emailed link (DESIGN.md section 9)", () => {
     const { a, a1, b1 } = await world();
     for (const email of [a1.email, `${unique("nobody")}@example.test`, b1.email, "not an address"])
       expect((await linkRequest(a.id, email)).status).toBe(202);
-    const links = await db.sql`select contact_id, token_hash from public.portal_links where workspace_id = ${a.id}`;
+    const links =
+      await db.sql`select contact_id, token_hash from public.portal_links where workspace_id = ${a.id}`;
     expect(links.map((l) => l.contact_id)).toEqual([a1.id]);
     const token = await emailedToken(a1.email);
     expect(links[0].token_hash).toBe(digest(token));
-    const [ttl] = await db.sql`select extract(epoch from expires_at - created_at)::int as s from public.portal_links
+    const [ttl] =
+      await db.sql`select extract(epoch from expires_at - created_at)::int as s from public.portal_links
                                where workspace_id = ${a.id}`;
     expect(ttl.s).toBe(15 * 60);
     // the copy members read has no usable link
-    const sends = await db.sql`select to_email, text_body from public.email_sends where workspace_id = ${a.id}`;
+    const sends =
+      await db.sql`select to_email, text_body from public.email_sends where workspace_id = ${a.id}`;
     expect(sends.map((s) => s.to_email)).toEqual([a1.email]);
     expect(sends[0].text_body).not.toContain(token);
     const audit = await db.sql`select action, target_id from public.audit_log where workspace_id = ${a.id}`;
@@ -97,7 +105,8 @@ describe("sign-in by emailed link (DESIGN.md section 9)", () => {
     const second = await withService((tx) => enterPortal(tx, { workspaceId: a.id, token, ip: null }));
     expect("data" in first).toBe(true);
     expect("error" in second && second.error.code).toBe("not_found");
-    const [{ n }] = await db.sql`select count(*)::int as n from public.portal_sessions where contact_id = ${a1.id}`;
+    const [{ n }] =
+      await db.sql`select count(*)::int as n from public.portal_sessions where contact_id = ${a1.id}`;
     expect(n).toBe(1);
   });
 
@@ -115,7 +124,8 @@ describe("sign-in by emailed link (DESIGN.md section 9)", () => {
     await db.sql`update public.portal_links set expires_at = now() - interval '1 second'
                  where token_hash = ${digest(newer)}`;
     expect("error" in (await enter(a.id, newer))).toBe(true); // expired
-    const [{ n }] = await db.sql`select count(*)::int as n from public.portal_sessions where contact_id = ${a1.id}`;
+    const [{ n }] =
+      await db.sql`select count(*)::int as n from public.portal_sessions where contact_id = ${a1.id}`;
     expect(n).toBe(0);
   });
 
@@ -124,12 +134,14 @@ describe("sign-in by emailed link (DESIGN.md section 9)", () => {
     const ip = freshIp();
     for (let i = 0; i < 5; i += 1) expect((await linkRequest(a.id, a1.email, freshIp())).status).toBe(202);
     expect((await linkRequest(a.id, a1.email, freshIp())).status).toBe(202);
-    const [{ n }] = await db.sql`select count(*)::int as n from public.portal_links where contact_id = ${a1.id}`;
+    const [{ n }] =
+      await db.sql`select count(*)::int as n from public.portal_links where contact_id = ${a1.id}`;
     expect(n).toBe(5);
     for (let i = 0; i < 20; i += 1)
       await requestPortalLinkFlow({ workspaceId: a.id, email: `${unique("x")}@example.test`, ip, t: en });
     expect((await linkRequest(a.id, a2.email, ip)).status).toBe(429);
-    const [{ m }] = await db.sql`select count(*)::int as m from public.portal_links where contact_id = ${a2.id}`;
+    const [{ m }] =
+      await db.sql`select count(*)::int as m from public.portal_links where contact_id = ${a2.id}`;
     expect(m).toBe(0);
   });
 });
@@ -150,27 +162,42 @@ describe("a portal session reaches its own contact and workspace only", () => {
     const { a, b, a1, a2, b1 } = await world();
     const { session } = await signedIn(a.id, a1.email);
     const future = new Date(Date.now() + 86_400_000);
-    const [eventA] = await db.sql`insert into public.events (workspace_id, name, start_time) values (${a.id}, 'A night', ${future}) returning id`;
-    const [eventB] = await db.sql`insert into public.events (workspace_id, name, start_time) values (${b.id}, 'B night', ${future}) returning id`;
-    const [mine] = await db.sql`insert into public.event_registrations (workspace_id, event_id, contact_id) values (${a.id}, ${eventA.id}, ${a1.id}) returning id`;
-    const [other] = await db.sql`insert into public.event_registrations (workspace_id, event_id, contact_id) values (${a.id}, ${eventA.id}, ${a2.id}) returning id`;
-    const [foreign] = await db.sql`insert into public.event_registrations (workspace_id, event_id, contact_id) values (${b.id}, ${eventB.id}, ${b1.id}) returning id`;
+    const [eventA] =
+      await db.sql`insert into public.events (workspace_id, name, start_time) values (${a.id}, 'A night', ${future}) returning id`;
+    const [eventB] =
+      await db.sql`insert into public.events (workspace_id, name, start_time) values (${b.id}, 'B night', ${future}) returning id`;
+    const [mine] =
+      await db.sql`insert into public.event_registrations (workspace_id, event_id, contact_id) values (${a.id}, ${eventA.id}, ${a1.id}) returning id`;
+    const [other] =
+      await db.sql`insert into public.event_registrations (workspace_id, event_id, contact_id) values (${a.id}, ${eventA.id}, ${a2.id}) returning id`;
+    const [foreign] =
+      await db.sql`insert into public.event_registrations (workspace_id, event_id, contact_id) values (${b.id}, ${eventB.id}, ${b1.id}) returning id`;
     for (const id of [other.id, foreign.id, "not-an-id"]) {
-      const result = await withService((tx) => cancelPortalRsvp(tx, session, { registrationId: id, ip: null }));
+      const result = await withService((tx) =>
+        cancelPortalRsvp(tx, session, { registrationId: id, ip: null }),
+      );
       expect("error" in result && result.error.code).toBe("not_found");
     }
-    const statuses = await db.sql`select id, status from public.event_registrations where id in (${other.id}, ${foreign.id})`;
+    const statuses =
+      await db.sql`select id, status from public.event_registrations where id in (${other.id}, ${foreign.id})`;
     expect(statuses.every((r) => r.status === "registered")).toBe(true);
-    const cancelled = await withService((tx) => cancelPortalRsvp(tx, session, { registrationId: mine.id, ip: null }));
+    const cancelled = await withService((tx) =>
+      cancelPortalRsvp(tx, session, { registrationId: mine.id, ip: null }),
+    );
     expect("data" in cancelled).toBe(true);
     const [own] = await db.sql`select status from public.event_registrations where id = ${mine.id}`;
     expect(own.status).toBe("cancelled");
 
-    const [paidOther] = await db.sql`insert into public.transactions (workspace_id, contact_id, amount_paid) values (${a.id}, ${a2.id}, 10) returning id`;
-    const [paidForeign] = await db.sql`insert into public.transactions (workspace_id, contact_id, amount_paid) values (${b.id}, ${b1.id}, 10) returning id`;
-    const [paidMine] = await db.sql`insert into public.transactions (workspace_id, contact_id, amount_paid, currency) values (${a.id}, ${a1.id}, 12.5, 'eur') returning id`;
+    const [paidOther] =
+      await db.sql`insert into public.transactions (workspace_id, contact_id, amount_paid) values (${a.id}, ${a2.id}, 10) returning id`;
+    const [paidForeign] =
+      await db.sql`insert into public.transactions (workspace_id, contact_id, amount_paid) values (${b.id}, ${b1.id}, 10) returning id`;
+    const [paidMine] =
+      await db.sql`insert into public.transactions (workspace_id, contact_id, amount_paid, currency) values (${a.id}, ${a1.id}, 12.5, 'eur') returning id`;
     for (const id of [paidOther.id, paidForeign.id]) {
-      const receipt = await withService((tx) => portalReceipt(tx, session, { transactionId: id, ip: null, t: en }));
+      const receipt = await withService((tx) =>
+        portalReceipt(tx, session, { transactionId: id, ip: null, t: en }),
+      );
       expect("error" in receipt && receipt.error.code).toBe("not_found");
     }
     const receipt = await withService((tx) =>
@@ -199,7 +226,8 @@ describe("a portal session reaches its own contact and workspace only", () => {
 
     const details = { email: a1.email, postal_code: "10117", first_name: "Ada" } as never;
     await withService((tx) => correctDetails(tx, session, { details, ip: null, t: en }));
-    const rows = await db.sql`select id, postal_code, first_name from public.contacts where id in (${a1.id}, ${a2.id}) order by id = ${a1.id} desc`;
+    const rows =
+      await db.sql`select id, postal_code, first_name from public.contacts where id in (${a1.id}, ${a2.id}) order by id = ${a1.id} desc`;
     expect(rows[0]).toMatchObject({ postal_code: "10117", first_name: "Ada" });
     expect(rows[1]).toMatchObject({ postal_code: null, first_name: null });
     const [note] = await db.sql`select content_text from public.notes where contact_id = ${a1.id}`;
@@ -208,7 +236,8 @@ describe("a portal session reaches its own contact and workspace only", () => {
                                  where target_id = ${a1.id} and action = 'contact.portal_details_corrected'`;
     expect(audit.actor_id).toBeNull();
     expect(audit.after).toMatchObject({ via: "portal", fields: ["first_name", "postal_code"] });
-    const [{ n }] = await db.sql`select count(*)::int as n from public.privacy_requests where contact_id = ${a1.id} and kind = 'export'`;
+    const [{ n }] =
+      await db.sql`select count(*)::int as n from public.privacy_requests where contact_id = ${a1.id} and kind = 'export'`;
     expect(n).toBe(1);
   });
 
@@ -233,23 +262,28 @@ describe("a portal session reaches its own contact and workspace only", () => {
   test("leaving a topic writes the ledger; an erasure request is a task for the workspace and rotates the portal token", async () => {
     const { a, a1 } = await world();
     const { session } = await signedIn(a.id, a1.email);
-    const [news] = await db.sql`insert into public.email_topics (workspace_id, key, name) values (${a.id}, 'news', 'News') returning id`;
-    const [events] = await db.sql`insert into public.email_topics (workspace_id, key, name) values (${a.id}, 'events', 'Events') returning id`;
+    const [news] =
+      await db.sql`insert into public.email_topics (workspace_id, key, name) values (${a.id}, 'news', 'News') returning id`;
+    const [events] =
+      await db.sql`insert into public.email_topics (workspace_id, key, name) values (${a.id}, 'events', 'Events') returning id`;
     await db.sql`update public.contacts set is_subscribed = true, opt_in_timestamp = now(), opt_in_source = 'Form' where id = ${a1.id}`;
     await db.sql`insert into public.contact_topics (workspace_id, contact_id, topic_id, subscribed)
                  values (${a.id}, ${a1.id}, ${news.id}, true), (${a.id}, ${a1.id}, ${events.id}, true)
                  on conflict on constraint contact_topics_pkey do update set subscribed = true`;
     const saved = await withService((tx) => savePortalTopics(tx, session, { topicIds: [news.id], ip: null }));
     expect(saved).toEqual({ data: { joined: 0, left: 1 } });
-    const ledger = await db.sql`select action, topic_id from public.consent_events where contact_id = ${a1.id}`;
+    const ledger =
+      await db.sql`select action, topic_id from public.consent_events where contact_id = ${a1.id}`;
     expect(ledger).toEqual([{ action: "unsubscribed", topic_id: events.id }]);
 
-    const [{ portal_token: before }] = await db.sql`select portal_token from public.contacts where id = ${a1.id}`;
+    const [{ portal_token: before }] =
+      await db.sql`select portal_token from public.contacts where id = ${a1.id}`;
     await withService((tx) => requestErasure(tx, session, null));
     await withService((tx) => requestErasure(tx, session, null));
     const tasks = await db.sql`select title, status from public.tasks where contact_id = ${a1.id}`;
     expect(tasks).toEqual([{ title: "Erasure requested by the contact", status: "open" }]);
-    const [{ portal_token: after }] = await db.sql`select portal_token from public.contacts where id = ${a1.id}`;
+    const [{ portal_token: after }] =
+      await db.sql`select portal_token from public.contacts where id = ${a1.id}`;
     expect(after).not.toBe(before);
     const [contact] = await db.sql`select 1 from public.contacts where id = ${a1.id}`;
     expect(contact).toBeTruthy(); // erasure stays a member's act
@@ -264,7 +298,10 @@ describe("contacts.portal_token is never shown to a member (docs/decisions.md, '
       await expect(
         withUser(claims, (tx) => tx`select portal_token from public.contacts where id = ${a1.id}`),
       ).rejects.toThrow(/permission denied/);
-      const [row] = await withUser(claims, (tx) => tx`select email, postal_code from public.contacts where id = ${a1.id}`);
+      const [row] = await withUser(
+        claims,
+        (tx) => tx`select email, postal_code from public.contacts where id = ${a1.id}`,
+      );
       expect(row.email).toBe(a1.email);
     }
   });

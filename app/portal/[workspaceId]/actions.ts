@@ -69,7 +69,11 @@ export const correctDetailsAction = publicAction(
 
 export const saveTopicsAction = publicAction(
   "portal topics",
-  z.object({ ...page, topics: z.array(z.string().max(100)).max(100).default([]), everything: z.string().optional() }),
+  z.object({
+    ...page,
+    topics: z.array(z.string().max(100)).max(100).default([]),
+    everything: z.string().optional(),
+  }),
   async (input) =>
     portalAct(input, async (db, session, ctx) => {
       const topicIds = input.everything ? [] : input.topics;
@@ -90,7 +94,10 @@ export const cancelRsvpAction = publicAction(
   z.object({ ...page, registrationId: z.string().max(100) }),
   async (input) =>
     portalAct(input, async (db, session, ctx) => {
-      const result = await cancelPortalRsvp(db, session, { registrationId: input.registrationId, ip: ctx.ip });
+      const result = await cancelPortalRsvp(db, session, {
+        registrationId: input.registrationId,
+        ip: ctx.ip,
+      });
       return "error" in result ? "notFound" : "rsvpCancelled";
     }),
 );

@@ -42,8 +42,7 @@ export async function requestPortalLinkFlow(input: {
       ...PORTAL_LINK_LIMITS.perAddress,
     ),
   ]);
-  if (!byIp.allowed)
-    return refused("rate_limited", TOO_MANY_LINKS, { retryAfter: byIp.retryAfterSeconds });
+  if (!byIp.allowed) return refused("rate_limited", TOO_MANY_LINKS, { retryAfter: byIp.retryAfterSeconds });
   if (byAddress.allowed && address.includes("@"))
     await withService((db) => requestPortalLink(db, { ...input, email: address }));
   return { data: { accepted: true } };

@@ -29,7 +29,9 @@ export default async function PortalConfirmEmailPage({
       <PortalFrame t={t} title={t.t("portal.confirmEmail.title")} path={path}>
         <p role="alert">{t.t("portal.confirmEmail.invalid")}</p>
         <p>
-          <a href={portalPath(workspaceId, "/me", { lang: t.locale })}>{t.t("portal.confirmEmail.toPortal")}</a>
+          <a href={portalPath(workspaceId, "/me", { lang: t.locale })}>
+            {t.t("portal.confirmEmail.toPortal")}
+          </a>
         </p>
       </PortalFrame>
     );

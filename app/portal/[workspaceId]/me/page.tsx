@@ -98,7 +98,12 @@ export default async function PortalHomePage({
         <a href="#purchases-heading">{t.t("portal.purchases.heading")}</a>
         <a href="#data-heading">{t.t("portal.data.heading")}</a>
       </nav>
-      <DetailsSection workspaceId={workspaceId} t={t} details={details} save={asFormAction(correctDetailsAction)} />
+      <DetailsSection
+        workspaceId={workspaceId}
+        t={t}
+        details={details}
+        save={asFormAction(correctDetailsAction)}
+      />
       {centre && (
         <TopicsSection
           workspaceId={workspaceId}
