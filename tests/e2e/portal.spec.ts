@@ -1,8 +1,6 @@
 import { createRequire } from "node:module";
 import { expect, test, type Page } from "@playwright/test";
 import { IntlMessageFormat } from "intl-messageformat";
-import de from "../../messages/de.json";
-import en from "../../messages/en.json";
 import { asDistinctClient, emailedLink, newAccount } from "./helpers/accounts";
 import { createContactFor, withAppDb } from "./helpers/app-db";
 
@@ -11,7 +9,11 @@ import { createContactFor, withAppDb } from "./helpers/app-db";
 // cancels an RSVP, downloads a receipt and their data, and signs out; in English, and in German by
 // Accept-Language; axe finds nothing on the portal's pages.
 type Catalogue = { [key: string]: string | Catalogue };
-const CATALOGUES: Record<"en" | "de", Catalogue> = { en, de };
+const load = createRequire(import.meta.url);
+const CATALOGUES: Record<"en" | "de", Catalogue> = {
+  en: load("../../messages/en.json"),
+  de: load("../../messages/de.json"),
+};
 
 /** A message of the catalogue the page should be in, formatted as the app formats it. */
 function msg(locale: "en" | "de", key: string, values: Record<string, string | number> = {}): string {
@@ -134,7 +136,7 @@ async function journey(page: Page, locale: "en" | "de") {
   expect((await data).suggestedFilename()).toMatch(/^my-data-\d{4}-\d{2}-\d{2}\.zip$/);
 
   // signed out: the session is revoked, its page is the sign-in page again
-  await page.getByRole("button", { name: t("portal.signOut") }).click();
+  await page.getByRole("button", { name: t("portal.signOut"), exact: true }).click();
   await expect(page.getByRole("status")).toHaveText(t("portal.signIn.signedOut"));
   await page.goto(`/portal/${workspaceId}/me`);
   await expect(page.getByRole("status")).toHaveText(t("portal.signIn.expired"));
