@@ -989,9 +989,9 @@ CREATE FUNCTION public.contacts_stamp_update(c public.contacts, old public.conta
     AS $$
 begin
   c.email := lower(btrim(c.email));
-  if c.email_suppressed is distinct from old.email_suppressed
-    and to_jsonb(c) - array['email_suppressed', 'updated_at', 'updated_by', 'search_text']
-      = to_jsonb(old) - array['email_suppressed', 'updated_at', 'updated_by', 'search_text'] then
+  if (c.email_suppressed is distinct from old.email_suppressed or c.portal_token is distinct from old.portal_token)
+    and to_jsonb(c) - array['email_suppressed', 'portal_token', 'updated_at', 'updated_by', 'search_text']
+      = to_jsonb(old) - array['email_suppressed', 'portal_token', 'updated_at', 'updated_by', 'search_text'] then
     c.updated_by := old.updated_by;
     c.updated_at := old.updated_at;
   else
@@ -5273,8 +5273,182 @@ CREATE CONSTRAINT TRIGGER contacts_sync_topics_update AFTER UPDATE OF is_subscri
 -- Name: TABLE contacts; Type: ACL; Schema: public; Owner: -
 --
 
-GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.contacts TO authenticated;
+GRANT INSERT,DELETE,UPDATE ON TABLE public.contacts TO authenticated;
 GRANT ALL ON TABLE public.contacts TO service_role;
+
+--
+-- Name: COLUMN contacts.id; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(id) ON TABLE public.contacts TO authenticated;
+
+--
+-- Name: COLUMN contacts.workspace_id; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(workspace_id) ON TABLE public.contacts TO authenticated;
+
+--
+-- Name: COLUMN contacts.email; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(email) ON TABLE public.contacts TO authenticated;
+
+--
+-- Name: COLUMN contacts.first_name; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(first_name) ON TABLE public.contacts TO authenticated;
+
+--
+-- Name: COLUMN contacts.last_name; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(last_name) ON TABLE public.contacts TO authenticated;
+
+--
+-- Name: COLUMN contacts.phone; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(phone) ON TABLE public.contacts TO authenticated;
+
+--
+-- Name: COLUMN contacts.source; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(source) ON TABLE public.contacts TO authenticated;
+
+--
+-- Name: COLUMN contacts.address_line1; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(address_line1) ON TABLE public.contacts TO authenticated;
+
+--
+-- Name: COLUMN contacts.address_line2; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(address_line2) ON TABLE public.contacts TO authenticated;
+
+--
+-- Name: COLUMN contacts.city; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(city) ON TABLE public.contacts TO authenticated;
+
+--
+-- Name: COLUMN contacts.state; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(state) ON TABLE public.contacts TO authenticated;
+
+--
+-- Name: COLUMN contacts.postal_code; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(postal_code) ON TABLE public.contacts TO authenticated;
+
+--
+-- Name: COLUMN contacts.country; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(country) ON TABLE public.contacts TO authenticated;
+
+--
+-- Name: COLUMN contacts.birth_month; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(birth_month) ON TABLE public.contacts TO authenticated;
+
+--
+-- Name: COLUMN contacts.birth_day; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(birth_day) ON TABLE public.contacts TO authenticated;
+
+--
+-- Name: COLUMN contacts.is_subscribed; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(is_subscribed) ON TABLE public.contacts TO authenticated;
+
+--
+-- Name: COLUMN contacts.opt_in_timestamp; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(opt_in_timestamp) ON TABLE public.contacts TO authenticated;
+
+--
+-- Name: COLUMN contacts.opt_in_source; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(opt_in_source) ON TABLE public.contacts TO authenticated;
+
+--
+-- Name: COLUMN contacts.opt_in_ip; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(opt_in_ip) ON TABLE public.contacts TO authenticated;
+
+--
+-- Name: COLUMN contacts.unsubscribed_at; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(unsubscribed_at) ON TABLE public.contacts TO authenticated;
+
+--
+-- Name: COLUMN contacts.assigned_user_id; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(assigned_user_id) ON TABLE public.contacts TO authenticated;
+
+--
+-- Name: COLUMN contacts.created_by; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(created_by) ON TABLE public.contacts TO authenticated;
+
+--
+-- Name: COLUMN contacts.updated_by; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(updated_by) ON TABLE public.contacts TO authenticated;
+
+--
+-- Name: COLUMN contacts.created_at; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(created_at) ON TABLE public.contacts TO authenticated;
+
+--
+-- Name: COLUMN contacts.updated_at; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(updated_at) ON TABLE public.contacts TO authenticated;
+
+--
+-- Name: COLUMN contacts.search_text; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(search_text) ON TABLE public.contacts TO authenticated;
+
+--
+-- Name: COLUMN contacts.email_suppressed; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(email_suppressed) ON TABLE public.contacts TO authenticated;
+
+--
+-- Name: COLUMN contacts.custom_fields; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(custom_fields) ON TABLE public.contacts TO authenticated;
+
+--
+-- Name: COLUMN contacts.locale; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(locale) ON TABLE public.contacts TO authenticated;
 
 -- ==================================================== public.custom_fields
 --
@@ -7314,6 +7488,175 @@ CREATE TRIGGER pending_form_submissions_webhooks AFTER INSERT ON public.pending_
 
 GRANT ALL ON TABLE public.pending_form_submissions TO service_role;
 GRANT SELECT,DELETE ON TABLE public.pending_form_submissions TO authenticated;
+
+-- ==================================================== public.portal_links
+--
+-- Name: portal_links; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.portal_links (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    workspace_id uuid NOT NULL,
+    contact_id uuid NOT NULL,
+    purpose text NOT NULL,
+    token_hash text NOT NULL,
+    portal_token uuid NOT NULL,
+    new_email text,
+    ip inet,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    expires_at timestamp with time zone NOT NULL,
+    used_at timestamp with time zone,
+    CONSTRAINT portal_links_check CHECK (((purpose = 'email_change'::text) = (new_email IS NOT NULL))),
+    CONSTRAINT portal_links_purpose_check CHECK ((purpose = ANY (ARRAY['sign_in'::text, 'email_change'::text]))),
+    CONSTRAINT portal_links_token_hash_check CHECK ((token_hash ~ '^[0-9a-f]{64}$'::text))
+);
+
+--
+-- Name: portal_links portal_links_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.portal_links
+    ADD CONSTRAINT portal_links_pkey PRIMARY KEY (id);
+
+--
+-- Name: portal_links portal_links_token_hash_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.portal_links
+    ADD CONSTRAINT portal_links_token_hash_key UNIQUE (token_hash);
+
+--
+-- Name: portal_links portal_links_workspace_id_id_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.portal_links
+    ADD CONSTRAINT portal_links_workspace_id_id_key UNIQUE (workspace_id, id);
+
+--
+-- Name: portal_links_contact_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX portal_links_contact_idx ON public.portal_links USING btree (workspace_id, contact_id, created_at);
+
+--
+-- Name: portal_links_expires_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX portal_links_expires_idx ON public.portal_links USING btree (expires_at);
+
+--
+-- Name: portal_links portal_links_workspace_id_contact_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.portal_links
+    ADD CONSTRAINT portal_links_workspace_id_contact_id_fkey FOREIGN KEY (workspace_id, contact_id) REFERENCES public.contacts(workspace_id, id) ON DELETE CASCADE;
+
+--
+-- Name: portal_links portal_links_workspace_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.portal_links
+    ADD CONSTRAINT portal_links_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspaces(id) ON DELETE CASCADE;
+
+--
+-- Name: portal_links; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.portal_links ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: portal_links portal_links_second_factor; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY portal_links_second_factor ON public.portal_links AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
+
+--
+-- Name: TABLE portal_links; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT ALL ON TABLE public.portal_links TO service_role;
+
+-- ==================================================== public.portal_sessions
+--
+-- Name: portal_sessions; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.portal_sessions (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    workspace_id uuid NOT NULL,
+    contact_id uuid NOT NULL,
+    token_hash text NOT NULL,
+    ip inet,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    expires_at timestamp with time zone NOT NULL,
+    revoked_at timestamp with time zone,
+    CONSTRAINT portal_sessions_token_hash_check CHECK ((token_hash ~ '^[0-9a-f]{64}$'::text))
+);
+
+--
+-- Name: portal_sessions portal_sessions_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.portal_sessions
+    ADD CONSTRAINT portal_sessions_pkey PRIMARY KEY (id);
+
+--
+-- Name: portal_sessions portal_sessions_token_hash_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.portal_sessions
+    ADD CONSTRAINT portal_sessions_token_hash_key UNIQUE (token_hash);
+
+--
+-- Name: portal_sessions portal_sessions_workspace_id_id_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.portal_sessions
+    ADD CONSTRAINT portal_sessions_workspace_id_id_key UNIQUE (workspace_id, id);
+
+--
+-- Name: portal_sessions_contact_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX portal_sessions_contact_idx ON public.portal_sessions USING btree (workspace_id, contact_id, created_at);
+
+--
+-- Name: portal_sessions_expires_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX portal_sessions_expires_idx ON public.portal_sessions USING btree (expires_at);
+
+--
+-- Name: portal_sessions portal_sessions_workspace_id_contact_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.portal_sessions
+    ADD CONSTRAINT portal_sessions_workspace_id_contact_id_fkey FOREIGN KEY (workspace_id, contact_id) REFERENCES public.contacts(workspace_id, id) ON DELETE CASCADE;
+
+--
+-- Name: portal_sessions portal_sessions_workspace_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.portal_sessions
+    ADD CONSTRAINT portal_sessions_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspaces(id) ON DELETE CASCADE;
+
+--
+-- Name: portal_sessions; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.portal_sessions ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: portal_sessions portal_sessions_second_factor; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY portal_sessions_second_factor ON public.portal_sessions AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
+
+--
+-- Name: TABLE portal_sessions; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT ALL ON TABLE public.portal_sessions TO service_role;
 
 -- ==================================================== public.privacy_requests
 --

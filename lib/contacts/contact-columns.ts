@@ -1,7 +1,10 @@
 import { PERSON_FIELDS } from "./contact-row";
 import type { ContactFields } from "./schemas";
 
-/** Every column of a contacts row that domain functions return. */
+/**
+ * Every column of a contacts row that domain functions return. Not portal_token: members may not
+ * read it (docs/decisions.md, "Portal sessions").
+ */
 export const CONTACT_COLUMNS = [
   "id",
   "workspace_id",
@@ -16,7 +19,6 @@ export const CONTACT_COLUMNS = [
   "host(opt_in_ip) as opt_in_ip",
   "unsubscribed_at",
   "assigned_user_id",
-  "portal_token",
   "locale",
   "created_by",
   "updated_by",

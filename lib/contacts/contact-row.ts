@@ -21,7 +21,6 @@ export interface ContactRow {
   opt_in_ip: string | null;
   unsubscribed_at: Date | null;
   assigned_user_id: string | null;
-  portal_token: string | null;
   /** the contact's language, a BCP 47 tag (DESIGN.md section 9); null: unknown */
   locale?: string | null;
   created_by: string | null;

@@ -1,4 +1,5 @@
 import type { Db } from "@/lib/db/doors";
+import { contactColumns } from "./contact-columns";
 import type { ContactRow, ContactSource, PersonFields } from "./contact-row";
 import { diffContact, writeAuditNote, type FieldChange } from "./diff-and-audit";
 import { diffCustomFields, type CustomFieldOverwrite } from "./custom-fields/diff-custom-fields";
@@ -90,9 +91,9 @@ export async function mergeContact(db: Db, input: MergeContactInput): Promise<Me
     with created as (
       insert into public.contacts ${db(row)}
       on conflict (workspace_id, email) do nothing
-      returning *
+      returning ${db.unsafe(contactColumns("contacts"))}
     ), stored as (
-      select * from public.contacts
+      select ${db.unsafe(contactColumns("contacts"))} from public.contacts
       where workspace_id = ${input.workspaceId} and email = ${email}
       for update
     )
@@ -106,7 +107,7 @@ export async function mergeContact(db: Db, input: MergeContactInput): Promise<Me
   const [stored] = found
     ? [foundRow as ContactRow]
     : await db<ContactRow[]>`
-        select * from public.contacts
+        select ${db.unsafe(contactColumns("contacts"))} from public.contacts
         where workspace_id = ${input.workspaceId} and email = ${email}
         for update`;
   const { updates, overwritten } = diffContact(stored, fields, input.mode);
@@ -121,7 +122,8 @@ export async function mergeContact(db: Db, input: MergeContactInput): Promise<Me
     return { contact: stored, created: false, overwritten, customOverwritten };
 
   const [contact] = await db<ContactRow[]>`
-    update public.contacts set ${db(changes)} where id = ${stored.id} returning *`;
+    update public.contacts set ${db(changes)} where id = ${stored.id}
+    returning ${db.unsafe(contactColumns("contacts"))}`;
   if (input.audit !== false)
     await writeAuditNote(db, contact, [...overwritten, ...customOverwritten], input.via);
   return { contact, created: false, overwritten, customOverwritten };

@@ -2,6 +2,7 @@ import type { Db } from "@/lib/db/doors";
 import { refused, type Result } from "@/lib/errors/app-error";
 import { listCustomFields } from "@/lib/contacts/custom-fields/list-custom-fields";
 import { contactTopicStates } from "@/lib/consent/topics";
+import { CONTACT_CREDENTIALS } from "@/lib/contacts/merge/merge-dependents";
 
 export type ExportRow = Record<string, unknown>;
 
@@ -24,6 +25,17 @@ export interface ContactExport {
   tables: Record<string, ExportRow[]>;
 }
 
+/** The contacts columns the caller may read, but the portal token, as a select list. */
+async function exportedContactColumns(db: Db): Promise<string> {
+  const rows = await db<{ name: string }[]>`
+    select quote_ident(a.attname) as name from pg_attribute a
+    where a.attrelid = 'public.contacts'::regclass and a.attnum > 0 and not a.attisdropped
+      and a.attname <> 'portal_token'
+      and has_column_privilege(a.attrelid, a.attnum, 'select')
+    order by a.attnum`;
+  return rows.map((r) => r.name).join(", ");
+}
+
 interface Reference {
   table_name: string;
   column_name: string;
@@ -40,8 +52,10 @@ export async function exportContactData(
   db: Db,
   input: { workspaceId: string; contactId: string },
 ): Promise<Result<ContactExport>> {
+  // every column the caller may read, never the portal token (docs/decisions.md, "Portal sessions")
   const [contact] = await db<ExportRow[]>`
-    select * from public.contacts where id = ${input.contactId} and workspace_id = ${input.workspaceId}`;
+    select ${db.unsafe(await exportedContactColumns(db))}
+    from public.contacts where id = ${input.contactId} and workspace_id = ${input.workspaceId}`;
   if (!contact) return refused("not_found", "Contact not found.");
   const references = await db<Reference[]>`
     select c.conrelid::regclass::text as table_name, a.attname as column_name,
@@ -57,6 +71,9 @@ export async function exportContactData(
   const tables: Record<string, ExportRow[]> = {};
   for (const ref of references) {
     const name = ref.table_name.replace(/^public\./, "");
+    // the contact's portal credentials (their digests) are not data about the person
+    // (docs/decisions.md, "Portal sessions"); a member cannot read them anyway
+    if (name in CONTACT_CREDENTIALS) continue;
     const rows = await db<ExportRow[]>`
       select * from ${db(`public.${name}`)}
       where ${db(ref.column_name)} = ${input.contactId}

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import type { Sql } from "@/lib/db/client";
 import { unique, type TestWorkspace } from "./factories";
 
@@ -148,6 +148,22 @@ export const TABLES: Record<string, TableShape> = {
     links: { sending_domain_id: "sending_domains" },
     key: ["sending_domain_id", "day"],
     change: { sent: 0 },
+  },
+  // the contact portal's links and sessions (docs/decisions.md, "Portal sessions"): service only
+  portal_links: {
+    fields: () => ({
+      purpose: "sign_in",
+      token_hash: hex64(),
+      portal_token: randomUUID(),
+      expires_at: new Date(Date.now() + 60_000),
+    }),
+    links: { contact_id: "contacts" },
+    change: { used_at: PAST },
+  },
+  portal_sessions: {
+    fields: () => ({ token_hash: hex64(), expires_at: new Date(Date.now() + 60_000) }),
+    links: { contact_id: "contacts" },
+    change: { revoked_at: PAST },
   },
   notifications: {
     fields: () => ({ type: "test", title: "Hello" }),

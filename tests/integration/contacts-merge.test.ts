@@ -1,7 +1,11 @@
 import { describe, expect, test } from "vitest";
 import { dismissDuplicate, restoreDuplicate } from "@/lib/contacts/merge/dismiss-duplicate";
 import { findDuplicates } from "@/lib/contacts/merge/find-duplicates";
-import { CONTACT_DEPENDENTS, CONTACT_DERIVED } from "@/lib/contacts/merge/merge-dependents";
+import {
+  CONTACT_CREDENTIALS,
+  CONTACT_DEPENDENTS,
+  CONTACT_DERIVED,
+} from "@/lib/contacts/merge/merge-dependents";
 import { mergeContacts, type MergeContactsInput } from "@/lib/contacts/merge/merge-contacts";
 import { withService, withUser } from "@/lib/db/doors";
 import { createTopic } from "@/lib/consent/topics";
@@ -75,6 +79,7 @@ describe("merging two contacts", () => {
         (d.columns ?? ["contact_id"]).map((column) => `${table}.${column}`),
       ),
       ...Object.entries(CONTACT_DERIVED).map(([table, column]) => `${table}.${column}`),
+      ...Object.entries(CONTACT_CREDENTIALS).map(([table, column]) => `${table}.${column}`),
     ];
     expect(handled.sort()).toEqual(await foreignKeysToContacts());
   });
@@ -160,6 +165,8 @@ describe("merging two contacts", () => {
       if (table === "duplicate_dismissals") continue; // a pair: copied, not moved (its own test below)
       // kept from the contact's own row (the custom fields test below checks it)
       if (table in CONTACT_DERIVED) continue;
+      // a contact's portal links and sessions go with it (its own test below)
+      if (table in CONTACT_CREDENTIALS) continue;
       rows.push([table, await insertRow(db.sql, table, ws, { contact_id: b.id })]);
     }
     await insertRow(db.sql, "contact_suppressions", ws, { contact_id: b.id, reason: "complaint" });
@@ -178,6 +185,19 @@ describe("merging two contacts", () => {
     expect(outcome.moved.contact_suppressions.moved).toBe(2); // manual and complaint
     const [flag] = await db.sql`select email_suppressed from contacts where id = ${a.id}`;
     expect(flag.email_suppressed).toBe(true);
+  });
+
+  test("B's portal links and sessions are not moved to A: they go with B (docs/decisions.md, 'Portal sessions')", async () => {
+    const { ws, member } = await workspaceWithMember();
+    const a = await createContact(db.sql, ws.id);
+    const b = await createContact(db.sql, ws.id);
+    for (const table of Object.keys(CONTACT_CREDENTIALS))
+      await insertRow(db.sql, table, ws, { contact_id: b.id });
+    await merge(member, { workspaceId: ws.id, keepId: a.id, mergeId: b.id });
+    for (const table of Object.keys(CONTACT_CREDENTIALS)) {
+      expect(await countFor(table, a.id), `${table} rows on A`).toBe(0);
+      expect(await countFor(table, b.id), `${table} rows left on B`).toBe(0);
+    }
   });
 
   test("a pending submission of B's address follows to A's, and endpoints subscribed to contact.merged get one delivery", async () => {

@@ -35,6 +35,8 @@ const SIGNED_IN_WRITER: Record<string, "member" | "admin" | null> = {
   campaign_step_runs: null,
   campaign_segment_members: null,
   sending_domain_days: null,
+  portal_links: null,
+  portal_sessions: null,
   broadcast_variants: null,
   contact_topics: null,
   email_events: null,

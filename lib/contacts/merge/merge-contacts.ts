@@ -1,3 +1,4 @@
+import { contactColumns } from "@/lib/contacts/contact-columns";
 import type { ContactRow } from "@/lib/contacts/contact-row";
 import { CONTACT_NOT_FOUND } from "@/lib/contacts/types";
 import { asService, type Db } from "@/lib/db/doors";
@@ -62,7 +63,7 @@ export async function mergeContacts(db: Db, input: MergeContactsInput): Promise<
   const [keepId, mergeId] = [input.keepId.toLowerCase(), input.mergeId.toLowerCase()];
   if (keepId === mergeId) return refused("invalid", MERGE_NOT_SAME);
   const locked = await db<ContactRow[]>`
-    select * from public.contacts
+    select ${db.unsafe(contactColumns("contacts"))} from public.contacts
     where workspace_id = ${workspaceId} and id in (${keepId}, ${mergeId})
     order by id
     for update`;

@@ -205,6 +205,16 @@ export const CONTACT_DEPENDENTS: Record<string, { move: Mover; columns?: readonl
 export const CONTACT_DERIVED: Record<string, "contact_id"> = { contact_field_values: "contact_id" };
 
 /**
+ * Tables of a contact's own credentials, never moved: B's portal links and sessions go with B
+ * (deleted with it), or a session B's person opened would become one of A's person
+ * (docs/decisions.md, "Portal sessions").
+ */
+export const CONTACT_CREDENTIALS: Record<string, "contact_id"> = {
+  portal_links: "contact_id",
+  portal_sessions: "contact_id",
+};
+
+/**
  * Moves B's rows of every dependent table to A; what each move did. The tables are independent,
  * so their statements are sent together (postgres.js pipelines them on the transaction's
  * connection; the server still runs them one after another, each mover's in its order): one

@@ -1,11 +1,39 @@
 import { afterPosition, authorSql, microsSql, type Fact, type TimelineSource } from "./types";
 
-/** The audited changes the timeline shows: merges and source changes of this contact. */
-export const CHANGE_ACTIONS = ["contact.merged", "contact.source_changed"] as const;
+/**
+ * The audited changes the timeline shows: merges and source changes of this contact, and what the
+ * contact did in the portal (docs/decisions.md, "Portal sessions").
+ */
+export const CHANGE_ACTIONS = [
+  "contact.merged",
+  "contact.source_changed",
+  "contact.portal_link_sent",
+  "contact.portal_signed_in",
+  "contact.portal_signed_out",
+  "contact.portal_details_corrected",
+  "contact.portal_email_change_requested",
+  "contact.portal_email_changed",
+  "contact.portal_topics_changed",
+  "contact.portal_rsvp_cancelled",
+  "contact.portal_receipt_downloaded",
+  "contact.portal_exported",
+  "contact.portal_erasure_requested",
+] as const;
 
 const TITLES: Record<string, string> = {
   "contact.merged": "Contacts merged",
   "contact.source_changed": "Source changed",
+  "contact.portal_link_sent": "Portal sign-in link sent",
+  "contact.portal_signed_in": "Signed in to the portal",
+  "contact.portal_signed_out": "Signed out of the portal",
+  "contact.portal_details_corrected": "Corrected their details in the portal",
+  "contact.portal_email_change_requested": "Asked to change their email address in the portal",
+  "contact.portal_email_changed": "Confirmed a new email address from the portal",
+  "contact.portal_topics_changed": "Changed their email topics in the portal",
+  "contact.portal_rsvp_cancelled": "Cancelled an RSVP in the portal",
+  "contact.portal_receipt_downloaded": "Downloaded a receipt from the portal",
+  "contact.portal_exported": "Downloaded their data from the portal",
+  "contact.portal_erasure_requested": "Asked for erasure in the portal",
 };
 
 const isScalar = (v: unknown) => v !== null && typeof v !== "object";
@@ -42,6 +70,7 @@ export const changeEntries: TimelineSource = {
     select a.created_at as at, ${microsSql(db, "a.created_at")} as micros, 'change' as kind,
       lpad(a.id::text, 20, '0') as id,
       case when a.actor_api_key_name is not null then 'API key ' || a.actor_api_key_name
+           when a.action like 'contact.portal\_%' then 'The contact (portal)'
            else ${authorSql(db, "a.actor_id")} end as author,
       jsonb_build_object('action', a.action, 'before', a.before, 'after', a.after) as d
     from public.audit_log a
