@@ -44,6 +44,15 @@ export const eventFormSchema = z
     website_title: optionalText(200, "The website title"),
     website_description: optionalText(100_000, "The website description"),
     capacity,
+    // the waitlist (docs/decisions.md, "A waitlist that fills itself"): off by default; an offer's hours
+    waitlist_enabled: checkbox,
+    offer_hours: z
+      .union([z.string(), z.number()])
+      .nullish()
+      .transform((v) => (v === null || v === undefined || String(v).trim() === "" ? 24 : Number(String(v).trim())))
+      .refine((v) => Number.isInteger(v) && v >= 1 && v <= 720, {
+        message: "An offer lasts a whole number of hours, from 1 to 720.",
+      }),
   })
   .refine((e) => e.end >= e.start, {
     path: ["end"],

@@ -3,7 +3,8 @@ import { withService } from "@/lib/db/doors";
 import { eventPageInput, type EventPageProps } from "@/lib/events/event-page-props";
 import { loadRsvpEvent, REFUSAL_MESSAGES } from "@/lib/events/rsvp/rsvp-availability";
 import { googleCalendarUrl } from "@/lib/events/calendar/event-calendar";
-import { seatsLeft } from "@/lib/events/rsvp/seats";
+import { seatsLeft, seatsTaken } from "@/lib/events/rsvp/seats";
+import { listTicketTypes, onSale, visibleTicketTypes, type TicketTypeRow } from "@/lib/events/ticket-types/ticket-types";
 import { sanitizeRichText } from "@/lib/html/sanitize";
 import { formatEventDateTime } from "@/lib/time/format";
 
@@ -17,6 +18,8 @@ const ERRORS: Record<string, string> = {
   phone: "Your phone number is too long.",
   rate_limited: "Too many attempts from your connection. Wait a minute and try again.",
   invalid: "Your answer could not be read. Try again.",
+  ticket_type_id: "Choose one of the ticket types offered; it may not be on sale now.",
+  code: "This access code cannot be used (it may be used up).",
   ...REFUSAL_MESSAGES,
 };
 
@@ -28,9 +31,12 @@ const ERRORS: Record<string, string> = {
  */
 export default async function RsvpPage(props: EventPageProps) {
   const { eventId, query: q } = await eventPageInput(props);
-  const [availability, left] = await withService(async (db) => {
+  const [availability, left, types, typeTaken] = await withService(async (db) => {
     const found = await loadRsvpEvent(db, eventId);
-    return [found, "data" in found ? await seatsLeft(db, found.data) : null] as const;
+    if (!("data" in found)) return [found, null, [] as TicketTypeRow[], new Map<string, number>()] as const;
+    const all = await listTicketTypes(db, found.data.id);
+    const taken = all.some((t) => t.capacity !== null) ? (await seatsTaken(db, found.data.id)).byType : new Map();
+    return [found, await seatsLeft(db, found.data), all, taken as Map<string, number>] as const;
   });
 
   if ("error" in availability) {
@@ -57,8 +63,18 @@ export default async function RsvpPage(props: EventPageProps) {
   const description = sanitizeRichText(event.website_description ?? event.description);
   const error = q.error ? (ERRORS[q.error] ?? ERRORS.invalid) : null;
   const emailError = q.error === "email";
-  const done = q.status === "registered" || q.status === "already";
-  const full = left === 0 && !done;
+  const done = q.status === "registered" || q.status === "already" || q.status === "claimed";
+  const waitlisted = q.status === "waitlisted";
+  // ticket types (docs/decisions.md, "Ticket types"): the visible ones, a hidden one with its ?code=
+  const now = new Date();
+  const offered = visibleTicketTypes(types, q.code).filter((t) => onSale(t, now));
+  const typeLeft = (t: TicketTypeRow) =>
+    t.capacity === null ? null : Math.max(0, t.capacity - (typeTaken.get(t.id) ?? 0));
+  const allTypesFull = offered.length > 0 && offered.every((t) => typeLeft(t) === 0);
+  const noneOnSale = types.length > 0 && offered.length === 0;
+  const soldOut = (left === 0 || allTypesFull) && !done;
+  // a full event whose waitlist is on still takes RSVPs: they join the line
+  const full = soldOut && !event.waitlist_enabled;
   return (
     <main className="auth-page" id="main">
       <div className="card stack" style={{ maxWidth: 560 }}>
@@ -88,6 +104,22 @@ export default async function RsvpPage(props: EventPageProps) {
               : "You're registered! A confirmation is on its way to your inbox."}
           </div>
         )}
+        {waitlisted && (
+          <div role="status" className="alert info" tabIndex={-1} id="waitlist-position">
+            {`You are on the waitlist, number ${q.position ?? "?"}. If a seat frees up, we will email you a link to claim it.`}
+          </div>
+        )}
+        {soldOut && event.waitlist_enabled && !waitlisted && !error && (
+          <div role="status" className="alert info">
+            This event is full. RSVP below to join the waitlist: if a seat frees up, the first in line is
+            emailed a link to claim it.
+          </div>
+        )}
+        {noneOnSale && !done && !waitlisted && (
+          <div role="status" className="alert info">
+            No tickets are on sale right now.
+          </div>
+        )}
         {full && !error && (
           <div role="status" className="alert info">
             {REFUSAL_MESSAGES.event_full}
@@ -98,7 +130,7 @@ export default async function RsvpPage(props: EventPageProps) {
             {error}
           </div>
         )}
-        {!done && !full && (
+        {!done && !full && !waitlisted && !noneOnSale && (
           <form
             method="post"
             action={`/api/rsvp/${event.id}`}
@@ -131,6 +163,38 @@ export default async function RsvpPage(props: EventPageProps) {
               Phone (optional)
               <input name="phone" type="tel" autoComplete="tel" maxLength={40} />
             </label>
+            {offered.length > 0 && (
+              <fieldset className="stack">
+                <legend>Ticket type</legend>
+                {offered.map((t, i) => (
+                  <label className="check" key={t.id}>
+                    <input type="radio" name="ticket_type_id" value={t.id} required defaultChecked={i === 0} />
+                    <span>
+                      <strong>{t.name}</strong>
+                      {t.price_cents > 0 && <> · ${(t.price_cents / 100).toFixed(2)}</>}
+                      {typeLeft(t) !== null && (
+                        <>
+                          {" "}
+                          ·{" "}
+                          {typeLeft(t) === 0
+                            ? event.waitlist_enabled
+                              ? "full: join the waitlist"
+                              : "sold out"
+                            : `${typeLeft(t)} left`}
+                        </>
+                      )}
+                      {t.description && (
+                        <>
+                          <br />
+                          <span className="hint">{t.description}</span>
+                        </>
+                      )}
+                    </span>
+                  </label>
+                ))}
+              </fieldset>
+            )}
+            {q.code && <input type="hidden" name="code" value={q.code} />}
             <label className="check">
               <input type="checkbox" name="is_subscribed" value="on" />
               Keep me updated about future events by email
@@ -142,7 +206,7 @@ export default async function RsvpPage(props: EventPageProps) {
                 <input name="website_url" tabIndex={-1} autoComplete="off" />
               </label>
             </div>
-            <button type="submit">RSVP</button>
+            <button type="submit">{soldOut ? "Join the waitlist" : "RSVP"}</button>
           </form>
         )}
       </div>
