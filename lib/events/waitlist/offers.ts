@@ -199,7 +199,7 @@ export async function claimOffer(
     const offer = await readOffer(db, { ...input, lock: true });
     if ("error" in offer) return offer;
     await db`
-      update public.event_registrations set status = 'registered', waitlist_position = null
+      update public.event_registrations set status = 'registered'
       where id = ${offer.data.registrationId}`;
     return {
       data: {
