@@ -1954,6 +1954,9 @@ export interface components {
         | "event_ticketing"
         | "event_full"
         | "event_past"
+        | "ticket_unavailable"
+        | "offer_used"
+        | "offer_expired"
         | "too_large"
         | "unsupported"
         | "rate_limited"
@@ -2013,8 +2016,11 @@ export interface components {
       first_name: string | null;
       id: string;
       last_name: string | null;
-      /** @enum {string} */
-      status: "registered" | "cancelled";
+      /**
+       * @description 'registered' or 'cancelled' (spec 2.8); 'waitlisted' (in line for a seat of a full event) or 'offered' (a seat held until its claim link expires).
+       * @enum {string}
+       */
+      status: "registered" | "cancelled" | "waitlisted" | "offered";
     };
     EventRegistrationList: {
       data: components["schemas"]["EventRegistration"][];
@@ -2337,6 +2343,14 @@ export interface components {
                 not?: boolean;
               }
             | {
+                /** Format: uuid */
+                eventId?: string;
+                /** @constant */
+                kind: "event_no_show";
+                /** @default false */
+                not?: boolean;
+              }
+            | {
                 /** @constant */
                 kind: "purchased";
                 maxAmount?: number;
@@ -2491,6 +2505,14 @@ export interface components {
                 eventId?: string;
                 /** @constant */
                 kind: "event_attended";
+                /** @default false */
+                not: boolean;
+              }
+            | {
+                /** Format: uuid */
+                eventId?: string;
+                /** @constant */
+                kind: "event_no_show";
                 /** @default false */
                 not: boolean;
               }
@@ -4008,7 +4030,7 @@ export interface operations {
     parameters: {
       query?: {
         search?: string | null;
-        status?: ("registered" | "cancelled") | null;
+        status?: ("registered" | "cancelled" | "waitlisted" | "offered") | null;
       };
       header?: never;
       path: {
@@ -4339,6 +4361,7 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
+          code?: string | null;
           email: string;
           first_name?: string | null;
           firstName?: string | null;
@@ -4346,8 +4369,10 @@ export interface operations {
           last_name?: string | null;
           lastName?: string | null;
           phone?: string | null;
+          ticket_type_id?: string | null;
         };
         "application/x-www-form-urlencoded": {
+          code?: string | null;
           email: string;
           first_name?: string | null;
           firstName?: string | null;
@@ -4355,6 +4380,7 @@ export interface operations {
           last_name?: string | null;
           lastName?: string | null;
           phone?: string | null;
+          ticket_type_id?: string | null;
         };
       };
     };
@@ -5765,7 +5791,7 @@ export interface operations {
         cursor?: string;
         limit?: number;
         search?: string;
-        status?: "registered" | "cancelled";
+        status?: "registered" | "cancelled" | "waitlisted" | "offered";
       };
       header?: never;
       path: {

@@ -98,5 +98,5 @@ export type GetEventsParams = z.input<typeof getEventsSchema>;
 /** The event page's registration filters (search and status). */
 export const registrationFilterSchema = z.object({
   search: searchText,
-  status: z.enum(["registered", "cancelled"]).nullish().catch(null),
+  status: z.enum(["registered", "cancelled", "waitlisted", "offered"]).nullish().catch(null),
 });
