@@ -254,3 +254,74 @@ describe("capacity changes", () => {
     expect((await rows(eventId)).find((r) => r.email === "c@example.test")?.status).toBe("offered");
   });
 });
+
+describe("ticket types at the RSVP", () => {
+  async function typedEvent(ws: { id: string }, fields: Record<string, unknown> = {}) {
+    const eventId = await createEvent(ws.id, { capacity: 10, ...fields });
+    const [open] = await db.sql`
+      insert into event_ticket_types (workspace_id, event_id, name, capacity, sort_order)
+      values (${ws.id}, ${eventId}, 'Standard', 1, 0) returning id`;
+    const [hidden] = await db.sql`
+      insert into event_ticket_types (workspace_id, event_id, name, is_hidden, access_code, access_code_limit, sort_order)
+      values (${ws.id}, ${eventId}, 'Friends', true, 'FrIeNdS', 1, 1) returning id`;
+    return { eventId, open: open.id as string, hidden: hidden.id as string };
+  }
+
+  test("each registration names its type; a hidden type only with its code (any case), up to its use limit", async () => {
+    const ws = await createWorkspace(db.sql);
+    const { eventId, open, hidden } = await typedEvent(ws);
+    expect((await rsvp(eventId, { email: "a@example.test", ticket_type_id: open })).status).toBe(200);
+    // the hidden type without its code is not offered: refused as an unknown type, nothing stored
+    const noCode = await rsvp(eventId, { email: "b@example.test", ticket_type_id: hidden });
+    expect(noCode.status).toBe(400);
+    const withCode = await rsvp(eventId, { email: "b@example.test", code: "friends" });
+    expect(withCode.status).toBe(200);
+    // its one use is spent: the next with the code is refused, nothing stored
+    const spent = await rsvp(eventId, { email: "c@example.test", ticket_type_id: hidden, code: "FRIENDS" });
+    expect(spent.status).toBe(409);
+    expect((await spent.json()).code).toBe("ticket_unavailable");
+    const stored = await db.sql`
+      select c.email, t.name from event_registrations r join contacts c on c.id = r.contact_id
+      join event_ticket_types t on t.id = r.ticket_type_id where r.event_id = ${eventId} order by c.email`;
+    expect(stored).toEqual([
+      { email: "a@example.test", name: "Standard" },
+      { email: "b@example.test", name: "Friends" },
+    ]);
+    const [{ access_code_uses }] = await db.sql`select access_code_uses from event_ticket_types where id = ${hidden}`;
+    expect(access_code_uses).toBe(1);
+  });
+
+  test("a full type answers as a full event: refused without the waitlist, in line with it (the event still has seats)", async () => {
+    const ws = await createWorkspace(db.sql);
+    const plain = await typedEvent(ws);
+    await rsvp(plain.eventId, { email: "a@example.test", ticket_type_id: plain.open });
+    expect((await rsvp(plain.eventId, { email: "b@example.test", ticket_type_id: plain.open })).status).toBe(409);
+    const lined = await typedEvent(ws, { waitlist_enabled: true });
+    await rsvp(lined.eventId, { email: "a@example.test", ticket_type_id: lined.open });
+    const waiting = await rsvp(lined.eventId, { email: "b@example.test", ticket_type_id: lined.open });
+    expect(waiting.status).toBe(202);
+    expect(await waiting.json()).toEqual({ status: "waitlisted", position: 1 });
+  });
+
+  test("a type's capacity below its seats taken is refused with the numbers", async () => {
+    const ws = await createWorkspace(db.sql);
+    const { eventId, open } = await typedEvent(ws);
+    await db.sql`update event_ticket_types set capacity = 2 where id = ${open}`;
+    await rsvp(eventId, { email: "a@example.test", ticket_type_id: open });
+    await rsvp(eventId, { email: "b@example.test", ticket_type_id: open });
+    const { saveTicketType, ticketTypeFormSchema } = await import("@/lib/events/ticket-types/ticket-types");
+    const result = await withUser(ws.owner.claims, (tx) =>
+      saveTicketType(tx, {
+        workspaceId: ws.id,
+        eventId,
+        ticketTypeId: open,
+        type: ticketTypeFormSchema.parse({ name: "Standard", capacity: "1" }),
+      }),
+    );
+    expect("error" in result && result.error.message).toBe(
+      "Standard has 2 seats taken: its capacity cannot go below 2 (asked for 1).",
+    );
+    const [{ capacity }] = await db.sql`select capacity from event_ticket_types where id = ${open}`;
+    expect(capacity).toBe(2);
+  });
+});
