@@ -30,8 +30,22 @@ export function TicketTypeForm({
       {ticketTypeId && <input type="hidden" name="ticketTypeId" value={ticketTypeId} />}
       <div className="row">
         <Field label="Name" name="name" state={state} required maxLength={200} />
-        <Field label="Capacity" name="capacity" type="number" min={1} state={state} hint="Empty: only the event's cap." />
-        <Field label="Price (cents)" name="price_cents" type="number" min={0} state={state} hint="0 is free." />
+        <Field
+          label="Capacity"
+          name="capacity"
+          type="number"
+          min={1}
+          state={state}
+          hint="Empty: only the event's cap."
+        />
+        <Field
+          label="Price (cents)"
+          name="price_cents"
+          type="number"
+          min={0}
+          state={state}
+          hint="0 is free."
+        />
         <Field label="Order" name="sort_order" type="number" state={state} />
       </div>
       <Field label="Description" name="description" state={state} maxLength={2000} />
@@ -40,7 +54,11 @@ export function TicketTypeForm({
         <Field label="On sale until" name="sales_end" type="datetime-local" state={state} />
       </div>
       <div className="row">
-        <Check name="is_hidden" label="Hidden (only with the access code)" defaultChecked={v.is_hidden === "on"} />
+        <Check
+          name="is_hidden"
+          label="Hidden (only with the access code)"
+          defaultChecked={v.is_hidden === "on"}
+        />
         <Field label="Access code" name="access_code" state={state} maxLength={100} />
         <Field label="Code use limit" name="access_code_limit" type="number" min={1} state={state} />
       </div>

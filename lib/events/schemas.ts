@@ -49,7 +49,9 @@ export const eventFormSchema = z
     offer_hours: z
       .union([z.string(), z.number()])
       .nullish()
-      .transform((v) => (v === null || v === undefined || String(v).trim() === "" ? 24 : Number(String(v).trim())))
+      .transform((v) =>
+        v === null || v === undefined || String(v).trim() === "" ? 24 : Number(String(v).trim()),
+      )
       .refine((v) => Number.isInteger(v) && v >= 1 && v <= 720, {
         message: "An offer lasts a whole number of hours, from 1 to 720.",
       }),

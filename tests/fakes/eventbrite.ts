@@ -37,7 +37,13 @@ export interface FakeEventbrite {
   addOrder(init: {
     eventId: string;
     buyer: { email: string; first_name?: string; last_name?: string };
-    attendees: { email?: string; first_name?: string; last_name?: string; gross_cents?: number; ticket_class_id?: string }[];
+    attendees: {
+      email?: string;
+      first_name?: string;
+      last_name?: string;
+      gross_cents?: number;
+      ticket_class_id?: string;
+    }[];
   }): { order: EbOrder; attendees: EbAttendee[] };
   refund(orderId: string, attendeeIds?: string[]): void;
   apiUrl(path: string): string;

@@ -15,7 +15,10 @@ const count = (ws: TestWorkspace, condition: Record<string, unknown>) =>
   withUser(ws.owner.claims, (tx) =>
     countSegment(tx, {
       workspaceId: ws.id,
-      filter: segmentFilterSchema.parse({ version: 1, root: { kind: "group", op: "and", conditions: [condition] } }),
+      filter: segmentFilterSchema.parse({
+        version: 1,
+        root: { kind: "group", op: "and", conditions: [condition] },
+      }),
     }),
   );
 

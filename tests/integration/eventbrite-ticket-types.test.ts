@@ -46,7 +46,8 @@ describe("Eventbrite ticket classes as ticket types", () => {
       { email: "vip@example.test", name: "VIP" },
     ]);
     expect(await runTicketingSync(ws.id)).toEqual({ data: { events: 1, registrations: 0 } });
-    const [{ n }] = await db.sql`select count(*)::int as n from event_ticket_types where workspace_id = ${ws.id}`;
+    const [{ n }] =
+      await db.sql`select count(*)::int as n from event_ticket_types where workspace_id = ${ws.id}`;
     expect(n).toBe(2);
   });
 });

@@ -41,7 +41,13 @@ function claim(eventId: string, token: string) {
   );
 }
 
-const person = (email: string) => ({ email, firstName: null, lastName: null, phone: null, isSubscribed: false });
+const person = (email: string) => ({
+  email,
+  firstName: null,
+  lastName: null,
+  phone: null,
+  isSubscribed: false,
+});
 
 const submit = (eventId: string, email: string, now?: Date) =>
   withService((tx) => submitRsvp(tx, { eventId, ip: null, rsvp: person(email), now }));
@@ -88,7 +94,10 @@ describe("DESIGN section 9: a full event whose waitlist is on", () => {
     const second = await rsvp(on, { email: "w2@example.test" });
     expect(await second.json()).toEqual({ status: "waitlisted", position: 2 });
     // a repeat keeps the place in line
-    expect(await (await rsvp(on, { email: "w1@example.test" })).json()).toEqual({ status: "waitlisted", position: 1 });
+    expect(await (await rsvp(on, { email: "w1@example.test" })).json()).toEqual({
+      status: "waitlisted",
+      position: 1,
+    });
     expect((await rows(on)).map((r) => [r.email, r.status])).toEqual([
       ["seat@example.test", "registered"],
       ["w1@example.test", "waitlisted"],
@@ -104,7 +113,9 @@ describe("DESIGN section 9: a full event whose waitlist is on", () => {
   test("20 concurrent RSVPs for the last seat give exactly one registration; the other 19 wait, numbered 1 to 19", async () => {
     const ws = await createWorkspace(db.sql);
     const eventId = await createEvent(ws.id, { capacity: 1, waitlist_enabled: true });
-    const outcomes = await Promise.all(Array.from({ length: 20 }, (_, i) => submit(eventId, `racer${i}@example.test`)));
+    const outcomes = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => submit(eventId, `racer${i}@example.test`)),
+    );
     const data = outcomes.map((o) => ("data" in o ? o.data : null));
     expect(data.filter((d) => d?.status === "registered")).toHaveLength(1);
     const positions = data.filter((d) => d?.status === "waitlisted").map((d) => d!.position);
@@ -122,7 +133,9 @@ describe("DESIGN section 9: a full event whose waitlist is on", () => {
       const r = await submit(eventId, `holder${i}@example.test`);
       holders.push("data" in r ? r.data.registrationId : "");
     }
-    const joined = await Promise.all(Array.from({ length: 50 }, (_, i) => submit(eventId, `wait${i}@example.test`)));
+    const joined = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => submit(eventId, `wait${i}@example.test`)),
+    );
     const byPosition = new Map<number, string>();
     for (const [i, o] of joined.entries()) {
       expect("data" in o && o.data.status).toBe("waitlisted");
@@ -157,7 +170,11 @@ describe("an offer: claimed once, in time, by its link", () => {
     await submit(eventId, "second@example.test");
     const now = new Date();
     await withService((tx) =>
-      cancelRegistration(tx, { workspaceId: ws.id, registrationId: "data" in seat ? seat.data.registrationId : "", now }),
+      cancelRegistration(tx, {
+        workspaceId: ws.id,
+        registrationId: "data" in seat ? seat.data.registrationId : "",
+        now,
+      }),
     );
     const firstToken = await offerToken("first@example.test");
     expect((await rows(eventId)).map((r) => [r.email, r.status])).toEqual([
@@ -166,7 +183,9 @@ describe("an offer: claimed once, in time, by its link", () => {
       ["second@example.test", "waitlisted"],
     ]);
     // 23 hours on: nothing expires
-    expect(await withService((tx) => expireOffers(tx, { now: new Date(now.getTime() + 23 * 3600_000) }))).toBe(0);
+    expect(
+      await withService((tx) => expireOffers(tx, { now: new Date(now.getTime() + 23 * 3600_000) })),
+    ).toBe(0);
     // 25 hours on: the sweep expires the offer and offers the seat to the next
     const later = new Date(now.getTime() + 25 * 3600_000);
     expect(await sweepWaitlistOffers(later)).toMatchObject({ status: "done" });
@@ -204,7 +223,11 @@ describe("an offer: claimed once, in time, by its link", () => {
     await submit(eventId, "late@example.test");
     const now = new Date(Date.now() - 2 * 3600_000);
     await withService((tx) =>
-      cancelRegistration(tx, { workspaceId: ws.id, registrationId: "data" in seat ? seat.data.registrationId : "", now }),
+      cancelRegistration(tx, {
+        workspaceId: ws.id,
+        registrationId: "data" in seat ? seat.data.registrationId : "",
+        now,
+      }),
     );
     const token = await offerToken("late@example.test");
     const result = await withService((tx) => claimOffer(tx, { eventId, token }));
@@ -219,7 +242,10 @@ describe("an offer: claimed once, in time, by its link", () => {
     const seat = await submit(eventId, "seat@example.test");
     await submit(eventId, "w@example.test");
     await withService((tx) =>
-      cancelRegistration(tx, { workspaceId: ws.id, registrationId: "data" in seat ? seat.data.registrationId : "" }),
+      cancelRegistration(tx, {
+        workspaceId: ws.id,
+        registrationId: "data" in seat ? seat.data.registrationId : "",
+      }),
     );
     const res = await claim(other, await offerToken("w@example.test"));
     expect(res.status).toBe(404);
@@ -287,7 +313,8 @@ describe("ticket types at the RSVP", () => {
       { email: "a@example.test", name: "Standard" },
       { email: "b@example.test", name: "Friends" },
     ]);
-    const [{ access_code_uses }] = await db.sql`select access_code_uses from event_ticket_types where id = ${hidden}`;
+    const [{ access_code_uses }] =
+      await db.sql`select access_code_uses from event_ticket_types where id = ${hidden}`;
     expect(access_code_uses).toBe(1);
   });
 
@@ -295,7 +322,9 @@ describe("ticket types at the RSVP", () => {
     const ws = await createWorkspace(db.sql);
     const plain = await typedEvent(ws);
     await rsvp(plain.eventId, { email: "a@example.test", ticket_type_id: plain.open });
-    expect((await rsvp(plain.eventId, { email: "b@example.test", ticket_type_id: plain.open })).status).toBe(409);
+    expect((await rsvp(plain.eventId, { email: "b@example.test", ticket_type_id: plain.open })).status).toBe(
+      409,
+    );
     const lined = await typedEvent(ws, { waitlist_enabled: true });
     await rsvp(lined.eventId, { email: "a@example.test", ticket_type_id: lined.open });
     const waiting = await rsvp(lined.eventId, { email: "b@example.test", ticket_type_id: lined.open });

@@ -11,7 +11,11 @@ import { createEvent } from "@/lib/events/create-event";
 import { deleteEvent } from "@/lib/events/delete-event";
 import { eventFormSchema, linkedEventFormSchema } from "@/lib/events/schemas";
 import { updateEvent } from "@/lib/events/update-event";
-import { deleteTicketType, saveTicketType, ticketTypeFormSchema } from "@/lib/events/ticket-types/ticket-types";
+import {
+  deleteTicketType,
+  saveTicketType,
+  ticketTypeFormSchema,
+} from "@/lib/events/ticket-types/ticket-types";
 import { cancelRegistration } from "@/lib/events/waitlist/offers";
 import type { FormState } from "@/lib/http/form-state";
 import { isUuid, uuidField } from "@/lib/ids/uuid";
@@ -112,7 +116,8 @@ export const checkInRegistrationAction = memberAction(
 export const saveTicketTypeAction = memberAction(
   z.looseObject({ eventId, ticketTypeId: z.string().optional() }).transform((raw, ctx) => {
     const parsed = ticketTypeFormSchema.safeParse(raw);
-    if (parsed.success) return { eventId: raw.eventId, ticketTypeId: raw.ticketTypeId || null, type: parsed.data };
+    if (parsed.success)
+      return { eventId: raw.eventId, ticketTypeId: raw.ticketTypeId || null, type: parsed.data };
     for (const issue of parsed.error.issues)
       ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });
     return z.NEVER;
@@ -151,5 +156,11 @@ export const cancelRegistrationAction = memberAction(
       .change(null, { event_id: row.eventId, status: "cancelled", offers_sent: row.offered.length });
     return { success: "Registration cancelled." };
   },
-  { door: "service", roles: ADMIN_ROLES, forbidden: admins.forbidden, audit: "event_registration.cancelled", after: () => refresh() },
+  {
+    door: "service",
+    roles: ADMIN_ROLES,
+    forbidden: admins.forbidden,
+    audit: "event_registration.cancelled",
+    after: () => refresh(),
+  },
 );

@@ -4,7 +4,12 @@ import { eventPageInput, type EventPageProps } from "@/lib/events/event-page-pro
 import { loadRsvpEvent, REFUSAL_MESSAGES } from "@/lib/events/rsvp/rsvp-availability";
 import { googleCalendarUrl } from "@/lib/events/calendar/event-calendar";
 import { seatsLeft, seatsTaken } from "@/lib/events/rsvp/seats";
-import { listTicketTypes, onSale, visibleTicketTypes, type TicketTypeRow } from "@/lib/events/ticket-types/ticket-types";
+import {
+  listTicketTypes,
+  onSale,
+  visibleTicketTypes,
+  type TicketTypeRow,
+} from "@/lib/events/ticket-types/ticket-types";
 import { sanitizeRichText } from "@/lib/html/sanitize";
 import { formatEventDateTime } from "@/lib/time/format";
 
@@ -35,7 +40,9 @@ export default async function RsvpPage(props: EventPageProps) {
     const found = await loadRsvpEvent(db, eventId);
     if (!("data" in found)) return [found, null, [] as TicketTypeRow[], new Map<string, number>()] as const;
     const all = await listTicketTypes(db, found.data.id);
-    const taken = all.some((t) => t.capacity !== null) ? (await seatsTaken(db, found.data.id)).byType : new Map();
+    const taken = all.some((t) => t.capacity !== null)
+      ? (await seatsTaken(db, found.data.id)).byType
+      : new Map();
     return [found, await seatsLeft(db, found.data), all, taken as Map<string, number>] as const;
   });
 
@@ -168,7 +175,13 @@ export default async function RsvpPage(props: EventPageProps) {
                 <legend>Ticket type</legend>
                 {offered.map((t, i) => (
                   <label className="check" key={t.id}>
-                    <input type="radio" name="ticket_type_id" value={t.id} required defaultChecked={i === 0} />
+                    <input
+                      type="radio"
+                      name="ticket_type_id"
+                      value={t.id}
+                      required
+                      defaultChecked={i === 0}
+                    />
                     <span>
                       <strong>{t.name}</strong>
                       {t.price_cents > 0 && <> · ${(t.price_cents / 100).toFixed(2)}</>}

@@ -8,7 +8,10 @@ import type { Db } from "@/lib/db/doors";
 export const SEAT_STATUSES = ["registered", "offered"] as const;
 
 /** Seats taken at an event, and per ticket type (types without a row take none). */
-export async function seatsTaken(db: Db, eventId: string): Promise<{ event: number; byType: Map<string, number> }> {
+export async function seatsTaken(
+  db: Db,
+  eventId: string,
+): Promise<{ event: number; byType: Map<string, number> }> {
   const rows = await db<{ ticket_type_id: string | null; taken: number }[]>`
     select ticket_type_id, count(*)::int as taken from public.event_registrations
     where event_id = ${eventId} and status in ${db(SEAT_STATUSES)}
@@ -48,7 +51,12 @@ export type SeatCheck = "ok" | "full";
  */
 export async function claimSeat(
   db: Db,
-  input: { eventId: string; email: string; ticketType?: { id: string; capacity: number | null } | null; lock?: boolean },
+  input: {
+    eventId: string;
+    email: string;
+    ticketType?: { id: string; capacity: number | null } | null;
+    lock?: boolean;
+  },
 ): Promise<SeatCheck> {
   const typeCap = input.ticketType?.capacity ?? null;
   const [event] = await db<{ id: string; capacity: number | null }[]>`

@@ -71,9 +71,13 @@ export async function chooseTicketType(
   if (!onSale(type, input.now))
     return refused("ticket_unavailable", `${type.name} is not on sale now.`, { field: "ticket_type_id" });
   if (type.price_cents > 0)
-    return refused("ticket_unavailable", `${type.name} is a paid ticket: it cannot be taken with a free RSVP.`, {
-      field: "ticket_type_id",
-    });
+    return refused(
+      "ticket_unavailable",
+      `${type.name} is a paid ticket: it cannot be taken with a free RSVP.`,
+      {
+        field: "ticket_type_id",
+      },
+    );
   const usesCode = codeMatches(type, input.code);
   if (usesCode && type.access_code_limit !== null && type.access_code_uses >= type.access_code_limit)
     return refused("ticket_unavailable", "This access code has been used up.", { field: "code" });
@@ -94,10 +98,7 @@ export async function countCodeUse(db: Db, typeId: string): Promise<boolean> {
 
 const blankToNull = (v: unknown) => (v === undefined || v === null || String(v).trim() === "" ? null : v);
 const LOCAL = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/;
-const optionalLocal = z.preprocess(
-  blankToNull,
-  z.string().regex(LOCAL, "Enter a date and time.").nullable(),
-);
+const optionalLocal = z.preprocess(blankToNull, z.string().regex(LOCAL, "Enter a date and time.").nullable());
 const checkbox = z
   .union([z.string(), z.boolean()])
   .nullish()
@@ -106,8 +107,15 @@ const checkbox = z
 /** The dashboard's ticket type form: sale times are wall-clock times in the event's zone. */
 export const ticketTypeFormSchema = z
   .object({
-    name: z.string().trim().min(1, "Name the ticket type.").max(200, "The name is too long (at most 200 characters)."),
-    description: z.preprocess(blankToNull, z.string().trim().max(2000, "The description is too long.").nullable()),
+    name: z
+      .string()
+      .trim()
+      .min(1, "Name the ticket type.")
+      .max(200, "The name is too long (at most 200 characters)."),
+    description: z.preprocess(
+      blankToNull,
+      z.string().trim().max(2000, "The description is too long.").nullable(),
+    ),
     capacity: z.preprocess(
       blankToNull,
       z.coerce
@@ -176,7 +184,6 @@ export async function checkEventCapacity(
   const raised = current.capacity !== null && (input.capacity === null || input.capacity > current.capacity);
   return { data: { raised, before: current.capacity } };
 }
-
 
 /**
  * Adds or changes a ticket type of an event (owners and admins; written as the service, so the

@@ -74,7 +74,6 @@ async function importTicketTypes(
       is distinct from (excluded.name, excluded.description, excluded.price_cents, excluded.sort_order)`;
 }
 
-
 /** One row per email (first wins), so a set-based upsert never touches a row twice. */
 function distinctByEmail(holders: TicketHolder[]): TicketHolder[] {
   const seen = new Map<string, TicketHolder>();

@@ -161,7 +161,10 @@ export async function readOffer(
   input: { eventId: string; token: string; now?: Date; lock?: boolean },
 ): Promise<Result<{ registrationId: string; workspaceId: string; contactId: string; expiresAt: Date }>> {
   const now = input.now ?? new Date();
-  const invalid = refused("not_found", "This link is not valid: check that you opened the whole link from your email.");
+  const invalid = refused(
+    "not_found",
+    "This link is not valid: check that you opened the whole link from your email.",
+  );
   if (!isUuid(input.eventId) || !input.token || input.token.length > 200) return invalid;
   if (input.lock) await db`select 1 from public.events where id = ${input.eventId} for update`;
   const [row] = await db<
@@ -228,10 +231,13 @@ export async function cancelRegistration(
     await db`select 1 from public.events where id = ${found.event_id} for update`;
     const [before] = await db<{ status: string }[]>`
       select status from public.event_registrations where id = ${input.registrationId} for update`;
-    if (before.status === "cancelled") return { data: { id: input.registrationId, eventId: found.event_id, offered: [] } };
+    if (before.status === "cancelled")
+      return { data: { id: input.registrationId, eventId: found.event_id, offered: [] } };
     await db`update public.event_registrations set status = 'cancelled' where id = ${input.registrationId}`;
     const freed = (SEAT_STATUSES as readonly string[]).includes(before.status);
-    const { offered } = freed ? await releaseSeats(db, { eventId: found.event_id, now: input.now }) : { offered: [] };
+    const { offered } = freed
+      ? await releaseSeats(db, { eventId: found.event_id, now: input.now })
+      : { offered: [] };
     return { data: { id: input.registrationId, eventId: found.event_id, offered } };
   });
 }

@@ -147,7 +147,7 @@ export const appRoutePaths: ZodOpenApiPathsObject = {
         "to 64 KiB; rate limited per event and IP. The answer never contains a contact id. An event with ticket " +
         "types takes `ticket_type_id` (or the only one offered); a hidden type only with its `code` (any case, up " +
         "to its use limit). A full event (or type) whose waitlist is on answers 202 with the place in line " +
-        "(DESIGN section 9, \"Events\"); without the waitlist, 409 `event_full` as before.",
+        '(DESIGN section 9, "Events"); without the waitlist, 409 `event_full` as before.',
       requestParams: { path: uuidParam("eventId", "The event's id.") },
       requestBody: {
         required: true,
@@ -162,17 +162,17 @@ export const appRoutePaths: ZodOpenApiPathsObject = {
           ...json(
             z.object({
               success: z.literal(true),
-              status: z
-                .enum(["registered", "offered", "cancelled"])
-                .optional()
-                .meta({ description: "The registration's state ('offered': a waitlist seat held for a claim)." }),
+              status: z.enum(["registered", "offered", "cancelled"]).optional().meta({
+                description: "The registration's state ('offered': a waitlist seat held for a claim).",
+              }),
               registration_id: uuidSchema.optional(),
               already_registered: z.boolean().optional(),
             }),
           ),
         },
         "202": {
-          description: "The event (or the chosen type) is full and its waitlist is on: in line, number `position`.",
+          description:
+            "The event (or the chosen type) is full and its waitlist is on: in line, number `position`.",
           ...json(
             z.object({ status: z.literal("waitlisted"), position: z.number().int().min(1) }).meta({
               example: { status: "waitlisted", position: 3 },

@@ -7,7 +7,11 @@ import { readOffer } from "@/lib/events/waitlist/offers";
 import { isUuid } from "@/lib/ids/uuid";
 import { formatEventDateTime } from "@/lib/time/format";
 
-export const metadata: Metadata = { title: "Claim your seat", robots: { index: false }, referrer: "no-referrer" };
+export const metadata: Metadata = {
+  title: "Claim your seat",
+  robots: { index: false },
+  referrer: "no-referrer",
+};
 export const dynamic = "force-dynamic";
 
 const INVALID = "This link is not valid: check that you opened the whole link from your email.";
@@ -70,8 +74,8 @@ export default async function ClaimPage(props: EventPageProps) {
           {event.location && <> · {event.location}</>}
         </p>
         <p role="status">
-          A seat is held for you until {formatEventDateTime(offer.data.expiresAt, event.timezone)}. Claim it to
-          register.
+          A seat is held for you until {formatEventDateTime(offer.data.expiresAt, event.timezone)}. Claim it
+          to register.
         </p>
         <form method="post" action={`/api/rsvp/${event.id}/claim`} className="stack">
           <input type="hidden" name="token" value={token} />

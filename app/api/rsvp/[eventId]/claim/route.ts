@@ -36,7 +36,8 @@ export const POST = publicRoute(
     const token = typeof body.data.token === "string" ? body.data.token : "";
     const result = await withService((db) => claimOfferAndConfirm(db, { eventId, token }));
     if ("error" in result) throw result.error;
-    if (formPost(request, eventId)) return Response.redirect(`${appUrl()}/rsvp/${eventId}?status=claimed`, 303);
+    if (formPost(request, eventId))
+      return Response.redirect(`${appUrl()}/rsvp/${eventId}?status=claimed`, 303);
     return Response.json({ success: true, status: "registered" });
   },
 );
