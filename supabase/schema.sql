@@ -1266,15 +1266,20 @@ begin
   end if;
   if tg_op = 'INSERT' then
     perform public.emit_webhook_events('event_registration.created',
-      (select jsonb_agg(jsonb_build_object('workspace_id', n.workspace_id, 'data', to_jsonb(n))) from new_rows n));
+      (select jsonb_agg(jsonb_build_object('workspace_id', n.workspace_id, 'data', to_jsonb(n)))
+       from new_rows n where n.status = 'registered'));
     perform public.emit_webhook_events('rsvp.created',
       (select jsonb_agg(jsonb_build_object('workspace_id', n.workspace_id, 'data', to_jsonb(n)))
-       from new_rows n where n.external_attendee_id is null));
+       from new_rows n where n.external_attendee_id is null and n.status = 'registered'));
   else
+    perform public.emit_webhook_events('event_registration.created',
+      (select jsonb_agg(jsonb_build_object('workspace_id', n.workspace_id, 'data', to_jsonb(n)))
+       from new_rows n join old_rows o on o.id = n.id
+       where n.status = 'registered' and o.status in ('waitlisted', 'offered')));
     perform public.emit_webhook_events('event_registration.cancelled',
       (select jsonb_agg(jsonb_build_object('workspace_id', n.workspace_id, 'data', to_jsonb(n)))
        from new_rows n join old_rows o on o.id = n.id
-       where n.status = 'cancelled' and o.status <> 'cancelled'));
+       where n.status = 'cancelled' and o.status not in ('cancelled', 'waitlisted', 'offered')));
   end if;
   return null;
 end
@@ -1766,6 +1771,17 @@ CREATE FUNCTION public.webhook_contact_data(c public.contacts) RETURNS jsonb
     'opt_in_timestamp', c.opt_in_timestamp, 'unsubscribed_at', c.unsubscribed_at,
     'created_at', c.created_at, 'updated_at', c.updated_at)
 $$;
+
+--
+-- Name: event_waitlist_seq; Type: SEQUENCE; Schema: public; Owner: -
+--
+
+CREATE SEQUENCE public.event_waitlist_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
 
 --
 -- Name: SCHEMA auth; Type: ACL; Schema: -; Owner: -
@@ -2282,6 +2298,12 @@ GRANT ALL ON FUNCTION public.user_workspace_ids(roles text[]) TO authenticated;
 
 REVOKE ALL ON FUNCTION public.webhook_contact_data(c public.contacts) FROM PUBLIC;
 GRANT ALL ON FUNCTION public.webhook_contact_data(c public.contacts) TO service_role;
+
+--
+-- Name: SEQUENCE event_waitlist_seq; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT USAGE ON SEQUENCE public.event_waitlist_seq TO service_role;
 
 --
 -- Name: DEFAULT PRIVILEGES FOR SEQUENCES; Type: DEFAULT ACL; Schema: pgboss; Owner: -
@@ -6400,7 +6422,14 @@ CREATE TABLE public.event_registrations (
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     checked_in_at timestamp with time zone,
-    CONSTRAINT event_registrations_status_check CHECK ((status = ANY (ARRAY['registered'::text, 'cancelled'::text])))
+    ticket_type_id uuid,
+    waitlist_position bigint,
+    offered_at timestamp with time zone,
+    offer_expires_at timestamp with time zone,
+    offer_token_hash text,
+    CONSTRAINT event_registrations_offer_expiry CHECK (((status <> 'offered'::text) OR (offer_expires_at IS NOT NULL))),
+    CONSTRAINT event_registrations_offer_token_hash_check CHECK ((offer_token_hash ~ '^[0-9a-f]{64}$'::text)),
+    CONSTRAINT event_registrations_status_check CHECK ((status = ANY (ARRAY['registered'::text, 'cancelled'::text, 'waitlisted'::text, 'offered'::text])))
 );
 
 --
@@ -6448,10 +6477,34 @@ CREATE INDEX event_registrations_event_checked_in_idx ON public.event_registrati
 CREATE INDEX event_registrations_event_idx ON public.event_registrations USING btree (event_id, status);
 
 --
+-- Name: event_registrations_offer_expiry_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX event_registrations_offer_expiry_idx ON public.event_registrations USING btree (offer_expires_at) WHERE (status = 'offered'::text);
+
+--
+-- Name: event_registrations_offer_token_key; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX event_registrations_offer_token_key ON public.event_registrations USING btree (offer_token_hash) WHERE (offer_token_hash IS NOT NULL);
+
+--
 -- Name: event_registrations_rsvp_key; Type: INDEX; Schema: public; Owner: -
 --
 
 CREATE UNIQUE INDEX event_registrations_rsvp_key ON public.event_registrations USING btree (event_id, contact_id) WHERE (external_attendee_id IS NULL);
+
+--
+-- Name: event_registrations_ticket_type_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX event_registrations_ticket_type_idx ON public.event_registrations USING btree (workspace_id, event_id, ticket_type_id) WHERE (ticket_type_id IS NOT NULL);
+
+--
+-- Name: event_registrations_waitlist_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX event_registrations_waitlist_idx ON public.event_registrations USING btree (event_id, waitlist_position) WHERE (status = 'waitlisted'::text);
 
 --
 -- Name: event_registrations_workspace_event_idx; Type: INDEX; Schema: public; Owner: -
@@ -6472,6 +6525,13 @@ ALTER TABLE ONLY public.event_registrations
 
 ALTER TABLE ONLY public.event_registrations
     ADD CONSTRAINT event_registrations_workspace_id_event_id_fkey FOREIGN KEY (workspace_id, event_id) REFERENCES public.events(workspace_id, id) ON DELETE CASCADE;
+
+--
+-- Name: event_registrations event_registrations_workspace_id_event_id_ticket_type_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.event_registrations
+    ADD CONSTRAINT event_registrations_workspace_id_event_id_ticket_type_id_fkey FOREIGN KEY (workspace_id, event_id, ticket_type_id) REFERENCES public.event_ticket_types(workspace_id, event_id, id);
 
 --
 -- Name: event_registrations event_registrations_workspace_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
@@ -6529,6 +6589,119 @@ CREATE TRIGGER event_registrations_webhooks_update AFTER UPDATE ON public.event_
 GRANT ALL ON TABLE public.event_registrations TO service_role;
 GRANT SELECT,DELETE ON TABLE public.event_registrations TO authenticated;
 
+-- ==================================================== public.event_ticket_types
+--
+-- Name: event_ticket_types; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.event_ticket_types (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    workspace_id uuid NOT NULL,
+    event_id uuid NOT NULL,
+    name text NOT NULL,
+    description text,
+    capacity integer,
+    price_cents integer DEFAULT 0 NOT NULL,
+    sales_start_at timestamp with time zone,
+    sales_end_at timestamp with time zone,
+    is_hidden boolean DEFAULT false NOT NULL,
+    access_code text,
+    access_code_limit integer,
+    access_code_uses integer DEFAULT 0 NOT NULL,
+    sort_order integer DEFAULT 0 NOT NULL,
+    external_ticket_class_id text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT event_ticket_types_access_code_check CHECK (((access_code IS NULL) OR ((length(access_code) >= 1) AND (length(access_code) <= 100)))),
+    CONSTRAINT event_ticket_types_access_code_limit_check CHECK (((access_code_limit IS NULL) OR (access_code_limit > 0))),
+    CONSTRAINT event_ticket_types_access_code_uses_check CHECK ((access_code_uses >= 0)),
+    CONSTRAINT event_ticket_types_capacity_check CHECK (((capacity IS NULL) OR (capacity > 0))),
+    CONSTRAINT event_ticket_types_description_check CHECK ((length(description) <= 2000)),
+    CONSTRAINT event_ticket_types_external_ticket_class_id_check CHECK ((length(external_ticket_class_id) <= 100)),
+    CONSTRAINT event_ticket_types_hidden_has_code CHECK (((NOT is_hidden) OR (access_code IS NOT NULL))),
+    CONSTRAINT event_ticket_types_name_check CHECK (((length(name) >= 1) AND (length(name) <= 200))),
+    CONSTRAINT event_ticket_types_price_cents_check CHECK ((price_cents >= 0)),
+    CONSTRAINT event_ticket_types_sales_window CHECK (((sales_start_at IS NULL) OR (sales_end_at IS NULL) OR (sales_end_at > sales_start_at)))
+);
+
+--
+-- Name: event_ticket_types event_ticket_types_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.event_ticket_types
+    ADD CONSTRAINT event_ticket_types_pkey PRIMARY KEY (id);
+
+--
+-- Name: event_ticket_types event_ticket_types_workspace_id_event_id_id_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.event_ticket_types
+    ADD CONSTRAINT event_ticket_types_workspace_id_event_id_id_key UNIQUE (workspace_id, event_id, id);
+
+--
+-- Name: event_ticket_types event_ticket_types_workspace_id_id_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.event_ticket_types
+    ADD CONSTRAINT event_ticket_types_workspace_id_id_key UNIQUE (workspace_id, id);
+
+--
+-- Name: event_ticket_types_access_code_key; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX event_ticket_types_access_code_key ON public.event_ticket_types USING btree (event_id, lower(access_code)) WHERE (access_code IS NOT NULL);
+
+--
+-- Name: event_ticket_types_event_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX event_ticket_types_event_idx ON public.event_ticket_types USING btree (workspace_id, event_id, sort_order);
+
+--
+-- Name: event_ticket_types_external_key; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX event_ticket_types_external_key ON public.event_ticket_types USING btree (event_id, external_ticket_class_id) WHERE (external_ticket_class_id IS NOT NULL);
+
+--
+-- Name: event_ticket_types event_ticket_types_workspace_id_event_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.event_ticket_types
+    ADD CONSTRAINT event_ticket_types_workspace_id_event_id_fkey FOREIGN KEY (workspace_id, event_id) REFERENCES public.events(workspace_id, id) ON DELETE CASCADE;
+
+--
+-- Name: event_ticket_types event_ticket_types_workspace_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.event_ticket_types
+    ADD CONSTRAINT event_ticket_types_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspaces(id) ON DELETE CASCADE;
+
+--
+-- Name: event_ticket_types; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.event_ticket_types ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: event_ticket_types event_ticket_types_select_members; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY event_ticket_types_select_members ON public.event_ticket_types FOR SELECT TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
+
+--
+-- Name: event_ticket_types event_ticket_types_updated_at; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER event_ticket_types_updated_at BEFORE UPDATE ON public.event_ticket_types FOR EACH ROW EXECUTE FUNCTION public.set_updated_at();
+
+--
+-- Name: TABLE event_ticket_types; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT ON TABLE public.event_ticket_types TO authenticated;
+GRANT ALL ON TABLE public.event_ticket_types TO service_role;
+
 -- ==================================================== public.events
 --
 -- Name: events; Type: TABLE; Schema: public; Owner: -
@@ -6554,8 +6727,11 @@ CREATE TABLE public.events (
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     capacity integer,
+    waitlist_enabled boolean DEFAULT false NOT NULL,
+    offer_hours integer DEFAULT 24 NOT NULL,
     CONSTRAINT events_capacity_positive CHECK (((capacity IS NULL) OR (capacity > 0))),
-    CONSTRAINT events_end_after_start CHECK (((end_time IS NULL) OR (start_time IS NULL) OR (end_time >= start_time)))
+    CONSTRAINT events_end_after_start CHECK (((end_time IS NULL) OR (start_time IS NULL) OR (end_time >= start_time))),
+    CONSTRAINT events_offer_hours_check CHECK (((offer_hours >= 1) AND (offer_hours <= 720)))
 );
 
 --

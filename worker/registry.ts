@@ -15,6 +15,7 @@ import { decideAbTest } from "@/lib/email/flows/decide-ab-test";
 import { runSendingDomainCheck } from "@/lib/email/flows/manage-sending-domain";
 import { runTicketingDelivery } from "@/lib/events/ticketing/flows/process-ticketing-deliveries";
 import { ticketingSyncJob } from "@/lib/events/ticketing/flows/run-ticketing-sync";
+import { sweepWaitlistOffers } from "@/lib/events/waitlist/flows/sweep-offers";
 import { sweepRateLimitHits } from "@/lib/forms/flows/sweep-rate-limit-hits";
 import { sweepIdempotencyKeys } from "@/lib/api-keys/idempotency-sweep";
 import { sweepPendingSubmissions } from "@/lib/forms/sweep-pending-submissions";
@@ -74,6 +75,7 @@ export const HANDLERS: JobRegistry = {
   "sweep-pending-submissions": handle(QUEUES["sweep-pending-submissions"], async () =>
     done(await sweepAll(() => withService(sweepPendingSubmissions))),
   ),
+  "waitlist-offers-sweep": handle(QUEUES["waitlist-offers-sweep"], () => sweepWaitlistOffers()),
   "sweep-webhook-inbox": handle(QUEUES["sweep-webhook-inbox"], async () =>
     done(await sweepAll(() => withService((db) => sweepInbox(db)))),
   ),

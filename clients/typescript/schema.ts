@@ -376,9 +376,29 @@ export interface paths {
     put?: never;
     /**
      * RSVP to an event (spec 4.13)
-     * @description Public. JSON gets JSON; an HTML form post is redirected back to the RSVP page with the outcome. Bodies up to 64 KiB; rate limited per event and IP. The answer never contains a contact id.
+     * @description Public. JSON gets JSON; an HTML form post is redirected back to the RSVP page with the outcome. Bodies up to 64 KiB; rate limited per event and IP. The answer never contains a contact id. An event with ticket types takes `ticket_type_id` (or the only one offered); a hidden type only with its `code` (any case, up to its use limit). A full event (or type) whose waitlist is on answers 202 with the place in line (DESIGN section 9, "Events"); without the waitlist, 409 `event_full` as before.
      */
     post: operations["rsvpToEvent"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/rsvp/{eventId}/claim": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Claim a waitlist offer
+     * @description Public: the `token` of the offer email's link `{base_url}/rsvp/{event_id}/claim?token=…` (DESIGN section 9, "Events"), valid the event's `offer_hours` (default 24). JSON gets JSON; the claim page's form post is redirected to the RSVP page, or back to the claim page with ?error=the code.
+     */
+    post: operations["claimWaitlistOffer"];
     delete?: never;
     options?: never;
     head?: never;
@@ -1992,6 +2012,9 @@ export interface components {
         | "event_ticketing"
         | "event_full"
         | "event_past"
+        | "ticket_unavailable"
+        | "offer_used"
+        | "offer_expired"
         | "too_large"
         | "unsupported"
         | "rate_limited"
@@ -2051,8 +2074,11 @@ export interface components {
       first_name: string | null;
       id: string;
       last_name: string | null;
-      /** @enum {string} */
-      status: "registered" | "cancelled";
+      /**
+       * @description 'registered' or 'cancelled' (spec 2.8); 'waitlisted' (in line for a seat of a full event) or 'offered' (a seat held until its claim link expires).
+       * @enum {string}
+       */
+      status: "registered" | "cancelled" | "waitlisted" | "offered";
     };
     EventRegistrationList: {
       data: components["schemas"]["EventRegistration"][];
@@ -2375,6 +2401,14 @@ export interface components {
                 not?: boolean;
               }
             | {
+                /** Format: uuid */
+                eventId?: string;
+                /** @constant */
+                kind: "event_no_show";
+                /** @default false */
+                not?: boolean;
+              }
+            | {
                 /** @constant */
                 kind: "purchased";
                 maxAmount?: number;
@@ -2529,6 +2563,14 @@ export interface components {
                 eventId?: string;
                 /** @constant */
                 kind: "event_attended";
+                /** @default false */
+                not: boolean;
+              }
+            | {
+                /** Format: uuid */
+                eventId?: string;
+                /** @constant */
+                kind: "event_no_show";
                 /** @default false */
                 not: boolean;
               }
@@ -4075,7 +4117,7 @@ export interface operations {
     parameters: {
       query?: {
         search?: string | null;
-        status?: ("registered" | "cancelled") | null;
+        status?: ("registered" | "cancelled" | "waitlisted" | "offered") | null;
       };
       header?: never;
       path: {
@@ -4406,6 +4448,7 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": {
+          code?: string | null;
           email: string;
           first_name?: string | null;
           firstName?: string | null;
@@ -4413,8 +4456,10 @@ export interface operations {
           last_name?: string | null;
           lastName?: string | null;
           phone?: string | null;
+          ticket_type_id?: string | null;
         };
         "application/x-www-form-urlencoded": {
+          code?: string | null;
           email: string;
           first_name?: string | null;
           firstName?: string | null;
@@ -4422,6 +4467,7 @@ export interface operations {
           last_name?: string | null;
           lastName?: string | null;
           phone?: string | null;
+          ticket_type_id?: string | null;
         };
       };
     };
@@ -4436,8 +4482,26 @@ export interface operations {
             already_registered?: boolean;
             /** Format: uuid */
             registration_id?: string;
+            /**
+             * @description The registration's state ('offered': a waitlist seat held for a claim).
+             * @enum {string}
+             */
+            status?: "registered" | "offered" | "cancelled";
             /** @constant */
             success: true;
+          };
+        };
+      };
+      /** @description The event (or the chosen type) is full and its waitlist is on: in line, number `position`. */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            position: number;
+            /** @constant */
+            status: "waitlisted";
           };
         };
       };
@@ -4477,7 +4541,7 @@ export interface operations {
           "application/json": components["schemas"]["Error"];
         };
       };
-      /** @description The event is ticketing-linked (register on Eventbrite: eventbrite_url), or full. */
+      /** @description The event is ticketing-linked (register on Eventbrite: eventbrite_url), or full (`event_full`, waitlist off), or the ticket type is not on sale, paid, or its code used up (`ticket_unavailable`). */
       409: {
         headers: {
           [name: string]: unknown;
@@ -4506,6 +4570,79 @@ export interface operations {
       };
       /** @description Too many attempts from this IP. */
       429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+    };
+  };
+  claimWaitlistOffer: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The event's id. */
+        eventId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          token: string;
+        };
+        "application/x-www-form-urlencoded": {
+          token: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Claimed: registered, and the confirmation sent. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            status: "registered";
+            /** @constant */
+            success: true;
+          };
+        };
+      };
+      /** @description A form post: to /rsvp/{eventId}?status=claimed, or /rsvp/{eventId}/claim?error=… */
+      303: {
+        headers: {
+          /** @description Where the browser goes next. */
+          Location: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description A wrong token, or another event's (`not_found`). */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Already claimed (`offer_used`). */
+      409: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Expired (`offer_expired`): the seat went to the next in line. */
+      410: {
         headers: {
           [name: string]: unknown;
         };
@@ -5838,7 +5975,7 @@ export interface operations {
         cursor?: string;
         limit?: number;
         search?: string;
-        status?: "registered" | "cancelled";
+        status?: "registered" | "cancelled" | "waitlisted" | "offered";
       };
       header?: never;
       path: {

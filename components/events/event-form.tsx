@@ -111,6 +111,25 @@ export function EventForm({
         state={state}
         hint="Seats available for RSVPs; leave empty for unlimited."
       />
+      {!linked && (
+        <fieldset className="stack">
+          <legend>Waitlist</legend>
+          <Check
+            name="waitlist_enabled"
+            label="When the event is full, RSVPs join a waitlist"
+            defaultChecked={v.waitlist_enabled === "on"}
+          />
+          <Field
+            label="Offer lasts (hours)"
+            name="offer_hours"
+            type="number"
+            min={1}
+            max={720}
+            state={state}
+            hint="When a seat frees, the first in line is emailed a link to claim it, valid this long."
+          />
+        </fieldset>
+      )}
       <WebsiteFields state={state} />
       <SubmitButton>{submitLabel}</SubmitButton>
     </form>

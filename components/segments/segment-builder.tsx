@@ -159,6 +159,11 @@ export function SegmentBuilder({
       </fieldset>
       {select("eventId", "Registered for event", idChoices(options.events, "Any event"))}
       {select("attendedEventId", "Attended event (checked in)", idChoices(options.events, "Any event"))}
+      {select(
+        "noShowEventId",
+        "Did not show up (registered, event over, not checked in)",
+        idChoices(options.events, "Any past event"),
+      )}
       <fieldset>
         <legend>Purchased</legend>
         {select("productId", "Product", idChoices(options.products, "Any product"))}

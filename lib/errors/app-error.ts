@@ -23,6 +23,9 @@
  * | event_ticketing  | 409    | an RSVP for a ticketing-linked event: register there (4.13)    |
  * | event_full       | 409    | an RSVP for an event with no seat left                         |
  * | event_past       | 410    | an RSVP for an event that has started or ended (spec 4.13)     |
+ * | ticket_unavailable | 409  | a ticket type not on sale now, paid, or its access code used up |
+ * | offer_used       | 409    | a waitlist offer's claim link used again (DESIGN.md section 9) |
+ * | offer_expired    | 410    | a waitlist offer claimed after its time ran out                |
  * | too_large        | 413    | a body or upload over its limit                                |
  * | unsupported      | 415    | a content type the endpoint does not take                      |
  * | rate_limited     | 429    | too many attempts; `retryAfter` seconds                        |
@@ -68,6 +71,12 @@ export const APP_ERROR_CODES = {
   event_ticketing: { status: 409, message: "Registration for this event happens on Eventbrite." },
   event_full: { status: 409, message: "This event is full: no seats are left." },
   event_past: { status: 410, message: "This event has already started, so registration is closed." },
+  ticket_unavailable: { status: 409, message: "This ticket type is not available." },
+  offer_used: { status: 409, message: "This offer was already claimed: the seat is yours." },
+  offer_expired: {
+    status: 410,
+    message: "This offer has expired: the seat went to the next person on the waitlist.",
+  },
   too_large: { status: 413, message: "The request is too large." },
   unsupported: { status: 415, message: "This content type is not accepted." },
   rate_limited: { status: 429, message: "Too many attempts; try again later." },

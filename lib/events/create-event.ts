@@ -17,6 +17,8 @@ export function eventColumns(input: EventFormInput) {
     website_title: input.website_title,
     website_description: sanitizeRichText(input.website_description),
     capacity: input.capacity,
+    waitlist_enabled: input.waitlist_enabled,
+    offer_hours: input.offer_hours,
   };
 }
 

@@ -18,6 +18,10 @@ export interface EventRow {
   last_synced_at: Date | null;
   /** seats; null = unlimited (docs/decisions.md, "RSVP and capacity") */
   capacity: number | null;
+  /** a full event's RSVPs join its waitlist (docs/decisions.md, "A waitlist that fills itself") */
+  waitlist_enabled: boolean;
+  /** how long a waitlist offer stays claimable */
+  offer_hours: number;
   created_at: Date;
   updated_at: Date;
 }

@@ -7,7 +7,7 @@ export interface RegistrationFilter {
   eventId: string;
   /** case-insensitive part of the email or name */
   search?: string | null;
-  status?: "registered" | "cancelled" | null;
+  status?: "registered" | "cancelled" | "waitlisted" | "offered" | null;
 }
 
 /** The event's registrations (the event page and its CSV), filtered by search and status, newest first. */
@@ -22,9 +22,11 @@ export async function listEventRegistrations(
   const after = f.page?.after;
   return db<(EventRegistrationItem & { sort_key: string })[]>`
     select r.id, r.contact_id, c.email, c.first_name, c.last_name, r.status, r.amount_paid,
-           r.external_attendee_id, r.created_at, r.checked_in_at, r.created_at::text as sort_key
+           r.external_attendee_id, r.created_at, r.checked_in_at, r.created_at::text as sort_key,
+           t.name as ticket_type_name, r.waitlist_position, r.offer_expires_at
     from public.event_registrations r
     join public.contacts c on c.id = r.contact_id and c.workspace_id = r.workspace_id
+    left join public.event_ticket_types t on t.id = r.ticket_type_id and t.workspace_id = r.workspace_id
     where r.workspace_id = ${f.workspaceId} and r.event_id = ${f.eventId}
       ${f.status ? db`and r.status = ${f.status}` : db``}
       ${like ? db`and (c.email ilike ${like} or concat_ws(' ', c.first_name, c.last_name) ilike ${like})` : db``}
@@ -48,6 +50,7 @@ export function registrationsCsv(rows: EventRegistrationItem[]): string {
       ticketing_attendee_id: r.external_attendee_id ?? "",
       registered_at: r.created_at.toISOString(),
       checked_in_at: r.checked_in_at?.toISOString() ?? "",
+      ticket_type: r.ticket_type_name ?? "",
     })),
   );
 }

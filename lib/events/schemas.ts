@@ -44,6 +44,17 @@ export const eventFormSchema = z
     website_title: optionalText(200, "The website title"),
     website_description: optionalText(100_000, "The website description"),
     capacity,
+    // the waitlist (docs/decisions.md, "A waitlist that fills itself"): off by default; an offer's hours
+    waitlist_enabled: checkbox,
+    offer_hours: z
+      .union([z.string(), z.number()])
+      .nullish()
+      .transform((v) =>
+        v === null || v === undefined || String(v).trim() === "" ? 24 : Number(String(v).trim()),
+      )
+      .refine((v) => Number.isInteger(v) && v >= 1 && v <= 720, {
+        message: "An offer lasts a whole number of hours, from 1 to 720.",
+      }),
   })
   .refine((e) => e.end >= e.start, {
     path: ["end"],
@@ -89,5 +100,5 @@ export type GetEventsParams = z.input<typeof getEventsSchema>;
 /** The event page's registration filters (search and status). */
 export const registrationFilterSchema = z.object({
   search: searchText,
-  status: z.enum(["registered", "cancelled"]).nullish().catch(null),
+  status: z.enum(["registered", "cancelled", "waitlisted", "offered"]).nullish().catch(null),
 });

@@ -20,7 +20,7 @@ export interface TicketPricing {
   ticket_class_count: number;
 }
 
-const cents = (money: Money | null | undefined) => Math.round(Number(money?.value ?? 0)) || 0;
+export const cents = (money: Money | null | undefined) => Math.round(Number(money?.value ?? 0)) || 0;
 
 /** A class is paid when it is neither free nor a donation and has a cost above zero. */
 export function isPaidClass(ticketClass: TicketClassPrice): boolean {

@@ -202,6 +202,16 @@ export const QUEUES = {
       expireInSeconds: 3600,
     },
   }),
+  /**
+   * Waitlist offers whose time ran out (lib/events/waitlist/flows/sweep-offers.ts): each is expired
+   * and its seat offered to the next in line, under the event's lock. Every minute; repeatable.
+   */
+  "waitlist-offers-sweep": defineQueue({
+    name: "waitlist-offers-sweep",
+    version: 1,
+    schema: z.object({}),
+    options: { retryLimit: 3, retryDelay: 30, expireInSeconds: 600 },
+  }),
   "sweep-rate-limit-hits": defineQueue({
     name: "sweep-rate-limit-hits",
     version: 1,
@@ -237,4 +247,5 @@ export const SCHEDULES: { queue: QueueName; cron: string }[] = [
   { queue: "sweep-pending-submissions", cron: "17 * * * *" },
   { queue: "sweep-webhook-inbox", cron: "43 3 * * *" },
   { queue: "sending-domain-check", cron: "*/10 * * * *" },
+  { queue: "waitlist-offers-sweep", cron: "* * * * *" },
 ];

@@ -103,6 +103,12 @@ export function conditionSql(db: Db, ws: string, c: Condition, fields: SegmentFi
       return db`exists (select 1 from public.event_registrations r
                         where r.contact_id = c.id and r.workspace_id = ${ws} and r.checked_in_at is not null
                         ${c.eventId ? db`and r.event_id = ${c.eventId}` : db``})`;
+    case "event_no_show":
+      return db`exists (select 1 from public.event_registrations r
+                        join public.events e on e.id = r.event_id and e.workspace_id = r.workspace_id
+                        where r.contact_id = c.id and r.workspace_id = ${ws} and r.status = 'registered'
+                          and r.checked_in_at is null and coalesce(e.end_time, e.start_time) < now()
+                        ${c.eventId ? db`and r.event_id = ${c.eventId}` : db``})`;
     case "purchased":
       return db`exists (select 1 from ${eventRowsSql(db, ws, c)} and x.contact_id = c.id)`;
     case "email_engagement": {

@@ -54,6 +54,8 @@ export function describeCondition(c: Condition, names: Map<string, string>): str
         return `is registered for ${name(c.eventId, "any event")}`;
       case "event_attended":
         return `attended ${name(c.eventId, "any event")}`;
+      case "event_no_show":
+        return `did not show up at ${name(c.eventId, "a past event")} they registered for`;
       case "purchased": {
         const amount = [
           c.minAmount !== undefined && `at least ${c.minAmount}`,

@@ -85,6 +85,9 @@ export const conditionSchema = z.discriminatedUnion("kind", [
   // attended: checked in at this event (any event when none is named), whatever became of the
   // registration afterwards (docs/decisions.md, "Segments": attendance)
   z.object({ kind: z.literal("event_attended"), not, eventId: id.optional() }).strict(),
+  // no-show: registered (status 'registered') for this event (any event when none is named) that
+  // has ended, and not checked in (docs/decisions.md, "Segments": attendance)
+  z.object({ kind: z.literal("event_no_show"), not, eventId: id.optional() }).strict(),
   // spec 2.5: a succeeded transaction (refunded ones are not purchases) of the product, with
   // amount_paid in the range, in the window
   z

@@ -45,6 +45,8 @@ export function segmentFormToFilter(form: SegmentFormValues): unknown {
   if (eventId) c.push({ kind: "event_registered", eventId: chosenId(eventId) });
   const attendedEventId = text(form.attendedEventId);
   if (attendedEventId) c.push({ kind: "event_attended", eventId: chosenId(attendedEventId) });
+  const noShowEventId = text(form.noShowEventId);
+  if (noShowEventId) c.push({ kind: "event_no_show", eventId: chosenId(noShowEventId) });
   const productId = text(form.productId);
   if (productId)
     c.push({
@@ -101,6 +103,9 @@ export function filterToFormValues(filter: SegmentFilter): SegmentFormValues {
         return !k.not;
       case "event_attended":
         values.attendedEventId = k.eventId ?? "any";
+        return !k.not;
+      case "event_no_show":
+        values.noShowEventId = k.eventId ?? "any";
         return !k.not;
       case "purchased":
         Object.assign(values, {

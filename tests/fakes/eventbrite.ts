@@ -37,7 +37,13 @@ export interface FakeEventbrite {
   addOrder(init: {
     eventId: string;
     buyer: { email: string; first_name?: string; last_name?: string };
-    attendees: { email?: string; first_name?: string; last_name?: string; gross_cents?: number }[];
+    attendees: {
+      email?: string;
+      first_name?: string;
+      last_name?: string;
+      gross_cents?: number;
+      ticket_class_id?: string;
+    }[];
   }): { order: EbOrder; attendees: EbAttendee[] };
   refund(orderId: string, attendeeIds?: string[]): void;
   apiUrl(path: string): string;
@@ -258,6 +264,7 @@ export async function startFakeEventbrite(): Promise<FakeEventbrite> {
         refunded: false,
         profile: { email: a.email ?? null, first_name: a.first_name ?? null, last_name: a.last_name ?? null },
         costs: { gross: money(a.gross_cents ?? 0) },
+        ticket_class_id: a.ticket_class_id ?? fake.events.get(init.eventId)?.ticket_classes?.[0]?.id ?? null,
       }));
       attendees.forEach((a) => fake.attendees.set(a.id, a));
       fake.orders.set(order.id, { ...order, attendee_ids: attendees.map((a) => a.id) });

@@ -192,6 +192,11 @@ export const TABLES: Record<string, TableShape> = {
     links: { event_id: "events", contact_id: "contacts" },
     change: { status: "cancelled" },
   },
+  event_ticket_types: {
+    fields: () => ({ name: "General admission" }),
+    links: { event_id: "events" },
+    change: { name: "Changed" },
+  },
   ticketing_connections: {
     fields: () => ({ access_token: "token" }),
     change: { organization_name: "Changed" },

@@ -227,6 +227,10 @@ export function oracleCondition(c: OracleContact, k: Condition): boolean {
       );
     case "event_attended":
       return c.registrations.some((x) => x.checkedIn && (!k.eventId || x.eventId === k.eventId));
+    // the pools' events have no times, so none has ended: nobody is a no-show there
+    // (tests/integration/event-attendance.test.ts covers the condition with real times)
+    case "event_no_show":
+      return false;
     case "purchased":
       return c.purchases.some(
         (p) =>
@@ -312,6 +316,7 @@ export function randomCondition(r: Rng, kind: Condition["kind"], pools: Pools[])
       return { kind, not, formId: r.chance(0.7) ? pool("forms") : undefined, window: randomWindow(r) };
     case "event_registered":
     case "event_attended":
+    case "event_no_show":
       return { kind, not, eventId: r.chance(0.7) ? pool("events") : undefined };
     case "purchased": {
       const min = r.chance(0.4) ? r.int(100) : undefined;

@@ -11,6 +11,12 @@ import { createEvent } from "@/lib/events/create-event";
 import { deleteEvent } from "@/lib/events/delete-event";
 import { eventFormSchema, linkedEventFormSchema } from "@/lib/events/schemas";
 import { updateEvent } from "@/lib/events/update-event";
+import {
+  deleteTicketType,
+  saveTicketType,
+  ticketTypeFormSchema,
+} from "@/lib/events/ticket-types/ticket-types";
+import { cancelRegistration } from "@/lib/events/waitlist/offers";
 import type { FormState } from "@/lib/http/form-state";
 import { isUuid, uuidField } from "@/lib/ids/uuid";
 import type { Role } from "@/lib/workspaces/list-memberships";
@@ -99,6 +105,62 @@ export const checkInRegistrationAction = memberAction(
     roles: EVERY_ROLE,
     audit: (input) =>
       input.checkedIn === "1" ? "event_registration.checked_in" : "event_registration.check_in_undone",
+    after: () => refresh(),
+  },
+);
+
+/**
+ * A ticket type added or changed on the event page (docs/decisions.md, "Ticket types"): owners and
+ * admins; a capacity below the type's seats taken is refused with the numbers.
+ */
+export const saveTicketTypeAction = memberAction(
+  z.looseObject({ eventId, ticketTypeId: z.string().optional() }).transform((raw, ctx) => {
+    const parsed = ticketTypeFormSchema.safeParse(raw);
+    if (parsed.success)
+      return { eventId: raw.eventId, ticketTypeId: raw.ticketTypeId || null, type: parsed.data };
+    for (const issue of parsed.error.issues)
+      ctx.addIssue({ code: "custom", path: issue.path, message: issue.message });
+    return z.NEVER;
+  }),
+  async (db, input, ctx): Promise<FormState> => {
+    const saved = unwrap(await saveTicketType(db, { workspaceId: ctx.workspaceId, ...input }));
+    ctx.audit
+      .target("event", input.eventId)
+      .change(null, { ticket_type_id: saved.id, name: saved.name, capacity: saved.capacity });
+    return { success: "Ticket type saved." };
+  },
+  { ...admins, audit: "event_ticket_type.saved", args: ["eventId"], after: () => refresh() },
+);
+
+export const deleteTicketTypeAction = memberAction(
+  z.object({ eventId, ticketTypeId: uuidField("This ticket type does not exist.") }),
+  async (db, input, ctx): Promise<FormState> => {
+    unwrap(await deleteTicketType(db, { workspaceId: ctx.workspaceId, ...input }));
+    ctx.audit.target("event", input.eventId).change({ ticket_type_id: input.ticketTypeId }, null);
+    return { success: "Ticket type removed." };
+  },
+  { ...admins, audit: "event_ticket_type.deleted", after: () => refresh() },
+);
+
+/**
+ * Cancels a registration from the event page (owners and admins): its seat, if it held one, is
+ * offered to the first in line on the waitlist at once (docs/decisions.md, "A waitlist that fills
+ * itself"). Registrations are system-written (spec 5.4): the service door, scoped to the workspace.
+ */
+export const cancelRegistrationAction = memberAction(
+  z.object({ registrationId: uuidField("Registration not found.") }),
+  async (db, input, ctx): Promise<FormState> => {
+    const row = unwrap(await cancelRegistration(db, { workspaceId: ctx.workspaceId, ...input }));
+    ctx.audit
+      .target("event_registration", row.id)
+      .change(null, { event_id: row.eventId, status: "cancelled", offers_sent: row.offered.length });
+    return { success: "Registration cancelled." };
+  },
+  {
+    door: "service",
+    roles: ADMIN_ROLES,
+    forbidden: admins.forbidden,
+    audit: "event_registration.cancelled",
     after: () => refresh(),
   },
 );

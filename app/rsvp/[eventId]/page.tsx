@@ -3,7 +3,13 @@ import { withService } from "@/lib/db/doors";
 import { eventPageInput, type EventPageProps } from "@/lib/events/event-page-props";
 import { loadRsvpEvent, REFUSAL_MESSAGES } from "@/lib/events/rsvp/rsvp-availability";
 import { googleCalendarUrl } from "@/lib/events/calendar/event-calendar";
-import { seatsLeft } from "@/lib/events/rsvp/seats";
+import { seatsLeft, seatsTaken } from "@/lib/events/rsvp/seats";
+import {
+  listTicketTypes,
+  onSale,
+  visibleTicketTypes,
+  type TicketTypeRow,
+} from "@/lib/events/ticket-types/ticket-types";
 import { sanitizeRichText } from "@/lib/html/sanitize";
 import { eventDateTime } from "@/lib/i18n/event-time";
 import { localizeMessage } from "@/lib/i18n/localize-error";
@@ -26,6 +32,8 @@ const ERRORS: Record<string, MessageKey> = {
   phone: "rsvp.errors.phone",
   rate_limited: "rsvp.errors.rate_limited",
   invalid: "rsvp.errors.invalid",
+  ticket_type_id: "rsvp.errors.ticket_type_id",
+  code: "rsvp.errors.code",
 };
 
 function errorText(t: Translator, code: string): string {
@@ -45,11 +53,16 @@ function errorText(t: Translator, code: string): string {
  */
 export default async function RsvpPage(props: EventPageProps) {
   const { eventId, query: q } = await eventPageInput(props);
-  const [t, [availability, left]] = await Promise.all([
+  const [t, [availability, left, types, typeTaken]] = await Promise.all([
     pageTranslator("event", eventId, q.lang),
     withService(async (db) => {
       const found = await loadRsvpEvent(db, eventId);
-      return [found, "data" in found ? await seatsLeft(db, found.data) : null] as const;
+      if (!("data" in found)) return [found, null, [] as TicketTypeRow[], new Map<string, number>()] as const;
+      const all = await listTicketTypes(db, found.data.id);
+      const taken = all.some((type) => type.capacity !== null)
+        ? (await seatsTaken(db, found.data.id)).byType
+        : new Map();
+      return [found, await seatsLeft(db, found.data), all, taken as Map<string, number>] as const;
     }),
   ]);
 
@@ -77,9 +90,19 @@ export default async function RsvpPage(props: EventPageProps) {
   const description = sanitizeRichText(event.website_description ?? event.description);
   const error = q.error ? errorText(t, q.error) : null;
   const emailError = q.error === "email";
-  const done = q.status === "registered" || q.status === "already";
-  const full = left === 0 && !done;
+  const done = q.status === "registered" || q.status === "already" || q.status === "claimed";
+  const waitlisted = q.status === "waitlisted";
   const action = `/api/rsvp/${event.id}${q.lang ? `?lang=${encodeURIComponent(q.lang)}` : ""}`;
+  // ticket types (docs/decisions.md, "Ticket types"): the visible ones, a hidden one with its ?code=
+  const now = new Date();
+  const offered = visibleTicketTypes(types, q.code).filter((type) => onSale(type, now));
+  const typeLeft = (type: TicketTypeRow) =>
+    type.capacity === null ? null : Math.max(0, type.capacity - (typeTaken.get(type.id) ?? 0));
+  const allTypesFull = offered.length > 0 && offered.every((type) => typeLeft(type) === 0);
+  const noneOnSale = types.length > 0 && offered.length === 0;
+  const soldOut = (left === 0 || allTypesFull) && !done;
+  // a full event whose waitlist is on still takes RSVPs: they join the line
+  const full = soldOut && !event.waitlist_enabled;
   return (
     <main className="auth-page" id="main">
       <div className="card stack" style={{ maxWidth: 560 }}>
@@ -107,6 +130,21 @@ export default async function RsvpPage(props: EventPageProps) {
             {q.status === "already" ? t.t("rsvp.already") : t.t("rsvp.registered")}
           </div>
         )}
+        {waitlisted && (
+          <div role="status" className="alert info" tabIndex={-1} id="waitlist-position">
+            {t.t("rsvp.waitlisted", { position: q.position ?? "?" })}
+          </div>
+        )}
+        {soldOut && event.waitlist_enabled && !waitlisted && !error && (
+          <div role="status" className="alert info">
+            {t.t("rsvp.fullJoinWaitlist")}
+          </div>
+        )}
+        {noneOnSale && !done && !waitlisted && (
+          <div role="status" className="alert info">
+            {t.t("rsvp.noneOnSale")}
+          </div>
+        )}
         {full && !error && (
           <div role="status" className="alert info">
             {localizeMessage(REFUSAL_MESSAGES.event_full, t)}
@@ -117,7 +155,7 @@ export default async function RsvpPage(props: EventPageProps) {
             {error}
           </div>
         )}
-        {!done && !full && (
+        {!done && !full && !waitlisted && !noneOnSale && (
           <form method="post" action={action} className="stack" aria-label={t.t("rsvp.formLabel", { title })}>
             <label>
               {t.t("rsvp.email")}
@@ -145,6 +183,44 @@ export default async function RsvpPage(props: EventPageProps) {
               {t.t("rsvp.phone")}
               <input name="phone" type="tel" autoComplete="tel" maxLength={40} />
             </label>
+            {offered.length > 0 && (
+              <fieldset className="stack">
+                <legend>{t.t("rsvp.ticketType")}</legend>
+                {offered.map((type, i) => (
+                  <label className="check" key={type.id}>
+                    <input
+                      type="radio"
+                      name="ticket_type_id"
+                      value={type.id}
+                      required
+                      defaultChecked={i === 0}
+                    />
+                    <span>
+                      <strong>{type.name}</strong>
+                      {type.price_cents > 0 && <> · {t.money(type.price_cents, "usd")}</>}
+                      {typeLeft(type) !== null && (
+                        <>
+                          {" "}
+                          ·{" "}
+                          {typeLeft(type) === 0
+                            ? event.waitlist_enabled
+                              ? t.t("rsvp.typeFullWaitlist")
+                              : t.t("rsvp.typeSoldOut")
+                            : t.t("rsvp.typeLeft", { count: typeLeft(type) ?? 0 })}
+                        </>
+                      )}
+                      {type.description && (
+                        <>
+                          <br />
+                          <span className="hint">{type.description}</span>
+                        </>
+                      )}
+                    </span>
+                  </label>
+                ))}
+              </fieldset>
+            )}
+            {q.code && <input type="hidden" name="code" value={q.code} />}
             <label className="check">
               <input type="checkbox" name="is_subscribed" value="on" />
               {t.t("rsvp.subscribe")}
@@ -156,7 +232,7 @@ export default async function RsvpPage(props: EventPageProps) {
                 <input name="website_url" tabIndex={-1} autoComplete="off" />
               </label>
             </div>
-            <button type="submit">{t.t("rsvp.submit")}</button>
+            <button type="submit">{soldOut ? t.t("rsvp.joinWaitlist") : t.t("rsvp.submit")}</button>
           </form>
         )}
       </div>

@@ -45,7 +45,7 @@ export const eventSchema = z
 
 export const registrationQuerySchema = pageQuerySchema.extend({
   search: apiText("search", 200).optional(),
-  status: z.enum(["registered", "cancelled"]).optional(),
+  status: z.enum(["registered", "cancelled", "waitlisted", "offered"]).optional(),
 });
 
 export const registrationSchema = z
@@ -55,7 +55,10 @@ export const registrationSchema = z
     email: z.string(),
     first_name: z.string().nullable(),
     last_name: z.string().nullable(),
-    status: z.enum(["registered", "cancelled"]),
+    status: z.enum(["registered", "cancelled", "waitlisted", "offered"]).meta({
+      description:
+        "'registered' or 'cancelled' (spec 2.8); 'waitlisted' (in line for a seat of a full event) or 'offered' (a seat held until its claim link expires).",
+    }),
     amount_paid: z.string().meta({ description: "Dollars." }),
     external_attendee_id: z.string().nullable(),
     created_at: timestamp,

@@ -42,6 +42,7 @@ export const CONDITION_SCOPES = {
   form_submitted: "forms:read",
   event_registered: "events:read",
   event_attended: "events:read",
+  event_no_show: "events:read",
   purchased: "transactions:read",
   email_engagement: "email:read",
 } as const satisfies Partial<Record<Condition["kind"], ApiScope>>;

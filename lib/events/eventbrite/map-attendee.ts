@@ -14,6 +14,8 @@ export interface TicketHolder {
   status: "registered" | "cancelled";
   /** Eventbrite says the attendee was checked in (docs/decisions.md, "Segments": attendance) */
   checked_in: boolean;
+  /** the ticket class held: the registration's ticket type (docs/decisions.md, "Ticket types") */
+  ticket_class_id: string | null;
 }
 
 const clean = (value: string | null | undefined) => value?.trim() || null;
@@ -47,5 +49,6 @@ export function ticketHolder(attendee: EbAttendee, order?: EbOrder | null): Tick
       : centsToNumeric(Math.max(0, Math.round(attendee.costs?.gross?.value ?? 0))),
     status: inactive ? "cancelled" : "registered",
     checked_in: attendee.checked_in === true,
+    ticket_class_id: attendee.ticket_class_id ? String(attendee.ticket_class_id) : null,
   };
 }

@@ -1,5 +1,5 @@
 import { sanitizeRichText } from "@/lib/html/sanitize";
-import { ticketPricing } from "../ticket-pricing";
+import { cents, isPaidClass, ticketPricing } from "../ticket-pricing";
 import { isTimeZone } from "@/lib/time/zones";
 import type { EbEvent } from "./types";
 
@@ -17,6 +17,17 @@ export interface ImportedEvent {
   ticket_class_count: number;
   /** whether Eventbrite lists it (live, started, ended or completed) */
   listed: boolean;
+  /** its ticket classes, as the event's ticket types (docs/decisions.md, "Ticket types") */
+  ticket_classes: ImportedTicketClass[];
+}
+
+/** An Eventbrite ticket class as an event_ticket_types row. */
+export interface ImportedTicketClass {
+  external_ticket_class_id: string;
+  name: string;
+  description: string | null;
+  price_cents: number;
+  sort_order: number;
 }
 
 const LISTED = new Set(["live", "started", "ended", "completed"]);
@@ -44,5 +55,12 @@ export function mapEvent(event: EbEvent): ImportedEvent {
     eventbrite_url: event.url ?? null,
     ...ticketPricing(event.ticket_classes ?? []),
     listed: LISTED.has(event.status ?? "live"),
+    ticket_classes: (event.ticket_classes ?? []).map((c, i) => ({
+      external_ticket_class_id: String(c.id),
+      name: c.name?.trim().slice(0, 200) || "Ticket",
+      description: c.description?.trim().slice(0, 2000) || null,
+      price_cents: isPaidClass(c) ? cents(c.cost) + cents(c.tax) + cents(c.fee) : 0,
+      sort_order: i,
+    })),
   };
 }

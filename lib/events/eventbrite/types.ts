@@ -15,6 +15,7 @@ export interface EbDateTime {
 export interface EbTicketClass extends TicketClassPrice {
   id: string;
   name?: string;
+  description?: string | null;
 }
 
 export interface EbVenue {
@@ -54,6 +55,8 @@ export interface EbAttendee {
   /** scanned or marked at the door (Eventbrite's check-in) */
   checked_in?: boolean;
   status?: string;
+  /** the ticket class the attendee holds */
+  ticket_class_id?: string | null;
   /** with expand=order */
   order?: EbOrder | null;
 }

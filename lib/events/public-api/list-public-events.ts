@@ -62,7 +62,7 @@ export async function listPublicEvents(db: Db, input: { workspaceId: string }): 
     select id, coalesce(website_title, name) as title, coalesce(website_description, description) as description,
            location, start_time, end_time, timezone, ticket_price, ticket_class_count, eventbrite_url, external_event_id,
            capacity, case when capacity is null then 0 else (
-             select count(*)::int from public.event_registrations r where r.event_id = e.id and r.status = 'registered'
+             select count(*)::int from public.event_registrations r where r.event_id = e.id and r.status in ('registered', 'offered')
            ) end as taken
     from public.events e
     where workspace_id = ${input.workspaceId} and is_published and end_time > now()

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isUuid } from "@/lib/ids/uuid";
 
 const text = (max: number) =>
   z
@@ -24,13 +25,25 @@ export const rsvpSchema = z
     lastName: text(100),
     phone: text(40),
     is_subscribed: z.union([z.boolean(), z.string()]).nullish(),
+    // the ticket type (docs/decisions.md, "Ticket types"), and the access code of a hidden one
+    ticket_type_id: z
+      .string()
+      .nullish()
+      .transform((v) => v?.trim() || null)
+      .refine((v) => v === null || isUuid(v), "Choose one of the ticket types offered."),
+    code: text(100),
   })
   .transform((b) => ({
     email: b.email,
     firstName: b.first_name ?? b.firstName,
     lastName: b.last_name ?? b.lastName,
     phone: b.phone,
+    ticketTypeId: b.ticket_type_id,
+    code: b.code,
     // spec 3.3: truthy is true, 'true' or 'on'
     isSubscribed: b.is_subscribed === true || b.is_subscribed === "true" || b.is_subscribed === "on",
   }));
 export type RsvpInput = z.output<typeof rsvpSchema>;
+/** What submitRsvp takes: the parsed body, its ticket type and access code optional. */
+export type RsvpSubmission = Omit<RsvpInput, "ticketTypeId" | "code"> &
+  Partial<Pick<RsvpInput, "ticketTypeId" | "code">>;

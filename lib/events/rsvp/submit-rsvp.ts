@@ -3,13 +3,15 @@ import { mergeContact } from "@/lib/contacts/merge-contact";
 import { applyConsent } from "@/lib/consent/apply-consent";
 import { decideConsent, type ConsentChange } from "@/lib/consent/consent-rules";
 import { sendEmail } from "@/lib/email/send-email";
-import type { AppError } from "@/lib/errors/app-error";
+import { AppError } from "@/lib/errors/app-error";
 import { loadRsvpEvent, rsvpRefusal } from "./rsvp-availability";
 import { rsvpConfirmationEmail } from "./rsvp-confirmation-email";
 import { claimSeat } from "./seats";
-import type { RsvpInput } from "./rsvp-schema";
+import type { RsvpSubmission } from "./rsvp-schema";
 import { recipientLocale } from "@/lib/i18n/recipient-locale";
 import { translator } from "@/lib/i18n/translator";
+import { chooseTicketType, countCodeUse } from "../ticket-types/ticket-types";
+import { waitlistPosition } from "../waitlist/offers";
 
 export type SubmitRsvpResult =
   | {
@@ -18,6 +20,9 @@ export type SubmitRsvpResult =
         registrationId: string;
         alreadyRegistered: boolean;
         email: "queued" | "outbox" | "skipped" | "not_sent";
+        /** 'waitlisted' with its number in line (DESIGN section 9, "Events"); else the registration's state */
+        status: string;
+        position: number | null;
       };
     }
   | { error: AppError };
@@ -34,13 +39,17 @@ export type SubmitRsvpResult =
  * - one registration per contact and event: a repeated RSVP changes nothing and sends nothing;
  * - a new registration gets a transactional confirmation through the eligibility rules (8.3), in
  *   the registrant's language (docs/decisions.md, "Recipient languages": the page's `?lang=`, the
- *   contact's locale, `Accept-Language`, the workspace's default).
+ *   contact's locale, `Accept-Language`, the workspace's default);
+ * - an event with ticket types takes one (docs/decisions.md, "Ticket types"): the one named, the one
+ *   its access code opens, or the only one offered; its own capacity counts as well as the event's;
+ * - a full event (or type) whose waitlist is on puts the person in line ('waitlisted', with their
+ *   number) instead of refusing (docs/decisions.md, "A waitlist that fills itself").
  */
 export async function submitRsvp(
   db: Db,
   input: {
     eventId: string;
-    rsvp: RsvpInput;
+    rsvp: RsvpSubmission;
     ip: string | null;
     now?: Date;
     language?: { lang?: string | null; acceptLanguage?: string | null };
@@ -50,9 +59,24 @@ export async function submitRsvp(
   if ("error" in availability) return availability;
   const event = availability.data;
   const { rsvp } = input;
-  // capacity (docs/decisions.md, "RSVP and capacity"): refused before anything is written
-  if ((await claimSeat(db, { eventId: event.id, email: rsvp.email })) === "full")
-    return { error: rsvpRefusal("event_full") };
+  const chosen = await chooseTicketType(db, {
+    eventId: event.id,
+    ticketTypeId: rsvp.ticketTypeId,
+    code: rsvp.code,
+    now: input.now ?? new Date(),
+  });
+  if ("error" in chosen) return chosen;
+  const { type, usesCode } = chosen.data;
+  // capacity (docs/decisions.md, "RSVP and capacity"): refused before anything is written, or the
+  // person joins the waitlist when the event keeps one
+  const seat = await claimSeat(db, {
+    eventId: event.id,
+    email: rsvp.email,
+    ticketType: type,
+    lock: usesCode || event.waitlist_enabled,
+  });
+  if (seat === "full" && !event.waitlist_enabled) return { error: rsvpRefusal("event_full") };
+  const status = seat === "full" ? "waitlisted" : "registered";
 
   let change = null as ConsentChange | null;
   const { contact } = await mergeContact(db, {
@@ -77,13 +101,15 @@ export async function submitRsvp(
   if (change) await applyConsent(db, { workspaceId: event.workspace_id, contactId: contact.id, change });
 
   const [created] = await db`
-    insert into public.event_registrations (workspace_id, event_id, contact_id, amount_paid, status)
-    values (${event.workspace_id}, ${event.id}, ${contact.id}, 0, 'registered')
+    insert into public.event_registrations
+      (workspace_id, event_id, contact_id, amount_paid, status, ticket_type_id, waitlist_position)
+    values (${event.workspace_id}, ${event.id}, ${contact.id}, 0, ${status}, ${type?.id ?? null},
+            ${status === "waitlisted" ? db`nextval('public.event_waitlist_seq')` : null})
     on conflict (event_id, contact_id) where external_attendee_id is null do nothing
     returning id`;
   if (!created) {
     const [existing] = await db`
-      select id from public.event_registrations
+      select id, status from public.event_registrations
       where event_id = ${event.id} and contact_id = ${contact.id} and external_attendee_id is null`;
     return {
       data: {
@@ -91,9 +117,25 @@ export async function submitRsvp(
         registrationId: existing.id,
         alreadyRegistered: true,
         email: "not_sent",
+        status: existing.status,
+        position: existing.status === "waitlisted" ? await waitlistPosition(db, existing.id) : null,
       },
     };
   }
+  // an access code's use, counted under the event's lock: past its limit nothing is kept
+  if (usesCode && !(await countCodeUse(db, type!.id)))
+    throw new AppError("ticket_unavailable", "This access code has been used up.", { field: "code" });
+  if (status === "waitlisted")
+    return {
+      data: {
+        contactId: contact.id,
+        registrationId: created.id,
+        alreadyRegistered: false,
+        email: "not_sent",
+        status,
+        position: await waitlistPosition(db, created.id),
+      },
+    };
 
   const locale = await recipientLocale(db, {
     contactId: contact.id,
@@ -110,6 +152,13 @@ export async function submitRsvp(
     ...message,
   });
   return {
-    data: { contactId: contact.id, registrationId: created.id, alreadyRegistered: false, email: sent.status },
+    data: {
+      contactId: contact.id,
+      registrationId: created.id,
+      alreadyRegistered: false,
+      email: sent.status,
+      status,
+      position: null,
+    },
   };
 }

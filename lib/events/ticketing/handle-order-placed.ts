@@ -49,15 +49,20 @@ export async function handleOrderPlaced(
     external_attendee_id: h.external_attendee_id,
     external_order_id: h.external_order_id,
     checked_in: h.checked_in,
+    ticket_class_id: h.ticket_class_id,
   }));
   const inserted = await db<{ contact_id: string; status: string }[]>`
     insert into public.event_registrations
-      (workspace_id, event_id, contact_id, amount_paid, status, external_attendee_id, external_order_id, checked_in_at)
+      (workspace_id, event_id, contact_id, amount_paid, status, external_attendee_id, external_order_id, checked_in_at,
+       ticket_type_id)
     select ${workspaceId}, ${eventId}, x.contact_id, x.amount_paid, x.status, x.external_attendee_id, x.external_order_id,
-           case when x.checked_in then now() end
+           case when x.checked_in then now() end,
+           -- the type of the attendee's Eventbrite ticket class (docs/decisions.md, "Ticket types")
+           (select t.id from public.event_ticket_types t
+            where t.event_id = ${eventId} and t.external_ticket_class_id = x.ticket_class_id)
     from jsonb_to_recordset(${db.json(rows as never)}) as x(
       contact_id uuid, amount_paid numeric, status text, external_attendee_id text, external_order_id text,
-      checked_in boolean)
+      checked_in boolean, ticket_class_id text)
     on conflict (external_attendee_id) do nothing
     returning contact_id, status`;
 

@@ -15,7 +15,7 @@ export async function importEvents(
   events: ImportedEvent[],
 ): Promise<{ id: string; external_event_id: string }[]> {
   if (events.length === 0) return [];
-  return db<{ id: string; external_event_id: string }[]>`
+  const written = await db<{ id: string; external_event_id: string }[]>`
     insert into public.events (workspace_id, external_event_id, name, description, location, start_time,
       end_time, timezone, eventbrite_url, ticket_price, ticket_class_count, is_published, last_synced_at)
     select ${workspaceId}, x.external_event_id, x.name, x.description, x.location, x.start_time,
@@ -37,6 +37,41 @@ export async function importEvents(
       is_published = events.is_published and excluded.is_published,
       last_synced_at = excluded.last_synced_at
     returning id, external_event_id`;
+  await importTicketTypes(db, workspaceId, written, events);
+  return written;
+}
+
+/**
+ * Each imported event's ticket classes as its ticket types (docs/decisions.md, "Ticket types"),
+ * keyed on the class id: name, description, price and order follow Eventbrite; a class Eventbrite
+ * no longer has is kept (registrations may name it). Eventbrite sells these seats, so no capacity.
+ */
+async function importTicketTypes(
+  db: Db,
+  workspaceId: string,
+  written: { id: string; external_event_id: string }[],
+  events: ImportedEvent[],
+): Promise<void> {
+  const ids = new Map(written.map((w) => [w.external_event_id, w.id]));
+  const rows = events.flatMap((e) =>
+    (e.ticket_classes ?? []).map((c) => ({ ...c, event_id: ids.get(e.external_event_id) })),
+  );
+  if (rows.length === 0) return;
+  await db`
+    insert into public.event_ticket_types
+      (workspace_id, event_id, external_ticket_class_id, name, description, price_cents, sort_order)
+    select ${workspaceId}, x.event_id, x.external_ticket_class_id, x.name, x.description, x.price_cents, x.sort_order
+    from jsonb_to_recordset(${db.json(rows as never)}) as x(
+      event_id uuid, external_ticket_class_id text, name text, description text, price_cents integer, sort_order integer)
+    where x.event_id is not null
+    on conflict (event_id, external_ticket_class_id) where external_ticket_class_id is not null do update set
+      name = excluded.name,
+      description = excluded.description,
+      price_cents = excluded.price_cents,
+      sort_order = excluded.sort_order
+    where (event_ticket_types.name, event_ticket_types.description, event_ticket_types.price_cents,
+           event_ticket_types.sort_order)
+      is distinct from (excluded.name, excluded.description, excluded.price_cents, excluded.sort_order)`;
 }
 
 /** One row per email (first wins), so a set-based upsert never touches a row twice. */
@@ -77,23 +112,30 @@ export async function importHolders(
        or (nullif(btrim(contacts.phone), '') is null and excluded.phone is not null)`;
   const written = await db`
     insert into public.event_registrations
-      (workspace_id, event_id, contact_id, amount_paid, status, external_attendee_id, external_order_id, checked_in_at)
+      (workspace_id, event_id, contact_id, amount_paid, status, external_attendee_id, external_order_id, checked_in_at,
+       ticket_type_id)
     select ${workspaceId}, e.id, c.id, x.amount_paid, x.status, x.external_attendee_id, x.external_order_id,
-           case when x.checked_in then now() end
+           case when x.checked_in then now() end,
+           -- the type of the attendee's Eventbrite ticket class (docs/decisions.md, "Ticket types")
+           (select t.id from public.event_ticket_types t
+            where t.event_id = e.id and t.external_ticket_class_id = x.ticket_class_id)
     from jsonb_to_recordset(${db.json(holders as never)}) as x(
       external_attendee_id text, external_order_id text, external_event_id text, email text,
-      amount_paid numeric, status text, checked_in boolean)
+      amount_paid numeric, status text, checked_in boolean, ticket_class_id text)
     join public.events e on e.workspace_id = ${workspaceId} and e.external_event_id = x.external_event_id
     join public.contacts c on c.workspace_id = ${workspaceId} and c.email = x.email
     on conflict (external_attendee_id) do update set
       status = excluded.status,
       amount_paid = excluded.amount_paid,
+      ticket_type_id = coalesce(excluded.ticket_type_id, event_registrations.ticket_type_id),
       -- a check-in Eventbrite reports is recorded once; none is ever undone by a sync
       -- (docs/decisions.md, "Segments": attendance)
       checked_in_at = coalesce(event_registrations.checked_in_at, excluded.checked_in_at)
     where event_registrations.workspace_id = excluded.workspace_id
       and ((event_registrations.status, event_registrations.amount_paid)
              is distinct from (excluded.status, excluded.amount_paid)
+           or (excluded.ticket_type_id is not null
+               and event_registrations.ticket_type_id is distinct from excluded.ticket_type_id)
            or (event_registrations.checked_in_at is null and excluded.checked_in_at is not null))
     returning id`;
   return { registrations: written.length };

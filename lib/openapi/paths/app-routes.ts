@@ -144,7 +144,10 @@ export const appRoutePaths: ZodOpenApiPathsObject = {
       summary: "RSVP to an event (spec 4.13)",
       description:
         "Public. JSON gets JSON; an HTML form post is redirected back to the RSVP page with the outcome. Bodies up " +
-        "to 64 KiB; rate limited per event and IP. The answer never contains a contact id.",
+        "to 64 KiB; rate limited per event and IP. The answer never contains a contact id. An event with ticket " +
+        "types takes `ticket_type_id` (or the only one offered); a hidden type only with its `code` (any case, up " +
+        "to its use limit). A full event (or type) whose waitlist is on answers 202 with the place in line " +
+        '(DESIGN section 9, "Events"); without the waitlist, 409 `event_full` as before.',
       requestParams: { path: uuidParam("eventId", "The event's id.") },
       requestBody: {
         required: true,
@@ -159,8 +162,20 @@ export const appRoutePaths: ZodOpenApiPathsObject = {
           ...json(
             z.object({
               success: z.literal(true),
+              status: z.enum(["registered", "offered", "cancelled"]).optional().meta({
+                description: "The registration's state ('offered': a waitlist seat held for a claim).",
+              }),
               registration_id: uuidSchema.optional(),
               already_registered: z.boolean().optional(),
+            }),
+          ),
+        },
+        "202": {
+          description:
+            "The event (or the chosen type) is full and its waitlist is on: in line, number `position`.",
+          ...json(
+            z.object({ status: z.literal("waitlisted"), position: z.number().int().min(1) }).meta({
+              example: { status: "waitlisted", position: 3 },
             }),
           ),
         },
@@ -168,10 +183,42 @@ export const appRoutePaths: ZodOpenApiPathsObject = {
         "400": error("Invalid email or field."),
         "403": error("The event is not published."),
         "404": error("No such event."),
-        "409": error("The event is ticketing-linked (register on Eventbrite: eventbrite_url), or full."),
+        "409": error(
+          "The event is ticketing-linked (register on Eventbrite: eventbrite_url), or full (`event_full`, waitlist off), or the ticket type is not on sale, paid, or its code used up (`ticket_unavailable`).",
+        ),
         "410": error("The event has started or ended."),
         "413": error("The body is larger than 64 KiB."),
         "429": error("Too many attempts from this IP."),
+      },
+    },
+  },
+  "/api/rsvp/{eventId}/claim": {
+    post: {
+      operationId: "claimWaitlistOffer",
+      security: security.none,
+      tags: ["Events"],
+      summary: "Claim a waitlist offer",
+      description:
+        "Public: the `token` of the offer email's link `{base_url}/rsvp/{event_id}/claim?token=…` (DESIGN section 9, " +
+        "\"Events\"), valid the event's `offer_hours` (default 24). JSON gets JSON; the claim page's form post is " +
+        "redirected to the RSVP page, or back to the claim page with ?error=the code.",
+      requestParams: { path: uuidParam("eventId", "The event's id.") },
+      requestBody: {
+        required: true,
+        content: {
+          "application/json": { schema: z.object({ token: z.string() }) },
+          "application/x-www-form-urlencoded": { schema: z.object({ token: z.string() }) },
+        },
+      },
+      responses: {
+        "200": {
+          description: "Claimed: registered, and the confirmation sent.",
+          ...json(z.object({ success: z.literal(true), status: z.literal("registered") })),
+        },
+        "303": redirect("A form post: to /rsvp/{eventId}?status=claimed, or /rsvp/{eventId}/claim?error=…"),
+        "404": error("A wrong token, or another event's (`not_found`)."),
+        "409": error("Already claimed (`offer_used`)."),
+        "410": error("Expired (`offer_expired`): the seat went to the next in line."),
       },
     },
   },

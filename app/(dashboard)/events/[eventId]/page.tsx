@@ -13,7 +13,17 @@ import { formatDateTime, formatEventDateTime } from "@/lib/time/format";
 import { ConfirmAction } from "@/components/confirm-action";
 import { DataTable } from "@/components/ui/data-table";
 import { eventPageInput, type EventPageProps } from "@/lib/events/event-page-props";
-import { checkInRegistrationAction, deleteEventAction } from "../actions";
+import {
+  cancelRegistrationAction,
+  checkInRegistrationAction,
+  deleteEventAction,
+  deleteTicketTypeAction,
+  saveTicketTypeAction,
+} from "../actions";
+import { listTicketTypes, type TicketTypeRow } from "@/lib/events/ticket-types/ticket-types";
+import { seatsTaken } from "@/lib/events/rsvp/seats";
+import { TicketTypeForm } from "@/components/events/ticket-type-form";
+import { utcToZonedInput } from "@/lib/time/format";
 import { notFoundUnlessUuid } from "@/lib/ids/not-found-unless-uuid";
 import { asFormAction } from "@/lib/http/form-state";
 
@@ -28,16 +38,20 @@ export default async function EventPage(props: EventPageProps) {
   const zone = ctx.timeZone;
   const filter = registrationFilterSchema.parse(q);
   const workspaceId = ctx.workspace.workspaceId;
-  const [result, shown] = await withUser(ctx.claims, (db) =>
+  const [result, shown, types, taken] = await withUser(ctx.claims, (db) =>
     Promise.all([
       getEventById(db, { workspaceId, eventId }),
       listEventRegistrations(db, { workspaceId, eventId, ...filter }),
+      listTicketTypes(db, eventId),
+      seatsTaken(db, eventId),
     ]),
   );
   if ("error" in result) notFound();
   const { event, registrations } = result.data;
   const isAdmin = ADMIN_ROLES.includes(ctx.workspace.role);
   const active = registrations.filter((r) => r.status === "registered").length;
+  const waiting = registrations.filter((r) => r.status === "waitlisted").length;
+  const offers = registrations.filter((r) => r.status === "offered").length;
   const filterQuery = new URLSearchParams(
     Object.entries(filter).filter((e): e is [string, string] => Boolean(e[1])),
   ).toString();
@@ -99,7 +113,18 @@ export default async function EventPage(props: EventPageProps) {
             <dd>
               {event.capacity === null
                 ? "Unlimited"
-                : `${active} of ${event.capacity} seats taken · ${Math.max(0, event.capacity - active)} left`}
+                : `${taken.event} of ${event.capacity} seats taken · ${Math.max(0, event.capacity - taken.event)} left`}
+              {offers > 0 && ` · ${offers} held for waitlist offers`}
+            </dd>
+          </div>
+          <div>
+            <dt className="hint">Waitlist</dt>
+            <dd>
+              {event.waitlist_enabled
+                ? `On · ${waiting} waiting · offers last ${event.offer_hours} h`
+                : waiting > 0
+                  ? `Off · ${waiting} still waiting`
+                  : "Off"}
             </dd>
           </div>
           <div>
@@ -142,6 +167,15 @@ export default async function EventPage(props: EventPageProps) {
           <div dangerouslySetInnerHTML={{ __html: sanitizeRichText(event.description) ?? "" }} />
         )}
       </section>
+      {!event.external_event_id && (
+        <TicketTypes
+          eventId={event.id}
+          timezone={event.timezone}
+          types={types}
+          taken={taken.byType}
+          isAdmin={isAdmin}
+        />
+      )}
       <h2>
         Registrations ({active} active
         {registrations.length > active ? `, ${registrations.length - active} cancelled` : ""})
@@ -157,6 +191,8 @@ export default async function EventPage(props: EventPageProps) {
             <option value="">All</option>
             <option value="registered">Registered</option>
             <option value="cancelled">Cancelled</option>
+            <option value="waitlisted">Waitlisted</option>
+            <option value="offered">Offered a seat</option>
           </select>
         </label>
         <button type="submit" className="secondary">
@@ -173,7 +209,16 @@ export default async function EventPage(props: EventPageProps) {
       <DataTable
         rows={shown}
         caption="Registrations"
-        columns={["Contact", "Email", "Status", "Amount paid", `Registered (${zone})`, "Attended"]}
+        columns={[
+          "Contact",
+          "Email",
+          "Ticket type",
+          "Status",
+          "Amount paid",
+          `Registered (${zone})`,
+          "Attended",
+          ...(isAdmin ? [""] : []),
+        ]}
         empty={registrations.length === 0 ? "No registrations yet." : "No registration matches."}
       >
         {(r) => (
@@ -184,14 +229,32 @@ export default async function EventPage(props: EventPageProps) {
               </Link>
             </td>
             <td>{r.email}</td>
+            <td>{r.ticket_type_name ?? "—"}</td>
             <td>
               <span className={`badge ${r.status === "registered" ? "subscribed" : "unsubscribed"}`}>
-                {r.status === "registered" ? "Registered" : "Cancelled"}
+                {STATUS_LABELS[r.status]}
               </span>
+              {r.status === "offered" && r.offer_expires_at && (
+                <span className="hint"> until {formatDateTime(r.offer_expires_at, zone)}</span>
+              )}
             </td>
             <td>{money(r.amount_paid)}</td>
             <td>{formatDateTime(r.created_at, zone)}</td>
             <CheckInCell registration={r} zone={zone} />
+            {isAdmin && (
+              <td>
+                {r.status !== "cancelled" && !r.external_attendee_id && (
+                  <ConfirmAction
+                    label="Cancel"
+                    title="Cancel this registration?"
+                    body={`${r.email} loses their place; a freed seat goes to the first on the waitlist.`}
+                    confirmLabel="Cancel registration"
+                    action={cancelRegistrationAction}
+                    fields={{ registrationId: r.id }}
+                  />
+                )}
+              </td>
+            )}
           </tr>
         )}
       </DataTable>
@@ -214,5 +277,94 @@ function CheckInCell({ registration: r, zone }: { registration: Registration; zo
         </button>
       </form>
     </td>
+  );
+}
+
+const STATUS_LABELS: Record<Registration["status"], string> = {
+  registered: "Registered",
+  cancelled: "Cancelled",
+  waitlisted: "Waitlisted",
+  offered: "Offered a seat",
+};
+
+/**
+ * The event's ticket types (docs/decisions.md, "Ticket types"): seats taken of each, and for owners
+ * and admins a form per type and one to add a type. A hidden type's RSVP link carries its code.
+ */
+function TicketTypes({
+  eventId,
+  timezone,
+  types,
+  taken,
+  isAdmin,
+}: {
+  eventId: string;
+  timezone: string;
+  types: TicketTypeRow[];
+  taken: Map<string, number>;
+  isAdmin: boolean;
+}) {
+  const values = (t: TicketTypeRow): Record<string, string> => ({
+    name: t.name,
+    description: t.description ?? "",
+    capacity: t.capacity === null ? "" : String(t.capacity),
+    price_cents: String(t.price_cents),
+    sales_start: t.sales_start_at ? utcToZonedInput(t.sales_start_at, timezone) : "",
+    sales_end: t.sales_end_at ? utcToZonedInput(t.sales_end_at, timezone) : "",
+    is_hidden: t.is_hidden ? "on" : "",
+    access_code: t.access_code ?? "",
+    access_code_limit: t.access_code_limit === null ? "" : String(t.access_code_limit),
+    sort_order: String(t.sort_order),
+  });
+  return (
+    <section className="card stack" aria-label="Ticket types">
+      <h2>Ticket types</h2>
+      {types.length === 0 && <p className="hint">One kind of seat. Add types to offer several.</p>}
+      {types.map((t) => (
+        <details key={t.id}>
+          <summary>
+            <strong>{t.name}</strong> · {taken.get(t.id) ?? 0}
+            {t.capacity === null ? " taken" : ` of ${t.capacity} taken`}
+            {t.price_cents > 0 && ` · $${(t.price_cents / 100).toFixed(2)}`}
+            {t.is_hidden && " · hidden"}
+            {t.access_code &&
+              ` · code used ${t.access_code_uses}${t.access_code_limit === null ? "" : ` of ${t.access_code_limit}`}`}
+          </summary>
+          {t.is_hidden && t.access_code && (
+            <p className="hint">
+              RSVP link: <code>{`/rsvp/${eventId}?code=${encodeURIComponent(t.access_code)}`}</code>
+            </p>
+          )}
+          {isAdmin && (
+            <>
+              <TicketTypeForm
+                action={saveTicketTypeAction.bind(null, eventId)}
+                ticketTypeId={t.id}
+                initial={{ values: values(t) }}
+                submitLabel={`Save ${t.name}`}
+              />
+              <ConfirmAction
+                label="Remove"
+                title="Remove this ticket type?"
+                body={`"${t.name}" is removed. A type with registrations cannot be removed.`}
+                confirmLabel="Remove ticket type"
+                action={deleteTicketTypeAction}
+                fields={{ eventId, ticketTypeId: t.id }}
+              />
+            </>
+          )}
+        </details>
+      ))}
+      {isAdmin && (
+        <details>
+          <summary>Add a ticket type</summary>
+          <TicketTypeForm
+            action={saveTicketTypeAction.bind(null, eventId)}
+            initial={{ values: { price_cents: "0", sort_order: String(types.length) } }}
+            submitLabel="Add ticket type"
+          />
+        </details>
+      )}
+    </section>
   );
 }

@@ -16,7 +16,7 @@ export default async function NewEventPage() {
       <h1>New event</h1>
       <EventForm
         action={createEventAction}
-        initial={{ values: { timezone: zone } }}
+        initial={{ values: { timezone: zone, offer_hours: "24" } }}
         timeZones={timeZones()}
         submitLabel="Create event"
       />

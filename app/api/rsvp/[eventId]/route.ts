@@ -59,10 +59,16 @@ export const POST = publicRoute(
     const form = formPost(request, eventId);
     const result = await register(request, eventId);
     if (!result) return form ? back(request, eventId, "status=registered") : Response.json({ success: true });
+    // a full event whose waitlist is on (DESIGN section 9, "Events"): 202 and the number in line
+    if (result.status === "waitlisted")
+      return form
+        ? back(request, eventId, `status=waitlisted&position=${result.position ?? ""}`)
+        : Response.json({ status: "waitlisted", position: result.position }, { status: 202 });
     if (form)
       return back(request, eventId, result.alreadyRegistered ? "status=already" : "status=registered");
     return Response.json({
       success: true,
+      status: result.status,
       registration_id: result.registrationId,
       already_registered: result.alreadyRegistered,
     });

@@ -34,6 +34,8 @@ export default async function EditEventPage({ params }: { params: Promise<{ even
     website_title: event.website_title ?? "",
     website_description: event.website_description ?? "",
     capacity: event.capacity === null ? "" : String(event.capacity),
+    waitlist_enabled: event.waitlist_enabled ? "on" : "",
+    offer_hours: String(event.offer_hours),
   };
   return (
     <>
