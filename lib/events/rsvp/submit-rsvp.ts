@@ -7,6 +7,7 @@ import type { AppError } from "@/lib/errors/app-error";
 import { loadRsvpEvent, rsvpRefusal } from "./rsvp-availability";
 import { rsvpConfirmationEmail } from "./rsvp-confirmation-email";
 import { claimSeat } from "./seats";
+import { issueTicket } from "../tickets/issue-ticket";
 import type { RsvpInput } from "./rsvp-schema";
 
 export type SubmitRsvpResult =
@@ -85,7 +86,9 @@ export async function submitRsvp(
     };
   }
 
-  const message = rsvpConfirmationEmail(event, contact.first_name);
+  // the signed ticket (DESIGN section 9, "Events"), in the confirmation
+  const ticket = await issueTicket(db, { workspaceId: event.workspace_id, registrationId: created.id });
+  const message = rsvpConfirmationEmail(event, contact.first_name, ticket);
   const sent = await sendEmail(db, {
     workspaceId: event.workspace_id,
     contactId: contact.id,

@@ -16,6 +16,7 @@ import { eventPageInput, type EventPageProps } from "@/lib/events/event-page-pro
 import { checkInRegistrationAction, deleteEventAction } from "../actions";
 import { notFoundUnlessUuid } from "@/lib/ids/not-found-unless-uuid";
 import { asFormAction } from "@/lib/http/form-state";
+import { CheckInCounts } from "@/components/events/check-in-counts";
 
 export const metadata: Metadata = { title: "Event" };
 
@@ -38,6 +39,7 @@ export default async function EventPage(props: EventPageProps) {
   const { event, registrations } = result.data;
   const isAdmin = ADMIN_ROLES.includes(ctx.workspace.role);
   const active = registrations.filter((r) => r.status === "registered").length;
+  const attended = registrations.filter((r) => r.status === "registered" && r.checked_in_at).length;
   const filterQuery = new URLSearchParams(
     Object.entries(filter).filter((e): e is [string, string] => Boolean(e[1])),
   ).toString();
@@ -48,11 +50,16 @@ export default async function EventPage(props: EventPageProps) {
       </p>
       <div className="topbar">
         <h1>{event.name}</h1>
-        {isAdmin && (
-          <div className="row">
+        <div className="row">
+          <Link className="button" href={`/events/${event.id}/scan`}>
+            Scan tickets
+          </Link>
+          {isAdmin && (
             <Link className="button secondary" href={`/events/${event.id}/edit`}>
               Edit
             </Link>
+          )}
+          {isAdmin && (
             <ConfirmAction
               label="Delete"
               title="Delete this event?"
@@ -61,8 +68,8 @@ export default async function EventPage(props: EventPageProps) {
               action={deleteEventAction}
               fields={{ eventId: event.id }}
             />
-          </div>
-        )}
+          )}
+        </div>
       </div>
       {q.saved && (
         <div role="status" className="alert success">
@@ -100,6 +107,12 @@ export default async function EventPage(props: EventPageProps) {
               {event.capacity === null
                 ? "Unlimited"
                 : `${active} of ${event.capacity} seats taken · ${Math.max(0, event.capacity - active)} left`}
+            </dd>
+          </div>
+          <div>
+            <dt className="hint">At the door</dt>
+            <dd>
+              <CheckInCounts eventId={event.id} initial={{ registered: active, checkedIn: attended }} />
             </dd>
           </div>
           <div>
@@ -157,6 +170,14 @@ export default async function EventPage(props: EventPageProps) {
             <option value="">All</option>
             <option value="registered">Registered</option>
             <option value="cancelled">Cancelled</option>
+          </select>
+        </label>
+        <label>
+          Checked in
+          <select name="checked_in" defaultValue={filter.checked_in ?? ""}>
+            <option value="">All</option>
+            <option value="yes">Checked in</option>
+            <option value="no">Not checked in</option>
           </select>
         </label>
         <button type="submit" className="secondary">
