@@ -8,7 +8,10 @@ const POLL_MS = 5000;
  * The event page's live attendance (docs/decisions.md, "One check-in per registration"): checked
  * in of registered, polled from the scanner's counts while the page is open and visible.
  */
-export function CheckInCounts(props: { eventId: string; initial: { registered: number; checkedIn: number } }) {
+export function CheckInCounts(props: {
+  eventId: string;
+  initial: { registered: number; checkedIn: number };
+}) {
   const [counts, setCounts] = useState(props.initial);
   useEffect(() => {
     let stopped = false;

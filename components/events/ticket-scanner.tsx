@@ -129,7 +129,10 @@ export function TicketScanner(props: {
         setOnline(response.status < 500);
         if (response.status >= 500) return;
         const body = (await response.json().catch(() => null)) as { error?: string } | null;
-        setShown({ tone: "error", text: `The scans were not accepted: ${body?.error ?? response.statusText}` });
+        setShown({
+          tone: "error",
+          text: `The scans were not accepted: ${body?.error ?? response.statusText}`,
+        });
         return;
       }
       setOnline(true);
@@ -206,8 +209,13 @@ export function TicketScanner(props: {
   );
 
   useEffect(() => {
-    setQueue(readQueue());
-    setOnline(navigator.onLine);
+    // what this device kept (localStorage exists in the browser only, after the first render)
+    const restore = window.setTimeout(() => {
+      setQueue(readQueue());
+      setOnline(navigator.onLine);
+      void sync();
+      void refresh();
+    }, 0);
     const back = () => {
       setOnline(true);
       void sync();
@@ -215,14 +223,13 @@ export function TicketScanner(props: {
     const gone = () => setOnline(false);
     window.addEventListener("online", back);
     window.addEventListener("offline", gone);
-    void sync();
-    void refresh();
     const timer = window.setInterval(() => {
       if (!navigator.onLine) return;
       void sync();
       void refresh();
     }, POLL_MS);
     return () => {
+      window.clearTimeout(restore);
       window.removeEventListener("online", back);
       window.removeEventListener("offline", gone);
       window.clearInterval(timer);
@@ -266,11 +273,17 @@ export function TicketScanner(props: {
         {online ? "Online" : "Offline: scans are kept on this device"}
         {queue.length > 0 && ` · ${queue.length} waiting to sync`}
       </p>
-      <div aria-live="assertive" role="alert">
+      <div aria-live="assertive" role="alert" data-testid="scan-result">
         {shown && <p className={`alert ${shown.tone} scan-result`}>{shown.text}</p>}
       </div>
       <section className="card stack" aria-label="Camera">
-        <video ref={videoRef} muted playsInline aria-label="Camera view for scanning ticket QR codes" hidden={camera !== "on" && camera !== "starting"} />
+        <video
+          ref={videoRef}
+          muted
+          playsInline
+          aria-label="Camera view for scanning ticket QR codes"
+          hidden={camera !== "on" && camera !== "starting"}
+        />
         {camera === "on" ? (
           <button type="button" className="secondary" onClick={stopCamera}>
             Stop camera
@@ -281,7 +294,9 @@ export function TicketScanner(props: {
           </button>
         )}
         {camera === "unavailable" && (
-          <p className="hint">No camera could be used here (none, or permission refused): enter the code below.</p>
+          <p className="hint">
+            No camera could be used here (none, or permission refused): enter the code below.
+          </p>
         )}
       </section>
       <form

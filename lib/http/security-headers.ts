@@ -88,9 +88,14 @@ export function securityHeaders(options: { dev: boolean }): HeaderRule[] {
     { source: "/((?!rsvp/).*)", headers: [...common, { key: "X-Frame-Options", value: "DENY" }] },
     { source: "/rsvp/:path*", headers: common },
     {
-      // the door scanner uses the camera (docs/decisions.md, "Signed tickets"); the last rule wins
+      // the door scanner uses the camera (docs/decisions.md, "Signed tickets"); of two rules
+      // setting one header, the last wins
       source: "/events/:eventId/scan",
-      headers: [{ key: "Permissions-Policy", value: "camera=(self), microphone=(), geolocation=(), payment=()" }],
+      headers: [
+        ...common.filter((h) => h.key !== "Permissions-Policy"),
+        { key: "Permissions-Policy", value: "camera=(self), microphone=(), geolocation=(), payment=()" },
+        { key: "X-Frame-Options", value: "DENY" },
+      ],
     },
     {
       // the paths proxy.ts skips (its matcher): route handlers

@@ -193,7 +193,9 @@ describe("POST /api/v1/events/{id}/check-ins", () => {
     // device B scanned later but syncs first
     expect(await sync("b", late)).toMatchObject([{ status: "checked_in" }]);
     // device A scanned first: it holds the check-in
-    expect(await sync("a", early)).toMatchObject([{ status: "checked_in", check_in: { checked_in_at: early } }]);
+    expect(await sync("a", early)).toMatchObject([
+      { status: "checked_in", check_in: { checked_in_at: early } },
+    ]);
     const rows = await checkInsOf(ws.id);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ device_id: "a", checked_in_by_user_id: member.id, source: "scanner" });
@@ -241,13 +243,16 @@ describe("POST /api/v1/events/{id}/check-ins", () => {
     );
     const again = await scan(key.raw, eventId, { ticket });
     expect(again.status).toBe(409);
-    expect(again.body.check_in).toMatchObject({ source: "dashboard", checked_in_by: { name: "box@example.test" } });
+    expect(again.body.check_in).toMatchObject({
+      source: "dashboard",
+      checked_in_by: { name: "box@example.test" },
+    });
   });
 });
 
 describe("tickets", () => {
   test("an RSVP's confirmation email carries {base_url}/tickets/{token} and its QR image; the token names the registration and checks in", async () => {
-    const { ws, key, eventId } = await setup();
+    const { key, eventId } = await setup();
     const response = await rsvpPost(
       new Request(`http://crm.test/api/rsvp/${eventId}`, {
         method: "POST",
@@ -257,7 +262,8 @@ describe("tickets", () => {
       { params: Promise.resolve({ eventId }) },
     );
     expect(response.status).toBeLessThan(300);
-    const [email] = await db.sql`select text_body, html from email_sends where to_email = 'door@example.test'`;
+    const [email] =
+      await db.sql`select text_body, html from email_sends where to_email = 'door@example.test'`;
     const link = /http:\/\/crm\.test\/tickets\/([A-Za-z0-9_.-]+)/.exec(email.text_body as string);
     expect(link).not.toBeNull();
     const token = link![1];
@@ -275,7 +281,8 @@ describe("tickets", () => {
       expect.objectContaining({ kty: "OKP", crv: "Ed25519", alg: "EdDSA", kid: expect.any(String) }),
     ]);
     expect(JSON.stringify(res.body)).not.toMatch(/"d"/);
-    const [row] = await db.sql`select public_key, private_key_sealed from event_ticket_keys where workspace_id = ${ws.id}`;
+    const [row] =
+      await db.sql`select public_key, private_key_sealed from event_ticket_keys where workspace_id = ${ws.id}`;
     expect(row.public_key).toBe(res.body.keys[0].x);
     expect(row.private_key_sealed).toMatch(/^v1\./);
     const owner = await addMember(db.sql, ws.id, "owner");

@@ -54,8 +54,14 @@ export default async function TicketPage({ params }: { params: Promise<{ token: 
           )}
         </p>
         <figure className="ticket-qr">
-          <div role="img" aria-label={`QR code of your ticket for ${event.title}`} dangerouslySetInnerHTML={{ __html: qr }} />
-          <figcaption className="hint">Show this code at the door. Turn your screen brightness up.</figcaption>
+          <div
+            role="img"
+            aria-label={`QR code of your ticket for ${event.title}`}
+            dangerouslySetInnerHTML={{ __html: qr }}
+          />
+          <figcaption className="hint">
+            Show this code at the door. Turn your screen brightness up.
+          </figcaption>
         </figure>
         {registration.checked_in_at && (
           <p role="status" className="alert success">

@@ -197,7 +197,9 @@ export const checkInSchema = z
     id: z.string(),
     event_id: z.string(),
     registration_id: z.string(),
-    checked_in_at: timestamp.meta({ description: "When the ticket was first scanned (the first scan wins)." }),
+    checked_in_at: timestamp.meta({
+      description: "When the ticket was first scanned (the first scan wins).",
+    }),
     checked_in_by: z
       .object({
         type: z.enum(["member", "api_key", "unknown"]),
@@ -274,7 +276,9 @@ export const checkIn = defineOperation({
       status: 409,
       codes: ["already_checked_in", "ticket_cancelled"],
       extra: {
-        check_in: checkInSchema.optional().meta({ description: "With `already_checked_in`: the first check-in." }),
+        check_in: checkInSchema
+          .optional()
+          .meta({ description: "With `already_checked_in`: the first check-in." }),
       },
     },
   ],
@@ -330,7 +334,7 @@ export const ticketKey = defineOperation({
   summary: "The public key tickets are signed with",
   description:
     "A JWK Set with the workspace's Ed25519 public key. A ticket is a compact JWS (`alg` EdDSA, `kid` the key's " +
-    "id) whose payload is `{\"w\": workspace, \"e\": event, \"r\": registration, \"t\": ticket type or null}`.",
+    'id) whose payload is `{"w": workspace, "e": event, "r": registration, "t": ticket type or null}`.',
   success: { status: 200, schema: ticketKeySchema, description: "The key set." },
   errors: [],
   async handler({ db, workspaceId }) {

@@ -10,7 +10,11 @@ import { ticketQrUrl, ticketUrl } from "../tickets/issue-ticket";
  * registration's signed ticket (DESIGN section 9, "Events"): its link `{base_url}/tickets/{token}`
  * and its QR code, an image the ticket page serves (mail clients show no data: URLs).
  */
-export function rsvpConfirmationEmail(event: EventRow, firstName: string | null, ticket: string | null = null) {
+export function rsvpConfirmationEmail(
+  event: EventRow,
+  firstName: string | null,
+  ticket: string | null = null,
+) {
   const title = event.website_title ?? event.name;
   const when = formatEventDateTime(event.start_time, event.timezone);
   const where = event.location ?? "";

@@ -27,14 +27,24 @@ export interface TicketView {
     end_time: Date | null;
     timezone: string;
   };
-  registration: { id: string; first_name: string | null; last_name: string | null; checked_in_at: Date | null };
+  registration: {
+    id: string;
+    first_name: string | null;
+    last_name: string | null;
+    checked_in_at: Date | null;
+  };
 }
 
 export async function loadTicketView(db: Db, token: unknown): Promise<TicketView | null> {
   const claims = await resolveTicket(db, token);
   if (!claims) return null;
   const [row] = await db<
-    (TicketView["event"] & { registration_id: string; first_name: string | null; last_name: string | null; checked_in_at: Date | null })[]
+    (TicketView["event"] & {
+      registration_id: string;
+      first_name: string | null;
+      last_name: string | null;
+      checked_in_at: Date | null;
+    })[]
   >`
     select e.id, e.name, coalesce(e.website_title, e.name) as title, e.location, e.start_time, e.end_time,
            e.timezone, r.id as registration_id, c.first_name, c.last_name, r.checked_in_at

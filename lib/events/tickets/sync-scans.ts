@@ -25,6 +25,18 @@ export const scanBatchSchema = z.object({
 
 export type ScanBatch = z.output<typeof scanBatchSchema>;
 
+/** The request body as a batch, or null when it is not JSON or not a batch. */
+export function parseScanBatch(text: string): ScanBatch | null {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  const batch = scanBatchSchema.safeParse(json);
+  return batch.success ? batch.data : null;
+}
+
 export type ScanOutcome =
   | { id: string; status: "checked_in"; check_in: CheckInView }
   | { id: string; status: "already_checked_in"; message: string; check_in: CheckInView }
@@ -59,7 +71,8 @@ export async function syncScans(
       scannedAt: new Date(scan.scanned_at),
       by: { userId: input.userId, label: input.label, deviceId: input.batch.device_id, source: "scanner" },
     });
-    if ("data" in result) outcomes.push({ id: scan.id, status: "checked_in", check_in: view(result.data.checkIn) });
+    if ("data" in result)
+      outcomes.push({ id: scan.id, status: "checked_in", check_in: view(result.data.checkIn) });
     else if (result.error.code === "already_checked_in")
       outcomes.push({
         id: scan.id,
@@ -67,7 +80,13 @@ export async function syncScans(
         message: result.error.message,
         check_in: view(result.error.details!.check_in as CheckIn),
       });
-    else outcomes.push({ id: scan.id, status: "refused", code: result.error.code, message: result.error.message });
+    else
+      outcomes.push({
+        id: scan.id,
+        status: "refused",
+        code: result.error.code,
+        message: result.error.message,
+      });
   }
   return outcomes;
 }

@@ -1,4 +1,5 @@
-import { base64url, compactVerify, CompactSign, decodeProtectedHeader, importJWK, type JWK } from "jose";
+import { compactVerify, CompactSign, decodeProtectedHeader, importJWK, type JWK } from "jose";
+import { isUuid } from "@/lib/ids/uuid";
 
 /**
  * Signed tickets (DESIGN section 9, "Events"; docs/decisions.md, "Signed tickets"): a compact JWS
@@ -7,7 +8,7 @@ import { base64url, compactVerify, CompactSign, decodeProtectedHeader, importJWK
  * key; anyone with the public key (the scanner page, in the browser) verifies. Changing one
  * character of the payload breaks the signature, so a ticket cannot be moved to another event.
  *
- * This file imports jose only: the scanner page runs the same verification offline.
+ * This file imports jose and the uuid check only: the scanner page runs the same verification offline.
  */
 export interface TicketClaims {
   /** workspace */
@@ -26,12 +27,9 @@ export interface TicketPublicKey {
   x: string;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const TOKEN = /^[A-Za-z0-9_-]{10,200}\.[A-Za-z0-9_-]{10,1000}\.[A-Za-z0-9_-]{86}$/;
 /** longer than any ticket: a pasted page of text is refused before it is parsed */
 export const MAX_TICKET_LENGTH = 1500;
-
-const isUuid = (v: unknown): v is string => typeof v === "string" && UUID.test(v);
 
 /** The public key as the JWK WebCrypto and jose import. */
 export const publicJwk = (key: TicketPublicKey): JWK => ({
@@ -95,6 +93,3 @@ export async function verifyTicket(token: string, key: TicketPublicKey): Promise
     return null;
   }
 }
-
-/** The raw 32-byte key, base64url, as stored and served (tests build keys with it). */
-export const encodeKey = (bytes: Uint8Array): string => base64url.encode(bytes);

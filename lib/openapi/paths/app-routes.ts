@@ -532,7 +532,7 @@ export const appRoutePaths: ZodOpenApiPathsObject = {
       operationId: "syncEventCheckIns",
       security: security.session,
       tags: ["Dashboard"],
-      summary: "The door scanner's scans (docs/decisions.md, \"One check-in per registration\")",
+      summary: 'The door scanner\'s scans (docs/decisions.md, "One check-in per registration")',
       description:
         "Any member. Each scan is answered on its own: `checked_in`, `already_checked_in` (with the first " +
         "check-in: the earliest scan of any device wins) or `refused` with a code and a message in words.",
@@ -541,7 +541,15 @@ export const appRoutePaths: ZodOpenApiPathsObject = {
       responses: {
         "200": {
           description: "One outcome per scan, by the scan's id.",
-          ...json(z.object({ results: z.array(z.object({ id: z.string(), status: z.enum(["checked_in", "already_checked_in", "refused"]) }).loose()) })),
+          ...json(
+            z.object({
+              results: z.array(
+                z
+                  .object({ id: z.string(), status: z.enum(["checked_in", "already_checked_in", "refused"]) })
+                  .loose(),
+              ),
+            }),
+          ),
         },
         "400": plainError("The scans could not be read."),
         "401": plainError("Not signed in."),

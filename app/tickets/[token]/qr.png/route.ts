@@ -16,7 +16,12 @@ export const GET = publicRoute(
   async (_request, { token }) => {
     const claims = await withService((db) => resolveTicket(db, token));
     if (!claims) return new Response("Not found", { status: 404, headers: { "content-type": "text/plain" } });
-    const png = await QRCode.toBuffer(token, { type: "png", errorCorrectionLevel: "M", margin: 2, width: 480 });
+    const png = await QRCode.toBuffer(token, {
+      type: "png",
+      errorCorrectionLevel: "M",
+      margin: 2,
+      width: 480,
+    });
     return new Response(new Uint8Array(png), {
       headers: { "content-type": "image/png", "cache-control": "private, max-age=86400" },
     });

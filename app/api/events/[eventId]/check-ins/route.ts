@@ -3,7 +3,7 @@ import { memberRoute } from "@/lib/adapters/member-route";
 import { AppError } from "@/lib/errors/app-error";
 import { eventExists } from "@/lib/events/event-exists";
 import { eventCheckInSummary } from "@/lib/events/tickets/check-in";
-import { scanBatchSchema, syncScans } from "@/lib/events/tickets/sync-scans";
+import { parseScanBatch, syncScans } from "@/lib/events/tickets/sync-scans";
 import { readLimitedText } from "@/lib/http/read-limited-body";
 import { uuidField } from "@/lib/ids/uuid";
 import type { Role } from "@/lib/workspaces/list-memberships";
@@ -30,26 +30,19 @@ export const POST = memberRoute(
   async (db, request, { eventId }, ctx) => {
     if (!(await eventExists(db, { workspaceId: ctx.workspaceId, eventId })))
       throw new AppError("not_found", EVENT_NOT_FOUND);
-    let json: unknown;
-    try {
-      json = JSON.parse(await readLimitedText(request, 512 * 1024));
-    } catch (error) {
-      if (error instanceof AppError) throw error;
-      throw new AppError("invalid", "The scans could not be read.");
-    }
-    const batch = scanBatchSchema.safeParse(json);
-    if (!batch.success) throw new AppError("invalid", "The scans could not be read.");
+    const batch = parseScanBatch(await readLimitedText(request, 512 * 1024));
+    if (!batch) throw new AppError("invalid", "The scans could not be read.");
     const results = await syncScans(db, {
       workspaceId: ctx.workspaceId,
       eventId,
       userId: ctx.userId,
       label: ctx.claims.email ?? null,
-      batch: batch.data,
+      batch,
     });
     const checkedIn = results.filter((r) => r.status === "checked_in").length;
     ctx.audit
       .target("event", eventId)
-      .change(null, { device_id: batch.data.device_id, scans: results.length, checked_in: checkedIn });
+      .change(null, { device_id: batch.device_id, scans: results.length, checked_in: checkedIn });
     return Response.json({ results }, { headers: { "cache-control": "no-store" } });
   },
 );
