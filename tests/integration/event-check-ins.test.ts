@@ -274,7 +274,10 @@ describe("tickets", () => {
   });
 
   test("the ticket key: members and PostgREST never read it (service only); the API serves the public half only", async () => {
-    const { ws, key } = await setup();
+    const { ws, key, eventId } = await setup();
+    const before = await call(ticketKey, { path: "/api/v1/events/ticket-key", key: key.raw });
+    expect(before.body).toEqual({ keys: [] });
+    await registered(ws.id, eventId);
     const res = await call(ticketKey, { path: "/api/v1/events/ticket-key", key: key.raw });
     expect(res.status).toBe(200);
     expect(res.body.keys).toEqual([

@@ -4,7 +4,7 @@ import { getEventsAfter, type EventListItem } from "@/lib/events/get-events";
 import { listEventRegistrations } from "@/lib/events/list-event-registrations";
 import { listPublicEvents, publicEventSchema } from "@/lib/events/public-api/list-public-events";
 import { checkInTicket, type CheckIn } from "@/lib/events/tickets/check-in";
-import { ticketPublicKey } from "@/lib/events/tickets/ticket-keys";
+import { existingTicketPublicKey } from "@/lib/events/tickets/ticket-keys";
 import { MAX_TICKET_LENGTH, publicJwk } from "@/lib/events/tickets/ticket-token";
 import { bodyErrors, defineOperation, invalid, notFound } from "./define";
 import { apiErrorBody } from "./errors";
@@ -333,12 +333,12 @@ export const ticketKey = defineOperation({
   scope: "events:read",
   summary: "The public key tickets are signed with",
   description:
-    "A JWK Set with the workspace's Ed25519 public key. A ticket is a compact JWS (`alg` EdDSA, `kid` the key's " +
+    "A JWK Set with the workspace's Ed25519 public key (empty until the workspace's first ticket). A ticket is a compact JWS (`alg` EdDSA, `kid` the key's " +
     'id) whose payload is `{"w": workspace, "e": event, "r": registration, "t": ticket type or null}`.',
   success: { status: 200, schema: ticketKeySchema, description: "The key set." },
   errors: [],
   async handler({ db, workspaceId }) {
-    const key = await ticketPublicKey(db, workspaceId);
-    return ok({ keys: [publicJwk(key)] });
+    const key = await existingTicketPublicKey(db, workspaceId);
+    return ok({ keys: key ? [publicJwk(key)] : [] });
   },
 });

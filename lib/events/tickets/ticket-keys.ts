@@ -33,6 +33,13 @@ export async function ticketPublicKey(db: Db, workspaceId: string): Promise<Tick
   return { kid: row.id, x: row.public_key };
 }
 
+/** The public half if the workspace has a key yet (a read: v1 GETs may run on a read replica). */
+export async function existingTicketPublicKey(db: Db, workspaceId: string): Promise<TicketPublicKey | null> {
+  const [row] = await db<{ id: string; public_key: string }[]>`
+    select id, public_key from public.event_ticket_keys where workspace_id = ${workspaceId}`;
+  return row ? { kid: row.id, x: row.public_key } : null;
+}
+
 /** The key pair the server signs with: the private half never leaves this process. */
 export async function ticketSigningKey(
   db: Db,
