@@ -113,7 +113,8 @@ export async function checkInTicket(
 
 /**
  * The event page's check-in box (lib/events/check-in-registration.ts) under the same rule: a
- * check-in row for the registration now, or none when one exists (the first time stays).
+ * check-in row for the registration now (or at the attendance a ticketing provider reported), or
+ * none when one exists (the first time stays).
  */
 export async function checkInRegistrationRow(
   db: Db,
@@ -122,7 +123,7 @@ export async function checkInRegistrationRow(
   await db`
     insert into public.event_check_ins
       (workspace_id, event_id, registration_id, checked_in_at, checked_in_by_user_id, checked_in_by_label, source)
-    select r.workspace_id, r.event_id, r.id, now(), ${input.by.userId ?? null}, ${input.by.label}, ${input.by.source}
+    select r.workspace_id, r.event_id, r.id, coalesce(r.checked_in_at, now()), ${input.by.userId ?? null}, ${input.by.label}, ${input.by.source}
     from public.event_registrations r
     where r.workspace_id = ${input.workspaceId} and r.id = ${input.registrationId}
     on conflict (workspace_id, registration_id) do nothing`;
