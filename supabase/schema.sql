@@ -1253,6 +1253,27 @@ CREATE FUNCTION public.erased_address_hash(ws uuid, email text) RETURNS text
 $$;
 
 --
+-- Name: event_check_ins_attendance(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.event_check_ins_attendance() RETURNS trigger
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+begin
+  if tg_op = 'DELETE' then
+    update public.event_registrations set checked_in_at = null
+    where workspace_id = old.workspace_id and id = old.registration_id;
+    return null;
+  end if;
+  update public.event_registrations set checked_in_at = new.checked_in_at
+  where workspace_id = new.workspace_id and id = new.registration_id
+    and checked_in_at is distinct from new.checked_in_at;
+  return null;
+end
+$$;
+
+--
 -- Name: event_registrations_webhook_events(); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -2143,6 +2164,12 @@ GRANT ALL ON FUNCTION public.erased_address_hash(ws uuid, email text) TO service
 GRANT ALL ON FUNCTION public.erased_address_hash(ws uuid, email text) TO authenticated;
 
 --
+-- Name: FUNCTION event_check_ins_attendance(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.event_check_ins_attendance() FROM PUBLIC;
+
+--
 -- Name: FUNCTION event_registrations_webhook_events(); Type: ACL; Schema: public; Owner: -
 --
 
@@ -2726,7 +2753,7 @@ CREATE TABLE public.api_keys (
     last_used_ip text,
     CONSTRAINT api_keys_key_hash_check CHECK ((key_hash ~ '^[0-9a-f]{64}$'::text)),
     CONSTRAINT api_keys_last_used_ip_check CHECK (((last_used_ip IS NULL) OR (length(last_used_ip) <= 64))),
-    CONSTRAINT api_keys_scopes_check CHECK (((scopes <@ ARRAY['contacts:read'::text, 'contacts:write'::text, 'consent:write'::text, 'events:read'::text, 'transactions:read'::text, 'transactions:write'::text, 'forms:read'::text, 'webhooks:write'::text, 'email:read'::text, 'email:write'::text, 'campaigns:read'::text, 'campaigns:write'::text]) AND (array_position(scopes, NULL::text) IS NULL)))
+    CONSTRAINT api_keys_scopes_check CHECK (((scopes <@ ARRAY['contacts:read'::text, 'contacts:write'::text, 'consent:write'::text, 'events:read'::text, 'events:write'::text, 'transactions:read'::text, 'transactions:write'::text, 'forms:read'::text, 'webhooks:write'::text, 'email:read'::text, 'email:write'::text, 'campaigns:read'::text, 'campaigns:write'::text]) AND (array_position(scopes, NULL::text) IS NULL)))
 );
 
 --
@@ -6405,6 +6432,114 @@ CREATE POLICY erased_addresses_select_members ON public.erased_addresses FOR SEL
 GRANT ALL ON TABLE public.erased_addresses TO service_role;
 GRANT SELECT ON TABLE public.erased_addresses TO authenticated;
 
+-- ==================================================== public.event_check_ins
+--
+-- Name: event_check_ins; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.event_check_ins (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    workspace_id uuid NOT NULL,
+    event_id uuid NOT NULL,
+    registration_id uuid NOT NULL,
+    checked_in_at timestamp with time zone NOT NULL,
+    recorded_at timestamp with time zone DEFAULT now() NOT NULL,
+    checked_in_by_user_id uuid,
+    checked_in_by_api_key_id uuid,
+    checked_in_by_label text,
+    device_id text,
+    source text NOT NULL,
+    CONSTRAINT event_check_ins_checked_in_by_label_check CHECK ((length(checked_in_by_label) <= 320)),
+    CONSTRAINT event_check_ins_device_id_check CHECK ((length(device_id) <= 100)),
+    CONSTRAINT event_check_ins_source_check CHECK ((source = ANY (ARRAY['scanner'::text, 'api'::text, 'dashboard'::text])))
+);
+
+--
+-- Name: event_check_ins event_check_ins_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.event_check_ins
+    ADD CONSTRAINT event_check_ins_pkey PRIMARY KEY (id);
+
+--
+-- Name: event_check_ins event_check_ins_registration_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.event_check_ins
+    ADD CONSTRAINT event_check_ins_registration_key UNIQUE (workspace_id, registration_id);
+
+--
+-- Name: event_check_ins event_check_ins_workspace_id_id_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.event_check_ins
+    ADD CONSTRAINT event_check_ins_workspace_id_id_key UNIQUE (workspace_id, id);
+
+--
+-- Name: event_check_ins_api_key_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX event_check_ins_api_key_idx ON public.event_check_ins USING btree (workspace_id, checked_in_by_api_key_id) WHERE (checked_in_by_api_key_id IS NOT NULL);
+
+--
+-- Name: event_check_ins_event_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX event_check_ins_event_idx ON public.event_check_ins USING btree (workspace_id, event_id, checked_in_at DESC);
+
+--
+-- Name: event_check_ins event_check_ins_workspace_id_checked_in_by_api_key_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.event_check_ins
+    ADD CONSTRAINT event_check_ins_workspace_id_checked_in_by_api_key_id_fkey FOREIGN KEY (workspace_id, checked_in_by_api_key_id) REFERENCES public.api_keys(workspace_id, id) ON DELETE SET NULL (checked_in_by_api_key_id);
+
+--
+-- Name: event_check_ins event_check_ins_workspace_id_event_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.event_check_ins
+    ADD CONSTRAINT event_check_ins_workspace_id_event_id_fkey FOREIGN KEY (workspace_id, event_id) REFERENCES public.events(workspace_id, id) ON DELETE CASCADE;
+
+--
+-- Name: event_check_ins event_check_ins_workspace_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.event_check_ins
+    ADD CONSTRAINT event_check_ins_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspaces(id) ON DELETE CASCADE;
+
+--
+-- Name: event_check_ins event_check_ins_workspace_id_registration_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.event_check_ins
+    ADD CONSTRAINT event_check_ins_workspace_id_registration_id_fkey FOREIGN KEY (workspace_id, registration_id) REFERENCES public.event_registrations(workspace_id, id) ON DELETE CASCADE;
+
+--
+-- Name: event_check_ins; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.event_check_ins ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: event_check_ins event_check_ins_select_members; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY event_check_ins_select_members ON public.event_check_ins FOR SELECT TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
+
+--
+-- Name: event_check_ins event_check_ins_attendance; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER event_check_ins_attendance AFTER INSERT OR DELETE OR UPDATE ON public.event_check_ins FOR EACH ROW EXECUTE FUNCTION public.event_check_ins_attendance();
+
+--
+-- Name: TABLE event_check_ins; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT ON TABLE public.event_check_ins TO authenticated;
+GRANT ALL ON TABLE public.event_check_ins TO service_role;
+
 -- ==================================================== public.event_registrations
 --
 -- Name: event_registrations; Type: TABLE; Schema: public; Owner: -
@@ -6445,6 +6580,13 @@ ALTER TABLE ONLY public.event_registrations
 
 ALTER TABLE ONLY public.event_registrations
     ADD CONSTRAINT event_registrations_pkey PRIMARY KEY (id);
+
+--
+-- Name: event_registrations event_registrations_workspace_id_id_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.event_registrations
+    ADD CONSTRAINT event_registrations_workspace_id_id_key UNIQUE (workspace_id, id);
 
 --
 -- Name: event_registrations_contact_checked_in_idx; Type: INDEX; Schema: public; Owner: -
@@ -6588,6 +6730,67 @@ CREATE TRIGGER event_registrations_webhooks_update AFTER UPDATE ON public.event_
 
 GRANT ALL ON TABLE public.event_registrations TO service_role;
 GRANT SELECT,DELETE ON TABLE public.event_registrations TO authenticated;
+
+-- ==================================================== public.event_ticket_keys
+--
+-- Name: event_ticket_keys; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.event_ticket_keys (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    workspace_id uuid NOT NULL,
+    public_key text NOT NULL,
+    private_key_sealed text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT event_ticket_keys_private_key_sealed_check CHECK (((private_key_sealed ~~ 'v1.%'::text) AND (length(private_key_sealed) <= 500))),
+    CONSTRAINT event_ticket_keys_public_key_check CHECK ((public_key ~ '^[A-Za-z0-9_-]{43}$'::text))
+);
+
+--
+-- Name: event_ticket_keys event_ticket_keys_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.event_ticket_keys
+    ADD CONSTRAINT event_ticket_keys_pkey PRIMARY KEY (id);
+
+--
+-- Name: event_ticket_keys event_ticket_keys_workspace_id_id_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.event_ticket_keys
+    ADD CONSTRAINT event_ticket_keys_workspace_id_id_key UNIQUE (workspace_id, id);
+
+--
+-- Name: event_ticket_keys event_ticket_keys_workspace_id_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.event_ticket_keys
+    ADD CONSTRAINT event_ticket_keys_workspace_id_key UNIQUE (workspace_id);
+
+--
+-- Name: event_ticket_keys event_ticket_keys_workspace_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.event_ticket_keys
+    ADD CONSTRAINT event_ticket_keys_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspaces(id) ON DELETE CASCADE;
+
+--
+-- Name: event_ticket_keys; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.event_ticket_keys ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: event_ticket_keys event_ticket_keys_second_factor; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY event_ticket_keys_second_factor ON public.event_ticket_keys AS RESTRICTIVE TO authenticated USING ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[]))) WITH CHECK ((workspace_id <> ALL (( SELECT public.aal_blocked_workspaces() AS aal_blocked_workspaces)::uuid[])));
+
+--
+-- Name: TABLE event_ticket_keys; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT ALL ON TABLE public.event_ticket_keys TO service_role;
 
 -- ==================================================== public.event_ticket_types
 --

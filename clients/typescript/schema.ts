@@ -233,6 +233,27 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/events/{eventId}/check-ins": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** An event's check-in counts and latest check-ins (polled by the scanner and the event page) */
+    get: operations["eventCheckInCounts"];
+    put?: never;
+    /**
+     * The door scanner's scans (docs/decisions.md, "One check-in per registration")
+     * @description Any member. Each scan is answered on its own: `checked_in`, `already_checked_in` (with the first check-in: the earliest scan of any device wins) or `refused` with a code and a message in words.
+     */
+    post: operations["syncEventCheckIns"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/events/{eventId}/registrations.csv": {
     parameters: {
       query?: never;
@@ -907,6 +928,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/v1/events/{id}/check-ins": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Check a ticket in at the door
+     * @description The ticket's signature is verified with the workspace's key (`GET /api/v1/events/ticket-key`): a forged or altered token is 400 `invalid_request` and nothing is stored. A ticket of another event or workspace is 404 `not_found`. A registration is checked in once (a unique key, whatever the concurrency): a second scan is 409 `already_checked_in`, and its body's `check_in` says who checked it in and when. Offline scanners send `scanned_at`: the earliest scan holds the check-in. Scope: `events:write`.
+     */
+    post: operations["checkInEventTicket"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/events/{id}/registrations": {
     parameters: {
       query?: never;
@@ -916,9 +957,29 @@ export interface paths {
     };
     /**
      * List an event's registrations
-     * @description Newest first; `search` (email or name) and `status` filter as on the event page. Scope: `events:read`.
+     * @description Newest first; `search` (email or name), `status` and `checked_in` (true: checked in at the door) filter as on the event page. Scope: `events:read`.
      */
     get: operations["listEventRegistrations"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/events/ticket-key": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The public key tickets are signed with
+     * @description A JWK Set with the workspace's Ed25519 public key (empty until the workspace's first ticket). A ticket is a compact JWS (`alg` EdDSA, `kid` the key's id) whose payload is `{"w": workspace, "e": event, "r": registration, "t": ticket type or null}`. Scope: `events:read`.
+     */
+    get: operations["getTicketKey"];
     put?: never;
     post?: never;
     delete?: never;
@@ -2009,6 +2070,8 @@ export interface components {
         | "domain_taken"
         | "already_enrolled"
         | "idempotency_conflict"
+        | "already_checked_in"
+        | "ticket_cancelled"
         | "event_ticketing"
         | "event_full"
         | "event_past"
@@ -2053,6 +2116,38 @@ export interface components {
        * @description ISO 8601 (UTC).
        */
       updated_at: string;
+    };
+    EventCheckIn: {
+      /**
+       * Format: date-time
+       * @description When the ticket was first scanned (the first scan wins).
+       */
+      checked_in_at: string;
+      /** @description Who checked the ticket in. */
+      checked_in_by: {
+        id: string | null;
+        /** @description The member's email or the key's name. */
+        name: string | null;
+        /** @enum {string} */
+        type: "member" | "api_key" | "unknown";
+      };
+      device_id: string | null;
+      event_id: string;
+      id: string;
+      registration_id: string;
+      /** @enum {string} */
+      source: "scanner" | "api" | "dashboard";
+    };
+    EventCheckInRequest: {
+      /** @description The scanning device, as the scanner names itself. */
+      device_id?: string;
+      /**
+       * Format: date-time
+       * @description When an offline scanner scanned it (default: now; a future time counts as now; older than 7 days is 400). Of two scans of one ticket, the earlier one holds the check-in.
+       */
+      scanned_at?: string;
+      /** @description The ticket's token: what its QR code holds, the last part of its link. */
+      ticket: string;
     };
     EventList: {
       data: components["schemas"]["Event"][];
@@ -2666,6 +2761,22 @@ export interface components {
     };
     TagNames: {
       names: string[];
+    };
+    TicketKeySet: {
+      keys: {
+        /** @constant */
+        alg: "EdDSA";
+        /** @constant */
+        crv: "Ed25519";
+        /** @description The key id a ticket's header names. */
+        kid: string;
+        /** @constant */
+        kty: "OKP";
+        /** @constant */
+        use: "sig";
+        /** @description The raw public key, base64url. */
+        x: string;
+      }[];
     };
     TimelineEntry: {
       /** @description A member's name, an API key, or System. */
@@ -4113,9 +4224,141 @@ export interface operations {
       };
     };
   };
+  eventCheckInCounts: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The event's id. */
+        eventId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Registered and checked-in counts, and the 20 latest check-ins. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            checked_in: number;
+            recent: {
+              by: string | null;
+              checked_in_at: string;
+              device_id: string | null;
+              name: string;
+              registration_id: string;
+            }[];
+            registered: number;
+          };
+        };
+      };
+      /** @description Not signed in. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: string;
+          };
+        };
+      };
+      /** @description No such event in your workspace. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: string;
+          };
+        };
+      };
+    };
+  };
+  syncEventCheckIns: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description The event's id. */
+        eventId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        "application/json": {
+          device_id: string;
+          scans: {
+            id: string;
+            /** Format: date-time */
+            scanned_at: string;
+            ticket: string;
+          }[];
+        };
+      };
+    };
+    responses: {
+      /** @description One outcome per scan, by the scan's id. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            results: ({
+              id: string;
+              /** @enum {string} */
+              status: "checked_in" | "already_checked_in" | "refused";
+            } & {
+              [key: string]: unknown;
+            })[];
+          };
+        };
+      };
+      /** @description The scans could not be read. */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: string;
+          };
+        };
+      };
+      /** @description Not signed in. */
+      401: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: string;
+          };
+        };
+      };
+      /** @description No such event in your workspace. */
+      404: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            error: string;
+          };
+        };
+      };
+    };
+  };
   exportEventRegistrations: {
     parameters: {
       query?: {
+        checked_in?: ("yes" | "no") | null;
         search?: string | null;
         status?: ("registered" | "cancelled" | "waitlisted" | "offered") | null;
       };
@@ -5969,9 +6212,78 @@ export interface operations {
       500: components["responses"]["V1Error500_Internal"];
     };
   };
+  checkInEventTicket: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "ticket": "eyJhbGciOiJFZERTQSIsImtpZCI6Ii4uLiJ9.eyJ3IjoiLi4uIn0.c2lnbmF0dXJl"
+         *     }
+         */
+        "application/json": components["schemas"]["EventCheckInRequest"];
+      };
+    };
+    responses: {
+      /** @description Checked in. */
+      201: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["EventCheckIn"];
+        };
+      };
+      400: components["responses"]["V1Error400_InvalidRequest"];
+      401: components["responses"]["V1Error401_Unauthorized"];
+      403: components["responses"]["V1Error403_Forbidden"];
+      404: components["responses"]["V1Error404_NotFound"];
+      /** @description A conflict. Codes: `already_checked_in`, `ticket_cancelled`. */
+      409: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @description With `already_checked_in`: the first check-in. */
+            check_in?: components["schemas"]["EventCheckIn"];
+            error: {
+              /** @enum {string} */
+              code: "already_checked_in" | "ticket_cancelled";
+              message: string;
+            };
+          };
+        };
+      };
+      413: components["responses"]["V1Error413_TooLarge"];
+      415: components["responses"]["V1Error415_Unsupported"];
+      429: components["responses"]["V1Error429_RateLimited"];
+      500: components["responses"]["V1Error500_Internal"];
+    };
+  };
   listEventRegistrations: {
     parameters: {
       query?: {
+        checked_in?: "true" | "false";
         cursor?: string;
         limit?: number;
         search?: string;
@@ -6004,6 +6316,36 @@ export interface operations {
       401: components["responses"]["V1Error401_Unauthorized"];
       403: components["responses"]["V1Error403_Forbidden"];
       404: components["responses"]["V1Error404_NotFound"];
+      429: components["responses"]["V1Error429_RateLimited"];
+      500: components["responses"]["V1Error500_Internal"];
+    };
+  };
+  getTicketKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The key set. */
+      200: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["TicketKeySet"];
+        };
+      };
+      401: components["responses"]["V1Error401_Unauthorized"];
+      403: components["responses"]["V1Error403_Forbidden"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
     };

@@ -19,6 +19,8 @@ export interface MemberRouteOptions<P extends z.ZodType> {
   forbidden?: string;
   /** needs a fresh password or code (memberAction's `stepUp`): 403 `step_up_required` */
   stepUp?: boolean;
+  /** "service": `fn` runs in a service transaction, scoped by `ctx.workspaceId` (memberAction's `door`) */
+  door?: "member" | "service";
   /** the audited action (downloads of personal data are audited too), or false */
   audit: AuditAction | false;
   /**

@@ -20,6 +20,8 @@
  * | domain_taken     | 409    | a sending domain another workspace verified (docs/decisions.md) |
  * | already_enrolled | 409    | the contact has an active enrollment in the campaign (DESIGN.md section 9) |
  * | idempotency_conflict | 409 | an Idempotency-Key reused with a different request            |
+ * | already_checked_in | 409  | a ticket scanned after its first check-in (DESIGN.md section 9) |
+ * | ticket_cancelled | 409    | a ticket whose registration is no longer confirmed             |
  * | event_ticketing  | 409    | an RSVP for a ticketing-linked event: register there (4.13)    |
  * | event_full       | 409    | an RSVP for an event with no seat left                         |
  * | event_past       | 410    | an RSVP for an event that has started or ended (spec 4.13)     |
@@ -68,6 +70,8 @@ export const APP_ERROR_CODES = {
     status: 409,
     message: "This Idempotency-Key was used with a different request.",
   },
+  already_checked_in: { status: 409, message: "This ticket was already checked in." },
+  ticket_cancelled: { status: 409, message: "This ticket's registration was cancelled." },
   event_ticketing: { status: 409, message: "Registration for this event happens on Eventbrite." },
   event_full: { status: 409, message: "This event is full: no seats are left." },
   event_past: { status: 410, message: "This event has already started, so registration is closed." },

@@ -8,6 +8,8 @@ export interface RegistrationFilter {
   /** case-insensitive part of the email or name */
   search?: string | null;
   status?: "registered" | "cancelled" | "waitlisted" | "offered" | null;
+  /** "yes": checked in at the event; "no": not (yet) */
+  checked_in?: "yes" | "no" | null;
 }
 
 /** The event's registrations (the event page and its CSV), filtered by search and status, newest first. */
@@ -29,6 +31,7 @@ export async function listEventRegistrations(
     left join public.event_ticket_types t on t.id = r.ticket_type_id and t.workspace_id = r.workspace_id
     where r.workspace_id = ${f.workspaceId} and r.event_id = ${f.eventId}
       ${f.status ? db`and r.status = ${f.status}` : db``}
+      ${f.checked_in ? (f.checked_in === "yes" ? db`and r.checked_in_at is not null` : db`and r.checked_in_at is null`) : db``}
       ${like ? db`and (c.email ilike ${like} or concat_ws(' ', c.first_name, c.last_name) ilike ${like})` : db``}
       ${after ? db`and (r.created_at < ${after.key}::timestamptz or (r.created_at = ${after.key}::timestamptz and r.id > ${after.id}))` : db``}
     order by r.created_at desc, r.id

@@ -101,4 +101,6 @@ export type GetEventsParams = z.input<typeof getEventsSchema>;
 export const registrationFilterSchema = z.object({
   search: searchText,
   status: z.enum(["registered", "cancelled", "waitlisted", "offered"]).nullish().catch(null),
+  /** attendance (docs/decisions.md, "One check-in per registration"): "yes" checked in, "no" not */
+  checked_in: z.enum(["yes", "no"]).nullish().catch(null),
 });

@@ -61,6 +61,8 @@ export function contentSecurityPolicy(options: {
     "style-src-attr 'unsafe-inline'",
     "img-src 'self' data: blob: https:",
     "font-src 'self' data:",
+    // the door scanner's QR decoder runs in a worker its library builds from a blob: URL
+    "worker-src 'self' blob:",
     `connect-src 'self'${dev ? " ws: wss:" : ""}`,
     "object-src 'none'",
     "base-uri 'none'",
@@ -85,6 +87,16 @@ export function securityHeaders(options: { dev: boolean }): HeaderRule[] {
     // everything but the public RSVP pages
     { source: "/((?!rsvp/).*)", headers: [...common, { key: "X-Frame-Options", value: "DENY" }] },
     { source: "/rsvp/:path*", headers: common },
+    {
+      // the door scanner uses the camera (docs/decisions.md, "Signed tickets"); of two rules
+      // setting one header, the last wins
+      source: "/events/:eventId/scan",
+      headers: [
+        ...common.filter((h) => h.key !== "Permissions-Policy"),
+        { key: "Permissions-Policy", value: "camera=(self), microphone=(), geolocation=(), payment=()" },
+        { key: "X-Frame-Options", value: "DENY" },
+      ],
+    },
     {
       // the paths proxy.ts skips (its matcher): route handlers
       source: "/(api.*)",

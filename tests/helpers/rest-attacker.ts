@@ -119,6 +119,12 @@ const EXTRA: Record<string, (ws: string) => Row> = {
   }),
   contact_status_counts: (ws) => ({ workspace_id: ws, status: "unsubscribed", shard: 7, n: 1 }),
   workspace_security: (ws) => ({ workspace_id: ws }),
+  // a workspace's ticket key (service only): one per workspace
+  event_ticket_keys: (ws) => ({
+    workspace_id: ws,
+    public_key: "A".repeat(43),
+    private_key_sealed: `v1.${hex64().slice(0, 16)}.tag.sealed`,
+  }),
   address_suppressions: (ws) => ({ workspace_id: ws, address_hash: hex64(), reason: "complaint" }),
   webhook_inbox: (ws) => ({
     workspace_id: ws,

@@ -197,6 +197,15 @@ export const TABLES: Record<string, TableShape> = {
     links: { event_id: "events" },
     change: { name: "Changed" },
   },
+  event_check_ins: {
+    fields: () => ({ checked_in_at: new Date(), source: "scanner" }),
+    links: {
+      event_id: "events",
+      registration_id: "event_registrations",
+      checked_in_by_api_key_id: "api_keys",
+    },
+    change: { device_id: "changed" },
+  },
   ticketing_connections: {
     fields: () => ({ access_token: "token" }),
     change: { organization_name: "Changed" },

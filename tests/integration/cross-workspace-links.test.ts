@@ -45,6 +45,7 @@ const SIGNED_IN_WRITER: Record<string, "member" | "admin" | null> = {
   pending_form_submissions: null,
   event_registrations: null,
   event_ticket_types: null,
+  event_check_ins: null,
   notifications: null,
   automation_runs: null,
   form_daily_counts: null,

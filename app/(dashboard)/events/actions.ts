@@ -93,6 +93,7 @@ export const checkInRegistrationAction = memberAction(
         workspaceId: ctx.workspaceId,
         registrationId: input.registrationId,
         checkedIn,
+        by: { userId: ctx.userId, label: ctx.claims.email ?? null, source: "dashboard" },
       }),
     );
     ctx.audit

@@ -47,8 +47,11 @@ export interface ApiOperation<
   success: { status: 200 | 201 | 204; schema?: z.ZodType; description: string };
   /** further success answers (upsert: 200 merged and 201 created) */
   alsoSuccess?: { status: 200 | 201; schema?: z.ZodType; description: string }[];
-  /** error statuses with the codes they carry */
-  errors: { status: 400 | 403 | 404 | 409 | 413 | 415; codes: string[] }[];
+  /**
+   * error statuses with the codes they carry; `extra`: fields the error body carries beside
+   * `error` (a second check-in's `check_in`), for the document
+   */
+  errors: { status: 400 | 403 | 404 | 409 | 413 | 415; codes: string[]; extra?: Record<string, z.ZodType> }[];
   /**
    * The door it is served through. Unset: the v1 kernel (apiRoute: Bearer key, rate limit, the v1
    * error body, one transaction per request). "public": spec 4.14's list (lib/api/v1/public-route.ts):

@@ -3,10 +3,14 @@ import { eventExists } from "@/lib/events/event-exists";
 import { getEventsAfter, type EventListItem } from "@/lib/events/get-events";
 import { listEventRegistrations } from "@/lib/events/list-event-registrations";
 import { listPublicEvents, publicEventSchema } from "@/lib/events/public-api/list-public-events";
-import { defineOperation, invalid, notFound } from "./define";
+import { checkInTicket, type CheckIn } from "@/lib/events/tickets/check-in";
+import { existingTicketPublicKey } from "@/lib/events/tickets/ticket-keys";
+import { MAX_TICKET_LENGTH, publicJwk } from "@/lib/events/tickets/ticket-token";
+import { bodyErrors, defineOperation, invalid, notFound } from "./define";
+import { apiErrorBody } from "./errors";
 import { apiText, idParams, iso, keysetAfter, keysetList, keysetPage, mustExist, timestamp } from "./keyset";
 import { listSchema, pageQuerySchema } from "./pagination";
-import { ok } from "./route";
+import { created, ok } from "./route";
 
 /** `true` or `false` in a query string; absent is "either". */
 const flag = (what: string) =>
@@ -46,6 +50,7 @@ export const eventSchema = z
 export const registrationQuerySchema = pageQuerySchema.extend({
   search: apiText("search", 200).optional(),
   status: z.enum(["registered", "cancelled", "waitlisted", "offered"]).optional(),
+  checked_in: flag("checked_in"),
 });
 
 export const registrationSchema = z
@@ -125,7 +130,9 @@ export const listRegistrations = defineOperation({
   operationId: "listEventRegistrations",
   scope: "events:read",
   summary: "List an event's registrations",
-  description: "Newest first; `search` (email or name) and `status` filter as on the event page.",
+  description:
+    "Newest first; `search` (email or name), `status` and `checked_in` (true: checked in at the door) filter " +
+    "as on the event page.",
   params: idParams,
   query: registrationQuerySchema,
   success: { status: 200, schema: registrationsListSchema, description: "A page of registrations." },
@@ -134,7 +141,14 @@ export const listRegistrations = defineOperation({
     const eventId = params.id;
     mustExist(await eventExists(db, { workspaceId, eventId }));
     const read = (page: { limit: number; after: { key: string; id: string } | null }) =>
-      listEventRegistrations(db, { workspaceId, eventId, search: q.search, status: q.status, page });
+      listEventRegistrations(db, {
+        workspaceId,
+        eventId,
+        search: q.search,
+        status: q.status,
+        checked_in: q.checked_in === undefined ? null : q.checked_in ? "yes" : "no",
+        page,
+      });
     return ok(
       await keysetList("registrations:created_at:desc", q, "timestamptz", read, (r) => ({
         id: r.id,
@@ -177,5 +191,157 @@ export const listPublic = defineOperation({
   access: "public",
   async handler({ db, workspaceId }) {
     return ok(await listPublicEvents(db, { workspaceId }));
+  },
+});
+
+/** A check-in as v1 answers it (DESIGN section 9, "Events"; docs/decisions.md, "One check-in per registration"). */
+export const checkInSchema = z
+  .object({
+    id: z.string(),
+    event_id: z.string(),
+    registration_id: z.string(),
+    checked_in_at: timestamp.meta({
+      description: "When the ticket was first scanned (the first scan wins).",
+    }),
+    checked_in_by: z
+      .object({
+        type: z.enum(["member", "api_key", "unknown"]),
+        id: z.string().nullable(),
+        name: z.string().nullable().meta({ description: "The member's email or the key's name." }),
+      })
+      .meta({ description: "Who checked the ticket in." }),
+    device_id: z.string().nullable(),
+    source: z.enum(["scanner", "api", "dashboard"]),
+  })
+  .meta({ id: "EventCheckIn" });
+
+export const checkInBodySchema = z
+  .strictObject({
+    ticket: z
+      .string({ error: "ticket is the token of a ticket." })
+      .min(1, "ticket is the token of a ticket.")
+      .max(MAX_TICKET_LENGTH, "ticket is longer than any ticket.")
+      .meta({ description: "The ticket's token: what its QR code holds, the last part of its link." }),
+    scanned_at: z.iso
+      .datetime({ offset: true, error: "scanned_at is an ISO 8601 time with an offset." })
+      .optional()
+      .meta({
+        description:
+          "When an offline scanner scanned it (default: now; a future time counts as now; older than 7 days is 400). " +
+          "Of two scans of one ticket, the earlier one holds the check-in.",
+      }),
+    device_id: apiText("device_id", 100)
+      .optional()
+      .meta({ description: "The scanning device, as the scanner names itself." }),
+  })
+  .meta({ id: "EventCheckInRequest" });
+
+export const checkInObject = (eventId: string, c: CheckIn): z.output<typeof checkInSchema> => ({
+  id: c.id,
+  event_id: eventId,
+  registration_id: c.registration_id,
+  checked_in_at: c.checked_in_at.toISOString(),
+  checked_in_by: c.checked_in_by_user_id
+    ? { type: "member", id: c.checked_in_by_user_id, name: c.checked_in_by_label }
+    : c.checked_in_by_api_key_id
+      ? { type: "api_key", id: c.checked_in_by_api_key_id, name: c.checked_in_by_label }
+      : { type: "unknown", id: null, name: c.checked_in_by_label },
+  device_id: c.device_id,
+  source: c.source,
+});
+
+/**
+ * POST /api/v1/events/{id}/check-ins (DESIGN section 9, "Events"): a ticket checked in at its
+ * event. 201 the first time; 409 `already_checked_in` after, with the first check-in; 404
+ * `not_found` for a ticket of another event or workspace (or one whose registration is gone); 400
+ * for a forged or altered one; 409 `ticket_cancelled` when its registration was cancelled.
+ */
+export const checkIn = defineOperation({
+  method: "post",
+  path: "/api/v1/events/{id}/check-ins",
+  operationId: "checkInEventTicket",
+  scope: "events:write",
+  summary: "Check a ticket in at the door",
+  description:
+    "The ticket's signature is verified with the workspace's key (`GET /api/v1/events/ticket-key`): a forged or " +
+    "altered token is 400 `invalid_request` and nothing is stored. A ticket of another event or workspace is " +
+    "404 `not_found`. A registration is checked in once (a unique key, whatever the concurrency): a second scan " +
+    "is 409 `already_checked_in`, and its body's `check_in` says who checked it in and when. Offline scanners send " +
+    "`scanned_at`: the earliest scan holds the check-in.",
+  params: idParams,
+  body: checkInBodySchema,
+  example: { ticket: "eyJhbGciOiJFZERTQSIsImtpZCI6Ii4uLiJ9.eyJ3IjoiLi4uIn0.c2lnbmF0dXJl" },
+  success: { status: 201, schema: checkInSchema, description: "Checked in." },
+  errors: [
+    ...bodyErrors,
+    notFound,
+    {
+      status: 409,
+      codes: ["already_checked_in", "ticket_cancelled"],
+      extra: {
+        check_in: checkInSchema
+          .optional()
+          .meta({ description: "With `already_checked_in`: the first check-in." }),
+      },
+    },
+  ],
+  async handler({ db, workspaceId, key, params, body, audit }) {
+    const result = await checkInTicket(db, {
+      workspaceId,
+      eventId: params.id,
+      ticket: body.ticket,
+      scannedAt: body.scanned_at ? new Date(body.scanned_at) : null,
+      by: { apiKeyId: key.id, label: key.name, deviceId: body.device_id ?? null, source: "api" },
+    });
+    if ("error" in result) {
+      const first = result.error.details?.check_in as CheckIn | undefined;
+      if (result.error.code === "already_checked_in" && first)
+        return {
+          status: 409,
+          body: { ...apiErrorBody(result.error), check_in: checkInObject(params.id, first) },
+        };
+      throw result.error;
+    }
+    const { checkIn: row } = result.data;
+    await audit("event_registration.checked_in", ["event_registration", row.registration_id], {
+      after: { event_id: params.id, checked_in_at: row.checked_in_at.toISOString(), source: "api" },
+    });
+    return created(checkInObject(params.id, row));
+  },
+});
+
+export const ticketKeySchema = z
+  .object({
+    keys: z.array(
+      z.object({
+        kty: z.literal("OKP"),
+        crv: z.literal("Ed25519"),
+        x: z.string().meta({ description: "The raw public key, base64url." }),
+        kid: z.string().meta({ description: "The key id a ticket's header names." }),
+        alg: z.literal("EdDSA"),
+        use: z.literal("sig"),
+      }),
+    ),
+  })
+  .meta({ id: "TicketKeySet" });
+
+/**
+ * GET /api/v1/events/ticket-key: the workspace's public ticket key as a JWK Set (RFC 7517), for
+ * scanners that verify tickets offline (docs/decisions.md, "Signed tickets").
+ */
+export const ticketKey = defineOperation({
+  method: "get",
+  path: "/api/v1/events/ticket-key",
+  operationId: "getTicketKey",
+  scope: "events:read",
+  summary: "The public key tickets are signed with",
+  description:
+    "A JWK Set with the workspace's Ed25519 public key (empty until the workspace's first ticket). A ticket is a compact JWS (`alg` EdDSA, `kid` the key's " +
+    'id) whose payload is `{"w": workspace, "e": event, "r": registration, "t": ticket type or null}`.',
+  success: { status: 200, schema: ticketKeySchema, description: "The key set." },
+  errors: [],
+  async handler({ db, workspaceId }) {
+    const key = await existingTicketPublicKey(db, workspaceId);
+    return ok({ keys: key ? [publicJwk(key)] : [] });
   },
 });

@@ -37,7 +37,10 @@ export const V1_AREAS: readonly { tag: string; operations: readonly AnyApiOperat
       timeline.list,
     ],
   },
-  { tag: "Events", operations: [events.list, events.listRegistrations, events.listPublic] },
+  {
+    tag: "Events",
+    operations: [events.list, events.listRegistrations, events.listPublic, events.checkIn, events.ticketKey],
+  },
   { tag: "Transactions", operations: [transactions.listForContact, transactions.refund] },
   { tag: "Forms", operations: [forms.list, forms.listSubmissions] },
   {

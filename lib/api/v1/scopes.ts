@@ -9,6 +9,7 @@ export const API_SCOPES = [
   "contacts:write",
   "consent:write",
   "events:read",
+  "events:write",
   "transactions:read",
   "transactions:write",
   "forms:read",

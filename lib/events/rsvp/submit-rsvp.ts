@@ -12,6 +12,7 @@ import { recipientLocale } from "@/lib/i18n/recipient-locale";
 import { translator } from "@/lib/i18n/translator";
 import { chooseTicketType, countCodeUse } from "../ticket-types/ticket-types";
 import { waitlistPosition } from "../waitlist/offers";
+import { issueTicket } from "../tickets/issue-ticket";
 
 export type SubmitRsvpResult =
   | {
@@ -143,7 +144,14 @@ export async function submitRsvp(
     lang: input.language?.lang,
     acceptLanguage: input.language?.acceptLanguage,
   });
-  const message = rsvpConfirmationEmail(event, contact.first_name, translator(locale, event.timezone));
+  // the signed ticket (DESIGN section 9, "Events"), in the confirmation
+  const ticket = await issueTicket(db, { workspaceId: event.workspace_id, registrationId: created.id });
+  const message = rsvpConfirmationEmail(
+    event,
+    contact.first_name,
+    translator(locale, event.timezone),
+    ticket,
+  );
   const sent = await sendEmail(db, {
     workspaceId: event.workspace_id,
     contactId: contact.id,

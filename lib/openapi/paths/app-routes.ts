@@ -4,6 +4,7 @@ import type { ZodOpenApiOperationObject, ZodOpenApiPathsObject } from "zod-opena
 import { auditLogQuerySchema } from "@/lib/audit/audit-log-query";
 import * as events from "@/lib/api/v1/events";
 import { rsvpSchema } from "@/lib/events/rsvp/rsvp-schema";
+import { scanBatchSchema } from "@/lib/events/tickets/sync-scans";
 import { registrationFilterSchema } from "@/lib/events/schemas";
 import { formSubmissionBodySchema } from "@/lib/forms/submission-fields";
 import { backfillIntentsQuery, backfillRefundsQuery } from "@/lib/payments/schemas";
@@ -567,6 +568,65 @@ export const appRoutePaths: ZodOpenApiPathsObject = {
         "200": {
           description: "CSV attachment (formula prefixes neutralised).",
           content: { "text/csv": { schema: z.string() } },
+        },
+        "401": plainError("Not signed in."),
+        "404": plainError("No such event in your workspace."),
+      },
+    },
+  },
+  "/api/events/{eventId}/check-ins": {
+    post: {
+      operationId: "syncEventCheckIns",
+      security: security.session,
+      tags: ["Dashboard"],
+      summary: 'The door scanner\'s scans (docs/decisions.md, "One check-in per registration")',
+      description:
+        "Any member. Each scan is answered on its own: `checked_in`, `already_checked_in` (with the first " +
+        "check-in: the earliest scan of any device wins) or `refused` with a code and a message in words.",
+      requestParams: { path: uuidParam("eventId", "The event's id.") },
+      requestBody: { content: { "application/json": { schema: scanBatchSchema } } },
+      responses: {
+        "200": {
+          description: "One outcome per scan, by the scan's id.",
+          ...json(
+            z.object({
+              results: z.array(
+                z
+                  .object({ id: z.string(), status: z.enum(["checked_in", "already_checked_in", "refused"]) })
+                  .loose(),
+              ),
+            }),
+          ),
+        },
+        "400": plainError("The scans could not be read."),
+        "401": plainError("Not signed in."),
+        "404": plainError("No such event in your workspace."),
+      },
+    },
+    get: {
+      operationId: "eventCheckInCounts",
+      security: security.session,
+      tags: ["Dashboard"],
+      summary: "An event's check-in counts and latest check-ins (polled by the scanner and the event page)",
+      requestParams: { path: uuidParam("eventId", "The event's id.") },
+      responses: {
+        "200": {
+          description: "Registered and checked-in counts, and the 20 latest check-ins.",
+          ...json(
+            z.object({
+              registered: z.number().int(),
+              checked_in: z.number().int(),
+              recent: z.array(
+                z.object({
+                  registration_id: z.string(),
+                  name: z.string(),
+                  checked_in_at: z.string(),
+                  by: z.string().nullable(),
+                  device_id: z.string().nullable(),
+                }),
+              ),
+            }),
+          ),
         },
         "401": plainError("Not signed in."),
         "404": plainError("No such event in your workspace."),

@@ -34,8 +34,14 @@ const errorResponses = new Map<string, ZodOpenApiResponseObject>();
  * 400), as one shared component per status and codes: the document stays small enough for the
  * reference page to draw quickly.
  */
-export function v1ErrorResponse(status: number, codes: string[]): ZodOpenApiResponseObject {
+export function v1ErrorResponse(
+  status: number,
+  codes: string[],
+  extra?: Record<string, z.ZodType>,
+): ZodOpenApiResponseObject {
   const id = `V1Error${status}_${codes.map((c) => c.replace(/(^|_)([a-z])/g, (_, __, ch: string) => ch.toUpperCase())).join("")}`;
+  // a body with fields beside `error` is its operation's own, not a shared component
+  if (extra) return v1ErrorBody(status, codes, extra);
   const known = errorResponses.get(id);
   if (known) return known;
   const response = { id, ...v1ErrorBody(status, codes) };
@@ -43,7 +49,7 @@ export function v1ErrorResponse(status: number, codes: string[]): ZodOpenApiResp
   return response;
 }
 
-function v1ErrorBody(status: number, codes: string[]) {
+function v1ErrorBody(status: number, codes: string[], extra: Record<string, z.ZodType> = {}) {
   const detail = z.object({
     code: z.enum(codes as [string, ...string[]]),
     message: z.string(),
@@ -58,7 +64,7 @@ function v1ErrorBody(status: number, codes: string[]) {
           ? {}
           : rateLimitHeaders,
     ),
-    ...json(z.object({ error: detail })),
+    ...json(z.object({ error: detail, ...extra })),
   };
 }
 
@@ -90,8 +96,10 @@ export function v1Operation(op: AnyApiOperation): ZodOpenApiOperationObject {
       ),
       ...(s.schema ? json(s.schema) : {}),
     };
-  for (const [status, codes] of [...errors].sort(([a], [b]) => a - b))
-    responses[String(status)] = v1ErrorResponse(status, codes);
+  for (const [status, codes] of [...errors].sort(([a], [b]) => a - b)) {
+    const extra = op.errors.find((e) => e.status === status && e.extra)?.extra;
+    responses[String(status)] = v1ErrorResponse(status, codes, extra);
+  }
   return {
     operationId: op.operationId,
     tags: [v1TagOf(op)],

@@ -26,6 +26,7 @@ import { TicketTypeForm } from "@/components/events/ticket-type-form";
 import { utcToZonedInput } from "@/lib/time/format";
 import { notFoundUnlessUuid } from "@/lib/ids/not-found-unless-uuid";
 import { asFormAction } from "@/lib/http/form-state";
+import { CheckInCounts } from "@/components/events/check-in-counts";
 
 export const metadata: Metadata = { title: "Event" };
 
@@ -52,6 +53,7 @@ export default async function EventPage(props: EventPageProps) {
   const active = registrations.filter((r) => r.status === "registered").length;
   const waiting = registrations.filter((r) => r.status === "waitlisted").length;
   const offers = registrations.filter((r) => r.status === "offered").length;
+  const attended = registrations.filter((r) => r.status === "registered" && r.checked_in_at).length;
   const filterQuery = new URLSearchParams(
     Object.entries(filter).filter((e): e is [string, string] => Boolean(e[1])),
   ).toString();
@@ -62,11 +64,16 @@ export default async function EventPage(props: EventPageProps) {
       </p>
       <div className="topbar">
         <h1>{event.name}</h1>
-        {isAdmin && (
-          <div className="row">
+        <div className="row">
+          <Link className="button" href={`/events/${event.id}/scan`}>
+            Scan tickets
+          </Link>
+          {isAdmin && (
             <Link className="button secondary" href={`/events/${event.id}/edit`}>
               Edit
             </Link>
+          )}
+          {isAdmin && (
             <ConfirmAction
               label="Delete"
               title="Delete this event?"
@@ -75,8 +82,8 @@ export default async function EventPage(props: EventPageProps) {
               action={deleteEventAction}
               fields={{ eventId: event.id }}
             />
-          </div>
-        )}
+          )}
+        </div>
       </div>
       {q.saved && (
         <div role="status" className="alert success">
@@ -125,6 +132,12 @@ export default async function EventPage(props: EventPageProps) {
                 : waiting > 0
                   ? `Off · ${waiting} still waiting`
                   : "Off"}
+            </dd>
+          </div>
+          <div>
+            <dt className="hint">At the door</dt>
+            <dd>
+              <CheckInCounts eventId={event.id} initial={{ registered: active, checkedIn: attended }} />
             </dd>
           </div>
           <div>
@@ -193,6 +206,14 @@ export default async function EventPage(props: EventPageProps) {
             <option value="cancelled">Cancelled</option>
             <option value="waitlisted">Waitlisted</option>
             <option value="offered">Offered a seat</option>
+          </select>
+        </label>
+        <label>
+          Checked in
+          <select name="checked_in" defaultValue={filter.checked_in ?? ""}>
+            <option value="">All</option>
+            <option value="yes">Checked in</option>
+            <option value="no">Not checked in</option>
           </select>
         </label>
         <button type="submit" className="secondary">
