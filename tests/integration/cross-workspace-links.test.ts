@@ -34,6 +34,8 @@ const SIGNED_IN_WRITER: Record<string, "member" | "admin" | null> = {
   campaign_versions: null,
   campaign_step_runs: null,
   sending_domain_days: null,
+  subscriptions: null,
+  memberships: null,
   broadcast_variants: null,
   contact_topics: null,
   email_events: null,
