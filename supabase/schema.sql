@@ -1349,6 +1349,39 @@ end
 $$;
 
 --
+-- Name: memberships_webhook_events(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.memberships_webhook_events() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  if not exists (select 1 from public.webhook_endpoints limit 1) then
+    return null;
+  end if;
+  if tg_op = 'INSERT' then
+    perform public.emit_webhook_events('membership.started',
+      (select jsonb_agg(jsonb_build_object('workspace_id', n.workspace_id, 'data', to_jsonb(n)))
+       from new_rows n where n.status in ('active', 'grace')));
+    perform public.emit_webhook_events('membership.lapsed',
+      (select jsonb_agg(jsonb_build_object('workspace_id', n.workspace_id, 'data', to_jsonb(n)))
+       from new_rows n where n.status = 'lapsed'));
+  else
+    perform public.emit_webhook_events('membership.renewed',
+      (select jsonb_agg(jsonb_build_object('workspace_id', n.workspace_id, 'data', to_jsonb(n)))
+       from new_rows n join old_rows o on o.id = n.id
+       where n.status = 'active' and o.status in ('active', 'grace') and n.expires_at > o.expires_at));
+    perform public.emit_webhook_events('membership.lapsed',
+      (select jsonb_agg(jsonb_build_object('workspace_id', n.workspace_id, 'data', to_jsonb(n)))
+       from new_rows n join old_rows o on o.id = n.id
+       where n.status = 'lapsed' and o.status <> 'lapsed'));
+  end if;
+  return null;
+end
+$$;
+
+--
 -- Name: refresh_email_send_stats(uuid[]); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -2030,6 +2063,12 @@ REVOKE ALL ON FUNCTION public.keep_membership_identity() FROM PUBLIC;
 --
 
 REVOKE ALL ON FUNCTION public.keep_one_owner() FROM PUBLIC;
+
+--
+-- Name: FUNCTION memberships_webhook_events(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.memberships_webhook_events() FROM PUBLIC;
 
 --
 -- Name: FUNCTION refresh_email_send_stats(send_ids uuid[]); Type: ACL; Schema: public; Owner: -
@@ -6628,6 +6667,18 @@ CREATE POLICY memberships_select_members ON public.memberships FOR SELECT TO aut
 CREATE TRIGGER memberships_updated_at BEFORE UPDATE ON public.memberships FOR EACH ROW EXECUTE FUNCTION public.set_updated_at();
 
 --
+-- Name: memberships memberships_webhooks_insert; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER memberships_webhooks_insert AFTER INSERT ON public.memberships REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.memberships_webhook_events();
+
+--
+-- Name: memberships memberships_webhooks_update; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER memberships_webhooks_update AFTER UPDATE ON public.memberships REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.memberships_webhook_events();
+
+--
 -- Name: TABLE memberships; Type: ACL; Schema: public; Owner: -
 --
 
@@ -7729,7 +7780,7 @@ CREATE INDEX subscriptions_plan_idx ON public.subscriptions USING btree (workspa
 -- Name: subscriptions_workspace_status_idx; Type: INDEX; Schema: public; Owner: -
 --
 
-CREATE INDEX subscriptions_workspace_status_idx ON public.subscriptions USING btree (workspace_id, status, id);
+CREATE INDEX subscriptions_workspace_status_idx ON public.subscriptions USING btree (workspace_id, status, created_at, id);
 
 --
 -- Name: subscriptions subscriptions_workspace_id_contact_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -

@@ -59,8 +59,8 @@ create table public.subscriptions (
 );
 create index subscriptions_contact_idx on public.subscriptions (workspace_id, contact_id);
 create index subscriptions_plan_idx on public.subscriptions (workspace_id, plan_id);
--- GET /api/v1/subscriptions?status=: keyset by id within a status
-create index subscriptions_workspace_status_idx on public.subscriptions (workspace_id, status, id);
+-- GET /api/v1/subscriptions?status=: keyset by creation within a status
+create index subscriptions_workspace_status_idx on public.subscriptions (workspace_id, status, created_at, id);
 create trigger subscriptions_updated_at before update on public.subscriptions
   for each row execute function public.set_updated_at();
 alter table public.subscriptions enable row level security;

@@ -1,6 +1,12 @@
 import { describe, expect, test } from "vitest";
 import { withUser } from "@/lib/db/doors";
 import { getContactTransactions } from "@/lib/payments/get-contact-transactions";
+import { createWebhookEndpoint } from "@/lib/webhooks/outbound/create-webhook-endpoint";
+import { webhookPayloadSchema } from "@/lib/webhooks/outbound/payloads";
+import { webhookEndpointSchema } from "@/lib/webhooks/outbound/schemas";
+import { GET as membershipsRoute } from "@/app/api/v1/contacts/[id]/memberships/route";
+import { GET as subscriptionsRoute } from "@/app/api/v1/subscriptions/route";
+import { apiKey, call } from "../helpers/api-v1";
 import { setupTestDatabase } from "../helpers/db";
 import { createWorkspace, unique } from "../helpers/factories";
 import { connectPayproc, deliver, setupStripeFake } from "../helpers/payments";
@@ -318,5 +324,116 @@ describe("DESIGN 9 Recurring: Stripe Billing's events through the payment webhoo
     expect((await subscriptionRow(subscription.id as string)).membership).toBe("active");
     const [{ n }] = await db.sql`select count(*)::int as n from transactions where workspace_id = ${ws.id}`;
     expect(n).toBe(1);
+  });
+
+  test("outbound webhooks: membership.started, membership.renewed, payment.failed and membership.lapsed, each once, as documented", async () => {
+    const { ws, conn, plan } = await setup();
+    const input = webhookEndpointSchema.parse({
+      url: "https://hooks.example.test/recurring",
+      description: "",
+      eventTypes: ["membership.started", "membership.renewed", "membership.lapsed", "payment.failed"],
+      enabled: true,
+    });
+    const { data: endpoint } = await withUser(ws.owner.claims, (tx) =>
+      createWebhookEndpoint(tx, { ...input, workspaceId: ws.id }),
+    );
+    const billing = stripe.fake.billing;
+    const first = billing.events.length;
+    // each step's events delivered as it happens (late ones are covered above)
+    const step = async (act: () => void) => {
+      const mark = billing.events.length;
+      act();
+      await deliverAll(eventsSince(stripe.fake, mark));
+    };
+    let subscriptionId = "";
+    await step(() => {
+      subscriptionId = billing.createSubscription({
+        account: conn.account,
+        email: `${unique("m")}@example.test`,
+        priceId: plan.priceId,
+      }).subscription.id as string;
+    });
+    await step(() => billing.advance(31 * DAY)); // renewed
+    await step(() => {
+      billing.failNextPayment(subscriptionId);
+      billing.advance(30 * DAY); // payment failed: grace
+    });
+    await step(() => billing.advance(30 * DAY)); // still unpaid: lapsed
+    await deliverAll(eventsSince(stripe.fake, first)); // Stripe's retries: acknowledged, nothing emitted again
+    const sent = await db.sql`
+      select event_type, payload from webhook_deliveries where endpoint_id = ${endpoint.id} order by created_at, id`;
+    expect(sent.map((d) => d.event_type)).toEqual([
+      "membership.started",
+      "membership.renewed",
+      "payment.failed",
+      "membership.lapsed",
+    ]);
+    for (const d of sent) expect(() => webhookPayloadSchema(d.event_type).parse(d.payload)).not.toThrow();
+    expect(sent[2].payload.data).toMatchObject({ payproc_subscription_id: subscriptionId, amount_due: 20 });
+  });
+
+  test("GET /api/v1/contacts/{id}/memberships and /api/v1/subscriptions?status= (transactions:read): the workspace's own rows only", async () => {
+    const { ws, conn, plan } = await setup();
+    const billing = stripe.fake.billing;
+    const mark = billing.events.length;
+    const kept = billing.createSubscription({
+      account: conn.account,
+      email: `${unique("m")}@example.test`,
+      priceId: plan.priceId,
+    });
+    const ended = billing.createSubscription({
+      account: conn.account,
+      email: `${unique("m")}@example.test`,
+      priceId: plan.priceId,
+    });
+    billing.cancel(ended.subscription.id as string);
+    await deliverAll(eventsSince(stripe.fake, mark));
+    const [member] = await db.sql`
+      select contact_id from subscriptions where payproc_subscription_id = ${kept.subscription.id as string}`;
+
+    const key = await apiKey(db.sql, ws.id, ["transactions:read"]);
+    const path = `/api/v1/contacts/${member.contact_id}/memberships`;
+    const mine = await call(membershipsRoute, { path, key: key.raw, params: { id: member.contact_id } });
+    expect(mine.status).toBe(200);
+    expect(mine.body.data).toHaveLength(1);
+    expect(mine.body.data[0]).toMatchObject({
+      contact_id: member.contact_id,
+      status: "active",
+      plan: { id: plan.id, kind: "membership" },
+      subscription: { payproc_subscription_id: kept.subscription.id, status: "active" },
+    });
+
+    const canceled = await call(subscriptionsRoute, {
+      path: "/api/v1/subscriptions?status=canceled",
+      key: key.raw,
+    });
+    expect(canceled.status).toBe(200);
+    expect(
+      canceled.body.data.map((s: { payproc_subscription_id: string }) => s.payproc_subscription_id),
+    ).toEqual([ended.subscription.id]);
+    const all = await call(subscriptionsRoute, { path: "/api/v1/subscriptions?limit=1", key: key.raw });
+    expect(all.body.data).toHaveLength(1);
+    const next = await call(subscriptionsRoute, {
+      path: `/api/v1/subscriptions?limit=1&cursor=${all.body.next_cursor}`,
+      key: key.raw,
+    });
+    expect(next.body.data).toHaveLength(1);
+    expect(next.body.data[0].id).not.toBe(all.body.data[0].id);
+    expect(
+      (await call(subscriptionsRoute, { path: "/api/v1/subscriptions?status=gone", key: key.raw })).status,
+    ).toBe(400);
+
+    // a narrower key, and a key of another workspace
+    const narrow = await apiKey(db.sql, ws.id, ["contacts:read"]);
+    expect(
+      (await call(membershipsRoute, { path, key: narrow.raw, params: { id: member.contact_id } })).status,
+    ).toBe(403);
+    const stranger = await createWorkspace(db.sql);
+    const theirs = await apiKey(db.sql, stranger.id, ["transactions:read"]);
+    expect(
+      (await call(membershipsRoute, { path, key: theirs.raw, params: { id: member.contact_id } })).status,
+    ).toBe(404);
+    const listed = await call(subscriptionsRoute, { path: "/api/v1/subscriptions", key: theirs.raw });
+    expect(listed.body.data).toEqual([]);
   });
 });

@@ -5,6 +5,7 @@ import { idOf } from "../checkout-from-stripe";
 import type { PayprocConnection } from "../resolve-connection";
 import { onAccount } from "../stripe-client";
 import { withStripeRetry } from "../stripe-retry";
+import { emitPaymentFailed } from "./emit-payment-failed";
 import { applySubscription, type ApplySubscriptionInput } from "./apply-subscription";
 import { recordPaidInvoice } from "./record-paid-invoice";
 import {
@@ -127,6 +128,8 @@ export async function prepareBillingEvent(
       result.subscription = applied.status;
       if (applied.status === "parked" || applied.status === "foreign") return result;
     }
+    if (event.type === "invoice.payment_failed" && invoice)
+      await emitPaymentFailed(db, { workspaceId, payprocSubscriptionId: subscriptionId, invoice });
     if (paid && intentId) {
       const line = paid.lines?.data?.[0];
       const recorded = await recordPaidInvoice(db, {
