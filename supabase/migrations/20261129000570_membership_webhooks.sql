@@ -2,7 +2,7 @@
 -- "Recurring"), written in the membership change's transaction like every other event:
 -- membership.started (a membership appears, active or in grace), membership.renewed (an active
 -- membership's expiry moves on), membership.lapsed (it becomes lapsed). payment.failed is emitted by the
--- payment webhook for each invoice.payment_failed (lib/payments/subscriptions/prepare-billing-event.ts).
+-- payment webhook for each invoice.payment_failed (lib/payments/flows/prepare-billing-event.ts).
 create function public.memberships_webhook_events() returns trigger
   language plpgsql security definer set search_path = ''
 as $$

@@ -11,7 +11,7 @@ const stripe = setupStripeFake();
 const DAY = 86_400;
 const RENEWALS = 3;
 
-describe("DESIGN 9 Recurring: the state is Stripe's newest object, never the events' order", () => {
+describe(`DESIGN section 9 "Recurring": the state is Stripe's newest object, never the events' order`, () => {
   test("a subscription's whole life replayed shuffled, with duplicates, leaves the same rows as the ordered log", async () => {
     const ws = await createWorkspace(db.sql);
     const conn = await connectPayproc(db.sql, ws.id);

@@ -33,7 +33,7 @@ async function setup() {
   return { ws, conn, plan };
 }
 
-describe("DESIGN 9 Recurring: Stripe Billing's events through the payment webhook's inbox", () => {
+describe(`DESIGN section 9 "Recurring": Stripe Billing's events through the payment webhook's inbox`, () => {
   test("a checkout in subscription mode gives a subscription as Stripe names it, an active membership and the first invoice in the contact's feed", async () => {
     const { ws, conn, plan } = await setup();
     const mark = stripe.fake.billing.events.length;

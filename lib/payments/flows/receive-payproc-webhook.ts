@@ -7,7 +7,7 @@ import { applyChargeRefund } from "../refund-engine";
 import { keepPayprocEvent, type PayprocConnection } from "../resolve-connection";
 import { onAccount, stripeClient, webhookSecret } from "../stripe-client";
 import { withStripeRetry } from "../stripe-retry";
-import { BILLING_EVENTS, isBillingEvent, prepareBillingEvent } from "../subscriptions/prepare-billing-event";
+import { BILLING_EVENTS, isBillingEvent, prepareBillingEvent } from "./prepare-billing-event";
 import { AppError } from "@/lib/errors/app-error";
 import { log } from "@/lib/observability/log";
 

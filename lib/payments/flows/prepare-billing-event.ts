@@ -5,15 +5,15 @@ import { idOf } from "../checkout-from-stripe";
 import type { PayprocConnection } from "../resolve-connection";
 import { onAccount } from "../stripe-client";
 import { withStripeRetry } from "../stripe-retry";
-import { emitPaymentFailed } from "./emit-payment-failed";
-import { applySubscription, type ApplySubscriptionInput } from "./apply-subscription";
-import { recordPaidInvoice } from "./record-paid-invoice";
+import { emitPaymentFailed } from "../subscriptions/emit-payment-failed";
+import { applySubscription, type ApplySubscriptionInput } from "../subscriptions/apply-subscription";
+import { recordPaidInvoice } from "../subscriptions/record-paid-invoice";
 import {
   customerOf,
   paymentIntentOfInvoice,
   subscriptionIdOfInvoice,
   subscriptionState,
-} from "./stripe-billing-shapes";
+} from "../subscriptions/stripe-billing-shapes";
 
 /** Stripe Billing's events the payment webhook takes (DESIGN section 9 "Recurring"). */
 export const BILLING_EVENTS = new Set([
