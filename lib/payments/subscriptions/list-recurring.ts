@@ -28,13 +28,17 @@ export interface MembershipRow {
   sort_key: string;
 }
 
-/** A contact's memberships, oldest first (member_since, then id), in the caller's door. */
+/**
+ * A contact's memberships, oldest first (member_since, then id), in the caller's door. A cursor's key
+ * is cast from text: postgres.js sends a parameter typed timestamptz through a JS Date, which drops
+ * the microseconds, and the page after a row would start with that row again.
+ */
 export function listContactMemberships(
   db: Db,
   input: { workspaceId: string; contactId: string; limit: number; after: { key: string; id: string } | null },
 ): Promise<MembershipRow[]> {
   const after = input.after
-    ? db`and (m.member_since, m.id) > (${input.after.key}::timestamptz, ${input.after.id}::uuid)`
+    ? db`and (m.member_since, m.id) > (${input.after.key}::text::timestamptz, ${input.after.id}::uuid)`
     : db``;
   return db<MembershipRow[]>`
     select m.id, m.contact_id, m.status, m.member_since, m.expires_at, p.id as plan_id, p.name as plan_name,
@@ -76,7 +80,7 @@ export function listSubscriptions(
 ): Promise<SubscriptionRow[]> {
   const status = input.status ? db`and s.status = ${input.status}` : db``;
   const after = input.after
-    ? db`and (s.created_at, s.id) > (${input.after.key}::timestamptz, ${input.after.id}::uuid)`
+    ? db`and (s.created_at, s.id) > (${input.after.key}::text::timestamptz, ${input.after.id}::uuid)`
     : db``;
   return db<SubscriptionRow[]>`
     select s.id, s.contact_id, s.plan_id, p.name as plan_name, s.payproc_subscription_id, s.status,
