@@ -1510,6 +1510,39 @@ end
 $$;
 
 --
+-- Name: memberships_webhook_events(); Type: FUNCTION; Schema: public; Owner: -
+--
+
+CREATE FUNCTION public.memberships_webhook_events() RETURNS trigger
+    LANGUAGE plpgsql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+begin
+  if not exists (select 1 from public.webhook_endpoints limit 1) then
+    return null;
+  end if;
+  if tg_op = 'INSERT' then
+    perform public.emit_webhook_events('membership.started',
+      (select jsonb_agg(jsonb_build_object('workspace_id', n.workspace_id, 'data', to_jsonb(n)))
+       from new_rows n where n.status in ('active', 'grace')));
+    perform public.emit_webhook_events('membership.lapsed',
+      (select jsonb_agg(jsonb_build_object('workspace_id', n.workspace_id, 'data', to_jsonb(n)))
+       from new_rows n where n.status = 'lapsed'));
+  else
+    perform public.emit_webhook_events('membership.renewed',
+      (select jsonb_agg(jsonb_build_object('workspace_id', n.workspace_id, 'data', to_jsonb(n)))
+       from new_rows n join old_rows o on o.id = n.id
+       where n.status = 'active' and o.status in ('active', 'grace') and n.expires_at > o.expires_at));
+    perform public.emit_webhook_events('membership.lapsed',
+      (select jsonb_agg(jsonb_build_object('workspace_id', n.workspace_id, 'data', to_jsonb(n)))
+       from new_rows n join old_rows o on o.id = n.id
+       where n.status = 'lapsed' and o.status <> 'lapsed'));
+  end if;
+  return null;
+end
+$$;
+
+--
 -- Name: refresh_email_send_stats(uuid[]); Type: FUNCTION; Schema: public; Owner: -
 --
 
@@ -2238,6 +2271,12 @@ REVOKE ALL ON FUNCTION public.keep_membership_identity() FROM PUBLIC;
 --
 
 REVOKE ALL ON FUNCTION public.keep_one_owner() FROM PUBLIC;
+
+--
+-- Name: FUNCTION memberships_webhook_events(); Type: ACL; Schema: public; Owner: -
+--
+
+REVOKE ALL ON FUNCTION public.memberships_webhook_events() FROM PUBLIC;
 
 --
 -- Name: FUNCTION refresh_email_send_stats(send_ids uuid[]); Type: ACL; Schema: public; Owner: -
@@ -7382,6 +7421,129 @@ CREATE TRIGGER import_mappings_z_updated_by_caller BEFORE INSERT OR UPDATE OF up
 GRANT ALL ON TABLE public.import_mappings TO service_role;
 GRANT SELECT,INSERT,DELETE,UPDATE ON TABLE public.import_mappings TO authenticated;
 
+-- ==================================================== public.memberships
+--
+-- Name: memberships; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.memberships (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    workspace_id uuid NOT NULL,
+    subscription_id uuid NOT NULL,
+    contact_id uuid,
+    plan_id uuid NOT NULL,
+    status text NOT NULL,
+    member_since timestamp with time zone NOT NULL,
+    expires_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT memberships_status_check CHECK ((status = ANY (ARRAY['active'::text, 'grace'::text, 'lapsed'::text, 'cancelled'::text])))
+);
+
+--
+-- Name: memberships memberships_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.memberships
+    ADD CONSTRAINT memberships_pkey PRIMARY KEY (id);
+
+--
+-- Name: memberships memberships_workspace_id_id_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.memberships
+    ADD CONSTRAINT memberships_workspace_id_id_key UNIQUE (workspace_id, id);
+
+--
+-- Name: memberships memberships_workspace_id_subscription_id_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.memberships
+    ADD CONSTRAINT memberships_workspace_id_subscription_id_key UNIQUE (workspace_id, subscription_id);
+
+--
+-- Name: memberships_contact_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX memberships_contact_idx ON public.memberships USING btree (workspace_id, contact_id);
+
+--
+-- Name: memberships_plan_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX memberships_plan_idx ON public.memberships USING btree (workspace_id, plan_id);
+
+--
+-- Name: memberships_workspace_status_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX memberships_workspace_status_idx ON public.memberships USING btree (workspace_id, status, expires_at);
+
+--
+-- Name: memberships memberships_workspace_id_contact_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.memberships
+    ADD CONSTRAINT memberships_workspace_id_contact_id_fkey FOREIGN KEY (workspace_id, contact_id) REFERENCES public.contacts(workspace_id, id) ON DELETE SET NULL (contact_id);
+
+--
+-- Name: memberships memberships_workspace_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.memberships
+    ADD CONSTRAINT memberships_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspaces(id) ON DELETE CASCADE;
+
+--
+-- Name: memberships memberships_workspace_id_plan_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.memberships
+    ADD CONSTRAINT memberships_workspace_id_plan_id_fkey FOREIGN KEY (workspace_id, plan_id) REFERENCES public.plans(workspace_id, id) ON DELETE RESTRICT;
+
+--
+-- Name: memberships memberships_workspace_id_subscription_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.memberships
+    ADD CONSTRAINT memberships_workspace_id_subscription_id_fkey FOREIGN KEY (workspace_id, subscription_id) REFERENCES public.subscriptions(workspace_id, id) ON DELETE CASCADE;
+
+--
+-- Name: memberships; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.memberships ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: memberships memberships_select_members; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY memberships_select_members ON public.memberships FOR SELECT TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
+
+--
+-- Name: memberships memberships_updated_at; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER memberships_updated_at BEFORE UPDATE ON public.memberships FOR EACH ROW EXECUTE FUNCTION public.set_updated_at();
+
+--
+-- Name: memberships memberships_webhooks_insert; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER memberships_webhooks_insert AFTER INSERT ON public.memberships REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.memberships_webhook_events();
+
+--
+-- Name: memberships memberships_webhooks_update; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER memberships_webhooks_update AFTER UPDATE ON public.memberships REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION public.memberships_webhook_events();
+
+--
+-- Name: TABLE memberships; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT ON TABLE public.memberships TO authenticated;
+GRANT ALL ON TABLE public.memberships TO service_role;
+
 -- ==================================================== public.notes
 --
 -- Name: notes; Type: TABLE; Schema: public; Owner: -
@@ -7867,6 +8029,78 @@ CREATE TRIGGER pending_form_submissions_webhooks AFTER INSERT ON public.pending_
 
 GRANT ALL ON TABLE public.pending_form_submissions TO service_role;
 GRANT SELECT,DELETE ON TABLE public.pending_form_submissions TO authenticated;
+
+-- ==================================================== public.plans
+--
+-- Name: plans; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.plans (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    workspace_id uuid NOT NULL,
+    payproc_price_id text NOT NULL,
+    payproc_product_id text,
+    name text NOT NULL,
+    kind text DEFAULT 'membership'::text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT plans_kind_check CHECK ((kind = ANY (ARRAY['membership'::text, 'gift'::text]))),
+    CONSTRAINT plans_name_check CHECK (((length(name) >= 1) AND (length(name) <= 200))),
+    CONSTRAINT plans_payproc_price_id_check CHECK (((length(payproc_price_id) >= 1) AND (length(payproc_price_id) <= 255)))
+);
+
+--
+-- Name: plans plans_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.plans
+    ADD CONSTRAINT plans_pkey PRIMARY KEY (id);
+
+--
+-- Name: plans plans_workspace_id_id_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.plans
+    ADD CONSTRAINT plans_workspace_id_id_key UNIQUE (workspace_id, id);
+
+--
+-- Name: plans plans_workspace_id_payproc_price_id_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.plans
+    ADD CONSTRAINT plans_workspace_id_payproc_price_id_key UNIQUE (workspace_id, payproc_price_id);
+
+--
+-- Name: plans plans_workspace_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.plans
+    ADD CONSTRAINT plans_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspaces(id) ON DELETE CASCADE;
+
+--
+-- Name: plans; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.plans ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: plans plans_select_members; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY plans_select_members ON public.plans FOR SELECT TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
+
+--
+-- Name: plans plans_updated_at; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER plans_updated_at BEFORE UPDATE ON public.plans FOR EACH ROW EXECUTE FUNCTION public.set_updated_at();
+
+--
+-- Name: TABLE plans; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT ON TABLE public.plans TO authenticated;
+GRANT ALL ON TABLE public.plans TO service_role;
 
 -- ==================================================== public.portal_links
 --
@@ -8509,6 +8743,119 @@ CREATE POLICY sending_domains_select_members ON public.sending_domains FOR SELEC
 GRANT SELECT ON TABLE public.sending_domains TO authenticated;
 GRANT ALL ON TABLE public.sending_domains TO service_role;
 
+-- ==================================================== public.subscriptions
+--
+-- Name: subscriptions; Type: TABLE; Schema: public; Owner: -
+--
+
+CREATE TABLE public.subscriptions (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    workspace_id uuid NOT NULL,
+    contact_id uuid,
+    plan_id uuid NOT NULL,
+    payproc_subscription_id text NOT NULL,
+    payproc_customer_id text NOT NULL,
+    status text NOT NULL,
+    started_at timestamp with time zone NOT NULL,
+    current_period_start timestamp with time zone,
+    current_period_end timestamp with time zone,
+    cancel_at_period_end boolean DEFAULT false NOT NULL,
+    canceled_at timestamp with time zone,
+    ended_at timestamp with time zone,
+    cancellation_reason text,
+    latest_invoice_id text,
+    synced_through timestamp with time zone NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT subscriptions_payproc_subscription_id_check CHECK (((length(payproc_subscription_id) >= 1) AND (length(payproc_subscription_id) <= 255))),
+    CONSTRAINT subscriptions_status_check CHECK ((status = ANY (ARRAY['incomplete'::text, 'incomplete_expired'::text, 'trialing'::text, 'active'::text, 'past_due'::text, 'canceled'::text, 'unpaid'::text, 'paused'::text])))
+);
+
+--
+-- Name: subscriptions subscriptions_payproc_subscription_id_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.subscriptions
+    ADD CONSTRAINT subscriptions_payproc_subscription_id_key UNIQUE (payproc_subscription_id);
+
+--
+-- Name: subscriptions subscriptions_pkey; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.subscriptions
+    ADD CONSTRAINT subscriptions_pkey PRIMARY KEY (id);
+
+--
+-- Name: subscriptions subscriptions_workspace_id_id_key; Type: CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.subscriptions
+    ADD CONSTRAINT subscriptions_workspace_id_id_key UNIQUE (workspace_id, id);
+
+--
+-- Name: subscriptions_contact_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX subscriptions_contact_idx ON public.subscriptions USING btree (workspace_id, contact_id);
+
+--
+-- Name: subscriptions_plan_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX subscriptions_plan_idx ON public.subscriptions USING btree (workspace_id, plan_id);
+
+--
+-- Name: subscriptions_workspace_status_idx; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE INDEX subscriptions_workspace_status_idx ON public.subscriptions USING btree (workspace_id, status, created_at, id);
+
+--
+-- Name: subscriptions subscriptions_workspace_id_contact_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.subscriptions
+    ADD CONSTRAINT subscriptions_workspace_id_contact_id_fkey FOREIGN KEY (workspace_id, contact_id) REFERENCES public.contacts(workspace_id, id) ON DELETE SET NULL (contact_id);
+
+--
+-- Name: subscriptions subscriptions_workspace_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.subscriptions
+    ADD CONSTRAINT subscriptions_workspace_id_fkey FOREIGN KEY (workspace_id) REFERENCES public.workspaces(id) ON DELETE CASCADE;
+
+--
+-- Name: subscriptions subscriptions_workspace_id_plan_id_fkey; Type: FK CONSTRAINT; Schema: public; Owner: -
+--
+
+ALTER TABLE ONLY public.subscriptions
+    ADD CONSTRAINT subscriptions_workspace_id_plan_id_fkey FOREIGN KEY (workspace_id, plan_id) REFERENCES public.plans(workspace_id, id) ON DELETE RESTRICT;
+
+--
+-- Name: subscriptions; Type: ROW SECURITY; Schema: public; Owner: -
+--
+
+ALTER TABLE public.subscriptions ENABLE ROW LEVEL SECURITY;
+
+--
+-- Name: subscriptions subscriptions_select_members; Type: POLICY; Schema: public; Owner: -
+--
+
+CREATE POLICY subscriptions_select_members ON public.subscriptions FOR SELECT TO authenticated USING ((workspace_id IN ( SELECT public.user_workspace_ids() AS user_workspace_ids)));
+
+--
+-- Name: subscriptions subscriptions_updated_at; Type: TRIGGER; Schema: public; Owner: -
+--
+
+CREATE TRIGGER subscriptions_updated_at BEFORE UPDATE ON public.subscriptions FOR EACH ROW EXECUTE FUNCTION public.set_updated_at();
+
+--
+-- Name: TABLE subscriptions; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT ON TABLE public.subscriptions TO authenticated;
+GRANT ALL ON TABLE public.subscriptions TO service_role;
+
 -- ==================================================== public.tags
 --
 -- Name: tags; Type: TABLE; Schema: public; Owner: -
@@ -8590,7 +8937,8 @@ CREATE TABLE public.tasks (
     created_by uuid,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
-    CONSTRAINT tasks_kind_check CHECK ((kind = ANY (ARRAY['general'::text, 'refund_review'::text]))),
+    payproc_subscription_id text,
+    CONSTRAINT tasks_kind_check CHECK ((kind = ANY (ARRAY['general'::text, 'refund_review'::text, 'subscription_review'::text]))),
     CONSTRAINT tasks_status_check CHECK ((status = ANY (ARRAY['open'::text, 'in_progress'::text, 'completed'::text, 'cancelled'::text])))
 );
 
@@ -8631,6 +8979,12 @@ CREATE INDEX tasks_created_by_idx ON public.tasks USING btree (created_by);
 --
 
 CREATE INDEX tasks_intent_idx ON public.tasks USING btree (workspace_id, payproc_payment_intent_id) WHERE (payproc_payment_intent_id IS NOT NULL);
+
+--
+-- Name: tasks_open_subscription_review_key; Type: INDEX; Schema: public; Owner: -
+--
+
+CREATE UNIQUE INDEX tasks_open_subscription_review_key ON public.tasks USING btree (workspace_id, payproc_subscription_id) WHERE ((kind = 'subscription_review'::text) AND (status = 'open'::text));
 
 --
 -- Name: tasks_workspace_status_idx; Type: INDEX; Schema: public; Owner: -

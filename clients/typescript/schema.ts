@@ -704,6 +704,26 @@ export interface paths {
     patch: operations["updateContact"];
     trace?: never;
   };
+  "/api/v1/contacts/{id}/memberships": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A contact's memberships
+     * @description The memberships the contact's Stripe subscriptions give, oldest first, each with its plan and the subscription's state as Stripe names it. Scope: `transactions:read`.
+     */
+    get: operations["listContactMemberships"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/v1/contacts/{id}/notes": {
     parameters: {
       query?: never;
@@ -1113,6 +1133,26 @@ export interface paths {
      * @description Computed on every call, never stored. Scope: `contacts:read`.
      */
     get: operations["countSegment"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/v1/subscriptions": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List subscriptions
+     * @description The workspace's Stripe subscriptions as last read from Stripe, oldest first; `status` (Stripe's word) narrows to one state. Scope: `transactions:read`.
+     */
+    get: operations["listSubscriptions"];
     put?: never;
     post?: never;
     delete?: never;
@@ -1561,6 +1601,86 @@ export interface webhooks {
      * @description Sent to each enabled endpoint that chose this event, signed per Standard Webhooks with the endpoint's secret; retried with backoff for about a day until a 2xx.
      */
     post: operations["webhook_form_verified"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "membership.lapsed": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * membership.lapsed
+     * @description Sent to each enabled endpoint that chose this event, signed per Standard Webhooks with the endpoint's secret; retried with backoff for about a day until a 2xx.
+     */
+    post: operations["webhook_membership_lapsed"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "membership.renewed": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * membership.renewed
+     * @description Sent to each enabled endpoint that chose this event, signed per Standard Webhooks with the endpoint's secret; retried with backoff for about a day until a 2xx.
+     */
+    post: operations["webhook_membership_renewed"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "membership.started": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * membership.started
+     * @description Sent to each enabled endpoint that chose this event, signed per Standard Webhooks with the endpoint's secret; retried with backoff for about a day until a 2xx.
+     */
+    post: operations["webhook_membership_started"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "payment.failed": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * payment.failed
+     * @description Sent to each enabled endpoint that chose this event, signed per Standard Webhooks with the endpoint's secret; retried with backoff for about a day until a 2xx.
+     */
+    post: operations["webhook_payment_failed"];
     delete?: never;
     options?: never;
     head?: never;
@@ -2026,6 +2146,10 @@ export interface components {
         | "form.verified"
         | "transaction.created"
         | "transaction.refunded"
+        | "membership.started"
+        | "membership.renewed"
+        | "membership.lapsed"
+        | "payment.failed"
         | "event_registration.created"
         | "event_registration.cancelled"
         | "rsvp.created"
@@ -2321,6 +2445,49 @@ export interface components {
     };
     FormSubmissionRecordList: {
       data: components["schemas"]["FormSubmissionRecord"][];
+      next_cursor: string | null;
+    };
+    Membership: {
+      contact_id: string | null;
+      expires_at: string | null;
+      id: string;
+      /**
+       * Format: date-time
+       * @description ISO 8601 (UTC).
+       */
+      member_since: string;
+      plan: {
+        id: string;
+        /** @enum {string} */
+        kind: "membership" | "gift";
+        name: string;
+      };
+      /**
+       * @description active; grace (a renewal payment failed, Stripe still retrying); lapsed (ended for non-payment); cancelled (ended on request).
+       * @enum {string}
+       */
+      status: "active" | "grace" | "lapsed" | "cancelled";
+      subscription: {
+        cancel_at_period_end: boolean;
+        current_period_end: string | null;
+        payproc_subscription_id: string;
+        /**
+         * @description As Stripe names it.
+         * @enum {string}
+         */
+        status:
+          | "incomplete"
+          | "incomplete_expired"
+          | "trialing"
+          | "active"
+          | "past_due"
+          | "canceled"
+          | "unpaid"
+          | "paused";
+      };
+    };
+    MembershipList: {
+      data: components["schemas"]["Membership"][];
       next_cursor: string | null;
     };
     Note: {
@@ -2752,6 +2919,42 @@ export interface components {
         source: string;
       };
     };
+    Subscription: {
+      cancel_at_period_end: boolean;
+      canceled_at: string | null;
+      contact_id: string | null;
+      /**
+       * Format: date-time
+       * @description ISO 8601 (UTC).
+       */
+      created_at: string;
+      current_period_end: string | null;
+      current_period_start: string | null;
+      ended_at: string | null;
+      id: string;
+      payproc_subscription_id: string;
+      plan: {
+        id: string;
+        name: string;
+      };
+      /**
+       * @description As Stripe names it.
+       * @enum {string}
+       */
+      status:
+        | "incomplete"
+        | "incomplete_expired"
+        | "trialing"
+        | "active"
+        | "past_due"
+        | "canceled"
+        | "unpaid"
+        | "paused";
+    };
+    SubscriptionList: {
+      data: components["schemas"]["Subscription"][];
+      next_cursor: string | null;
+    };
     Tag: {
       id: string;
       name: string;
@@ -3028,6 +3231,50 @@ export interface components {
       /** Format: uuid */
       workspace_id: string;
     };
+    Webhook_membership_lapsed: {
+      /** @constant */
+      api_version: "2026-11-23";
+      data: components["schemas"]["WebhookMembership"];
+      /** @description ISO 8601 */
+      timestamp: string;
+      /** @constant */
+      type: "membership.lapsed";
+      /** Format: uuid */
+      workspace_id: string;
+    };
+    Webhook_membership_renewed: {
+      /** @constant */
+      api_version: "2026-11-23";
+      data: components["schemas"]["WebhookMembership"];
+      /** @description ISO 8601 */
+      timestamp: string;
+      /** @constant */
+      type: "membership.renewed";
+      /** Format: uuid */
+      workspace_id: string;
+    };
+    Webhook_membership_started: {
+      /** @constant */
+      api_version: "2026-11-23";
+      data: components["schemas"]["WebhookMembership"];
+      /** @description ISO 8601 */
+      timestamp: string;
+      /** @constant */
+      type: "membership.started";
+      /** Format: uuid */
+      workspace_id: string;
+    };
+    Webhook_payment_failed: {
+      /** @constant */
+      api_version: "2026-11-23";
+      data: components["schemas"]["WebhookPaymentFailed"];
+      /** @description ISO 8601 */
+      timestamp: string;
+      /** @constant */
+      type: "payment.failed";
+      /** Format: uuid */
+      workspace_id: string;
+    };
     Webhook_rsvp_created: {
       /** @constant */
       api_version: "2026-11-23";
@@ -3185,6 +3432,10 @@ export interface components {
         | "form.verified"
         | "transaction.created"
         | "transaction.refunded"
+        | "membership.started"
+        | "membership.renewed"
+        | "membership.lapsed"
+        | "payment.failed"
         | "event_registration.created"
         | "event_registration.cancelled"
         | "rsvp.created"
@@ -3218,6 +3469,10 @@ export interface components {
         | "form.verified"
         | "transaction.created"
         | "transaction.refunded"
+        | "membership.started"
+        | "membership.renewed"
+        | "membership.lapsed"
+        | "payment.failed"
         | "event_registration.created"
         | "event_registration.cancelled"
         | "rsvp.created"
@@ -3265,6 +3520,37 @@ export interface components {
       status: "applied" | "pending_verification";
       /** @enum {string} */
       submission_type?: "direct" | "verified_email" | "api_key";
+    };
+    WebhookMembership: {
+      contact_id: string | null;
+      /** @description ISO 8601 */
+      created_at: string;
+      expires_at: string | null;
+      /** Format: uuid */
+      id: string;
+      /** @description ISO 8601 */
+      member_since: string;
+      /** Format: uuid */
+      plan_id: string;
+      /** @enum {string} */
+      status: "active" | "grace" | "lapsed" | "cancelled";
+      /** Format: uuid */
+      subscription_id: string;
+      /** @description ISO 8601 */
+      updated_at: string;
+      /** Format: uuid */
+      workspace_id: string;
+    };
+    WebhookPaymentFailed: {
+      /** @description Amount in the currency's units, two decimals. */
+      amount_due: number;
+      attempt_count: number;
+      contact_id: string | null;
+      currency: string;
+      next_payment_attempt: string | null;
+      payproc_invoice_id: string;
+      payproc_subscription_id: string;
+      subscription_id: string | null;
     };
     WebhookTransaction: {
       /** @description Amount in the currency's units, two decimals. */
@@ -5706,6 +5992,43 @@ export interface operations {
       500: components["responses"]["V1Error500_Internal"];
     };
   };
+  listContactMemberships: {
+    parameters: {
+      query?: {
+        cursor?: string;
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of memberships. */
+      200: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["MembershipList"];
+        };
+      };
+      400: components["responses"]["V1Error400_InvalidRequest"];
+      401: components["responses"]["V1Error401_Unauthorized"];
+      403: components["responses"]["V1Error403_Forbidden"];
+      404: components["responses"]["V1Error404_NotFound"];
+      429: components["responses"]["V1Error429_RateLimited"];
+      500: components["responses"]["V1Error500_Internal"];
+    };
+  };
   addContactNote: {
     parameters: {
       query?: never;
@@ -6707,6 +7030,49 @@ export interface operations {
       500: components["responses"]["V1Error500_Internal"];
     };
   };
+  listSubscriptions: {
+    parameters: {
+      query?: {
+        cursor?: string;
+        limit?: number;
+        status?:
+          | "incomplete"
+          | "incomplete_expired"
+          | "trialing"
+          | "active"
+          | "past_due"
+          | "canceled"
+          | "unpaid"
+          | "paused";
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of subscriptions. */
+      200: {
+        headers: {
+          /** @description Requests allowed per window for this key. */
+          "RateLimit-Limit": string;
+          /** @description Requests left in this window. */
+          "RateLimit-Remaining": string;
+          /** @description Seconds until the window starts again. */
+          "RateLimit-Reset": string;
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["SubscriptionList"];
+        };
+      };
+      400: components["responses"]["V1Error400_InvalidRequest"];
+      401: components["responses"]["V1Error401_Unauthorized"];
+      403: components["responses"]["V1Error403_Forbidden"];
+      429: components["responses"]["V1Error429_RateLimited"];
+      500: components["responses"]["V1Error500_Internal"];
+    };
+  };
   refundTransaction: {
     parameters: {
       query?: never;
@@ -7385,6 +7751,94 @@ export interface operations {
     requestBody: {
       content: {
         "application/json": components["schemas"]["Webhook_form_verified"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_membership_lapsed: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["Webhook_membership_lapsed"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_membership_renewed: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["Webhook_membership_renewed"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_membership_started: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["Webhook_membership_started"];
+      };
+    };
+    responses: {
+      /** @description Any 2xx acknowledges the event. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  webhook_payment_failed: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": components["schemas"]["Webhook_payment_failed"];
       };
     };
     responses: {

@@ -4,7 +4,8 @@
  * has_more) and payment intents, each scoped to the account in the Stripe-Account header.
  * It signs webhook events the way Stripe does, and can be told to fail (a dropped
  * connection, 429, 500) for retry tests. Control endpoints under /__control/ let a process
- * that only knows the URL (the Playwright test) add purchases and refunds.
+ * that only knows the URL (the Playwright test) add purchases and refunds. Billing
+ * (subscriptions, invoices, a clock) is in stripe-billing.ts, reached as `fake.billing`.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -18,6 +19,7 @@ import {
   buildRefund,
   type FakeCheckoutInput,
 } from "./stripe-objects";
+import { createBilling, type FakeBilling } from "./stripe-billing";
 
 type Obj = Record<string, unknown>;
 interface Stored {
@@ -64,8 +66,10 @@ export interface StripeFake {
   sign(
     type: string,
     object: Obj,
-    opts?: { account?: string | null; livemode?: boolean; id?: string },
+    opts?: { account?: string | null; livemode?: boolean; id?: string; created?: number },
   ): SignedEvent;
+  /** Stripe Billing: subscriptions, invoices and a clock (stripe-billing.ts) */
+  billing: FakeBilling;
   checkoutEvent(session: Obj, opts?: { account?: string | null; id?: string }): SignedEvent;
   /**
    * Stripe Connect OAuth: a single-use authorization code that POST /oauth/token exchanges
@@ -185,8 +189,13 @@ export async function startStripeFake(options: { port?: number } = {}): Promise<
     }
     if ((m = /^\/v1\/payment_intents\/([^/]+)$/.exec(path))) {
       const p = visible(intents.get(m[1]), account);
-      return p ? send(res, 200, p.obj) : notFound(res, "payment_intent");
+      if (!p) return notFound(res, "payment_intent");
+      const expandCharge = [...q.entries()].some(([k, v]) => k.startsWith("expand") && v === "latest_charge");
+      const charge = expandCharge ? charges.get(p.obj.latest_charge as string)?.obj : undefined;
+      return send(res, 200, charge ? { ...p.obj, latest_charge: charge } : p.obj);
     }
+    const billed = fake.billing.route(path, q, account);
+    if (billed) return send(res, billed.status, billed.body);
     if (path === "/v1/refunds") {
       const gte = q.get("created[gte]");
       const lte = q.get("created[lte]");
@@ -202,6 +211,9 @@ export async function startStripeFake(options: { port?: number } = {}): Promise<
   }
 
   const fake: Omit<StripeFake, "url" | "env" | "stop"> = {
+    get billing() {
+      return billing;
+    },
     issueConnectCode,
     requests,
     deauthorized,
@@ -270,6 +282,13 @@ export async function startStripeFake(options: { port?: number } = {}): Promise<
       return fake.sign("charge.refunded", charge, { ...opts, account, livemode: Boolean(charge.livemode) });
     },
   };
+
+  const billing = createBilling({
+    addCharge: (input) => fake.addCharge(input),
+    refund: (chargeId, amount, created) => fake.refund(chargeId, amount, created),
+    chargeIdOf: (id) => fake.chargeIdOf(id),
+    sign: (type, object, opts) => fake.sign(type, object, opts),
+  });
 
   /** For a process that only knows the URL: add a purchase or a refund, get the signed event. */
   function control(res: ServerResponse, path: string, body: string) {

@@ -165,6 +165,27 @@ export const TABLES: Record<string, TableShape> = {
     links: { contact_id: "contacts" },
     change: { revoked_at: PAST },
   },
+  // recurring money (DESIGN section 9 "Recurring"): written only by the payment webhook
+  plans: {
+    fields: () => ({ payproc_price_id: `price_${randomBytes(6).toString("hex")}`, name: "Membership" }),
+    change: { name: "Changed" },
+  },
+  subscriptions: {
+    fields: () => ({
+      payproc_subscription_id: `sub_${randomBytes(8).toString("hex")}`,
+      payproc_customer_id: "cus_test",
+      status: "active",
+      started_at: PAST,
+      synced_through: PAST,
+    }),
+    links: { contact_id: "contacts", plan_id: "plans" },
+    change: { status: "canceled" },
+  },
+  memberships: {
+    fields: () => ({ status: "active", member_since: PAST }),
+    links: { subscription_id: "subscriptions", contact_id: "contacts", plan_id: "plans" },
+    change: { status: "lapsed" },
+  },
   notifications: {
     fields: () => ({ type: "test", title: "Hello" }),
     links: { contact_id: "contacts" },

@@ -37,6 +37,8 @@ const SIGNED_IN_WRITER: Record<string, "member" | "admin" | null> = {
   sending_domain_days: null,
   portal_links: null,
   portal_sessions: null,
+  subscriptions: null,
+  memberships: null,
   broadcast_variants: null,
   contact_topics: null,
   email_events: null,

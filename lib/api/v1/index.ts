@@ -5,6 +5,7 @@ import type { AnyApiOperation } from "./define";
 import * as events from "./events";
 import * as forms from "./forms";
 import * as segments from "./segments";
+import * as subscriptions from "./subscriptions";
 import * as timeline from "./timeline";
 import * as transactions from "./transactions";
 import * as webhookEndpoints from "./webhook-endpoints";
@@ -42,6 +43,7 @@ export const V1_AREAS: readonly { tag: string; operations: readonly AnyApiOperat
     operations: [events.list, events.listRegistrations, events.listPublic, events.checkIn, events.ticketKey],
   },
   { tag: "Transactions", operations: [transactions.listForContact, transactions.refund] },
+  { tag: "Subscriptions", operations: [subscriptions.listForContact, subscriptions.list] },
   { tag: "Forms", operations: [forms.list, forms.listSubmissions] },
   {
     tag: "Webhook endpoints",

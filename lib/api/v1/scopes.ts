@@ -52,7 +52,7 @@ export const CONDITION_SCOPES = {
 export function eventTypeScope(type: WebhookEventType): ApiScope {
   const area = type.slice(0, type.indexOf("."));
   if (area === "form") return "forms:read";
-  if (area === "transaction") return "transactions:read";
+  if (area === "transaction" || area === "membership" || area === "payment") return "transactions:read";
   if (area === "email") return "email:read";
   if (area === "event_registration" || area === "rsvp") return "events:read";
   return "contacts:read";

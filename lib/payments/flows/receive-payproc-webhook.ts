@@ -7,13 +7,14 @@ import { applyChargeRefund } from "../refund-engine";
 import { keepPayprocEvent, type PayprocConnection } from "../resolve-connection";
 import { onAccount, stripeClient, webhookSecret } from "../stripe-client";
 import { withStripeRetry } from "../stripe-retry";
+import { BILLING_EVENTS, isBillingEvent, prepareBillingEvent } from "./prepare-billing-event";
 import { AppError } from "@/lib/errors/app-error";
 import { log } from "@/lib/observability/log";
 
 /** The acknowledgement of a delivery (a refusal is thrown as an AppError). */
 export type WebhookReply = Record<string, unknown>;
 
-const HANDLED = new Set(["checkout.session.completed", "charge.refunded"]);
+const HANDLED = new Set(["checkout.session.completed", "charge.refunded", ...BILLING_EVENTS]);
 
 /**
  * POST /api/webhooks/payproc (spec 4.4): verify the Stripe signature (`invalid`, nothing stored),
@@ -105,6 +106,8 @@ type Process = (db: Db) => Promise<Record<string, unknown>>;
  * the event carries no account (the live-mode fallback).
  */
 async function prepare(event: Stripe.Event, connection: PayprocConnection, stripe: Stripe): Promise<Process> {
+  // subscriptions, their invoices and a checkout in subscription mode (DESIGN section 9 "Recurring")
+  if (isBillingEvent(event)) return prepareBillingEvent(event, connection, stripe);
   if (event.type === "checkout.session.completed") {
     const session = event.data.object as Stripe.Checkout.Session;
     const items = await withStripeRetry(() =>

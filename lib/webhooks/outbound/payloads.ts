@@ -44,6 +44,34 @@ const transactionData = z
   })
   .meta({ id: "WebhookTransaction" });
 
+const membershipData = z
+  .object({
+    id: uuidSchema,
+    workspace_id: uuidSchema,
+    subscription_id: uuidSchema,
+    contact_id: uuidSchema.nullable(),
+    plan_id: uuidSchema,
+    status: z.enum(["active", "grace", "lapsed", "cancelled"]),
+    member_since: timestamp,
+    expires_at: timestamp.nullable(),
+    created_at: timestamp,
+    updated_at: timestamp,
+  })
+  .meta({ id: "WebhookMembership" });
+
+const paymentFailedData = z
+  .object({
+    contact_id: uuidSchema.nullable(),
+    subscription_id: uuidSchema.nullable(),
+    payproc_subscription_id: z.string(),
+    payproc_invoice_id: z.string(),
+    amount_due: money,
+    currency: z.string(),
+    attempt_count: z.number(),
+    next_payment_attempt: timestamp.nullable(),
+  })
+  .meta({ id: "WebhookPaymentFailed" });
+
 const registrationData = z
   .object({
     id: uuidSchema,
@@ -108,6 +136,10 @@ const DATA: Record<WebhookEventType, z.ZodType> = {
   "form.verified": submissionData,
   "transaction.created": transactionData,
   "transaction.refunded": transactionData.extend({ refunded_now: money }),
+  "membership.started": membershipData,
+  "membership.renewed": membershipData,
+  "membership.lapsed": membershipData,
+  "payment.failed": paymentFailedData,
   "event_registration.created": registrationData,
   "event_registration.cancelled": registrationData,
   "rsvp.created": registrationData,

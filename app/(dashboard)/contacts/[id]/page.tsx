@@ -15,6 +15,8 @@ import { SubscriptionControls } from "@/components/consent/subscription-controls
 import { SuppressionsPanel } from "@/components/consent/suppressions-panel";
 import { QueryNotices } from "@/components/ui/query-notices";
 import { TransactionsFeed } from "@/components/payments/transactions-feed";
+import { MembershipsPanel } from "@/components/payments/memberships-panel";
+import { listContactMemberships } from "@/lib/payments/subscriptions/list-recurring";
 import { ADMIN_ROLES, requireMember } from "@/lib/auth/context";
 import { getContactConsent } from "@/lib/consent/get-contact-consent";
 import { enrollableCampaigns } from "@/lib/campaigns/dashboard";
@@ -57,9 +59,8 @@ export default async function ContactPage({
   const workspaceId = ctx.workspace.workspaceId;
   const timeZone = ctx.timeZone;
   // one transaction for everything the page shows (the layout's and the membership's aside)
-  const [details, consent, timeline, tags, transactions, segments, customFields, campaigns] = await withUser(
-    ctx.claims,
-    (db) =>
+  const [details, consent, timeline, tags, transactions, segments, customFields, campaigns, memberships] =
+    await withUser(ctx.claims, (db) =>
       Promise.all([
         getContactById(db, { workspaceId, contactId: id }),
         getContactConsent(db, { workspaceId, contactId: id }),
@@ -69,8 +70,9 @@ export default async function ContactPage({
         contactSegments(db, { workspaceId, contactId: id }),
         listCustomFields(db, workspaceId),
         enrollableCampaigns(db, { workspaceId, contactId: id }),
+        listContactMemberships(db, { workspaceId, contactId: id, limit: 50, after: null }),
       ]),
-  );
+    );
   if ("error" in details || !consent) notFound();
   const c = details.data.contact;
   const isAdmin = ADMIN_ROLES.includes(ctx.workspace.role);
@@ -146,6 +148,7 @@ export default async function ContactPage({
         />
         <ConsentLedgerList contactId={c.id} entries={consent.ledger} timeZone={timeZone} />
       </div>
+      <MembershipsPanel items={memberships} timeZone={timeZone} />
       <TransactionsFeed
         items={transactions}
         workspaceId={workspaceId}
