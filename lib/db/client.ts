@@ -21,6 +21,10 @@ export function connect(url: string, options: { max?: number; connectTimeoutSeco
     path: socket.path,
     max: options.max ?? Number(process.env.DATABASE_POOL_SIZE ?? 10),
     idle_timeout: 20,
+    // after a failed connect, the next try of a connection waits this long (seconds; `retries`
+    // counts the pool's failures since its last success). postgres.js's own backoff grows to 20 s,
+    // so a pool that saw the database go for a few seconds came back up to 20 s after it did
+    backoff: reconnectBackoff,
     ...(options.connectTimeoutSeconds ? { connect_timeout: options.connectTimeoutSeconds } : {}),
     // a transaction pooler hands each transaction to whichever server connection is free: a
     // statement prepared on one is missing on the next (docs/decisions.md "Transaction pooler")
@@ -36,6 +40,11 @@ export function connect(url: string, options: { max?: number; connectTimeoutSeco
       },
     },
   });
+}
+
+/** 50 ms doubling to 1 s, with jitter so a pool's connections do not knock at once. */
+export function reconnectBackoff(retries: number): number {
+  return Math.min(1, 0.05 * 2 ** retries) * (0.5 + Math.random() / 2);
 }
 
 /**
