@@ -151,11 +151,14 @@ async function main() {
     if (stopping || dev) return void finish(code, signal);
     // the web server died unasked: start it again, the worker and the database stay up
     log.error({ code, signal }, "the web server exited unexpectedly; starting it again");
-    setTimeout(() => {
-      if (stopping) return void finish(code, signal);
-      child = startWeb();
-      child.on("exit", supervise);
-    }, Number(process.env.RESTART_DELAY_MS ?? 1000));
+    setTimeout(
+      () => {
+        if (stopping) return void finish(code, signal);
+        child = startWeb();
+        child.on("exit", supervise);
+      },
+      Number(process.env.RESTART_DELAY_MS ?? 1000),
+    );
   };
   child.on("exit", supervise);
 }

@@ -184,10 +184,14 @@ function ensureAutoFailover(postgresBin: string): string | null {
   console.log(`--- installing Debian's postgresql-${major}-auto-failover and pg-auto-failover-cli`);
   const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
   spawnSync("apt-get", ["update", "-qq"], { stdio: "inherit", env });
-  spawnSync("apt-get", ["install", "-y", "-qq", `postgresql-${major}-auto-failover`, "pg-auto-failover-cli"], {
-    stdio: ["ignore", "ignore", "inherit"],
-    env,
-  });
+  spawnSync(
+    "apt-get",
+    ["install", "-y", "-qq", `postgresql-${major}-auto-failover`, "pg-auto-failover-cli"],
+    {
+      stdio: ["ignore", "ignore", "inherit"],
+      env,
+    },
+  );
   return autoctlBinary();
 }
 
@@ -209,7 +213,9 @@ async function main() {
     if (runScaled) await scaledCase();
     if (runFailover) {
       if (!ensureAutoFailover(postgresBin))
-        throw new Error("pg_auto_failover is not installed (apt-get install -y postgresql-15-auto-failover pg-auto-failover-cli)");
+        throw new Error(
+          "pg_auto_failover is not installed (apt-get install -y postgresql-15-auto-failover pg-auto-failover-cli)",
+        );
       await failoverCase({ stage, start, stop, waitForOk });
     }
   } finally {

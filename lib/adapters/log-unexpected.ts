@@ -31,7 +31,10 @@ export function refusalOf(where: string, error: unknown): AppError {
   if (databaseUnavailable(error)) {
     const requestId = currentRequestId() ?? randomUUID().slice(0, 8);
     log.warn({ err: error, where, reference: requestId }, `${where}: the database is unavailable`);
-    return new AppError("unavailable", undefined, { retryAfter: UNAVAILABLE_RETRY_AFTER_SECONDS, cause: error });
+    return new AppError("unavailable", undefined, {
+      retryAfter: UNAVAILABLE_RETRY_AFTER_SECONDS,
+      cause: error,
+    });
   }
   return new AppError("internal", unexpectedMessage(logUnexpected(where, error)));
 }

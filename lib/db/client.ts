@@ -63,7 +63,9 @@ export function poolMode(url: string): "transaction" | "session" {
   if (explicit) throw new Error(`DATABASE_POOL_MODE must be "transaction" or "session", not "${explicit}"`);
   const parsed = parseDatabaseUrl(url);
   if (!parsed) return "session";
-  return parsed.port === "6543" || parsed.searchParams.get("pgbouncer") === "true" ? "transaction" : "session";
+  return parsed.port === "6543" || parsed.searchParams.get("pgbouncer") === "true"
+    ? "transaction"
+    : "session";
 }
 
 /**

@@ -27,7 +27,10 @@ export function keepServingOnDriverErrors(what: string): void {
   guarded.__crmProcessGuard = true;
   const handle = (kind: "exception" | "rejection") => (error: unknown) => {
     if (isDriverError(error)) {
-      log.error({ err: error, kind, process: what }, `${what}: a database driver error reached the top; kept serving`);
+      log.error(
+        { err: error, kind, process: what },
+        `${what}: a database driver error reached the top; kept serving`,
+      );
       return;
     }
     log.fatal({ err: error, kind, process: what }, `${what}: uncaught ${kind}; exiting`);

@@ -180,7 +180,10 @@ export async function startAutoFailover(options: { database?: string } = {}): Pr
           /* gone */
         }
       const deadline = Date.now() + 15_000;
-      while (Date.now() < deadline && [...services.values()].some((c) => c.exitCode === null && c.signalCode === null))
+      while (
+        Date.now() < deadline &&
+        [...services.values()].some((c) => c.exitCode === null && c.signalCode === null)
+      )
         await new Promise((resolve) => setTimeout(resolve, 200));
       for (const [, child] of services)
         try {
@@ -242,7 +245,9 @@ export async function startAutoFailover(options: { database?: string } = {}): Pr
       ]);
       if (index === 0)
         await until("the first node did not become primary", 90_000, async () =>
-          (await stateOf()).some((r) => r.nodeport === n.port && ["single", "wait_primary"].includes(r.reportedstate)),
+          (await stateOf()).some(
+            (r) => r.nodeport === n.port && ["single", "wait_primary"].includes(r.reportedstate),
+          ),
         );
     }
     // the secondary's pg_basebackup waits for a checkpoint, which the primary spreads over minutes

@@ -120,10 +120,7 @@ describe.skipIf(!runs)(`failover: the primary, whichever host a multi-host URL n
     const { eventId, formId, key } = await seed();
     const email = `standby-${Date.now()}@example.test`;
     await withAppPool(pair.replica.url(pair.database), async () => {
-      const answers = [
-        await rsvp(eventId, email, randomIp()),
-        await submitForm(formId, email, randomIp()),
-      ];
+      const answers = [await rsvp(eventId, email, randomIp()), await submitForm(formId, email, randomIp())];
       for (const res of answers) {
         expect(res.status).toBe(503);
         expect(res.headers.get("retry-after")).toMatch(/^\d+$/);
@@ -220,7 +217,9 @@ describe.skipIf(!runs)(`failover: the primary, whichever host a multi-host URL n
         if (child.exitCode !== null) break;
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
-      throw new Error(`the process did not print "${text}" (exit ${child.exitCode}):\n${output.slice(-3000)}`);
+      throw new Error(
+        `the process did not print "${text}" (exit ${child.exitCode}):\n${output.slice(-3000)}`,
+      );
     };
     try {
       await seen("committed");

@@ -58,8 +58,8 @@ function v1ErrorBody(status: number, codes: string[]) {
         : status === 503
           ? { "Retry-After": z.string().meta({ description: "Seconds to wait." }) }
           : status === 401
-          ? {}
-          : rateLimitHeaders,
+            ? {}
+            : rateLimitHeaders,
     ),
     ...json(z.object({ error: detail })),
   };
