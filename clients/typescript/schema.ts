@@ -3383,6 +3383,23 @@ export interface components {
         };
       };
     };
+    /** @description The database was lost or is read-only (a failover): nothing was stored; send the same request again after Retry-After seconds. Codes: `unavailable`. */
+    V1Error503_Unavailable: {
+      headers: {
+        /** @description Seconds to wait. */
+        "Retry-After": string;
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": {
+          error: {
+            /** @enum {string} */
+            code: "unavailable";
+            message: string;
+          };
+        };
+      };
+    };
   };
   parameters: never;
   requestBodies: never;
@@ -4627,6 +4644,7 @@ export interface operations {
       415: components["responses"]["V1Error415_Unsupported"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   getBroadcast: {
@@ -4660,6 +4678,7 @@ export interface operations {
       404: components["responses"]["V1Error404_NotFound"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   cancelBroadcast: {
@@ -4694,6 +4713,7 @@ export interface operations {
       409: components["responses"]["V1Error409_Conflict"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   sendBroadcast: {
@@ -4740,6 +4760,7 @@ export interface operations {
       415: components["responses"]["V1Error415_Unsupported"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   listCampaigns: {
@@ -4770,6 +4791,7 @@ export interface operations {
       403: components["responses"]["V1Error403_Forbidden"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   createCampaign: {
@@ -4855,6 +4877,7 @@ export interface operations {
       415: components["responses"]["V1Error415_Unsupported"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   getCampaign: {
@@ -4888,6 +4911,7 @@ export interface operations {
       404: components["responses"]["V1Error404_NotFound"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   updateCampaign: {
@@ -4929,6 +4953,7 @@ export interface operations {
       415: components["responses"]["V1Error415_Unsupported"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   listCampaignEnrollments: {
@@ -4967,6 +4992,7 @@ export interface operations {
       404: components["responses"]["V1Error404_NotFound"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   enrollInCampaign: {
@@ -5018,6 +5044,7 @@ export interface operations {
       415: components["responses"]["V1Error415_Unsupported"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   publishCampaign: {
@@ -5058,6 +5085,7 @@ export interface operations {
       409: components["responses"]["V1Error409_ConflictIdempotencyConflict"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   listContacts: {
@@ -5103,6 +5131,7 @@ export interface operations {
       404: components["responses"]["V1Error404_NotFound"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   createContact: {
@@ -5146,6 +5175,7 @@ export interface operations {
       415: components["responses"]["V1Error415_Unsupported"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   getContact: {
@@ -5179,6 +5209,7 @@ export interface operations {
       404: components["responses"]["V1Error404_NotFound"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   deleteContact: {
@@ -5210,6 +5241,7 @@ export interface operations {
       404: components["responses"]["V1Error404_NotFound"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   updateContact: {
@@ -5251,6 +5283,7 @@ export interface operations {
       415: components["responses"]["V1Error415_Unsupported"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   addContactNote: {
@@ -5297,6 +5330,7 @@ export interface operations {
       415: components["responses"]["V1Error415_Unsupported"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   subscribeContact: {
@@ -5343,6 +5377,7 @@ export interface operations {
       415: components["responses"]["V1Error415_Unsupported"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   addContactTags: {
@@ -5389,6 +5424,7 @@ export interface operations {
       415: components["responses"]["V1Error415_Unsupported"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   removeContactTag: {
@@ -5421,6 +5457,7 @@ export interface operations {
       404: components["responses"]["V1Error404_NotFound"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   listContactTimeline: {
@@ -5460,6 +5497,7 @@ export interface operations {
       404: components["responses"]["V1Error404_NotFound"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   getContactTopics: {
@@ -5493,6 +5531,7 @@ export interface operations {
       404: components["responses"]["V1Error404_NotFound"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   setContactTopics: {
@@ -5539,6 +5578,7 @@ export interface operations {
       415: components["responses"]["V1Error415_Unsupported"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   listContactTransactions: {
@@ -5576,6 +5616,7 @@ export interface operations {
       404: components["responses"]["V1Error404_NotFound"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   unsubscribeContact: {
@@ -5615,6 +5656,7 @@ export interface operations {
       409: components["responses"]["V1Error409_IdempotencyConflict"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   batchUpsertContacts: {
@@ -5658,6 +5700,7 @@ export interface operations {
       415: components["responses"]["V1Error415_Unsupported"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   upsertContact: {
@@ -5718,6 +5761,7 @@ export interface operations {
       415: components["responses"]["V1Error415_Unsupported"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   listEvents: {
@@ -5757,6 +5801,7 @@ export interface operations {
       403: components["responses"]["V1Error403_Forbidden"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   listEventRegistrations: {
@@ -5796,6 +5841,7 @@ export interface operations {
       404: components["responses"]["V1Error404_NotFound"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   listForms: {
@@ -5830,6 +5876,7 @@ export interface operations {
       403: components["responses"]["V1Error403_Forbidden"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   listFormSubmissions: {
@@ -5867,6 +5914,7 @@ export interface operations {
       404: components["responses"]["V1Error404_NotFound"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   listPublicEvents: {
@@ -5971,6 +6019,7 @@ export interface operations {
       403: components["responses"]["V1Error403_Forbidden"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   createSegment: {
@@ -6014,6 +6063,7 @@ export interface operations {
       415: components["responses"]["V1Error415_Unsupported"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   getSegment: {
@@ -6047,6 +6097,7 @@ export interface operations {
       404: components["responses"]["V1Error404_NotFound"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   deleteSegment: {
@@ -6079,6 +6130,7 @@ export interface operations {
       409: components["responses"]["V1Error409_Conflict"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   updateSegment: {
@@ -6120,6 +6172,7 @@ export interface operations {
       415: components["responses"]["V1Error415_Unsupported"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   countSegment: {
@@ -6153,6 +6206,7 @@ export interface operations {
       404: components["responses"]["V1Error404_NotFound"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   refundTransaction: {
@@ -6199,6 +6253,7 @@ export interface operations {
       415: components["responses"]["V1Error415_Unsupported"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   listWebhookEndpoints: {
@@ -6233,6 +6288,7 @@ export interface operations {
       403: components["responses"]["V1Error403_Forbidden"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   createWebhookEndpoint: {
@@ -6276,6 +6332,7 @@ export interface operations {
       415: components["responses"]["V1Error415_Unsupported"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   deleteWebhookEndpoint: {
@@ -6307,6 +6364,7 @@ export interface operations {
       404: components["responses"]["V1Error404_NotFound"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   receiveEmailWebhook: {

@@ -39,7 +39,7 @@ export interface AutoFailover {
   database: string;
   /** libpq's multi-host URL of every node, `target_session_attrs=read-write` */
   url(database?: string): string;
-  /** the node that is primary now, by the monitor's reported state (null: none) */
+  /** the node that is primary now: up and not in recovery (null: none) */
   primary(): Promise<FailoverNode | null>;
   /** waits until the monitor reports one primary and one secondary; the primary */
   healthy(timeoutMs?: number): Promise<FailoverNode>;
@@ -143,9 +143,19 @@ export async function startAutoFailover(options: { database?: string } = {}): Pr
     url: (db = database) =>
       `postgres://postgres@${nodes.map((n) => `127.0.0.1:${n.port}`).join(",")}/${db}?target_session_attrs=read-write`,
     async primary() {
-      const rows = await stateOf();
-      const row = rows.find((r) => ["primary", "wait_primary", "single"].includes(r.reportedstate));
-      return nodes.find((n) => n.port === row?.nodeport) ?? null;
+      // asked of the nodes themselves: the monitor keeps a dead primary's last reported state
+      for (const n of nodes) {
+        const sql = connect(n.url("postgres"), { max: 1, connectTimeoutSeconds: 2 });
+        try {
+          const [row] = await sql<{ recovering: boolean }[]>`select pg_is_in_recovery() as recovering`;
+          if (!row.recovering) return n;
+        } catch {
+          /* down */
+        } finally {
+          await sql.end({ timeout: 1 }).catch(() => {});
+        }
+      }
+      return null;
     },
     async healthy(timeoutMs = 120_000) {
       return until("no primary with a healthy secondary", timeoutMs, async () => {
@@ -273,6 +283,20 @@ export async function startAutoFailover(options: { database?: string } = {}): Pr
         "4",
       ]);
       spawnSync(cmd, argv, { cwd: "/", encoding: "utf8" });
+    }
+    // a test formation: durability is not what is tested (the commit still waits for the
+    // synchronous standby), and fsync on a shared disk made each commit take a second
+    for (const n of nodes) {
+      const admin = connect(n.url("postgres"), { max: 1 });
+      try {
+        await admin`alter system set fsync = off`;
+        await admin`alter system set full_page_writes = off`;
+        await admin`select pg_reload_conf()`;
+      } catch {
+        /* a standby that refuses keeps its defaults */
+      } finally {
+        await admin.end();
+      }
     }
     await formation.healthy();
     return formation;
