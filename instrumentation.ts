@@ -9,6 +9,8 @@ export async function register() {
   const { producer } = await import("./lib/jobs/producer");
   const { log } = await import("./lib/observability/log");
   const { drainOnSigterm } = await import("./lib/observability/readiness");
+  const { keepServingOnDriverErrors } = await import("./lib/observability/process-guard");
+  keepServingOnDriverErrors("web");
   drainOnSigterm();
   await producer().catch((error) => log.error({ err: error }, "jobs: the producer did not start"));
 }

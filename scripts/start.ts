@@ -12,6 +12,11 @@
  *   the web server (running requests are answered, up to SHUTDOWN_SECONDS), then the worker
  *   gracefully (running jobs finish or are released); exit 0. WORKER_PORT serves the worker's
  *   /health, /ready and /metrics.
+ * - A supervisor of the web server: when `next start` exits without being asked to (a crash), it
+ *   is started again after RESTART_DELAY_MS (default 1000), so the port does not stay closed;
+ *   the worker in this process keeps running meanwhile. No error of the database driver ends
+ *   this process (lib/observability/process-guard.ts): during a failover it keeps serving and
+ *   moves to the new primary (docs/deployment.md "Failover").
  */
 import { randomBytes } from "node:crypto";
 import { spawn } from "node:child_process";
@@ -24,6 +29,7 @@ import { embeddedDatabasePassword, startEmbeddedDatabase, withoutPassword } from
 import { MigrationRefusedError, migrate } from "../lib/db/migrate";
 import { startWorker, type RunningWorker } from "../worker/start";
 import { log } from "../lib/observability/log";
+import { keepServingOnDriverErrors } from "../lib/observability/process-guard";
 import { startWorkerServer } from "../lib/observability/worker-server";
 import { seedDemo } from "../lib/seed/demo";
 
@@ -40,6 +46,7 @@ async function demoCredentials(): Promise<{ email: string; password: string } | 
 }
 
 async function main() {
+  keepServingOnDriverErrors("npm start");
   let url = process.env.DATABASE_URL;
   let stopDb = async () => {};
   const embedded = !url;
@@ -112,13 +119,15 @@ async function main() {
       });
   }
   const guard = path.join(process.cwd(), "scripts", "exit-with-parent.cjs");
-  const child = spawn(next, [dev ? "dev" : "start", "-p", port], {
-    stdio: "inherit",
-    env: {
-      ...env,
-      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --require ${JSON.stringify(guard)}`.trim(),
-    },
-  });
+  const startWeb = () =>
+    spawn(next, [dev ? "dev" : "start", "-p", port], {
+      stdio: "inherit",
+      env: {
+        ...env,
+        NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --require ${JSON.stringify(guard)}`.trim(),
+      },
+    });
+  let child = startWeb();
   // next start stops accepting connections on SIGTERM and exits once running requests are
   // answered; one that hangs is killed after SHUTDOWN_SECONDS, then the worker stops
   let stopping = false;
@@ -131,13 +140,27 @@ async function main() {
   };
   process.on("SIGINT", shutdown);
   process.on("SIGTERM", shutdown);
-  child.on("exit", async (code, signal) => {
+  const finish = async (code: number | null, signal: NodeJS.Signals | null) => {
     await worker?.stop(Number(process.env.JOBS_SHUTDOWN_SECONDS ?? 25) * 1000);
     await workerHttp?.close();
     await stopDb();
     // a requested shutdown that went as planned is a success (next exits 143 on SIGTERM)
     process.exit(stopping && (code === 143 || code === 130 || signal === "SIGTERM") ? 0 : (code ?? 0));
-  });
+  };
+  const supervise = (code: number | null, signal: NodeJS.Signals | null) => {
+    if (stopping || dev) return void finish(code, signal);
+    // the web server died unasked: start it again, the worker and the database stay up
+    log.error({ code, signal }, "the web server exited unexpectedly; starting it again");
+    setTimeout(
+      () => {
+        if (stopping) return void finish(code, signal);
+        child = startWeb();
+        child.on("exit", supervise);
+      },
+      Number(process.env.RESTART_DELAY_MS ?? 1000),
+    );
+  };
+  child.on("exit", supervise);
 }
 
 main().catch((error) => {

@@ -11,11 +11,18 @@
  *   the replica, and two workers (`npm run worker`);
  * - browser specs against the first web process while a load loop sends half its requests to
  *   the second; one worker is SIGKILLed during them and the other carries the jobs on;
- * - at the end, both web processes' counts of reads by target (crm_db_reads_total).
+ * - at the end, both web processes' counts of reads by target (crm_db_reads_total);
+ * - the failover case (scripts/topology-failover.ts): a pg_auto_failover monitor, primary and
+ *   synchronous secondary, `npm start` on their multi-host URL under form, RSVP, webhook and API
+ *   load, the primary SIGKILLed; no acknowledged write lost, no email twice, answers again within
+ *   30 s, the worker resumed.
+ * `npm run test:topology -- failover` runs only the failover case, `-- scaled` only the rest.
  * Prints each stage's time. Exits 0 with a printed reason, doing nothing, only when pgbouncer or
- * the PostgreSQL server binaries are not installed (.ci/run installs them).
+ * the PostgreSQL server binaries are not installed (.ci/run installs them); pg_auto_failover's
+ * packages are installed from Debian here when missing and this process may (root with apt-get),
+ * as .ci/run does for PgBouncer.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import path from "node:path";
@@ -25,6 +32,7 @@ import { pgbouncerBinary, freePort, startPgBouncer, type RunningPgBouncer } from
 import { postgresBinaries, startReplicaPair, type ReplicaPair } from "../tests/helpers/replica";
 import { startFakes, type RunningFakes } from "../tests/fakes";
 import { ensureBrowser } from "./test-browser";
+import { autoctlBinary, failoverCase } from "./topology-failover";
 
 /** One file or more of every area; the job crash tests (a worker killed mid-work) among them. */
 const INTEGRATION_SUBSET = [
@@ -164,7 +172,33 @@ async function readsOf(base: string, token: string): Promise<Record<string, numb
   return counts;
 }
 
+/**
+ * pg_auto_failover from Debian (`postgresql-NN-auto-failover` for the installed server's major,
+ * and `pg-auto-failover-cli`), installed when missing and this process is root with apt-get, as
+ * .ci/run installs PgBouncer. The path of pg_autoctl, or null when it is not there.
+ */
+function ensureAutoFailover(postgresBin: string): string | null {
+  const found = autoctlBinary();
+  if (found || process.getuid?.() !== 0 || spawnSync("which", ["apt-get"]).status !== 0) return found;
+  const major = /postgresql\/(\d+)\//.exec(postgresBin)?.[1];
+  console.log(`--- installing Debian's postgresql-${major}-auto-failover and pg-auto-failover-cli`);
+  const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
+  spawnSync("apt-get", ["update", "-qq"], { stdio: "inherit", env });
+  spawnSync(
+    "apt-get",
+    ["install", "-y", "-qq", `postgresql-${major}-auto-failover`, "pg-auto-failover-cli"],
+    {
+      stdio: ["ignore", "ignore", "inherit"],
+      env,
+    },
+  );
+  return autoctlBinary();
+}
+
 async function main() {
+  const cases = process.argv.slice(2).filter((a) => !a.startsWith("-"));
+  const runScaled = cases.length === 0 || cases.includes("scaled");
+  const runFailover = cases.length === 0 || cases.includes("failover");
   const pgbouncer = pgbouncerBinary();
   const postgresBin = postgresBinaries();
   if (!pgbouncer || !postgresBin) {
@@ -174,6 +208,27 @@ async function main() {
     );
     return;
   }
+  const started = Date.now();
+  try {
+    if (runScaled) await scaledCase();
+    if (runFailover) {
+      if (!ensureAutoFailover(postgresBin))
+        throw new Error(
+          "pg_auto_failover is not installed (apt-get install -y postgresql-15-auto-failover pg-auto-failover-cli)",
+        );
+      await failoverCase({ stage, start, stop, waitForOk });
+    }
+  } finally {
+    await Promise.all(children.map((child) => stop(child)));
+    console.log("\n=== topology: stage times");
+    for (const t of timings)
+      console.log(`  ${t.ok ? "ok    " : "FAILED"} ${t.seconds.toFixed(1).padStart(7)} s  ${t.stage}`);
+    console.log(`  total ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  }
+}
+
+/** A pooler, a streaming replica, two web processes and two workers, browser specs and load. */
+async function scaledCase() {
   // the browser npm test found or installed (scripts/test-browser.ts), for the browser specs
   const browser = ensureBrowser();
   if (!browser) throw new Error("no browser for the browser specs (see above)");
@@ -189,7 +244,6 @@ async function main() {
   let pair: ReplicaPair | undefined;
   let bouncer: RunningPgBouncer | undefined;
   let fakes: RunningFakes | undefined;
-  const started = Date.now();
   try {
     pair = await stage("primary, streaming replica and PgBouncer (transaction mode)", async () => {
       const p = await startReplicaPair({
@@ -349,10 +403,6 @@ async function main() {
     await bouncer?.stop();
     await pair?.stop();
     for (const port of [web1, web2]) await rm(`.data/topology-${port}`, { recursive: true, force: true });
-    console.log("\n=== topology: stage times");
-    for (const t of timings)
-      console.log(`  ${t.ok ? "ok    " : "FAILED"} ${t.seconds.toFixed(1).padStart(7)} s  ${t.stage}`);
-    console.log(`  total ${((Date.now() - started) / 1000).toFixed(1)} s`);
   }
 }
 

@@ -9,10 +9,12 @@
  */
 import { directDatabaseUrl, getSql } from "../lib/db/client";
 import { log } from "../lib/observability/log";
+import { keepServingOnDriverErrors } from "../lib/observability/process-guard";
 import { startWorkerServer } from "../lib/observability/worker-server";
 import { startWorker } from "../worker/start";
 
 async function main() {
+  keepServingOnDriverErrors("worker");
   const url = process.env.DATABASE_URL;
   if (!url) throw new Error("Set DATABASE_URL: the worker runs against the service's database.");
   // pg-boss's own pool (schema install, maintenance, index builds) on the direct URL when set;

@@ -3889,6 +3889,23 @@ export interface components {
         };
       };
     };
+    /** @description The database was lost or is read-only (a failover): nothing was stored; send the same request again after Retry-After seconds. Codes: `unavailable`. */
+    V1Error503_Unavailable: {
+      headers: {
+        /** @description Seconds to wait. */
+        "Retry-After": string;
+        [name: string]: unknown;
+      };
+      content: {
+        "application/json": {
+          error: {
+            /** @enum {string} */
+            code: "unavailable";
+            message: string;
+          };
+        };
+      };
+    };
   };
   parameters: never;
   requestBodies: never;
@@ -5360,6 +5377,7 @@ export interface operations {
       415: components["responses"]["V1Error415_Unsupported"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   getBroadcast: {
@@ -5393,6 +5411,7 @@ export interface operations {
       404: components["responses"]["V1Error404_NotFound"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   cancelBroadcast: {
@@ -5427,6 +5446,7 @@ export interface operations {
       409: components["responses"]["V1Error409_Conflict"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   sendBroadcast: {
@@ -5473,6 +5493,7 @@ export interface operations {
       415: components["responses"]["V1Error415_Unsupported"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   listCampaigns: {
@@ -5503,6 +5524,7 @@ export interface operations {
       403: components["responses"]["V1Error403_Forbidden"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   createCampaign: {
@@ -5588,6 +5610,7 @@ export interface operations {
       415: components["responses"]["V1Error415_Unsupported"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   getCampaign: {
@@ -5621,6 +5644,7 @@ export interface operations {
       404: components["responses"]["V1Error404_NotFound"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   updateCampaign: {
@@ -5662,6 +5686,7 @@ export interface operations {
       415: components["responses"]["V1Error415_Unsupported"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   listCampaignEnrollments: {
@@ -5700,6 +5725,7 @@ export interface operations {
       404: components["responses"]["V1Error404_NotFound"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   enrollInCampaign: {
@@ -5751,6 +5777,7 @@ export interface operations {
       415: components["responses"]["V1Error415_Unsupported"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   publishCampaign: {
@@ -5797,6 +5824,7 @@ export interface operations {
       415: components["responses"]["V1Error415_Unsupported"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   listContacts: {
@@ -5842,6 +5870,7 @@ export interface operations {
       404: components["responses"]["V1Error404_NotFound"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   createContact: {
@@ -5885,6 +5914,7 @@ export interface operations {
       415: components["responses"]["V1Error415_Unsupported"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   getContact: {
@@ -5918,6 +5948,7 @@ export interface operations {
       404: components["responses"]["V1Error404_NotFound"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   deleteContact: {
@@ -5949,6 +5980,7 @@ export interface operations {
       404: components["responses"]["V1Error404_NotFound"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   updateContact: {
@@ -5990,6 +6022,7 @@ export interface operations {
       415: components["responses"]["V1Error415_Unsupported"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   listContactMemberships: {
@@ -6027,6 +6060,7 @@ export interface operations {
       404: components["responses"]["V1Error404_NotFound"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   addContactNote: {
@@ -6073,6 +6107,7 @@ export interface operations {
       415: components["responses"]["V1Error415_Unsupported"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   subscribeContact: {
@@ -6119,6 +6154,7 @@ export interface operations {
       415: components["responses"]["V1Error415_Unsupported"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   addContactTags: {
@@ -6165,6 +6201,7 @@ export interface operations {
       415: components["responses"]["V1Error415_Unsupported"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   removeContactTag: {
@@ -6197,6 +6234,7 @@ export interface operations {
       404: components["responses"]["V1Error404_NotFound"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   listContactTimeline: {
@@ -6236,6 +6274,7 @@ export interface operations {
       404: components["responses"]["V1Error404_NotFound"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   getContactTopics: {
@@ -6269,6 +6308,7 @@ export interface operations {
       404: components["responses"]["V1Error404_NotFound"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   setContactTopics: {
@@ -6315,6 +6355,7 @@ export interface operations {
       415: components["responses"]["V1Error415_Unsupported"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   listContactTransactions: {
@@ -6352,6 +6393,7 @@ export interface operations {
       404: components["responses"]["V1Error404_NotFound"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   unsubscribeContact: {
@@ -6391,6 +6433,7 @@ export interface operations {
       409: components["responses"]["V1Error409_IdempotencyConflict"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   batchUpsertContacts: {
@@ -6434,6 +6477,7 @@ export interface operations {
       415: components["responses"]["V1Error415_Unsupported"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   upsertContact: {
@@ -6494,6 +6538,7 @@ export interface operations {
       415: components["responses"]["V1Error415_Unsupported"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   listEvents: {
@@ -6533,6 +6578,7 @@ export interface operations {
       403: components["responses"]["V1Error403_Forbidden"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   checkInEventTicket: {
@@ -6601,6 +6647,7 @@ export interface operations {
       415: components["responses"]["V1Error415_Unsupported"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   listEventRegistrations: {
@@ -6641,6 +6688,7 @@ export interface operations {
       404: components["responses"]["V1Error404_NotFound"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   getTicketKey: {
@@ -6671,6 +6719,7 @@ export interface operations {
       403: components["responses"]["V1Error403_Forbidden"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   listForms: {
@@ -6705,6 +6754,7 @@ export interface operations {
       403: components["responses"]["V1Error403_Forbidden"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   listFormSubmissions: {
@@ -6742,6 +6792,7 @@ export interface operations {
       404: components["responses"]["V1Error404_NotFound"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   listPublicEvents: {
@@ -6846,6 +6897,7 @@ export interface operations {
       403: components["responses"]["V1Error403_Forbidden"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   createSegment: {
@@ -6889,6 +6941,7 @@ export interface operations {
       415: components["responses"]["V1Error415_Unsupported"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   getSegment: {
@@ -6922,6 +6975,7 @@ export interface operations {
       404: components["responses"]["V1Error404_NotFound"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   deleteSegment: {
@@ -6954,6 +7008,7 @@ export interface operations {
       409: components["responses"]["V1Error409_Conflict"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   updateSegment: {
@@ -6995,6 +7050,7 @@ export interface operations {
       415: components["responses"]["V1Error415_Unsupported"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   countSegment: {
@@ -7028,6 +7084,7 @@ export interface operations {
       404: components["responses"]["V1Error404_NotFound"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   listSubscriptions: {
@@ -7071,6 +7128,7 @@ export interface operations {
       403: components["responses"]["V1Error403_Forbidden"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   refundTransaction: {
@@ -7117,6 +7175,7 @@ export interface operations {
       415: components["responses"]["V1Error415_Unsupported"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   listWebhookEndpoints: {
@@ -7151,6 +7210,7 @@ export interface operations {
       403: components["responses"]["V1Error403_Forbidden"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   createWebhookEndpoint: {
@@ -7194,6 +7254,7 @@ export interface operations {
       415: components["responses"]["V1Error415_Unsupported"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   deleteWebhookEndpoint: {
@@ -7225,6 +7286,7 @@ export interface operations {
       404: components["responses"]["V1Error404_NotFound"];
       429: components["responses"]["V1Error429_RateLimited"];
       500: components["responses"]["V1Error500_Internal"];
+      503: components["responses"]["V1Error503_Unavailable"];
     };
   };
   receiveEmailWebhook: {

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { databaseUnavailable, UNAVAILABLE_RETRY_AFTER_SECONDS } from "@/lib/db/unavailable";
 import { AppError } from "@/lib/errors/app-error";
 import { currentRequestId, log } from "@/lib/observability/log";
 
@@ -19,9 +20,21 @@ export function unexpectedMessage(requestId: string): string {
   return `Something went wrong (reference ${requestId}).`;
 }
 
-/** What an action answers a thrown error with: an AppError as it is, anything else logged and `internal`. */
+/**
+ * What an action or route answers a thrown error with: an AppError as it is; the database lost or
+ * read-only mid-request (a failover, lib/db/unavailable.ts) as 503 `unavailable` with Retry-After,
+ * logged as a warning: nothing was committed and a repeat is safe; anything else logged and
+ * `internal`.
+ */
 export function refusalOf(where: string, error: unknown): AppError {
-  return error instanceof AppError
-    ? error
-    : new AppError("internal", unexpectedMessage(logUnexpected(where, error)));
+  if (error instanceof AppError) return error;
+  if (databaseUnavailable(error)) {
+    const requestId = currentRequestId() ?? randomUUID().slice(0, 8);
+    log.warn({ err: error, where, reference: requestId }, `${where}: the database is unavailable`);
+    return new AppError("unavailable", undefined, {
+      retryAfter: UNAVAILABLE_RETRY_AFTER_SECONDS,
+      cause: error,
+    });
+  }
+  return new AppError("internal", unexpectedMessage(logUnexpected(where, error)));
 }

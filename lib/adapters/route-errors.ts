@@ -1,3 +1,4 @@
+import { databaseUnavailable } from "@/lib/db/unavailable";
 import { AppError } from "@/lib/errors/app-error";
 import { jsonError } from "@/lib/http/error-envelope";
 import { refusalOf } from "./log-unexpected";
@@ -9,12 +10,14 @@ import { refusalOf } from "./log-unexpected";
  */
 export function routeAppError(where: string, request: Request, error: unknown): AppError {
   if (error instanceof AppError) return error;
+  // a database connection reset is the database lost (503), not the client gone
+  if (databaseUnavailable(error)) return refusalOf(where, error);
   if (request.signal.aborted || (error as { code?: string } | null)?.code === "ECONNRESET")
     return new AppError("invalid", "The request was aborted.");
   return refusalOf(where, error);
 }
 
-/** An AppError as the JSON error envelope: its status, message and code (429 with Retry-After). */
+/** An AppError as the JSON error envelope: its status, message and code (429 and 503 with Retry-After). */
 export function appErrorResponse(error: AppError, headers?: HeadersInit): Response {
   return jsonError(error, headers);
 }

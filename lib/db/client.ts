@@ -7,6 +7,12 @@ export type Sql = postgres.Sql;
 /**
  * Options shared by every connection the app opens. Numerics stay strings (money is
  * converted to integer cents by the caller), `date` columns stay 'YYYY-MM-DD' strings.
+ *
+ * `url` may name several hosts with `target_session_attrs` (libpq's multi-host form, DESIGN.md
+ * section 9 "Failover"): postgres.js tries them in turn for every new connection and keeps the
+ * first that matches. Its own check of `read-write` accepted a hot standby, and a connection that
+ * lost its socket mid-write threw from a timer; both are fixed by patches/postgres+3.4.9.patch
+ * (docs/decisions.md "Failover: the driver picks the primary").
  */
 export function connect(url: string, options: { max?: number; connectTimeoutSeconds?: number } = {}): Sql {
   const pooled = poolMode(url) === "transaction";
@@ -15,6 +21,10 @@ export function connect(url: string, options: { max?: number; connectTimeoutSeco
     path: socket.path,
     max: options.max ?? Number(process.env.DATABASE_POOL_SIZE ?? 10),
     idle_timeout: 20,
+    // after a failed connect, the next try of a connection waits this long (seconds; `retries`
+    // counts the pool's failures since its last success). postgres.js's own backoff grows to 20 s,
+    // so a pool that saw the database go for a few seconds came back up to 20 s after it did
+    backoff: reconnectBackoff,
     ...(options.connectTimeoutSeconds ? { connect_timeout: options.connectTimeoutSeconds } : {}),
     // a transaction pooler hands each transaction to whichever server connection is free: a
     // statement prepared on one is missing on the next (docs/decisions.md "Transaction pooler")
@@ -32,6 +42,11 @@ export function connect(url: string, options: { max?: number; connectTimeoutSeco
   });
 }
 
+/** 50 ms doubling to 1 s, with jitter so a pool's connections do not knock at once. */
+export function reconnectBackoff(retries: number): number {
+  return Math.min(1, 0.05 * 2 ** retries) * (0.5 + Math.random() / 2);
+}
+
 /**
  * How `url` reaches the server: "transaction" through a transaction-mode pooler (Supavisor or
  * PgBouncer), "session" directly or through a session-mode pooler. DATABASE_POOL_MODE says it
@@ -46,26 +61,52 @@ export function poolMode(url: string): "transaction" | "session" {
   const explicit = process.env.DATABASE_POOL_MODE?.trim().toLowerCase();
   if (explicit === "transaction" || explicit === "session") return explicit;
   if (explicit) throw new Error(`DATABASE_POOL_MODE must be "transaction" or "session", not "${explicit}"`);
+  const parsed = parseDatabaseUrl(url);
+  if (!parsed) return "session";
+  return parsed.port === "6543" || parsed.searchParams.get("pgbouncer") === "true"
+    ? "transaction"
+    : "session";
+}
+
+/**
+ * The host list of libpq's multi-host form, `postgres://user@h1:5432,h2:5432/db?…` (DESIGN.md
+ * section 9 "Failover"), or null for a URL of one host. WHATWG's URL refuses such a host, so the
+ * helpers below read and edit the URL with the first host in place of the list.
+ */
+export function hostList(url: string): string | null {
+  const match = /^[a-z][a-z0-9+.-]*:\/\/(?:[^@/?#]*@)?([^/?#]*)/i.exec(url);
+  return match && match[1].includes(",") ? match[1] : null;
+}
+
+/** The URL as WHATWG parses it (a multi-host URL with its first host), or null when it does not parse. */
+export function parseDatabaseUrl(url: string): URL | null {
+  const hosts = hostList(url);
   try {
-    const parsed = new URL(url);
-    return parsed.port === "6543" || parsed.searchParams.get("pgbouncer") === "true"
-      ? "transaction"
-      : "session";
+    return new URL(hosts ? url.replace(hosts, hosts.split(",")[0]) : url);
   } catch {
-    return "session";
+    return null;
   }
+}
+
+/** `edit` applied to the URL's query string, user and path; a multi-host list is kept as it was. */
+function editDatabaseUrl(url: string, edit: (parsed: URL) => void): string {
+  const hosts = hostList(url);
+  const placeholder = "multi-host.invalid";
+  let parsed: URL;
+  try {
+    parsed = new URL(hosts ? url.replace(hosts, placeholder) : url);
+  } catch {
+    return url;
+  }
+  edit(parsed);
+  const text = parsed.toString();
+  return hosts ? text.replace(placeholder, hosts) : text;
 }
 
 /** The URL without `pgbouncer=…`, which postgres.js would send to the server as a setting. */
 function stripPoolerHint(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (!parsed.searchParams.has("pgbouncer")) return url;
-    parsed.searchParams.delete("pgbouncer");
-    return parsed.toString();
-  } catch {
-    return url;
-  }
+  if (!parseDatabaseUrl(url)?.searchParams.has("pgbouncer")) return url;
+  return editDatabaseUrl(url, (parsed) => parsed.searchParams.delete("pgbouncer"));
 }
 
 /**
@@ -94,6 +135,7 @@ function sqlLog(): postgres.Options<Record<string, postgres.PostgresType>>["debu
  * the socket skips the TCP stack on every round trip.
  */
 export function unixSocket(url: string): { url: string; path?: string } {
+  if (hostList(url)) return { url }; // several hosts: TCP to each (postgres.js takes one socket path)
   let parsed: URL;
   try {
     parsed = new URL(url);

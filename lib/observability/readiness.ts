@@ -73,7 +73,8 @@ async function replicaLag(): Promise<number> {
 }
 
 /**
- * GET /api/ready for the web process: the primary answers, every migration is applied, and the
+ * GET /api/ready for the web process: a primary answers (not a standby: during a failover the
+ * process is not ready until one is promoted), every migration is applied, and the
  * process is not shutting down; with DATABASE_READ_URL, the replica's lag (reported only). No
  * error text leaves the process: each check is ok, failed or unknown.
  */
@@ -81,7 +82,12 @@ export async function webReadiness(): Promise<Readiness> {
   const checks: Readiness["checks"] = {};
   const sql = getSql();
   try {
-    await within(sql`select 1`);
+    // a primary: a standby (before or without its promotion) answers, but takes no write
+    const [{ writable }] = await within(
+      sql<{ writable: boolean }[]>`
+        select not pg_is_in_recovery() and current_setting('transaction_read_only') = 'off' as writable`,
+    );
+    if (!writable) throw new Error("the database is read-only");
     checks.database = "ok";
     checks.migrations = await within(migrationsApplied(sql));
   } catch {
@@ -95,12 +101,16 @@ export async function webReadiness(): Promise<Readiness> {
 }
 
 /**
- * A worker's readiness (its WORKER_PORT /ready): the database answers, every queue the service
+ * A worker's readiness (its WORKER_PORT /ready): a primary answers, every queue the service
  * defines exists in pg-boss (the schema is installed), and the worker is not stopping.
  */
 export async function workerReadiness(sql: Sql, stopping: boolean): Promise<Readiness> {
   const checks: Readiness["checks"] = {};
   try {
+    const [{ writable }] = await within(
+      sql<{ writable: boolean }[]>`select not pg_is_in_recovery() as writable`,
+    );
+    if (!writable) throw new Error("the database is a standby");
     const rows = await within(sql.unsafe(`select name from ${JOBS_SCHEMA}.queue`));
     checks.database = "ok";
     const names = new Set(rows.map((r) => r.name as string));

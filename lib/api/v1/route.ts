@@ -189,6 +189,7 @@ function rateHeaders(rate: RateLimitState | null): Record<string, string> {
 export function apiErrorResponse(error: AppError, rate: RateLimitState | null = null): Response {
   const headers = rateHeaders(rate);
   if (error.code === "rate_limited") headers["Retry-After"] = String(error.retryAfter ?? rate?.reset ?? 60);
+  if (error.code === "unavailable" && error.retryAfter) headers["Retry-After"] = String(error.retryAfter);
   if (error.code === "unauthenticated") headers["WWW-Authenticate"] = 'Bearer realm="api"';
   return Response.json(apiErrorBody(error), { status: error.status, headers });
 }

@@ -19,6 +19,7 @@ const MESSAGES: Record<number, string> = {
   415: "The body is not JSON.",
   429: "Too many requests for this key: wait Retry-After seconds.",
   500: "An unexpected error (logged with a request id).",
+  503: "The database was lost or is read-only (a failover): nothing was stored; send the same request again after Retry-After seconds.",
 };
 
 const rateLimitHeaders = {
@@ -60,9 +61,11 @@ function v1ErrorBody(status: number, codes: string[], extra: Record<string, z.Zo
     headers: z.object(
       status === 429
         ? { ...rateLimitHeaders, "Retry-After": z.string().meta({ description: "Seconds to wait." }) }
-        : status === 401
-          ? {}
-          : rateLimitHeaders,
+        : status === 503
+          ? { "Retry-After": z.string().meta({ description: "Seconds to wait." }) }
+          : status === 401
+            ? {}
+            : rateLimitHeaders,
     ),
     ...json(z.object({ error: detail, ...extra })),
   };
@@ -75,6 +78,7 @@ export function v1Operation(op: AnyApiOperation): ZodOpenApiOperationObject {
     [403, ["forbidden"]],
     [429, ["rate_limited"]],
     [500, ["internal"]],
+    [503, ["unavailable"]],
   ]);
   for (const e of op.errors)
     errors.set(e.status, [...new Set([...(errors.get(e.status) ?? []), ...e.codes])]);
