@@ -73,6 +73,17 @@ export async function createPersonEverywhere(
             values (${ws}, 'Tag', 'form_submitted', ${form.id}, 'add_tag') returning id`;
   await sql`insert into automation_runs (workspace_id, automation_id, contact_id, trigger_type, status, payload)
             values (${ws}, ${automation.id}, ${id}, 'form_submitted', 'succeeded', ${sql.json({ email })})`;
+  // a campaign's segment entry (who was enrolled from it) and recurring money: a plan, the
+  // subscription and the membership derived from it (DESIGN section 9)
+  await sql`insert into campaign_segment_members (workspace_id, campaign_id, contact_id) values (${ws}, ${campaign.id}, ${id})`;
+  const [plan] = await sql`insert into plans (workspace_id, payproc_price_id, name)
+            values (${ws}, ${unique("price")}, 'Friends') returning id`;
+  const [subscription] = await sql`
+    insert into subscriptions (workspace_id, contact_id, plan_id, payproc_subscription_id, payproc_customer_id,
+                               status, started_at, synced_through)
+    values (${ws}, ${id}, ${plan.id}, ${unique("sub")}, ${unique("cus")}, 'active', now(), now()) returning id`;
+  await sql`insert into memberships (workspace_id, subscription_id, contact_id, plan_id, status, member_since)
+            values (${ws}, ${subscription.id}, ${id}, ${plan.id}, 'active', now())`;
   // "not a duplicate" pairs naming the person on either side (docs/decisions.md, "Merging contacts")
   for (const side of ["contact_id", "other_contact_id"]) {
     const other = await createContact(sql, ws, { email: `${unique("lookalike")}@example.test` });

@@ -194,6 +194,11 @@ export const CONTACT_DEPENDENTS: Record<string, { move: Mover; columns?: readonl
   consent_events: { move: repointLedger },
   notifications: { move: repoint("notifications") },
   automation_runs: { move: repoint("automation_runs") },
+  // recurring money (DESIGN section 9, "Recurring"): B's subscriptions and the memberships derived
+  // from them are the same person's, so they follow to A (left on B, they would lose their contact
+  // with B's deletion)
+  subscriptions: { move: repoint("subscriptions") },
+  memberships: { move: repoint("memberships") },
   duplicate_dismissals: { columns: ["contact_id", "other_contact_id"], move: copyDismissals },
 };
 
