@@ -193,9 +193,14 @@ export async function runDueBatch(db: Db, input: { batchSize: number }): Promise
   for (const r of rows) ctx.versions.set(`${r.campaign_id}:${r.version}`, r);
   // Enrollments run side by side on the batch's one connection: postgres.js pipelines their
   // statements, so a batch waits for the database's work, not for one round trip after another.
-  // Each enrollment's own steps stay in order; one failing statement fails the batch, as before.
-  for (let i = 0; i < due.length; i += PIPELINED)
-    await Promise.all(due.slice(i, i + PIPELINED).map((e) => runEnrollment(ctx, e)));
+  // Each enrollment's own steps stay in order; one failing statement fails the batch, as before,
+  // but only once every enrollment beside it has stopped: a rollback while others still send
+  // statements on the connection would leave them waiting on a transaction that has ended.
+  for (let i = 0; i < due.length; i += PIPELINED) {
+    const outcomes = await Promise.allSettled(due.slice(i, i + PIPELINED).map((e) => runEnrollment(ctx, e)));
+    const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === "rejected");
+    if (failed) throw failed.reason;
+  }
   await ctx.returnUnused();
   // the emails this batch queued leave in batch calls (lib/campaigns/flows/deliver-campaign-emails.ts)
   if (ctx.queued > 0) await kickDelivery(db);
@@ -264,6 +269,8 @@ async function runEnrollment(ctx: BatchContext, e: Due): Promise<void> {
         const dueAt = step.before_event
           ? await beforeEvent(db, e, step.before_event)
           : waitUntil(step, new Date(), version.timezone);
+        if (dueAt !== null && Number.isNaN(dueAt.getTime()))
+          throw new Error(`the wait of step "${step.id}" gives no valid time`);
         if (dueAt === null || dueAt <= new Date()) {
           // the moment has passed (or the event is unknown, or has no start): go on at once
           await log(
