@@ -1257,7 +1257,7 @@ $$;
 --
 
 CREATE FUNCTION public.event_check_ins_attendance() RETURNS trigger
-    LANGUAGE plpgsql
+    LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     AS $$
 begin
@@ -5363,6 +5363,12 @@ CREATE CONSTRAINT TRIGGER contacts_sync_topics_update AFTER UPDATE OF is_subscri
 
 GRANT INSERT,DELETE,UPDATE ON TABLE public.contacts TO authenticated;
 GRANT ALL ON TABLE public.contacts TO service_role;
+
+--
+-- Name: COLUMN contacts.xmax; Type: ACL; Schema: public; Owner: -
+--
+
+GRANT SELECT(xmax) ON TABLE public.contacts TO authenticated;
 
 --
 -- Name: COLUMN contacts.id; Type: ACL; Schema: public; Owner: -

@@ -366,6 +366,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/portal/{workspaceId}/link": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Ask for a sign-in link to the contact portal
+     * @description Public (DESIGN section 9, "Portal and languages"; docs/decisions.md, "Portal sessions"). The same 202 whatever the address: a contact of the workspace with it is emailed a single-use link to `{base_url}/portal/{workspace_id}/enter?token=…`, valid 15 minutes, in the language of `?lang=` or Accept-Language. An address past 5 links an hour gets the same 202 and no email.
+     */
+    post: operations["requestPortalLink"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/ready": {
     parameters: {
       query?: never;
@@ -4948,6 +4968,62 @@ export interface operations {
           "application/json": {
             [key: string]: unknown;
           };
+        };
+      };
+    };
+  };
+  requestPortalLink: {
+    parameters: {
+      query?: {
+        /** @description en, es, fr or de. */
+        lang?: string;
+      };
+      header?: never;
+      path: {
+        /** @description The workspace's id. */
+        workspaceId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          email: string;
+        };
+        "application/x-www-form-urlencoded": {
+          email: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Accepted, whatever the address. */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            success: true;
+          };
+        };
+      };
+      /** @description No email address in the body (`invalid`). */
+      400: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
+        };
+      };
+      /** @description Too many requests from this IP. */
+      429: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": components["schemas"]["Error"];
         };
       };
     };

@@ -7,6 +7,8 @@ import * as timelineApi from "@/lib/api/v1/timeline";
 import * as eventsApi from "@/lib/api/v1/events";
 import * as webhookEndpointsApi from "@/lib/api/v1/webhook-endpoints";
 import { API_SCOPES, type ApiScope } from "@/lib/api/v1/scopes";
+import { withService } from "@/lib/db/doors";
+import { issueTicket } from "@/lib/events/tickets/issue-ticket";
 import { TIMELINE_KINDS, type TimelineKind } from "@/lib/contacts/timeline/types";
 import { WEBHOOK_EVENT_TYPES } from "@/lib/webhooks/outbound/event-types";
 import { apiKeyFor, attackTargets, callOp, expectDocumented } from "../helpers/api-v1";
@@ -30,6 +32,8 @@ const db = setupTestDatabase();
 let ws: TestWorkspace;
 let victim: TestWorkspace;
 const victimRows: Record<string, string> = {};
+/** The check-in attack's body: the victim's own ticket, signed in beforeAll */
+const victimTicket = { ticket: "" };
 
 /**
  * Every operation of V1_OPERATIONS but the contacts area's (tests/integration/api-v1-contacts-attacks.test.ts
@@ -67,6 +71,9 @@ const FIXTURES: Record<string, { body?: unknown; victimId?: () => string }> = {
     victimId: () => victimRows.campaign,
   },
   listCampaignEnrollments: { victimId: () => victimRows.campaign },
+  // a real ticket of the victim's event, at the victim's event: signed by their key, not ours
+  checkInEventTicket: { body: victimTicket, victimId: () => victimRows.event },
+  listContactMemberships: { victimId: () => victimRows.contact },
 };
 
 const contactsOperations = new Set<unknown>(Object.values(contactsApi));
@@ -88,6 +95,8 @@ async function victimState() {
       (select coalesce(json_agg(b.* order by b.id), '[]') from broadcasts b where b.workspace_id = ${victim.id}) as broadcasts,
       (select coalesce(json_agg(c.* order by c.id), '[]') from campaigns c where c.workspace_id = ${victim.id}) as campaigns,
       (select coalesce(json_agg(c.* order by c.id), '[]') from campaign_enrollments c where c.workspace_id = ${victim.id}) as enrollments,
+      (select coalesce(json_agg(c.* order by c.id), '[]') from event_check_ins c where c.workspace_id = ${victim.id}) as check_ins,
+      (select coalesce(json_agg(r.checked_in_at order by r.id), '[]') from event_registrations r where r.workspace_id = ${victim.id}) as attendance,
       (select count(*)::int from audit_log where workspace_id = ${victim.id}) as audit,
       (select count(*)::int from contacts where workspace_id = ${victim.id}) as contacts`;
   return state;
@@ -116,6 +125,12 @@ beforeAll(async () => {
   const [campaign] = await db.sql`insert into campaigns (workspace_id, name, status, steps)
                                   values (${victim.id}, 'Theirs', 'draft', '[{"id":"hi","type":"send_email","subject":"Hi","body":"Hello"}]')
                                   returning id`;
+  const [registration] =
+    await db.sql`insert into event_registrations (workspace_id, event_id, contact_id, amount_paid)
+                                      values (${victim.id}, ${e.id}, ${contact.id}, 0) returning id`;
+  victimTicket.ticket = (await withService((tx) =>
+    issueTicket(tx, { workspaceId: victim.id, registrationId: registration.id }),
+  ))!;
   Object.assign(victimRows, {
     campaign: campaign.id,
     broadcast: b.id,
@@ -274,9 +289,13 @@ const EVENT_AREA: Record<string, ApiScope> = {
   contact: "contacts:read",
   form: "forms:read",
   transaction: "transactions:read",
+  // recurring money is read with the transactions (docs/api.md, "Scopes")
+  membership: "transactions:read",
+  payment: "transactions:read",
   event_registration: "events:read",
   rsvp: "events:read",
   email: "email:read",
+  campaign: "contacts:read",
 };
 /** What each area's data looks like in an answer: none of it may reach a key without the scope. */
 const MARKS: Record<string, string[]> = {

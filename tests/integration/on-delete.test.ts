@@ -49,6 +49,9 @@ async function populate(ws: TestWorkspace): Promise<void> {
   // append-only (no UPDATE, so not in TABLES): its rows go only with their workspace
   await db.sql`insert into audit_log (workspace_id, actor_id, action) values (${ws.id}, ${ws.owner.id}, 'tag.created')`;
   // service-only (no member privilege, so not in TABLES): a key's stored Idempotency-Key answer
+  // service-only, one per workspace (not in TABLES): the key that signs its tickets
+  await db.sql`insert into event_ticket_keys (workspace_id, public_key, private_key_sealed)
+               values (${ws.id}, ${"A".repeat(43)}, ${`v1.${ws.id.slice(0, 8)}.tag.sealed`})`;
   await db.sql`insert into api_idempotency_keys (api_key_id, idempotency_key, workspace_id, fingerprint, status)
                select id, 'k', workspace_id, repeat('a', 64), 201 from api_keys where workspace_id = ${ws.id} limit 1`;
 }

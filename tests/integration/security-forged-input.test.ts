@@ -49,6 +49,18 @@ beforeAll(async () => {
   for (const c of contacts)
     await db.sql`insert into campaign_enrollments (workspace_id, campaign_id, contact_id)
                  values (${ws.id}, ${ids.campaign}, ${c.id})`;
+  // recurring money: two subscriptions of the contact, each with its membership
+  const [plan] = await db.sql`insert into plans (workspace_id, payproc_price_id, name)
+                              values (${ws.id}, 'price_forged', 'Friends') returning id`;
+  for (const n of [1, 2]) {
+    const [sub] = await db.sql`
+      insert into subscriptions (workspace_id, contact_id, plan_id, payproc_subscription_id, payproc_customer_id,
+                                 status, started_at, synced_through)
+      values (${ws.id}, ${ids.contact}, ${plan.id}, ${`sub_forged_${n}`}, 'cus_forged', 'active',
+              now() - ${`${n} days`}::interval, now()) returning id`;
+    await db.sql`insert into memberships (workspace_id, subscription_id, contact_id, plan_id, status, member_since)
+                 values (${ws.id}, ${sub.id}, ${ids.contact}, ${plan.id}, 'active', now() - ${`${n} days`}::interval)`;
+  }
   for (const n of [1, 2]) {
     await db.sql`insert into webhook_endpoints (workspace_id, url, event_types, secret_ciphertext)
                  values (${ws.id}, ${`https://hooks.example.org/${n}`}, '{contact.created}', 'x')`;
@@ -70,6 +82,7 @@ const LIST_FIXTURES: Record<string, { id?: string; orders?: Record<string, strin
   listEventRegistrations: { id: "event" },
   listFormSubmissions: { id: "form" },
   listCampaignEnrollments: { id: "campaign" },
+  listContactMemberships: { id: "contact" },
 };
 const isList = (op: AnyApiOperation) =>
   op.method === "get" && op.query !== undefined && "cursor" in ((op.query as { shape?: object }).shape ?? {});

@@ -30,6 +30,10 @@ const UPDATED_AT_TABLES = [
   "segments",
   "email_topics",
   "import_mappings",
+  "event_ticket_types",
+  "plans",
+  "subscriptions",
+  "memberships",
 ];
 
 /** A row of `table` whose updated_at lies in the past, and an update of another column. */

@@ -58,6 +58,7 @@ describe("4.5 order.placed step 3: the ticket holder", () => {
       phone: "202-555-0143",
       amount_paid: "28.50",
       status: "registered",
+      ticket_class_id: null,
       // not checked in at the door (docs/decisions.md, "Segments": attendance)
       checked_in: false,
     });

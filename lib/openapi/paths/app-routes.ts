@@ -7,6 +7,7 @@ import { rsvpSchema } from "@/lib/events/rsvp/rsvp-schema";
 import { scanBatchSchema } from "@/lib/events/tickets/sync-scans";
 import { registrationFilterSchema } from "@/lib/events/schemas";
 import { formSubmissionBodySchema } from "@/lib/forms/submission-fields";
+import { portalLinkRequestSchema } from "@/lib/portal/schemas";
 import { backfillIntentsQuery, backfillRefundsQuery } from "@/lib/payments/schemas";
 import { error, html, json, plainError, redirect, security, uuidParam } from "../helpers";
 
@@ -220,6 +221,38 @@ export const appRoutePaths: ZodOpenApiPathsObject = {
         "404": error("A wrong token, or another event's (`not_found`)."),
         "409": error("Already claimed (`offer_used`)."),
         "410": error("Expired (`offer_expired`): the seat went to the next in line."),
+      },
+    },
+  },
+  "/api/portal/{workspaceId}/link": {
+    post: {
+      operationId: "requestPortalLink",
+      security: security.none,
+      tags: ["Portal"],
+      summary: "Ask for a sign-in link to the contact portal",
+      description:
+        'Public (DESIGN section 9, "Portal and languages"; docs/decisions.md, "Portal sessions"). The same 202 ' +
+        "whatever the address: a contact of the workspace with it is emailed a single-use link to " +
+        "`{base_url}/portal/{workspace_id}/enter?token=…`, valid 15 minutes, in the language of `?lang=` or " +
+        "Accept-Language. An address past 5 links an hour gets the same 202 and no email.",
+      requestParams: {
+        path: uuidParam("workspaceId", "The workspace's id."),
+        query: z.object({ lang: z.string().optional().meta({ description: "en, es, fr or de." }) }),
+      },
+      requestBody: {
+        required: true,
+        content: {
+          "application/json": { schema: portalLinkRequestSchema },
+          "application/x-www-form-urlencoded": { schema: portalLinkRequestSchema },
+        },
+      },
+      responses: {
+        "202": {
+          description: "Accepted, whatever the address.",
+          ...json(z.object({ success: z.literal(true) })),
+        },
+        "400": error("No email address in the body (`invalid`)."),
+        "429": error("Too many requests from this IP."),
       },
     },
   },
