@@ -3933,7 +3933,7 @@ CREATE TABLE public.campaign_step_runs (
     step_id text NOT NULL,
     outcome text NOT NULL,
     detail text,
-    at timestamp with time zone DEFAULT now() NOT NULL,
+    at timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
     CONSTRAINT campaign_step_runs_detail_check CHECK ((length(detail) <= 500)),
     CONSTRAINT campaign_step_runs_outcome_check CHECK ((outcome = ANY (ARRAY['sent'::text, 'waiting'::text, 'branched'::text, 'tagged'::text, 'untagged'::text, 'exited'::text, 'completed'::text, 'skipped'::text, 'topic_joined'::text, 'topic_left'::text, 'task_created'::text, 'field_updated'::text, 'webhook_queued'::text, 'notified'::text, 'moved'::text, 'enrolled'::text]))),
     CONSTRAINT campaign_step_runs_step_id_check CHECK ((length(step_id) <= 64))
