@@ -5,16 +5,9 @@ export interface PortalLocaleSources {
   /** `?lang=` of the page (or the form's hidden `lang`) */
   lang?: string | null;
   acceptLanguage?: string | null;
-  /**
-   * The signed-in contact's `contacts.locale`. THE ONE PLACE TO ADD IT: the column is not on main
-   * when the portal is written (another change adds it), so every caller passes null until then;
-   * when it exists, findPortalSession reads it and its callers hand it on here.
-   */
+  /** The contact's `contacts.locale`: the signed-in contact's (PortalSession), or the link's addressee's. */
   contactLocale?: string | null;
-  /**
-   * The workspace's default language: likewise not a column yet; null until it is added, then read
-   * with the workspace's name.
-   */
+  /** The workspace's `default_locale`, read with its name. */
   workspaceDefault?: string | null;
 }
 

@@ -15,6 +15,9 @@ export interface PortalSession {
   contactId: string;
   email: string;
   expiresAt: Date;
+  /** the contact's language (contacts.locale) and the workspace's default, for portalLocale */
+  contactLocale: string | null;
+  workspaceDefault: string;
 }
 
 /** Whether a sign-in link is open (its page offers to continue; nothing is spent). */
@@ -79,7 +82,8 @@ export async function findPortalSession(
   if (!isUuid(input.workspaceId) || !looksLikePortalToken(input.token)) return null;
   const [row] = await db<PortalSession[]>`
     select s.id as "sessionId", s.workspace_id as "workspaceId", w.name as "workspaceName",
-           s.contact_id as "contactId", c.email, s.expires_at as "expiresAt"
+           s.contact_id as "contactId", c.email, s.expires_at as "expiresAt",
+           c.locale as "contactLocale", w.default_locale as "workspaceDefault"
     from public.portal_sessions s
     join public.contacts c on c.id = s.contact_id and c.workspace_id = s.workspace_id
     join public.workspaces w on w.id = s.workspace_id

@@ -1,5 +1,5 @@
 import type { Db } from "@/lib/db/doors";
-import type { Translator } from "@/lib/i18n/translator";
+import { portalTranslator, type PortalLocaleSources } from "./portal-locale";
 import { recordPortalAudit } from "./portal-audit";
 import { sendPortalLinkEmail } from "./portal-emails";
 import { newPortalToken, PORTAL_LINK_MINUTES, portalUrl } from "./portal-links";
@@ -18,16 +18,36 @@ import { newPortalToken, PORTAL_LINK_MINUTES, portalUrl } from "./portal-links";
  */
 export async function requestPortalLink(
   db: Db,
-  input: { workspaceId: string; email: string; ip: string | null; t: Translator },
+  input: {
+    workspaceId: string;
+    email: string;
+    ip: string | null;
+    locale: Pick<PortalLocaleSources, "lang" | "acceptLanguage">;
+  },
 ): Promise<void> {
   const email = input.email.trim().toLowerCase();
   const { token, digest } = newPortalToken();
-  const [contact] = await db<{ id: string; email: string; portal_token: string; workspace_name: string }[]>`
+  const [contact] = await db<
+    {
+      id: string;
+      email: string;
+      portal_token: string;
+      workspace_name: string;
+      locale: string | null;
+      default_locale: string;
+    }[]
+  >`
     update public.contacts c set portal_token = gen_random_uuid()
     from public.workspaces w
     where w.id = c.workspace_id and c.workspace_id = ${input.workspaceId} and c.email = ${email}
-    returning c.id, c.email, c.portal_token, w.name as workspace_name`;
+    returning c.id, c.email, c.portal_token, w.name as workspace_name, c.locale, w.default_locale`;
   if (!contact) return;
+  // the page's choice, then the contact's own language, then the browser's, then the workspace's
+  const t = portalTranslator({
+    ...input.locale,
+    contactLocale: contact.locale,
+    workspaceDefault: contact.default_locale,
+  });
   await db`
     insert into public.portal_links (workspace_id, contact_id, purpose, token_hash, portal_token, ip, expires_at)
     values (${input.workspaceId}, ${contact.id}, 'sign_in', ${digest}, ${contact.portal_token}, ${input.ip},
@@ -40,8 +60,8 @@ export async function requestPortalLink(
       email: contact.email,
       workspaceName: contact.workspace_name,
     },
-    { url: portalUrl(input.workspaceId, "/enter", { token, lang: input.t.locale }), token },
-    input.t,
+    { url: portalUrl(input.workspaceId, "/enter", { token, lang: t.locale }), token },
+    t,
   );
   await recordPortalAudit(db, {
     workspaceId: input.workspaceId,

@@ -6,6 +6,8 @@ import { translator } from "@/lib/i18n/translator";
 import { confirmEmailChange, correctDetails } from "@/lib/portal/correct-details";
 import { requestPortalLinkFlow } from "@/lib/portal/flows/portal-flows";
 import { portalExport } from "@/lib/portal/portal-export";
+import { portalLocale } from "@/lib/portal/portal-locale";
+import { requestPortalLink } from "@/lib/portal/request-portal-link";
 import {
   endPortalSession,
   enterPortal,
@@ -138,11 +140,52 @@ describe("sign-in by emailed link (DESIGN.md section 9)", () => {
       await db.sql`select count(*)::int as n from public.portal_links where contact_id = ${a1.id}`;
     expect(n).toBe(5);
     for (let i = 0; i < 20; i += 1)
-      await requestPortalLinkFlow({ workspaceId: a.id, email: `${unique("x")}@example.test`, ip, t: en });
+      await requestPortalLinkFlow({
+        workspaceId: a.id,
+        email: `${unique("x")}@example.test`,
+        ip,
+        locale: {},
+      });
     expect((await linkRequest(a.id, a2.email, ip)).status).toBe(429);
     const [{ m }] =
       await db.sql`select count(*)::int as m from public.portal_links where contact_id = ${a2.id}`;
     expect(m).toBe(0);
+  });
+});
+
+describe("the portal speaks the contact's language (DESIGN.md section 9, 'Portal and languages')", () => {
+  const subjectTo = async (to: string) =>
+    (
+      await db.sql<{ subject: string }[]>`
+        select subject from public.email_sends where to_email = ${to} order by created_at desc limit 1`
+    )[0]?.subject;
+
+  test("the sign-in link goes out in the contact's language, else the workspace's; ?lang= wins over both", async () => {
+    const ws = await createWorkspace(db.sql, { name: "Théâtre" });
+    await db.sql`update public.workspaces set default_locale = 'de' where id = ${ws.id}`;
+    const french = await createContact(db.sql, ws.id);
+    await db.sql`update public.contacts set locale = 'fr-CA' where id = ${french.id}`;
+    const unknown = await createContact(db.sql, ws.id);
+    expect((await linkRequest(ws.id, french.email)).status).toBe(202);
+    expect(await subjectTo(french.email)).toBe("Votre lien de connexion pour Théâtre");
+    expect((await linkRequest(ws.id, unknown.email)).status).toBe(202);
+    expect(await subjectTo(unknown.email)).toBe("Ihr Anmeldelink für Théâtre");
+    await withService((tx) =>
+      requestPortalLink(tx, { workspaceId: ws.id, email: french.email, ip: null, locale: { lang: "en" } }),
+    );
+    expect(await subjectTo(french.email)).toBe("Your sign-in link for Théâtre");
+  });
+
+  test("a session carries the contact's and the workspace's languages, read where it is found", async () => {
+    const ws = await createWorkspace(db.sql);
+    await db.sql`update public.workspaces set default_locale = 'es' where id = ${ws.id}`;
+    const c = await createContact(db.sql, ws.id);
+    await db.sql`update public.contacts set locale = 'fr' where id = ${c.id}`;
+    const { session } = await signedIn(ws.id, c.email);
+    expect(session).toMatchObject({ contactLocale: "fr", workspaceDefault: "es" });
+    expect(portalLocale({ acceptLanguage: "de", ...session })).toBe("fr");
+    expect(portalLocale({ acceptLanguage: "de", workspaceDefault: session.workspaceDefault })).toBe("de");
+    expect(portalLocale({ workspaceDefault: session.workspaceDefault })).toBe("es");
   });
 });
 

@@ -15,7 +15,6 @@ import {
   signOutFlow,
 } from "@/lib/portal/flows/portal-flows";
 import { portalPath } from "@/lib/portal/portal-links";
-import { portalTranslator } from "@/lib/portal/portal-locale";
 import { portalUnsubscribe, savePortalTopics } from "@/lib/portal/portal-topics";
 import { cancelPortalRsvp } from "@/lib/portal/registrations";
 import { requestErasure } from "@/lib/portal/request-erasure";
@@ -35,9 +34,9 @@ export const requestLinkAction = publicAction(
   z.object({ ...page, email: z.string().max(254).default("") }),
   async ({ workspaceId, lang, email }) => {
     const requestHeaders = await headers();
-    const t = portalTranslator({ lang, acceptLanguage: requestHeaders.get("accept-language") });
     if (!email.includes("@")) redirect(portalPath(workspaceId, "", { error: "email", lang }));
-    const result = await requestPortalLinkFlow({ workspaceId, email, ip: clientIp(requestHeaders), t });
+    const locale = { lang, acceptLanguage: requestHeaders.get("accept-language") };
+    const result = await requestPortalLinkFlow({ workspaceId, email, ip: clientIp(requestHeaders), locale });
     const outcome = "error" in result ? { error: "tooMany" } : { sent: "1" };
     redirect(portalPath(workspaceId, "", { ...outcome, lang }));
   },

@@ -233,8 +233,9 @@ export const appRoutePaths: ZodOpenApiPathsObject = {
       description:
         'Public (DESIGN section 9, "Portal and languages"; docs/decisions.md, "Portal sessions"). The same 202 ' +
         "whatever the address: a contact of the workspace with it is emailed a single-use link to " +
-        "`{base_url}/portal/{workspace_id}/enter?token=…`, valid 15 minutes, in the language of `?lang=` or " +
-        "Accept-Language. An address past 5 links an hour gets the same 202 and no email.",
+        "`{base_url}/portal/{workspace_id}/enter?token=…`, valid 15 minutes, in the language of `?lang=`, else the " +
+        "contact's, else Accept-Language, else the workspace's. An address past 5 links an hour gets the same 202 " +
+        "and no email.",
       requestParams: {
         path: uuidParam("workspaceId", "The workspace's id."),
         query: z.object({ lang: z.string().optional().meta({ description: "en, es, fr or de." }) }),

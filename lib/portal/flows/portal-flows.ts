@@ -8,7 +8,7 @@ import { clientIp } from "@/lib/http/client-ip";
 import type { Translator } from "@/lib/i18n/translator";
 import { checkRateLimit } from "@/lib/rate-limit/check-rate-limit";
 import { PORTAL_COOKIE, portalPath } from "../portal-links";
-import { portalTranslator } from "../portal-locale";
+import { portalTranslator, type PortalLocaleSources } from "../portal-locale";
 import { endPortalSession, enterPortal, findPortalSession, type PortalSession } from "../portal-session";
 import { requestPortalLink } from "../request-portal-link";
 
@@ -31,7 +31,8 @@ export async function requestPortalLinkFlow(input: {
   workspaceId: string;
   email: string;
   ip: string | null;
-  t: Translator;
+  /** the request's `?lang=` and Accept-Language: the email's language with the contact's (portalLocale) */
+  locale: Pick<PortalLocaleSources, "lang" | "acceptLanguage">;
 }): Promise<{ data: { accepted: true } } | Refused> {
   const address = input.email.trim().toLowerCase();
   const [byIp, byAddress] = await withService(async (db) => [
@@ -106,15 +107,17 @@ export async function portalAct(
 ): Promise<never> {
   const requestHeaders = await headers();
   const lang = input.lang ?? null;
-  const ctx: PortalActContext = {
-    ip: clientIp(requestHeaders),
-    lang,
-    t: portalTranslator({ lang, acceptLanguage: requestHeaders.get("accept-language") }),
-  };
   const token = (await cookies()).get(PORTAL_COOKIE)?.value;
   const notice = await withService(async (db) => {
     const session = await findPortalSession(db, { workspaceId: input.workspaceId, token });
-    return session ? fn(db, session, ctx) : null;
+    if (!session) return null;
+    const t = portalTranslator({
+      lang,
+      contactLocale: session.contactLocale,
+      acceptLanguage: requestHeaders.get("accept-language"),
+      workspaceDefault: session.workspaceDefault,
+    });
+    return fn(db, session, { ip: clientIp(requestHeaders), lang, t });
   });
   if (notice === null) redirect(portalPath(input.workspaceId, "", { expired: "1", lang }));
   redirect(portalPath(input.workspaceId, "/me", { done: notice, lang }) + "#notice");

@@ -62,8 +62,8 @@ export default async function PortalHomePage({
   const { workspaceId } = await params;
   const q = await searchParams;
   const lang = one(q.lang);
-  const { workspaceName, t } = await portalPage(workspaceId, lang);
   const session = await currentPortalSession(workspaceId);
+  const { workspaceName, t } = await portalPage(workspaceId, lang, session);
   if (!session) redirect(portalPath(workspaceId, "", { expired: "1", lang }));
   const [details, centre, registrations, purchases] = await withService((db) =>
     Promise.all([

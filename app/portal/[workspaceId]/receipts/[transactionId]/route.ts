@@ -19,14 +19,16 @@ export const GET = publicRoute(
     params: z.object({ workspaceId: uuidSchema, transactionId: z.string().max(100) }),
   },
   async (request, { workspaceId, transactionId }) => {
-    const t = portalTranslator({
-      lang: new URL(request.url).searchParams.get("lang"),
-      acceptLanguage: request.headers.get("accept-language"),
-    });
     const ip = clientIp(request.headers);
-    const result = await withPortalSession(workspaceId, (db, session) =>
-      portalReceipt(db, session, { transactionId, ip, t }),
-    );
+    const result = await withPortalSession(workspaceId, (db, session) => {
+      const t = portalTranslator({
+        lang: new URL(request.url).searchParams.get("lang"),
+        contactLocale: session.contactLocale,
+        acceptLanguage: request.headers.get("accept-language"),
+        workspaceDefault: session.workspaceDefault,
+      });
+      return portalReceipt(db, session, { transactionId, ip, t });
+    });
     if (!result) return Response.redirect(`${appUrl()}${portalPath(workspaceId, "", { expired: "1" })}`, 303);
     if ("error" in result) throw new AppError("not_found");
     return new Response(result.data.text, {
