@@ -5203,7 +5203,10 @@ export interface operations {
   };
   claimWaitlistOffer: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description The claim page's language (es, fr, de): the page a form post is redirected to keeps it. */
+        lang?: string;
+      };
       header?: never;
       path: {
         /** @description The event's id. */

@@ -1,5 +1,6 @@
 import { PERSON_FIELDS, type ContactRow, type PersonField } from "@/lib/contacts/contact-row";
 import type { MessageKey, Translator } from "@/lib/i18n/translator";
+import type { PortalMembership } from "@/lib/portal/memberships";
 import type { PortalPurchase } from "@/lib/portal/purchases";
 import type { PortalRegistration } from "@/lib/portal/registrations";
 import type { portalTopics } from "@/lib/portal/portal-topics";
@@ -231,6 +232,56 @@ export function PurchasesSection({
           })}
         </ul>
       )}
+    </section>
+  );
+}
+
+/**
+ * The contact's memberships and regular gifts (shown when they have any), and the way to Stripe's
+ * customer portal for the card, invoices and cancellation.
+ */
+export function MembershipsSection({
+  workspaceId,
+  workspaceName,
+  t,
+  memberships,
+  manage,
+}: {
+  workspaceId: string;
+  workspaceName: string;
+  t: Translator;
+  memberships: PortalMembership[];
+  manage: Action;
+}) {
+  const day = (d: Date) => t.intl.formatDate(d, { dateStyle: "long", timeZone: t.timeZone });
+  return (
+    <section className="stack" aria-labelledby="memberships-heading">
+      <h2 id="memberships-heading">{t.t("portal.memberships.heading")}</h2>
+      <ul className="stack portal-list">
+        {memberships.map((m) => (
+          <li key={m.id}>
+            <strong>{m.plan}</strong> · {t.t(`portal.memberships.${m.kind}`)} ·{" "}
+            {t.t(`portal.memberships.${m.status}`)}
+            <br />
+            {t.t("portal.memberships.since", { date: day(m.memberSince) })}
+            {m.expiresAt && m.status !== "lapsed" && m.status !== "cancelled" && (
+              <>
+                {" · "}
+                {t.t(m.ending ? "portal.memberships.ends" : "portal.memberships.renews", {
+                  date: day(m.expiresAt),
+                })}
+              </>
+            )}
+          </li>
+        ))}
+      </ul>
+      <form action={manage} className="stack">
+        <PageFields workspaceId={workspaceId} t={t} />
+        <p className="hint">{t.t("portal.memberships.manageHint", { workspace: workspaceName })}</p>
+        <button type="submit" className="secondary">
+          {t.t("portal.memberships.manage")}
+        </button>
+      </form>
     </section>
   );
 }

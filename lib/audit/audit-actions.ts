@@ -31,6 +31,7 @@ export const AUDIT_ACTIONS = [
   "contact.portal_receipt_downloaded",
   "contact.portal_exported",
   "contact.portal_erasure_requested",
+  "contact.portal_billing_opened",
   "contacts.imported",
   "contacts.exported",
   "tag.created",

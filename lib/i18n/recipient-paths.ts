@@ -11,6 +11,7 @@ const PAGES: { pattern: RegExp; scope: PageScope }[] = [
   { pattern: /^\/subscribe\/(?:confirmed|error)$/, scope: null },
   { pattern: /^\/subscribe\/([^/]+)$/, scope: "contact" },
   { pattern: /^\/rsvp\/([^/]+)$/, scope: "event" },
+  { pattern: /^\/rsvp\/([^/]+)\/claim$/, scope: "event" },
   { pattern: /^\/verified$/, scope: null },
 ];
 

@@ -93,7 +93,9 @@ export interface FakeBilling {
    * the same order.
    */
   deliveries(seed: number, opts?: { duplicates?: number }): SignedEvent[];
-  /** the API's answers (undefined: not a billing path) */
+  /** the customer portal sessions created (POST /v1/billing_portal/sessions), with their account */
+  portalSessions: { account: string | null; obj: Obj }[];
+  /** the API's answers (undefined: not a billing path); a POST's form body as `query` */
   route(
     path: string,
     query: URLSearchParams,
@@ -110,6 +112,7 @@ export function createBilling(deps: BillingDeps): FakeBilling {
   const subscriptions = new Map<string, StoredSubscription>();
   const invoices = new Map<string, { account: string | null; obj: Obj }>();
   const sessions = new Map<string, { account: string | null; obj: Obj }>();
+  const portalSessions: { account: string | null; obj: Obj }[] = [];
   const events: SignedEvent[] = [];
 
   const emit = (type: string, object: Obj, account: string | null) => {
@@ -442,6 +445,7 @@ export function createBilling(deps: BillingDeps): FakeBilling {
       }
       return out;
     },
+    portalSessions,
     route(path, query, account) {
       const expand = new Set([...query.entries()].filter(([k]) => k.startsWith("expand")).map(([, v]) => v));
       const missing = (what: string) => ({
@@ -450,6 +454,24 @@ export function createBilling(deps: BillingDeps): FakeBilling {
           error: { type: "invalid_request_error", code: "resource_missing", message: `No such ${what}` },
         },
       });
+      if (path === "/v1/billing_portal/sessions") {
+        // Stripe's customer portal: a session for a customer of the account the call is made on
+        const customer = query.get("customer") ?? "";
+        const c = customers.get(customer);
+        if (!c || c.account !== account) return missing(`customer: '${customer}'`);
+        const id = stripeId("bps");
+        const obj: Obj = {
+          id,
+          object: "billing_portal.session",
+          customer,
+          return_url: query.get("return_url"),
+          livemode: false,
+          created: clock,
+          url: `https://billing.stripe.com/p/session/test_${id}`,
+        };
+        portalSessions.push({ account, obj });
+        return { status: 200, body: clone(obj) };
+      }
       let m: RegExpExecArray | null;
       if ((m = /^\/v1\/subscriptions\/([^/]+)$/.exec(path))) {
         const s = subscriptions.get(m[1]);

@@ -194,7 +194,7 @@ export async function startStripeFake(options: { port?: number } = {}): Promise<
       const charge = expandCharge ? charges.get(p.obj.latest_charge as string)?.obj : undefined;
       return send(res, 200, charge ? { ...p.obj, latest_charge: charge } : p.obj);
     }
-    const billed = fake.billing.route(path, q, account);
+    const billed = fake.billing.route(path, req.method === "POST" ? new URLSearchParams(body) : q, account);
     if (billed) return send(res, billed.status, billed.body);
     if (path === "/v1/refunds") {
       const gte = q.get("created[gte]");

@@ -253,6 +253,43 @@ describe("an offer: claimed once, in time, by its link", () => {
   });
 });
 
+describe("an offer in the waiting person's language (docs/decisions.md, 'Recipient languages')", () => {
+  test("the offer email is in the contact's language with the claim page's ?lang=, and the claim's form post keeps it", async () => {
+    const ws = await createWorkspace(db.sql);
+    const eventId = await createEvent(ws.id, { capacity: 1, waitlist_enabled: true, name: "Atelier" });
+    const seat = await submit(eventId, "seat-fr@example.test");
+    await submit(eventId, "waiting-fr@example.test");
+    await db.sql`update contacts set locale = 'fr-FR' where workspace_id = ${ws.id} and email = 'waiting-fr@example.test'`;
+    await withService((tx) =>
+      cancelRegistration(tx, {
+        workspaceId: ws.id,
+        registrationId: "data" in seat ? seat.data.registrationId : "",
+      }),
+    );
+    const [offer] = await db.sql<{ subject: string; text_body: string }[]>`
+      select e.subject, s.text_body from email_sends e join email_send_secrets s on s.email_send_id = e.id
+      where e.to_email = 'waiting-fr@example.test'`;
+    expect(offer.subject).toBe("Une place s'est libérée : Atelier");
+    expect(offer.text_body).toContain("Réclamez votre place : http://crm.test/rsvp/");
+    const match = /\/claim\?token=([A-Za-z0-9_%-]+)&lang=fr\b/.exec(offer.text_body);
+    expect(match, offer.text_body).not.toBeNull();
+    const posted = await claimPost(
+      new Request(`http://crm.test/api/rsvp/${eventId}/claim?lang=fr`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ token: decodeURIComponent(match![1]) }).toString(),
+      }),
+      { params: Promise.resolve({ eventId }) },
+    );
+    expect(posted.status).toBe(303);
+    expect(posted.headers.get("location")).toBe(`http://crm.test/rsvp/${eventId}?status=claimed&lang=fr`);
+    const [{ status }] = await db.sql`
+      select r.status from event_registrations r join contacts c on c.id = r.contact_id
+      where c.email = 'waiting-fr@example.test' and r.event_id = ${eventId}`;
+    expect(status).toBe("registered");
+  });
+});
+
 describe("capacity changes", () => {
   test("a capacity lowered below the seats taken is refused with the numbers; raised, it offers the new seats", async () => {
     const ws = await createWorkspace(db.sql);

@@ -7,12 +7,14 @@ import SubscribePage from "@/app/subscribe/[contactId]/page";
 import UnsubscribePage from "@/app/unsubscribe/[contactId]/page";
 import VerifiedPage from "@/app/verified/page";
 import RsvpPage from "@/app/rsvp/[eventId]/page";
+import ClaimPage from "@/app/rsvp/[eventId]/claim/page";
 import { GET as verify } from "@/app/api/forms/verify/route";
 import { createTopic } from "@/lib/consent/topics";
 import { signLink } from "@/lib/crypto/signed-link";
 import { withService } from "@/lib/db/doors";
 import { rsvpConfirmationEmail } from "@/lib/events/rsvp/rsvp-confirmation-email";
 import type { EventRow } from "@/lib/events/event-row";
+import { offerEmail, offerTokenHash } from "@/lib/events/waitlist/offers";
 import { verificationEmail } from "@/lib/forms/verification-email";
 import { LOCALES, type Locale } from "@/lib/i18n/locales";
 import { documentLocale } from "@/lib/i18n/flows/page-locale";
@@ -91,6 +93,7 @@ let fixtures: {
   blockedId: string;
   subscribedId: string;
   eventId: string;
+  offerToken: string;
 };
 
 beforeAll(async () => {
@@ -108,7 +111,13 @@ beforeAll(async () => {
     values (${ws.id}, 'Open house', ${new Date(Date.now() + 86_400_000)}, ${new Date(Date.now() + 90_000_000)},
             'Europe/Paris', true, 'Hall 1', 40)
     returning id`;
+  // a waitlist offer open on the event: its claim page shows the held seat
+  const offerToken = "o".repeat(43);
+  const waiting = await createContact(db.sql, ws.id);
+  await db.sql`insert into event_registrations (workspace_id, event_id, contact_id, status, offered_at, offer_expires_at, offer_token_hash)
+               values (${ws.id}, ${event.id}, ${waiting.id}, 'offered', now(), now() + interval '1 day', ${offerTokenHash(offerToken)})`;
   fixtures = {
+    offerToken,
     workspaceId: ws.id,
     contactId: contact.id,
     signature: signLink("preferences", { workspaceId: ws.id, contactId: contact.id }),
@@ -178,6 +187,24 @@ describe.each(LOCALES)(
       expectTranslated(await page({}, "00000000-0000-4000-8000-000000000000"), locale, "rsvp unknown event");
     });
 
+    test("/rsvp/{event_id}/claim: the held seat and each refusal", async () => {
+      const page = (query: Record<string, string>) =>
+        render(
+          ClaimPage({
+            params: Promise.resolve({ eventId: fixtures.eventId }),
+            searchParams: Promise.resolve({ lang, ...query }),
+          }),
+        );
+      const held = await page({ token: fixtures.offerToken });
+      expect(held).toContain(MESSAGES[locale]["waitlist.claimButton"]);
+      expectTranslated(held, locale, "claim");
+      for (const query of [
+        { token: "x".repeat(43) },
+        ...["offer_used", "offer_expired", "not_found", "__proto__"].map((error) => ({ error })),
+      ])
+        expectTranslated(await page(query), locale, `claim ${JSON.stringify(query)}`);
+    });
+
     test("the verify link's pages (unknown token) carry the language in <html lang>", async () => {
       const res = await verify(new Request(`http://crm.test/api/forms/verify?token=nope&lang=${lang}`));
       expect(res.status).toBe(404);
@@ -186,14 +213,16 @@ describe.each(LOCALES)(
       expectTranslated(html, locale, "verify unknown");
     });
 
-    test("the system emails: double opt-in and RSVP confirmation", async () => {
+    test("the system emails: double opt-in, RSVP confirmation and waitlist offer", async () => {
       const t = translator(locale, "Europe/Paris");
       const optIn = verificationEmail({ workspaceName: "Kino", formName: "Newsletter", token: "tok", t });
       const [event] = await db.sql<EventRow[]>`select * from events where id = ${fixtures.eventId}`;
       const rsvp = rsvpConfirmationEmail(event, "Ana", t);
+      const offer = offerEmail(event, "Ana", "http://crm.test/rsvp/e/claim?token=t", new Date(), t);
       for (const [name, email] of [
         ["verification", optIn],
         ["rsvp", rsvp],
+        ["waitlist offer", offer],
       ] as const) {
         expectTranslated(`${email.subject}\n${email.text}`, locale, `${name} email text`);
         expectTranslated(email.html, locale, `${name} email html`);

@@ -7,6 +7,7 @@ import { confirmEmailChange, correctDetails } from "@/lib/portal/correct-details
 import { requestPortalLinkFlow } from "@/lib/portal/flows/portal-flows";
 import { portalExport } from "@/lib/portal/portal-export";
 import { portalLocale } from "@/lib/portal/portal-locale";
+import { billingCustomer, openBillingPortal, portalMemberships } from "@/lib/portal/memberships";
 import { requestPortalLink } from "@/lib/portal/request-portal-link";
 import {
   endPortalSession,
@@ -21,10 +22,13 @@ import { requestErasure } from "@/lib/portal/request-erasure";
 import { unzipSync, strFromU8 } from "fflate";
 import { setupTestDatabase } from "../helpers/db";
 import { addMember, createContact, createWorkspace, unique } from "../helpers/factories";
+import { connectPayproc, setupStripeFake } from "../helpers/payments";
+import { addPlan, deliverAll, eventsSince } from "../helpers/recurring";
 
 // DESIGN.md section 9, "Portal and languages", and docs/decisions.md, "Portal sessions": the contact's
 // own door. The attacker here holds a link or a portal session, or is a member with their own JWT.
 const db = setupTestDatabase();
+const stripe = setupStripeFake();
 const en = translator("en");
 let ipCounter = 0;
 /** each test asks from an IP of its own, so the per-IP limit is the rate-limit test's alone */
@@ -186,6 +190,57 @@ describe("the portal speaks the contact's language (DESIGN.md section 9, 'Portal
     expect(portalLocale({ acceptLanguage: "de", ...session })).toBe("fr");
     expect(portalLocale({ acceptLanguage: "de", workspaceDefault: session.workspaceDefault })).toBe("de");
     expect(portalLocale({ workspaceDefault: session.workspaceDefault })).toBe("es");
+  });
+});
+
+describe("memberships and regular gifts in the portal, and Stripe's customer portal", () => {
+  test("the session's contact sees their memberships only; the customer portal opens for their customer on the workspace's account", async () => {
+    const ws = await createWorkspace(db.sql, { name: "Friends of the Park" });
+    const conn = await connectPayproc(db.sql, ws.id);
+    const plan = await addPlan(db.sql, stripe.fake, conn);
+    const member = await createContact(db.sql, ws.id);
+    const neighbour = await createContact(db.sql, ws.id);
+    const other = await createWorkspace(db.sql);
+    const otherConn = await connectPayproc(db.sql, other.id);
+    const otherPlan = await addPlan(db.sql, stripe.fake, otherConn);
+    const subscribe = (account: string | null, email: string, priceId: string) =>
+      stripe.fake.billing.createSubscription({ account, email, priceId, checkout: true });
+    const mark = stripe.fake.billing.events.length;
+    const { customer } = subscribe(conn.account, member.email, plan.priceId);
+    subscribe(conn.account, neighbour.email, plan.priceId);
+    subscribe(otherConn.account, member.email, otherPlan.priceId); // the same address elsewhere
+    await deliverAll(eventsSince(stripe.fake, mark));
+
+    const { session } = await signedIn(ws.id, member.email);
+    const memberships = await withService((tx) => portalMemberships(tx, session));
+    expect(memberships).toHaveLength(1);
+    expect(memberships[0]).toMatchObject({
+      plan: "Monthly membership",
+      kind: "membership",
+      status: "active",
+      ending: false,
+    });
+    const [own] = await db.sql`select id from memberships where contact_id = ${member.id}`;
+    expect(memberships[0].id).toBe(own.id);
+
+    const billing = await withService((tx) => billingCustomer(tx, session, "203.0.113.7"));
+    expect(billing).toEqual({ customer: customer.id, account: conn.account });
+    const url = await openBillingPortal(billing!, "http://crm.test/portal/back");
+    const opened = stripe.fake.billing.portalSessions.at(-1)!;
+    expect(opened.account).toBe(conn.account);
+    expect(opened.obj).toMatchObject({
+      customer: customer.id,
+      return_url: "http://crm.test/portal/back",
+      url,
+    });
+    const [audit] = await db.sql`
+      select actor_id, target_id from audit_log where workspace_id = ${ws.id} and action = 'contact.portal_billing_opened'`;
+    expect(audit).toEqual({ actor_id: null, target_id: member.id });
+
+    // a contact with no subscription has nothing to manage, and no audit row
+    const { session: plain } = await signedIn(ws.id, (await createContact(db.sql, ws.id)).email);
+    expect(await withService((tx) => portalMemberships(tx, plain))).toEqual([]);
+    expect(await withService((tx) => billingCustomer(tx, plain, null))).toBeNull();
   });
 });
 

@@ -37,7 +37,7 @@ describe("the message catalogues a translator edits (DESIGN.md section 9, langua
    */
   const SAME_AS_ENGLISH: Record<string, string[]> = {
     de: ["rsvp.website", "fields.name"], // "Website", "Name" are German too
-    fr: ["portal.purchases.date"], // "Date" is French too
+    fr: ["portal.purchases.date", "portal.memberships.active"], // "Date", "Active" are French too
   };
 
   it.each(LOCALES.filter((l) => l !== "en"))(

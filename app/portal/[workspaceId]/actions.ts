@@ -9,6 +9,7 @@ import { clientIp } from "@/lib/http/client-ip";
 import { uuidSchema } from "@/lib/ids/uuid";
 import { confirmEmailChange, correctDetails } from "@/lib/portal/correct-details";
 import {
+  billingPortalFlow,
   enterPortalFlow,
   portalAct,
   requestPortalLinkFlow,
@@ -110,6 +111,14 @@ export const requestErasureAction = publicAction(
       return "erasure";
     }),
 );
+
+/** "Manage payment and subscriptions": on to Stripe's customer portal for the contact's customer. */
+export const openBillingAction = publicAction("portal billing", z.object({ ...page }), async (input) => {
+  const outcome = await billingPortalFlow({ workspaceId: input.workspaceId, lang: input.lang ?? null });
+  if (outcome === null) redirect(portalPath(input.workspaceId, "", { expired: "1", lang: input.lang }));
+  if ("url" in outcome) redirect(outcome.url);
+  redirect(portalPath(input.workspaceId, "/me", { done: outcome.notice, lang: input.lang }) + "#notice");
+});
 
 export const signOutAction = publicAction("portal sign out", z.object({ ...page }), async (input) => {
   await signOutFlow(input.workspaceId, clientIp(await headers()));

@@ -18,6 +18,7 @@ export const CHANGE_ACTIONS = [
   "contact.portal_receipt_downloaded",
   "contact.portal_exported",
   "contact.portal_erasure_requested",
+  "contact.portal_billing_opened",
 ] as const;
 
 const TITLES: Record<string, string> = {
@@ -34,6 +35,7 @@ const TITLES: Record<string, string> = {
   "contact.portal_receipt_downloaded": "Downloaded a receipt from the portal",
   "contact.portal_exported": "Downloaded their data from the portal",
   "contact.portal_erasure_requested": "Asked for erasure in the portal",
+  "contact.portal_billing_opened": "Opened their billing (Stripe) from the portal",
 };
 
 const isScalar = (v: unknown) => v !== null && typeof v !== "object";

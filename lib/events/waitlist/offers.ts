@@ -5,7 +5,10 @@ import { sendEmail } from "@/lib/email/send-email";
 import { refused, type Result } from "@/lib/errors/app-error";
 import { escapeHtml } from "@/lib/html/escape";
 import { isUuid } from "@/lib/ids/uuid";
-import { formatEventDateTime } from "@/lib/time/format";
+import { eventDateTime } from "@/lib/i18n/event-time";
+import { recipientLocale } from "@/lib/i18n/recipient-locale";
+import { htmlMessage, textMessage } from "@/lib/i18n/rich";
+import { translator, type Translator } from "@/lib/i18n/translator";
 import type { EventRow } from "../event-row";
 import { SEAT_STATUSES, seatsTaken } from "../rsvp/seats";
 
@@ -28,27 +31,40 @@ export async function waitlistPosition(db: Db, registrationId: string): Promise<
   return row?.position ?? null;
 }
 
-/** The offer email: a seat is held for you until …, with the claim link. */
-export function offerEmail(event: EventRow, firstName: string | null, link: string, expiresAt: Date) {
+/**
+ * The offer email: a seat is held for you until …, with the claim link, in the waiting person's
+ * language (docs/decisions.md, "Recipient languages"; the claim page opens in it too: the link
+ * carries `lang` when it is not English). Times in the event's zone.
+ */
+export function offerEmail(
+  event: EventRow,
+  firstName: string | null,
+  link: string,
+  expiresAt: Date,
+  t: Translator = translator("en"),
+) {
   const title = event.website_title ?? event.name;
-  const when = formatEventDateTime(event.start_time, event.timezone);
-  const until = formatEventDateTime(expiresAt, event.timezone);
-  const greeting = firstName ? `Hi ${firstName},` : "Hi,";
-  const subject = `A seat opened up: ${title}`;
+  const when = eventDateTime(t, event.start_time, event.timezone);
+  const until = eventDateTime(t, expiresAt, event.timezone);
+  const url = t.locale === "en" ? link : `${link}&lang=${t.locale}`;
+  const greeting = firstName
+    ? textMessage(t, "rsvpEmail.greetingName", { name: firstName })
+    : textMessage(t, "rsvpEmail.greeting");
+  const subject = textMessage(t, "waitlist.offerSubject", { title });
   const text = [
     greeting,
     "",
-    `A seat opened up at ${title} (${when}), and it is yours if you claim it by ${until}.`,
+    textMessage(t, "waitlist.offerOpened", { title, when, until }),
     "",
-    `Claim your seat: ${link}`,
+    textMessage(t, "waitlist.offerClaimText", { url }),
     "",
-    "If you do not claim it in time, it goes to the next person on the waitlist.",
+    textMessage(t, "waitlist.offerNext"),
   ].join("\n");
   const html = [
     `<p>${escapeHtml(greeting)}</p>`,
-    `<p>A seat opened up at <strong>${escapeHtml(title)}</strong> (${escapeHtml(when)}), and it is yours if you claim it by ${escapeHtml(until)}.</p>`,
-    `<p><a href="${escapeHtml(link)}">Claim your seat</a></p>`,
-    `<p>If you do not claim it in time, it goes to the next person on the waitlist.</p>`,
+    `<p>${htmlMessage(t, "waitlist.offerOpened", { title, when, until })}</p>`,
+    `<p><a href="${escapeHtml(url)}">${htmlMessage(t, "waitlist.offerClaim")}</a></p>`,
+    `<p>${htmlMessage(t, "waitlist.offerNext")}</p>`,
   ].join("");
   return { subject, html, text };
 }
@@ -118,7 +134,14 @@ async function makeOffer(db: Db, event: EventRow, person: Waiting, now: Date): P
     set status = 'offered', offered_at = ${now}, offer_expires_at = ${expiresAt},
         offer_token_hash = ${offerTokenHash(token)}
     where id = ${person.id}`;
-  const message = offerEmail(event, person.first_name, claimUrl(event.id, token), expiresAt);
+  const locale = await recipientLocale(db, { contactId: person.contact_id, eventId: event.id });
+  const message = offerEmail(
+    event,
+    person.first_name,
+    claimUrl(event.id, token),
+    expiresAt,
+    translator(locale, event.timezone),
+  );
   await sendEmail(db, {
     workspaceId: person.workspace_id,
     contactId: person.contact_id,

@@ -204,7 +204,15 @@ export const appRoutePaths: ZodOpenApiPathsObject = {
         "Public: the `token` of the offer email's link `{base_url}/rsvp/{event_id}/claim?token=…` (DESIGN section 9, " +
         "\"Events\"), valid the event's `offer_hours` (default 24). JSON gets JSON; the claim page's form post is " +
         "redirected to the RSVP page, or back to the claim page with ?error=the code.",
-      requestParams: { path: uuidParam("eventId", "The event's id.") },
+      requestParams: {
+        path: uuidParam("eventId", "The event's id."),
+        query: z.object({
+          lang: z.string().optional().meta({
+            description:
+              "The claim page's language (es, fr, de): the page a form post is redirected to keeps it.",
+          }),
+        }),
+      },
       requestBody: {
         required: true,
         content: {

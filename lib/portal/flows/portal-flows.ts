@@ -1,12 +1,14 @@
 import "server-only";
 import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
-import { isHttps } from "@/lib/config";
+import { appUrl, isHttps } from "@/lib/config";
 import { withService, type Db } from "@/lib/db/doors";
 import { refused, type Refused } from "@/lib/errors/app-error";
 import { clientIp } from "@/lib/http/client-ip";
+import { log } from "@/lib/observability/log";
 import type { Translator } from "@/lib/i18n/translator";
 import { checkRateLimit } from "@/lib/rate-limit/check-rate-limit";
+import { billingCustomer, openBillingPortal } from "../memberships";
 import { PORTAL_COOKIE, portalPath } from "../portal-links";
 import { portalTranslator, type PortalLocaleSources } from "../portal-locale";
 import { endPortalSession, enterPortal, findPortalSession, type PortalSession } from "../portal-session";
@@ -137,4 +139,29 @@ export async function withPortalSession<T>(
     const session = await findPortalSession(db, { workspaceId, token });
     return session ? fn(db, session, ip) : null;
   });
+}
+
+/**
+ * "Manage payment and subscriptions": a Stripe customer portal session for the signed-in contact's
+ * customer on the workspace's connected account, back to their portal page after. Null without a
+ * session; `notFound` when they have no subscription; `billingUnavailable` when Stripe cannot be
+ * reached (logged), so the page says so rather than failing.
+ */
+export async function billingPortalFlow(input: {
+  workspaceId: string;
+  lang: string | null;
+}): Promise<{ url: string } | { notice: "notFound" | "billingUnavailable" } | null> {
+  const billing = await withPortalSession(
+    input.workspaceId,
+    async (db, session, ip) => (await billingCustomer(db, session, ip)) ?? "none",
+  );
+  if (billing === null) return null;
+  if (billing === "none") return { notice: "notFound" };
+  try {
+    const back = `${appUrl()}${portalPath(input.workspaceId, "/me", { lang: input.lang })}`;
+    return { url: await openBillingPortal(billing, back) };
+  } catch (error) {
+    log.warn({ err: error }, "portal: the Stripe customer portal could not be opened");
+    return { notice: "billingUnavailable" };
+  }
 }

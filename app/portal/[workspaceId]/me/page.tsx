@@ -5,6 +5,7 @@ import { PortalFrame } from "@/components/portal/portal-frame";
 import {
   DataSection,
   DetailsSection,
+  MembershipsSection,
   PageFields,
   PurchasesSection,
   RegistrationsSection,
@@ -16,12 +17,14 @@ import { portalDetails } from "@/lib/portal/correct-details";
 import { currentPortalSession } from "@/lib/portal/flows/portal-flows";
 import { portalPath } from "@/lib/portal/portal-links";
 import { one, portalPage } from "@/lib/portal/flows/portal-page";
+import { portalMemberships } from "@/lib/portal/memberships";
 import { portalTopics } from "@/lib/portal/portal-topics";
 import { portalPurchases } from "@/lib/portal/purchases";
 import { portalRegistrations } from "@/lib/portal/registrations";
 import {
   cancelRsvpAction,
   correctDetailsAction,
+  openBillingAction,
   requestErasureAction,
   saveTopicsAction,
   signOutAction,
@@ -44,8 +47,9 @@ const NOTICES = new Set([
   "notFound",
   "erasure",
   "invalid",
+  "billingUnavailable",
 ]);
-const FAILURES = new Set(["topicsRefused", "notFound", "invalid"]);
+const FAILURES = new Set(["topicsRefused", "notFound", "invalid", "billingUnavailable"]);
 
 /**
  * The signed-in contact's page (DESIGN.md section 9; docs/decisions.md, "Portal sessions"): their
@@ -65,12 +69,13 @@ export default async function PortalHomePage({
   const session = await currentPortalSession(workspaceId);
   const { workspaceName, t } = await portalPage(workspaceId, lang, session);
   if (!session) redirect(portalPath(workspaceId, "", { expired: "1", lang }));
-  const [details, centre, registrations, purchases] = await withService((db) =>
+  const [details, centre, registrations, purchases, memberships] = await withService((db) =>
     Promise.all([
       portalDetails(db, session),
       portalTopics(db, session),
       portalRegistrations(db, session),
       portalPurchases(db, session),
+      portalMemberships(db, session),
     ]),
   );
   const done = one(q.done);
@@ -96,6 +101,7 @@ export default async function PortalHomePage({
         <a href="#topics-heading">{t.t("portal.topics.heading")}</a>
         <a href="#registrations-heading">{t.t("portal.registrations.heading")}</a>
         <a href="#purchases-heading">{t.t("portal.purchases.heading")}</a>
+        {memberships.length > 0 && <a href="#memberships-heading">{t.t("portal.memberships.heading")}</a>}
         <a href="#data-heading">{t.t("portal.data.heading")}</a>
       </nav>
       <DetailsSection
@@ -121,6 +127,15 @@ export default async function PortalHomePage({
         cancel={asFormAction(cancelRsvpAction)}
       />
       <PurchasesSection workspaceId={workspaceId} t={t} purchases={purchases} />
+      {memberships.length > 0 && (
+        <MembershipsSection
+          workspaceId={workspaceId}
+          workspaceName={workspaceName}
+          t={t}
+          memberships={memberships}
+          manage={asFormAction(openBillingAction)}
+        />
+      )}
       <DataSection
         workspaceId={workspaceId}
         workspaceName={workspaceName}

@@ -1,26 +1,26 @@
 import type { Metadata } from "next";
 import { withService } from "@/lib/db/doors";
-import { APP_ERROR_CODES } from "@/lib/errors/app-error";
 import type { EventRow } from "@/lib/events/event-row";
 import { eventPageInput, type EventPageProps } from "@/lib/events/event-page-props";
 import { readOffer } from "@/lib/events/waitlist/offers";
 import { isUuid } from "@/lib/ids/uuid";
-import { formatEventDateTime } from "@/lib/time/format";
+import { eventDateTime } from "@/lib/i18n/event-time";
+import { pageTranslator } from "@/lib/i18n/flows/page-locale";
+import type { MessageKey } from "@/lib/i18n/translator";
 
-export const metadata: Metadata = {
-  title: "Claim your seat",
-  robots: { index: false },
-  referrer: "no-referrer",
-};
 export const dynamic = "force-dynamic";
 
-const INVALID = "This link is not valid: check that you opened the whole link from your email.";
+export async function generateMetadata(props: EventPageProps): Promise<Metadata> {
+  const { eventId, query } = await eventPageInput(props);
+  const t = await pageTranslator("event", eventId, query.lang);
+  return { title: t.t("waitlist.claimTitle"), robots: { index: false }, referrer: "no-referrer" };
+}
 
 /** Why a claim is refused, in words (the API's codes: not_found, offer_used, offer_expired). */
-const REFUSALS: Record<string, string> = {
-  not_found: INVALID,
-  offer_used: APP_ERROR_CODES.offer_used.message,
-  offer_expired: APP_ERROR_CODES.offer_expired.message,
+const REFUSALS: Record<string, MessageKey> = {
+  not_found: "waitlist.claimInvalid",
+  offer_used: "errors.offerUsed",
+  offer_expired: "errors.offerExpired",
 };
 
 /**
@@ -31,6 +31,8 @@ const REFUSALS: Record<string, string> = {
 export default async function ClaimPage(props: EventPageProps) {
   const { eventId, query } = await eventPageInput(props);
   const token = query.token ?? "";
+  const t = await pageTranslator("event", eventId, query.lang);
+  const lang = t.locale === "en" ? null : t.locale;
   const { offer, event } = await withService(async (db) => {
     const found = query.error ? null : await readOffer(db, { eventId, token });
     const [row] =
@@ -39,25 +41,26 @@ export default async function ClaimPage(props: EventPageProps) {
         : [];
     return { offer: found, event: row as EventRow | undefined };
   });
+  const refused = (code: string) => t.t(Object.hasOwn(REFUSALS, code) ? REFUSALS[code] : REFUSALS.not_found);
   const refusal = query.error
-    ? (REFUSALS[query.error] ?? INVALID)
+    ? refused(query.error)
     : offer && "error" in offer
-      ? (REFUSALS[offer.error.code] ?? INVALID)
+      ? refused(offer.error.code)
       : !event
-        ? INVALID
+        ? refused("not_found")
         : null;
 
   if (refusal || !offer || !("data" in offer) || !event)
     return (
       <main className="auth-page" id="main">
         <div className="card stack">
-          <h1>Claim your seat</h1>
+          <h1>{t.t("waitlist.claimTitle")}</h1>
           <p role="alert" id="claim-refused">
-            {refusal ?? INVALID}
+            {refusal ?? refused("not_found")}
           </p>
           {isUuid(eventId) && (
             <p>
-              <a href={`/rsvp/${eventId}`}>Back to the event</a>
+              <a href={`/rsvp/${eventId}${lang ? `?lang=${lang}` : ""}`}>{t.t("waitlist.backToEvent")}</a>
             </p>
           )}
         </div>
@@ -70,16 +73,19 @@ export default async function ClaimPage(props: EventPageProps) {
       <div className="card stack" style={{ maxWidth: 560 }}>
         <h1>{title}</h1>
         <p>
-          <strong>{formatEventDateTime(event.start_time, event.timezone)}</strong>
+          <strong>{eventDateTime(t, event.start_time, event.timezone)}</strong>
           {event.location && <> · {event.location}</>}
         </p>
         <p role="status">
-          A seat is held for you until {formatEventDateTime(offer.data.expiresAt, event.timezone)}. Claim it
-          to register.
+          {t.t("waitlist.claimHeld", { until: eventDateTime(t, offer.data.expiresAt, event.timezone) })}
         </p>
-        <form method="post" action={`/api/rsvp/${event.id}/claim`} className="stack">
+        <form
+          method="post"
+          action={`/api/rsvp/${event.id}/claim${lang ? `?lang=${lang}` : ""}`}
+          className="stack"
+        >
           <input type="hidden" name="token" value={token} />
-          <button type="submit">Claim my seat</button>
+          <button type="submit">{t.t("waitlist.claimButton")}</button>
         </form>
       </div>
     </main>
