@@ -51,8 +51,11 @@ test("the ticket link from the outbox email, fed to the scanner by manual entry,
   await expect(guest.getByRole("heading", { name: "Door night" })).toBeVisible();
   await expect(guest.getByText("Dora Door")).toBeVisible();
   await expect(guest.getByRole("img", { name: /QR code of your ticket/ })).toBeVisible();
-  // an altered token gets the same page as any invalid one
-  await guest.goto(`/tickets/${token.slice(0, -2)}AA`);
+  // an altered token gets the same page as any invalid one: one character of the signature changed
+  // (its last ones may already be what a fixed replacement would write)
+  const at = token.length - 10;
+  const altered = `${token.slice(0, at)}${token[at] === "A" ? "B" : "A"}${token.slice(at + 1)}`;
+  await guest.goto(`/tickets/${altered}`);
   await expect(guest.getByRole("heading", { name: "Ticket not valid" })).toBeVisible();
   await visitor.close();
 
