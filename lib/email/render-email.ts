@@ -104,11 +104,14 @@ export function renderedMarketingSql(db: Db, html: string, text: string | null, 
   const footer = hasUnsubscribeTag(html)
     ? db``
     : db`|| '<p style="font-size:12px;color:#666"><a href="' || e.url_html || '">Unsubscribe</a></p>'`;
+  // The link and the text body are computed once a row: `offset 0` keeps each subquery from being
+  // pulled up into its readers, which would repeat its expression (the link's HMAC) at every reference.
   const textBody =
     text === null
       ? db`null::text`
-      : db`(select case when strpos(t.body, e.url) > 0 then t.body else t.body || E'\\n\\nUnsubscribe: ' || e.url end
-            from (select ${mergeSql(db, text, "text", url)} as body) t)`;
+      : db`case when strpos(t.body, e.url) > 0 then t.body else t.body || E'\\n\\nUnsubscribe: ' || e.url end`;
+  const textPart =
+    text === null ? db`` : db`cross join lateral (select ${mergeSql(db, text, "text", url)} as body offset 0) t`;
   return db`(
     select case when b.skip is not null then ${html}::text
                 else ${mergeSql(db, html, "html", url)} ${footer}
@@ -122,6 +125,8 @@ export function renderedMarketingSql(db: Db, html: string, text: string | null, 
                  replace(replace(replace(replace(replace(u.url, '&', '&amp;'), '<', '&lt;'), '>', '&gt;'), '"', '&quot;'), '''', '&#39;') as url_html
           from (select rtrim(coalesce(nullif(w.tracking_url, ''), ${base}::text), '/') || '/unsubscribe/' || b.id
                        || '?sig=' || ${signLinkSql(db, "preferences", db`w.id`, db`b.id`)}
-                       || coalesce('&topic=' || ${topicId ?? null}::text, '') as url) u) e
+                       || coalesce('&topic=' || ${topicId ?? null}::text, '') as url
+                offset 0) u) e
+    ${textPart}
   )`;
 }
