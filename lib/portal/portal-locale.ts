@@ -1,5 +1,6 @@
 import { chooseLocale, type Locale } from "@/lib/i18n/locales";
 import { translator, type Translator } from "@/lib/i18n/translator";
+import type { PortalSession } from "./portal-session";
 
 export interface PortalLocaleSources {
   /** `?lang=` of the page (or the form's hidden `lang`) */
@@ -19,4 +20,20 @@ export function portalLocale(sources: PortalLocaleSources): Locale {
 /** The portal's translator: its language and the contact's time zone (UTC until contacts keep one). */
 export function portalTranslator(sources: PortalLocaleSources, timeZone = "UTC"): Translator {
   return translator(portalLocale(sources), timeZone);
+}
+
+/**
+ * The translator of a signed-in contact's request: the request's `?lang=` and Accept-Language with
+ * the session's contact and workspace languages (portal pages, acts and downloads alike).
+ */
+export function sessionTranslator(
+  session: Pick<PortalSession, "contactLocale" | "workspaceDefault">,
+  request: { lang?: string | null; acceptLanguage?: string | null },
+): Translator {
+  return portalTranslator({
+    lang: request.lang,
+    contactLocale: session.contactLocale,
+    acceptLanguage: request.acceptLanguage,
+    workspaceDefault: session.workspaceDefault,
+  });
 }

@@ -10,7 +10,7 @@ import type { Translator } from "@/lib/i18n/translator";
 import { checkRateLimit } from "@/lib/rate-limit/check-rate-limit";
 import { billingCustomer, openBillingPortal } from "../memberships";
 import { PORTAL_COOKIE, portalPath } from "../portal-links";
-import { portalTranslator, type PortalLocaleSources } from "../portal-locale";
+import { sessionTranslator, type PortalLocaleSources } from "../portal-locale";
 import { endPortalSession, enterPortal, findPortalSession, type PortalSession } from "../portal-session";
 import { requestPortalLink } from "../request-portal-link";
 
@@ -113,12 +113,7 @@ export async function portalAct(
   const notice = await withService(async (db) => {
     const session = await findPortalSession(db, { workspaceId: input.workspaceId, token });
     if (!session) return null;
-    const t = portalTranslator({
-      lang,
-      contactLocale: session.contactLocale,
-      acceptLanguage: requestHeaders.get("accept-language"),
-      workspaceDefault: session.workspaceDefault,
-    });
+    const t = sessionTranslator(session, { lang, acceptLanguage: requestHeaders.get("accept-language") });
     return fn(db, session, { ip: clientIp(requestHeaders), lang, t });
   });
   if (notice === null) redirect(portalPath(input.workspaceId, "", { expired: "1", lang }));

@@ -6,7 +6,7 @@ import { clientIp } from "@/lib/http/client-ip";
 import { uuidSchema } from "@/lib/ids/uuid";
 import { withPortalSession } from "@/lib/portal/flows/portal-flows";
 import { portalPath } from "@/lib/portal/portal-links";
-import { portalTranslator } from "@/lib/portal/portal-locale";
+import { sessionTranslator } from "@/lib/portal/portal-locale";
 import { portalReceipt } from "@/lib/portal/purchases";
 
 /**
@@ -21,11 +21,9 @@ export const GET = publicRoute(
   async (request, { workspaceId, transactionId }) => {
     const ip = clientIp(request.headers);
     const result = await withPortalSession(workspaceId, (db, session) => {
-      const t = portalTranslator({
+      const t = sessionTranslator(session, {
         lang: new URL(request.url).searchParams.get("lang"),
-        contactLocale: session.contactLocale,
         acceptLanguage: request.headers.get("accept-language"),
-        workspaceDefault: session.workspaceDefault,
       });
       return portalReceipt(db, session, { transactionId, ip, t });
     });
