@@ -61,3 +61,12 @@ export async function recipientLocale(db: Db, input: RecipientLocaleInput): Prom
     workspaceDefault: stored.workspaceDefault,
   });
 }
+
+/**
+ * A recipient link that keeps its page's language: `lang=` appended (after `?` or `&`) unless the
+ * language is English, the catalogues' source, or none; the next page then opens in it too.
+ */
+export function withLang(url: string, locale: string | null | undefined): string {
+  if (!locale || locale === "en") return url;
+  return `${url}${url.includes("?") ? "&" : "?"}lang=${encodeURIComponent(locale)}`;
+}

@@ -1,6 +1,7 @@
 import { appUrl } from "@/lib/config";
 import { escapeHtml } from "@/lib/html/escape";
 import { eventDateTime } from "@/lib/i18n/event-time";
+import { withLang } from "@/lib/i18n/recipient-locale";
 import { htmlMessage, textMessage } from "@/lib/i18n/rich";
 import { translator, type Translator } from "@/lib/i18n/translator";
 import { googleCalendarUrl } from "../calendar/event-calendar";
@@ -24,7 +25,7 @@ export function rsvpConfirmationEmail(
   const when = eventDateTime(t, event.start_time, event.timezone);
   const where = event.location ?? "";
   const url = `${appUrl()}/rsvp/${event.id}`;
-  const page = t.locale === "en" ? url : `${url}?lang=${t.locale}`;
+  const page = withLang(url, t.locale);
   const ics = `${url}/calendar.ics`;
   const google = googleCalendarUrl(event);
   const ticketLink = ticket ? ticketUrl(ticket) : null;

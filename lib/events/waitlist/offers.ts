@@ -6,7 +6,7 @@ import { refused, type Result } from "@/lib/errors/app-error";
 import { escapeHtml } from "@/lib/html/escape";
 import { isUuid } from "@/lib/ids/uuid";
 import { eventDateTime } from "@/lib/i18n/event-time";
-import { recipientLocale } from "@/lib/i18n/recipient-locale";
+import { recipientLocale, withLang } from "@/lib/i18n/recipient-locale";
 import { htmlMessage, textMessage } from "@/lib/i18n/rich";
 import { translator, type Translator } from "@/lib/i18n/translator";
 import type { EventRow } from "../event-row";
@@ -46,7 +46,7 @@ export function offerEmail(
   const title = event.website_title ?? event.name;
   const when = eventDateTime(t, event.start_time, event.timezone);
   const until = eventDateTime(t, expiresAt, event.timezone);
-  const url = t.locale === "en" ? link : `${link}&lang=${t.locale}`;
+  const url = withLang(link, t.locale);
   const greeting = firstName
     ? textMessage(t, "rsvpEmail.greetingName", { name: firstName })
     : textMessage(t, "rsvpEmail.greeting");

@@ -5,7 +5,7 @@ import { appUrl } from "@/lib/config";
 import { safeRedirectUrl } from "@/lib/forms/redirect-url";
 import { verifySubmission } from "@/lib/forms/verify-submission";
 import { chooseLocale } from "@/lib/i18n/locales";
-import { recipientLocale } from "@/lib/i18n/recipient-locale";
+import { recipientLocale, withLang } from "@/lib/i18n/recipient-locale";
 import { translator, type Translator } from "@/lib/i18n/translator";
 
 const html = (status: number, t: Translator, title: string, message: string) =>
@@ -65,7 +65,7 @@ export const GET = publicRoute(
     if (result.outcome === "expired")
       return html(410, t, t.t("verify.expiredTitle"), t.t("verify.expiredBody"));
     const own = safeRedirectUrl(result.redirectUrl);
-    const confirmed = `${appUrl()}/verified${locale === "en" ? "" : `?lang=${locale}`}`;
+    const confirmed = withLang(`${appUrl()}/verified`, locale);
     return Response.redirect(own ?? confirmed, 303);
   },
 );

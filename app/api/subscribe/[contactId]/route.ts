@@ -4,7 +4,7 @@ import { appUrl } from "@/lib/config";
 import { withService } from "@/lib/db/doors";
 import { resubscribeContact } from "@/lib/consent/resubscribe-contact";
 import { clientIp } from "@/lib/http/client-ip";
-import { recipientLocale } from "@/lib/i18n/recipient-locale";
+import { recipientLocale, withLang } from "@/lib/i18n/recipient-locale";
 
 /**
  * Spec 4.6: public re-subscribe. Redirects to /subscribe/confirmed, or to /subscribe/error with a
@@ -27,11 +27,10 @@ export const GET = publicRoute(
         acceptLanguage: request.headers.get("accept-language"),
       }),
     ]);
-    const lang = locale === "en" ? "" : `lang=${locale}`;
-    const target =
-      "error" in result
-        ? `/subscribe/error?reason=${result.reason}${lang ? `&${lang}` : ""}`
-        : `/subscribe/confirmed${lang ? `?${lang}` : ""}`;
+    const target = withLang(
+      "error" in result ? `/subscribe/error?reason=${result.reason}` : "/subscribe/confirmed",
+      locale,
+    );
     return Response.redirect(`${appUrl()}${target}`, 303);
   },
 );

@@ -6,6 +6,7 @@ import { readOffer } from "@/lib/events/waitlist/offers";
 import { isUuid } from "@/lib/ids/uuid";
 import { eventDateTime } from "@/lib/i18n/event-time";
 import { pageTranslator } from "@/lib/i18n/flows/page-locale";
+import { withLang } from "@/lib/i18n/recipient-locale";
 import type { MessageKey } from "@/lib/i18n/translator";
 
 export const dynamic = "force-dynamic";
@@ -32,7 +33,6 @@ export default async function ClaimPage(props: EventPageProps) {
   const { eventId, query } = await eventPageInput(props);
   const token = query.token ?? "";
   const t = await pageTranslator("event", eventId, query.lang);
-  const lang = t.locale === "en" ? null : t.locale;
   const { offer, event } = await withService(async (db) => {
     const found = query.error ? null : await readOffer(db, { eventId, token });
     const [row] =
@@ -60,7 +60,7 @@ export default async function ClaimPage(props: EventPageProps) {
           </p>
           {isUuid(eventId) && (
             <p>
-              <a href={`/rsvp/${eventId}${lang ? `?lang=${lang}` : ""}`}>{t.t("waitlist.backToEvent")}</a>
+              <a href={withLang(`/rsvp/${eventId}`, t.locale)}>{t.t("waitlist.backToEvent")}</a>
             </p>
           )}
         </div>
@@ -79,11 +79,7 @@ export default async function ClaimPage(props: EventPageProps) {
         <p role="status">
           {t.t("waitlist.claimHeld", { until: eventDateTime(t, offer.data.expiresAt, event.timezone) })}
         </p>
-        <form
-          method="post"
-          action={`/api/rsvp/${event.id}/claim${lang ? `?lang=${lang}` : ""}`}
-          className="stack"
-        >
+        <form method="post" action={withLang(`/api/rsvp/${event.id}/claim`, t.locale)} className="stack">
           <input type="hidden" name="token" value={token} />
           <button type="submit">{t.t("waitlist.claimButton")}</button>
         </form>

@@ -8,6 +8,7 @@ import { isFormPost, readRequestBody } from "@/lib/events/rsvp/read-request-body
 import { claimOfferAndConfirm } from "@/lib/events/waitlist/claim";
 import { isUuid } from "@/lib/ids/uuid";
 import { isLocale } from "@/lib/i18n/locales";
+import { withLang } from "@/lib/i18n/recipient-locale";
 
 const params = z.object({ eventId: z.string() });
 
@@ -17,7 +18,7 @@ const formPost = (request: Request, eventId: string | undefined): eventId is str
 /** The claim page's language (its form posts to `?lang=`), handed on to the page it redirects to. */
 const langOf = (request: Request): string | null => {
   const lang = new URL(request.url).searchParams.get("lang");
-  return isLocale(lang) && lang !== "en" ? lang : null;
+  return isLocale(lang) ? lang : null;
 };
 
 /**
@@ -33,9 +34,8 @@ export const POST = publicRoute(
     params,
     refusal: (error, request, found) => {
       if (!formPost(request, found?.eventId)) return jsonError(error);
-      const lang = langOf(request);
       return Response.redirect(
-        `${appUrl()}/rsvp/${found.eventId}/claim?error=${error.code}${lang ? `&lang=${lang}` : ""}`,
+        withLang(`${appUrl()}/rsvp/${found.eventId}/claim?error=${error.code}`, langOf(request)),
         303,
       );
     },
@@ -48,11 +48,7 @@ export const POST = publicRoute(
     const result = await withService((db) => claimOfferAndConfirm(db, { eventId, token }));
     if ("error" in result) throw result.error;
     if (formPost(request, eventId)) {
-      const lang = langOf(request);
-      return Response.redirect(
-        `${appUrl()}/rsvp/${eventId}?status=claimed${lang ? `&lang=${lang}` : ""}`,
-        303,
-      );
+      return Response.redirect(withLang(`${appUrl()}/rsvp/${eventId}?status=claimed`, langOf(request)), 303);
     }
     return Response.json({ success: true, status: "registered" });
   },
