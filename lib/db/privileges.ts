@@ -68,7 +68,7 @@ export async function readPrivileges(sql: Sql): Promise<Privilege[]> {
       union all
       select 'column', format('%I.%I', n.nspname, c.relname), a.attname::text, aclexplode(a.attacl)
       from pg_attribute a join pg_class c on c.oid = a.attrelid join pg_namespace n on n.oid = c.relnamespace
-      where a.attnum > 0 and not a.attisdropped and a.attacl is not null and ${sql.unsafe(SYSTEM_SCHEMAS)}
+      where not a.attisdropped and a.attacl is not null and ${sql.unsafe(SYSTEM_SCHEMAS)}
       union all
       select case when e.extname is null then 'function' else 'extension' end,
              coalesce(e.extname::text, format('%I.%I(%s)', n.nspname, p.proname, oidvectortypes(p.proargtypes))), null,
