@@ -75,3 +75,14 @@ export function chooseLocale(sources: LocaleSources): Locale {
   const fromWorkspace = sources.workspaceDefault ? bestLocale([sources.workspaceDefault]) : null;
   return fromWorkspace ?? SOURCE_LOCALE;
 }
+
+/**
+ * The shipped language a request itself names (`?lang=`, else `Accept-Language`), or null when it
+ * names none: what a recipient chose on the page, without the stored sources.
+ */
+export function requestLocale(
+  sources: Pick<LocaleSources, "lang" | "acceptLanguage"> | undefined,
+): Locale | null {
+  const fromLang = sources?.lang ? bestLocale([sources.lang]) : null;
+  return fromLang ?? bestLocale(acceptedLanguages(sources?.acceptLanguage));
+}

@@ -290,6 +290,78 @@ describe("an offer in the waiting person's language (docs/decisions.md, 'Recipie
   });
 });
 
+describe("the RSVP's language is the contact's (docs/decisions.md, 'Recipient languages')", () => {
+  test("a person who joins the waitlist from the page in Spanish, with no language of their own, is offered the seat in Spanish", async () => {
+    const ws = await createWorkspace(db.sql);
+    const eventId = await createEvent(ws.id, { capacity: 1, waitlist_enabled: true, name: "Taller" });
+    const seat = await submit(eventId, "seat-es@example.test");
+    const joined = await POST(
+      new Request(`http://crm.test/api/rsvp/${eventId}`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "x-forwarded-for": freshIp(),
+          "accept-language": "es-ES,es;q=0.9",
+        },
+        body: JSON.stringify({ email: "waiting-es@example.test" }),
+      }),
+      { params: Promise.resolve({ eventId }) },
+    );
+    expect(joined.status).toBe(202);
+    const [contact] = await db.sql`
+      select locale from contacts where workspace_id = ${ws.id} and email = 'waiting-es@example.test'`;
+    expect(contact.locale).toBe("es");
+    // a language the contact already has is theirs: another page's language does not replace it
+    await db.sql`update contacts set locale = 'de' where workspace_id = ${ws.id} and email = 'seat-es@example.test'`;
+    const other = await createEvent(ws.id);
+    const again = await POST(
+      new Request(`http://crm.test/api/rsvp/${other}?lang=es`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-forwarded-for": freshIp() },
+        body: JSON.stringify({ email: "seat-es@example.test" }),
+      }),
+      { params: Promise.resolve({ eventId: other }) },
+    );
+    expect(again.status).toBe(200);
+    const [kept] = await db.sql`
+      select locale from contacts where workspace_id = ${ws.id} and email = 'seat-es@example.test'`;
+    expect(kept.locale).toBe("de");
+
+    await withService((tx) =>
+      cancelRegistration(tx, {
+        workspaceId: ws.id,
+        registrationId: "data" in seat ? seat.data.registrationId : "",
+      }),
+    );
+    const [offer] = await db.sql<{ subject: string; text_body: string }[]>`
+      select e.subject, s.text_body from email_sends e join email_send_secrets s on s.email_send_id = e.id
+      where e.to_email = 'waiting-es@example.test'`;
+    expect(offer.subject).toBe("Se ha liberado una plaza: Taller");
+    expect(offer.text_body).toMatch(/\/claim\?token=[A-Za-z0-9_%-]+&lang=es\b/);
+  });
+
+  test("an RSVP from a page in no shipped language, or without one, leaves the contact's language unset", async () => {
+    const ws = await createWorkspace(db.sql);
+    const eventId = await createEvent(ws.id);
+    const res = await POST(
+      new Request(`http://crm.test/api/rsvp/${eventId}`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "x-forwarded-for": freshIp(),
+          "accept-language": "ja",
+        },
+        body: JSON.stringify({ email: "nolang@example.test" }),
+      }),
+      { params: Promise.resolve({ eventId }) },
+    );
+    expect(res.status).toBe(200);
+    const [contact] = await db.sql`
+      select locale from contacts where workspace_id = ${ws.id} and email = 'nolang@example.test'`;
+    expect(contact.locale).toBeNull();
+  });
+});
+
 describe("capacity changes", () => {
   test("a capacity lowered below the seats taken is refused with the numbers; raised, it offers the new seats", async () => {
     const ws = await createWorkspace(db.sql);

@@ -8,6 +8,7 @@ import { loadRsvpEvent, rsvpRefusal } from "./rsvp-availability";
 import { rsvpConfirmationEmail } from "./rsvp-confirmation-email";
 import { claimSeat } from "./seats";
 import type { RsvpSubmission } from "./rsvp-schema";
+import { requestLocale } from "@/lib/i18n/locales";
 import { recipientLocale } from "@/lib/i18n/recipient-locale";
 import { translator } from "@/lib/i18n/translator";
 import { chooseTicketType, countCodeUse } from "../ticket-types/ticket-types";
@@ -126,6 +127,12 @@ export async function submitRsvp(
   // an access code's use, counted under the event's lock: past its limit nothing is kept
   if (usesCode && !(await countCodeUse(db, type!.id)))
     throw new AppError("ticket_unavailable", "This access code has been used up.", { field: "code" });
+  // the page's language becomes the contact's when they have none, as a form's does: what reaches
+  // them later (a waitlist offer, a reminder) is then in it (docs/decisions.md, "Recipient languages")
+  const spoken = requestLocale(input.language);
+  if (spoken)
+    await db`update public.contacts set locale = ${spoken}
+             where id = ${contact.id} and workspace_id = ${event.workspace_id} and locale is null`;
   if (status === "waitlisted")
     return {
       data: {
