@@ -7,16 +7,20 @@ import { createContactFor, withAppDb } from "./helpers/app-db";
 // The contact portal (DESIGN.md section 9, "Portal and languages"; docs/decisions.md, "Portal sessions"):
 // a contact asks for a link, opens it from the dev outbox, corrects a postal code, leaves one topic,
 // cancels an RSVP, downloads a receipt and their data, and signs out; in English, and in German by
-// Accept-Language; axe finds nothing on the portal's pages.
+// Accept-Language (and in Spanish and French, so axe has seen the portal's pages in all four languages);
+// axe finds nothing on them.
 type Catalogue = { [key: string]: string | Catalogue };
+type Shipped = "en" | "es" | "fr" | "de";
 const load = createRequire(import.meta.url);
-const CATALOGUES: Record<"en" | "de", Catalogue> = {
+const CATALOGUES: Record<Shipped, Catalogue> = {
   en: load("../../messages/en.json"),
+  es: load("../../messages/es.json"),
+  fr: load("../../messages/fr.json"),
   de: load("../../messages/de.json"),
 };
 
 /** A message of the catalogue the page should be in, formatted as the app formats it. */
-function msg(locale: "en" | "de", key: string, values: Record<string, string | number> = {}): string {
+function msg(locale: Shipped, key: string, values: Record<string, string | number> = {}): string {
   const text = key
     .split(".")
     .reduce<Catalogue | string>((node, part) => (node as Catalogue)[part], CATALOGUES[locale]);
@@ -74,7 +78,7 @@ async function arrange(page: Page) {
   });
 }
 
-async function journey(page: Page, locale: "en" | "de") {
+async function journey(page: Page, locale: Shipped) {
   const world = await arrange(page);
   const { workspaceId, workspace, contact } = world;
   const t = (key: string, values: Record<string, string | number> = {}) => msg(locale, key, values);
@@ -173,3 +177,16 @@ test.describe("in German (Accept-Language: de)", () => {
     await journey(page, "de");
   });
 });
+
+for (const [locale, language] of [
+  ["es", "Spanish"],
+  ["fr", "French"],
+] as const)
+  test.describe(`in ${language} (Accept-Language: ${locale})`, () => {
+    test.use({ locale });
+    test("the same journey, every page in the language and without an accessibility violation", async ({
+      page,
+    }) => {
+      await journey(page, locale);
+    });
+  });
