@@ -1876,6 +1876,21 @@ export interface components {
       sender_name?: string;
       subject: string;
     };
+    BroadcastWritten: {
+      ab_test: components["schemas"]["BroadcastAbTestState"];
+      body_text: string;
+      /** @description ISO 8601 */
+      created_at: string;
+      /** Format: uuid */
+      id: string;
+      /** @description ISO 8601; when sending finished */
+      sent_at: string | null;
+      /** @description Only when the key also holds email:read. */
+      stats?: components["schemas"]["BroadcastStats"];
+      /** @enum {string} */
+      status: "draft" | "scheduled" | "sending" | "paused" | "cancelled" | "sent" | "failed";
+      subject: string;
+    };
     Campaign: {
       allow_reenrollment: boolean;
       /**
@@ -5445,7 +5460,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Broadcast"];
+          "application/json": components["schemas"]["BroadcastWritten"];
         };
       };
       400: components["responses"]["V1Error400_InvalidRequest"];
@@ -5516,7 +5531,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Broadcast"];
+          "application/json": components["schemas"]["BroadcastWritten"];
         };
       };
       401: components["responses"]["V1Error401_Unauthorized"];
@@ -5560,7 +5575,7 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
-          "application/json": components["schemas"]["Broadcast"];
+          "application/json": components["schemas"]["BroadcastWritten"];
         };
       };
       400: components["responses"]["V1Error400_InvalidRequest"];

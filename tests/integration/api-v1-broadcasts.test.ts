@@ -139,4 +139,23 @@ describe("REST v1 broadcasts (email:write)", () => {
     expect((await broadcastRow(draft.id)).status).toBe("draft");
     expect(await db.sql`select id from broadcasts where workspace_id = ${ws.id}`).toHaveLength(1);
   });
+
+  test("scope labels hold: a key with email:write alone is answered without the counts that email:read reads; with both, with them", async () => {
+    const { ws, key } = await workspaceWithKey(["email:write"]);
+    const both = (await apiKey(db.sql, ws.id, ["email:write", "email:read"])).raw;
+    const body = { subject: "Counts", body: "Hello" };
+    for (const [holder, counted] of [
+      [key, false],
+      [both, true],
+    ] as const) {
+      const made = await post(create, "/api/v1/broadcasts", holder, body);
+      expect(made.status).toBe(201);
+      const started = await post(send, `/api/v1/broadcasts/${made.body.id}/send`, holder, {}, made.body.id);
+      expect(started.status).toBe(200);
+      const ended = await post(cancel, `/api/v1/broadcasts/${made.body.id}/cancel`, holder, {}, made.body.id);
+      expect(ended.status).toBe(200);
+      for (const answer of [made, started, ended]) expect("stats" in answer.body).toBe(counted);
+      if (counted) expect(ended.body.stats).toMatchObject({ sent: 0, opened_unique: 0 });
+    }
+  });
 });

@@ -17,7 +17,7 @@ import { getSegment } from "@/lib/segments/get-segment";
 import { bodyErrors, defineOperation, idempotencyConflict, notFound } from "./define";
 import { idParams } from "./keyset";
 import { created, ok } from "./route";
-import { filterScopes, requireScopes } from "./scopes";
+import { filterScopes, requireScopes, type ApiScope } from "./scopes";
 
 const count = (description: string) => z.number().int().min(0).meta({ description });
 
@@ -72,7 +72,27 @@ export const broadcastSchema = z
 
 export type V1Broadcast = z.output<typeof broadcastSchema>;
 
-/** The broadcast as v1 answers it (GET, create, send, cancel): 404 when it is not the workspace's. */
+/**
+ * What create, send and cancel answer: the broadcast, with its counts only for a key that may read them
+ * (email:read): `email:write` alone sends mail, it does not read engagement (docs/api.md, "Scopes").
+ */
+export const writtenBroadcastSchema = broadcastSchema
+  .extend({
+    stats: broadcastStatsSchema.optional().meta({ description: "Only when the key also holds email:read." }),
+  })
+  .meta({ id: "BroadcastWritten" });
+
+/** A write's answer: the counts only when the key holds email:read. */
+async function writtenBroadcast(
+  db: Db,
+  key: { scopes: readonly ApiScope[] },
+  input: { workspaceId: string; broadcastId: string },
+): Promise<z.output<typeof writtenBroadcastSchema>> {
+  const { stats, ...broadcast } = await v1Broadcast(db, input);
+  return key.scopes.includes("email:read") ? { ...broadcast, stats } : broadcast;
+}
+
+/** The broadcast as v1 answers it (GET, and the writes through writtenBroadcast): 404 when it is not the workspace's. */
 async function v1Broadcast(
   db: Db,
   input: { workspaceId: string; broadcastId: string },
@@ -215,7 +235,7 @@ export const create = defineOperation({
     body: "Hello {{first_name}},\n\nOur spring programme is out: see what is on and book early.\n\nNo longer interested? {{unsubscribe_url}}",
   },
   idempotent: true,
-  success: { status: 201, schema: broadcastSchema, description: "The draft" },
+  success: { status: 201, schema: writtenBroadcastSchema, description: "The draft" },
   errors: [...bodyErrors, { status: 403, codes: ["forbidden"] }, idempotencyConflict],
   async handler({ db, key, workspaceId, body, audit }) {
     if (body.variants && !body.ab_test)
@@ -263,7 +283,7 @@ export const create = defineOperation({
         },
       });
     await audit("broadcast.created", ["broadcast", id], { after: { subject: body.subject } });
-    return created(await v1Broadcast(db, { workspaceId, broadcastId: id }));
+    return created(await writtenBroadcast(db, key, { workspaceId, broadcastId: id }));
   },
 });
 
@@ -291,7 +311,11 @@ export const send = defineOperation({
   params: idParams,
   body: sendBroadcastBodySchema,
   idempotent: true,
-  success: { status: 200, schema: broadcastSchema, description: "The broadcast, sending or scheduled" },
+  success: {
+    status: 200,
+    schema: writtenBroadcastSchema,
+    description: "The broadcast, sending or scheduled",
+  },
   errors: [
     ...bodyErrors,
     { status: 403, codes: ["forbidden"] },
@@ -299,7 +323,7 @@ export const send = defineOperation({
     stateConflict,
     idempotencyConflict,
   ],
-  async handler({ db, workspaceId, params, body, audit }) {
+  async handler({ db, key, workspaceId, params, body, audit }) {
     const input = { workspaceId, broadcastId: params.id };
     const before = await v1Broadcast(db, input);
     const at = body.at ? new Date(body.at) : null;
@@ -314,7 +338,7 @@ export const send = defineOperation({
       before: { status: before.status },
       after: at ? { status: "scheduled", scheduled_at: at.toISOString() } : { status: "sending" },
     });
-    return ok(await v1Broadcast(db, input));
+    return ok(await writtenBroadcast(db, key, input));
   },
 });
 
@@ -329,9 +353,9 @@ export const cancel = defineOperation({
   scope: "email:write",
   summary: "Cancel a broadcast",
   params: idParams,
-  success: { status: 200, schema: broadcastSchema, description: "The broadcast, cancelled" },
+  success: { status: 200, schema: writtenBroadcastSchema, description: "The broadcast, cancelled" },
   errors: [{ status: 403, codes: ["forbidden"] }, notFound, stateConflict],
-  async handler({ db, workspaceId, params, audit }) {
+  async handler({ db, key, workspaceId, params, audit }) {
     const input = { workspaceId, broadcastId: params.id };
     const before = await v1Broadcast(db, input);
     if (!(await controlBroadcast(db, { ...input, control: "cancel" })))
@@ -340,6 +364,6 @@ export const cancel = defineOperation({
       before: { status: before.status },
       after: { status: "cancelled" },
     });
-    return ok(await v1Broadcast(db, input));
+    return ok(await writtenBroadcast(db, key, input));
   },
 });
