@@ -155,6 +155,30 @@ describe("sign-in by emailed link (DESIGN.md section 9)", () => {
       await db.sql`select count(*)::int as m from public.portal_links where contact_id = ${a2.id}`;
     expect(m).toBe(0);
   });
+
+  test("a flood of link requests from one IP: once refused, the process refuses it again without the database until its window frees, and a refused request counts against no address", async () => {
+    const { a, a2 } = await world();
+    const ip = freshIp();
+    for (let i = 0; i < 20; i += 1)
+      await requestPortalLinkFlow({
+        workspaceId: a.id,
+        email: `${unique("y")}@example.test`,
+        ip,
+        locale: {},
+      });
+    expect((await linkRequest(a.id, a2.email, ip)).status).toBe(429);
+    // the window emptied behind the process's back: the database would let the next request in
+    await db.sql`delete from public.rate_limit_hits where key = ${`portal:link:ip:${ip}`}`;
+    const again = await linkRequest(a.id, a2.email, ip);
+    expect(again.status).toBe(429);
+    expect(Number(again.headers.get("retry-after"))).toBeGreaterThan(0);
+    const hits = await db.sql`
+      select key from public.rate_limit_hits where key in (${`portal:link:ip:${ip}`}, ${`portal:link:address:${a.id}:${a2.email}`})`;
+    expect(hits).toEqual([]);
+    const [{ m }] =
+      await db.sql`select count(*)::int as m from public.portal_links where contact_id = ${a2.id}`;
+    expect(m).toBe(0);
+  });
 });
 
 describe("the portal speaks the contact's language (DESIGN.md section 9, 'Portal and languages')", () => {

@@ -8,6 +8,7 @@ import { clientIp } from "@/lib/http/client-ip";
 import { log } from "@/lib/observability/log";
 import type { Translator } from "@/lib/i18n/translator";
 import { checkRateLimit } from "@/lib/rate-limit/check-rate-limit";
+import { knownRefusal, rememberRefusal } from "@/lib/rate-limit/refusal-memo";
 import { billingCustomer, openBillingPortal } from "../memberships";
 import { PORTAL_COOKIE, portalPath } from "../portal-links";
 import { sessionTranslator, type PortalLocaleSources } from "../portal-locale";
@@ -26,7 +27,8 @@ export const TOO_MANY_LINKS = "Too many requests. Wait a few minutes, then try a
 /**
  * The link request (DESIGN.md section 9): the IP's and the address's attempts are counted in a
  * transaction of their own first (public.check_rate_limit); an IP over its limit is refused
- * (rate_limited, whatever the address); an address over its limit is answered as any other and
+ * (rate_limited, whatever the address), and refused again by this process without the database
+ * until its window frees (refusal-memo.ts); an address over its limit is answered as any other and
  * gets no email, so the answer never tells a known address from an unknown one.
  */
 export async function requestPortalLinkFlow(input: {
@@ -37,15 +39,18 @@ export async function requestPortalLinkFlow(input: {
   locale: Pick<PortalLocaleSources, "lang" | "acceptLanguage">;
 }): Promise<{ data: { accepted: true } } | Refused> {
   const address = input.email.trim().toLowerCase();
-  const [byIp, byAddress] = await withService(async (db) => [
-    await checkRateLimit(db, `portal:link:ip:${input.ip ?? "unknown"}`, ...PORTAL_LINK_LIMITS.perIp),
-    await checkRateLimit(
-      db,
-      `portal:link:address:${input.workspaceId}:${address}`,
-      ...PORTAL_LINK_LIMITS.perAddress,
-    ),
-  ]);
-  if (!byIp.allowed) return refused("rate_limited", TOO_MANY_LINKS, { retryAfter: byIp.retryAfterSeconds });
+  const ipKey = `portal:link:ip:${input.ip ?? "unknown"}`;
+  const known = knownRefusal(ipKey);
+  if (known) return refused("rate_limited", TOO_MANY_LINKS, { retryAfter: known.retryAfterSeconds });
+  // the address is counted only for a request its IP may make
+  const [byIp, byAddress] = await withService(async (db) => {
+    const ip = await checkRateLimit(db, ipKey, ...PORTAL_LINK_LIMITS.perIp);
+    if (!ip.allowed) return [ip, null];
+    const key = `portal:link:address:${input.workspaceId}:${address}`;
+    return [ip, await checkRateLimit(db, key, ...PORTAL_LINK_LIMITS.perAddress)];
+  });
+  rememberRefusal(ipKey, byIp);
+  if (!byAddress) return refused("rate_limited", TOO_MANY_LINKS, { retryAfter: byIp.retryAfterSeconds });
   if (byAddress.allowed && address.includes("@"))
     await withService((db) => requestPortalLink(db, { ...input, email: address }));
   return { data: { accepted: true } };
