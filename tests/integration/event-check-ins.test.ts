@@ -174,6 +174,29 @@ describe("POST /api/v1/events/{id}/check-ins", () => {
     expect(await checkInsOf(ws.id)).toHaveLength(1);
   });
 
+  test("two live scans a few milliseconds apart, the second arriving with the earlier clock: it is already_checked_in, never a second 'checked in' at the door", async () => {
+    const { ws, key, eventId } = await setup();
+    const { ticket } = await registered(ws.id, eventId);
+    const t = Date.now();
+    const live = (device: string, now: number) =>
+      withService((tx) =>
+        checkInTicket(tx, {
+          workspaceId: ws.id,
+          eventId,
+          ticket,
+          by: { apiKeyId: key.id, label: "Door", deviceId: device, source: "api" },
+          now: new Date(now),
+        }),
+      );
+    expect(await live("a", t)).toMatchObject({ data: { created: true } });
+    // door B's request read its clock 3 ms before door A's but reached the database after it
+    const second = await live("b", t - 3);
+    expect("error" in second && second.error.code).toBe("already_checked_in");
+    const rows = await checkInsOf(ws.id);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ device_id: "a" });
+  });
+
   test("two devices offline: the earlier scan wins even when it syncs last; the later one is answered already_checked_in with the first's details", async () => {
     const { ws, eventId } = await setup();
     const member = await addMember(db.sql, ws.id, "member");

@@ -55,8 +55,10 @@ export function alreadyCheckedIn(first: CheckIn): AppError {
  * Records the check-in a ticket asks for at `eventId`, when it is genuine (400 `invalid`
  * otherwise), of this workspace and event (else `not_found`, as for an id of another workspace),
  * and its registration is confirmed (else `ticket_cancelled`). `scannedAt` is an offline scan's
- * time (never later than now); a scan older than the recorded one takes the row over (the first
- * scan wins); a later or equal one is `already_checked_in`.
+ * time (never later than now); such a scan older than the recorded one takes the row over (the first
+ * scan wins); a later or equal one is `already_checked_in`. A live scan (no `scannedAt`) never takes
+ * a row over: the database's order decides, so of two doors racing, one is told "checked in" and the
+ * other `already_checked_in`, whatever their clocks read.
  */
 export async function checkInTicket(
   db: Db,
@@ -99,7 +101,7 @@ export async function checkInTicket(
       checked_in_by_label = excluded.checked_in_by_label,
       device_id = excluded.device_id,
       source = excluded.source
-    where excluded.checked_in_at < event_check_ins.checked_in_at
+    where ${input.scannedAt != null} and excluded.checked_in_at < event_check_ins.checked_in_at
     returning ${db.unsafe(COLUMNS)}, (xmax = 0) as inserted`;
   if (row) {
     const { inserted, ...checkIn } = row;
