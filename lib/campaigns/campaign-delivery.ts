@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Db } from "@/lib/db/doors";
+import { marketingSkipReasonSql } from "@/lib/email/broadcast-audience";
 import { BROADCAST_BATCH_SIZE, BROADCAST_LEASE_SECONDS, type QueuedEmail } from "@/lib/email/send-broadcast";
 
 /**
@@ -9,7 +10,8 @@ import { BROADCAST_BATCH_SIZE, BROADCAST_LEASE_SECONDS, type QueuedEmail } from 
  * is named when it is formed (`lease_owner` = `campaign:<uuid>` on its rows) and its name is the
  * idempotency key of its one batch call, so a chunk whose call was interrupted (the worker died, the
  * provider did not answer) is sent again as the same rows under the same key, whatever other rows
- * were queued since, and Resend answers from its first delivery.
+ * were queued since, and Resend answers from its first delivery. Eligibility (spec 8.3) is read again
+ * when a chunk is formed: the queue may wait minutes behind the provider's rate.
  */
 export interface CampaignChunk {
   key: string;
@@ -46,19 +48,33 @@ export async function claimCampaignChunks(db: Db, count: number): Promise<Campai
   }
   while (chunks.length < count) {
     const key = CHUNK_PREFIX + randomUUID();
-    const rows = await db<(QueuedEmail & { workspace_id: string })[]>`
-      update public.email_sends
-      set lease_owner = ${key}, lease_until = now() + make_interval(secs => ${BROADCAST_LEASE_SECONDS})
-      where id in (
-        select id from public.email_sends
-        where status = 'queued' and campaign_enrollment_id is not null and provider = 'resend'
-          and lease_owner is null
-        order by id
+    // Spec 8.3 again as the chunk is formed: a contact who unsubscribed, was suppressed or was
+    // deleted since the send step queued their email gets nothing; the row is skipped with the
+    // reason. Only here: a chunk once named is sent again whole (its key stands for its rows).
+    const [formed] = await db<{ skipped: number; rows: (QueuedEmail & { workspace_id: string })[] }[]>`
+      with candidates as (
+        select e.id, case when c.id is null then 'contact deleted' else ${marketingSkipReasonSql(db)} end as skip
+        from public.email_sends e
+        left join public.contacts c on c.id = e.contact_id and c.workspace_id = e.workspace_id
+        where e.status = 'queued' and e.campaign_enrollment_id is not null and e.provider = 'resend'
+          and e.lease_owner is null
+        order by e.id
         limit ${BROADCAST_BATCH_SIZE}
-        for update skip locked)
-      returning ${RETURNING(db)}`;
-    if (rows.length === 0) break;
-    chunks.push({ key, rows: byId(rows) });
+        for update of e skip locked
+      ), skipped as (
+        update public.email_sends e set status = 'skipped', skip_reason = k.skip
+        from candidates k where e.id = k.id and k.skip is not null
+        returning e.id
+      ), leased as (
+        update public.email_sends e
+        set lease_owner = ${key}, lease_until = now() + make_interval(secs => ${BROADCAST_LEASE_SECONDS})
+        from candidates k where e.id = k.id and k.skip is null
+        returning e.id, e.workspace_id, e.to_email, e.subject, e.html, e.text_body, e.headers, e.lease_owner
+      )
+      select (select count(*) from skipped)::int as skipped,
+             coalesce((select json_agg(l) from leased l), '[]') as rows`;
+    if (formed.rows.length === 0 && formed.skipped === 0) break;
+    if (formed.rows.length) chunks.push({ key, rows: byId(formed.rows) });
   }
   return chunks;
 }

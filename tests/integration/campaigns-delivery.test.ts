@@ -148,4 +148,62 @@ describe("campaign emails in batch calls", () => {
                                where name = 'campaign-delivery' and state = 'created'`;
     expect(job.n).toBe(1);
   });
+
+  test("spec 8.3 when the chunk is formed: a contact who unsubscribed, complained or was deleted after the send step queued their email gets nothing; the row is skipped with the reason", async () => {
+    const ws = await createWorkspace(db.sql);
+    const campaignId = await campaignWith(ws, 5);
+    await runCampaignSweep();
+    const queued = await db.sql<{ contact_id: string; to_email: string }[]>`
+      select s.contact_id, s.to_email from email_sends s
+      join campaign_enrollments e on e.id = s.campaign_enrollment_id
+      where e.campaign_id = ${campaignId} and s.status = 'queued' order by s.to_email`;
+    expect(queued).toHaveLength(5);
+    const [unsubscribed, complained, deleted, ...kept] = queued;
+    await db.sql`update contacts set is_subscribed = false, unsubscribed_at = now() where id = ${unsubscribed.contact_id}`;
+    await db.sql`insert into contact_suppressions (workspace_id, contact_id, reason)
+                 values (${ws.id}, ${complained.contact_id}, 'complaint')`;
+    await db.sql`delete from contacts where id = ${deleted.contact_id}`;
+
+    expect((await deliverCampaignEmails()).status).toBe("done");
+    // (rows other tests left queued leave too: the delivery is every campaign's)
+    const ours = new Set(queued.map((q) => q.to_email));
+    const sentHere = resend.sent.map((e) => [e.to].flat().join(",")).filter((to) => ours.has(to));
+    expect(sentHere.sort()).toEqual(kept.map((k) => k.to_email).sort());
+    // the deleted contact's enrollment went with it: the row is no campaign's any more and never leaves
+    const rows = await db.sql<{ to_email: string; status: string; skip_reason: string | null }[]>`
+      select to_email, status, skip_reason from email_sends where workspace_id = ${ws.id}`;
+    const byAddress = new Map(rows.map((r) => [r.to_email, r]));
+    expect(byAddress.get(unsubscribed.to_email)).toMatchObject({
+      status: "skipped",
+      skip_reason: "unsubscribed",
+    });
+    expect(byAddress.get(complained.to_email)).toMatchObject({
+      status: "skipped",
+      skip_reason: "complaint suppression",
+    });
+    expect(byAddress.get(deleted.to_email)?.status).not.toBe("sent");
+    for (const k of kept) expect(byAddress.get(k.to_email)?.status).toBe("sent");
+  });
+
+  test("a whole chunk of contacts who left since: the delivery skips them and goes on to the rows behind", async () => {
+    const ws = await createWorkspace(db.sql);
+    const campaignId = await campaignWith(ws, 130);
+    await runCampaignSweep();
+    // the first 100 queued rows (a whole chunk, in id order) are of contacts who unsubscribed since
+    await db.sql`
+      update contacts set is_subscribed = false, unsubscribed_at = now()
+      where id in (select s.contact_id from email_sends s join campaign_enrollments e on e.id = s.campaign_enrollment_id
+                   where e.campaign_id = ${campaignId} order by s.id limit 100)`;
+    expect((await deliverCampaignEmails()).status).toBe("done");
+    const ours = await db.sql`select email from contacts where workspace_id = ${ws.id}`;
+    const addresses = new Set(ours.map((c) => c.email));
+    expect(resend.sent.filter((e) => addresses.has([e.to].flat().join(",")))).toHaveLength(30);
+    const counts = await db.sql`
+      select s.status, count(*)::int as n from email_sends s join campaign_enrollments e on e.id = s.campaign_enrollment_id
+      where e.campaign_id = ${campaignId} group by s.status order by s.status`;
+    expect(counts).toEqual([
+      { status: "sent", n: 30 },
+      { status: "skipped", n: 100 },
+    ]);
+  });
 });
