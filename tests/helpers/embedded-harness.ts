@@ -55,6 +55,7 @@ export async function onEmbeddedService(
     setSql(db.sql);
     process.env.DATABASE_URL = db.url;
     await producer();
-    await rm(dataDir, { recursive: true, force: true });
+    // the last embedded service may still be writing its files as it stops: rm retries (ENOTEMPTY)
+    await rm(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   }
 }
