@@ -13,6 +13,7 @@ import {
   STEP_TYPES,
   STEP_TYPE_LABEL,
   stepFromDraft,
+  TRANSLATION_LANGUAGES,
   WEEKDAY_NAMES,
   type FieldOption,
   type GoalChoices,
@@ -380,6 +381,38 @@ function StepCard({
               onChange={(e) => onChange({ body: e.target.value })}
             />
           </div>
+          <details className="stack" open={Object.keys(step.translations).length > 0}>
+            <summary>Other languages ({Object.keys(step.translations).length})</summary>
+            <p className="hint">
+              A contact whose language is one of these gets its subject and message; everyone else gets the
+              email above. Leave a language empty to send it the email above.
+            </p>
+            {TRANSLATION_LANGUAGES.map(({ code, name }) => {
+              const t = step.translations[code] ?? { subject: "", body: "" };
+              const set = (patch: Partial<typeof t>) =>
+                onChange({ translations: { ...step.translations, [code]: { ...t, ...patch } } });
+              return (
+                <fieldset key={code} className="stack">
+                  <legend lang={code}>{name}</legend>
+                  <Input
+                    id={f(`subject-${code}`)}
+                    label={`Subject in ${name}`}
+                    value={t.subject}
+                    onChange={(v) => set({ subject: v })}
+                  />
+                  <div className="field">
+                    <label htmlFor={f(`body-${code}`)}>Message in {name}</label>
+                    <textarea
+                      id={f(`body-${code}`)}
+                      rows={4}
+                      value={t.body}
+                      onChange={(e) => set({ body: e.target.value })}
+                    />
+                  </div>
+                </fieldset>
+              );
+            })}
+          </details>
           <Select
             id={f("topic")}
             label="Topic"

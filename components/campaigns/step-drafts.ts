@@ -90,6 +90,8 @@ export interface StepDraft {
   next: string;
   subject: string;
   body: string;
+  /** the email in other languages, by code (TRANSLATION_LANGUAGES); an empty pair is left out */
+  translations: Record<string, { subject: string; body: string }>;
   topic_id: string;
   waitMode: "duration" | "until" | "event";
   days: string;
@@ -127,6 +129,14 @@ export interface StepDraft {
   label: string;
 }
 
+/** The languages a send step's email can be written in besides its own (lib/i18n/locales.ts). */
+export const TRANSLATION_LANGUAGES = [
+  { code: "en", name: "English" },
+  { code: "es", name: "Spanish" },
+  { code: "fr", name: "French" },
+  { code: "de", name: "German" },
+] as const;
+
 /** A key for a step added in the browser (the stored steps take their position: the same on the server's render). */
 let added = 0;
 const freshKey = () => `new-${++added}-${Date.now().toString(36)}`;
@@ -138,6 +148,7 @@ const blank = (type: StepType, id: string, key = freshKey()): StepDraft => ({
   next: "",
   subject: "",
   body: "",
+  translations: {},
   topic_id: "",
   waitMode: "duration",
   days: "1",
@@ -191,8 +202,18 @@ export function draftFromStep(step: Record<string, unknown>, index: number): Ste
     : "exit";
   const d = blank(type, str(step.id) || `step-${index + 1}`, `stored-${index}`);
   d.next = str(step.next);
-  if (type === "send_email")
-    Object.assign(d, { subject: str(step.subject), body: str(step.body), topic_id: str(step.topic_id) });
+  if (type === "send_email") {
+    const stored = (step.translations ?? {}) as Record<string, Record<string, unknown>>;
+    const translations = Object.fromEntries(
+      Object.entries(stored).map(([lang, t]) => [lang, { subject: str(t?.subject), body: str(t?.body) }]),
+    );
+    Object.assign(d, {
+      subject: str(step.subject),
+      body: str(step.body),
+      topic_id: str(step.topic_id),
+      translations,
+    });
+  }
   if (type === "wait") {
     const duration = step.duration as Record<string, unknown> | undefined;
     const until = step.until as Record<string, unknown> | undefined;
@@ -275,11 +296,22 @@ export function stepFromDraft(d: StepDraft, fields: FieldOption[] = []): Record<
   const typeOf = (key: string) => fields.find((f) => f.key === key)?.field_type;
   const base = { id: d.id.trim(), type: d.type };
   switch (d.type) {
-    case "send_email":
+    case "send_email": {
+      // a language whose subject and body are both empty is no translation; half of one is sent, and refused
+      const translations = Object.fromEntries(
+        Object.entries(d.translations).filter(([, t]) => t.subject.trim() || t.body.trim()),
+      );
       return withNext(
-        { ...base, subject: d.subject, body: d.body, ...(d.topic_id ? { topic_id: d.topic_id } : {}) },
+        {
+          ...base,
+          subject: d.subject,
+          body: d.body,
+          ...(d.topic_id ? { topic_id: d.topic_id } : {}),
+          ...(Object.keys(translations).length ? { translations } : {}),
+        },
         d.next,
       );
+    }
     case "wait": {
       if (d.waitMode === "event")
         return withNext(

@@ -2,6 +2,7 @@ import type { Db } from "@/lib/db/doors";
 import { loadBranding, type Branding } from "@/lib/email/branding";
 import { compileTemplate, type CompiledTemplate } from "@/lib/email/email-template";
 import { renderMerge, type MergeValues } from "@/lib/email/merge-tags";
+import { bestLocale } from "@/lib/i18n/locales";
 import { renderEmail } from "@/lib/email/render-email";
 import { resendClient } from "@/lib/email/resend-client";
 import { reputationBreach, reputationLimits, workspaceReputation } from "@/lib/email/reputation";
@@ -161,14 +162,14 @@ async function pauseForReputation(db: Db, e: Due, version: Version): Promise<boo
   return true;
 }
 
-/** Compiled templates by step, branding and body (MJML is slow: once per process, not per email). */
+/** Compiled templates by body and branding (MJML is slow: once per process, not per email). */
 const templates = new Map<string, Promise<CompiledTemplate>>();
-function compiled(step: SendEmailStep, branding: Branding): Promise<CompiledTemplate> {
-  const key = JSON.stringify([step.body, branding]);
+function compiled(body: string, branding: Branding): Promise<CompiledTemplate> {
+  const key = JSON.stringify([body, branding]);
   let t = templates.get(key);
   if (!t) {
     if (templates.size > 500) templates.clear();
-    t = compileTemplate(step.body, branding);
+    t = compileTemplate(body, branding);
     t.catch(() => templates.delete(key));
     templates.set(key, t);
   }
@@ -492,9 +493,10 @@ async function sendStep(
       last_name: string | null;
       city: string | null;
       country: string | null;
+      locale: string | null;
     }[]
   >`
-    select email, first_name, last_name, city, country from public.contacts
+    select email, first_name, last_name, city, country, locale from public.contacts
     where id = ${e.contact_id} and workspace_id = ${e.workspace_id}`;
   if (!contact || !contact.email) return { exit: "erased" };
   const recipient = await loadRecipient(db, e.workspace_id, e.contact_id);
@@ -508,9 +510,12 @@ async function sendStep(
                              where contact_id = ${e.contact_id} and topic_id = ${step.topic_id} and workspace_id = ${e.workspace_id}`;
     if (!topic?.subscribed) return { exit: "unsubscribed from the topic" };
   }
+  // the step's email in the contact's language when it has one (docs/decisions.md, "Recipient languages")
+  const language = contact.locale ? bestLocale([contact.locale]) : null;
+  const email = (language && step.translations?.[language]) || step;
   let template: CompiledTemplate;
   try {
-    template = await compiled(step, await ctx.branding(e.workspace_id));
+    template = await compiled(email.body, await ctx.branding(e.workspace_id));
   } catch (error) {
     return { exit: `The email did not render: ${error instanceof Error ? error.message : String(error)}` };
   }
@@ -538,7 +543,7 @@ async function sendStep(
     insert into public.email_sends
       (workspace_id, contact_id, to_email, kind, subject, html, text_body, headers, status, provider, sent_at,
        campaign_enrollment_id, campaign_step, campaign_version)
-    values (${e.workspace_id}, ${e.contact_id}, ${contact.email}, 'marketing', ${renderMerge(step.subject, merge, "text")},
+    values (${e.workspace_id}, ${e.contact_id}, ${contact.email}, 'marketing', ${renderMerge(email.subject, merge, "text")},
             ${html}, ${text ?? null}, ${db.json(headers)}, ${direct ? "outbox" : "queued"}, ${direct ? "outbox" : "resend"},
             ${direct ? new Date() : null}, ${e.id}, ${step.id}, ${e.version})
     on conflict (campaign_enrollment_id, campaign_step, campaign_version) where campaign_enrollment_id is not null

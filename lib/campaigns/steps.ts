@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Db } from "@/lib/db/doors";
 import { AppError } from "@/lib/errors/app-error";
 import { uuidSchema } from "@/lib/ids/uuid";
+import { LOCALES } from "@/lib/i18n/locales";
 import { MergeTagError, parseMergeTemplate } from "@/lib/email/merge-tags";
 import { PERSON_FIELDS } from "@/lib/contacts/contact-row";
 import {
@@ -39,6 +40,14 @@ export const WEEKDAYS = [
   "sunday",
 ] as const;
 
+/** A send step's email in one more language (docs/decisions.md, "Recipient languages"). */
+const sendEmailTranslation = z
+  .object({
+    subject: z.string().trim().min(1, "A translation needs a subject.").max(200),
+    body: z.string().trim().min(1, "A translation needs a body.").max(100_000),
+  })
+  .strict();
+
 const sendEmail = z
   .object({
     id: stepIdSchema,
@@ -46,6 +55,16 @@ const sendEmail = z
     subject: z.string().trim().min(1, "A send step needs a subject.").max(200),
     body: z.string().trim().min(1, "A send step needs a body.").max(100_000),
     topic_id: uuidSchema.optional(),
+    /**
+     * the email in other shipped languages, by code: a contact whose locale is one of them gets it,
+     * everyone else the subject and body above
+     */
+    translations: z
+      .partialRecord(z.enum(LOCALES), sendEmailTranslation)
+      .optional()
+      .meta({
+        description: "The email in other languages (en, es, fr, de), chosen by the contact's locale.",
+      }),
     next,
   })
   .strict();
@@ -283,6 +302,7 @@ export async function validateSteps(
     switch (s.type) {
       case "send_email":
         mergeChecked(s, i, s.subject, s.body);
+        for (const t of Object.values(s.translations ?? {})) if (t) mergeChecked(s, i, t.subject, t.body);
         ref("email_topics", s.topic_id, i);
         forward(s, i, s.next, "next");
         return;

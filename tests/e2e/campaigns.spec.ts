@@ -113,27 +113,27 @@ test("a welcome series built in the dashboard sends its first email after a form
   await expect(step(2)).toContainText("a wait must be longer than zero.");
   await expect(page).toHaveURL(/\/campaigns\/new$/);
 
-  await step(1).getByLabel("Subject").fill('Welcome, {{first_name | "friend"}}');
+  await step(1).getByLabel("Subject", { exact: true }).fill('Welcome, {{first_name | "friend"}}');
   await step(1)
-    .getByLabel(/^Message/)
+    .getByLabel(/^Message \(Markdown/)
     .fill("Hello!\n\n[Start here](https://example.com/start)");
   await step(2).getByLabel("Days").fill("2");
   await expect(step(3).getByLabel("Condition")).toHaveValue("clicked");
   await expect(step(3).getByLabel("Email step")).toHaveValue("email-1");
   await step(3).getByLabel("If no, go to").selectOption({ label: 'Step "email-4"' });
-  await step(4).getByLabel("Subject").fill("Tips");
+  await step(4).getByLabel("Subject", { exact: true }).fill("Tips");
   await step(4)
-    .getByLabel(/^Message/)
+    .getByLabel(/^Message \(Markdown/)
     .fill("Glad you came by.");
   await step(5).getByLabel("Days").fill("2");
-  await step(6).getByLabel("Subject").fill("Last call");
+  await step(6).getByLabel("Subject", { exact: true }).fill("Last call");
   await step(6)
-    .getByLabel(/^Message/)
+    .getByLabel(/^Message \(Markdown/)
     .fill("Still there?");
   await step(6).getByLabel("Then go to").selectOption({ label: "The end (completed)" });
-  await step(7).getByLabel("Subject").fill("Did you see this?");
+  await step(7).getByLabel("Subject", { exact: true }).fill("Did you see this?");
   await step(7)
-    .getByLabel(/^Message/)
+    .getByLabel(/^Message \(Markdown/)
     .fill("Have a look.");
   await page.getByRole("checkbox", { name: "customer" }).check();
 

@@ -348,3 +348,64 @@ describe("campaigns: the runner", () => {
     );
   });
 });
+
+describe("campaigns: a send step in the contact's language (docs/decisions.md, 'Recipient languages')", () => {
+  test("a contact whose locale has a translation gets it; another language, none, or a language without one gets the step's own email", async () => {
+    const ws = await createWorkspace(db.sql);
+    const campaign = await withService(async (tx) => {
+      const draft = await createCampaignDraft(tx, {
+        workspaceId: ws.id,
+        name: "Bienvenida",
+        steps: [
+          {
+            id: "welcome",
+            type: "send_email",
+            subject: "Welcome, {{first_name}}",
+            body: "Hello!",
+            translations: {
+              es: { subject: "Bienvenida, {{first_name}}", body: "¡Hola!" },
+              de: { subject: "Willkommen, {{first_name}}", body: "Hallo!" },
+            },
+          },
+        ],
+      });
+      return publishCampaign(tx, { workspaceId: ws.id, campaignId: draft.id });
+    });
+    const people = [
+      ["es-MX", "Bienvenida, Ana"],
+      ["de", "Willkommen, Ana"],
+      ["fr", "Welcome, Ana"],
+      ["ja", "Welcome, Ana"],
+      [null, "Welcome, Ana"],
+    ] as const;
+    const enrolled: string[] = [];
+    for (const [locale] of people) {
+      const contact = await createContact(db.sql, ws.id, { first_name: "Ana", is_subscribed: true });
+      await db.sql`update contacts set locale = ${locale} where id = ${contact.id}`;
+      enrolled.push((await enroll(ws.id, campaign.id, contact.id)).id);
+    }
+    await sweep();
+    for (const [i, [, subject]] of people.entries()) {
+      const [sent] = await sendsOf(enrolled[i]);
+      expect(sent).toMatchObject({ campaign_step: "welcome", subject });
+    }
+    const [spanish] =
+      await db.sql`select html from email_sends where campaign_enrollment_id = ${enrolled[0]}`;
+    expect(spanish.html).toContain("¡Hola!");
+  });
+
+  test("a translation in a language that is not shipped, or without a body, is refused naming the step, and nothing is stored", async () => {
+    const ws = await createWorkspace(db.sql);
+    for (const translations of [{ it: { subject: "Ciao", body: "Ciao!" } }, { es: { subject: "Hola" } }])
+      await expect(
+        withService((tx) =>
+          createCampaignDraft(tx, {
+            workspaceId: ws.id,
+            name: "Bad",
+            steps: [{ id: "welcome", type: "send_email", subject: "Hi", body: "Hi", translations }],
+          }),
+        ),
+      ).rejects.toMatchObject({ code: "invalid" });
+    expect(await db.sql`select id from campaigns where workspace_id = ${ws.id}`).toEqual([]);
+  });
+});

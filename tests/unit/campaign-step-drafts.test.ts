@@ -25,6 +25,13 @@ const series = [
   { id: "tag", type: "add_tag", tag_id: TAG, next: "end" },
   { id: "untag", type: "remove_tag", tag_id: TAG },
   { id: "nudge", type: "send_email", subject: "Psst", body: "Look" },
+  {
+    id: "hola",
+    type: "send_email",
+    subject: "Hi",
+    body: "Hello",
+    translations: { es: { subject: "Hola", body: "¡Hola!" }, de: { subject: "Hallo", body: "Hallo!" } },
+  },
   { id: "reminder", type: "wait", before_event: { hours: 24 } },
   { id: "gala", type: "wait", before_event: { hours: 2, event_id: SEGMENT } },
   { id: "gold", type: "branch", condition: { type: "custom_field", key: "tier", op: "eq", value: "gold" } },
@@ -48,6 +55,22 @@ const series = [
 describe("campaign builder drafts", () => {
   test("every step type reads into the builder and writes back unchanged", () => {
     expect(series.map((s, i) => stepFromDraft(draftFromStep(s, i)))).toEqual(series);
+  });
+
+  test("a language left empty in the builder is no translation; a filled one is sent", () => {
+    const d = {
+      ...newDraft("send_email", []),
+      subject: "Hi",
+      body: "Hello",
+      translations: { es: { subject: "Hola", body: "¡Hola!" }, fr: { subject: "", body: "  " } },
+    };
+    expect(stepFromDraft(d)).toEqual({
+      id: "email-1",
+      type: "send_email",
+      subject: "Hi",
+      body: "Hello",
+      translations: { es: { subject: "Hola", body: "¡Hola!" } },
+    });
   });
 
   test("a wait's empty fields are left out and a typed non-number is sent as typed (the server refuses it beside the step)", () => {
