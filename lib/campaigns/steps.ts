@@ -59,12 +59,9 @@ const sendEmail = z
      * the email in other shipped languages, by code: a contact whose locale is one of them gets it,
      * everyone else the subject and body above
      */
-    translations: z
-      .partialRecord(z.enum(LOCALES), sendEmailTranslation)
-      .optional()
-      .meta({
-        description: "The email in other languages (en, es, fr, de), chosen by the contact's locale.",
-      }),
+    translations: z.partialRecord(z.enum(LOCALES), sendEmailTranslation).optional().meta({
+      description: "The email in other languages (en, es, fr, de), chosen by the contact's locale.",
+    }),
     next,
   })
   .strict();

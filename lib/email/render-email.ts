@@ -111,7 +111,9 @@ export function renderedMarketingSql(db: Db, html: string, text: string | null, 
       ? db`null::text`
       : db`case when strpos(t.body, e.url) > 0 then t.body else t.body || E'\\n\\nUnsubscribe: ' || e.url end`;
   const textPart =
-    text === null ? db`` : db`cross join lateral (select ${mergeSql(db, text, "text", url)} as body offset 0) t`;
+    text === null
+      ? db``
+      : db`cross join lateral (select ${mergeSql(db, text, "text", url)} as body offset 0) t`;
   return db`(
     select case when b.skip is not null then ${html}::text
                 else ${mergeSql(db, html, "html", url)} ${footer}
