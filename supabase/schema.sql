@@ -3599,6 +3599,7 @@ CREATE TABLE public.broadcasts (
     from_domain text,
     reply_to text,
     warmup_until timestamp with time zone,
+    translations jsonb DEFAULT '{}'::jsonb NOT NULL,
     CONSTRAINT broadcasts_ab_decide_after_hours_check CHECK (((ab_decide_after_hours >= 1) AND (ab_decide_after_hours <= 168))),
     CONSTRAINT broadcasts_ab_decision_complete CHECK (((ab_decided_at IS NULL) = (ab_winner_variant IS NULL))),
     CONSTRAINT broadcasts_ab_test_complete CHECK ((((ab_test_share IS NULL) = (ab_winner_metric IS NULL)) AND ((ab_test_share IS NULL) = (ab_decide_after_hours IS NULL)))),
@@ -3611,7 +3612,8 @@ CREATE TABLE public.broadcasts (
     CONSTRAINT broadcasts_pause_kind_check CHECK ((pause_kind = ANY (ARRAY['provider'::text, 'reputation'::text]))),
     CONSTRAINT broadcasts_reply_to_check CHECK (((reply_to IS NULL) OR ((length(reply_to) <= 254) AND (reply_to ~ '^[^@[:space:]<>",;]+@[^@[:space:]<>",;]+\.[^@[:space:]<>",;]+$'::text)))),
     CONSTRAINT broadcasts_scheduled_has_time CHECK (((status <> 'scheduled'::text) OR (scheduled_at IS NOT NULL))),
-    CONSTRAINT broadcasts_status_check CHECK ((status = ANY (ARRAY['draft'::text, 'scheduled'::text, 'sending'::text, 'paused'::text, 'cancelled'::text, 'sent'::text, 'failed'::text])))
+    CONSTRAINT broadcasts_status_check CHECK ((status = ANY (ARRAY['draft'::text, 'scheduled'::text, 'sending'::text, 'paused'::text, 'cancelled'::text, 'sent'::text, 'failed'::text]))),
+    CONSTRAINT broadcasts_translations_object CHECK ((jsonb_typeof(translations) = 'object'::text))
 );
 
 --

@@ -1845,6 +1845,7 @@ export interface components {
        * @description Only the contacts subscribed to this topic; none: every subscribed contact.
        */
       topic_id?: string;
+      translations?: components["schemas"]["BroadcastTranslations"];
       /** @description An A/B test's 2 to 5 variants of subject, preheader and sender name (the first is A, kept on a tie or too few events); needs `ab_test`. */
       variants?: components["schemas"]["BroadcastVariant"][];
     };
@@ -1870,6 +1871,16 @@ export interface components {
       sent: number;
       /** @description Sends whose recipient unsubscribed from them (the email's link). */
       unsubscribed: number;
+    };
+    /**
+     * @description The email in other languages, by code (en, es, fr, de), each `{subject, body}` in the broadcast's `format`: a contact whose locale is one of them gets it (es-MX is es), everyone else the broadcast's own. Not with an A/B test.
+     * @default {}
+     */
+    BroadcastTranslations: {
+      [key: string]: {
+        body: string;
+        subject: string;
+      };
     };
     BroadcastVariant: {
       preheader?: string;

@@ -63,8 +63,15 @@ export async function saveAbTest(
       set ab_test_share = ${abTest?.share ?? null}, ab_winner_metric = ${abTest?.metric ?? null},
           ab_decide_after_hours = ${abTest?.decideAfterHours ?? null}
       where id = ${broadcastId} and workspace_id = ${workspaceId} and status = 'draft'
-      returning id`;
+      returning id, translations <> '{}'::jsonb as translated`;
     if (!row) throw new AppError("conflict", "Only a draft's A/B test can change.");
+    // an A/B test compares subjects in one language (docs/decisions.md, "Recipient languages")
+    if (abTest && row.translated)
+      throw new AppError(
+        "invalid",
+        "A broadcast with an A/B test is sent in one language: remove its translations or the test.",
+        { field: "ab_test" },
+      );
     await db`delete from public.broadcast_variants where broadcast_id = ${broadcastId} and workspace_id = ${workspaceId}`;
     if (!abTest) return;
     const rows = abTest.variants.map((v, position) => ({

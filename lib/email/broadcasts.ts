@@ -9,6 +9,7 @@ import {
 } from "./broadcast-audience";
 import { UNSUBSCRIBE_TAG } from "./render-email";
 import { isUuid } from "@/lib/ids/uuid";
+import { LOCALES, type Locale } from "@/lib/i18n/locales";
 import { AppError, unwrap } from "@/lib/errors/app-error";
 import { writeBroadcast } from "./broadcast-door";
 import type { BroadcastSender } from "./from-address";
@@ -37,7 +38,73 @@ export const broadcastSchema = z.object({
   audience: audienceSchema,
   /** 'markdown': the editor's Markdown in the branded layout; 'text': plain text, as before */
   format: z.enum(["text", "markdown"]).default("text"),
+  /**
+   * the email in other languages, by shipped code, in the broadcast's format: a contact whose locale is
+   * one of them gets it (docs/decisions.md, "Recipient languages")
+   */
+  translations: z
+    .partialRecord(
+      z.enum(LOCALES, { error: "Translations are in en, es, fr or de." }),
+      z.object({
+        subject: z
+          .string()
+          .trim()
+          .min(1, "Write the translation's subject.")
+          .max(200, "Keep the subject under 200 characters."),
+        body: z
+          .string()
+          .trim()
+          .min(1, "Write the translation's message.")
+          .max(50_000, "Keep the message under 50,000 characters."),
+      }),
+    )
+    .default({}),
 });
+
+/** A translation as stored: what was written, and the parts as sent. */
+export interface StoredTranslation {
+  subject: string;
+  body: string;
+  body_text: string;
+  body_html: string;
+}
+export type StoredTranslations = Partial<Record<Locale, StoredTranslation>>;
+
+/** Each translation's parts, composed and checked as the broadcast's own message is (field `translations.<code>.body`). */
+async function composeTranslations(
+  db: Db,
+  input: {
+    workspaceId: string;
+    format: "text" | "markdown";
+    translations?: z.input<typeof broadcastSchema>["translations"];
+  },
+): Promise<StoredTranslations> {
+  const out: StoredTranslations = {};
+  for (const [code, t] of Object.entries(input.translations ?? {}) as [
+    Locale,
+    { subject: string; body: string },
+  ][]) {
+    if (!t) continue;
+    try {
+      const parts = await composeBroadcast(db, {
+        workspaceId: input.workspaceId,
+        body: t.body,
+        format: input.format,
+      });
+      out[code] = {
+        subject: t.subject,
+        body: t.body,
+        body_text: parts.body_text,
+        body_html: parts.body_html,
+      };
+    } catch (error) {
+      if (error instanceof AppError && error.field === "body")
+        throw new AppError(error.code, error.message, { field: `translations.${code}.body` });
+      throw error;
+    }
+  }
+  return out;
+}
 
 export interface BroadcastRow {
   id: string;
@@ -54,6 +121,7 @@ export interface BroadcastRow {
   from_local: string | null;
   from_domain: string | null;
   reply_to: string | null;
+  translations: StoredTranslations;
 }
 
 /** Plain text as the email's HTML; the {{unsubscribe_url}} tag becomes a link. */
@@ -91,6 +159,7 @@ export async function createBroadcast(
   >,
 ): Promise<{ id: string }> {
   const parts = await composeBroadcast(db, { ...input, format: input.format ?? "text" });
+  const translations = await composeTranslations(db, { ...input, format: input.format ?? "text" });
   // the topic and the segment are columns (their foreign keys keep them in the workspace), not
   // part of the jsonb
   const { topicId, segmentId, ...audience } = audienceSchema.parse(input.audience);
@@ -102,10 +171,11 @@ export async function createBroadcast(
     () => db`
       insert into public.broadcasts
         (workspace_id, subject, body_text, body_html, body_markdown, audience, created_by, topic_id, segment_id,
-         from_name, from_local, from_domain, reply_to)
+         from_name, from_local, from_domain, reply_to, translations)
       values (${input.workspaceId}, ${input.subject}, ${parts.body_text}, ${parts.body_html}, ${parts.body_markdown},
               ${db.json(audience)}, ${input.createdBy}, ${topicId ?? null}, ${segmentId ?? null},
-              ${sender.fromName}, ${sender.fromLocal}, ${sender.fromDomain}, ${sender.replyTo})
+              ${sender.fromName}, ${sender.fromLocal}, ${sender.fromDomain}, ${sender.replyTo},
+              ${db.json(translations as never)})
       returning id`,
   );
   return { id: row.id };
@@ -114,12 +184,14 @@ export async function createBroadcast(
 /** A draft's new subject, message, audience and sender; any other state is refused (it may be sending). */
 export async function updateBroadcast(
   db: Db,
-  input: { workspaceId: string; broadcastId: string; sender?: BroadcastSender } & z.output<
-    typeof broadcastSchema
-  >,
+  input: { workspaceId: string; broadcastId: string; sender?: BroadcastSender } & Omit<
+    z.output<typeof broadcastSchema>,
+    "translations"
+  > & { translations?: z.output<typeof broadcastSchema>["translations"] },
 ): Promise<boolean> {
   if (!isUuid(input.broadcastId)) return false;
   const parts = await composeBroadcast(db, input);
+  const translations = await composeTranslations(db, input);
   const { topicId, segmentId, ...audience } = input.audience;
   if (segmentId) unwrap(await getSegment(db, { workspaceId: input.workspaceId, segmentId }), "segmentId");
   const sender = input.sender ?? NO_SENDER;
@@ -131,7 +203,8 @@ export async function updateBroadcast(
       set subject = ${input.subject}, body_text = ${parts.body_text}, body_html = ${parts.body_html},
           body_markdown = ${parts.body_markdown}, audience = ${db.json(audience)}, topic_id = ${topicId ?? null},
           segment_id = ${segmentId ?? null}, from_name = ${sender.fromName}, from_local = ${sender.fromLocal},
-          from_domain = ${sender.fromDomain}, reply_to = ${sender.replyTo}
+          from_domain = ${sender.fromDomain}, reply_to = ${sender.replyTo},
+          translations = ${db.json(translations as never)}
       where id = ${input.broadcastId} and workspace_id = ${input.workspaceId} and status = 'draft'
       returning id`,
   );
@@ -169,6 +242,9 @@ export async function duplicateBroadcast(
     format: source.body_markdown === null ? "text" : "markdown",
     audience: source.audience,
     sender: senderOfRow(source),
+    translations: Object.fromEntries(
+      Object.entries(source.translations).map(([code, t]) => [code, { subject: t!.subject, body: t!.body }]),
+    ),
   });
   // an A/B test's variants and settings come along; its decision does not
   if (abTest)
@@ -194,7 +270,7 @@ export async function getBroadcast(db: Db, input: { workspaceId: string; broadca
   >`
     select b.id, b.subject, b.body_text, b.body_html, b.audience, b.status, b.created_at, b.sent_at, b.topic_id,
            b.body_markdown, b.scheduled_at, b.segment_id, b.paused_reason, b.pause_kind, s.filter as segment_filter,
-           b.warmup_until, b.from_name, b.from_local, b.from_domain, b.reply_to
+           b.warmup_until, b.from_name, b.from_local, b.from_domain, b.reply_to, b.translations
     from public.broadcasts b
     left join public.segments s on s.id = b.segment_id and s.workspace_id = b.workspace_id
     where b.id = ${input.broadcastId} and b.workspace_id = ${input.workspaceId}`;

@@ -1,6 +1,7 @@
 import { appUrl } from "@/lib/config";
 import { signLink, signLinkSql, type LinkSubject } from "@/lib/crypto/signed-link";
 import type { Db } from "@/lib/db/doors";
+import type { Fragment } from "@/lib/segments/compile";
 import { escapeHtml } from "@/lib/html/escape";
 import { blockedFromMarketingOnly, type EligibilityInput, type EmailKind } from "@/lib/consent/eligibility";
 import { hasUnsubscribeTag, mergeSql, renderMerge, UNSUBSCRIBE_URL, type MergeValues } from "./merge-tags";
@@ -96,28 +97,45 @@ export function renderEmail(input: RenderInput, r: RenderRecipient | null): Rend
  * renderEmail for a broadcast's marketing email, as SQL over a batch of contacts (`b.id`,
  * `b.skip`: the 8.3 skip reason or null, and the contact fields merge tags read) and their
  * workspace (`w.id`, `w.tracking_url`): the columns html, text_body and headers, computed where the rows
- * are inserted. The same rule in two spellings; a test holds them to the same output.
+ * are inserted. The same rule in two spellings; a test holds them to the same output. With
+ * `translations`, a row whose `b.lang` is one of their codes gets that html and text instead
+ * (docs/decisions.md, "Recipient languages").
  */
-export function renderedMarketingSql(db: Db, html: string, text: string | null, topicId?: string | null) {
+export function renderedMarketingSql(
+  db: Db,
+  html: string,
+  text: string | null,
+  topicId?: string | null,
+  translations: { lang: string; html: string; text: string | null }[] = [],
+) {
   const base = appUrl();
   const url = db`e.url`;
-  const footer = hasUnsubscribeTag(html)
-    ? db``
-    : db`|| '<p style="font-size:12px;color:#666"><a href="' || e.url_html || '">Unsubscribe</a></p>'`;
+  const footerOf = (template: string) =>
+    hasUnsubscribeTag(template)
+      ? db``
+      : db`|| '<p style="font-size:12px;color:#666"><a href="' || e.url_html || '">Unsubscribe</a></p>'`;
+  /** the variant for the row's language, else the broadcast's own */
+  const byLanguage = (own: Fragment, each: (t: (typeof translations)[number]) => Fragment) =>
+    translations.length === 0
+      ? own
+      : db`case b.lang ${translations.reduce((acc, t) => db`${acc} when ${t.lang}::text then ${each(t)}`, db``)} else ${own} end`;
+  const mergedHtml = byLanguage(
+    db`${mergeSql(db, html, "html", url)} ${footerOf(html)}`,
+    (t) => db`${mergeSql(db, t.html, "html", url)} ${footerOf(t.html)}`,
+  );
+  const mergedText = (template: string | null) =>
+    template === null ? db`null::text` : mergeSql(db, template, "text", url);
+  const anyText = text !== null || translations.some((t) => t.text !== null);
   // The link and the text body are computed once a row: `offset 0` keeps each subquery from being
   // pulled up into its readers, which would repeat its expression (the link's HMAC) at every reference.
-  const textBody =
-    text === null
-      ? db`null::text`
-      : db`case when strpos(t.body, e.url) > 0 then t.body else t.body || E'\\n\\nUnsubscribe: ' || e.url end`;
-  const textPart =
-    text === null
-      ? db``
-      : db`cross join lateral (select ${mergeSql(db, text, "text", url)} as body offset 0) t`;
+  const textBody = !anyText
+    ? db`null::text`
+    : db`case when strpos(t.body, e.url) > 0 then t.body else t.body || E'\\n\\nUnsubscribe: ' || e.url end`;
+  const textPart = !anyText
+    ? db``
+    : db`cross join lateral (select ${byLanguage(mergedText(text), (t) => mergedText(t.text))} as body offset 0) t`;
   return db`(
-    select case when b.skip is not null then ${html}::text
-                else ${mergeSql(db, html, "html", url)} ${footer}
-           end as html,
+    select case when b.skip is not null then ${html}::text else ${mergedHtml} end as html,
            case when b.skip is not null then ${text}::text else ${textBody} end as text_body,
            case when b.skip is not null then '{}'::jsonb
                 else jsonb_build_object('List-Unsubscribe', '<' || e.url || '>',

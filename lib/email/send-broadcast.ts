@@ -125,9 +125,26 @@ async function claimAsService(
   // Rendered in the database (renderedMarketingSql): the rows never travel to this process and
   // back, so a batch costs about what the plain insert of its rows costs.
   const direct = resendClient() === null; // the dev outbox: stored is delivered
+  // the email in the contact's language when the broadcast has it (never with an A/B test: ab-test.ts)
+  const translations = split
+    ? []
+    : Object.entries(broadcast.translations ?? {}).map(([lang, t]) => ({
+        lang,
+        subject: t!.subject,
+        html: t!.body_html,
+        text: t!.body_text,
+      }));
+  const langSql = translations.length
+    ? db`lower(split_part(coalesce(c.locale, ''), '-', 1))`
+    : db`null::text`;
+  const subjectSql = translations.length
+    ? db`case r.lang ${translations.reduce((acc, t) => db`${acc} when ${t.lang}::text then ${t.subject}::text`, db``)}
+         else coalesce((${subjects}::text[])[r.variant + 1], ${broadcast.subject}) end`
+    : db`coalesce((${subjects}::text[])[r.variant + 1], ${broadcast.subject})`;
   const [claimed] = await db<{ last_id: string | null; queued: QueuedEmail[] }[]>`
     with batch as (
       select c.id, c.email, c.first_name, c.last_name, c.city, c.country, ${marketingSkipReasonSql(db)} as skip,
+             ${langSql} as lang,
              ${split?.phase === "test" ? abBucketSql(db, db`c.id`, broadcast.id) : db`0`} as bucket
       from public.contacts c
       where ${audienceCondition(db, workspaceId, broadcast.audience)}
@@ -138,14 +155,14 @@ async function claimAsService(
       select b.*, r.html, r.text_body, r.headers, ${variantSql} as variant
       from batch b
       cross join (select id, tracking_url from public.workspaces where id = ${workspaceId}) w
-      cross join lateral ${renderedMarketingSql(db, broadcast.body_html, broadcast.body_text, broadcast.audience.topicId)} r
+      cross join lateral ${renderedMarketingSql(db, broadcast.body_html, broadcast.body_text, broadcast.audience.topicId, translations)} r
       where ${split?.phase === "test" ? db`b.bucket < ${split.share * 100}` : db`true`}
     ), inserted as (
       insert into public.email_sends
         (workspace_id, contact_id, broadcast_id, to_email, kind, subject, html, text_body, headers,
          status, skip_reason, provider, sent_at, lease_until, lease_owner, variant)
       select ${workspaceId}, r.id, ${broadcast.id}, r.email, 'marketing',
-             coalesce((${subjects}::text[])[r.variant + 1], ${broadcast.subject}),
+             ${subjectSql},
              case when r.skip is null and coalesce((${preheaders}::text[])[r.variant + 1], '') <> ''
                   then case when r.html ~* '<body[^>]*>'
                             then regexp_replace(r.html, '(<body[^>]*>)', '\\1' || (${preheaders}::text[])[r.variant + 1], 'i')

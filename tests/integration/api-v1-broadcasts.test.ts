@@ -159,3 +159,63 @@ describe("REST v1 broadcasts (email:write)", () => {
     }
   });
 });
+
+describe("a broadcast in the contact's language (docs/decisions.md, 'Recipient languages')", () => {
+  test("a contact whose locale has a translation gets its subject and message; another language or none gets the broadcast's own", async () => {
+    const { ws, key } = await workspaceWithKey();
+    const people = [
+      ["es-MX", "Noticias de primavera", "Hola Ana"],
+      ["de", "Spring news", "Hello Ana"],
+      ["ja", "Spring news", "Hello Ana"],
+      [null, "Spring news", "Hello Ana"],
+    ] as const;
+    const contacts: string[] = [];
+    for (const [locale] of people) {
+      const c = await createContact(db.sql, ws.id, { first_name: "Ana", is_subscribed: true });
+      await db.sql`update contacts set locale = ${locale} where id = ${c.id}`;
+      contacts.push(c.id);
+    }
+    const made = await post(create, "/api/v1/broadcasts", key, {
+      subject: "Spring news",
+      body: "Hello {{first_name}}",
+      translations: { es: { subject: "Noticias de primavera", body: "Hola {{first_name}}" } },
+    });
+    expect(made.status).toBe(201);
+    const [stored] = await db.sql`select translations from broadcasts where id = ${made.body.id}`;
+    expect(stored.translations.es).toMatchObject({
+      subject: "Noticias de primavera",
+      body: "Hola {{first_name}}",
+    });
+    expect((await post(send, `/api/v1/broadcasts/${made.body.id}/send`, key, {}, made.body.id)).status).toBe(
+      200,
+    );
+    expect((await runBroadcast({ workspaceId: ws.id, broadcastId: made.body.id })).status).toBe("done");
+    for (const [i, [, subject, greeting]] of people.entries()) {
+      const [sent] = await db.sql`
+        select subject, html, text_body from email_sends where broadcast_id = ${made.body.id} and contact_id = ${contacts[i]}`;
+      expect(sent.subject).toBe(subject);
+      expect(sent.html).toContain(greeting);
+      expect(sent.text_body).toContain(greeting);
+      // every language keeps its unsubscribe link
+      expect(sent.text_body).toMatch(/\/unsubscribe\//);
+    }
+  });
+
+  test("a language not shipped, a translation without its message, or translations with an A/B test are 400 and nothing is stored", async () => {
+    const { ws, key } = await workspaceWithKey();
+    const bad = [
+      { translations: { it: { subject: "Notizie", body: "Ciao" } } },
+      { translations: { es: { subject: "Noticias" } } },
+      {
+        translations: { es: { subject: "Noticias", body: "Hola" } },
+        variants: [{ subject: "A" }, { subject: "B" }],
+        ab_test: { share: 20, metric: "opens", decide_after_hours: 4 },
+      },
+    ];
+    for (const extra of bad) {
+      const res = await post(create, "/api/v1/broadcasts", key, { subject: "News", body: "Hello", ...extra });
+      expect(res.status, JSON.stringify(res.body)).toBe(400);
+    }
+    expect(await db.sql`select id from broadcasts where workspace_id = ${ws.id}`).toEqual([]);
+  });
+});

@@ -179,6 +179,13 @@ export const createBroadcastBodySchema = z
           "An A/B test's 2 to 5 variants of subject, preheader and sender name (the first is A, kept on a tie " +
           "or too few events); needs `ab_test`.",
       }),
+    translations: composedBroadcastSchema.shape.translations.meta({
+      id: "BroadcastTranslations",
+      description:
+        "The email in other languages, by code (en, es, fr, de), each `{subject, body}` in the broadcast's `format`: " +
+        "a contact whose locale is one of them gets it (es-MX is es), everyone else the broadcast's own. " +
+        "Not with an A/B test.",
+    }),
     ab_test: z
       .object({
         share: abTestSchema.shape.share.meta({
@@ -259,6 +266,7 @@ export const create = defineOperation({
       subject: body.subject,
       body: body.body,
       format: body.format,
+      translations: body.translations,
       audience: { topicId: body.topic_id, segmentId: body.segment_id },
       sender: {
         fromName: from ? (body.from_name ?? null) : null,
