@@ -9,6 +9,7 @@ import type { AbTest } from "@/lib/email/ab-test";
 import type { BroadcastSender } from "@/lib/email/from-address";
 import { AbTestFields } from "./ab-test-fields";
 import { BroadcastSenderFields } from "./broadcast-sender-fields";
+import { BroadcastTranslationFields } from "./broadcast-translation-fields";
 import { EmailPreview } from "./email-preview";
 
 const PREVIEW_DELAY_MS = 400;
@@ -48,6 +49,8 @@ export function BroadcastForm({
     audience: Audience;
     abTest?: AbTest | null;
     sender?: BroadcastSender;
+    /** the email in other languages as written, by code */
+    translations?: Partial<Record<string, { subject: string; body: string }>>;
   };
 }) {
   const [state, action] = useActionState<FormState, FormData>(create, {});
@@ -108,6 +111,7 @@ export function BroadcastForm({
           </span>
         )}
       </div>
+      <BroadcastTranslationFields state={state} initial={initial?.translations ?? {}} />
       <section className="stack" aria-labelledby="preview-heading" aria-live="polite">
         <h2 id="preview-heading">Preview</h2>
         {rendered.error ? (

@@ -31,7 +31,7 @@ test("a template built in the editor, a broadcast scheduled with it to a topic, 
 
   // the template: Markdown with a merge tag, previewed at desktop and mobile widths
   await page.goto("/broadcasts/new");
-  await page.getByLabel("Subject").fill(SUBJECT);
+  await page.getByLabel("Subject", { exact: true }).fill(SUBJECT);
   await page
     .getByLabel("Message")
     .fill(

@@ -15,7 +15,7 @@ test("4.7: open the unsubscribe link from an outbox email and see the contact un
 
   await page.getByRole("link", { name: "Broadcasts" }).click();
   await page.getByRole("link", { name: "New broadcast" }).click();
-  await page.getByLabel("Subject").fill("Autumn news");
+  await page.getByLabel("Subject", { exact: true }).fill("Autumn news");
   await page.getByLabel("Message").fill("Fresh bread every morning.\n\nNot for you? {{unsubscribe_url}}");
   await page.getByRole("button", { name: "Save and preview" }).click();
   await expect(page.getByTestId("broadcast-eligible")).toHaveText("1 of 2 can receive it now.");

@@ -94,3 +94,50 @@ describe("the composer's A/B test section", () => {
     expect(await countOf("broadcast_variants", ws.id)).toBe(0);
   });
 });
+
+describe("the composer's other languages (docs/decisions.md, 'Recipient languages')", () => {
+  const PLAIN = { subject: "Hello", body: "News {{unsubscribe_url}}", format: "markdown" };
+
+  test("a language written in is stored with the draft; a language left empty is none", async () => {
+    const ws = await createWorkspace(db.sql);
+    signIn(ws.owner.claims);
+    await broadcasts
+      .createBroadcastAction(
+        {},
+        form({
+          ...PLAIN,
+          translationSubject_es: "Hola",
+          translationBody_es: "Noticias {{unsubscribe_url}}",
+          translationSubject_fr: "",
+          translationBody_fr: "",
+        }),
+      )
+      .catch(() => null); // the redirect to the new draft
+    const [b] = await db.sql`select translations from broadcasts where workspace_id = ${ws.id}`;
+    expect(Object.keys(b.translations)).toEqual(["es"]);
+    expect(b.translations.es).toMatchObject({ subject: "Hola", body: "Noticias {{unsubscribe_url}}" });
+    expect(b.translations.es.body_html).toContain("Noticias");
+  });
+
+  test("a translation with an unknown merge tag, or with an A/B test, is refused and nothing is stored", async () => {
+    const ws = await createWorkspace(db.sql);
+    signIn(ws.owner.claims);
+    const tagged = await broadcasts.createBroadcastAction(
+      {},
+      form({ ...PLAIN, translationSubject_de: "Hallo", translationBody_de: "Hallo {{frist_name}}" }),
+    );
+    expect(tagged.errors?.["translations.de.body"]).toMatch(/frist_name/);
+    const both = await broadcasts.createBroadcastAction(
+      {},
+      form({
+        ...BASE,
+        ...variants(2),
+        ...SETTINGS,
+        translationSubject_es: "Hola",
+        translationBody_es: "Noticias",
+      }),
+    );
+    expect(both.errors?.ab_test).toMatch(/one language/);
+    expect(await countOf("broadcasts", ws.id)).toBe(0);
+  });
+});

@@ -2,6 +2,7 @@
 
 import { redirect } from "next/navigation";
 import { z } from "zod";
+import { LOCALES } from "@/lib/i18n/locales";
 import type { ActionResult } from "@/lib/adapters/action-result";
 import { memberAction } from "@/lib/adapters/member-action";
 import type { AuditAction } from "@/lib/audit/audit-actions";
@@ -57,9 +58,22 @@ const formFields = (raw: unknown) => {
     fromLocal: form.fromLocal ?? "",
     fromDomain: form.fromDomain ?? "",
     replyTo: form.replyTo ?? "",
+    translations: translationFields(form),
     ...abFields(form),
   };
 };
+
+/** "Other languages": translationSubject_<code> and translationBody_<code>; a language left empty is none. */
+function translationFields(form: Record<string, unknown>) {
+  const out: Record<string, { subject: unknown; body: unknown }> = {};
+  for (const code of LOCALES) {
+    const subject = form[`translationSubject_${code}`];
+    const body = form[`translationBody_${code}`];
+    const written = (v: unknown) => typeof v === "string" && v.trim() !== "";
+    if (written(subject) || written(body)) out[code] = { subject: subject ?? "", body: body ?? "" };
+  }
+  return out;
+}
 
 /**
  * The composer's A/B section (docs/decisions.md, "A/B tests of broadcasts"), when switched on: the

@@ -53,6 +53,7 @@ export default async function EditBroadcastPage({ params }: { params: Promise<{ 
               audience: broadcast.audience,
               abTest,
               sender: senderOfRow(broadcast),
+              translations: broadcast.translations,
             }}
           />
         ) : (
