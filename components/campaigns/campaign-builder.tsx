@@ -2,6 +2,7 @@
 
 import { useActionState, useEffect, useId, useRef, useState } from "react";
 import { FormMessage } from "@/components/form-controls";
+import { LANGUAGE_NAMES } from "@/lib/i18n/language-names";
 import type { FormState } from "@/lib/http/form-state";
 import { FIELD_LABELS, PERSON_FIELDS } from "@/lib/contacts/contact-row";
 import {
@@ -13,7 +14,6 @@ import {
   STEP_TYPES,
   STEP_TYPE_LABEL,
   stepFromDraft,
-  TRANSLATION_LANGUAGES,
   WEEKDAY_NAMES,
   type FieldOption,
   type GoalChoices,
@@ -387,7 +387,7 @@ function StepCard({
               A contact whose language is one of these gets its subject and message; everyone else gets the
               email above. Leave a language empty to send it the email above.
             </p>
-            {TRANSLATION_LANGUAGES.map(({ code, name }) => {
+            {LANGUAGE_NAMES.map(({ code, name }) => {
               const t = step.translations[code] ?? { subject: "", body: "" };
               const set = (patch: Partial<typeof t>) =>
                 onChange({ translations: { ...step.translations, [code]: { ...t, ...patch } } });

@@ -90,7 +90,7 @@ export interface StepDraft {
   next: string;
   subject: string;
   body: string;
-  /** the email in other languages, by code (TRANSLATION_LANGUAGES); an empty pair is left out */
+  /** the email in other languages, by code (lib/i18n/language-names.ts); an empty pair is left out */
   translations: Record<string, { subject: string; body: string }>;
   topic_id: string;
   waitMode: "duration" | "until" | "event";
@@ -128,14 +128,6 @@ export interface StepDraft {
   endpoint_id: string;
   label: string;
 }
-
-/** The languages a send step's email can be written in besides its own (lib/i18n/locales.ts). */
-export const TRANSLATION_LANGUAGES = [
-  { code: "en", name: "English" },
-  { code: "es", name: "Spanish" },
-  { code: "fr", name: "French" },
-  { code: "de", name: "German" },
-] as const;
 
 /** A key for a step added in the browser (the stored steps take their position: the same on the server's render). */
 let added = 0;

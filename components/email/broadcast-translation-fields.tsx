@@ -1,12 +1,5 @@
 import type { FormState } from "@/lib/http/form-state";
-
-/** The languages a broadcast can be written in besides its own (lib/i18n/locales.ts). */
-const LANGUAGES = [
-  { code: "en", name: "English" },
-  { code: "es", name: "Spanish" },
-  { code: "fr", name: "French" },
-  { code: "de", name: "German" },
-] as const;
+import { LANGUAGE_NAMES } from "@/lib/i18n/language-names";
 
 /**
  * The composer's "Other languages" (docs/decisions.md, "Recipient languages"): a subject and message per
@@ -21,7 +14,7 @@ export function BroadcastTranslationFields({
   initial: Partial<Record<string, { subject: string; body: string }>>;
 }) {
   const values = state.values as Record<string, string> | undefined;
-  const written = LANGUAGES.filter(
+  const written = LANGUAGE_NAMES.filter(
     ({ code }) =>
       initial[code] || values?.[`translationSubject_${code}`] || values?.[`translationBody_${code}`],
   ).length;
@@ -34,7 +27,7 @@ export function BroadcastTranslationFields({
         above. Leave a language empty to send it the email above. Not with an A/B test.
       </p>
       {sectionError && <span className="field-error">{sectionError}</span>}
-      {LANGUAGES.map(({ code, name }) => {
+      {LANGUAGE_NAMES.map(({ code, name }) => {
         const bodyError = state.errors?.[`translations.${code}.body`];
         return (
           <fieldset key={code} className="stack">

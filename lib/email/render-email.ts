@@ -94,6 +94,22 @@ export function renderEmail(input: RenderInput, r: RenderRecipient | null): Rend
 }
 
 /**
+ * `case <lang> when 'es' then … else <own> end` over a broadcast's translations: each language's value,
+ * else the broadcast's own (the rendering here, the subject in send-broadcast.ts). No translations: `own`.
+ */
+export function languageCase<T extends { lang: string }>(
+  db: Db,
+  lang: Fragment,
+  translations: T[],
+  each: (t: T) => Fragment,
+  own: Fragment,
+): Fragment {
+  if (translations.length === 0) return own;
+  const whens = translations.reduce((acc, t) => db`${acc} when ${t.lang}::text then ${each(t)}`, db``);
+  return db`case ${lang} ${whens} else ${own} end`;
+}
+
+/**
  * renderEmail for a broadcast's marketing email, as SQL over a batch of contacts (`b.id`,
  * `b.skip`: the 8.3 skip reason or null, and the contact fields merge tags read) and their
  * workspace (`w.id`, `w.tracking_url`): the columns html, text_body and headers, computed where the rows
@@ -116,9 +132,7 @@ export function renderedMarketingSql(
       : db`|| '<p style="font-size:12px;color:#666"><a href="' || e.url_html || '">Unsubscribe</a></p>'`;
   /** the variant for the row's language, else the broadcast's own */
   const byLanguage = (own: Fragment, each: (t: (typeof translations)[number]) => Fragment) =>
-    translations.length === 0
-      ? own
-      : db`case b.lang ${translations.reduce((acc, t) => db`${acc} when ${t.lang}::text then ${each(t)}`, db``)} else ${own} end`;
+    languageCase(db, db`b.lang`, translations, each, own);
   const mergedHtml = byLanguage(
     db`${mergeSql(db, html, "html", url)} ${footerOf(html)}`,
     (t) => db`${mergeSql(db, t.html, "html", url)} ${footerOf(t.html)}`,

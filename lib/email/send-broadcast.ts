@@ -4,7 +4,7 @@ import { refused, type Refused } from "@/lib/errors/app-error";
 import { audienceCondition, marketingSkipReasonSql } from "./broadcast-audience";
 import { getBroadcast } from "./broadcasts";
 import { writeBroadcast } from "./broadcast-door";
-import { renderedMarketingSql } from "./render-email";
+import { languageCase, renderedMarketingSql } from "./render-email";
 import { emailFrom, resendClient, sendThroughResend } from "./resend-client";
 import { isPermanentRefusal } from "./flows/pace-provider";
 import type { Sender } from "./sender";
@@ -137,10 +137,13 @@ async function claimAsService(
   const langSql = translations.length
     ? db`lower(split_part(coalesce(c.locale, ''), '-', 1))`
     : db`null::text`;
-  const subjectSql = translations.length
-    ? db`case r.lang ${translations.reduce((acc, t) => db`${acc} when ${t.lang}::text then ${t.subject}::text`, db``)}
-         else coalesce((${subjects}::text[])[r.variant + 1], ${broadcast.subject}) end`
-    : db`coalesce((${subjects}::text[])[r.variant + 1], ${broadcast.subject})`;
+  const subjectSql = languageCase(
+    db,
+    db`r.lang`,
+    translations,
+    (t) => db`${t.subject}::text`,
+    db`coalesce((${subjects}::text[])[r.variant + 1], ${broadcast.subject})`,
+  );
   const [claimed] = await db<{ last_id: string | null; queued: QueuedEmail[] }[]>`
     with batch as (
       select c.id, c.email, c.first_name, c.last_name, c.city, c.country, ${marketingSkipReasonSql(db)} as skip,

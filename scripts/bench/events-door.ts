@@ -24,7 +24,7 @@ import { issueTicket } from "../../lib/events/tickets/issue-ticket";
 import { cancelRegistration } from "../../lib/events/waitlist/offers";
 import { log } from "../../lib/observability/log";
 import type { BenchModule } from "./index";
-import { freshDatabase } from "./lib/database";
+import { freshDatabase, percentile } from "./lib/database";
 import { ensureBuild, startNextServer, stopNextServer } from "./lib/next-server";
 import { verdict } from "./lib/verdict";
 
@@ -72,11 +72,6 @@ async function rsvpsAtOnce(origin: string, eventId: string, label: string, count
   );
   return { ms: performance.now() - t0, statuses, positions };
 }
-
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
-};
 
 /** One scanning device: the tickets in order at SCANS_PER_MINUTE until the time is up; latencies by status. */
 async function device(origin: string, eventId: string, key: string, tickets: string[]) {

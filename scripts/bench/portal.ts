@@ -19,7 +19,7 @@ import autocannon from "autocannon";
 import { connect } from "../../lib/db/client";
 import { newPortalToken, PORTAL_COOKIE } from "../../lib/portal/portal-links";
 import type { BenchModule } from "./index";
-import { freshDatabase } from "./lib/database";
+import { freshDatabase, percentile } from "./lib/database";
 import {
   databaseCpuMs,
   ensureBuild,
@@ -94,11 +94,6 @@ async function latencies(url: string, n: number, headers: Record<string, string>
   await Promise.all([one(), one()]);
   return times;
 }
-
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-};
 
 const healthRps = async (duration: number) =>
   (await autocannon({ url: `http://127.0.0.1:${PORT}/api/health`, connections: 16, duration })).requests

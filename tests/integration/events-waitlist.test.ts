@@ -19,11 +19,16 @@ beforeAll(() => {
 let ipCounter = 1;
 const freshIp = () => `198.19.${Math.floor(ipCounter / 250)}.${(ipCounter++ % 250) + 1}`;
 
-function rsvp(eventId: string, body: Record<string, unknown>) {
+/** An RSVP through the route, from an IP of its own; `query` and `headers` as the page sends them. */
+function rsvp(
+  eventId: string,
+  body: Record<string, unknown>,
+  { query = "", headers = {} }: { query?: string; headers?: Record<string, string> } = {},
+) {
   return POST(
-    new Request(`http://crm.test/api/rsvp/${eventId}`, {
+    new Request(`http://crm.test/api/rsvp/${eventId}${query}`, {
       method: "POST",
-      headers: { "content-type": "application/json", "x-forwarded-for": freshIp() },
+      headers: { "content-type": "application/json", "x-forwarded-for": freshIp(), ...headers },
       body: JSON.stringify(body),
     }),
     { params: Promise.resolve({ eventId }) },
@@ -295,17 +300,10 @@ describe("the RSVP's language is the contact's (docs/decisions.md, 'Recipient la
     const ws = await createWorkspace(db.sql);
     const eventId = await createEvent(ws.id, { capacity: 1, waitlist_enabled: true, name: "Taller" });
     const seat = await submit(eventId, "seat-es@example.test");
-    const joined = await POST(
-      new Request(`http://crm.test/api/rsvp/${eventId}`, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          "x-forwarded-for": freshIp(),
-          "accept-language": "es-ES,es;q=0.9",
-        },
-        body: JSON.stringify({ email: "waiting-es@example.test" }),
-      }),
-      { params: Promise.resolve({ eventId }) },
+    const joined = await rsvp(
+      eventId,
+      { email: "waiting-es@example.test" },
+      { headers: { "accept-language": "es-ES,es;q=0.9" } },
     );
     expect(joined.status).toBe(202);
     const [contact] = await db.sql`
@@ -314,14 +312,7 @@ describe("the RSVP's language is the contact's (docs/decisions.md, 'Recipient la
     // a language the contact already has is theirs: another page's language does not replace it
     await db.sql`update contacts set locale = 'de' where workspace_id = ${ws.id} and email = 'seat-es@example.test'`;
     const other = await createEvent(ws.id);
-    const again = await POST(
-      new Request(`http://crm.test/api/rsvp/${other}?lang=es`, {
-        method: "POST",
-        headers: { "content-type": "application/json", "x-forwarded-for": freshIp() },
-        body: JSON.stringify({ email: "seat-es@example.test" }),
-      }),
-      { params: Promise.resolve({ eventId: other }) },
-    );
+    const again = await rsvp(other, { email: "seat-es@example.test" }, { query: "?lang=es" });
     expect(again.status).toBe(200);
     const [kept] = await db.sql`
       select locale from contacts where workspace_id = ${ws.id} and email = 'seat-es@example.test'`;
@@ -343,17 +334,10 @@ describe("the RSVP's language is the contact's (docs/decisions.md, 'Recipient la
   test("an RSVP from a page in no shipped language, or without one, leaves the contact's language unset", async () => {
     const ws = await createWorkspace(db.sql);
     const eventId = await createEvent(ws.id);
-    const res = await POST(
-      new Request(`http://crm.test/api/rsvp/${eventId}`, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          "x-forwarded-for": freshIp(),
-          "accept-language": "ja",
-        },
-        body: JSON.stringify({ email: "nolang@example.test" }),
-      }),
-      { params: Promise.resolve({ eventId }) },
+    const res = await rsvp(
+      eventId,
+      { email: "nolang@example.test" },
+      { headers: { "accept-language": "ja" } },
     );
     expect(res.status).toBe(200);
     const [contact] = await db.sql`
